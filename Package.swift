@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// loadgen: measures Core Data–style write strategies on a real SQLite store.
+// Only the toolchain and system C libraries: nothing is fetched.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "loadgen",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "loadgen", targets: ["LoadGen"]),
+    ],
+    targets: [
+        // MARK: System libraries
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+
+        // MARK: Libraries
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "ObjectGraph", dependencies: ["SQLiteKit"], swiftSettings: strict),
+        .target(name: "Workload", swiftSettings: strict),
+        .target(name: "Report", dependencies: ["SQLiteKit", "CJemalloc"], swiftSettings: strict),
+        .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit"],
+                swiftSettings: strict),
+
+        // MARK: The executable
+        .executableTarget(name: "LoadGen", dependencies: ["Strategies", "Report", "Workload", "CJemalloc"],
+                          swiftSettings: strict),
+
+        // MARK: Tests
+        .testTarget(name: "WorkloadTests", dependencies: ["Workload"], swiftSettings: strict),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "SQLiteKit", "ObjectGraph", "Workload"],
+                    swiftSettings: strict),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteKit", "Report"],
+                    swiftSettings: strict),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Workload", "Report", "ObjectGraph"],
+                    swiftSettings: strict),
+        .testTarget(name: "LoadGenTests", dependencies: [], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,30 @@
+/// Exit statuses, as sysexits(3) defines them, so scripts can tell a typo from a full disk.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// Something measured went wrong (a failed or crashed repetition).
+    static let failure: Int32 = 1
+    /// EX_USAGE: a command, flag or value is wrong.
+    static let usage: Int32 = 64
+    /// EX_DATAERR: an input file is malformed.
+    static let dataError: Int32 = 65
+    /// EX_NOINPUT: an input file does not exist or cannot be read.
+    static let noInput: Int32 = 66
+    /// EX_SOFTWARE: a bug in loadgen.
+    static let software: Int32 = 70
+    /// EX_CANTCREAT: an output file or store cannot be created.
+    static let cannotCreate: Int32 = 73
+    /// EX_IOERR: reading or writing failed midway.
+    static let ioError: Int32 = 74
+    /// 128 + SIGINT: stopped by Ctrl-C.
+    static let interrupted: Int32 = 130
+}
+
+/// An error that ends the command with one line on stderr and a chosen exit status.
+struct CommandError: Error, CustomStringConvertible {
+    let message: String
+    let exitCode: Int32
+
+    static func usage(_ message: String) -> CommandError { CommandError(message: message, exitCode: ExitCode.usage) }
+
+    var description: String { message }
+}

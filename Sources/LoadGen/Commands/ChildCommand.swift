@@ -1,0 +1,97 @@
+import Foundation
+import ObjectGraph
+import Report
+import SQLiteKit
+import Strategies
+import Workload
+
+/// The hidden command a child process runs: one measured repetition, its result as JSON on stdout.
+///
+/// Measurement brackets the strategy's work only: the clock starts after the task is decoded
+/// and stops when the strategy returns; peak RSS is read before the verifier runs, so the
+/// verifier's own memory never counts against the strategy.
+enum ChildCommand {
+    static let name = "__child"
+
+    static func main(_ arguments: [String]) -> Int32 {
+        guard let json = arguments.first, let task = try? JSONDecoder().decode(ChildTask.self, from: Data(json.utf8)),
+              let strategy = StrategyRegistry.strategy(named: task.strategy) else {
+            FileHandle.standardError.write(Data("loadgen: \(name) is internal to loadgen run\n".utf8))
+            return ExitCode.usage
+        }
+        watchParent()
+        let measurement = run(task, strategy: strategy)
+        guard let data = try? JSONEncoder().encode(measurement) else { return ExitCode.software }
+        FileHandle.standardOutput.write(data)
+        return ExitCode.success
+    }
+
+    static func run(_ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
+        var job = StrategyJob(workload: task.workload, store: task.store)
+        job.batchSize = task.batchSize
+        job.writers = task.writers
+        job.producerLatencyMicroseconds = task.producerLatencyMicroseconds
+
+        // An in-memory store lives while a connection is open: keep one open until verified.
+        let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
+        let timeline = task.timelinePath.flatMap { try? TimelineWriter(path: $0, runID: task.runID) }
+        let display = ProgressDisplay(style: task.progress, label: task.label, total: task.workload.rows)
+
+        let start = Clock.nanoseconds()
+        let sampler = Sampler(progress: job.progress, timeline: timeline, display: display, startedAt: start)
+        sampler.start()
+        let cpuStart = CPUTime.now()
+        var measurement = RunMeasurement(status: .ok)
+        do {
+            measurement.strategy = try strategy.run(job)
+        } catch {
+            measurement.status = .failed
+            measurement.error = "\(error)"
+        }
+        let wall = Clock.seconds(since: start)
+        let cpu = CPUTime.now() - cpuStart
+        measurement.endHeapBytes = Heap.allocatedBytes()
+        measurement.endRSSBytes = ProcessMemory.statusResidentBytes()
+        measurement.peakRSSBytes = ProcessMemory.peakResidentBytes()
+        let sampled = sampler.stop()
+        timeline?.close()
+        measurement.peakHeapBytes = max(sampled.peakHeapBytes, measurement.endHeapBytes ?? 0)
+        measurement.wallSeconds = wall
+        measurement.cpuUserSeconds = cpu.user
+        measurement.cpuSystemSeconds = cpu.system
+        measurement.rowsDone = job.progress.value
+        measurement.sql = job.counters.snapshot()
+
+        measurement.verification = verify(task, strategy: strategy, measurement: &measurement)
+        withExtendedLifetime(keeper) {}
+        return measurement
+    }
+
+    /// Checks the store on a connection of its own; a verifier failure is recorded, not hidden.
+    private static func verify(_ task: ChildTask, strategy: any WriteStrategy,
+                               measurement: inout RunMeasurement) -> Verification? {
+        let mapping = DatasetMapping(dataset: task.workload.dataset, key: strategy.keyConstraint)
+        let verifier = StoreVerifier(path: task.store.path, layout: mapping.verifierLayout)
+        let generator = Generator(spec: task.workload)
+        do {
+            return try verifier.verify { sink in try generator.forEachExpected(sink) }
+        } catch {
+            measurement.status = .failed
+            let text = "verifier: \(error)"
+            measurement.error = measurement.error.map { "\($0); \(text)" } ?? text
+            return nil
+        }
+    }
+
+    /// Ends this process if the parent dies (a killed `loadgen run` must not leave a child
+    /// writing a store nobody will remove).
+    private static func watchParent() {
+        let parent = getppid()
+        let thread = Thread {
+            while getppid() == parent { usleep(100_000) }
+            _exit(ExitCode.interrupted)
+        }
+        thread.name = "loadgen.parent-watch"
+        thread.start()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Report
+
+/// Runs one repetition in a new process (loadgen re-executes itself), so that peak RSS is the
+/// repetition's own and a crash is recorded instead of ending the run.
+enum ChildProcess {
+    /// How a child ended.
+    enum Outcome {
+        case finished(RunMeasurement)
+        case crashed(String)
+    }
+
+    static func run(_ task: ChildTask) throws -> Outcome {
+        let json = String(decoding: try JSONEncoder().encode(task), as: UTF8.self)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw CommandError(message: "cannot create a pipe", exitCode: ExitCode.ioError) }
+        let pid = try spawn(arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+        close(fds[1])
+        Interrupts.shared.setChild(pid)
+        let output = readAll(fds[0])
+        close(fds[0])
+        let status = wait(pid)
+        Interrupts.shared.setChild(0)
+        if Interrupts.shared.wasInterrupted { throw Interrupted() }
+        if status.exited, status.code == 0,
+           let measurement = try? JSONDecoder().decode(RunMeasurement.self, from: Data(output)) {
+            return .finished(measurement)
+        }
+        if status.exited { return .crashed("child exited with status \(status.code)") }
+        let name = strsignal(status.code).map { String(cString: $0) } ?? "signal"
+        return .crashed("child killed by signal \(status.code) (\(name))")
+    }
+
+    private static func spawn(arguments: [String], stdoutFD: Int32, closeFD: Int32) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
+        posix_spawn_file_actions_addclose(&actions, closeFD)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The parent ignores SIGINT/SIGTERM (it watches them through dispatch); ignored signals
+        // are inherited across exec, so give the child the default actions back.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
+        guard rc == 0 else {
+            throw CommandError(message: "cannot start a child process: \(String(cString: strerror(rc)))",
+                               exitCode: ExitCode.software)
+        }
+        return pid
+    }
+
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { output.append(contentsOf: buffer[0..<n]); continue }
+            if n < 0 && errno == EINTR { continue }
+            return output
+        }
+    }
+
+    private static func wait(_ pid: pid_t) -> (exited: Bool, code: Int32) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+        let signal = status & 0x7f
+        return signal == 0 ? (true, (status >> 8) & 0xff) : (false, signal)
+    }
+}

@@ -1,0 +1,19 @@
+import ObjectGraph
+import Report
+import Workload
+
+/// One repetition, as the parent hands it to a child process (JSON on the command line).
+struct ChildTask: Codable, Sendable {
+    var strategy: String
+    var workload: WorkloadSpec
+    var store: StoreOptions
+    var batchSize: Int?
+    var writers: Int
+    var producerLatencyMicroseconds: Int
+    var runID: String
+    /// "raw-sqlite 2/3", for the progress display.
+    var label: String
+    var progress: ProgressDisplay.Style
+    /// Where the child writes its timeline samples (the parent appends them to `--timeline`).
+    var timelinePath: String?
+}

@@ -1,0 +1,47 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C and SIGTERM handling for the parent process.
+///
+/// The parent ignores the signals themselves (a dispatch source sees them instead), forwards
+/// them to the running child, and then unwinds: no partial row is written and the temporary
+/// store is removed. Children get default signal handling back when they are spawned.
+final class Interrupts: Sendable {
+    static let shared = Interrupts()
+
+    private let interrupted = Atomic<Bool>(false)
+    private let child = Atomic<Int32>(0)
+    private let sources: Mutex<[DispatchSourceSignal]> = Mutex([])
+
+    /// Starts watching SIGINT and SIGTERM. Call once, before the first child is spawned.
+    func install() {
+        sources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { [self] in
+                    interrupted.store(true, ordering: .sequentiallyConsistent)
+                    let pid = child.load(ordering: .sequentiallyConsistent)
+                    if pid > 0 { kill(pid, SIGINT) }
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// True once Ctrl-C or SIGTERM has arrived.
+    var wasInterrupted: Bool { interrupted.load(ordering: .sequentiallyConsistent) }
+
+    /// The child to forward a signal to (0 for none).
+    func setChild(_ pid: Int32) {
+        child.store(pid, ordering: .sequentiallyConsistent)
+        // A signal that arrived between spawn and now would otherwise be lost.
+        if pid > 0 && wasInterrupted { kill(pid, SIGINT) }
+    }
+}
+
+/// Thrown when the run was stopped by a signal.
+struct Interrupted: Error {}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// loadgen: which Core Data write strategy to use, settled by measuring.
+enum LoadGen {
+    static let version = "0.1.0"
+
+    static let usage = """
+        loadgen \(version): measures Core Data–style write strategies on a real SQLite store.
+
+        Usage: loadgen <command> [options]
+
+        Commands:
+          run       run strategies and record time, memory, SQL and store checks
+          list      list strategies and datasets
+
+        'loadgen <command> --help' for a command's options; 'loadgen --version' for the version.
+
+        """
+
+    static func main(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "run": return try RunCommand.main(rest)
+            case "list": return try ListCommand.main(rest)
+            case ChildCommand.name: return ChildCommand.main(rest)
+            case "--version", "version": print("loadgen \(version)"); return ExitCode.success
+            case "--help", "-h", "help": print(usage, terminator: ""); return ExitCode.success
+            default:
+                throw CommandError.usage("unknown command '\(command)'; expected run or list (see 'loadgen --help')")
+            }
+        } catch let error as CommandError {
+            FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))
+            return error.exitCode
+        } catch {
+            FileHandle.standardError.write(Data("loadgen: \(error)\n".utf8))
+            return ExitCode.software
+        }
+    }
+}
+
+exit(LoadGen.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,49 @@
+/// The kinds of value an attribute stores, with the SQLite column type Core Data gives each.
+public enum AttributeType: String, Sendable, Codable {
+    case integer64, double, string, date, boolean, binary
+
+    /// The declared column type in the store, as Core Data writes it.
+    var columnType: String {
+        switch self {
+        case .integer64, .boolean: return "INTEGER"
+        case .double: return "FLOAT"
+        case .string: return "VARCHAR"
+        case .date: return "TIMESTAMP"
+        case .binary: return "BLOB"
+        }
+    }
+}
+
+/// An attribute of an entity: a named, typed column.
+public struct AttributeDescription: Sendable, Equatable, Codable {
+    public var name: String
+    public var type: AttributeType
+    /// A plain (non-unique) index on the column, Core Data's "fetch index": what a find-or-create
+    /// by this attribute needs to avoid scanning the table.
+    public var isIndexed: Bool
+    /// The value a newly inserted object starts with.
+    public var defaultValue: Value
+
+    public init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null) {
+        self.name = name
+        self.type = type
+        self.isIndexed = indexed
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A relationship from one entity to another. To-one relationships are a foreign-key column;
+/// to-many relationships are the inverse of a to-one and have no column of their own.
+public struct RelationshipDescription: Sendable, Equatable, Codable {
+    public var name: String
+    public var destination: String
+    public var inverse: String?
+    public var isToMany: Bool
+
+    public init(_ name: String, to destination: String, inverse: String?, toMany: Bool = false) {
+        self.name = name
+        self.destination = destination
+        self.inverse = inverse
+        self.isToMany = toMany
+    }
+}

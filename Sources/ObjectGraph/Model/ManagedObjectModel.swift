@@ -1,0 +1,92 @@
+/// A finished model: entities numbered and laid out, relationships checked.
+///
+/// Immutable once built, so one model is shared by every coordinator and context in a process.
+public final class ManagedObjectModel: Sendable {
+    /// Entities ordered by name, so `entities[entityID - 1]` is the entity with that `Z_ENT`.
+    public let entities: [EntityDescription]
+    private let byName: [String: Int]
+
+    /// Builds a model; fails when a relationship names a missing entity or inverse, or a
+    /// constraint names a missing attribute.
+    public init(_ entities: [EntityDescription]) throws {
+        var sorted = entities.sorted { $0.name < $1.name }
+        var byName: [String: Int] = [:]
+        for (i, e) in sorted.enumerated() { byName[e.name] = i }
+        for i in sorted.indices {
+            sorted[i].entityID = i + 1
+            sorted[i].tableName = "Z" + sorted[i].name.uppercased()
+            sorted[i].columns = try Self.layout(sorted[i], byName: byName, all: sorted)
+        }
+        self.entities = sorted
+        self.byName = byName
+    }
+
+    private static func layout(_ entity: EntityDescription, byName: [String: Int],
+                               all: [EntityDescription]) throws -> [EntityDescription.Column] {
+        // Core Data's order: to-one foreign keys first, then attributes, each by name.
+        var columns: [EntityDescription.Column] = []
+        for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
+            guard let d = byName[r.destination] else {
+                throw ModelError.unknownEntity(r.destination, in: "\(entity.name).\(r.name)")
+            }
+            if let inverse = r.inverse, all[d].relationship(inverse) == nil {
+                throw ModelError.unknownInverse(inverse, in: "\(entity.name).\(r.name)")
+            }
+            if !r.isToMany {
+                columns.append(.init(property: r.name, name: EntityDescription.columnName(r.name),
+                                     kind: .toOne(destination: r.destination)))
+            }
+        }
+        for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
+            columns.append(.init(property: a.name, name: EntityDescription.columnName(a.name), kind: .attribute(a.type)))
+        }
+        for constraint in entity.uniquenessConstraints {
+            for name in constraint where entity.attribute(name) == nil {
+                throw ModelError.unknownAttribute(name, in: "\(entity.name) uniqueness constraint")
+            }
+        }
+        return columns
+    }
+
+    /// The entity named `name`.
+    public func entity(named name: String) -> EntityDescription? {
+        byName[name].map { entities[$0] }
+    }
+
+    /// The entity with `Z_ENT` = `entityID`.
+    public func entity(id entityID: Int) -> EntityDescription {
+        entities[entityID - 1]
+    }
+
+    /// A fingerprint of the layout, stored in `Z_METADATA`: opening a store with a different
+    /// model fails instead of reading columns that mean something else.
+    public var versionHash: String {
+        var text = ""
+        for e in entities {
+            text += "\(e.entityID):\(e.tableName)("
+            text += e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ",")
+            text += ") idx[" + e.attributes.filter(\.isIndexed).map(\.name).joined(separator: ",")
+            text += "] uniq[" + e.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(separator: ";") + "];"
+        }
+        // FNV-1a 64: stable across runs and machines (Swift's Hasher is seeded per process).
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// A model that cannot be built.
+public enum ModelError: Error, CustomStringConvertible, Equatable {
+    case unknownEntity(String, in: String)
+    case unknownInverse(String, in: String)
+    case unknownAttribute(String, in: String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let n, let w): return "model: \(w) names unknown entity '\(n)'"
+        case .unknownInverse(let n, let w): return "model: \(w) names unknown inverse '\(n)'"
+        case .unknownAttribute(let n, let w): return "model: \(w) names unknown attribute '\(n)'"
+        }
+    }
+}

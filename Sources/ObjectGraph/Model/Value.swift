@@ -1,0 +1,49 @@
+/// An attribute's value, as the engine keeps it in memory and binds it into SQL.
+public enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    /// Seconds since 2001-01-01 00:00:00 UTC, Core Data's reference date.
+    case date(Double)
+    case bool(Bool)
+    case data([UInt8])
+
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let d), .date(let d): return d
+        case .integer(let i): return Double(i)
+        default: return nil
+        }
+    }
+    public var int64Value: Int64? {
+        switch self {
+        case .integer(let i): return i
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .integer(let i): return i != 0
+        default: return nil
+        }
+    }
+    public var dataValue: [UInt8]? { if case .data(let d) = self { return d } else { return nil } }
+
+    public var description: String {
+        switch self {
+        case .null: return "nil"
+        case .integer(let i): return String(i)
+        case .double(let d): return String(d)
+        case .string(let s): return "\"\(s)\""
+        case .date(let d): return "date(\(d))"
+        case .bool(let b): return String(b)
+        case .data(let d): return "<\(d.count) bytes>"
+        }
+    }
+}

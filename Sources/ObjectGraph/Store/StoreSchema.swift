@@ -1,0 +1,110 @@
+import Foundation
+import SQLiteKit
+
+/// The store layout, derived from the model: the one definition every writer of a store uses,
+/// the engine and `raw-sqlite` alike.
+public enum StoreSchema {
+    /// The statements that create an empty store for `model`.
+    public static func createStatements(for model: ManagedObjectModel) -> [String] {
+        var sql: [String] = []
+        for e in model.entities {
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                + e.columns.map { "\($0.name) \(columnType($0))" }
+            sql.append("CREATE TABLE \(e.tableName) ( \(columns.joined(separator: ", ")) )")
+            for c in e.columns {
+                if case .toOne = c.kind {
+                    sql.append("CREATE INDEX \(e.tableName)_\(c.name)_INDEX ON \(e.tableName) (\(c.name))")
+                }
+            }
+            for a in e.attributes where a.isIndexed {
+                let c = EntityDescription.columnName(a.name)
+                sql.append("CREATE INDEX \(e.tableName)_\(c)_INDEX ON \(e.tableName) (\(c))")
+            }
+            for constraint in e.uniquenessConstraints {
+                let cols = constraint.map(EntityDescription.columnName)
+                sql.append("CREATE UNIQUE INDEX \(e.tableName)_UNIQUE_\(cols.joined(separator: "_")) "
+                           + "ON \(e.tableName) (\(cols.joined(separator: ", ")))")
+            }
+        }
+        sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        return sql
+    }
+
+    private static func columnType(_ column: EntityDescription.Column) -> String {
+        switch column.kind {
+        case .attribute(let type): return type.columnType
+        case .toOne: return "INTEGER"
+        }
+    }
+
+    /// Creates the layout in an empty database, registers every entity in `Z_PRIMARYKEY` and
+    /// writes `Z_METADATA`. Returns the new store's UUID.
+    @discardableResult
+    public static func create(in db: Database, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> String {
+        try db.execute("BEGIN EXCLUSIVE")
+        do {
+            for statement in createStatements(for: model) { try db.execute(statement) }
+            let pk = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
+            for e in model.entities {
+                pk.bind(e.entityID, at: 1)
+                pk.bind(e.name, at: 2)
+                try pk.run()
+            }
+            let meta = try db.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+            meta.bind(uuid, at: 1)
+            let plist = Array(metadataPlist(model).utf8)
+            plist.withUnsafeBytes { meta.bindBlob($0, at: 2) }
+            try meta.run()
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+        return uuid
+    }
+
+    /// Opens an existing store's layout: checks it was made for `model` and returns its UUID.
+    /// Never changes the data; a mismatch is an error that says what differs.
+    public static func check(_ db: Database, model: ManagedObjectModel) throws -> String {
+        let hasMetadata = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='Z_METADATA'")
+        guard hasMetadata == 1 else { throw StoreError.notAStore(db.path) }
+        let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        guard try statement.step(), let uuid = statement.text(at: 0) else { throw StoreError.notAStore(db.path) }
+        let plist = statement.blob(at: 1).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let stored = modelHash(in: plist)
+        guard stored == model.versionHash else {
+            throw StoreError.modelMismatch(path: db.path, expected: model.versionHash, found: stored ?? "none")
+        }
+        return uuid
+    }
+
+    /// A small JSON document in place of Core Data's binary plist: the model's hash (what
+    /// `check` compares) and its entities, for someone reading the store by hand.
+    static func metadataPlist(_ model: ManagedObjectModel) -> String {
+        let entities = model.entities.map { "\"\($0.name)\"" }.joined(separator: ",")
+        return "{\"loadgenModelHash\":\"\(model.versionHash)\",\"entities\":[\(entities)]}"
+    }
+
+    static func modelHash(in plist: String) -> String? {
+        guard let range = plist.range(of: "\"loadgenModelHash\":\"") else { return nil }
+        let rest = plist[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
+
+/// A store that cannot be opened for this model.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    case notAStore(String)
+    case modelMismatch(path: String, expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case .notAStore(let path):
+            return "\(path) is not a loadgen store (no Z_METADATA)"
+        case .modelMismatch(let path, let expected, let found):
+            return "\(path) was made for another model (store model \(found), this model \(expected)); "
+                + "use a new store path"
+        }
+    }
+}

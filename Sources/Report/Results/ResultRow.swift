@@ -1,0 +1,97 @@
+/// One CSV row: a measured repetition with its identity and parameters.
+///
+/// `columns` is the file format. Its order is the brief's (§6); columns added later are
+/// appended at the end, never inserted, so that readers by position keep working.
+public struct ResultRow: Sendable {
+    public var identity: RunIdentity
+    public var parameters: RunParameters
+    public var measurement: RunMeasurement
+    /// rows_per_s ÷ raw-sqlite's median rows_per_s measured in the same invocation.
+    public var vsLimit: Double?
+
+    public init(identity: RunIdentity, parameters: RunParameters, measurement: RunMeasurement, vsLimit: Double? = nil) {
+        self.identity = identity
+        self.parameters = parameters
+        self.measurement = measurement
+        self.vsLimit = vsLimit
+    }
+
+    /// Every column, in file order, with how to render it.
+    public static let columns: [(name: String, value: @Sendable (ResultRow) -> String)] = [
+        // Identity
+        ("run_id", { $0.identity.runID }),
+        ("started_at", { $0.identity.startedAt }),
+        ("git_rev", { $0.identity.system.gitRevision }),
+        ("host", { $0.identity.system.host }),
+        ("cpu_model", { $0.identity.system.cpuModel }),
+        ("cores", { String($0.identity.system.cores) }),
+        ("os", { $0.identity.system.os }),
+        ("swift_version", { $0.identity.system.swiftVersion }),
+        ("sqlite_version", { $0.identity.system.sqliteVersion }),
+        ("allocator", { $0.identity.system.allocator }),
+        // Parameters
+        ("strategy", { $0.parameters.strategy }),
+        ("dataset", { $0.parameters.dataset }),
+        ("rows", { String($0.parameters.rows) }),
+        ("unique_keys", { String($0.parameters.uniqueKeys) }),
+        ("dup_rate", { Format.fixed($0.parameters.dupRate, 4) }),
+        ("key_dist", { $0.parameters.keyDistribution }),
+        ("seed", { String($0.parameters.seed) }),
+        ("batch_size", { cell($0.parameters.batchSize) }),
+        ("writers", { cell($0.parameters.writers) }),
+        ("producer_latency_us", { cell($0.parameters.producerLatencyMicroseconds) }),
+        ("store", { $0.parameters.store }),
+        ("journal", { $0.parameters.journal }),
+        ("synchronous", { $0.parameters.synchronous }),
+        ("repeat", { String($0.parameters.repetition) }),
+        ("repeats", { String($0.parameters.repetitions) }),
+        // Measured
+        ("status", { $0.measurement.status.rawValue }),
+        ("wall_s", { cell($0.measurement.wallSeconds, 6) }),
+        ("cpu_user_s", { cell($0.measurement.cpuUserSeconds, 6) }),
+        ("cpu_sys_s", { cell($0.measurement.cpuSystemSeconds, 6) }),
+        ("rows_per_s", { cell($0.measurement.rowsPerSecond, 1) }),
+        ("vs_limit", { cell($0.vsLimit, 4) }),
+        ("peak_rss_bytes", { cell($0.measurement.peakRSSBytes) }),
+        ("end_rss_bytes", { cell($0.measurement.endRSSBytes) }),
+        ("peak_heap_bytes", { cell($0.measurement.peakHeapBytes) }),
+        ("sql_statements", { cell($0.measurement.sql?.total) }),
+        ("sql_selects", { cell($0.measurement.sql?.select) }),
+        ("saves", { cell($0.measurement.strategy?.saves) }),
+        ("transactions", { cell($0.measurement.sql?.commits) }),
+        ("busy_retries", { cell($0.measurement.strategy?.busyRetries) }),
+        ("conflicts", { cell($0.measurement.strategy?.conflicts) }),
+        ("save_p50_ms", { cell($0.measurement.strategy?.saveP50Milliseconds, 3) }),
+        ("save_p99_ms", { cell($0.measurement.strategy?.saveP99Milliseconds, 3) }),
+        ("store_rows", { cell($0.measurement.verification?.storeRows) }),
+        ("duplicates", { cell($0.measurement.verification?.duplicates) }),
+        ("lost", { cell($0.measurement.verification?.lost) }),
+        ("integrity", { $0.measurement.verification?.integrity ?? "" }),
+        ("store_bytes", { cell($0.measurement.verification?.storeBytes) }),
+        ("error", { $0.measurement.error ?? "" }),
+        // Appended after the brief's list
+        ("end_heap_bytes", { cell($0.measurement.endHeapBytes) }),
+        ("bad_links", { cell($0.measurement.verification?.badLinks) }),
+        ("coordinators", { $0.parameters.coordinators ?? "" }),
+        ("zipf_s", { cell($0.parameters.zipfS, 3) }),
+        ("input", { $0.parameters.input ?? "" }),
+        ("rate", { cell($0.parameters.rate, 1) }),
+        ("latency_p50_ms", { cell($0.measurement.strategy?.latencyP50Milliseconds, 3) }),
+        ("latency_p99_ms", { cell($0.measurement.strategy?.latencyP99Milliseconds, 3) }),
+        ("latency_max_ms", { cell($0.measurement.strategy?.latencyMaxMilliseconds, 3) }),
+        ("merge_ms_total", { cell($0.measurement.strategy?.mergeMillisecondsTotal, 3) }),
+        ("view_objects", { cell($0.measurement.strategy?.viewObjects) }),
+    ]
+
+    /// The header line's fields.
+    public static var header: [String] { columns.map(\.name) }
+
+    /// This row's fields, in column order.
+    public var fields: [String] { Self.columns.map { $0.value(self) } }
+}
+
+private func cell(_ value: Int?) -> String { value.map(String.init) ?? "" }
+private func cell(_ value: Double?, _ decimals: Int) -> String {
+    guard let value, value.isFinite else { return "" }
+    return Format.fixed(value, decimals)
+}

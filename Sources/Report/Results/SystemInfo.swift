@@ -1,0 +1,64 @@
+import Foundation
+import SQLiteKit
+
+/// The machine and software a run was measured on.
+public struct SystemInfo: Codable, Sendable {
+    public var gitRevision: String
+    public var host: String
+    public var cpuModel: String
+    public var cores: Int
+    public var os: String
+    public var swiftVersion: String
+    public var sqliteVersion: String
+    public var allocator: String
+
+    /// Reads everything once, at the start of an invocation.
+    public static func current(gitRevision: String) -> SystemInfo {
+        SystemInfo(gitRevision: gitRevision,
+                   host: ProcessInfo.processInfo.hostName,
+                   cpuModel: cpuModel(),
+                   cores: ProcessInfo.processInfo.activeProcessorCount,
+                   os: osName(),
+                   swiftVersion: swiftVersion,
+                   sqliteVersion: Database.libraryVersion,
+                   allocator: Heap.allocatorName)
+    }
+
+    /// The compiler that built loadgen.
+    static var swiftVersion: String {
+        #if compiler(>=6.4)
+        return "6.4+"
+        #elseif compiler(>=6.3)
+        return "6.3"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    static func cpuModel() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown"
+    }
+
+    static func osName() -> String {
+        var name = "unknown"
+        if let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
+                name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        var uts = utsname()
+        uname(&uts)
+        let release = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(name) (Linux \(release))"
+    }
+}

@@ -1,0 +1,105 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection.
+///
+/// A connection is used by one thread at a time: whoever owns it (a coordinator's writer lock,
+/// a strategy's own thread, the verifier) confines it. It is opened in SQLite's multi-thread
+/// mode (`SQLITE_OPEN_NOMUTEX`) because that confinement makes SQLite's own mutex pure cost.
+/// That is why it is `@unchecked Sendable`: it may move between threads, never be shared by two.
+public final class Database: @unchecked Sendable {
+    /// The path given when opening (":memory:" or a `file:` URI for in-memory stores).
+    public let path: String
+    /// Where every statement executed on this connection is counted.
+    public let counters: StatementCounters
+    /// The raw handle, for the rare call this type does not wrap.
+    public let handle: OpaquePointer
+    /// True when `LOADGEN_SQL_DEBUG=1`: every statement is printed to stderr as it starts,
+    /// like Core Data's `-com.apple.CoreData.SQLDebug 1`.
+    let printsSQL: Bool
+
+    // MARK: Opening and closing
+
+    /// Opens (and by default creates) the database at `path`.
+    ///
+    /// `path` may be a `file:` URI, so that several connections can share one in-memory
+    /// database (`file:name?mode=memory&cache=shared`).
+    public init(path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters()) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let error = SQLiteError(code: rc, connection: db)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        sqlite3_extended_result_codes(db, 1)
+        self.path = path
+        self.handle = db
+        self.counters = counters
+        self.printsSQL = ProcessInfo.processInfo.environment["LOADGEN_SQL_DEBUG"] == "1"
+    }
+
+    deinit {
+        // close_v2 defers the close until every statement of this connection is finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Statements
+
+    /// Prepares one statement for repeated use. Hot paths prepare once and reuse.
+    public func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw SQLiteError(code: rc, connection: handle, sql: sql) }
+        return Statement(handle: stmt, database: self, sql: sql)
+    }
+
+    /// Executes one or more statements separated by semicolons, each counted by its kind.
+    /// For DDL, pragmas and transaction control, not for hot paths.
+    public func execute(_ sql: String) throws {
+        try sql.withCString { start in
+            var tail: UnsafePointer<CChar>? = start
+            while let current = tail, current.pointee != 0 {
+                var stmt: OpaquePointer?
+                let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
+                guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: sql) }
+                guard let stmt else { continue } // whitespace or a comment
+                let statement = Statement(handle: stmt, database: self, sql: String(cString: sqlite3_sql(stmt)))
+                while try statement.step() {}
+            }
+        }
+    }
+
+    /// The first column of the first row of `sql`, as an integer (0 when there is no row).
+    public func scalarInt(_ sql: String) throws -> Int {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// The first column of the first row of `sql`, as text (nil when there is no row or it is NULL).
+    public func scalarText(_ sql: String) throws -> String? {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.text(at: 0) : nil
+    }
+
+    // MARK: Connection state
+
+    /// How long SQLite itself waits on a lock before returning `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the last successful INSERT.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// True while a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// The version of the SQLite library in use, e.g. "3.40.1".
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}

@@ -1,0 +1,39 @@
+import CSQLite
+
+/// An error reported by SQLite, with the statement that caused it when there was one.
+///
+/// The result code is kept so callers can tell a lock (`SQLITE_BUSY`, `SQLITE_LOCKED`),
+/// which is worth retrying, from everything else, which is not.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// The extended result code returned by SQLite.
+    public let code: Int32
+    /// SQLite's own message (`sqlite3_errmsg`).
+    public let message: String
+    /// The SQL being prepared or executed, when known.
+    public let sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
+        let text = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        self.init(code: code, message: text ?? String(cString: sqlite3_errstr(code)), sql: sql)
+    }
+
+    /// The primary result code (the low byte of the extended code).
+    public var primaryCode: Int32 { code & 0xff }
+
+    /// True for the lock errors a writer may retry: another connection holds the lock.
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
+    /// True when a UNIQUE, PRIMARY KEY or other constraint rejected the write.
+    public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    public var description: String {
+        if let sql { return "SQLite error \(code): \(message) (in: \(sql))" }
+        return "SQLite error \(code): \(message)"
+    }
+}

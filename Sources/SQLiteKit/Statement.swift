@@ -1,0 +1,172 @@
+import CSQLite
+
+/// A prepared statement, reused across executions.
+///
+/// Binding takes raw values and byte buffers so that hot paths build no String per row.
+/// The first `step()` after a reset counts one execution in the connection's
+/// `StatementCounters`: a statement's cost is counted where it is paid, whatever the caller.
+public final class Statement {
+    /// The raw handle, for the rare call this type does not wrap.
+    public let handle: OpaquePointer
+    /// What the statement does, for counting.
+    public let kind: StatementKind
+    /// The statement's SQL, as prepared.
+    public let sql: String
+    private let database: Database
+    private let isCommit: Bool
+    private var started = false
+
+    init(handle: OpaquePointer, database: Database, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+        self.kind = StatementKind.classify(sql)
+        let head = sql.prefix(8).uppercased()
+        self.isCommit = kind == .transaction && (head.hasPrefix("COMMIT") || head.hasPrefix("END"))
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: Binding (1-based indexes, as in SQLite)
+
+    @inline(__always)
+    public func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    @inline(__always)
+    public func bind(_ value: Int, at index: Int32) {
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+
+    @inline(__always)
+    public func bind(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Binds UTF-8 bytes without copying them: the buffer must stay valid and unchanged until
+    /// the statement is stepped to completion or reset. This is the hot-path text binding.
+    @inline(__always)
+    public func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                          Int32(bytes.count), loadgen_sqlite_static())
+    }
+
+    /// Binds a String (SQLite copies it). Convenient; not for per-row hot paths.
+    public func bind(_ value: String, at index: Int32) {
+        var copy = value
+        copy.withUTF8 { buffer in
+            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                              Int32(buffer.count), loadgen_sqlite_transient())
+        }
+    }
+
+    /// Binds bytes as a BLOB (SQLite copies them).
+    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient())
+    }
+
+    /// Binds bytes as a BLOB without copying; the same lifetime rule as `bindText(noCopy:at:)`.
+    @inline(__always)
+    public func bindBlob(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_static())
+    }
+
+    @inline(__always)
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Number of `?` parameters the statement takes.
+    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
+    // MARK: Executing
+
+    /// Advances the statement: true when a row is available, false when done.
+    ///
+    /// On an error the statement is reset (so it can be retried) and the error thrown.
+    @inline(__always)
+    @discardableResult
+    public func step() throws -> Bool {
+        if !started {
+            started = true
+            database.counters.record(kind)
+            if database.printsSQL { printSQL() }
+        }
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE {
+            if isCommit { database.counters.recordCommit() }
+            return false
+        }
+        sqlite3_reset(handle)
+        started = false
+        throw SQLiteError(code: rc, connection: database.handle, sql: sql)
+    }
+
+    /// Steps to completion and resets, keeping the bindings: the usual way to run a write.
+    @inline(__always)
+    public func run() throws {
+        while try step() {}
+        reset()
+    }
+
+    /// Makes the statement ready to run again. Bindings are kept.
+    @inline(__always)
+    public func reset() {
+        sqlite3_reset(handle)
+        started = false
+    }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
+    private func printSQL() {
+        let expanded = sqlite3_expanded_sql(handle)
+        let text = expanded.map { String(cString: $0) } ?? sql
+        sqlite3_free(expanded)
+        FileHandleWriter.standardError("loadgen: sql: \(text)\n")
+    }
+
+    // MARK: Reading columns (0-based indexes, as in SQLite)
+
+    @inline(__always)
+    public func int(at column: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, column))
+    }
+
+    @inline(__always)
+    public func double(at column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    public func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    /// The column as a String (nil when NULL).
+    public func text(at column: Int32) -> String? {
+        guard let cString = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes, valid only until the next step or reset: for comparing or hashing
+    /// without building a String.
+    @inline(__always)
+    public func withBytes<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let type = sqlite3_column_type(handle, column)
+        let pointer = type == SQLITE_BLOB ? sqlite3_column_blob(handle, column)
+                                          : UnsafeRawPointer(sqlite3_column_text(handle, column))
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// The column as bytes (nil when NULL).
+    public func blob(at column: Int32) -> [UInt8]? {
+        if isNull(at: column) { return nil }
+        return withBytes(at: column) { Array($0) }
+    }
+}

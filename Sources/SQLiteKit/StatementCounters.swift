@@ -1,0 +1,107 @@
+import Synchronization
+
+/// What a statement does, decided once when it is prepared, so counting costs one atomic add.
+public enum StatementKind: Int, CaseIterable, Sendable {
+    case select, insert, update, delete, transaction, other
+
+    /// Classifies SQL by its first keyword. `WITH` is treated as a select (the engine only
+    /// uses common table expressions for reads); `PRAGMA` and DDL count as `other`.
+    public static func classify(_ sql: some StringProtocol) -> StatementKind {
+        var word = ""
+        for ch in sql.unicodeScalars {
+            if ch.properties.isWhitespace || ch == "(" {
+                if word.isEmpty { continue } else { break }
+            }
+            word.unicodeScalars.append(ch)
+            if word.count > 9 { break }
+        }
+        switch word.uppercased() {
+        case "SELECT", "WITH", "VALUES": return .select
+        case "INSERT", "REPLACE": return .insert
+        case "UPDATE": return .update
+        case "DELETE": return .delete
+        case "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE": return .transaction
+        default: return .other
+        }
+    }
+}
+
+/// Counts every statement executed, by kind, across all the connections that share it.
+///
+/// This is the one place SQL is counted: every `Statement.step()` that starts an execution
+/// adds one here, so the reporter's `sql_statements` and `sql_selects` cannot miss a path.
+/// Atomics make it safe to share between writer threads; relaxed ordering is enough
+/// because the totals are read only after the work has been joined.
+public final class StatementCounters: Sendable {
+    // One atomic per kind: `Atomic` is not copyable, so it cannot live in an array.
+    private let selects = Atomic<Int>(0), inserts = Atomic<Int>(0), updates = Atomic<Int>(0)
+    private let deletes = Atomic<Int>(0), transactions = Atomic<Int>(0), others = Atomic<Int>(0)
+    private let commits = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Records one execution of a statement of `kind`.
+    @inline(__always)
+    public func record(_ kind: StatementKind) {
+        switch kind {
+        case .select: selects.wrappingAdd(1, ordering: .relaxed)
+        case .insert: inserts.wrappingAdd(1, ordering: .relaxed)
+        case .update: updates.wrappingAdd(1, ordering: .relaxed)
+        case .delete: deletes.wrappingAdd(1, ordering: .relaxed)
+        case .transaction: transactions.wrappingAdd(1, ordering: .relaxed)
+        case .other: others.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    /// Records one committed transaction (`COMMIT`, or an autocommit write outside one).
+    @inline(__always)
+    public func recordCommit() {
+        commits.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// The number of executions of `kind` so far.
+    public func count(_ kind: StatementKind) -> Int {
+        switch kind {
+        case .select: selects.load(ordering: .relaxed)
+        case .insert: inserts.load(ordering: .relaxed)
+        case .update: updates.load(ordering: .relaxed)
+        case .delete: deletes.load(ordering: .relaxed)
+        case .transaction: transactions.load(ordering: .relaxed)
+        case .other: others.load(ordering: .relaxed)
+        }
+    }
+
+    /// Every statement executed so far, of any kind.
+    public var total: Int {
+        StatementKind.allCases.reduce(0) { $0 + count($1) }
+    }
+
+    /// Transactions committed so far.
+    public var committedTransactions: Int { commits.load(ordering: .relaxed) }
+
+    /// A plain-value copy, for reports and test assertions.
+    public func snapshot() -> Snapshot {
+        Snapshot(select: count(.select), insert: count(.insert), update: count(.update),
+                 delete: count(.delete), transaction: count(.transaction), other: count(.other),
+                 commits: committedTransactions)
+    }
+
+    /// Counts at one moment; subtract two to count what happened between them.
+    public struct Snapshot: Equatable, Sendable, Codable {
+        public var select = 0, insert = 0, update = 0, delete = 0, transaction = 0, other = 0, commits = 0
+
+        public init(select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
+                    transaction: Int = 0, other: Int = 0, commits: Int = 0) {
+            self.select = select; self.insert = insert; self.update = update; self.delete = delete
+            self.transaction = transaction; self.other = other; self.commits = commits
+        }
+
+        public var total: Int { select + insert + update + delete + transaction + other }
+
+        public static func - (a: Snapshot, b: Snapshot) -> Snapshot {
+            Snapshot(select: a.select - b.select, insert: a.insert - b.insert, update: a.update - b.update,
+                     delete: a.delete - b.delete, transaction: a.transaction - b.transaction,
+                     other: a.other - b.other, commits: a.commits - b.commits)
+        }
+    }
+}

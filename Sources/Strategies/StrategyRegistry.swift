@@ -1,0 +1,14 @@
+/// Every strategy loadgen knows, in the order `loadgen list` shows them.
+public enum StrategyRegistry {
+    public static let all: [any WriteStrategy] = [
+        RawSQLiteStrategy(),
+    ]
+
+    /// The strategy named `name`, or nil.
+    public static func strategy(named name: String) -> (any WriteStrategy)? {
+        all.first { $0.name == name }
+    }
+
+    /// Every name, for error messages and help.
+    public static var names: [String] { all.map(\.name) }
+}

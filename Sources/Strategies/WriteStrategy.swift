@@ -1,0 +1,30 @@
+import ObjectGraph
+import Report
+
+/// A way of writing a dataset into a Core Data–style store: one idiom from the design-review
+/// arguments, done for real through the engine (or SQLite itself, for the limit).
+///
+/// Adding a strategy is one file conforming to this protocol and one line in `StrategyRegistry`.
+public protocol WriteStrategy: Sendable {
+    /// The name on the command line and in CSV (`context-reset`).
+    var name: String { get }
+    /// One line for `loadgen list`: what it does.
+    var summary: String { get }
+    /// The Core Data idiom it models, as users would name it.
+    var idiom: String { get }
+    /// How the store protects the record key: the layout this strategy writes into.
+    var keyConstraint: KeyConstraint { get }
+    /// Whether the strategy takes records from concurrent producers (`--writers`).
+    var usesWriters: Bool { get }
+    /// Whether `--batch-size` means something to it, and its default.
+    var defaultBatchSize: Int? { get }
+
+    /// Writes every record of `job` into the store at `job.store` (which does not exist yet).
+    /// Throws when the work cannot be completed; what was written stays for the verifier.
+    func run(_ job: StrategyJob) throws -> StrategyCounters
+}
+
+extension WriteStrategy {
+    public var usesWriters: Bool { false }
+    public var defaultBatchSize: Int? { 1_000 }
+}

@@ -1,0 +1,34 @@
+/// One record of a dataset, as a producer hands it to a strategy.
+///
+/// A plain value with its text stored inline: producing, copying and passing records between
+/// threads allocates nothing. Fields belong to one dataset or the other (see `Dataset`);
+/// the unused ones stay at their defaults.
+public struct Record: Sendable, Equatable {
+    /// Position in the stream, from 0.
+    public var index = 0
+    /// Which unique key this record carries (0..<uniqueKeys), or -1 when read from a file.
+    public var keyIndex = 0
+    /// The unique key: an expense's `externalID`, a photo's `remoteURL`.
+    public var key = InlineText()
+    /// The related object's position in the dataset's list (categories, albums). Import
+    /// readers number names in order of first appearance.
+    public var parentIndex = 0
+    /// The related object's unique name: a category's or an album's `name`.
+    public var parentName = InlineText()
+
+    // MARK: expenses
+    /// Amount in currency units, whole cents.
+    public var amount = 0.0
+    /// Seconds since 2001-01-01 00:00:00 UTC, as Core Data stores dates.
+    public var date = 0.0
+    /// Free text.
+    public var note = InlineText()
+
+    // MARK: photos
+    /// Whether the user has seen the photo.
+    public var isSeen = false
+    /// Offset of the photo's bytes in the dataset's `PayloadPool`; the length is `payloadBytes`.
+    public var payloadOffset = 0
+
+    public init() {}
+}
