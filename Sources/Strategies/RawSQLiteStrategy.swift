@@ -27,20 +27,18 @@ public struct RawSQLiteStrategy: WriteStrategy {
         var record = Record()
         var inTransaction = 0
         var unreported = 0
-        try db.execute("BEGIN")
         while source.next(into: &record) {
+            if inTransaction == 0 { try db.execute("BEGIN") }
             try writer.insert(record)
             inTransaction += 1
             unreported += 1
             if inTransaction == batch {
-                try db.execute("COMMIT")
-                try db.execute("BEGIN")
+                try writer.commit(db)
                 inTransaction = 0
             }
             if unreported == 1024 { job.progress.add(unreported); unreported = 0 }
         }
-        try writer.finish()
-        try db.execute("COMMIT")
+        if inTransaction > 0 { try writer.commit(db) }
         job.progress.add(unreported)
         return StrategyCounters()
     }
@@ -123,8 +121,14 @@ struct RawRecordWriter {
         return key
     }
 
-    /// Records the highest keys handed out in `Z_PRIMARYKEY`, as Core Data keeps it.
-    func finish() throws {
+    /// Records the highest keys handed out in `Z_PRIMARYKEY` (so every committed state is a
+    /// consistent store, as Core Data keeps it) and commits.
+    func commit(_ db: Database) throws {
+        try recordMaxKeys()
+        try db.execute("COMMIT")
+    }
+
+    private func recordMaxKeys() throws {
         for (entity, next) in [(mapping.recordEntity, nextRecordKey), (mapping.parentEntity, nextParentKey)] {
             updateMax.bind(next - 1, at: 1)
             updateMax.bind(entity.entityID, at: 2)

@@ -63,28 +63,21 @@ struct Runner {
         var all: [ResultRow] = []
         var limit: Double?
         for strategy in plan.strategies {
+            let isLimit = strategy.name == RawSQLiteStrategy().name
             for w in 0..<plan.warmups { _ = try repetition(strategy, label: "warmup \(w + 1)/\(plan.warmups)", timeline: false) }
             var rows: [ResultRow] = []
             for r in 1...plan.repeats {
                 let (id, started, measurement) = try repetition(strategy, label: "\(r)/\(plan.repeats)", timeline: true)
                 var row = ResultRow(identity: RunIdentity(runID: id, startedAt: started, system: system),
                                     parameters: plan.parameters(for: strategy, repetition: r), measurement: measurement)
-                if strategy.name != RawSQLiteStrategy().name, let limit, let rate = measurement.rowsPerSecond {
-                    row.vsLimit = rate / limit
-                    try append([row])
-                } else if strategy.name != RawSQLiteStrategy().name {
-                    try append([row])
-                }
+                // raw-sqlite is its own limit (1 by definition), so its rows need not wait for
+                // the median of its repetitions: every row is appended the moment it is measured.
+                let denominator = isLimit ? measurement.rowsPerSecond : limit
+                if let denominator, let rate = measurement.rowsPerSecond { row.vsLimit = rate / denominator }
+                try append([row])
                 rows.append(row)
             }
-            if strategy.name == RawSQLiteStrategy().name {
-                // The limit is the median over raw-sqlite's own repetitions; its rows wait for it.
-                limit = Statistics(rows.compactMap(\.measurement.rowsPerSecond))?.median
-                if let limit {
-                    for i in rows.indices { rows[i].vsLimit = rows[i].measurement.rowsPerSecond.map { $0 / limit } }
-                }
-                try append(rows)
-            }
+            if isLimit { limit = Statistics(rows.compactMap(\.measurement.rowsPerSecond))?.median }
             all += rows
         }
         return all

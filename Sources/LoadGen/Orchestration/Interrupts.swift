@@ -18,6 +18,13 @@ final class Interrupts: Sendable {
     func install() {
         sources.withLock { sources in
             guard sources.isEmpty else { return }
+            // A parent may have started us with these signals blocked (test runners do); then
+            // they would never arrive. Unblock them on this (the main) thread, which receives them.
+            var unblock = sigset_t()
+            sigemptyset(&unblock)
+            sigaddset(&unblock, SIGINT)
+            sigaddset(&unblock, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Report
 
 /// Where one repetition's store goes, and cleaning up after it.
 ///
@@ -45,7 +46,7 @@ struct StoreLocation {
             throw CommandError(message: "run: --store folder \(folder) does not exist; create it or choose another path",
                                exitCode: ExitCode.cannotCreate)
         }
-        guard access(folder, W_OK) == 0 else {
+        guard access(folder, W_OK) == 0, ResultsFile.canCreateFile(in: folder) else {
             throw CommandError(message: "run: --store folder \(folder) is not writable; choose another path",
                                exitCode: ExitCode.cannotCreate)
         }

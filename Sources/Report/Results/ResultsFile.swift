@@ -24,11 +24,23 @@ public struct ResultsFile: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ResultsFileError.missingFolder(folder)
         }
-        guard access(folder, W_OK) == 0 else { throw ResultsFileError.notWritable(folder) }
+        guard access(folder, W_OK) == 0, Self.canCreateFile(in: folder) else {
+            throw ResultsFileError.notWritable(folder)
+        }
         if FileManager.default.fileExists(atPath: path) {
             guard access(path, R_OK | W_OK) == 0 else { throw ResultsFileError.notWritable(path) }
             try checkHeader(of: try readContent())
         }
+    }
+
+    /// access(2) says yes to root everywhere; creating (and removing) a file is the real test.
+    public static func canCreateFile(in folder: String) -> Bool {
+        let probe = folder + "/.loadgen-probe-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)
+        unlink(probe)
+        return true
     }
 
     /// Appends `rows` (each a list of fields), writing the header first if the file is new.

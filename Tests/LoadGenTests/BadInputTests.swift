@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Every bad input: one clear line naming the flag, the right exit status, no file created or changed.
+@Suite struct BadInputTests {
+    static let usageCases: [([String], String)] = [
+        (["frobnicate"], "unknown command"),
+        (["run", "--strategy", "nope"], "--strategy"),
+        (["run", "--strategy", "raw-sqlite,"], "--strategy"),
+        (["run", "--rowz", "10"], "--rowz"),
+        (["run", "--rows"], "--rows"),
+        (["run", "--rows", "abc"], "--rows"),
+        (["run", "--rows", "0"], "--rows"),
+        (["run", "--rows", "-5"], "--rows"),
+        (["run", "--rows", "5000000000"], "--rows"),
+        (["run", "--dup-rate", "1"], "--dup-rate"),
+        (["run", "--dup-rate", "-0.1"], "--dup-rate"),
+        (["run", "--dup-rate", "x"], "--dup-rate"),
+        (["run", "--journal", "truncate"], "--journal"),
+        (["run", "--synchronous", "extra"], "--synchronous"),
+        (["run", "--progress", "fancy"], "--progress"),
+        (["run", "--repeat", "0"], "--repeat"),
+        (["run", "--rows", "10", "--rows", "20"], "--rows"),
+        (["run", "--quiet=yes"], "--quiet"),
+        (["run", "extra"], "extra"),
+        (["list", "--verbose"], "--verbose"),
+    ]
+
+    @Test(arguments: usageCases)
+    func usageErrorsExit64(arguments: [String], mentions: String) throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(arguments + ["--out", out], tmpdir: dir)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains(mentions), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func outInMissingFolderExits73() throws {
+        let dir = CLI.makeFolder()
+        let r = try CLI.run(["run", "--rows", "10", "--out", dir + "/missing/runs.csv"], tmpdir: dir)
+        #expect(r.status == 73 && r.stderr.contains("--out") && r.stderr.contains("does not exist"))
+    }
+
+    @Test func unwritableOutExits73() throws {
+        // /proc accepts no new files, even from root (whom permission bits do not stop).
+        let r = try CLI.run(["run", "--rows", "10", "--out", "/proc/loadgen-runs.csv"])
+        #expect(r.status == 73 && r.stderr.contains("--out") && r.stderr.contains("not writable"), "\(r.stderr)")
+    }
+
+    @Test func foreignResultsFileIsRefusedAndUntouched() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/other.csv"
+        let original = "date,amount\r\n2026-01-01,3\r\n"
+        try original.write(toFile: out, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--rows", "10", "--out", out], tmpdir: dir)
+        #expect(r.status == 73 && r.stderr.contains("not a loadgen results file"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == original)
+    }
+
+    @Test func unwritableStoreExits73() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--rows", "10", "--store", "/proc/loadgen.sqlite", "--out", out], tmpdir: dir)
+        #expect(r.status == 73 && r.stderr.contains("--store"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func storeOverSomeoneElsesFileIsRefused() throws {
+        let dir = CLI.makeFolder()
+        let precious = dir + "/notes.txt"
+        try "keep me".write(toFile: precious, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--rows", "10", "--store", precious], tmpdir: dir)
+        #expect(r.status == 73 && r.stderr.contains("not a loadgen store"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Runs the `loadgen` binary built beside the test bundle, as a user would.
+struct CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var binary: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("loadgen").path
+    }
+
+    /// A fresh folder for one test, used as TMPDIR and for its files.
+    static func makeFolder() -> String {
+        let path = NSTemporaryDirectory() + "loadgen-cli-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func process(_ arguments: [String], tmpdir: String? = nil) -> (Process, Pipe, Pipe) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        if let tmpdir { env["TMPDIR"] = tmpdir + "/" }
+        env["LOADGEN_GIT_REV"] = "test"
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        return (p, out, err)
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], tmpdir: String? = nil) throws -> Result {
+        let (p, out, err) = process(arguments, tmpdir: tmpdir)
+        try p.run()
+        // Read both pipes before waiting, so a chatty child cannot fill a pipe and stall.
+        let errData = Locked<Data>()
+        let errReader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        while errData.isUnset { usleep(1_000) }
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
+    }
+
+    /// Parses a results CSV into dictionaries keyed by header.
+    static func rows(_ path: String) throws -> [[String: String]] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let records = try parseCSV(text)
+        guard let header = records.first else { return [] }
+        return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    /// An independent RFC 4180 reader (the tests do not trust loadgen's own).
+    static func parseCSV(_ text: String) throws -> [[String]] {
+        var records: [[String]] = [], record: [String] = [], field = ""
+        var quoted = false, i = text.unicodeScalars.startIndex
+        let s = text.unicodeScalars
+        while i < s.endIndex {
+            let c = s[i]
+            if quoted {
+                if c == "\"" {
+                    let n = s.index(after: i)
+                    if n < s.endIndex && s[n] == "\"" { field.unicodeScalars.append("\""); i = n } else { quoted = false }
+                } else { field.unicodeScalars.append(c) }
+            } else if c == "\"" { quoted = true
+            } else if c == "," { record.append(field); field = ""
+            } else if c == "\r" {
+            } else if c == "\n" { record.append(field); records.append(record); record = []; field = ""
+            } else { field.unicodeScalars.append(c) }
+            i = s.index(after: i)
+        }
+        if quoted { throw CocoaError(.fileReadCorruptFile) }
+        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        return records
+    }
+
+    /// Waits (polling) until `condition` holds; false after `seconds`. Not a timing assertion:
+    /// the deadline only stops a broken test from hanging.
+    static func waitUntil(seconds: Double = 120, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// The child processes of `pid`.
+    static func children(of pid: Int32) -> [Int32] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").compactMap { Int32($0) }
+    }
+}
+
+/// A value set once from another thread.
+final class Locked<T: Sendable>: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var stored: T?
+    private let lock = NSLock()
+    init() {}
+    func set(_ v: T) { lock.lock(); stored = v; lock.unlock() }
+    var value: T? { lock.lock(); defer { lock.unlock() }; return stored }
+    var isUnset: Bool { value == nil }
+}

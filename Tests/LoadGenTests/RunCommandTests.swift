@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// `loadgen run` end to end: real child processes, real stores, real CSV.
+@Suite(.serialized) struct RunCommandTests {
+    @Test func appendsARowWithEveryColumn() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "2000", "--out", out, "--progress", "none"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = try CLI.parseCSV(String(contentsOfFile: out, encoding: .utf8))
+        #expect(records.count == 2)
+        #expect(records.allSatisfy { $0.count == records[0].count })
+        let row = try CLI.rows(out)[0]
+        #expect(row["strategy"] == "raw-sqlite")
+        #expect(row["rows"] == "2000" && row["unique_keys"] == "2000")
+        #expect(row["status"] == "ok")
+        #expect(row["store_rows"] == "2000" && row["duplicates"] == "0" && row["lost"] == "0")
+        #expect(row["integrity"] == "ok" && row["bad_links"] == "0")
+        #expect(row["vs_limit"] == "1.0000")
+        #expect(row["git_rev"] == "test" && row["store"] == "file" && row["journal"] == "wal")
+        #expect(row["allocator"]?.hasPrefix("jemalloc") == true)
+        for column in ["wall_s", "cpu_user_s", "rows_per_s", "peak_rss_bytes", "end_rss_bytes", "peak_heap_bytes",
+                       "sql_statements", "store_bytes", "started_at", "run_id", "cpu_model", "sqlite_version"] {
+            #expect(!(row[column] ?? "").isEmpty, "\(column) is blank")
+        }
+        #expect(Int(row["sql_statements"]!)! > 2000)
+        #expect(Int(row["peak_rss_bytes"]!)! > 1_000_000)
+        #expect(r.stdout.contains("raw-sqlite") && r.stdout.contains("integrity ok"))
+    }
+
+    @Test func reportsDuplicatesExactly() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "5000", "--dup-rate", "0.1", "--repeat", "2",
+                             "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.count == 2)
+        for row in rows {
+            #expect(row["duplicates"] == "500" && row["lost"] == "0" && row["store_rows"] == "5000")
+            #expect(row["unique_keys"] == "4500" && row["repeats"] == "2")
+        }
+        #expect(rows.map { $0["repeat"] } == ["1", "2"])
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func inMemoryStoreAndTimelineAndJSON() throws {
+        let dir = CLI.makeFolder()
+        let timeline = dir + "/timeline.csv"
+        let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "3000", "--store", "memory",
+                             "--timeline", timeline, "--json", "--progress", "none"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: String]]
+        #expect(json?.first?["store"] == "memory" && json?.first?["store_rows"] == "3000")
+        let samples = try CLI.parseCSV(String(contentsOfFile: timeline, encoding: .utf8))
+        #expect(samples.first == ["run_id", "t_ms", "rows_done", "rss_bytes", "heap_bytes"])
+        #expect(samples.count >= 2)
+        #expect(samples.last?[2] == "3000")
+    }
+
+    @Test func keptStoreCanBeInspectedAndReplaced() throws {
+        let dir = CLI.makeFolder()
+        let store = dir + "/kept.sqlite"
+        for _ in 0..<2 {
+            let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test func listAndHelpAndVersion() throws {
+        let list = try CLI.run(["list"])
+        #expect(list.status == 0 && list.stdout.contains("raw-sqlite") && list.stdout.contains("expenses"))
+        let help = try CLI.run(["run", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--dup-rate") && help.stdout.contains("--progress"))
+        let version = try CLI.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("loadgen "))
+        #expect(try CLI.run(["list", "--help"]).status == 0)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import SQLiteKit
+import Testing
+@testable import ObjectGraph
+
+@Suite struct StoreSchemaTests {
+    @Test func expensesLayoutIsCoreDatas() {
+        let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .none))
+        #expect(sql.contains("CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )"))
+        #expect(sql.contains("CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "
+                             + "ZCATEGORY INTEGER, ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR )"))
+        #expect(sql.contains("CREATE INDEX ZEXPENSE_ZCATEGORY_INDEX ON ZEXPENSE (ZCATEGORY)"))
+        #expect(sql.contains { $0.hasPrefix("CREATE TABLE Z_PRIMARYKEY") })
+        #expect(sql.contains { $0.hasPrefix("CREATE TABLE Z_METADATA") })
+        #expect(!sql.contains { $0.contains("UNIQUE") })
+    }
+
+    @Test func constraintsBecomeUniqueIndexes() {
+        let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .unique))
+        #expect(sql.contains("CREATE UNIQUE INDEX ZEXPENSE_UNIQUE_ZEXTERNALID ON ZEXPENSE (ZEXTERNALID)"))
+        #expect(sql.contains("CREATE UNIQUE INDEX ZCATEGORY_UNIQUE_ZNAME ON ZCATEGORY (ZNAME)"))
+        let indexed = StoreSchema.createStatements(for: BundledModels.expenses(key: .indexed))
+        #expect(indexed.contains("CREATE INDEX ZEXPENSE_ZEXTERNALID_INDEX ON ZEXPENSE (ZEXTERNALID)"))
+    }
+
+    @Test func entitiesAreNumberedByName() {
+        let model = BundledModels.photos(key: .none)
+        #expect(model.entity(named: "Album")?.entityID == 1)
+        #expect(model.entity(named: "Photo")?.entityID == 2)
+        #expect(model.entity(named: "Photo")?.columns.map(\.name) == ["ZALBUM", "ZIMAGEDATA", "ZISSEEN", "ZREMOTEURL"])
+    }
+
+    @Test func openingChecksTheModel() throws {
+        let path = NSTemporaryDirectory() + "schema-\(UUID().uuidString).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let db = try Database(path: path)
+        let uuid = try StoreSchema.create(in: db, model: BundledModels.expenses(key: .unique))
+        #expect(try StoreSchema.check(db, model: BundledModels.expenses(key: .unique)) == uuid)
+        #expect(throws: StoreError.self) { try StoreSchema.check(db, model: BundledModels.expenses(key: .none)) }
+        #expect(throws: StoreError.self) { try StoreSchema.check(db, model: BundledModels.photos(key: .unique)) }
+        #expect(try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_MAX = 0") == 2)
+    }
+
+    @Test func aPlainDatabaseIsNotAStore() throws {
+        let db = try Database(path: ":memory:")
+        #expect(throws: StoreError.notAStore(":memory:")) { try StoreSchema.check(db, model: BundledModels.expenses(key: .none)) }
+    }
+
+    @Test func badModelsAreRejected() {
+        #expect(throws: ModelError.self) {
+            try ManagedObjectModel([EntityDescription("A", attributes: [], relationships: [.init("b", to: "B", inverse: nil)])])
+        }
+        #expect(throws: ModelError.self) {
+            try ManagedObjectModel([EntityDescription("A", attributes: [], uniquenessConstraints: [["x"]])])
+        }
+    }
+}

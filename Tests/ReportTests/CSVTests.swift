@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Report
+
+@Suite struct CSVTests {
+    @Test func quotingRoundTrips() throws {
+        let rows = [["plain", "with,comma", "with \"quote\"", "line\nbreak", "crlf\r\nbreak", "", "ünïcödé"],
+                    ["a", "b", "c", "d", "e", "f", "g"]]
+        let text = rows.map(CSV.line).joined()
+        #expect(try CSV.parse(text) == rows)
+    }
+
+    @Test func linesEndWithCRLF() {
+        #expect(CSV.line(["a", "b"]) == "a,b\r\n")
+        #expect(CSV.quote("x,y") == "\"x,y\"")
+        #expect(CSV.quote("say \"hi\"") == "\"say \"\"hi\"\"\"")
+    }
+
+    @Test func unterminatedQuoteIsAnError() {
+        #expect(throws: CSVError.self) { try CSV.parse("a,\"b\r\nc") }
+    }
+
+    @Test func parsesLFFiles() throws {
+        #expect(try CSV.parse("a,b\nc,d\n") == [["a", "b"], ["c", "d"]])
+    }
+}
+
+@Suite struct ResultsFileTests {
+    let folder: String = {
+        let path = NSTemporaryDirectory() + "loadgen-tests-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    @Test func headerIsWrittenOnce() throws {
+        let file = ResultsFile(path: folder + "/r.csv", header: ["a", "b"])
+        try file.append([["1", "x,y"]])
+        try file.append([["2", "z"], ["3", "w"]])
+        #expect(try file.records() == [["a", "b"], ["1", "x,y"], ["2", "z"], ["3", "w"]])
+    }
+
+    @Test func foreignHeaderIsRefusedAndLeftUntouched() throws {
+        let path = folder + "/foreign.csv"
+        let original = "name,value\r\nx,1\r\n"
+        try original.write(toFile: path, atomically: true, encoding: .utf8)
+        let file = ResultsFile(path: path, header: ["a", "b"])
+        #expect(throws: ResultsFileError.self) { try file.checkAppendable() }
+        #expect(throws: ResultsFileError.self) { try file.append([["1", "2"]]) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
+    }
+
+    @Test func missingFolderIsRefused() {
+        let file = ResultsFile(path: folder + "/no/such/folder/r.csv")
+        #expect(throws: ResultsFileError.missingFolder(folder + "/no/such/folder")) { try file.checkAppendable() }
+    }
+
+    @Test func everyColumnHasAValueInEveryRow() {
+        let row = ResultRow(identity: RunIdentity(runID: "r", startedAt: "t", system: SystemInfo.current(gitRevision: "g")),
+                            parameters: RunParameters(strategy: "s", dataset: "expenses", rows: 1, uniqueKeys: 1, dupRate: 0,
+                                                      keyDistribution: "uniform", seed: 1, store: "file", journal: "wal",
+                                                      synchronous: "normal", repetition: 1, repetitions: 1),
+                            measurement: RunMeasurement(status: .crashed))
+        #expect(row.fields.count == ResultRow.header.count)
+        #expect(Set(ResultRow.header).count == ResultRow.header.count)
+        // The brief's columns come first, in its order.
+        let brief = ["run_id", "started_at", "git_rev", "host", "cpu_model", "cores", "os", "swift_version",
+                     "sqlite_version", "allocator", "strategy", "dataset", "rows", "unique_keys", "dup_rate", "key_dist",
+                     "seed", "batch_size", "writers", "producer_latency_us", "store", "journal", "synchronous", "repeat",
+                     "repeats", "status", "wall_s", "cpu_user_s", "cpu_sys_s", "rows_per_s", "vs_limit", "peak_rss_bytes",
+                     "end_rss_bytes", "peak_heap_bytes", "sql_statements", "sql_selects", "saves", "transactions",
+                     "busy_retries", "conflicts", "save_p50_ms", "save_p99_ms", "store_rows", "duplicates", "lost",
+                     "integrity", "store_bytes", "error"]
+        #expect(Array(ResultRow.header.prefix(brief.count)) == brief)
+    }
+}
+
+@Suite struct StatisticsTests {
+    @Test func medianMinMax() {
+        let s = Statistics([3, 1, 2, 10])!
+        #expect(s.median == 2.5 && s.min == 1 && s.max == 10 && s.count == 4)
+        #expect(Statistics([]) == nil)
+    }
+
+    @Test func histogramQuantilesAreWithinOnePercent() {
+        var h = LatencyHistogram()
+        for us in 1...100_000 { h.record(nanoseconds: UInt64(us) * 1000) }
+        #expect(h.count == 100_000)
+        let p50 = h.quantileMilliseconds(0.5)!, p99 = h.quantileMilliseconds(0.99)!
+        #expect(abs(p50 - 50.0) / 50.0 < 0.01)
+        #expect(abs(p99 - 99.0) / 99.0 < 0.01)
+        #expect(h.maxMilliseconds == 100.0)
+        var other = LatencyHistogram()
+        other.record(nanoseconds: 5_000_000_000)
+        h.merge(other)
+        #expect(h.maxMilliseconds == 5_000.0 && h.count == 100_001)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import ObjectGraph
+import SQLiteKit
+import Testing
+@testable import Report
+
+/// The verifier on a store made by hand, with known duplicates, missing keys and wrong links.
+@Suite struct StoreVerifierTests {
+    let path = NSTemporaryDirectory() + "loadgen-verifier-\(UUID().uuidString).sqlite"
+    let layout = StoreVerifier.Layout(table: "ZEXPENSE", keyColumn: "ZEXTERNALID", parentColumn: "ZCATEGORY",
+                                      parentTable: "ZCATEGORY", parentNameColumn: "ZNAME")
+
+    func makeStore() throws {
+        let db = try Database(path: path)
+        try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
+        try db.execute("""
+            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent'), (2, 1, 1, 'Food');
+            INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES
+              (1, 2, 1, 1, 'a'), (2, 2, 1, 2, 'b'), (3, 2, 1, 2, 'b'), (4, 2, 1, 2, 'b'),
+              (5, 2, 1, 2, 'c'), (6, 2, 1, NULL, 'd'), (7, 2, 1, 1, 'zzz');
+            """)
+    }
+
+    func expected(_ sink: StoreVerifier.ExpectedSink) throws {
+        // e is missing from the store, c is linked to Food but should be Rent, d has no category.
+        for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Rent"), ("d", "Food"), ("e", "Rent"), ("a", "Rent")] {
+            try Array(key.utf8).withUnsafeBytes { k in try Array(parent.utf8).withUnsafeBytes { p in try sink(k, p) } }
+        }
+    }
+
+    @Test func findsDuplicatesLostKeysAndBadLinks() throws {
+        try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let v = try StoreVerifier(path: path, layout: layout).verify(expected: expected)
+        #expect(v.storeRows == 7)
+        #expect(v.duplicates == 2)        // b three times
+        #expect(v.lost == 1)              // e
+        #expect(v.badLinks == 2)          // c wrong, d missing
+        #expect(v.integrity == "ok")
+        #expect(v.storeBytes > 0)
+    }
+
+    @Test func cleanStoreVerifiesClean() throws {
+        let db = try Database(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
+        try db.execute("""
+            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent');
+            INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES (1, 2, 1, 1, 'a');
+            """)
+        let v = try StoreVerifier(path: path, layout: layout).verify { sink in
+            try Array("a".utf8).withUnsafeBytes { k in try Array("Rent".utf8).withUnsafeBytes { p in try sink(k, p) } }
+        }
+        #expect(v == Verification(storeRows: 1, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes))
+    }
+
+    @Test func corruptStoreFailsIntegrity() throws {
+        try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Break the category index behind SQLite's back: the table and its index disagree.
+        let db = try Database(path: path)
+        try db.execute("PRAGMA writable_schema=ON")
+        try db.execute("UPDATE sqlite_master SET sql = replace(sql, 'ZCATEGORY)', 'Z_OPT)') WHERE name = 'ZEXPENSE_ZCATEGORY_INDEX'")
+        try db.execute("PRAGMA writable_schema=OFF")
+        let check = try Database(path: path)
+        let v = try StoreVerifier(path: path, layout: layout).verify(expected: expected)
+        _ = check
+        #expect(v.integrity != "ok")
+    }
+}
