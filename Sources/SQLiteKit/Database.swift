@@ -17,6 +17,8 @@ public final class Database: @unchecked Sendable {
     /// True when `LOADGEN_SQL_DEBUG=1`: every statement is printed to stderr as it starts,
     /// like Core Data's `-com.apple.CoreData.SQLDebug 1`.
     let printsSQL: Bool
+    /// Kept alive as long as the connection, which calls it.
+    var busyHandler: BusyHandler?
 
     // MARK: Opening and closing
 

@@ -4,6 +4,8 @@
 public final class ManagedObjectModel: Sendable {
     /// Entities ordered by name, so `entities[entityID - 1]` is the entity with that `Z_ENT`.
     public let entities: [EntityDescription]
+    /// The run-time form of `entities`, same order: `runtime[entityID - 1]`.
+    public let runtime: [Entity]
     private let byName: [String: Int]
 
     /// Builds a model; fails when a relationship names a missing entity or inverse, or a
@@ -19,6 +21,7 @@ public final class ManagedObjectModel: Sendable {
         }
         self.entities = sorted
         self.byName = byName
+        self.runtime = sorted.map { Entity($0, model: sorted) }
     }
 
     private static func layout(_ entity: EntityDescription, byName: [String: Int],
@@ -51,6 +54,11 @@ public final class ManagedObjectModel: Sendable {
     /// The entity named `name`.
     public func entity(named name: String) -> EntityDescription? {
         byName[name].map { entities[$0] }
+    }
+
+    /// The run-time entity named `name`.
+    public func runtimeEntity(named name: String) -> Entity? {
+        byName[name].map { runtime[$0] }
     }
 
     /// The entity with `Z_ENT` = `entityID`.

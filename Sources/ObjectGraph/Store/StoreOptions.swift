@@ -29,12 +29,16 @@ public struct StoreOptions: Sendable, Equatable, Codable {
     public var isInMemory: Bool { path.contains("mode=memory") || path == ":memory:" }
 
     /// Applies the pragmas every connection to the store needs, as Core Data sets them.
-    public func configure(_ db: Database) throws {
-        db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+    /// With `busyHandler`, the caller has installed a counting `BusyHandler` (which replaces
+    /// SQLite's busy timeout); otherwise the plain timeout is set.
+    public func configure(_ db: Database, busyHandler: Bool = false) throws {
+        if !busyHandler { db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
         if !isInMemory {
             // journal_mode answers with a row; WAL persists in the file once set.
             _ = try db.scalarText("PRAGMA journal_mode=\(journal == .wal ? "WAL" : "DELETE")")
         }
-        try db.execute("PRAGMA synchronous=\(synchronous.rawValue.uppercased()); PRAGMA recursive_triggers=1")
+        // Checkpoint when the WAL passes 8 MiB (2048 pages of 4 KiB), as Core Data does.
+        try db.execute("PRAGMA synchronous=\(synchronous.rawValue.uppercased()); PRAGMA recursive_triggers=1; "
+                       + "PRAGMA wal_autocheckpoint=2048")
     }
 }

@@ -1,0 +1,201 @@
+import SQLiteKit
+
+/// What a batch request reports.
+public enum BatchResultType: Sendable {
+    case statusOnly, count, objectIDs
+}
+
+/// The outcome of a batch request: rows affected, and their IDs when asked for.
+public struct BatchResult: Sendable {
+    public var count = 0
+    public var objectIDs: [ManagedObjectID] = []
+}
+
+/// The values of one row of a batch insert, by attribute name: the reused mutable dictionary
+/// Core Data hands its `dictionaryHandler`. Names are resolved by a short scan of the entity's
+/// attributes rather than by hashing, and nothing is allocated per row.
+public struct BatchInsertRow {
+    let entity: Entity
+    var values: [Value]
+
+    init(entity: Entity) {
+        self.entity = entity
+        values = entity.defaults
+    }
+
+    /// `row["amount"] = .double(12.5)`. Relationships cannot be set by a batch insert.
+    public subscript(key: String) -> Value {
+        get { values[index(key)] }
+        set { values[index(key)] = newValue }
+    }
+
+    /// Sets attribute `index` (`entity.attributeIndex(_:)`).
+    public subscript(index: Int) -> Value {
+        get { values[index] }
+        set { values[index] = newValue }
+    }
+
+    private func index(_ key: String) -> Int {
+        for (i, a) in entity.attributes.enumerated() where a.name == key { return i }
+        preconditionFailure("\(entity.name) has no attribute '\(key)' (batch inserts set attributes only)")
+    }
+}
+
+/// `NSBatchInsertRequest`: rows straight into the store, no managed objects, no relationships,
+/// no did-save notification. Keys are reserved in blocks; with a uniqueness constraint the
+/// INSERT becomes `INSERT OR IGNORE` (error, store-trump and rollback policies) or an upsert
+/// (`ON CONFLICT … DO UPDATE`, object-trump and overwrite).
+public final class BatchInsertRequest {
+    public let entityName: String
+    public var resultType: BatchResultType = .statusOnly
+    let handler: (inout BatchInsertRow) -> Bool
+
+    /// Rows from a handler called until it returns true (done), as Core Data's
+    /// `dictionaryHandler`: fill the row, return false to insert it and be called again.
+    public init(entityName: String, dictionaryHandler: @escaping (inout BatchInsertRow) -> Bool) {
+        self.entityName = entityName
+        self.handler = dictionaryHandler
+    }
+
+    /// Rows from an array of dictionaries.
+    public convenience init(entityName: String, objects: [[String: Value]]) {
+        var next = 0
+        self.init(entityName: entityName) { row in
+            guard next < objects.count else { return true }
+            for (k, v) in objects[next] { row[k] = v }
+            next += 1
+            return false
+        }
+    }
+}
+
+/// `NSBatchUpdateRequest`: one `UPDATE … WHERE predicate` in the store.
+public struct BatchUpdateRequest: Sendable {
+    public var entityName: String
+    public var predicate: Predicate?
+    public var propertiesToUpdate: [String: Value]
+    public var resultType: BatchResultType = .statusOnly
+
+    public init(entityName: String, predicate: Predicate? = nil, propertiesToUpdate: [String: Value]) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.propertiesToUpdate = propertiesToUpdate
+    }
+}
+
+/// `NSBatchDeleteRequest`: `DELETE FROM T WHERE Z_PK IN (SELECT Z_PK … WHERE predicate)`.
+public struct BatchDeleteRequest: Sendable {
+    public var entityName: String
+    public var predicate: Predicate?
+    public var resultType: BatchResultType = .statusOnly
+
+    public init(entityName: String, predicate: Predicate? = nil) {
+        self.entityName = entityName
+        self.predicate = predicate
+    }
+}
+
+extension ManagedObjectContext {
+    /// Keys reserved at a time by a batch insert.
+    static let batchKeyBlock = 1_024
+
+    /// Runs a batch insert in one exclusive transaction. The context's objects are not touched.
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        assertOnQueue()
+        let entity = try self.entity(named: request.entityName)
+        let sql = batchInsertSQL(entity, policy: mergePolicy, returning: request.resultType == .objectIDs)
+        let store = persistentStoreCoordinator.storeIndex
+        return try persistentStoreCoordinator.performWrite { connection in
+            var result = BatchResult()
+            let s = try connection.statement(sql)
+            var row = BatchInsertRow(entity: entity)
+            var next: Int64 = 0, last: Int64 = -1
+            while !request.handler(&row) {
+                if next > last {
+                    next = try reserve([(entity.id, Self.batchKeyBlock)], connection)[entity.id]!
+                    last = next + Int64(Self.batchKeyBlock) - 1
+                    s.reset()
+                }
+                s.bind(next, at: 1)
+                s.bind(entity.id, at: 2)
+                s.bind(1, at: 3)
+                var index = Int32(4)
+                for _ in entity.toOne { s.bindNull(at: index); index += 1 }
+                for v in row.values { s.bind(v, at: index); index += 1 }
+                if request.resultType == .objectIDs {
+                    while try s.step() {
+                        result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: Int64(s.int(at: 0))))
+                    }
+                    s.reset()
+                } else {
+                    try s.run()
+                }
+                result.count += connection.db.changes
+                next += 1
+                row.values = entity.defaults
+            }
+            return result
+        }
+    }
+
+    private func batchInsertSQL(_ e: Entity, policy: MergePolicy, returning: Bool) -> String {
+        var sql = e.insertSQL
+        if let constraint = e.uniquenessConstraints.first {
+            if policy == .mergeByPropertyObjectTrump || policy == .overwrite {
+                let target = constraint.map { e.attributeColumns[$0] }.joined(separator: ", ")
+                let sets = (e.toOne.map(\.column) + e.attributeColumns).filter { c in
+                    !constraint.contains { e.attributeColumns[$0] == c } && !e.toOne.contains { $0.column == c }
+                }.map { "\($0) = excluded.\($0)" }
+                sql += " ON CONFLICT(\(target)) DO UPDATE SET " + (["Z_OPT = Z_OPT + 1"] + sets).joined(separator: ", ")
+            } else {
+                sql = sql.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR IGNORE INTO")
+            }
+        }
+        return returning ? sql + " RETURNING Z_PK" : sql
+    }
+
+    /// Runs a batch update: one statement in the store. Registered objects are not refreshed
+    /// (merge the result's IDs with `mergeChanges(fromRemoteContextSave:into:)`).
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        assertOnQueue()
+        let entity = try self.entity(named: request.entityName)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity)
+        let keys = request.propertiesToUpdate.keys.sorted()
+        var sets: [String] = []
+        for key in keys {
+            guard let i = entity.attributeIndex(key) else { throw ContextError.unknownKey(key, entity: entity.name) }
+            sets.append("\(entity.attributeColumns[i]) = ?")
+        }
+        sets.append("Z_OPT = Z_OPT + 1")
+        let sql = "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", "))"
+            + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + " RETURNING Z_PK"
+        return try run(sql, bindings: keys.map { request.propertiesToUpdate[$0]! } + compiled.bindings,
+                       entity: entity, wantsIDs: request.resultType == .objectIDs)
+    }
+
+    /// Runs a batch delete: one statement in the store. Registered objects are not told
+    /// (merge the result's IDs with `mergeChanges(fromRemoteContextSave:into:)`).
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        assertOnQueue()
+        let entity = try self.entity(named: request.entityName)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity)
+        let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK IN (SELECT Z_PK FROM \(entity.tableName)"
+            + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + ") RETURNING Z_PK"
+        return try run(sql, bindings: compiled.bindings, entity: entity, wantsIDs: request.resultType == .objectIDs)
+    }
+
+    private func run(_ sql: String, bindings: [Value], entity: Entity, wantsIDs: Bool) throws -> BatchResult {
+        let store = persistentStoreCoordinator.storeIndex
+        return try persistentStoreCoordinator.performWrite { connection in
+            let s = try connection.statement(sql)
+            for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
+            var result = BatchResult()
+            while try s.step() {
+                result.count += 1
+                if wantsIDs { result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: Int64(s.int(at: 0)))) }
+            }
+            s.reset()
+            return result
+        }
+    }
+}

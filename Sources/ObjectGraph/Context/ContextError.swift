@@ -1,0 +1,54 @@
+/// Errors a context reports, with the wording Core Data users know.
+public enum ContextError: Error, CustomStringConvertible, Equatable {
+    /// Relating objects of two contexts (Core Data raises the same, as an exception).
+    case crossContextRelationship(relationship: String, source: ManagedObjectID, destination: ManagedObjectID)
+    /// `existingObject(with:)` found no such row.
+    case objectNotFound(ManagedObjectID)
+    /// The save met uniqueness-constraint conflicts and the merge policy is `.error`.
+    case constraintConflict(entity: String, values: [String])
+    /// The save met optimistic-locking conflicts (someone saved the rows first) and the merge
+    /// policy is `.error` (Core Data's 133020, "Could not merge changes").
+    case mergeConflict([ManagedObjectID])
+    /// An inserted object still has a temporary ID another context cannot open.
+    case temporaryObjectID(ManagedObjectID)
+    /// A fetch named an entity the model does not have.
+    case unknownEntity(String)
+    /// A key in a predicate, sort or batch request is not an attribute or to-one of the entity.
+    case unknownKey(String, entity: String)
+
+    public var description: String {
+        switch self {
+        case .crossContextRelationship(let r, let s, let d):
+            return "Illegal attempt to establish a relationship '\(r)' between objects in different contexts "
+                + "(source = \(s), destination = \(d))"
+        case .objectNotFound(let id):
+            return "no object for \(id) in the store"
+        case .constraintConflict(let entity, let values):
+            return "constraint conflict: \(entity) already has \(values.prefix(5).joined(separator: ", "))"
+                + (values.count > 5 ? " and \(values.count - 5) more" : "") + " (merge policy: error)"
+        case .mergeConflict(let ids):
+            return "Could not merge changes (133020): \(ids.count) object(s) were changed by someone else, "
+                + "first \(ids.first.map(\.description) ?? "?")"
+        case .temporaryObjectID(let id):
+            return "\(id) is temporary: save the object (or obtain a permanent ID) before passing its ID on"
+        case .unknownEntity(let name):
+            return "the model has no entity '\(name)'"
+        case .unknownKey(let key, let entity):
+            return "\(entity) has no attribute or to-one relationship '\(key)'"
+        }
+    }
+}
+
+/// How a save resolves conflicts: Core Data's merge policies.
+public enum MergePolicy: String, Sendable, CaseIterable {
+    /// `NSErrorMergePolicy` (the default): the save fails and the context keeps its changes.
+    case error
+    /// `NSMergeByPropertyObjectTrumpMergePolicy`: the context's changed values win, property by property.
+    case mergeByPropertyObjectTrump
+    /// `NSMergeByPropertyStoreTrumpMergePolicy`: the store's values win, property by property.
+    case mergeByPropertyStoreTrump
+    /// `NSOverwriteMergePolicy`: the context's whole object replaces the store's.
+    case overwrite
+    /// `NSRollbackMergePolicy`: the context's conflicting changes are discarded.
+    case rollback
+}

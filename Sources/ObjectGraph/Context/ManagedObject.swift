@@ -1,0 +1,239 @@
+/// An object in a context: a row's values, its relationships to other objects of the same
+/// context, and what changed since it was fetched.
+///
+/// Not Sendable, on purpose: a managed object belongs to its context and is touched only on the
+/// context's queue (checked at run time in concurrency-debug mode). Pass `objectID` between
+/// queues and look the object up in the other context.
+public final class ManagedObject: Hashable, CustomStringConvertible {
+    /// Temporary until saved (or `obtainPermanentIDs`), then the row's permanent ID.
+    public internal(set) var objectID: ManagedObjectID
+    public let entity: Entity
+    /// Nil after the context was reset or the object otherwise forgotten.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    // MARK: State (touched only on the context's queue)
+
+    /// Attribute values in the entity's attribute order; empty while a fault.
+    var values: [Value]
+    /// To-one targets in the entity's to-one order.
+    var toOne: [ManagedObject?]
+    /// To-many members, created on first use.
+    var toMany: [Set<ManagedObject>?]
+    /// Bit i set: to-many i holds every member (loaded from the store, or the object is new).
+    var loadedToMany: UInt64 = 0
+    /// The store's values when last fetched or saved (nil for an inserted object).
+    var committed: [Value]?
+    var committedToOne: [ManagedObjectID?]?
+    /// `Z_OPT` when last fetched or saved.
+    var version: Int64 = 0
+    /// Attributes (bit i) and to-ones (bit 32 + i) changed since `committed`.
+    var changed: UInt64 = 0
+    public internal(set) var isFault: Bool
+    public internal(set) var isInserted = false
+    public internal(set) var isDeleted = false
+    /// In the context's updated list (so it is listed once).
+    var isListedUpdated = false
+    /// A fetch with `fetchBatchSize` groups faults; firing one loads its whole batch.
+    var batch: FaultBatch?
+    /// An inserted object merged into another by a uniqueness conflict: it takes that one's ID.
+    weak var mergedInto: ManagedObject?
+
+    init(entity: Entity, id: ManagedObjectID, context: ManagedObjectContext, fault: Bool) {
+        self.entity = entity
+        self.objectID = id
+        self.managedObjectContext = context
+        self.isFault = fault
+        self.values = fault ? [] : entity.defaults
+        self.toOne = Array(repeating: nil, count: entity.toOne.count)
+        self.toMany = entity.toMany.isEmpty ? [] : Array(repeating: nil, count: entity.toMany.count)
+    }
+
+    // MARK: Identity
+
+    public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        "<\(entity.name) \(objectID)\(isFault ? " fault" : "")\(isInserted ? " inserted" : "")"
+            + "\(isDeleted ? " deleted" : "")\(isUpdated ? " updated" : "")>"
+    }
+
+    // MARK: Attributes
+
+    /// The value of attribute `key`. Fires the fault first if the object is one.
+    public func value(forKey key: String) -> Value {
+        value(at: attributeIndex(key))
+    }
+
+    /// Sets attribute `key`; the object becomes updated when the value differs from the store's.
+    public func setValue(_ value: Value, forKey key: String) {
+        setValue(value, at: attributeIndex(key))
+    }
+
+    /// Attribute access by name: `expense["amount"] = .double(12.5)`.
+    public subscript(key: String) -> Value {
+        get { value(forKey: key) }
+        set { setValue(newValue, forKey: key) }
+    }
+
+    /// The value of the attribute at `index` (`entity.attributeIndex(_:)`), without a name lookup.
+    @inline(__always)
+    public func value(at index: Int) -> Value {
+        let context = checkedContext()
+        if isFault { context.fireFault(self) }
+        return values[index]
+    }
+
+    /// Sets the attribute at `index`, without a name lookup: the hot path for imports.
+    @inline(__always)
+    public func setValue(_ value: Value, at index: Int) {
+        let context = checkedContext()
+        if isFault { context.fireFault(self) }
+        values[index] = value
+        markChanged(bit: UInt64(1) << UInt64(index), differs: committed.map { $0[index] != value } ?? true, in: context)
+    }
+
+    // MARK: To-one relationships
+
+    /// The object a to-one relationship points to (a fault when not fetched yet).
+    public func object(forKey key: String) -> ManagedObject? {
+        object(at: toOneIndex(key))
+    }
+
+    /// Points to-one `key` at `target` (or nil), keeping the inverse to-many in step.
+    /// Throws `ContextError.crossContextRelationship` when `target` belongs to another context.
+    public func setObject(_ target: ManagedObject?, forKey key: String) throws {
+        try setObject(target, at: toOneIndex(key))
+    }
+
+    @inline(__always)
+    public func object(at index: Int) -> ManagedObject? {
+        let context = checkedContext()
+        if isFault { context.fireFault(self) }
+        return toOne[index]
+    }
+
+    @inline(__always)
+    public func setObject(_ target: ManagedObject?, at index: Int) throws {
+        let context = checkedContext()
+        if let target, target.managedObjectContext !== context {
+            throw ContextError.crossContextRelationship(relationship: entity.toOne[index].name,
+                                                        source: objectID, destination: target.objectID)
+        }
+        if isFault { context.fireFault(self) }
+        let old = toOne[index]
+        if old === target { return }
+        toOne[index] = target
+        if let inverse = entity.toOne[index].inverseToMany {
+            old?.removeMember(self, toMany: inverse)
+            target?.addMember(self, toMany: inverse)
+        }
+        let differs = committedToOne.map { $0[index] != target?.objectID } ?? true
+        markChanged(bit: UInt64(1) << UInt64(32 + index), differs: differs, in: context)
+    }
+
+    // MARK: To-many relationships
+
+    /// The members of to-many `key` (loaded from the store on first use).
+    public func objects(forKey key: String) -> Set<ManagedObject> {
+        guard let index = entity.toManyIndex(key) else {
+            preconditionFailure("\(entity.name) has no to-many relationship '\(key)'")
+        }
+        let context = checkedContext()
+        if isFault { context.fireFault(self) }
+        if loadedToMany & (1 << UInt64(index)) == 0 { context.loadToMany(of: self, index: index) }
+        return toMany[index] ?? []
+    }
+
+    /// Adds `member` to to-many `key` by pointing the member's inverse to-one at this object.
+    public func addObject(_ member: ManagedObject, forKey key: String) throws {
+        guard let index = entity.toManyIndex(key) else {
+            preconditionFailure("\(entity.name) has no to-many relationship '\(key)'")
+        }
+        try member.setObject(self, at: entity.toMany[index].inverseToOne)
+    }
+
+    func addMember(_ member: ManagedObject, toMany index: Int) {
+        if toMany[index] == nil { toMany[index] = [] }
+        toMany[index]!.insert(member)
+    }
+
+    func removeMember(_ member: ManagedObject, toMany index: Int) {
+        toMany[index]?.remove(member)
+    }
+
+    // MARK: Change state
+
+    /// True when the object has unsaved changes to its attributes or relationships.
+    public var isUpdated: Bool { !isInserted && !isDeleted && changed != 0 }
+
+    /// True when saving would write something for this object.
+    public var hasChanges: Bool { isInserted || isDeleted || changed != 0 }
+
+    /// The changed attributes and to-ones, by name (to-ones as the target's object ID or nil).
+    public func changedValues() -> [String: Value] {
+        _ = checkedContext()
+        var out: [String: Value] = [:]
+        for (i, a) in entity.attributes.enumerated() where isInserted || changed & (1 << UInt64(i)) != 0 {
+            out[a.name] = values[i]
+        }
+        for (i, r) in entity.toOne.enumerated() where isInserted || changed & (1 << UInt64(32 + i)) != 0 {
+            out[r.name] = toOne[i].map { .string($0.objectID.uriRepresentation) } ?? .null
+        }
+        return out
+    }
+
+    @inline(__always)
+    private func markChanged(bit: UInt64, differs: Bool, in context: ManagedObjectContext) {
+        // An inserted object writes every column; its bits only record what was set, for merges.
+        if isInserted { changed |= bit; return }
+        if differs { changed |= bit } else { changed &= ~bit }
+        if changed != 0 && !isListedUpdated {
+            isListedUpdated = true
+            context.noteUpdated(self)
+        }
+    }
+
+    // MARK: Lookups and checks
+
+    @inline(__always)
+    func checkedContext() -> ManagedObjectContext {
+        guard let context = managedObjectContext else {
+            preconditionFailure("\(entity.name) \(objectID) was used after its context was reset or released; "
+                                + "fetch it again with its objectID")
+        }
+        context.assertOnQueue()
+        return context
+    }
+
+    private func attributeIndex(_ key: String) -> Int {
+        guard let i = entity.attributeIndex(key) else {
+            preconditionFailure("\(entity.name) has no attribute '\(key)'")
+        }
+        return i
+    }
+
+    private func toOneIndex(_ key: String) -> Int {
+        guard let i = entity.toOneIndex(key) else {
+            preconditionFailure("\(entity.name) has no to-one relationship '\(key)'")
+        }
+        return i
+    }
+
+    /// Forgets everything, breaking reference cycles through relationships (used by reset).
+    func invalidate() {
+        managedObjectContext = nil
+        values = []
+        toOne = []
+        toMany = []
+        committed = nil
+        committedToOne = nil
+        batch = nil
+    }
+}
+
+/// Faults from one `fetchBatchSize` batch: firing any of them loads them all in one query.
+final class FaultBatch {
+    var members: [ManagedObject]
+    init(_ members: [ManagedObject]) { self.members = members }
+}

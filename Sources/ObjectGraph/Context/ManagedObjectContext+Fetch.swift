@@ -1,0 +1,255 @@
+import SQLiteKit
+
+/// Fetching, faults and prefetching: where a context pays for reads.
+extension ManagedObjectContext {
+    // MARK: Fetch
+
+    /// The objects matching `request`, in one query (plus one per prefetched relationship).
+    /// Unsaved inserts and changes of this context are taken into account, as in Core Data.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        assertOnQueue()
+        let entity = try self.entity(named: request.entityName)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity)
+        var sql = "SELECT \(request.fetchBatchSize > 0 ? "Z_PK" : entity.selectColumns) FROM \(entity.tableName)"
+        if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
+        if !request.sortDescriptors.isEmpty {
+            sql += " ORDER BY " + (try request.sortDescriptors.map {
+                try CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
+            }).joined(separator: ", ")
+        }
+        let hasPending = request.includesPendingChanges && !(insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty)
+        if request.fetchLimit > 0 && !hasPending { sql += " LIMIT \(request.fetchLimit)" }
+
+        var results: [ManagedObject] = try persistentStoreCoordinator.performRead { connection in
+            let s = try connection.statement(sql)
+            for (i, v) in compiled.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
+            var out: [ManagedObject] = []
+            while try s.step() {
+                out.append(request.fetchBatchSize > 0 ? object(primaryKey: Int64(s.int(at: 0)), entity: entity)
+                                                      : materialize(s, entity: entity))
+            }
+            s.reset()
+            return out
+        }
+        if request.fetchBatchSize > 0 { groupFaults(results, size: request.fetchBatchSize) }
+        if hasPending { results = applyPendingChanges(results, request: request, entity: entity) }
+        for path in request.relationshipKeyPathsForPrefetching { try prefetch(path, of: results, entity: entity) }
+        return results
+    }
+
+    /// `SELECT count(*)`: no objects are made. Unsaved inserts and deletes are counted in.
+    public func count(for request: FetchRequest) throws -> Int {
+        assertOnQueue()
+        let entity = try self.entity(named: request.entityName)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity)
+        let sql = "SELECT count(*) FROM \(entity.tableName)" + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
+        var count = try persistentStoreCoordinator.performRead { connection -> Int in
+            let s = try connection.statement(sql)
+            for (i, v) in compiled.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
+            let n = try s.step() ? s.int(at: 0) : 0
+            s.reset()
+            return n
+        }
+        if request.includesPendingChanges {
+            let matches = { (o: ManagedObject) in o.entity === entity && (request.predicate?.evaluate(o) ?? true) }
+            count += insertedList.filter { $0.isInserted && matches($0) }.count
+            count -= deletedList.filter { $0.isDeleted && !$0.isFault && matches($0) }.count
+        }
+        return count
+    }
+
+    // MARK: Rows to objects
+
+    /// The registered object for a row key, or a new fault.
+    func object(primaryKey: Int64, entity: Entity) -> ManagedObject {
+        object(with: ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey))
+    }
+
+    /// Registers the row `s` is on (columns as `entity.selectColumns`). A registered object keeps
+    /// its in-memory state; a fault is filled.
+    func materialize(_ s: Statement, entity: Entity) -> ManagedObject {
+        let object = self.object(primaryKey: Int64(s.int(at: 0)), entity: entity)
+        if object.isFault { fill(object, from: s) }
+        return object
+    }
+
+    /// Fills a fault from a row, linking its to-ones (to registered objects or new faults).
+    func fill(_ object: ManagedObject, from s: Statement) {
+        let entity = object.entity
+        object.version = Int64(s.int(at: 1))
+        var targets: [ManagedObjectID?] = []
+        targets.reserveCapacity(entity.toOne.count)
+        for (i, rel) in entity.toOne.enumerated() {
+            let column = Int32(2 + i)
+            if s.isNull(at: column) {
+                targets.append(nil)
+                continue
+            }
+            let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
+            let target = self.object(primaryKey: Int64(s.int(at: column)), entity: destination)
+            targets.append(target.objectID)
+            object.toOne[i] = target
+            if let inverse = rel.inverseToMany { target.addMember(object, toMany: inverse) }
+        }
+        let offset = 2 + entity.toOne.count
+        var values: [Value] = []
+        values.reserveCapacity(entity.attributes.count)
+        for (i, a) in entity.attributes.enumerated() { values.append(s.value(at: Int32(offset + i), as: a.type)) }
+        object.values = values
+        object.committed = values
+        object.committedToOne = targets
+        object.isFault = false
+        object.batch = nil
+    }
+
+    /// Reads one row by key (one query) and registers it; nil when there is no such row.
+    func fetchRow(entity: Entity, primaryKey: Int64) throws -> ManagedObject? {
+        try persistentStoreCoordinator.performRead { connection in
+            let s = try connection.statement("SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK = ?")
+            s.bind(primaryKey, at: 1)
+            defer { s.reset() }
+            return try s.step() ? materialize(s, entity: entity) : nil
+        }
+    }
+
+    // MARK: Faults
+
+    /// Fills a fault: one query for it alone, or one for its whole fetch batch. A row that no
+    /// longer exists, or a store that cannot be read, traps as Core Data raises ("could not
+    /// fulfill a fault"): a property read has no way to report an error.
+    func fireFault(_ object: ManagedObject) {
+        guard object.isFault else { return }
+        do {
+            if let batch = object.batch {
+                try load(batch.members.filter(\.isFault), entity: object.entity)
+                for member in batch.members { member.batch = nil }
+            } else {
+                _ = try fetchRow(entity: object.entity, primaryKey: object.objectID.primaryKey ?? -1)
+            }
+        } catch {
+            preconditionFailure("could not fulfill a fault for \(object.objectID): \(error)")
+        }
+        precondition(!object.isFault, "could not fulfill a fault for \(object.objectID): the row is gone")
+    }
+
+    /// Loads faults of one entity with `Z_PK IN (…)`, 500 keys per query.
+    func load(_ faults: [ManagedObject], entity: Entity) throws {
+        var start = 0
+        while start < faults.count {
+            let chunk = faults[start..<min(faults.count, start + 500)]
+            start += chunk.count
+            let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK IN ("
+                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
+            try persistentStoreCoordinator.performRead { connection in
+                let s = try connection.statement(sql)
+                for (i, o) in chunk.enumerated() { s.bind(o.objectID.primaryKey ?? -1, at: Int32(i + 1)) }
+                while try s.step() { _ = materialize(s, entity: entity) }
+                s.reset()
+            }
+        }
+    }
+
+    private func groupFaults(_ objects: [ManagedObject], size: Int) {
+        var start = 0
+        while start < objects.count {
+            let slice = Array(objects[start..<min(objects.count, start + size)]).filter(\.isFault)
+            let batch = FaultBatch(slice)
+            for o in slice { o.batch = batch }
+            start += size
+        }
+    }
+
+    // MARK: Relationships
+
+    /// Loads every member of a to-many from the store (one query) and merges them with the
+    /// members set in memory.
+    func loadToMany(of object: ManagedObject, index: Int) {
+        let rel = object.entity.toMany[index]
+        object.loadedToMany |= 1 << UInt64(index)
+        guard let pk = object.objectID.primaryKey else { return }
+        let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
+        let column = destination.toOne[rel.inverseToOne].column
+        do {
+            try persistentStoreCoordinator.performRead { connection in
+                let s = try connection.statement("SELECT \(destination.selectColumns) FROM \(destination.tableName) WHERE \(column) = ?")
+                s.bind(pk, at: 1)
+                while try s.step() {
+                    let member = materialize(s, entity: destination)
+                    // In memory the member may point elsewhere now; memory wins.
+                    if member.toOne.indices.contains(rel.inverseToOne), member.toOne[rel.inverseToOne] === object {
+                        object.addMember(member, toMany: index)
+                    }
+                }
+                s.reset()
+            }
+        } catch {
+            preconditionFailure("could not fulfill the to-many fault \(object.entity.name).\(rel.name): \(error)")
+        }
+    }
+
+    /// `relationshipKeyPathsForPrefetching`: one query per key path for all results at once.
+    private func prefetch(_ path: String, of results: [ManagedObject], entity: Entity) throws {
+        if let i = entity.toOneIndex(path) {
+            let destination = persistentStoreCoordinator.model.runtime[entity.toOne[i].destination - 1]
+            var seen = Set<ObjectIdentifier>()
+            let faults = results.compactMap { $0.isFault ? nil : $0.toOne[i] }.filter {
+                $0.isFault && seen.insert(ObjectIdentifier($0)).inserted
+            }
+            try load(faults, entity: destination)
+        } else if let i = entity.toManyIndex(path) {
+            let rel = entity.toMany[i]
+            let parents = results.filter { !$0.isFault && $0.objectID.primaryKey != nil && $0.loadedToMany & (1 << UInt64(i)) == 0 }
+            guard !parents.isEmpty else { return }
+            let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
+            let column = destination.toOne[rel.inverseToOne].column
+            let sql = "SELECT \(destination.selectColumns) FROM \(destination.tableName) WHERE \(column) IN ("
+                + Array(repeating: "?", count: parents.count).joined(separator: ",") + ")"
+            try persistentStoreCoordinator.performRead { connection in
+                let s = try connection.statement(sql)
+                for (j, p) in parents.enumerated() { s.bind(p.objectID.primaryKey!, at: Int32(j + 1)) }
+                while try s.step() { _ = materialize(s, entity: destination) }
+                s.reset()
+            }
+            for p in parents {
+                p.loadedToMany |= 1 << UInt64(i)
+                if p.toMany[i] == nil { p.toMany[i] = [] }
+            }
+        } else {
+            throw ContextError.unknownKey(path, entity: entity.name)
+        }
+    }
+
+    // MARK: Pending changes
+
+    /// Core Data's fetches see the context's unsaved work: inserted objects that match join the
+    /// results, deleted ones leave, changed ones are judged by their in-memory values.
+    private func applyPendingChanges(_ fetched: [ManagedObject], request: FetchRequest, entity: Entity) -> [ManagedObject] {
+        let predicate = request.predicate ?? .constant(true)
+        var seen = Set<ObjectIdentifier>()
+        var out: [ManagedObject] = []
+        for o in fetched where !o.isDeleted {
+            if o.changed != 0 && !o.isFault && !predicate.evaluate(o) { continue }
+            if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
+        }
+        for o in updatedList where o.entity === entity && o.isUpdated && !o.isFault && predicate.evaluate(o) {
+            if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
+        }
+        for o in insertedList where o.entity === entity && o.isInserted && predicate.evaluate(o) {
+            if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
+        }
+        if !request.sortDescriptors.isEmpty && out.count > 1 {
+            for o in out where o.isFault { fireFault(o) }
+            let keys = request.sortDescriptors.map { ($0, entity.attributeIndex($0.key)) }
+            out.sort { a, b in
+                for (d, index) in keys {
+                    guard let index else { continue }
+                    guard let order = Predicate.order(a.values[index], b.values[index]), order != 0 else { continue }
+                    return d.ascending ? order < 0 : order > 0
+                }
+                return false
+            }
+        }
+        if request.fetchLimit > 0 && out.count > request.fetchLimit { out.removeLast(out.count - request.fetchLimit) }
+        return out
+    }
+}

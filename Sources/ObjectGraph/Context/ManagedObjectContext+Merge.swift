@@ -1,0 +1,97 @@
+import Foundation
+import SQLiteKit
+
+/// Merging other contexts' saves into this one: real work, with a real cost, on this queue.
+extension ManagedObjectContext {
+    /// Brings this context up to date with another context's save, as Core Data's
+    /// `mergeChanges(fromContextDidSave:)`: registered objects take the saved values (keeping
+    /// their own unsaved changes on top), deleted ones leave, and inserted objects that relate to
+    /// a registered object join it (so `album.photos` grows without a refetch). No SQL.
+    public func mergeChanges(fromContextDidSave note: DidSaveNotification) {
+        assertOnQueue()
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
+        let model = persistentStoreCoordinator.model
+        let inserted = Set(note.insertedObjectIDs)
+        for state in note.states {
+            if let o = registry[state.objectID] {
+                apply(state, to: o)
+            } else if inserted.contains(state.objectID) {
+                let entity = model.runtime[state.objectID.entityID - 1]
+                let relatesToRegistered = state.toOne.contains { id in id.map { registry[$0] != nil } ?? false }
+                guard relatesToRegistered else { continue }
+                let o = ManagedObject(entity: entity, id: state.objectID, context: self, fault: true)
+                registry[state.objectID] = o
+                apply(state, to: o)
+            }
+        }
+        for id in note.deletedObjectIDs {
+            guard let o = registry[id] else { continue }
+            for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
+                if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+            }
+            forget(o)
+        }
+    }
+
+    /// Gives a registered object a saved state: a fault is filled; an object with unsaved
+    /// changes keeps them over the new values.
+    private func apply(_ state: DidSaveNotification.ObjectState, to o: ManagedObject) {
+        let keep = o.isFault ? 0 : o.changed
+        if o.isFault { o.values = o.entity.defaults }
+        let local = o.values
+        for i in state.values.indices where keep & (1 << UInt64(i)) == 0 { o.values[i] = state.values[i] }
+        for (i, rel) in o.entity.toOne.enumerated() where keep & (1 << UInt64(32 + i)) == 0 {
+            let target = state.toOne[i].map { object(with: $0) }
+            guard o.toOne[i] !== target else { continue }
+            if let inverse = rel.inverseToMany {
+                o.toOne[i]?.removeMember(o, toMany: inverse)
+                target?.addMember(o, toMany: inverse)
+            }
+            o.toOne[i] = target
+        }
+        o.version = state.version
+        o.committed = state.values
+        o.committedToOne = state.toOne
+        o.isFault = false
+        o.batch = nil
+        if keep != 0 {
+            for i in state.values.indices where keep & (1 << UInt64(i)) != 0 { o.values[i] = local[i] }
+        }
+    }
+
+    /// After batch requests (which post no notification): refreshes the registered objects among
+    /// `updated` from the store (one query per entity per 500 objects) and forgets the `deleted`
+    /// ones, in each context on its own queue. Like Core Data's
+    /// `mergeChanges(fromRemoteContextSave:into:)`.
+    public static func mergeChanges(fromRemoteContextSave changes: (updated: [ManagedObjectID], deleted: [ManagedObjectID]),
+                                    into contexts: [ManagedObjectContext]) {
+        for context in contexts {
+            context.performAndWait {
+                let start = DispatchTime.now().uptimeNanoseconds
+                defer { context.addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
+                var byEntity: [Int: [ManagedObject]] = [:]
+                for id in changes.updated {
+                    guard let o = context.registry[id], o.changed == 0, !o.isInserted else { continue }
+                    o.isFault = true
+                    o.values = []
+                    byEntity[id.entityID, default: []].append(o)
+                }
+                for (entityID, objects) in byEntity {
+                    let entity = context.persistentStoreCoordinator.model.runtime[entityID - 1]
+                    // Faults with their old links: drop those before the rows relink them.
+                    for o in objects {
+                        for (i, rel) in entity.toOne.enumerated() {
+                            if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+                            o.toOne[i] = nil
+                        }
+                    }
+                    try? context.load(objects, entity: entity)
+                }
+                for id in changes.deleted {
+                    if let o = context.registry[id] { context.forget(o) }
+                }
+            }
+        }
+    }
+}

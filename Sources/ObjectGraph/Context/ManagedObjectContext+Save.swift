@@ -1,0 +1,336 @@
+import SQLiteKit
+
+/// `save()`: the sequence Core Data's SQL log shows, step by step.
+///
+/// 1. Nothing changed: nothing happens (no SQL).
+/// 2. Uniqueness check, one `SELECT … WHERE key IN (…)` per constrained entity; conflicts (with
+///    the store or between objects of this context) go to the merge policy.
+/// 3. Key reservation for inserted objects, in its own short exclusive transaction.
+/// 4. One `BEGIN EXCLUSIVE` transaction: a reused INSERT per inserted object, an UPDATE of the
+///    changed columns checking `Z_OPT` per updated object, a DELETE checking `Z_OPT` per deleted
+///    object. Zero rows changed is an optimistic-locking conflict for the merge policy.
+/// 5. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
+extension ManagedObjectContext {
+    private enum SaveRetry: Error { case uniquenessRace }
+
+    /// What a merge policy decided for an object that met an optimistic-locking conflict,
+    /// applied once the transaction has committed.
+    private enum Resolution {
+        /// Store values for columns not in `written`, ours for those in it; the new version.
+        case merged(store: StoredRow, written: UInt64)
+        /// Our changes were discarded: the object now holds the store's row.
+        case discarded(store: StoredRow)
+        /// The row is gone (deleted by someone else, or by us over their change).
+        case gone
+    }
+
+    /// Writes every pending change to the store. Throws on a conflict the merge policy leaves
+    /// unresolved (`.error`), leaving the context's changes in place.
+    public func save() throws {
+        assertOnQueue()
+        compactChangeLists()
+        guard !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty else { return }
+        var attempt = 1
+        while true {
+            do {
+                try saveOnce()
+                return
+            } catch SaveRetry.uniquenessRace where attempt < 3 {
+                // Another writer inserted one of our keys between our check and our INSERT:
+                // check again, now that its row is visible.
+                attempt += 1
+                conflictCount += 1
+            }
+        }
+    }
+
+    private func compactChangeLists() {
+        insertedList.removeAll { !$0.isInserted }
+        updatedList.removeAll { o in
+            let keep = o.isUpdated && o.managedObjectContext === self && registry[o.objectID] === o
+            if !keep { o.isListedUpdated = false }
+            return !keep
+        }
+        deletedList.removeAll { !$0.isDeleted || $0.managedObjectContext !== self }
+    }
+
+    private func saveOnce() throws {
+        let policy = mergePolicy
+        let merged = try resolveUniquenessConflicts(policy)
+        compactChangeLists()
+        let inserts = insertedList.sorted { $0.entity.id < $1.entity.id }   // stable: insertion order within
+        let updates = updatedList
+        let deletes = deletedList
+        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty else {
+            finishMerges(merged)
+            return
+        }
+        let keys = try reserveKeys(for: inserts.filter(\.objectID.isTemporaryID))
+        var resolutions: [ObjectIdentifier: Resolution] = [:]
+        try persistentStoreCoordinator.performWrite { connection in
+            resolutions = [:]
+            try writeInserts(inserts, keys: keys, connection)
+            var conflicts: [ManagedObject] = []
+            for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, keys: keys, connection) {
+                conflicts.append(o)
+            }
+            for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
+            if !conflicts.isEmpty {
+                guard policy != .error else { throw ContextError.mergeConflict(conflicts.map(\.objectID)) }
+                for o in conflicts {
+                    resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, keys: keys, connection)
+                }
+            }
+        }
+        conflictCount += resolutions.count
+        finishSave(inserts: inserts, updates: updates, deletes: deletes, keys: keys, resolutions: resolutions)
+        finishMerges(merged)
+    }
+
+    // MARK: Step 3: key reservation
+
+    /// Reserves `Z_PK`s for `objects` in one short exclusive transaction: per entity, read
+    /// `Z_MAX` and compare-and-set it past the block handed out.
+    func reserveKeys(for objects: [ManagedObject]) throws -> [ObjectIdentifier: Int64] {
+        guard !objects.isEmpty else { return [:] }
+        var counts: [Int: Int] = [:]
+        for o in objects { counts[o.entity.id, default: 0] += 1 }
+        let entities = counts.keys.sorted()
+        let firstKeys: [Int: Int64] = try persistentStoreCoordinator.performWrite { connection in
+            try reserve(entities.map { ($0, counts[$0]!) }, connection)
+        }
+        var next = firstKeys
+        var keys: [ObjectIdentifier: Int64] = [:]
+        keys.reserveCapacity(objects.count)
+        for o in objects {
+            keys[ObjectIdentifier(o)] = next[o.entity.id]!
+            next[o.entity.id]! += 1
+        }
+        return keys
+    }
+
+    // MARK: Step 4: the writes
+
+    private func foreignKey(_ target: ManagedObject?, keys: [ObjectIdentifier: Int64]) -> Int64? {
+        guard let target else { return nil }
+        return target.objectID.primaryKey ?? keys[ObjectIdentifier(target)]
+    }
+
+    private func writeInserts(_ inserts: [ManagedObject], keys: [ObjectIdentifier: Int64], _ connection: Connection) throws {
+        var statement: Statement?
+        var entity: Entity?
+        for o in inserts {
+            if o.entity !== entity {
+                entity = o.entity
+                statement = try connection.statement(o.entity.insertSQL)
+            }
+            let s = statement!
+            s.bind(o.objectID.primaryKey ?? keys[ObjectIdentifier(o)]!, at: 1)
+            s.bind(o.entity.id, at: 2)
+            s.bind(1, at: 3)
+            var index: Int32 = 4
+            for target in o.toOne {
+                if let fk = foreignKey(target, keys: keys) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
+                index += 1
+            }
+            for v in o.values {
+                s.bind(v, at: index)
+                index += 1
+            }
+            do {
+                try s.run()
+            } catch let error as SQLiteError where error.isConstraint {
+                s.reset()
+                throw o.entity.uniquenessConstraints.isEmpty ? error : SaveRetry.uniquenessRace
+            }
+        }
+    }
+
+    /// `UPDATE … SET <columns in mask>, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?`.
+    /// False when no row matched: someone else changed or deleted it first.
+    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, keys: [ObjectIdentifier: Int64],
+                             _ connection: Connection) throws -> Bool {
+        let e = o.entity
+        let s = try connection.statement(updateSQL(e, mask: mask))
+        var index: Int32 = 1
+        for i in e.toOne.indices where mask & (1 << UInt64(32 + i)) != 0 {
+            if let fk = foreignKey(o.toOne[i], keys: keys) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
+            index += 1
+        }
+        for i in e.attributes.indices where mask & (1 << UInt64(i)) != 0 {
+            s.bind(o.values[i], at: index)
+            index += 1
+        }
+        s.bind(o.objectID.primaryKey!, at: index)
+        s.bind(version, at: index + 1)
+        try s.run()
+        return connection.db.changes == 1
+    }
+
+    private func writeDelete(_ o: ManagedObject, version: Int64?, _ connection: Connection) throws -> Bool {
+        let sql = version == nil ? "DELETE FROM \(o.entity.tableName) WHERE Z_PK = ?"
+                                 : "DELETE FROM \(o.entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?"
+        let s = try connection.statement(sql)
+        s.bind(o.objectID.primaryKey!, at: 1)
+        if let version { s.bind(version, at: 2) }
+        try s.run()
+        return connection.db.changes == 1
+    }
+
+    /// The UPDATE for one set of changed columns, built once per (entity, mask).
+    private func updateSQL(_ e: Entity, mask: UInt64) -> String {
+        let key = UpdateKey(entity: e.id, mask: mask)
+        if let sql = updateStatements[key] { return sql }
+        var sets: [String] = []
+        for (i, r) in e.toOne.enumerated() where mask & (1 << UInt64(32 + i)) != 0 { sets.append("\(r.column) = ?") }
+        for (i, c) in e.attributeColumns.enumerated() where mask & (1 << UInt64(i)) != 0 { sets.append("\(c) = ?") }
+        sets.append("Z_OPT = Z_OPT + 1")
+        let sql = "UPDATE \(e.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        updateStatements[key] = sql
+        return sql
+    }
+
+    /// A conflict on UPDATE or DELETE, resolved inside the transaction by the merge policy.
+    private func resolveLockingConflict(_ o: ManagedObject, policy: MergePolicy, keys: [ObjectIdentifier: Int64],
+                                        _ connection: Connection) throws -> Resolution {
+        guard let store = try StoredRow.read(o.entity, primaryKey: o.objectID.primaryKey!, connection) else {
+            // Deleted by someone else: an update has nothing left to update, a delete is done.
+            return .gone
+        }
+        if o.isDeleted {
+            if policy == .mergeByPropertyObjectTrump || policy == .overwrite {
+                _ = try writeDelete(o, version: nil, connection)
+                return .gone
+            }
+            return .discarded(store: store)
+        }
+        var mask: UInt64
+        switch policy {
+        case .error, .rollback:
+            return .discarded(store: store)
+        case .overwrite:
+            mask = o.entity.allColumnsMask
+        case .mergeByPropertyObjectTrump:
+            mask = o.changed
+        case .mergeByPropertyStoreTrump:
+            // Keep only our changes to properties the other side left as we last saw them.
+            mask = o.changed & ~store.differences(from: o)
+        }
+        if mask != 0 { _ = try writeUpdate(o, mask: mask, version: store.version, keys: keys, connection) }
+        return .merged(store: store, written: mask)
+    }
+
+    // MARK: Step 5: after the commit
+
+    private func finishSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject],
+                            keys: [ObjectIdentifier: Int64], resolutions: [ObjectIdentifier: Resolution]) {
+        for o in inserts where o.objectID.isTemporaryID { reassign(o, to: keys[ObjectIdentifier(o)]!) }
+        let notify = persistentStoreCoordinator.hasObservers
+        var states: [DidSaveNotification.ObjectState] = []
+        var insertedIDs: [ManagedObjectID] = [], updatedIDs: [ManagedObjectID] = [], deletedIDs: [ManagedObjectID] = []
+        for o in inserts {
+            o.isInserted = false
+            o.version = 1
+            commitSnapshot(o)
+            if notify { insertedIDs.append(o.objectID); states.append(state(of: o)) }
+        }
+        for o in updates {
+            switch resolutions[ObjectIdentifier(o)] {
+            case nil:
+                o.version += 1
+            case .merged(let store, let written)?:
+                store.apply(to: o, keeping: written, context: self)
+                o.version = store.version + (written != 0 ? 1 : 0)
+            case .discarded(let store)?:
+                store.apply(to: o, keeping: 0, context: self)
+                o.version = store.version
+            case .gone?:
+                forget(o)
+                if notify { deletedIDs.append(o.objectID) }
+                continue
+            }
+            commitSnapshot(o)
+            if notify { updatedIDs.append(o.objectID); states.append(state(of: o)) }
+        }
+        for o in deletes {
+            if case .discarded(let store)? = resolutions[ObjectIdentifier(o)] {
+                o.isDeleted = false
+                store.apply(to: o, keeping: 0, context: self)
+                o.version = store.version
+                commitSnapshot(o)
+                continue
+            }
+            forget(o)
+            if notify { deletedIDs.append(o.objectID) }
+        }
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
+        saveCount += 1
+        if notify {
+            persistentStoreCoordinator.post(DidSaveNotification(
+                insertedObjectIDs: insertedIDs, updatedObjectIDs: updatedIDs, deletedObjectIDs: deletedIDs,
+                states: states, sourceContext: identifier))
+        }
+    }
+
+    func commitSnapshot(_ o: ManagedObject) {
+        o.committed = o.values
+        o.committedToOne = o.toOne.map { $0?.objectID }
+        o.changed = 0
+        o.isListedUpdated = false
+    }
+
+    private func state(of o: ManagedObject) -> DidSaveNotification.ObjectState {
+        DidSaveNotification.ObjectState(objectID: o.objectID, version: o.version, values: o.values,
+                                        toOne: o.committedToOne ?? [])
+    }
+
+    /// Unregisters a deleted object; it keeps its values so holders can still read them.
+    func forget(_ o: ManagedObject) {
+        registry[o.objectID] = nil
+        o.isDeleted = true
+        o.isListedUpdated = false
+        o.managedObjectContext = nil
+    }
+
+    private func finishMerges(_ merged: [(ManagedObject, ManagedObject)]) {
+        for (duplicate, survivor) in merged { duplicate.objectID = survivor.objectID }
+    }
+}
+
+/// Update statements by (entity, changed-column mask), built once per context.
+struct UpdateKey: Hashable {
+    let entity: Int
+    let mask: UInt64
+}
+
+extension Entity {
+    /// Every to-one and attribute bit.
+    var allColumnsMask: UInt64 {
+        (toOne.indices.reduce(0) { $0 | (1 << UInt64(32 + $1)) }) | (attributes.indices.reduce(0) { $0 | (1 << UInt64($1)) })
+    }
+}
+
+/// Reserves keys on a connection already in a write transaction: per entity, `SELECT Z_MAX`
+/// then the compare-and-set `UPDATE`. Returns the first key of each block. Shared by saves and
+/// batch inserts.
+func reserve(_ blocks: [(entity: Int, count: Int)], _ connection: Connection) throws -> [Int: Int64] {
+    var first: [Int: Int64] = [:]
+    let select = try connection.statement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+    let update = try connection.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+    for (entity, count) in blocks {
+        select.bind(entity, at: 1)
+        let max = try select.step() ? Int64(select.int(at: 0)) : 0
+        select.reset()
+        update.bind(max + Int64(count), at: 1)
+        update.bind(entity, at: 2)
+        update.bind(max, at: 3)
+        try update.run()
+        guard connection.db.changes == 1 else {
+            throw SQLiteError(code: 5, message: "Z_PRIMARYKEY changed during key reservation for entity \(entity)")
+        }
+        first[entity] = max + 1
+    }
+    return first
+}

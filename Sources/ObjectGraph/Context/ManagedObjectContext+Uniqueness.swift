@@ -1,0 +1,129 @@
+import SQLiteKit
+
+/// Step 2 of a save: uniqueness constraints, checked before anything is written.
+extension ManagedObjectContext {
+    /// Finds objects whose constrained values collide with a stored row or with another object
+    /// of this context, and resolves them by `policy`. Returns the inserted objects merged into
+    /// another (they take its ID after the save). With `.error` it throws and changes nothing.
+    func resolveUniquenessConflicts(_ policy: MergePolicy) throws -> [(ManagedObject, ManagedObject)] {
+        var merged: [(ManagedObject, ManagedObject)] = []
+        for entity in persistentStoreCoordinator.model.runtime where !entity.uniquenessConstraints.isEmpty {
+            for constraint in entity.uniquenessConstraints {
+                let constraintMask = constraint.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+                let candidates = insertedList.filter { $0.isInserted && $0.entity === entity }
+                    + updatedList.filter { $0.isUpdated && $0.entity === entity && $0.changed & constraintMask != 0 }
+                guard !candidates.isEmpty else { continue }
+
+                var first: [[Value]: ManagedObject] = [:]
+                var duplicates: [(ManagedObject, ManagedObject)] = []
+                for o in candidates {
+                    let key = constraint.map { o.values[$0] }
+                    if key.contains(where: \.isNull) { continue }   // NULLs never collide, as in SQLite
+                    if let survivor = first[key] { duplicates.append((o, survivor)) } else { first[key] = o }
+                }
+                let stored = try storedRows(entity, constraint: constraint, keys: Array(first.keys))
+                let collisions = stored.compactMap { row -> (ManagedObject, StoredRow)? in
+                    let key = constraint.map { row.values[$0] }
+                    guard let o = first[key], o.objectID.primaryKey != row.primaryKey else { return nil }
+                    return (o, row)
+                }
+                let conflicts = duplicates.count + collisions.count
+                guard conflicts > 0 else { continue }
+                if policy == .error {
+                    let names = (duplicates.map(\.0) + collisions.map(\.0)).map { o in
+                        constraint.map { o.values[$0].description }.joined(separator: "+")
+                    }
+                    throw ContextError.constraintConflict(entity: entity.name, values: names)
+                }
+                conflictCount += conflicts
+                for (duplicate, survivor) in duplicates {
+                    merge(duplicate, into: survivor, policy: policy)
+                    merged.append((duplicate, survivor))
+                }
+                for (o, row) in collisions {
+                    if o.isInserted {
+                        let existing = adopt(row, entity: entity)
+                        merge(o, into: existing, policy: policy)
+                        merged.append((o, existing))
+                    } else {
+                        // An update that moved its key onto another row's: the key change is
+                        // undone, whatever the policy (taking over the other row is not modelled).
+                        for i in constraint { o.setValue(o.committed?[i] ?? .null, at: i) }
+                    }
+                }
+            }
+        }
+        return merged
+    }
+
+    /// The stored rows holding any of `keys`: one `SELECT … WHERE (columns) IN (…)` per 4096
+    /// keys. The list is padded to a power of two by repeating a key, so that a handful of
+    /// prepared statements serve every batch size.
+    private func storedRows(_ e: Entity, constraint: [Int], keys: [[Value]]) throws -> [StoredRow] {
+        guard !keys.isEmpty else { return [] }
+        var rows: [StoredRow] = []
+        var start = 0
+        while start < keys.count {
+            let chunk = Array(keys[start..<min(keys.count, start + 4096)])
+            start += chunk.count
+            var slots = 1
+            while slots < chunk.count { slots *= 2 }
+            let columns = constraint.map { e.attributeColumns[$0] }
+            let one = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
+            let list = columns.count == 1 ? Array(repeating: "?", count: slots).joined(separator: ",")
+                                          : "VALUES " + Array(repeating: one, count: slots).joined(separator: ",")
+            let target = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
+            let sql = "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE \(target) IN (\(list))"
+            try persistentStoreCoordinator.performRead { connection in
+                let s = try connection.statement(sql)
+                var index: Int32 = 1
+                for slot in 0..<slots {
+                    for v in chunk[min(slot, chunk.count - 1)] { s.bind(v, at: index); index += 1 }
+                }
+                while try s.step() { rows.append(StoredRow(s, entity: e)) }
+                s.reset()
+            }
+        }
+        return rows
+    }
+
+    /// The registered object for a stored row, filled with the row when it was a fault.
+    private func adopt(_ row: StoredRow, entity: Entity) -> ManagedObject {
+        let o = object(primaryKey: row.primaryKey, entity: entity)
+        if o.isFault {
+            o.values = entity.defaults
+            row.apply(to: o, keeping: 0, context: self)
+            o.version = row.version
+            o.isFault = false
+            o.batch = nil
+            commitSnapshot(o)
+        }
+        return o
+    }
+
+    /// Folds `duplicate` (an inserted object) into `survivor`: by policy its values win or not,
+    /// and every relationship to it now points to the survivor. The duplicate leaves the context.
+    func merge(_ duplicate: ManagedObject, into survivor: ManagedObject, policy: MergePolicy) {
+        let mine = policy == .mergeByPropertyObjectTrump || policy == .overwrite
+        if mine {
+            let e = duplicate.entity
+            for i in e.attributes.indices where policy == .overwrite || duplicate.changed & (1 << UInt64(i)) != 0 {
+                survivor.setValue(duplicate.values[i], at: i)
+            }
+            for i in e.toOne.indices where duplicate.toOne[i] != nil
+                && (policy == .overwrite || duplicate.changed & (1 << UInt64(32 + i)) != 0) {
+                try? survivor.setObject(duplicate.toOne[i], at: i)
+            }
+        }
+        // Objects that point at the duplicate changed (or are new), so they are in these lists.
+        for o in insertedList + updatedList where o !== duplicate && (o.isInserted || o.isUpdated) {
+            for (i, target) in o.toOne.enumerated() where target === duplicate { try? o.setObject(survivor, at: i) }
+        }
+        for (i, rel) in duplicate.entity.toOne.enumerated() {
+            if let inverse = rel.inverseToMany { duplicate.toOne[i]?.removeMember(duplicate, toMany: inverse) }
+        }
+        duplicate.isInserted = false
+        duplicate.mergedInto = survivor
+        if registry[duplicate.objectID] === duplicate { registry[duplicate.objectID] = nil }
+    }
+}

@@ -1,0 +1,316 @@
+import Dispatch
+import Foundation
+import SQLiteKit
+import Synchronization
+
+/// A scratchpad of managed objects bound to one queue: insert, fetch, change, then `save()`.
+///
+/// Every context owns a serial queue. Its state and its objects may be touched only inside
+/// `perform`/`performAndWait` blocks (the golden rule of Core Data threading); with
+/// `ConcurrencyDebug` on, anything else traps with a message naming the context. Because the
+/// state is confined to that queue, the class is `@unchecked Sendable`: the context itself may
+/// be handed to any thread, which may then only call `perform`.
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    public enum ConcurrencyType: Sendable {
+        /// A background context with its own private queue.
+        case privateQueue
+        /// The view context. A command-line process has no main run loop, so it gets a serial
+        /// queue of its own that plays the main queue's part.
+        case mainQueue
+    }
+
+    public let concurrencyType: ConcurrencyType
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// Shown in confinement traps and debug output.
+    public let name: String
+    /// A process-unique number (did-save notifications carry it).
+    public let identifier: Int
+
+    let queue: DispatchQueue
+    /// The thread currently running one of this context's blocks (0 when none).
+    private let owner = Atomic<UInt>(0)
+    private let settings: Mutex<(policy: MergePolicy, autoMergeToken: Int?)> = Mutex((.error, nil))
+    private let mergeNanoseconds = Atomic<UInt64>(0)
+    private static let nextIdentifier = Atomic<Int>(0)
+
+    // MARK: Queue-confined state
+
+    var registry: [ManagedObjectID: ManagedObject] = [:]
+    var insertedList: [ManagedObject] = []
+    var updatedList: [ManagedObject] = []
+    var deletedList: [ManagedObject] = []
+    var updateStatements: [UpdateKey: String] = [:]
+    /// Saves that wrote something, and conflicts met by saves (resolved or not).
+    public internal(set) var saveCount = 0
+    public internal(set) var conflictCount = 0
+
+    public init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator, name: String? = nil) {
+        self.concurrencyType = concurrencyType
+        self.persistentStoreCoordinator = coordinator
+        identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).newValue
+        self.name = name ?? (concurrencyType == .mainQueue ? "viewContext" : "context-\(identifier)")
+        queue = DispatchQueue(label: "loadgen.context.\(self.name)")
+    }
+
+    deinit {
+        // Objects reference each other through relationships; break the cycles.
+        for object in registry.values { object.invalidate() }
+        if let token = settings.withLock({ $0.autoMergeToken }) { persistentStoreCoordinator.removeObserver(token) }
+    }
+
+    public var description: String { "<ManagedObjectContext \(name)>" }
+
+    // MARK: Settings (may be set from any thread, as at setup)
+
+    /// How saves resolve conflicts. Default `.error`.
+    public var mergePolicy: MergePolicy {
+        get { settings.withLock { $0.policy } }
+        set { settings.withLock { $0.policy = newValue } }
+    }
+
+    /// Merge every other context's saves on this coordinator, on this context's queue.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { settings.withLock { $0.autoMergeToken != nil } }
+        set {
+            let coordinator = persistentStoreCoordinator
+            settings.withLock { s in
+                if newValue, s.autoMergeToken == nil {
+                    s.autoMergeToken = coordinator.addDidSaveObserver { [weak self] note in
+                        guard let self, note.sourceContext != self.identifier else { return }
+                        self.perform { self.mergeChanges(fromContextDidSave: note) }
+                    }
+                } else if !newValue, let token = s.autoMergeToken {
+                    coordinator.removeObserver(token)
+                    s.autoMergeToken = nil
+                }
+            }
+        }
+    }
+
+    /// Time spent merging other contexts' saves, in total.
+    public var mergeTime: Duration { .nanoseconds(Int64(mergeNanoseconds.load(ordering: .relaxed))) }
+
+    func addMergeTime(_ nanoseconds: UInt64) { mergeNanoseconds.wrappingAdd(nanoseconds, ordering: .relaxed) }
+
+    // MARK: Running on the context's queue
+
+    /// Schedules `block` on the context's queue and returns at once.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async { [self] in runConfined(block) }
+    }
+
+    /// Runs `block` on the context's queue and waits for its result.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                do { continuation.resume(returning: try runConfined(block)) } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Runs `block` on the context's queue, blocking the caller until it is done. Reentrant: from
+    /// inside one of this context's blocks it simply runs.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if owner.load(ordering: .relaxed) == ConcurrencyDebug.currentThread() { return try block() }
+        return try queue.sync { try runConfined(block) }
+    }
+
+    private func runConfined<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = owner.exchange(ConcurrencyDebug.currentThread(), ordering: .relaxed)
+        defer { owner.store(previous, ordering: .relaxed) }
+        return try body()
+    }
+
+    /// Traps (in concurrency-debug mode) unless called from one of this context's blocks.
+    @inline(__always)
+    func assertOnQueue(_ function: StaticString = #function) {
+        guard ConcurrencyDebug.isEnabled else { return }
+        if owner.load(ordering: .relaxed) != ConcurrencyDebug.currentThread() {
+            preconditionFailure("CoreData concurrency violation: \(function) used context '\(name)' off its queue; "
+                                + "wrap the access in \(name).perform { … }")
+        }
+    }
+
+    // MARK: Objects
+
+    /// The run-time entity named `name`.
+    public func entity(named name: String) throws -> Entity {
+        guard let e = persistentStoreCoordinator.model.runtimeEntity(named: name) else { throw ContextError.unknownEntity(name) }
+        return e
+    }
+
+    /// Inserts a new object of `entity`, with a temporary ID and default values.
+    public func insert(_ entity: Entity) -> ManagedObject {
+        assertOnQueue()
+        let id = ManagedObjectID(temporaryFor: entity.id, store: persistentStoreCoordinator.storeIndex)
+        let object = ManagedObject(entity: entity, id: id, context: self, fault: false)
+        object.isInserted = true
+        object.loadedToMany = ~0
+        registry[id] = object
+        insertedList.append(object)
+        return object
+    }
+
+    /// Inserts a new object of the entity named `entityName`.
+    public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
+        insert(try entity(named: entityName))
+    }
+
+    /// Marks `object` for deletion at the next save (an unsaved insert simply disappears).
+    /// Relationships to it are nullified, as with Core Data's default delete rule.
+    public func delete(_ object: ManagedObject) {
+        assertOnQueue()
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        if object.isFault { fireFault(object) }
+        for i in object.entity.toOne.indices { try? object.setObject(nil, at: i) }
+        for (i, rel) in object.entity.toMany.enumerated() {
+            for member in object.objects(forKey: rel.name) { try? member.setObject(nil, at: rel.inverseToOne) }
+            _ = i
+        }
+        if object.isInserted {
+            object.isInserted = false
+            registry[object.objectID] = nil
+            object.isDeleted = true
+        } else {
+            object.isDeleted = true
+            deletedList.append(object)
+        }
+    }
+
+    /// The object for `objectID`: the registered one, or a fault that costs one query when
+    /// first touched. No SQL here.
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        assertOnQueue()
+        if let o = registry[objectID] { return o }
+        precondition(!objectID.isTemporaryID, "object(with:) got temporary ID \(objectID) from another context; "
+                     + "save first or use obtainPermanentIDs")
+        let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
+        let fault = ManagedObject(entity: entity, id: objectID, context: self, fault: true)
+        registry[objectID] = fault
+        return fault
+    }
+
+    /// The object for `objectID`, read from the store when needed; throws when no such row exists.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        assertOnQueue()
+        if let o = registry[objectID], !o.isFault { return o }
+        if objectID.isTemporaryID { throw ContextError.temporaryObjectID(objectID) }
+        let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
+        guard let row = try fetchRow(entity: entity, primaryKey: objectID.primaryKey!) else {
+            throw ContextError.objectNotFound(objectID)
+        }
+        return row
+    }
+
+    /// Objects registered in this context (fetched, inserted, or faults handed out).
+    public var registeredObjects: Set<ManagedObject> { assertOnQueue(); return Set(registry.values) }
+    /// How many objects are registered, without building a set.
+    public var registeredObjectCount: Int { assertOnQueue(); return registry.count }
+
+    // MARK: Changes
+
+    public var insertedObjects: Set<ManagedObject> { assertOnQueue(); return Set(insertedList.filter(\.isInserted)) }
+    public var updatedObjects: Set<ManagedObject> { assertOnQueue(); return Set(updatedList.filter(\.isUpdated)) }
+    public var deletedObjects: Set<ManagedObject> { assertOnQueue(); return Set(deletedList.filter(\.isDeleted)) }
+
+    /// True when a save would write something.
+    public var hasChanges: Bool {
+        assertOnQueue()
+        return insertedList.contains(where: \.isInserted) || updatedList.contains(where: \.isUpdated)
+            || deletedList.contains(where: \.isDeleted)
+    }
+
+    func noteUpdated(_ object: ManagedObject) { updatedList.append(object) }
+
+    // MARK: Forgetting
+
+    /// Forgets every registered object and pending change. Objects handed out before are
+    /// invalid afterwards. No SQL.
+    public func reset() {
+        assertOnQueue()
+        for object in registry.values { object.invalidate() }
+        for object in insertedList + updatedList + deletedList { object.invalidate() }
+        registry.removeAll()
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
+    }
+
+    /// Discards unsaved changes: inserts disappear, updates return to the store's values,
+    /// deletes are undone. No SQL.
+    public func rollback() {
+        assertOnQueue()
+        for object in insertedList where object.isInserted {
+            for i in object.entity.toOne.indices { try? object.setObject(nil, at: i) }
+            registry[object.objectID] = nil
+            object.invalidate()
+        }
+        for object in updatedList where object.managedObjectContext === self { revertToCommitted(object) }
+        for object in deletedList where object.isDeleted {
+            object.isDeleted = false
+            revertToCommitted(object)
+        }
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
+    }
+
+    /// Puts an object back to its last fetched or saved state.
+    func revertToCommitted(_ object: ManagedObject) {
+        object.isListedUpdated = false
+        guard let committed = object.committed, let targets = object.committedToOne else { return }
+        object.values = committed
+        for (i, id) in targets.enumerated() {
+            let target = id.map { self.object(with: $0) }
+            if object.toOne[i] !== target {
+                if let inverse = object.entity.toOne[i].inverseToMany {
+                    object.toOne[i]?.removeMember(object, toMany: inverse)
+                    target?.addMember(object, toMany: inverse)
+                }
+                object.toOne[i] = target
+            }
+        }
+        object.changed = 0
+    }
+
+    /// Turns `object` back into a fault (discarding its changes), or with `mergeChanges`
+    /// re-reads it from the store and keeps its changes on top.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        assertOnQueue()
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        if !mergeChanges {
+            revertToCommitted(object)
+            object.isFault = true
+            object.values = []
+            return
+        }
+        let local = object.changed != 0 ? (values: object.values, toOne: object.toOne, changed: object.changed) : nil
+        object.isFault = true
+        fireFault(object)
+        if let local {
+            for i in object.entity.attributes.indices where local.changed & (1 << UInt64(i)) != 0 {
+                object.values[i] = local.values[i]
+            }
+            for i in object.entity.toOne.indices where local.changed & (1 << UInt64(32 + i)) != 0 {
+                try? object.setObject(local.toOne[i], at: i)
+            }
+            object.changed = local.changed
+        }
+    }
+
+    /// Gives `objects` permanent IDs now (reserving keys in the store), so their IDs can be
+    /// passed to other contexts before the save.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        assertOnQueue()
+        let pending = objects.filter { $0.objectID.isTemporaryID && $0.isInserted }
+        let keys = try reserveKeys(for: pending)
+        for object in pending { reassign(object, to: keys[ObjectIdentifier(object)]!) }
+    }
+
+    func reassign(_ object: ManagedObject, to primaryKey: Int64) {
+        registry[object.objectID] = nil
+        object.objectID = ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: object.entity.id,
+                                          primaryKey: primaryKey)
+        registry[object.objectID] = object
+    }
+}

@@ -1,0 +1,51 @@
+import SQLiteKit
+
+/// A row as the store holds it, read without registering an object: what conflict resolution
+/// compares the context's objects with.
+struct StoredRow {
+    let primaryKey: Int64
+    let version: Int64
+    let values: [Value]
+    let toOne: [Int64?]
+
+    /// Decodes the row `s` is on (columns as `entity.selectColumns`).
+    init(_ s: Statement, entity e: Entity) {
+        primaryKey = Int64(s.int(at: 0))
+        version = Int64(s.int(at: 1))
+        toOne = e.toOne.indices.map { s.isNull(at: Int32(2 + $0)) ? nil : Int64(s.int(at: Int32(2 + $0))) }
+        let offset = 2 + e.toOne.count
+        values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
+    }
+
+    static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection) throws -> StoredRow? {
+        let s = try connection.statement("SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK = ?")
+        s.bind(primaryKey, at: 1)
+        defer { s.reset() }
+        return try s.step() ? StoredRow(s, entity: e) : nil
+    }
+
+    /// Bits of the properties whose stored value is no longer what `o` last saw: what the other
+    /// side changed.
+    func differences(from o: ManagedObject) -> UInt64 {
+        guard let committed = o.committed, let committedToOne = o.committedToOne else { return 0 }
+        var mask: UInt64 = 0
+        for i in values.indices where values[i] != committed[i] { mask |= 1 << UInt64(i) }
+        for i in toOne.indices where toOne[i] != committedToOne[i]?.primaryKey { mask |= 1 << UInt64(32 + i) }
+        return mask
+    }
+
+    /// Gives `o` the stored values, except the properties in `keeping` (ours, just written).
+    func apply(to o: ManagedObject, keeping: UInt64, context: ManagedObjectContext) {
+        for i in values.indices where keeping & (1 << UInt64(i)) == 0 { o.values[i] = values[i] }
+        for (i, rel) in o.entity.toOne.enumerated() where keeping & (1 << UInt64(32 + i)) == 0 {
+            let destination = context.persistentStoreCoordinator.model.runtime[rel.destination - 1]
+            let target = toOne[i].map { context.object(primaryKey: $0, entity: destination) }
+            guard o.toOne[i] !== target else { continue }
+            if let inverse = rel.inverseToMany {
+                o.toOne[i]?.removeMember(o, toMany: inverse)
+                target?.addMember(o, toMany: inverse)
+            }
+            o.toOne[i] = target
+        }
+    }
+}

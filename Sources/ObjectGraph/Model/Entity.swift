@@ -1,0 +1,101 @@
+/// An entity as the engine uses it at run time: its columns resolved to indexes and its SQL
+/// prepared as text once, so that no per-object or per-row work looks anything up by name.
+///
+/// One per entity per model, shared (immutable) by every context and coordinator.
+public final class Entity: Sendable, CustomStringConvertible {
+    /// A to-one relationship: a foreign-key column.
+    public struct ToOne: Sendable {
+        public let name: String
+        public let column: String
+        /// `Z_ENT` of the destination.
+        public let destination: Int
+        /// Index of the inverse to-many in the destination's `toMany`, when there is one.
+        public let inverseToMany: Int?
+    }
+
+    /// A to-many relationship: the inverse of a to-one in the destination, no column.
+    public struct ToMany: Sendable {
+        public let name: String
+        public let destination: Int
+        /// Index of the inverse to-one in the destination's `toOne`.
+        public let inverseToOne: Int
+    }
+
+    /// `Z_ENT`.
+    public let id: Int
+    public let name: String
+    public let tableName: String
+    /// Attributes in column order (by name).
+    public let attributes: [AttributeDescription]
+    /// Column names of `attributes`.
+    public let attributeColumns: [String]
+    public let toOne: [ToOne]
+    public let toMany: [ToMany]
+    /// Each uniqueness constraint as attribute indexes.
+    public let uniquenessConstraints: [[Int]]
+    /// Default values of a newly inserted object.
+    public let defaults: [Value]
+
+    // MARK: SQL, built once
+
+    /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`: what every fetch of a row reads.
+    public let selectColumns: String
+    /// The single-row INSERT the save and batch insert reuse.
+    public let insertSQL: String
+
+    private let attributeIndexByName: [String: Int]
+    private let toOneIndexByName: [String: Int]
+    private let toManyIndexByName: [String: Int]
+
+    init(_ d: EntityDescription, model: [EntityDescription]) {
+        id = d.entityID
+        name = d.name
+        tableName = d.tableName
+        attributes = d.attributes.sorted { $0.name < $1.name }
+        attributeColumns = attributes.map { EntityDescription.columnName($0.name) }
+        let ids = Dictionary(uniqueKeysWithValues: model.map { ($0.name, $0.entityID) })
+        let byName = Dictionary(uniqueKeysWithValues: model.map { ($0.name, $0) })
+        toOne = d.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }.map { r in
+            let dest = byName[r.destination]!
+            let inverse = r.inverse.flatMap { inv in
+                dest.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
+            }
+            return ToOne(name: r.name, column: EntityDescription.columnName(r.name), destination: ids[r.destination]!,
+                         inverseToMany: inverse)
+        }
+        toMany = d.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.map { r in
+            let dest = byName[r.destination]!
+            let inverse = dest.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
+                .firstIndex { $0.name == r.inverse }
+            precondition(inverse != nil, "to-many \(d.name).\(r.name) needs a to-one inverse (many-to-many is not supported)")
+            return ToMany(name: r.name, destination: ids[r.destination]!, inverseToOne: inverse!)
+        }
+        attributeIndexByName = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
+        toOneIndexByName = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, $0) })
+        toManyIndexByName = Dictionary(uniqueKeysWithValues: toMany.enumerated().map { ($1.name, $0) })
+        let attributeIndex = attributeIndexByName
+        uniquenessConstraints = d.uniquenessConstraints.map { $0.map { attributeIndex[$0]! } }
+        defaults = attributes.map(\.defaultValue)
+        let columns = toOne.map(\.column) + attributeColumns
+        selectColumns = (["Z_PK", "Z_OPT"] + columns).joined(separator: ", ")
+        let all = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
+        insertSQL = "INSERT INTO \(tableName)(\(all.joined(separator: ", "))) VALUES("
+            + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")"
+    }
+
+    /// The index of attribute `name`, for the fast accessors.
+    public func attributeIndex(_ name: String) -> Int? { attributeIndexByName[name] }
+    /// The index of to-one relationship `name`.
+    public func toOneIndex(_ name: String) -> Int? { toOneIndexByName[name] }
+    /// The index of to-many relationship `name`.
+    public func toManyIndex(_ name: String) -> Int? { toManyIndexByName[name] }
+
+    /// The column a key path names in a predicate or sort: an attribute or a to-one.
+    func column(for key: String) -> String? {
+        if let i = attributeIndexByName[key] { return attributeColumns[i] }
+        if let i = toOneIndexByName[key] { return toOne[i].column }
+        return nil
+    }
+
+    public var description: String { name }
+}

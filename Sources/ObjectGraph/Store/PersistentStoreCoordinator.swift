@@ -1,0 +1,123 @@
+import Foundation
+import SQLiteKit
+import Synchronization
+
+/// Owns a store's connections: one writer (writes are serialized through it) and a small pool
+/// of readers (WAL lets them read while the writer writes).
+///
+/// Every context of a container shares one coordinator. Several coordinators on one file (an
+/// app and its extension) contend on SQLite's own lock: their writers meet SQLITE_BUSY, which the
+/// busy handler waits out and counts, and a transaction that still fails is retried a bounded
+/// number of times.
+public final class PersistentStoreCoordinator: Sendable {
+    public let model: ManagedObjectModel
+    public let options: StoreOptions
+    /// Every statement of every connection of this coordinator is counted here.
+    public let counters: StatementCounters
+    /// Counts SQLite's waits on a lock held by another connection.
+    public let busyHandler: BusyHandler
+    /// The store's `Z_UUID`, part of every object ID.
+    public let storeUUID: String
+    let storeIndex: UInt32
+
+    private let writer: Mutex<Connection>
+    private let readers: Mutex<[Connection]>
+    private let usesReaders: Bool
+    private let retriedTransactions = Atomic<Int>(0)
+    private let observers = Mutex<[(id: Int, block: @Sendable (DidSaveNotification) -> Void)]>([])
+    private let nextObserver = Atomic<Int>(0)
+
+    /// How often a write transaction that failed on a lock is tried again.
+    public static let maxTransactionAttempts = 5
+
+    /// Opens the store at `options.path`, creating it from the model when it does not exist.
+    /// An existing store must have been made for this model; otherwise this throws `StoreError`.
+    public init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
+        self.model = model
+        self.options = options
+        self.counters = counters
+        self.busyHandler = BusyHandler(timeoutMilliseconds: options.busyTimeoutMilliseconds)
+        let db = try Database(path: options.path, counters: counters)
+        busyHandler.install(on: db)
+        try options.configure(db, busyHandler: true)
+        let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+        if tables == 0 {
+            storeUUID = try StoreSchema.create(in: db, model: model)
+        } else {
+            storeUUID = try StoreSchema.check(db, model: model)
+        }
+        storeIndex = StoreRegistry.index(of: storeUUID, model: model)
+        writer = Mutex(Connection(db))
+        readers = Mutex([])
+        usesReaders = !options.isInMemory && options.journal == .wal
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` inside `BEGIN EXCLUSIVE … COMMIT` on the writer connection, holding the writer
+    /// for the whole transaction. On a lock error the transaction is rolled back and tried again
+    /// (up to `maxTransactionAttempts`); any other error rolls back and is thrown. `body` must
+    /// only touch the store, so that running it again is safe.
+    func performWrite<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.withLock { connection in
+            var attempt = 1
+            while true {
+                do {
+                    try connection.execute("BEGIN EXCLUSIVE")
+                    let result = try body(connection)
+                    try connection.execute("COMMIT")
+                    return result
+                } catch let error as SQLiteError where error.isBusy && attempt < Self.maxTransactionAttempts {
+                    if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
+                    retriedTransactions.wrappingAdd(1, ordering: .relaxed)
+                    attempt += 1
+                } catch {
+                    if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Lock waits (busy-handler calls) plus whole transactions retried after a lock error.
+    public var busyRetries: Int { busyHandler.retries + retriedTransactions.load(ordering: .relaxed) }
+
+    // MARK: Reading
+
+    /// Runs `body` on a reader connection (or the writer, for stores without WAL readers).
+    func performRead<T>(_ body: (Connection) throws -> T) throws -> T {
+        guard usesReaders else { return try writer.withLock { try body($0) } }
+        let connection = try readers.withLock { pool -> Connection in
+            if let c = pool.popLast() { return c }
+            let db = try Database(path: options.path, counters: counters)
+            busyHandler.install(on: db)
+            try options.configure(db, busyHandler: true)
+            return Connection(db)
+        }
+        defer { readers.withLock { $0.append(connection) } }
+        return try body(connection)
+    }
+
+    // MARK: Did-save notifications
+
+    /// Calls `block` after every save of any context on this coordinator (on the saving
+    /// context's queue). Returns a token for `removeObserver`.
+    @discardableResult
+    public func addDidSaveObserver(_ block: @escaping @Sendable (DidSaveNotification) -> Void) -> Int {
+        let id = nextObserver.wrappingAdd(1, ordering: .relaxed).newValue
+        observers.withLock { $0.append((id, block)) }
+        return id
+    }
+
+    public func removeObserver(_ token: Int) {
+        observers.withLock { $0.removeAll { $0.id == token } }
+    }
+
+    /// True when someone listens for saves (building the notification can then be skipped).
+    var hasObservers: Bool { observers.withLock { !$0.isEmpty } }
+
+    func post(_ notification: DidSaveNotification) {
+        let blocks = observers.withLock { $0.map(\.block) }
+        for block in blocks { block(notification) }
+    }
+}
