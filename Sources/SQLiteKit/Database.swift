@@ -68,7 +68,8 @@ public final class Database: @unchecked Sendable {
                 let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
                 guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: sql) }
                 guard let stmt else { continue } // whitespace or a comment
-                let statement = Statement(handle: stmt, database: self, sql: String(cString: sqlite3_sql(stmt)))
+                let text = String(cString: sqlite3_sql(stmt)).trimmingCharacters(in: .whitespacesAndNewlines)
+                let statement = Statement(handle: stmt, database: self, sql: text)
                 while try statement.step() {}
             }
         }
@@ -101,6 +102,9 @@ public final class Database: @unchecked Sendable {
 
     /// True while a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Bytes SQLite itself has allocated (page caches, statements), across all connections.
+    public static var memoryUsed: Int { Int(sqlite3_memory_used()) }
 
     /// The version of the SQLite library in use, e.g. "3.40.1".
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }

@@ -91,6 +91,7 @@ public final class Statement {
         if !started {
             started = true
             database.counters.record(kind)
+            database.counters.note(sql)
             if database.printsSQL { printSQL() }
         }
         let rc = sqlite3_step(handle)

@@ -37,8 +37,30 @@ public final class StatementCounters: Sendable {
     private let selects = Atomic<Int>(0), inserts = Atomic<Int>(0), updates = Atomic<Int>(0)
     private let deletes = Atomic<Int>(0), transactions = Atomic<Int>(0), others = Atomic<Int>(0)
     private let commits = Atomic<Int>(0)
+    private let recording = Atomic<Bool>(false)
+    private let log = Mutex<[String]>([])
 
     public init() {}
+
+    // MARK: Recording (for tests that assert the exact SQL a operation issues)
+
+    /// Starts keeping the text of every statement executed from now on.
+    public func startRecording() {
+        log.withLock { $0.removeAll() }
+        recording.store(true, ordering: .relaxed)
+    }
+
+    /// Stops recording and returns what was executed, in order.
+    @discardableResult
+    public func stopRecording() -> [String] {
+        recording.store(false, ordering: .relaxed)
+        return log.withLock { $0 }
+    }
+
+    @inline(__always)
+    func note(_ sql: String) {
+        if recording.load(ordering: .relaxed) { log.withLock { $0.append(sql) } }
+    }
 
     /// Records one execution of a statement of `kind`.
     @inline(__always)

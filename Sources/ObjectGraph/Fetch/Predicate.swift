@@ -69,7 +69,7 @@ extension ManagedObjectID: PredicateArgument { public var predicateOperand: Pred
 extension ManagedObject: PredicateArgument { public var predicateOperand: Predicate.Operand { .object(objectID) } }
 
 /// A predicate format string that does not parse, or names an unknown key.
-public struct PredicateError: Error, CustomStringConvertible, Equatable {
+public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
     public let message: String
     public var description: String { "predicate: \(message)" }
 }

@@ -2,7 +2,7 @@
 /// `BEGINSWITH`, `AND`/`&&`, `OR`/`||`, `NOT`/`!`, parentheses, `%@` arguments, quoted strings,
 /// numbers, `nil`, `YES`/`NO`, `TRUEPREDICATE`/`FALSEPREDICATE`, and `{…}` lists.
 extension Predicate {
-    /// `Predicate("externalID == %@", key)`. Throws `PredicateError` on bad syntax or when the
+    /// `Predicate("externalID == %@", key)`. Throws `PredicateSyntaxError` on bad syntax or when the
     /// number of `%@` differs from the arguments.
     public init(_ format: String, _ arguments: any PredicateArgument...) throws {
         try self.init(format: format, arguments: arguments)
@@ -12,9 +12,9 @@ extension Predicate {
     public init(format: String, arguments: [any PredicateArgument]) throws {
         var parser = PredicateParser(tokens: try PredicateParser.tokenize(format), arguments: arguments)
         self = try parser.parseOr()
-        guard parser.atEnd else { throw PredicateError(message: "unexpected '\(parser.peek!)' in \"\(format)\"") }
+        guard parser.atEnd else { throw PredicateSyntaxError(message: "unexpected '\(parser.peek!)' in \"\(format)\"") }
         guard parser.argumentIndex == arguments.count else {
-            throw PredicateError(message: "\(arguments.count) arguments for \(parser.argumentIndex) %@ in \"\(format)\"")
+            throw PredicateSyntaxError(message: "\(arguments.count) arguments for \(parser.argumentIndex) %@ in \"\(format)\"")
         }
     }
 }
@@ -54,7 +54,7 @@ struct PredicateParser {
     var peek: Token? { atEnd ? nil : tokens[position] }
 
     mutating func next() throws -> Token {
-        guard let t = peek else { throw PredicateError(message: "unexpected end of predicate") }
+        guard let t = peek else { throw PredicateSyntaxError(message: "unexpected end of predicate") }
         position += 1
         return t
     }
@@ -86,10 +86,10 @@ struct PredicateParser {
         let token = try next()
         if token == .symbol("(") {
             let inner = try parseOr()
-            guard try next() == .symbol(")") else { throw PredicateError(message: "missing ')'") }
+            guard try next() == .symbol(")") else { throw PredicateSyntaxError(message: "missing ')'") }
             return inner
         }
-        guard case .identifier(let key) = token else { throw PredicateError(message: "expected a key path, found '\(token)'") }
+        guard case .identifier(let key) = token else { throw PredicateSyntaxError(message: "expected a key path, found '\(token)'") }
         switch key.uppercased() {
         case "TRUEPREDICATE": return .constant(true)
         case "FALSEPREDICATE": return .constant(false)
@@ -99,11 +99,11 @@ struct PredicateParser {
         if isWord(op, "IN") { return .isIn(key, try parseList()) }
         if isWord(op, "BEGINSWITH") {
             guard case .value(.string(let prefix)) = try parseOperand() else {
-                throw PredicateError(message: "BEGINSWITH needs a string")
+                throw PredicateSyntaxError(message: "BEGINSWITH needs a string")
             }
             return .beginsWith(key, prefix)
         }
-        guard case .symbol(let s) = op else { throw PredicateError(message: "expected an operator after '\(key)'") }
+        guard case .symbol(let s) = op else { throw PredicateSyntaxError(message: "expected an operator after '\(key)'") }
         let comparison: Predicate.ComparisonOperator
         switch s {
         case "==", "=": comparison = .equal
@@ -112,7 +112,7 @@ struct PredicateParser {
         case "<=", "=<": comparison = .lessOrEqual
         case ">": comparison = .greater
         case ">=", "=>": comparison = .greaterOrEqual
-        default: throw PredicateError(message: "unknown operator '\(s)'")
+        default: throw PredicateSyntaxError(message: "unknown operator '\(s)'")
         }
         return .compare(key, comparison, try parseOperand())
     }
@@ -120,13 +120,13 @@ struct PredicateParser {
     mutating func parseList() throws -> [Predicate.Operand] {
         if peek == .placeholder {
             position += 1
-            guard argumentIndex < arguments.count else { throw PredicateError(message: "missing argument for %@") }
+            guard argumentIndex < arguments.count else { throw PredicateSyntaxError(message: "missing argument for %@") }
             let argument = arguments[argumentIndex]
             argumentIndex += 1
             if let list = argument as? PredicateList { return list.operands }
             return [argument.predicateOperand]
         }
-        guard try next() == .symbol("{") else { throw PredicateError(message: "IN needs %@ or a {list}") }
+        guard try next() == .symbol("{") else { throw PredicateSyntaxError(message: "IN needs %@ or a {list}") }
         var items: [Predicate.Operand] = []
         while peek != .symbol("}") {
             items.append(try parseOperand())
@@ -140,7 +140,7 @@ struct PredicateParser {
         let token = try next()
         switch token {
         case .placeholder:
-            guard argumentIndex < arguments.count else { throw PredicateError(message: "missing argument for %@") }
+            guard argumentIndex < arguments.count else { throw PredicateSyntaxError(message: "missing argument for %@") }
             argumentIndex += 1
             return arguments[argumentIndex - 1].predicateOperand
         case .string(let s): return .value(.string(s))
@@ -150,9 +150,9 @@ struct PredicateParser {
             case "NIL", "NULL": return .value(.null)
             case "YES", "TRUE": return .value(.bool(true))
             case "NO", "FALSE": return .value(.bool(false))
-            default: throw PredicateError(message: "expected a value, found '\(word)'")
+            default: throw PredicateSyntaxError(message: "expected a value, found '\(word)'")
             }
-        default: throw PredicateError(message: "expected a value, found '\(token)'")
+        default: throw PredicateSyntaxError(message: "expected a value, found '\(token)'")
         }
     }
 
@@ -170,14 +170,14 @@ struct PredicateParser {
                     if chars[j] == "\\" && j + 1 < chars.count { j += 1 }
                     s.append(chars[j]); j += 1
                 }
-                guard j < chars.count else { throw PredicateError(message: "unterminated string in \"\(text)\"") }
+                guard j < chars.count else { throw PredicateSyntaxError(message: "unterminated string in \"\(text)\"") }
                 tokens.append(.string(s)); i = j + 1; continue
             }
             if c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isNumber) {
                 var j = i + 1
                 while j < chars.count && (chars[j].isNumber || chars[j] == ".") { j += 1 }
                 let s = String(chars[i..<j])
-                guard let n = Double(s) else { throw PredicateError(message: "bad number '\(s)'") }
+                guard let n = Double(s) else { throw PredicateSyntaxError(message: "bad number '\(s)'") }
                 tokens.append(.number(n, isInteger: !s.contains("."))); i = j; continue
             }
             if c.isLetter || c == "_" {
@@ -190,7 +190,7 @@ struct PredicateParser {
                 tokens.append(.symbol(two)); i += 2; continue
             }
             if "=<>!(){},".contains(c) { tokens.append(.symbol(String(c))); i += 1; continue }
-            throw PredicateError(message: "unexpected '\(c)' in \"\(text)\"")
+            throw PredicateSyntaxError(message: "unexpected '\(c)' in \"\(text)\"")
         }
         return tokens
     }

@@ -6,7 +6,10 @@ import CJemalloc
 /// Swift, Foundation and SQLite is counted; the figure is exact at the moment it is read.
 public enum Heap {
     /// Bytes allocated right now (`stats.allocated`, after refreshing jemalloc's epoch).
-    public static func allocatedBytes() -> Int {
+    /// With `flushingThreadCache`, this thread's cache of freed blocks is returned first, so
+    /// memory just freed on this thread no longer counts.
+    public static func allocatedBytes(flushingThreadCache: Bool = false) -> Int {
+        if flushingThreadCache { _ = mallctl("thread.tcache.flush", nil, nil, nil, 0) }
         var epoch: UInt64 = 1
         var newEpoch: UInt64 = 1
         var size = MemoryLayout<UInt64>.size

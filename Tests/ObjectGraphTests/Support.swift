@@ -1,0 +1,47 @@
+import Foundation
+import SQLiteKit
+@testable import ObjectGraph
+
+/// A fresh store in a temporary file, with the queue checker on (as Core Data's
+/// ConcurrencyDebug is in a test scheme).
+func makeContainer(_ model: ManagedObjectModel = BundledModels.expenses(key: .none), path: String? = nil) throws -> PersistentContainer {
+    ConcurrencyDebug.isEnabled = true
+    let file = path ?? NSTemporaryDirectory() + "og-\(UUID().uuidString).sqlite"
+    return try PersistentContainer(model: model, options: StoreOptions(path: file))
+}
+
+extension PersistentContainer {
+    var counters: StatementCounters { persistentStoreCoordinator.counters }
+    var path: String { persistentStoreCoordinator.options.path }
+
+    /// Counts rows with plain SQL on a connection of its own.
+    func rows(_ sql: String) throws -> Int {
+        try Database(path: path).scalarInt(sql)
+    }
+}
+
+/// Inserts `count` expenses spread over `categories` categories and saves. Returns the IDs.
+@discardableResult
+func seedExpenses(_ context: ManagedObjectContext, count: Int, categories: Int) throws -> [ManagedObjectID] {
+    try context.performAndWait {
+        let category = try context.entity(named: "Category")
+        let expense = try context.entity(named: "Expense")
+        let cats = (0..<categories).map { i -> ManagedObject in
+            let c = context.insert(category)
+            c["name"] = .string("cat-\(i)")
+            return c
+        }
+        var objects: [ManagedObject] = []
+        for i in 0..<count {
+            let e = context.insert(expense)
+            e["externalID"] = .string("ex-\(i)")
+            e["amount"] = .double(Double(i))
+            e["note"] = .string("note \(i)")
+            e["date"] = .date(Double(i))
+            try e.setObject(cats[i % categories], forKey: "category")
+            objects.append(e)
+        }
+        try context.save()
+        return objects.map(\.objectID)
+    }
+}
