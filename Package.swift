@@ -17,12 +17,14 @@ let package = Package(
         // MARK: System libraries
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         // MARK: Libraries
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "ObjectGraph", dependencies: ["SQLiteKit"], swiftSettings: strict),
         .target(name: "Workload", swiftSettings: strict),
-        .target(name: "Report", dependencies: ["SQLiteKit", "CJemalloc"], swiftSettings: strict),
+        // Report finds jemalloc at run time; only the executable links it (see Heap+Jemalloc.swift).
+        .target(name: "Report", dependencies: ["SQLiteKit", "CMalloc"], swiftSettings: strict),
         .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit"],
                 swiftSettings: strict),
 

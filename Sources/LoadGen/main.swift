@@ -1,3 +1,4 @@
+import CJemalloc
 import Foundation
 
 /// loadgen: which Core Data write strategy to use, settled by measuring.
@@ -43,4 +44,6 @@ enum LoadGen {
     }
 }
 
+// Linked for its malloc; this reference keeps the linker from dropping the library.
+_ = CJemalloc.mallctl
 exit(LoadGen.main(Array(CommandLine.arguments.dropFirst())))

@@ -38,7 +38,7 @@ public final class StatementCounters: Sendable {
     private let deletes = Atomic<Int>(0), transactions = Atomic<Int>(0), others = Atomic<Int>(0)
     private let commits = Atomic<Int>(0)
     private let recording = Atomic<Bool>(false)
-    private let log = Mutex<[String]>([])
+    private let log = Protected<[String]>([])
 
     public init() {}
 

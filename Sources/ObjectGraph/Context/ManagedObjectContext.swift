@@ -29,7 +29,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     /// The thread currently running one of this context's blocks (0 when none).
     private let owner = Atomic<UInt>(0)
-    private let settings: Mutex<(policy: MergePolicy, autoMergeToken: Int?)> = Mutex((.error, nil))
+    private let settings = Protected<(policy: MergePolicy, autoMergeToken: Int?)>((.error, nil))
     private let mergeNanoseconds = Atomic<UInt64>(0)
     private static let nextIdentifier = Atomic<Int>(0)
 

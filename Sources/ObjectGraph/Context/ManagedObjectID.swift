@@ -1,3 +1,4 @@
+import SQLiteKit
 import Synchronization
 
 /// The identity of a row: immutable and Sendable, the one thing that may cross between contexts
@@ -44,7 +45,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 
 /// Numbers store UUIDs for object IDs, and remembers entity names for printing them.
 enum StoreRegistry {
-    private static let state = Mutex<(uuids: [String], models: [ManagedObjectModel?])>(([], []))
+    private static let state = Protected<(uuids: [String], models: [ManagedObjectModel?])>(([], []))
 
     /// The number for `uuid`, registering it the first time.
     static func index(of uuid: String, model: ManagedObjectModel?) -> UInt32 {

@@ -20,11 +20,11 @@ public final class PersistentStoreCoordinator: Sendable {
     public let storeUUID: String
     let storeIndex: UInt32
 
-    private let writer: Mutex<Connection>
-    private let readers: Mutex<[Connection]>
+    private let writer: Protected<Connection>
+    private let readers: Protected<[Connection]>
     private let usesReaders: Bool
     private let retriedTransactions = Atomic<Int>(0)
-    private let observers = Mutex<[(id: Int, block: @Sendable (DidSaveNotification) -> Void)]>([])
+    private let observers = Protected<[(id: Int, block: @Sendable (DidSaveNotification) -> Void)]>([])
     private let nextObserver = Atomic<Int>(0)
 
     /// How often a write transaction that failed on a lock is tried again.
@@ -47,8 +47,8 @@ public final class PersistentStoreCoordinator: Sendable {
             storeUUID = try StoreSchema.check(db, model: model)
         }
         storeIndex = StoreRegistry.index(of: storeUUID, model: model)
-        writer = Mutex(Connection(db))
-        readers = Mutex([])
+        writer = Protected(Connection(db))
+        readers = Protected([])
         usesReaders = !options.isInMemory && options.journal == .wal
     }
 

@@ -1,35 +1,65 @@
-import CJemalloc
+#if canImport(Glibc)
+import CMalloc
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The heap as jemalloc counts it: bytes currently allocated by the application.
+/// The heap as the allocator counts it: bytes currently allocated by the application.
 ///
-/// jemalloc is linked as the process allocator (see Package.swift), so every malloc made by
-/// Swift, Foundation and SQLite is counted; the figure is exact at the moment it is read.
+/// The `loadgen` executable links jemalloc as the process allocator (see Package.swift), so
+/// every malloc made by Swift, Foundation and SQLite is counted, exactly, at the moment it is
+/// read (`stats.allocated`). jemalloc is found at run time (`dlsym`), not linked into this
+/// library: test binaries run on glibc's malloc, which the thread sanitizer needs, and read
+/// glibc's own count (`mallinfo2`, exact for the main arena; tests that measure set one arena).
 public enum Heap {
-    /// Bytes allocated right now (`stats.allocated`, after refreshing jemalloc's epoch).
-    /// With `flushingThreadCache`, this thread's cache of freed blocks is returned first, so
-    /// memory just freed on this thread no longer counts.
+    private typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+                                                UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+
+    private static let mallctl: Mallctl? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        return unsafeBitCast(symbol, to: Mallctl.self)
+    }()
+
+    /// True when jemalloc is the process allocator.
+    public static var isJemalloc: Bool { mallctl != nil }
+
+    /// Bytes allocated right now. With `flushingThreadCache`, this thread's cache of freed blocks
+    /// is returned first (jemalloc), so memory just freed on this thread no longer counts.
     public static func allocatedBytes(flushingThreadCache: Bool = false) -> Int {
+        guard let mallctl else {
+            #if canImport(Glibc)
+            return Int(mallinfo2().uordblks)
+            #else
+            return 0
+            #endif
+        }
         if flushingThreadCache { _ = mallctl("thread.tcache.flush", nil, nil, nil, 0) }
         var epoch: UInt64 = 1
-        var newEpoch: UInt64 = 1
         var size = MemoryLayout<UInt64>.size
-        _ = mallctl("epoch", &epoch, &size, &newEpoch, size)
+        _ = withUnsafeMutablePointer(to: &epoch) { p in
+            mallctl("epoch", nil, nil, UnsafeMutableRawPointer(p), size)
+        }
         var value = 0
-        var valueSize = MemoryLayout<Int>.size
-        return mallctl("stats.allocated", &value, &valueSize, nil, 0) == 0 ? value : 0
+        size = MemoryLayout<Int>.size
+        return mallctl("stats.allocated", &value, &size, nil, 0) == 0 ? value : 0
     }
 
-    /// "jemalloc 5.3.0", or "system" when jemalloc is not the allocator.
+    /// "jemalloc 5.3.0", or "glibc" when jemalloc is not the allocator.
     public static var allocatorName: String {
+        guard let mallctl else { return "glibc" }
         var pointer: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
-        guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return "system" }
+        guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return "jemalloc" }
         let version = String(cString: pointer)
         return "jemalloc " + (version.split(separator: "-").first.map(String.init) ?? version)
     }
 
-    /// Returns freed memory to the system now, so a measurement starts from a settled heap.
-    public static func purge() {
-        _ = mallctl("arena.4096.purge", nil, nil, nil, 0) // 4096 = MALLCTL_ARENAS_ALL
+    /// With glibc's malloc, makes every thread share one arena so `mallinfo2` sees all of the
+    /// heap. For tests that measure the heap; loadgen itself runs on jemalloc.
+    public static func useSingleArenaForMeasurement() {
+        #if canImport(Glibc)
+        if mallctl == nil { _ = mallopt(M_ARENA_MAX, 1) }
+        #endif
     }
 }
