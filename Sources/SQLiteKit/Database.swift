@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// One SQLite connection.
 ///
@@ -41,9 +42,16 @@ public final class Database: @unchecked Sendable {
         self.handle = db
         self.counters = counters
         self.printsSQL = ProcessInfo.processInfo.environment["LOADGEN_SQL_DEBUG"] == "1"
+        Self.open.wrappingAdd(1, ordering: .relaxed)
     }
 
+    /// Connections open in this process: a strategy that returns with connections still open
+    /// has leaked them (the verifier checks before it reads the store).
+    public static var openConnections: Int { open.load(ordering: .relaxed) }
+    private static let open = Atomic<Int>(0)
+
     deinit {
+        Self.open.wrappingAdd(-1, ordering: .relaxed)
         // close_v2 defers the close until every statement of this connection is finalized.
         sqlite3_close_v2(handle)
     }

@@ -15,6 +15,11 @@ public struct StrategyJob: Sendable {
     public var writers: Int = 1
     /// Simulated time to fetch each record, in microseconds (writer strategies).
     public var producerLatencyMicroseconds: Int = 0
+    /// One coordinator for every writer context, or one per writer (SQLite's lock contended,
+    /// as an app and its extension contend).
+    public var coordinators: CoordinatorMode = .shared
+    /// How writer strategies hand records to their producers.
+    public var writerScenario: WriterScenario = .split
     /// Shared by the SQL layer of every connection the strategy opens.
     public var counters: StatementCounters
     /// Where the strategy reports records done, for the timeline and progress.
@@ -38,10 +43,30 @@ public struct StrategyJob: Sendable {
         batchSize ?? strategy.defaultBatchSize ?? Int.max
     }
 
+    /// A container on the job's store with `model`, counting into the job's counters.
+    public func makeContainer(_ model: ManagedObjectModel) throws -> PersistentContainer {
+        try PersistentContainer(model: model, options: store, counters: counters)
+    }
+
     /// Opens a new connection to the job's store, configured, counting into the job's counters.
     public func openConnection() throws -> Database {
         let db = try Database(path: store.path, counters: counters)
         try store.configure(db)
         return db
     }
+}
+
+/// Whether writer contexts share one coordinator.
+public enum CoordinatorMode: String, Sendable, Codable, CaseIterable {
+    case shared
+    case perWriter = "per-writer"
+}
+
+/// How records reach the producers of a writer strategy.
+public enum WriterScenario: Sendable, Codable, Equatable {
+    /// Producer p takes positions p, p + K, p + 2K, …: every record once.
+    case split
+    /// Every producer takes every record, and no writer saves before all have looked their keys
+    /// up: the deterministic race of the buggy downloader (tests use it).
+    case sameKeysForEveryWriter
 }

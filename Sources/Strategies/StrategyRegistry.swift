@@ -2,6 +2,16 @@
 public enum StrategyRegistry {
     public static let all: [any WriteStrategy] = [
         RawSQLiteStrategy(),
+        BatchStrategy(),
+        BatchUpsertStrategy(),
+        ContextResetStrategy(),
+        ContextNoResetStrategy(),
+        ContextSavePerRowStrategy(),
+        OneWriterStrategy(),
+        ManyWritersStrategy(),
+        ManyWritersConstrainedStrategy(),
+        NPlusOneStrategy(),
+        PrefetchStrategy(),
     ]
 
     /// The strategy named `name`, or nil.

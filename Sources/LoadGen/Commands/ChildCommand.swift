@@ -31,6 +31,7 @@ enum ChildCommand {
         job.batchSize = task.batchSize
         job.writers = task.writers
         job.producerLatencyMicroseconds = task.producerLatencyMicroseconds
+        job.coordinators = task.coordinators
 
         // An in-memory store lives while a connection is open: keep one open until verified.
         let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
@@ -62,6 +63,10 @@ enum ChildCommand {
         measurement.rowsDone = job.progress.value
         measurement.sql = job.counters.snapshot()
 
+        let leaked = Database.openConnections - (keeper == nil ? 0 : 1)
+        if leaked > 0 {
+            FileHandle.standardError.write(Data("loadgen: \(task.strategy) left \(leaked) connection(s) open\n".utf8))
+        }
         measurement.verification = verify(task, strategy: strategy, measurement: &measurement)
         withExtendedLifetime(keeper) {}
         return measurement

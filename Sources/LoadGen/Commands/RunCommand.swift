@@ -93,7 +93,8 @@ struct Runner {
         let timelinePart = timeline && plan.timeline != nil ? location.folder + "/timeline.csv" : nil
         let task = ChildTask(strategy: strategy.name, workload: plan.workload, store: location.options,
                              batchSize: plan.batchSize, writers: plan.writers,
-                             producerLatencyMicroseconds: plan.producerLatencyMicroseconds, runID: runID,
+                             producerLatencyMicroseconds: plan.producerLatencyMicroseconds,
+                             coordinators: plan.coordinators, runID: runID,
                              label: "\(strategy.name) \(label)", progress: plan.progress, timelinePath: timelinePart)
         let measurement: RunMeasurement
         switch try ChildProcess.run(task) {

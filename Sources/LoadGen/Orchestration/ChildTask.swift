@@ -1,4 +1,5 @@
 import ObjectGraph
+import Strategies
 import Report
 import Workload
 
@@ -10,6 +11,7 @@ struct ChildTask: Codable, Sendable {
     var batchSize: Int?
     var writers: Int
     var producerLatencyMicroseconds: Int
+    var coordinators: CoordinatorMode
     var runID: String
     /// "raw-sqlite 2/3", for the progress display.
     var label: String

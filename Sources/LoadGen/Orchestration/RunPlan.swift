@@ -11,6 +11,7 @@ struct RunPlan {
     var batchSize: Int?
     var writers = 1
     var producerLatencyMicroseconds = 0
+    var coordinators = CoordinatorMode.shared
     var storePath: String?          // nil: a temporary file; "memory": in memory
     var journal = StoreOptions.Journal.wal
     var synchronous = StoreOptions.Synchronous.normal
@@ -25,7 +26,7 @@ struct RunPlan {
     static let maxRows = 1_000_000_000
 
     static let specs: [OptionSpec] = [
-        .option("--strategy", "NAME[,NAME…]|all", "strategies to run (see 'loadgen list'); default raw-sqlite"),
+        .option("--strategy", "NAME[,NAME…]|all", "strategies to run (see 'loadgen list'); default batch"),
         .option("--rows", "N", "records to write (100000, 100k, 1M); default 100000"),
         .option("--dataset", "expenses|photos", "what the records look like; default expenses"),
         .option("--seed", "N", "generator seed: same seed, same records; default 1"),
@@ -38,6 +39,7 @@ struct RunPlan {
         .option("--batch-size", "N", "records per save or transaction; default per strategy"),
         .option("--writers", "K", "concurrent producers for writer strategies; default 1"),
         .option("--producer-latency", "US", "simulated fetch time per record in µs; default 0"),
+        .option("--coordinators", "shared|per-writer", "writer contexts share one coordinator, or one each; default shared"),
         .option("--store", "PATH|memory", "keep the store at PATH, or in memory; default a temporary file"),
         .option("--synchronous", "normal|full|off", "PRAGMA synchronous; default normal"),
         .option("--journal", "wal|delete", "journal mode; default wal"),
@@ -52,7 +54,7 @@ struct RunPlan {
 
     /// Reads and checks every option. Throws a usage error naming the flag and what it accepts.
     init(_ a: Arguments) throws {
-        strategies = try Self.strategies(a.string("--strategy") ?? "raw-sqlite")
+        strategies = try Self.strategies(a.string("--strategy") ?? "batch")
         workload.rows = try a.int("--rows", default: 100_000, in: 1...Self.maxRows)!
         workload.dataset = Dataset(rawValue: try a.choice("--dataset", Dataset.allCases.map(\.rawValue), default: "expenses"))!
         workload.seed = UInt64(try a.int("--seed", default: 1, in: 0...Int.max)!)
@@ -70,6 +72,8 @@ struct RunPlan {
         batchSize = try a.int("--batch-size", in: 1...Self.maxRows)
         writers = try a.int("--writers", default: 1, in: 1...256)!
         producerLatencyMicroseconds = try a.int("--producer-latency", default: 0, in: 0...10_000_000)!
+        coordinators = CoordinatorMode(rawValue: try a.choice("--coordinators", CoordinatorMode.allCases.map(\.rawValue),
+                                                              default: "shared"))!
         storePath = a.string("--store")
         if storePath == "" { throw CommandError.usage("run: --store expects a file path or 'memory'") }
         journal = StoreOptions.Journal(rawValue: try a.choice("--journal", ["wal", "delete"], default: "wal"))!
@@ -117,6 +121,7 @@ struct RunPlan {
         if strategy.usesWriters {
             p.writers = writers
             p.producerLatencyMicroseconds = producerLatencyMicroseconds
+            p.coordinators = coordinators.rawValue
         }
         return p
     }

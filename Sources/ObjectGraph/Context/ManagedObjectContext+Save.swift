@@ -76,7 +76,10 @@ extension ManagedObjectContext {
             }
             for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
             if !conflicts.isEmpty {
-                guard policy != .error else { throw ContextError.mergeConflict(conflicts.map(\.objectID)) }
+                guard policy != .error else {
+                    conflictCount += conflicts.count
+                    throw ContextError.mergeConflict(conflicts.map(\.objectID))
+                }
                 for o in conflicts {
                     resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, keys: keys, connection)
                 }

@@ -30,6 +30,7 @@ extension ManagedObjectContext {
                 let conflicts = duplicates.count + collisions.count
                 guard conflicts > 0 else { continue }
                 if policy == .error {
+                    conflictCount += conflicts
                     let names = (duplicates.map(\.0) + collisions.map(\.0)).map { o in
                         constraint.map { o.values[$0].description }.joined(separator: "+")
                     }

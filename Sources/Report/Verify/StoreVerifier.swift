@@ -41,7 +41,10 @@ public struct StoreVerifier: Sendable {
     /// Verifies the store; `expected` is called once and feeds every expected record to the sink.
     public func verify(expected: (ExpectedSink) throws -> Void) throws -> Verification {
         let isMemory = path.contains("mode=memory")
-        let db = try Database(path: path, readOnly: !isMemory)
+        // Read-write, though it writes only temporary tables: a read-only connection cannot
+        // rebuild a WAL store's shared-memory index, and then reports "database is locked".
+        let db = try Database(path: path)
+        db.setBusyTimeout(milliseconds: 10_000)
         let integrity = try integrityCheck(db)
         let t = layout
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")

@@ -1,0 +1,23 @@
+import ObjectGraph
+import Report
+
+/// `NSBatchInsertRequest` per `--batch-size` records, then the relationship fix-up.
+///
+/// Models the batch insert that WWDC19/20 recommend for imports (session 10017: 11–13 s against
+/// over a minute of regular saves): rows go straight to the store with keys reserved in blocks
+/// and a reused INSERT; the uniqueness constraint makes it `INSERT OR IGNORE` (default, error
+/// policy), so repeated keys keep their first row. A batch insert cannot set relationships, so
+/// each chunk is fetched back and related to its categories through a context, as users must.
+/// Hypothesis: close to raw, flat memory, "10–20× faster than context inserts".
+public struct BatchStrategy: WriteStrategy {
+    public init() {}
+    public var name: String { "batch" }
+    public var summary: String { "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context" }
+    public var idiom: String { "NSBatchInsertRequest (with the relationship fix-up it forces)" }
+    public var keyConstraint: KeyConstraint { .unique }
+    public var defaultBatchSize: Int? { 5_000 }
+
+    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+        try BatchImport(batchSize: job.batchSize(for: self), policy: .error).run(job)
+    }
+}

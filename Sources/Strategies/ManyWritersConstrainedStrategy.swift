@@ -1,0 +1,21 @@
+import ObjectGraph
+import Report
+
+/// `many-writers` with a uniqueness constraint on the key and the object-trump merge policy.
+///
+/// The store refuses a second row per key; each save's uniqueness check finds rows other
+/// writers saved and merges into them, and an INSERT that still collides (two writers between
+/// check and insert) is retried. Models many writers + constraint + merge policy (seed 003:
+/// "A uniqueness constraint can protect identity"). Hypothesis: zero duplicates, conflicts counted.
+public struct ManyWritersConstrainedStrategy: WriteStrategy {
+    public init() {}
+    public var name: String { "many-writers-constrained" }
+    public var summary: String { "as many-writers, with a UNIQUE key resolved by the object-trump merge policy" }
+    public var idiom: String { "many writers + uniqueness constraint + merge policy" }
+    public var keyConstraint: KeyConstraint { .unique }
+    public var usesWriters: Bool { true }
+
+    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+        try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))
+    }
+}

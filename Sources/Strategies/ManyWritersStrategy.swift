@@ -1,0 +1,22 @@
+import ObjectGraph
+import Report
+
+/// One context per producer, each saving on its own: the buggy photo downloader.
+///
+/// Models seed 001's original code ("one context per download, so duplicates"): every producer
+/// owns a context, finds-or-creates by key (a fetch index, no constraint) and saves every
+/// `--batch-size`. "Check if it exists, then insert" cannot work across contexts saving at the
+/// same time. With `--coordinators per-writer` each context has its own coordinator on the file,
+/// so SQLite's lock is contended. Hypothesis: duplicates > 0 on repeated keys; lock contention.
+public struct ManyWritersStrategy: WriteStrategy {
+    public init() {}
+    public var name: String { "many-writers" }
+    public var summary: String { "one context per producer, each find-or-creates and saves: duplicates race in" }
+    public var idiom: String { "the buggy downloader: one context per producer, each saving (seed 001)" }
+    public var keyConstraint: KeyConstraint { .indexed }
+    public var usesWriters: Bool { true }
+
+    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+        try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))
+    }
+}

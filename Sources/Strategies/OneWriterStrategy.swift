@@ -1,0 +1,65 @@
+import Foundation
+import ObjectGraph
+import Report
+import Workload
+
+/// Parallel producers, ONE background writer context: the fixed photo downloader.
+///
+/// Models the answer of seed 001 ("two contexts: … one background context that does all the
+/// writing, one save at a time"): `--writers` producers simulate downloads and hand values (never
+/// managed objects) to a single writer that finds-or-creates by key and saves every
+/// `--batch-size`, resetting after each save. Hypothesis: zero duplicates, because "is this key
+/// already saved?" has one true answer when one writer asks.
+public struct OneWriterStrategy: WriteStrategy {
+    public init() {}
+    public var name: String { "one-writer" }
+    public var summary: String { "--writers producers hand records to ONE writer context that finds-or-creates by key" }
+    public var idiom: String { "the fixed photo downloader: parallel producers, one background writer (seed 001)" }
+    public var keyConstraint: KeyConstraint { .indexed }
+    public var usesWriters: Bool { true }
+
+    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let container = try job.makeContainer(mapping.model)
+        let writer = container.newBackgroundContext(name: "writer")
+        let producers = Producers(count: job.writers, latencyMicroseconds: job.producerLatencyMicroseconds,
+                                  spec: job.workload, scenario: job.writerScenario)
+        let queue = BoundedQueue<Record>(capacity: max(1_024, 64 * job.writers), producers: job.writers)
+        let generator = Generator(spec: job.workload)
+        let feeding = Thread {
+            _ = try? producers.run { p in
+                var record = Record()
+                for i in producers.positions(of: p) {
+                    producers.simulateFetch(i)
+                    generator.record(at: i, into: &record)
+                    queue.put(record)
+                }
+                queue.finish()
+            }
+        }
+        feeding.start()
+
+        let batchSize = job.batchSize(for: self)
+        var clock = SaveClock()
+        try writer.performAndWait {
+            let mapper = try RecordMapper(mapping: mapping, context: writer, payloadBytes: job.workload.payloadBytes,
+                                          seed: job.workload.seed)
+            let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
+            let upsert = FindOrCreate(mapper: mapper, parents: parents)
+            var batch: [Record] = []
+            while queue.take(max: batchSize, into: &batch) {
+                // A full batch or whatever the producers had: keep taking until the batch is full.
+                while batch.count < batchSize, queue.take(max: batchSize - batch.count, into: &batch) {}
+                try parents.prepare(for: batch, in: writer)
+                for r in batch { try upsert.upsert(r, in: writer) }
+                try clock.save(writer)
+                parents.didSave()
+                writer.reset()
+                parents.didReset()
+                job.progress.add(batch.count)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        return clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
+    }
+}

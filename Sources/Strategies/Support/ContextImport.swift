@@ -1,0 +1,52 @@
+import ObjectGraph
+import Report
+import Workload
+
+/// The background-context import every context strategy shares: managed objects per record,
+/// a save every `batchSize`, and (or not) a reset after each save. What differs between the
+/// strategies is the batch size, the reset, and how the related object is found.
+struct ContextImport {
+    var batchSize: Int
+    var resetsAfterSave: Bool
+    var lookup: ParentDirectory.Lookup
+    var keyConstraint: KeyConstraint = .unique
+
+    func run(_ job: StrategyJob) throws -> StrategyCounters {
+        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let container = try job.makeContainer(mapping.model)
+        let context = container.newBackgroundContext(name: "importer")
+        // As the seed's import: constraint conflicts (repeated keys) merge, in-memory values win.
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        var clock = SaveClock()
+        try context.performAndWait {
+            let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
+                                          seed: job.workload.seed)
+            let parents = ParentDirectory(lookup: lookup, mapper: mapper)
+            var source = job.makeSource()
+            var batch: [Record] = []
+            batch.reserveCapacity(min(batchSize, 65_536))
+            var record = Record()
+            func flush() throws {
+                try parents.prepare(for: batch, in: context)
+                for r in batch {
+                    let object = mapper.insert(r, into: context)
+                    try object.setObject(try parents.parent(for: r, in: context), at: mapper.parentRelationship)
+                }
+                try clock.save(context)
+                parents.didSave()
+                if resetsAfterSave {
+                    context.reset()
+                    parents.didReset()
+                }
+                job.progress.add(batch.count)
+                batch.removeAll(keepingCapacity: true)
+            }
+            while source.next(into: &record) {
+                batch.append(record)
+                if batch.count == batchSize { try flush() }
+            }
+            if !batch.isEmpty { try flush() }
+        }
+        return clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+    }
+}

@@ -1,0 +1,18 @@
+import ObjectGraph
+import Workload
+
+/// Find-or-create by key in one context, as the seeds' writers do: fetch the record's key
+/// (`fetchLimit = 1`; the fetch sees the context's unsaved inserts too), create the object when
+/// none is found, then set its values and its category.
+struct FindOrCreate {
+    let mapper: RecordMapper
+    let parents: ParentDirectory
+
+    func upsert(_ record: Record, in context: ManagedObjectContext) throws {
+        var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: .equal(mapper.keyAttribute, record.key.string))
+        request.fetchLimit = 1
+        let object = try context.fetch(request).first ?? context.insert(mapper.recordEntity)
+        mapper.apply(record, to: object)
+        try object.setObject(try parents.parent(for: record, in: context), at: mapper.parentRelationship)
+    }
+}

@@ -1,0 +1,66 @@
+import ObjectGraph
+import Report
+import Workload
+
+/// One context per producer, each finding-or-creating by key and saving every `--batch-size`:
+/// the buggy downloader, with or without a uniqueness constraint to save it.
+struct ManyWriters {
+    var keyConstraint: KeyConstraint
+
+    func run(_ job: StrategyJob, batchSize: Int) throws -> StrategyCounters {
+        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let first = try job.makeContainer(mapping.model)
+        var coordinators = [first.persistentStoreCoordinator]
+        var contexts: [ManagedObjectContext] = []
+        for p in 0..<job.writers {
+            // per-writer: a coordinator of its own on the same file, as an app and its extension.
+            let container = p == 0 || job.coordinators == .shared ? first : try job.makeContainer(mapping.model)
+            if container !== first { coordinators.append(container.persistentStoreCoordinator) }
+            let context = container.newBackgroundContext(name: "writer-\(p)")
+            // Object-trump in both variants: writers that update the same rows (a repeated key
+            // found in the store) merge instead of failing, so nothing is lost; what differs is
+            // whether the store itself refuses a second row per key.
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            contexts.append(context)
+        }
+        let producers = Producers(count: job.writers, latencyMicroseconds: job.producerLatencyMicroseconds,
+                                  spec: job.workload, scenario: job.writerScenario)
+        let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
+        let generator = Generator(spec: job.workload)
+        let clocks = Locked(SaveClock())
+        let contextsToRun = contexts
+        try producers.run { p in
+            let context = contextsToRun[p]
+            var clock = SaveClock()
+            try context.performAndWait {
+                let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
+                                              seed: job.workload.seed)
+                let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
+                let upsert = FindOrCreate(mapper: mapper, parents: parents)
+                var record = Record()
+                var pending = 0
+                var waited = barrier == nil
+                func save() throws {
+                    if !waited { barrier?.arriveAndWait(); waited = true }
+                    try clock.save(context)
+                    parents.didSave()
+                    context.reset()
+                    parents.didReset()
+                    job.progress.add(pending)
+                    pending = 0
+                }
+                for i in producers.positions(of: p) {
+                    producers.simulateFetch(i)
+                    generator.record(at: i, into: &record)
+                    try parents.prepare(for: [record], in: context)
+                    try upsert.upsert(record, in: context)
+                    pending += 1
+                    if pending == batchSize { try save() }
+                }
+                try save()
+            }
+            clocks.update { $0.merge(clock) }
+        }
+        return clocks.value.counters(contexts: contexts, coordinators: coordinators)
+    }
+}

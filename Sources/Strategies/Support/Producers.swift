@@ -1,0 +1,135 @@
+import Foundation
+import Workload
+
+/// K producer threads that "download" records: each waits a simulated fetch latency (seeded
+/// jitter, mean `--producer-latency`) per record, then hands the record on. They never touch a
+/// context themselves unless the strategy's idiom says so.
+struct Producers {
+    let count: Int
+    let latencyMicroseconds: Int
+    let spec: WorkloadSpec
+    let scenario: WriterScenario
+
+    /// The positions producer `p` takes.
+    func positions(of p: Int) -> StrideTo<Int> {
+        switch scenario {
+        case .split: return stride(from: p, to: spec.rows, by: count)
+        case .sameKeysForEveryWriter: return stride(from: 0, to: spec.rows, by: 1)
+        }
+    }
+
+    /// Sleeps as long as fetching record `i` takes: latency × (0.5 … 1.5), the same for the
+    /// same seed on every run.
+    func simulateFetch(_ i: Int) {
+        guard latencyMicroseconds > 0 else { return }
+        let jitter = 0.5 + Mixing.unit(Mixing.hash(spec.seed ^ 0x1A7E_0C1, UInt64(i)))
+        usleep(UInt32(Double(latencyMicroseconds) * jitter))
+    }
+
+    /// Runs `body(p)` on K threads at once and waits for all of them; the first error thrown
+    /// is rethrown.
+    func run(_ body: @escaping @Sendable (Int) throws -> Void) throws {
+        let group = DispatchGroup()
+        let failure = Locked<Error?>(nil)
+        for p in 0..<count {
+            group.enter()
+            let thread = Thread {
+                do { try body(p) } catch { failure.update { $0 = $0 ?? error } }
+                group.leave()
+            }
+            thread.name = "loadgen.producer-\(p)"
+            thread.start()
+        }
+        group.wait()
+        if let error = failure.value { throw error }
+    }
+}
+
+/// A value shared between threads, guarded by an NSLock (which the thread sanitizer sees).
+final class Locked<Value>: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var stored: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { stored = value }
+
+    func update<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+
+    var value: Value { update { $0 } }
+}
+
+/// A bounded queue from producers to one consumer: producers block when it is full, so a
+/// slow writer slows the producers instead of growing memory.
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    // Guarded by `condition`.
+    private var items: [Element] = []
+    private var head = 0
+    private var openProducers: Int
+    private let capacity: Int
+    private let condition = NSCondition()
+
+    init(capacity: Int, producers: Int) {
+        self.capacity = capacity
+        self.openProducers = producers
+        items.reserveCapacity(capacity)
+    }
+
+    func put(_ element: Element) {
+        condition.lock()
+        while items.count - head >= capacity { condition.wait() }
+        if head > 0 && items.count == items.capacity {
+            items.removeFirst(head)
+            head = 0
+        }
+        items.append(element)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// One producer is done.
+    func finish() {
+        condition.lock()
+        openProducers -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Up to `max` elements into `batch` (waiting for at least one); false when every producer
+    /// is done and nothing is left.
+    func take(max: Int, into batch: inout [Element]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count == head && openProducers > 0 { condition.wait() }
+        if items.count == head { return false }
+        let n = min(max, items.count - head)
+        batch.append(contentsOf: items[head..<(head + n)])
+        head += n
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        condition.broadcast()
+        return true
+    }
+}
+
+/// Holds every writer until all have arrived: "each fetches before any saves".
+final class Barrier: @unchecked Sendable {
+    // Guarded by `condition`.
+    private var waiting: Int
+    private let condition = NSCondition()
+
+    init(parties: Int) { waiting = parties }
+
+    func arriveAndWait() {
+        condition.lock()
+        waiting -= 1
+        if waiting <= 0 { condition.broadcast() }
+        while waiting > 0 { condition.wait() }
+        condition.unlock()
+    }
+}
