@@ -4,6 +4,7 @@ public enum StrategyRegistry {
         RawSQLiteStrategy(),
         BatchStrategy(),
         BatchUpsertStrategy(),
+        BatchInsertOnlyStrategy(),
         ContextResetStrategy(),
         ContextNoResetStrategy(),
         ContextSavePerRowStrategy(),

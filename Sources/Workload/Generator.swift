@@ -53,10 +53,12 @@ public struct Generator: Sendable {
     }
 
     /// The key of unique-key index `k`: `ex-` + 12 hex digits, or a photo URL. Distinct for
-    /// distinct `k` (a bijection), so the verifier can rebuild the expected key set.
+    /// distinct `k` (a bijection), so the verifier can rebuild the expected key set. Ascending
+    /// keys are a seeded base plus `k` (below 2^47, so 12 hex digits hold them).
     @inline(__always)
     public func fillKey(_ k: Int, into key: inout InlineText) {
-        let v = Mixing.permute48(UInt64(k), seed: spec.seed)
+        let v = spec.keyOrder == .random ? Mixing.permute48(UInt64(k), seed: spec.seed)
+                                         : (Mixing.mix(spec.seed) & 0x7FFF_0000_0000) &+ UInt64(k)
         key.removeAll()
         switch spec.dataset {
         case .expenses:

@@ -1,3 +1,13 @@
+/// The order in which new keys arrive.
+public enum KeyOrder: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Each new key sorts after the previous ones, as server IDs that grow with time do
+    /// (auto-increment IDs, ULIDs, UUIDv7) and as pages sorted by ID deliver them. An index on
+    /// the key grows at its end.
+    case ascending
+    /// Keys in random order, as UUIDv4s: every insert lands somewhere in the key's index.
+    case random
+}
+
 /// Which earlier key a repeated record carries.
 public enum KeyDistribution: Sendable, Equatable, Codable {
     /// Every key seen so far is equally likely (retries spread evenly).

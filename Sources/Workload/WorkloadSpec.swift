@@ -6,6 +6,8 @@ public struct WorkloadSpec: Sendable, Equatable, Codable {
     /// Share of records that repeat an earlier key, in [0, 1).
     public var dupRate: Double = 0
     public var keyDistribution: KeyDistribution = .uniform
+    /// The order new keys arrive in.
+    public var keyOrder: KeyOrder = .ascending
     /// Number of categories (expenses).
     public var categories: Int = 50
     /// Number of albums (photos).

@@ -4,7 +4,12 @@
  * Prints rows per second of the insert work (open to commit), as loadgen times its strategies.
  *
  *   cc -O2 -o raw_insert raw_insert.c -lsqlite3
- *   ./raw_insert STORE ROWS [DUP_RATE] [SEED]
+ *   ./raw_insert STORE ROWS [DUP_RATE] [SEED] [unique] [random]
+ *
+ * With "unique", the layout gets the UNIQUE index on ZEXTERNALID that constrained strategies
+ * write into (and repeated keys are skipped with INSERT OR IGNORE): what the key's index
+ * costs, apart from any engine. With "random", keys come in random order (loadgen's
+ * --key-order random) instead of ascending.
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -54,6 +59,8 @@ int main(int argc, char **argv) {
     long rows = atol(argv[2]);
     double dup_rate = argc > 3 ? atof(argv[3]) : 0;
     uint64_t seed = argc > 4 ? strtoull(argv[4], 0, 10) : 1;
+    int unique = argc > 5 && strcmp(argv[5], "unique") == 0;
+    int random_order = argc > 6 && strcmp(argv[6], "random") == 0;
     long dups = (long)llround(rows * dup_rate);
     if (dups > rows - 1) dups = rows - 1;
     uint64_t value_seed = mix(seed ^ 0x00DA7A5EED00ULL);
@@ -70,6 +77,8 @@ int main(int argc, char **argv) {
         "CREATE INDEX ZEXPENSE_ZCATEGORY_INDEX ON ZEXPENSE (ZCATEGORY);"
         "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);"
         "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);", 0, 0, 0), db, "ddl");
+    if (unique) check(sqlite3_exec(db, "CREATE UNIQUE INDEX ZEXPENSE_UNIQUE_ZEXTERNALID ON ZEXPENSE (ZEXTERNALID)",
+                                   0, 0, 0), db, "unique");
     check(sqlite3_exec(db, "BEGIN", 0, 0, 0), db, "begin");
     sqlite3_stmt *cat, *ins;
     check(sqlite3_prepare_v2(db, "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 1, 1, ?)", -1, &cat, 0), db, "prepare");
@@ -78,7 +87,8 @@ int main(int argc, char **argv) {
         sqlite3_bind_text(cat, 2, categories[i], -1, SQLITE_STATIC);
         check(sqlite3_step(cat), db, "category"); sqlite3_reset(cat);
     }
-    check(sqlite3_prepare_v2(db, "INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE)"
+    check(sqlite3_prepare_v2(db, unique ? "INSERT OR IGNORE INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE,"
+                                 " ZEXTERNALID, ZNOTE) VALUES (?, 2, 1, ?, ?, ?, ?, ?)" : "INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE)"
                                  " VALUES (?, 2, 1, ?, ?, ?, ?, ?)", -1, &ins, 0), db, "prepare");
     char key[32], note[64];
     for (long i = 0; i < rows; i++) {
@@ -89,7 +99,8 @@ int main(int argc, char **argv) {
         if ((long)(after / rows) > dups_before)   /* a repeat: uniform over earlier keys */
             k = (long)(hash2(seed ^ 0x5EED0FD0B1E5ULL, (uint64_t)i) % (uint64_t)issued);
         uint64_t h = hash2(value_seed, (uint64_t)k);
-        snprintf(key, sizeof key, "ex-%012llx", (unsigned long long)permute48((uint64_t)k, seed));
+        uint64_t v = random_order ? permute48((uint64_t)k, seed) : (mix(seed) & 0x7FFF00000000ULL) + (uint64_t)k;
+        snprintf(key, sizeof key, "ex-%012llx", (unsigned long long)v);
         uint64_t hn = hash2(h, 4);
         int n = snprintf(note, sizeof note, "%s %s #%llu", adjectives[hn & 15], nouns[(hn >> 4) & 15],
                          (unsigned long long)((hn >> 8) % 10000));

@@ -33,6 +33,7 @@ struct RunPlan {
         .option("--dup-rate", "R", "share of records repeating an earlier key, 0 ≤ R < 1; default 0"),
         .option("--key-dist", "uniform|zipf", "which earlier keys repeat; default uniform"),
         .option("--zipf-s", "S", "zipf exponent (with --key-dist zipf), > 0; default 1.1"),
+        .option("--key-order", "ascending|random", "order new keys arrive in (IDs that grow, or UUIDv4-like); default ascending"),
         .option("--categories", "N", "categories in the expenses dataset; default 50"),
         .option("--albums", "N", "albums in the photos dataset; default 20"),
         .option("--payload-bytes", "N", "size of each photo's imageData; default 4096"),
@@ -66,6 +67,8 @@ struct RunPlan {
             throw CommandError.usage("run: --zipf-s applies only with --key-dist zipf")
         }
         workload.keyDistribution = dist == "zipf" ? .zipf(s: zipfS) : .uniform
+        workload.keyOrder = KeyOrder(rawValue: try a.choice("--key-order", KeyOrder.allCases.map(\.rawValue),
+                                                           default: "ascending"))!
         workload.categories = try a.int("--categories", default: 50, in: 1...1_000_000)!
         workload.albums = try a.int("--albums", default: 20, in: 1...1_000_000)!
         workload.payloadBytes = try a.int("--payload-bytes", default: 4096, in: 0...16_000_000)!
@@ -117,6 +120,7 @@ struct RunPlan {
                               journal: storePath == "memory" ? "memory" : journal.rawValue,
                               synchronous: synchronous.rawValue, repetition: repetition, repetitions: repeats)
         if case .zipf(let s) = workload.keyDistribution { p.zipfS = s }
+        p.keyOrder = workload.keyOrder.rawValue
         if let size = batchSize ?? strategy.defaultBatchSize { p.batchSize = size }
         if strategy.usesWriters {
             p.writers = writers

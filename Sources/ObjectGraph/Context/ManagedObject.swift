@@ -35,6 +35,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     var isListedUpdated = false
     /// A fetch with `fetchBatchSize` groups faults; firing one loads its whole batch.
     var batch: FaultBatch?
+    /// The `Z_PK` reserved for an inserted object by the save in progress (0: none).
+    var reservedKey: Int64 = 0
     /// An inserted object merged into another by a uniqueness conflict: it takes that one's ID.
     weak var mergedInto: ManagedObject?
 

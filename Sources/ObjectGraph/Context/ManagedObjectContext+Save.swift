@@ -65,13 +65,13 @@ extension ManagedObjectContext {
             finishMerges(merged)
             return
         }
-        let keys = try reserveKeys(for: inserts.filter(\.objectID.isTemporaryID))
+        try reserveKeys(for: inserts.filter(\.objectID.isTemporaryID))
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         try persistentStoreCoordinator.performWrite { connection in
             resolutions = [:]
-            try writeInserts(inserts, keys: keys, connection)
+            try writeInserts(inserts, connection)
             var conflicts: [ManagedObject] = []
-            for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, keys: keys, connection) {
+            for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection) {
                 conflicts.append(o)
             }
             for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
@@ -81,21 +81,22 @@ extension ManagedObjectContext {
                     throw ContextError.mergeConflict(conflicts.map(\.objectID))
                 }
                 for o in conflicts {
-                    resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, keys: keys, connection)
+                    resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, connection)
                 }
             }
         }
         conflictCount += resolutions.count
-        finishSave(inserts: inserts, updates: updates, deletes: deletes, keys: keys, resolutions: resolutions)
+        finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
         finishMerges(merged)
     }
 
     // MARK: Step 3: key reservation
 
     /// Reserves `Z_PK`s for `objects` in one short exclusive transaction: per entity, read
-    /// `Z_MAX` and compare-and-set it past the block handed out.
-    func reserveKeys(for objects: [ManagedObject]) throws -> [ObjectIdentifier: Int64] {
-        guard !objects.isEmpty else { return [:] }
+    /// `Z_MAX` and compare-and-set it past the block handed out. Each object's key is left in
+    /// its `reservedKey` until the save commits.
+    func reserveKeys(for objects: [ManagedObject]) throws {
+        guard !objects.isEmpty else { return }
         var counts: [Int: Int] = [:]
         for o in objects { counts[o.entity.id, default: 0] += 1 }
         let entities = counts.keys.sorted()
@@ -103,23 +104,21 @@ extension ManagedObjectContext {
             try reserve(entities.map { ($0, counts[$0]!) }, connection)
         }
         var next = firstKeys
-        var keys: [ObjectIdentifier: Int64] = [:]
-        keys.reserveCapacity(objects.count)
         for o in objects {
-            keys[ObjectIdentifier(o)] = next[o.entity.id]!
+            o.reservedKey = next[o.entity.id]!
             next[o.entity.id]! += 1
         }
-        return keys
     }
 
     // MARK: Step 4: the writes
 
-    private func foreignKey(_ target: ManagedObject?, keys: [ObjectIdentifier: Int64]) -> Int64? {
-        guard let target else { return nil }
-        return target.objectID.primaryKey ?? keys[ObjectIdentifier(target)]
+    /// The key an object has, or the one this save reserved for it.
+    @inline(__always)
+    private func key(_ o: ManagedObject) -> Int64? {
+        o.objectID.primaryKey ?? (o.reservedKey != 0 ? o.reservedKey : nil)
     }
 
-    private func writeInserts(_ inserts: [ManagedObject], keys: [ObjectIdentifier: Int64], _ connection: Connection) throws {
+    private func writeInserts(_ inserts: [ManagedObject], _ connection: Connection) throws {
         var statement: Statement?
         var entity: Entity?
         for o in inserts {
@@ -128,12 +127,12 @@ extension ManagedObjectContext {
                 statement = try connection.statement(o.entity.insertSQL)
             }
             let s = statement!
-            s.bind(o.objectID.primaryKey ?? keys[ObjectIdentifier(o)]!, at: 1)
+            s.bind(key(o)!, at: 1)
             s.bind(o.entity.id, at: 2)
             s.bind(1, at: 3)
             var index: Int32 = 4
             for target in o.toOne {
-                if let fk = foreignKey(target, keys: keys) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
+                if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
             for v in o.values {
@@ -151,13 +150,12 @@ extension ManagedObjectContext {
 
     /// `UPDATE … SET <columns in mask>, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?`.
     /// False when no row matched: someone else changed or deleted it first.
-    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, keys: [ObjectIdentifier: Int64],
-                             _ connection: Connection) throws -> Bool {
+    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, _ connection: Connection) throws -> Bool {
         let e = o.entity
         let s = try connection.statement(updateSQL(e, mask: mask))
         var index: Int32 = 1
         for i in e.toOne.indices where mask & (1 << UInt64(32 + i)) != 0 {
-            if let fk = foreignKey(o.toOne[i], keys: keys) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
+            if let fk = o.toOne[i].flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
             index += 1
         }
         for i in e.attributes.indices where mask & (1 << UInt64(i)) != 0 {
@@ -194,8 +192,7 @@ extension ManagedObjectContext {
     }
 
     /// A conflict on UPDATE or DELETE, resolved inside the transaction by the merge policy.
-    private func resolveLockingConflict(_ o: ManagedObject, policy: MergePolicy, keys: [ObjectIdentifier: Int64],
-                                        _ connection: Connection) throws -> Resolution {
+    private func resolveLockingConflict(_ o: ManagedObject, policy: MergePolicy, _ connection: Connection) throws -> Resolution {
         guard let store = try StoredRow.read(o.entity, primaryKey: o.objectID.primaryKey!, connection) else {
             // Deleted by someone else: an update has nothing left to update, a delete is done.
             return .gone
@@ -219,15 +216,19 @@ extension ManagedObjectContext {
             // Keep only our changes to properties the other side left as we last saw them.
             mask = o.changed & ~store.differences(from: o)
         }
-        if mask != 0 { _ = try writeUpdate(o, mask: mask, version: store.version, keys: keys, connection) }
+        if mask != 0 { _ = try writeUpdate(o, mask: mask, version: store.version, connection) }
         return .merged(store: store, written: mask)
     }
 
     // MARK: Step 5: after the commit
 
     private func finishSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject],
-                            keys: [ObjectIdentifier: Int64], resolutions: [ObjectIdentifier: Resolution]) {
-        for o in inserts where o.objectID.isTemporaryID { reassign(o, to: keys[ObjectIdentifier(o)]!) }
+                            resolutions: [ObjectIdentifier: Resolution]) {
+        registry.reserveCapacity(registry.count + inserts.count)
+        for o in inserts where o.objectID.isTemporaryID {
+            reassign(o, to: o.reservedKey)
+            o.reservedKey = 0
+        }
         let notify = persistentStoreCoordinator.hasObservers
         var states: [DidSaveNotification.ObjectState] = []
         var insertedIDs: [ManagedObjectID] = [], updatedIDs: [ManagedObjectID] = [], deletedIDs: [ManagedObjectID] = []
@@ -266,9 +267,9 @@ extension ManagedObjectContext {
             forget(o)
             if notify { deletedIDs.append(o.objectID) }
         }
-        insertedList.removeAll()
-        updatedList.removeAll()
-        deletedList.removeAll()
+        insertedList.removeAll(keepingCapacity: true)
+        updatedList.removeAll(keepingCapacity: true)
+        deletedList.removeAll(keepingCapacity: true)
         saveCount += 1
         if notify {
             persistentStoreCoordinator.post(DidSaveNotification(

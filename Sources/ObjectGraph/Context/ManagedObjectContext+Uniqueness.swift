@@ -14,17 +14,17 @@ extension ManagedObjectContext {
                     + updatedList.filter { $0.isUpdated && $0.entity === entity && $0.changed & constraintMask != 0 }
                 guard !candidates.isEmpty else { continue }
 
-                var first: [[Value]: ManagedObject] = [:]
+                var first: [ConstraintKey: ManagedObject] = [:]
+                first.reserveCapacity(candidates.count)
                 var duplicates: [(ManagedObject, ManagedObject)] = []
                 for o in candidates {
-                    let key = constraint.map { o.values[$0] }
-                    if key.contains(where: \.isNull) { continue }   // NULLs never collide, as in SQLite
+                    guard let key = ConstraintKey(constraint, o.values) else { continue }   // NULLs never collide
                     if let survivor = first[key] { duplicates.append((o, survivor)) } else { first[key] = o }
                 }
-                let stored = try storedRows(entity, constraint: constraint, keys: Array(first.keys))
+                let stored = try storedRows(entity, constraint: constraint, keys: first.keys.map(\.values))
                 let collisions = stored.compactMap { row -> (ManagedObject, StoredRow)? in
-                    let key = constraint.map { row.values[$0] }
-                    guard let o = first[key], o.objectID.primaryKey != row.primaryKey else { return nil }
+                    guard let key = ConstraintKey(constraint, row.values), let o = first[key],
+                          o.objectID.primaryKey != row.primaryKey else { return nil }
                     return (o, row)
                 }
                 let conflicts = duplicates.count + collisions.count
@@ -127,4 +127,25 @@ extension ManagedObjectContext {
         duplicate.mergedInto = survivor
         if registry[duplicate.objectID] === duplicate { registry[duplicate.objectID] = nil }
     }
+}
+
+/// The constrained values of an object: one value without an array (the common case), or several.
+struct ConstraintKey: Hashable {
+    let first: Value
+    let rest: [Value]?
+
+    /// Nil when a value is NULL (SQLite lets NULLs repeat in a UNIQUE index).
+    init?(_ constraint: [Int], _ values: [Value]) {
+        first = values[constraint[0]]
+        if first.isNull { return nil }
+        if constraint.count == 1 {
+            rest = nil
+        } else {
+            let others = constraint.dropFirst().map { values[$0] }
+            if others.contains(where: \.isNull) { return nil }
+            rest = others
+        }
+    }
+
+    var values: [Value] { [first] + (rest ?? []) }
 }

@@ -35,6 +35,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Queue-confined state
 
+    /// Objects with permanent IDs, by ID. Inserted objects join when they get a permanent ID:
+    /// until then they live in `insertedList` only, and are found there (a rare lookup), so an
+    /// import does not hash every new object twice.
     var registry: [ManagedObjectID: ManagedObject] = [:]
     var insertedList: [ManagedObject] = []
     var updatedList: [ManagedObject] = []
@@ -146,7 +149,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         let object = ManagedObject(entity: entity, id: id, context: self, fault: false)
         object.isInserted = true
         object.loadedToMany = ~0
-        registry[id] = object
         insertedList.append(object)
         return object
     }
@@ -169,7 +171,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
         if object.isInserted {
             object.isInserted = false
-            registry[object.objectID] = nil
+            if registry[object.objectID] === object { registry[object.objectID] = nil }
             object.isDeleted = true
         } else {
             object.isDeleted = true
@@ -181,7 +183,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// first touched. No SQL here.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
-        if let o = registry[objectID] { return o }
+        if let o = registry[objectID] ?? insertedObject(objectID) { return o }
         precondition(!objectID.isTemporaryID, "object(with:) got temporary ID \(objectID) from another context; "
                      + "save first or use obtainPermanentIDs")
         let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
@@ -193,7 +195,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The object for `objectID`, read from the store when needed; throws when no such row exists.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         assertOnQueue()
-        if let o = registry[objectID], !o.isFault { return o }
+        if let o = registry[objectID] ?? insertedObject(objectID), !o.isFault { return o }
         if objectID.isTemporaryID { throw ContextError.temporaryObjectID(objectID) }
         let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
         guard let row = try fetchRow(entity: entity, primaryKey: objectID.primaryKey!) else {
@@ -203,9 +205,22 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Objects registered in this context (fetched, inserted, or faults handed out).
-    public var registeredObjects: Set<ManagedObject> { assertOnQueue(); return Set(registry.values) }
+    public var registeredObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(registry.values).union(insertedList.filter { $0.isInserted && $0.objectID.isTemporaryID })
+    }
+
     /// How many objects are registered, without building a set.
-    public var registeredObjectCount: Int { assertOnQueue(); return registry.count }
+    public var registeredObjectCount: Int {
+        assertOnQueue()
+        return registry.count + insertedList.reduce(0) { $0 + ($1.isInserted && $1.objectID.isTemporaryID ? 1 : 0) }
+    }
+
+    /// An unsaved insert with a temporary ID.
+    private func insertedObject(_ id: ManagedObjectID) -> ManagedObject? {
+        guard id.isTemporaryID else { return nil }
+        return insertedList.first { $0.objectID == id && $0.isInserted }
+    }
 
     // MARK: Changes
 
@@ -230,10 +245,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         assertOnQueue()
         for object in registry.values { object.invalidate() }
         for object in insertedList + updatedList + deletedList { object.invalidate() }
-        registry.removeAll()
-        insertedList.removeAll()
-        updatedList.removeAll()
-        deletedList.removeAll()
+        // An import resets after every batch: keep batch-sized tables instead of growing them
+        // again each time, but give a big one's memory back.
+        let keep = registry.count <= 16_384
+        registry.removeAll(keepingCapacity: keep)
+        insertedList.removeAll(keepingCapacity: keep)
+        updatedList.removeAll(keepingCapacity: keep)
+        deletedList.removeAll(keepingCapacity: keep)
     }
 
     /// Discards unsaved changes: inserts disappear, updates return to the store's values,
@@ -242,7 +260,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         assertOnQueue()
         for object in insertedList where object.isInserted {
             for i in object.entity.toOne.indices { try? object.setObject(nil, at: i) }
-            registry[object.objectID] = nil
+            if registry[object.objectID] === object { registry[object.objectID] = nil }
             object.invalidate()
         }
         for object in updatedList where object.managedObjectContext === self { revertToCommitted(object) }
@@ -303,12 +321,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         assertOnQueue()
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.isInserted }
-        let keys = try reserveKeys(for: pending)
-        for object in pending { reassign(object, to: keys[ObjectIdentifier(object)]!) }
+        try reserveKeys(for: pending)
+        for object in pending { reassign(object, to: object.reservedKey) }
     }
 
+    /// Gives an inserted object its permanent ID and registers it under it.
     func reassign(_ object: ManagedObject, to primaryKey: Int64) {
-        registry[object.objectID] = nil
+        if !object.objectID.isTemporaryID { registry[object.objectID] = nil }
         object.objectID = ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: object.entity.id,
                                           primaryKey: primaryKey)
         registry[object.objectID] = object

@@ -81,6 +81,7 @@ public struct ResultRow: Sendable {
         ("latency_max_ms", { cell($0.measurement.strategy?.latencyMaxMilliseconds, 3) }),
         ("merge_ms_total", { cell($0.measurement.strategy?.mergeMillisecondsTotal, 3) }),
         ("view_objects", { cell($0.measurement.strategy?.viewObjects) }),
+        ("key_order", { $0.parameters.keyOrder ?? "" }),
     ]
 
     /// The header line's fields.

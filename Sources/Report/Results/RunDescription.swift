@@ -21,6 +21,8 @@ public struct RunParameters: Codable, Sendable {
     public var dupRate: Double
     public var keyDistribution: String
     public var zipfS: Double?
+    /// "ascending" or "random".
+    public var keyOrder: String?
     public var seed: UInt64
     public var batchSize: Int?
     public var writers: Int?
