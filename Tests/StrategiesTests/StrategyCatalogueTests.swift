@@ -1,0 +1,147 @@
+import Foundation
+import ObjectGraph
+import Report
+import SQLiteKit
+import Testing
+import Workload
+@testable import Strategies
+
+/// Runs a strategy in-process on a temporary store and verifies the store as the reporter does.
+struct Outcome {
+    var counters: StrategyCounters
+    var verification: Verification
+    var sql: StatementCounters.Snapshot
+}
+
+func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, writers: Int = 3, batchSize: Int? = 100,
+         scenario: WriterScenario = .split, dataset: Dataset = .expenses) throws -> Outcome {
+    ConcurrencyDebug.isEnabled = true
+    var spec = WorkloadSpec()
+    spec.rows = rows
+    spec.dupRate = dupRate
+    spec.categories = 7
+    spec.dataset = dataset
+    spec.payloadBytes = 32
+    let path = NSTemporaryDirectory() + "strategy-\(UUID().uuidString).sqlite"
+    defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
+    var job = StrategyJob(workload: spec, store: StoreOptions(path: path))
+    job.batchSize = batchSize
+    job.writers = writers
+    job.writerScenario = scenario
+    let counters = try strategy.run(job)
+    let mapping = DatasetMapping(dataset: spec.dataset, key: strategy.keyConstraint)
+    let generator = Generator(spec: spec)
+    let verification = try StoreVerifier(path: path, layout: mapping.verifierLayout).verify { try generator.forEachExpected($0) }
+    return Outcome(counters: counters, verification: verification, sql: job.counters.snapshot())
+}
+
+@Suite struct StrategyCatalogueTests {
+    static let catalogue = StrategyRegistry.all.filter { !["raw-sqlite", "batch-insert-only"].contains($0.name) }.map(\.name)
+
+    @Test(arguments: catalogue)
+    func leavesEveryRecordLinkedAndNothingLost(name: String) throws {
+        let o = try run(StrategyRegistry.strategy(named: name)!)
+        #expect(o.verification.lost == 0)
+        #expect(o.verification.integrity == "ok")
+        #expect(o.verification.badLinks == 0)
+        if name != "many-writers" { #expect(o.verification.duplicates == 0) }
+        #expect(o.verification.storeRows - o.verification.duplicates == 480)
+    }
+
+    @Test(arguments: ["batch", "context-reset", "one-writer", "prefetch"])
+    func photosToo(name: String) throws {
+        let o = try run(StrategyRegistry.strategy(named: name)!, rows: 200, dataset: .photos)
+        #expect(o.verification.lost == 0 && o.verification.duplicates == 0 && o.verification.badLinks == 0)
+    }
+
+    @Test func theLimitAndTheBareBatchInsertDoNotDeduplicate() throws {
+        let raw = try run(RawSQLiteStrategy())
+        #expect(raw.verification.duplicates == 120 && raw.verification.lost == 0 && raw.verification.badLinks == 0)
+        let bare = try run(BatchInsertOnlyStrategy())
+        #expect(bare.verification.duplicates == 120 && bare.verification.lost == 0)
+        #expect(bare.verification.badLinks == 600)       // a batch insert relates nothing
+    }
+
+    @Test func listShowsEveryStrategyWithItsIdiom() {
+        for s in StrategyRegistry.all {
+            #expect(!s.summary.isEmpty && !s.idiom.isEmpty)
+        }
+        #expect(Set(StrategyRegistry.names).count == StrategyRegistry.all.count)
+        #expect(StrategyRegistry.names.starts(with: ["raw-sqlite"]))
+    }
+}
+
+/// The race of the seed's buggy downloader, made deterministic: every writer gets the same 200
+/// keys and looks each up before any writer saves.
+@Suite struct WriterRaceTests {
+    @Test func manyWritersDuplicateEveryKeyOncePerExtraWriter() throws {
+        let o = try run(ManyWritersStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+                        scenario: .sameKeysForEveryWriter)
+        #expect(o.verification.duplicates == 400)
+        #expect(o.verification.lost == 0)
+    }
+
+    @Test func theConstraintPreventsThem() throws {
+        let o = try run(ManyWritersConstrainedStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+                        scenario: .sameKeysForEveryWriter)
+        #expect(o.verification.duplicates == 0 && o.verification.lost == 0 && o.verification.badLinks == 0)
+        #expect((o.counters.conflicts ?? 0) >= 400)
+    }
+
+    @Test func oneWriterNeverMakesThem() throws {
+        let o = try run(OneWriterStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+                        scenario: .sameKeysForEveryWriter)
+        #expect(o.verification.duplicates == 0 && o.verification.lost == 0 && o.verification.storeRows == 200)
+    }
+}
+
+/// What each idiom costs in statements and memory shape: deterministic counts, no timing.
+@Suite struct StrategyCostTests {
+    @Test func nPlusOneIssuesASelectPerRecord() throws {
+        let o = try run(NPlusOneStrategy())
+        #expect(o.sql.select >= 600)
+    }
+
+    @Test func prefetchLooksUpAboutOncePerBatch() throws {
+        let o = try run(PrefetchStrategy())
+        let batches = 6, saves = o.counters.saves ?? 0
+        // Every save reads Z_MAX (key reservation) and checks uniqueness: two selects that any
+        // context strategy pays. What is left is the strategy's own lookups.
+        let lookups = o.sql.select - 2 * saves
+        #expect(saves == batches)
+        #expect(lookups <= batches + 3, "\(o.sql.select) selects, \(saves) saves")
+        let nPlusOne = try run(NPlusOneStrategy())
+        #expect(nPlusOne.sql.select - 2 * (nPlusOne.counters.saves ?? 0) >= 600)
+    }
+
+    @Test func savePerRowCommitsOncePerRecord() throws {
+        let o = try run(ContextSavePerRowStrategy())
+        // Every record with a new key is a save: a key-reservation transaction and the write.
+        // A repeated key merges into its row with nothing left to write.
+        #expect(o.counters.saves == 480)
+        #expect(o.sql.commits == 1 + 2 * 480)
+    }
+
+    @Test func noResetKeepsEverythingRegisteredAndResetKeepsOneBatch() throws {
+        let noReset = try run(ContextNoResetStrategy())
+        #expect((noReset.counters.peakRegisteredObjects ?? 0) >= 480)
+        let reset = try run(ContextResetStrategy())
+        #expect((reset.counters.peakRegisteredObjects ?? .max) <= 100 + 7)
+    }
+
+    @Test func perWriterCoordinatorsContendOnTheLock() throws {
+        ConcurrencyDebug.isEnabled = true
+        var spec = WorkloadSpec()
+        spec.rows = 2_000
+        let path = NSTemporaryDirectory() + "contend-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(workload: spec, store: StoreOptions(path: path))
+        job.writers = 4
+        job.batchSize = 10
+        job.coordinators = .perWriter
+        let counters = try ManyWritersConstrainedStrategy().run(job)
+        let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: .unique).verifierLayout)
+            .verify { try Generator(spec: spec).forEachExpected($0) }
+        #expect(v.lost == 0 && v.duplicates == 0)
+        #expect(counters.busyRetries != nil)
+    }
+}
