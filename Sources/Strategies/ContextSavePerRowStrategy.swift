@@ -4,17 +4,17 @@ import Report
 /// Saves after every inserted record: "saving too frequently".
 ///
 /// Every record pays a uniqueness check, a key-reservation transaction and a write transaction
-/// of its own. Hypothesis: one transaction per row makes it the slowest. `--batch-size` does
-/// not apply.
+/// of its own. It resets every `--batch-size` records like `context-reset`, so that the only
+/// difference between the two is how often they save. Hypothesis: one transaction per row
+/// makes it the slowest.
 public struct ContextSavePerRowStrategy: WriteStrategy {
     public init() {}
     public var name: String { "context-save-per-row" }
     public var summary: String { "managed object per record, save() after every record" }
     public var idiom: String { "saving too frequently: one save (and transaction) per object" }
     public var keyConstraint: KeyConstraint { .unique }
-    public var defaultBatchSize: Int? { nil }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: 1, resetsAfterSave: false, lookup: .keepIDs).run(job)
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .keepIDs, saveEvery: 1).run(job)
     }
 }

@@ -32,7 +32,7 @@ extension ManagedObjectContext {
             return out
         }
         if request.fetchBatchSize > 0 { groupFaults(results, size: request.fetchBatchSize) }
-        if hasPending { results = applyPendingChanges(results, request: request, entity: entity) }
+        if hasPending { results = try applyPendingChanges(results, request: request, entity: entity) }
         for path in request.relationshipKeyPathsForPrefetching { try prefetch(path, of: results, entity: entity) }
         return results
     }
@@ -51,7 +51,8 @@ extension ManagedObjectContext {
             return n
         }
         if request.includesPendingChanges {
-            let matches = { (o: ManagedObject) in o.entity === entity && (request.predicate?.evaluate(o) ?? true) }
+            let matcher = try PendingMatcher(request.predicate, entity: entity)
+            let matches = { (o: ManagedObject) in o.entity === entity && matcher.matches(o) }
             count += insertedList.filter { $0.isInserted && matches($0) }.count
             count -= deletedList.filter { $0.isDeleted && !$0.isFault && matches($0) }.count
         }
@@ -223,18 +224,18 @@ extension ManagedObjectContext {
 
     /// Core Data's fetches see the context's unsaved work: inserted objects that match join the
     /// results, deleted ones leave, changed ones are judged by their in-memory values.
-    private func applyPendingChanges(_ fetched: [ManagedObject], request: FetchRequest, entity: Entity) -> [ManagedObject] {
-        let predicate = request.predicate ?? .constant(true)
+    private func applyPendingChanges(_ fetched: [ManagedObject], request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
+        let predicate = try PendingMatcher(request.predicate, entity: entity)
         var seen = Set<ObjectIdentifier>()
         var out: [ManagedObject] = []
         for o in fetched where !o.isDeleted {
-            if o.changed != 0 && !o.isFault && !predicate.evaluate(o) { continue }
+            if o.changed != 0 && !o.isFault && !predicate.matches(o) { continue }
             if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
         }
-        for o in updatedList where o.entity === entity && o.isUpdated && !o.isFault && predicate.evaluate(o) {
+        for o in updatedList where o.entity === entity && o.isUpdated && !o.isFault && predicate.matches(o) {
             if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
         }
-        for o in insertedList where o.entity === entity && o.isInserted && predicate.evaluate(o) {
+        for o in insertedList where o.entity === entity && o.isInserted && predicate.matches(o) {
             if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
         }
         if !request.sortDescriptors.isEmpty && out.count > 1 {

@@ -37,14 +37,17 @@ extension ManagedObjectContext {
                     throw ContextError.constraintConflict(entity: entity.name, values: names)
                 }
                 conflictCount += conflicts
+                var replaced: [ObjectIdentifier: ManagedObject] = [:]
                 for (duplicate, survivor) in duplicates {
                     merge(duplicate, into: survivor, policy: policy)
+                    replaced[ObjectIdentifier(duplicate)] = survivor
                     merged.append((duplicate, survivor))
                 }
                 for (o, row) in collisions {
                     if o.isInserted {
                         let existing = adopt(row, entity: entity)
                         merge(o, into: existing, policy: policy)
+                        replaced[ObjectIdentifier(o)] = existing
                         merged.append((o, existing))
                     } else {
                         // An update that moved its key onto another row's: the key change is
@@ -52,6 +55,7 @@ extension ManagedObjectContext {
                         for i in constraint { o.setValue(o.committed?[i] ?? .null, at: i) }
                     }
                 }
+                repoint(replaced)
             }
         }
         return merged
@@ -102,8 +106,21 @@ extension ManagedObjectContext {
         return o
     }
 
-    /// Folds `duplicate` (an inserted object) into `survivor`: by policy its values win or not,
-    /// and every relationship to it now points to the survivor. The duplicate leaves the context.
+    /// Points every relationship to a replaced object at its replacement, in one pass: objects
+    /// that point at a new duplicate changed (or are new), so they are in the change lists.
+    private func repoint(_ replaced: [ObjectIdentifier: ManagedObject]) {
+        guard !replaced.isEmpty else { return }
+        for list in [insertedList, updatedList] {
+            for o in list where (o.isInserted || o.isUpdated) && replaced[ObjectIdentifier(o)] == nil {
+                for (i, target) in o.toOne.enumerated() {
+                    if let target, let survivor = replaced[ObjectIdentifier(target)] { try? o.setObject(survivor, at: i) }
+                }
+            }
+        }
+    }
+
+    /// Folds `duplicate` (an inserted object) into `survivor`: by policy its values win or not.
+    /// The duplicate leaves the context; `repoint` moves relationships to it.
     func merge(_ duplicate: ManagedObject, into survivor: ManagedObject, policy: MergePolicy) {
         let mine = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         if mine {
@@ -115,10 +132,6 @@ extension ManagedObjectContext {
                 && (policy == .overwrite || duplicate.changed & (1 << UInt64(32 + i)) != 0) {
                 try? survivor.setObject(duplicate.toOne[i], at: i)
             }
-        }
-        // Objects that point at the duplicate changed (or are new), so they are in these lists.
-        for o in insertedList + updatedList where o !== duplicate && (o.isInserted || o.isUpdated) {
-            for (i, target) in o.toOne.enumerated() where target === duplicate { try? o.setObject(survivor, at: i) }
         }
         for (i, rel) in duplicate.entity.toOne.enumerated() {
             if let inverse = rel.inverseToMany { duplicate.toOne[i]?.removeMember(duplicate, toMany: inverse) }

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteKit
 
 /// A predicate compiled for one entity: a WHERE clause with `?` and its values, in order.
@@ -91,69 +92,133 @@ extension Statement {
 
 // MARK: Evaluating in memory
 
-extension Predicate {
-    /// Whether `object` (not a fault) matches, by its current in-memory values.
-    func evaluate(_ object: ManagedObject) -> Bool {
-        switch self {
-        case .constant(let b): return b
-        case .and(let ps): return ps.allSatisfy { $0.evaluate(object) }
-        case .or(let ps): return ps.contains { $0.evaluate(object) }
-        case .not(let p): return !p.evaluate(object)
+/// A predicate resolved against one entity for in-memory evaluation: keys turned into column
+/// indexes and operands into values once, so checking each unsaved object of a context (what a
+/// fetch that includes pending changes must do) costs comparisons, not name lookups.
+struct PendingMatcher {
+    private indirect enum Node {
+        case constant(Bool)
+        case and([Node]), or([Node]), not(Node)
+        case attribute(Int, Predicate.ComparisonOperator, Value)
+        case attributeIn(Int, Set<Value>)
+        case beginsWith(Int, String)
+        case toOne(Int, Predicate.ComparisonOperator, ManagedObjectID?)
+        case toOneIn(Int, Set<ManagedObjectID>)
+    }
+
+    private let root: Node
+
+    init(_ predicate: Predicate?, entity: Entity) throws {
+        root = try predicate.map { try Self.resolve($0, entity) } ?? .constant(true)
+    }
+
+    private static func resolve(_ p: Predicate, _ e: Entity) throws -> Node {
+        switch p {
+        case .constant(let b): return .constant(b)
+        case .and(let ps): return .and(try ps.map { try resolve($0, e) })
+        case .or(let ps): return .or(try ps.map { try resolve($0, e) })
+        case .not(let inner): return .not(try resolve(inner, e))
         case .compare(let key, let op, let operand):
-            guard let current = Self.current(key, object) else { return false }
-            let other = Self.comparable(operand)
-            if current.isNull || other.isNull {
-                switch op {
-                case .equal: return current.isNull && other.isNull
-                case .notEqual: return current.isNull != other.isNull
-                default: return false
-                }
-            }
-            guard let order = Self.order(current, other) else { return op == .notEqual }
-            switch op {
-            case .equal: return order == 0
-            case .notEqual: return order != 0
-            case .less: return order < 0
-            case .lessOrEqual: return order <= 0
-            case .greater: return order > 0
-            case .greaterOrEqual: return order >= 0
-            }
+            if let i = e.attributeIndex(key) { return .attribute(i, op, CompiledPredicate.value(operand)) }
+            if let i = e.toOneIndex(key) { return .toOne(i, op, id(operand)) }
+            throw ContextError.unknownKey(key, entity: e.name)
         case .isIn(let key, let operands):
-            guard let current = Self.current(key, object), !current.isNull else { return false }
-            return operands.contains { Self.order(current, Self.comparable($0)) == 0 }
+            if let i = e.attributeIndex(key) { return .attributeIn(i, Set(operands.map(CompiledPredicate.value))) }
+            if let i = e.toOneIndex(key) { return .toOneIn(i, Set(operands.compactMap(id))) }
+            throw ContextError.unknownKey(key, entity: e.name)
         case .beginsWith(let key, let prefix):
-            guard case .string(let s)? = Self.current(key, object) else { return false }
-            return s.hasPrefix(prefix)
+            guard let i = e.attributeIndex(key) else { throw ContextError.unknownKey(key, entity: e.name) }
+            return .beginsWith(i, prefix)
         }
     }
 
-    /// The object's value for `key`; to-ones as the target's ID.
-    private static func current(_ key: String, _ o: ManagedObject) -> Value? {
-        if let i = o.entity.attributeIndex(key) { return o.values[i] }
-        if let i = o.entity.toOneIndex(key) {
-            return o.toOne[i].map { .string("\($0.objectID.store)/\($0.objectID.entityID)/\($0.objectID.key)") } ?? .null
-        }
+    private static func id(_ operand: Predicate.Operand) -> ManagedObjectID? {
+        if case .object(let id) = operand { return id }
         return nil
     }
 
-    private static func comparable(_ operand: Operand) -> Value {
-        switch operand {
-        case .value(let v): return v
-        case .object(let id): return .string("\(id.store)/\(id.entityID)/\(id.key)")
+    /// Whether `object` (not a fault) matches, by its current in-memory values.
+    func matches(_ object: ManagedObject) -> Bool { Self.matches(root, object) }
+
+    private static func matches(_ node: Node, _ o: ManagedObject) -> Bool {
+        switch node {
+        case .constant(let b): return b
+        case .and(let nodes): return nodes.allSatisfy { matches($0, o) }
+        case .or(let nodes): return nodes.contains { matches($0, o) }
+        case .not(let inner): return !matches(inner, o)
+        case .attribute(let i, let op, let value): return compare(o.values[i], op, value)
+        case .attributeIn(let i, let set):
+            let v = o.values[i]
+            if v.isNull { return false }
+            if set.contains(v) { return true }
+            // 3 and 3.0 are equal to SQLite though not to Hashable: numbers get a second look.
+            return v.numeric != nil && set.contains { Predicate.order(v, $0) == 0 }
+        case .beginsWith(let i, let prefix):
+            guard case .string(let s) = o.values[i] else { return false }
+            return s.utf8.starts(with: prefix.utf8)
+        case .toOne(let i, let op, let id):
+            let target = o.toOne[i]?.objectID
+            switch op {
+            case .equal: return target == id
+            case .notEqual: return target != id
+            default: return false
+            }
+        case .toOneIn(let i, let ids):
+            guard let target = o.toOne[i]?.objectID else { return false }
+            return ids.contains(target)
         }
     }
 
-    /// SQLite's order across types: numbers by value, strings by bytes, blobs by bytes.
+    private static func compare(_ current: Value, _ op: Predicate.ComparisonOperator, _ other: Value) -> Bool {
+        if current.isNull || other.isNull {
+            switch op {
+            case .equal: return current.isNull && other.isNull
+            case .notEqual: return current.isNull != other.isNull
+            default: return false
+            }
+        }
+        guard let order = Predicate.order(current, other) else { return op == .notEqual }
+        switch op {
+        case .equal: return order == 0
+        case .notEqual: return order != 0
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .greater: return order > 0
+        case .greaterOrEqual: return order >= 0
+        }
+    }
+}
+
+extension Predicate {
+    /// SQLite's order across types: numbers by value, strings and blobs by their bytes.
     static func order(_ a: Value, _ b: Value) -> Int? {
         if let x = a.numeric, let y = b.numeric { return x < y ? -1 : (x > y ? 1 : 0) }
         switch (a, b) {
         case (.string(let x), .string(let y)):
-            return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : (x == y ? 0 : 1)
+            return compareBytes(x, y)
         case (.data(let x), .data(let y)):
-            return x.lexicographicallyPrecedes(y) ? -1 : (x == y ? 0 : 1)
+            return x.withUnsafeBytes { p in y.withUnsafeBytes { q in compareBytes(p, q) } }
         default:
             return nil
         }
+    }
+
+    /// Compares UTF-8 bytes, as SQLite's BINARY collation does (Swift's `<` on String follows
+    /// Unicode ordering, and its generic byte comparison is slow).
+    @inline(__always)
+    static func compareBytes(_ x: String, _ y: String) -> Int {
+        var a = x, b = y
+        return a.withUTF8 { p in b.withUTF8 { q in compareBytes(UnsafeRawBufferPointer(p), UnsafeRawBufferPointer(q)) } }
+    }
+
+    @inline(__always)
+    static func compareBytes(_ p: UnsafeRawBufferPointer, _ q: UnsafeRawBufferPointer) -> Int {
+        let n = min(p.count, q.count)
+        if n > 0 {
+            let c = memcmp(p.baseAddress!, q.baseAddress!, n)
+            if c != 0 { return c < 0 ? -1 : 1 }
+        }
+        return p.count == q.count ? 0 : (p.count < q.count ? -1 : 1)
     }
 }
 

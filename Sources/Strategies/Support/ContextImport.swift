@@ -8,6 +8,8 @@ import Workload
 struct ContextImport {
     var batchSize: Int
     var resetsAfterSave: Bool
+    /// Records between saves (1 saves after every record); resets still follow `batchSize`.
+    var saveEvery: Int? = nil
     var lookup: ParentDirectory.Lookup
     var keyConstraint: KeyConstraint = .unique
 
@@ -26,11 +28,16 @@ struct ContextImport {
             var batch: [Record] = []
             batch.reserveCapacity(min(batchSize, 65_536))
             var record = Record()
+            let saveEvery = self.saveEvery ?? batchSize
             func flush() throws {
                 try parents.prepare(for: batch, in: context)
-                for r in batch {
+                for (i, r) in batch.enumerated() {
                     let object = mapper.insert(r, into: context)
                     try object.setObject(try parents.parent(for: r, in: context), at: mapper.parentRelationship)
+                    if (i + 1) % saveEvery == 0 && i + 1 < batch.count {
+                        try clock.save(context)
+                        parents.didSave()
+                    }
                 }
                 try clock.save(context)
                 parents.didSave()
