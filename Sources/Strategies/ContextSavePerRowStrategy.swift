@@ -15,6 +15,6 @@ public struct ContextSavePerRowStrategy: WriteStrategy {
     public var keyConstraint: KeyConstraint { .unique }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .keepIDs, saveEvery: 1).run(job)
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, saveEvery: 1, lookup: .keepIDs).run(job)
     }
 }
