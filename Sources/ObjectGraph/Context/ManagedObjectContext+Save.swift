@@ -11,7 +11,14 @@ import SQLiteKit
 ///    object. Zero rows changed is an optimistic-locking conflict for the merge policy.
 /// 5. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
 extension ManagedObjectContext {
-    private enum SaveRetry: Error { case uniquenessRace }
+    /// Another writer inserted one of this save's keys between its uniqueness check and its
+    /// INSERT (the check runs before the write transaction, as Core Data's does).
+    private struct UniquenessRace: Error, CustomStringConvertible {
+        var description: String { "save kept meeting keys inserted by other writers after its uniqueness check" }
+    }
+
+    /// Checks and writes a save tries before giving up on a racing writer.
+    static let maxUniquenessAttempts = 10
 
     /// What a merge policy decided for an object that met an optimistic-locking conflict,
     /// applied once the transaction has committed.
@@ -35,7 +42,7 @@ extension ManagedObjectContext {
             do {
                 try saveOnce()
                 return
-            } catch SaveRetry.uniquenessRace where attempt < 3 {
+            } catch is UniquenessRace where attempt < Self.maxUniquenessAttempts {
                 // Another writer inserted one of our keys between our check and our INSERT:
                 // check again, now that its row is visible.
                 attempt += 1
@@ -143,7 +150,7 @@ extension ManagedObjectContext {
                 try s.run()
             } catch let error as SQLiteError where error.isConstraint {
                 s.reset()
-                throw o.entity.uniquenessConstraints.isEmpty ? error : SaveRetry.uniquenessRace
+                throw o.entity.uniquenessConstraints.isEmpty ? error : UniquenessRace()
             }
         }
     }
