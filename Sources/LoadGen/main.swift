@@ -13,6 +13,7 @@ enum LoadGen {
         Commands:
           run       run strategies and record time, memory, SQL and store checks
           list      list strategies and datasets
+          generate  write a dataset as a JSON or NDJSON import file
 
         'loadgen <command> --help' for a command's options; 'loadgen --version' for the version.
 
@@ -28,11 +29,12 @@ enum LoadGen {
             switch command {
             case "run": return try RunCommand.main(rest)
             case "list": return try ListCommand.main(rest)
+            case "generate": return try GenerateCommand.main(rest)
             case ChildCommand.name: return ChildCommand.main(rest)
             case "--version", "version": print("loadgen \(version)"); return ExitCode.success
             case "--help", "-h", "help": print(usage, terminator: ""); return ExitCode.success
             default:
-                throw CommandError.usage("unknown command '\(command)'; expected run or list (see 'loadgen --help')")
+                throw CommandError.usage("unknown command '\(command)'; expected run, list or generate (see 'loadgen --help')")
             }
         } catch let error as CommandError {
             FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))

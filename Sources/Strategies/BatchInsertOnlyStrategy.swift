@@ -25,23 +25,31 @@ public struct BatchInsertOnlyStrategy: WriteStrategy {
         try context.performAndWait {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
                                           seed: job.workload.seed)
-            var source = job.makeSource()
+            let stream = try job.makeStream()
             var record = Record()
             var more = true
+            var arrivals: [UInt64] = []
             while more {
                 var inChunk = 0
+                var failure: Error?
                 let request = BatchInsertRequest(entityName: mapper.recordEntity.name) { row in
-                    guard inChunk < batchSize, source.next(into: &record) else {
-                        more = more && inChunk == batchSize
+                    do {
+                        guard inChunk < batchSize, try stream.next(into: &record) else { return true }
+                    } catch {
+                        failure = error
                         return true
                     }
                     mapper.fill(&row, from: record)
+                    if job.rate != nil { arrivals.append(record.arrival) }
                     inChunk += 1
                     return false
                 }
                 _ = try context.execute(request)
+                if let failure { throw failure }
+                job.latency.committed(arrivals)
+                arrivals.removeAll(keepingCapacity: true)
                 job.progress.add(inChunk)
-                if inChunk < batchSize { more = false }
+                more = inChunk == batchSize
             }
         }
         return StrategyCounters()

@@ -22,19 +22,22 @@ public struct OneWriterStrategy: WriteStrategy {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
         let writer = container.newBackgroundContext(name: "writer")
-        let producers = Producers(count: job.writers, latencyMicroseconds: job.producerLatencyMicroseconds,
-                                  spec: job.workload, scenario: job.writerScenario)
+        let producers = try Producers(job: job)
         let queue = BoundedQueue<Record>(capacity: max(1_024, 64 * job.writers), producers: job.writers)
-        let generator = Generator(spec: job.workload)
+        let failure = Locked<Error?>(nil)
         let feeding = Thread {
-            _ = try? producers.run { p in
-                var record = Record()
-                for i in producers.positions(of: p) {
-                    producers.simulateFetch(i)
-                    generator.record(at: i, into: &record)
-                    queue.put(record)
+            do {
+                try producers.run { p in
+                    defer { queue.finish() }
+                    let feed = try producers.records(for: p)
+                    var record = Record()
+                    while try feed.next(into: &record) {
+                        producers.simulateFetch(record.index)
+                        queue.put(record)
+                    }
                 }
-                queue.finish()
+            } catch {
+                failure.update { $0 = error }
             }
         }
         feeding.start()
@@ -53,6 +56,7 @@ public struct OneWriterStrategy: WriteStrategy {
                 try parents.prepare(for: batch, in: writer)
                 for r in batch { try upsert.upsert(r, in: writer) }
                 try clock.save(writer)
+                job.committed(batch)
                 parents.didSave()
                 writer.reset()
                 parents.didReset()
@@ -60,6 +64,7 @@ public struct OneWriterStrategy: WriteStrategy {
                 batch.removeAll(keepingCapacity: true)
             }
         }
+        if let error = failure.value { throw error }
         return clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
     }
 }

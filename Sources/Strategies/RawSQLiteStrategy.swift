@@ -23,22 +23,30 @@ public struct RawSQLiteStrategy: WriteStrategy {
         var writer = try RawRecordWriter(db: db, mapping: mapping, payloadBytes: job.workload.payloadBytes,
                                          seed: job.workload.seed)
         let batch = job.batchSize(for: self)
-        var source = job.makeSource()
+        let stream = try job.makeStream()
         var record = Record()
         var inTransaction = 0
         var unreported = 0
-        while source.next(into: &record) {
+        // Open-loop runs only: when each record of the open transaction was due.
+        var arrivals: [UInt64] = []
+        while try stream.next(into: &record) {
             if inTransaction == 0 { try db.execute("BEGIN") }
             try writer.insert(record)
+            if job.rate != nil { arrivals.append(record.arrival) }
             inTransaction += 1
             unreported += 1
             if inTransaction == batch {
                 try writer.commit(db)
+                job.latency.committed(arrivals)
+                arrivals.removeAll(keepingCapacity: true)
                 inTransaction = 0
             }
             if unreported == 1024 { job.progress.add(unreported); unreported = 0 }
         }
-        if inTransaction > 0 { try writer.commit(db) }
+        if inTransaction > 0 {
+            try writer.commit(db)
+            job.latency.committed(arrivals)
+        }
         job.progress.add(unreported)
         return StrategyCounters()
     }
@@ -91,7 +99,12 @@ struct RawRecordWriter {
                     case .date: insertRecord.bind(r.date, at: index)
                     case .note: insertRecord.bindText(noCopy: note, at: index)
                     case .isSeen: insertRecord.bind(r.isSeen ? 1 : 0, at: index)
-                    case .imageData: bindPayload(r.payloadOffset, at: index)
+                    case .imageData:
+                        if let bytes = r.payload {
+                            bytes.withUnsafeBytes { insertRecord.bindBlob($0, at: index) }
+                        } else {
+                            bindPayload(r.payloadOffset, at: index)
+                        }
                     }
                     index += 1
                 }

@@ -20,6 +20,14 @@ public struct StrategyJob: Sendable {
     public var coordinators: CoordinatorMode = .shared
     /// How writer strategies hand records to their producers.
     public var writerScenario: WriterScenario = .split
+    /// An import file to read the records from instead of generating them.
+    public var input: String?
+    /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
+    public var rate: Double?
+    /// Latency from intended arrival to commit, in an open-loop run.
+    public let latency = LatencyRecorder()
+    /// Keep a watching view context (`--view-context`).
+    public var watchesWithViewContext = false
     /// Shared by the SQL layer of every connection the strategy opens.
     public var counters: StatementCounters
     /// Where the strategy reports records done, for the timeline and progress.
@@ -33,9 +41,26 @@ public struct StrategyJob: Sendable {
         self.progress = progress
     }
 
-    /// The records, in order.
-    public func makeSource() -> GeneratedRecords {
-        GeneratedRecords(spec: workload)
+    /// The records, in order: generated, or read from the input file; paced in an open-loop run.
+    func makeStream() throws -> RecordStream {
+        let source: any RecordSource = try input.map { try RecordFileReader(path: $0) } ?? GeneratedRecords(spec: workload)
+        return RecordStream(source, rate: rate)
+    }
+
+    /// Notes that `records` are durable now (for the open-loop latency).
+    func committed(_ records: some Sequence<Record>) {
+        if rate != nil { latency.committed(records.lazy.map(\.arrival)) }
+    }
+
+    /// Every key the store should hold with its parent's name, for the verifier: regenerated,
+    /// or read back from the input file.
+    public func forEachExpected(_ sink: StoreVerifier.ExpectedSink) throws {
+        guard let input else { return try Generator(spec: workload).forEachExpected(sink) }
+        let reader = try RecordFileReader(path: input)
+        var record = Record()
+        while try reader.next(into: &record) {
+            try record.key.withBytes { key in try record.parentName.withBytes { try sink(key, $0) } }
+        }
     }
 
     /// The batch size to use: the job's, else the strategy's default, else everything at once.

@@ -6,6 +6,8 @@
 public struct Record: Sendable, Equatable {
     /// Position in the stream, from 0.
     public var index = 0
+    /// When the record was due to arrive (monotonic nanoseconds), in an open-loop run; 0 otherwise.
+    public var arrival: UInt64 = 0
     /// Which unique key this record carries (0..<uniqueKeys), or -1 when read from a file.
     public var keyIndex = 0
     /// The unique key: an expense's `externalID`, a photo's `remoteURL`.
@@ -29,6 +31,8 @@ public struct Record: Sendable, Equatable {
     public var isSeen = false
     /// Offset of the photo's bytes in the dataset's `PayloadPool`; the length is `payloadBytes`.
     public var payloadOffset = 0
+    /// The photo's bytes when they came from an import file (generated photos use the pool).
+    public var payload: [UInt8]? = nil
 
     public init() {}
 }

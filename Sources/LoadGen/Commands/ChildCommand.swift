@@ -32,6 +32,9 @@ enum ChildCommand {
         job.writers = task.writers
         job.producerLatencyMicroseconds = task.producerLatencyMicroseconds
         job.coordinators = task.coordinators
+        job.input = task.input
+        job.rate = task.rate
+        job.watchesWithViewContext = task.viewContext
 
         // An in-memory store lives while a connection is open: keep one open until verified.
         let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
@@ -62,6 +65,16 @@ enum ChildCommand {
         measurement.cpuSystemSeconds = cpu.system
         measurement.rowsDone = job.progress.value
         measurement.sql = job.counters.snapshot()
+        if let rate = task.rate, measurement.strategy != nil {
+            let latency = job.latency.snapshot
+            measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
+            measurement.strategy?.latencyP99Milliseconds = latency.quantileMilliseconds(0.99)
+            measurement.strategy?.latencyMaxMilliseconds = latency.maxMilliseconds
+            // Arrivals are paced, so a strategy that keeps up ends about when the last record is
+            // due; one that cannot ends later and later as its backlog grows.
+            let scheduled = Double(job.progress.value) / rate
+            measurement.strategy?.fellBehind = wall > scheduled * 1.1 + 1
+        }
 
         let leaked = Database.openConnections - (keeper == nil ? 0 : 1)
         if leaked > 0 {
@@ -77,9 +90,10 @@ enum ChildCommand {
                                measurement: inout RunMeasurement) -> Verification? {
         let mapping = DatasetMapping(dataset: task.workload.dataset, key: strategy.keyConstraint)
         let verifier = StoreVerifier(path: task.store.path, layout: mapping.verifierLayout)
-        let generator = Generator(spec: task.workload)
+        var job = StrategyJob(workload: task.workload, store: task.store)
+        job.input = task.input
         do {
-            return try verifier.verify { sink in try generator.forEachExpected(sink) }
+            return try verifier.verify { sink in try job.forEachExpected(sink) }
         } catch {
             measurement.status = .failed
             let text = "verifier: \(error)"

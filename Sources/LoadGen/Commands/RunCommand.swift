@@ -14,8 +14,18 @@ enum RunCommand {
                               footer: "Example: loadgen run --strategy batch --rows 100000"), terminator: "")
             return ExitCode.success
         }
-        let plan = try RunPlan(Arguments(command: "run", arguments: arguments, specs: RunPlan.specs))
+        var plan = try RunPlan(Arguments(command: "run", arguments: arguments, specs: RunPlan.specs))
         try checkOutputs(plan)
+        if let path = plan.inputPath {
+            let file = try InputFile.scan(path)
+            if arguments.contains("--dataset"), plan.workload.dataset != file.dataset {
+                throw CommandError.usage("run: --dataset \(plan.workload.dataset.rawValue) does not match \(path), "
+                                         + "which holds \(file.dataset.rawValue) records")
+            }
+            plan.input = file
+            plan.workload.dataset = file.dataset
+            plan.workload.rows = file.records
+        }
         Interrupts.shared.install()
         do {
             var runner = Runner(plan: plan)
@@ -94,7 +104,8 @@ struct Runner {
         let task = ChildTask(strategy: strategy.name, workload: plan.workload, store: location.options,
                              batchSize: plan.batchSize, writers: plan.writers,
                              producerLatencyMicroseconds: plan.producerLatencyMicroseconds,
-                             coordinators: plan.coordinators, runID: runID,
+                             coordinators: plan.coordinators, input: plan.input?.path, rate: plan.rate,
+                             viewContext: plan.viewContext, runID: runID,
                              label: "\(strategy.name) \(label)", progress: plan.progress, timelinePath: timelinePart)
         let measurement: RunMeasurement
         switch try ChildProcess.run(task) {

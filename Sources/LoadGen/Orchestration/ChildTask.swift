@@ -12,6 +12,9 @@ struct ChildTask: Codable, Sendable {
     var writers: Int
     var producerLatencyMicroseconds: Int
     var coordinators: CoordinatorMode
+    var input: String?
+    var rate: Double?
+    var viewContext: Bool
     var runID: String
     /// "raw-sqlite 2/3", for the progress display.
     var label: String

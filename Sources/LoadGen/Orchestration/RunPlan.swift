@@ -22,21 +22,17 @@ struct RunPlan {
     var json = false
     var quiet = false
     var progress = ProgressDisplay.Style.auto
+    /// `--input`: the path until the file is scanned (`RunCommand`), then what it holds.
+    var inputPath: String?
+    var input: InputFile?
+    var rate: Double?
+    var viewContext = false
 
     static let maxRows = 1_000_000_000
 
     static let specs: [OptionSpec] = [
         .option("--strategy", "NAME[,NAME…]|all", "strategies to run (see 'loadgen list'); default batch"),
-        .option("--rows", "N", "records to write (100000, 100k, 1M); default 100000"),
-        .option("--dataset", "expenses|photos", "what the records look like; default expenses"),
-        .option("--seed", "N", "generator seed: same seed, same records; default 1"),
-        .option("--dup-rate", "R", "share of records repeating an earlier key, 0 ≤ R < 1; default 0"),
-        .option("--key-dist", "uniform|zipf", "which earlier keys repeat; default uniform"),
-        .option("--zipf-s", "S", "zipf exponent (with --key-dist zipf), > 0; default 1.1"),
-        .option("--key-order", "ascending|random", "order new keys arrive in (IDs that grow, or UUIDv4-like); default ascending"),
-        .option("--categories", "N", "categories in the expenses dataset; default 50"),
-        .option("--albums", "N", "albums in the photos dataset; default 20"),
-        .option("--payload-bytes", "N", "size of each photo's imageData; default 4096"),
+    ] + WorkloadOptions.specs + [
         .option("--batch-size", "N", "records per save or transaction; default per strategy"),
         .option("--writers", "K", "concurrent producers for writer strategies; default 1"),
         .option("--producer-latency", "US", "simulated fetch time per record in µs; default 0"),
@@ -48,6 +44,9 @@ struct RunPlan {
         .option("--warmup", "N", "unmeasured repetitions first; default 0"),
         .option("--out", "PATH", "append one CSV row per repetition to PATH"),
         .option("--timeline", "PATH", "append 10 ms samples (rows, RSS, heap) to PATH"),
+        .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
+        .option("--rate", "R", "open loop: deliver R records/s on a fixed schedule and measure latency to commit"),
+        .flag("--view-context", "keep a view context watching every saved expense, as a list screen would"),
         .flag("--json", "print results as JSON on stdout instead of the summary"),
         .flag("--quiet", "no progress and no summary"),
         .option("--progress", "auto|bar|lines|none", "progress on stderr; default auto"),
@@ -56,22 +55,7 @@ struct RunPlan {
     /// Reads and checks every option. Throws a usage error naming the flag and what it accepts.
     init(_ a: Arguments) throws {
         strategies = try Self.strategies(a.string("--strategy") ?? "batch")
-        workload.rows = try a.int("--rows", default: 100_000, in: 1...Self.maxRows)!
-        workload.dataset = Dataset(rawValue: try a.choice("--dataset", Dataset.allCases.map(\.rawValue), default: "expenses"))!
-        workload.seed = UInt64(try a.int("--seed", default: 1, in: 0...Int.max)!)
-        workload.dupRate = try a.double("--dup-rate", default: 0, in: 0...1, upperOpen: true,
-                                        describe: "a share from 0 up to (not including) 1")!
-        let zipfS = try a.double("--zipf-s", default: 1.1, in: 0.01...10, describe: "an exponent from 0.01 to 10")!
-        let dist = try a.choice("--key-dist", ["uniform", "zipf"], default: "uniform")
-        if a.has("--zipf-s") && dist != "zipf" {
-            throw CommandError.usage("run: --zipf-s applies only with --key-dist zipf")
-        }
-        workload.keyDistribution = dist == "zipf" ? .zipf(s: zipfS) : .uniform
-        workload.keyOrder = KeyOrder(rawValue: try a.choice("--key-order", KeyOrder.allCases.map(\.rawValue),
-                                                           default: "ascending"))!
-        workload.categories = try a.int("--categories", default: 50, in: 1...1_000_000)!
-        workload.albums = try a.int("--albums", default: 20, in: 1...1_000_000)!
-        workload.payloadBytes = try a.int("--payload-bytes", default: 4096, in: 0...16_000_000)!
+        workload = try WorkloadOptions.parse(a)
         batchSize = try a.int("--batch-size", in: 1...Self.maxRows)
         writers = try a.int("--writers", default: 1, in: 1...256)!
         producerLatencyMicroseconds = try a.int("--producer-latency", default: 0, in: 0...10_000_000)!
@@ -91,6 +75,16 @@ struct RunPlan {
         progress = ProgressDisplay.Style(rawValue: try a.choice("--progress", ProgressDisplay.Style.allCases.map(\.rawValue),
                                                                 default: "auto"))!
         if quiet { progress = .none }
+        inputPath = a.string("--input")
+        if inputPath == "" { throw CommandError.usage("run: --input expects a file path") }
+        if inputPath != nil {
+            for flag in ["--rows", "--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--categories", "--albums",
+                         "--payload-bytes", "--seed"] where a.has(flag) {
+                throw CommandError.usage("run: \(flag) does not apply with --input (the file's records are imported as they are)")
+            }
+        }
+        rate = try a.double("--rate", in: 1...10_000_000, describe: "records per second, from 1 to 10000000")
+        viewContext = a.flag("--view-context")
         if !a.positional.isEmpty {
             throw CommandError.usage("run: unexpected argument '\(a.positional[0])'; options start with --")
         }
@@ -113,14 +107,22 @@ struct RunPlan {
 
     /// The CSV parameter columns for a repetition of `strategy`.
     func parameters(for strategy: any WriteStrategy, repetition: Int) -> RunParameters {
+        let uniqueKeys = input?.uniqueKeys ?? workload.uniqueKeys
+        let dupRate = input.map { 1 - Double($0.uniqueKeys) / Double($0.records) } ?? workload.dupRate
         var p = RunParameters(strategy: strategy.name, dataset: workload.dataset.rawValue, rows: workload.rows,
-                              uniqueKeys: workload.uniqueKeys, dupRate: workload.dupRate,
+                              uniqueKeys: uniqueKeys, dupRate: dupRate,
                               keyDistribution: workload.keyDistribution.name, seed: workload.seed,
                               store: storePath == "memory" ? "memory" : "file",
                               journal: storePath == "memory" ? "memory" : journal.rawValue,
                               synchronous: synchronous.rawValue, repetition: repetition, repetitions: repeats)
-        if case .zipf(let s) = workload.keyDistribution { p.zipfS = s }
-        p.keyOrder = workload.keyOrder.rawValue
+        if input == nil {
+            if case .zipf(let s) = workload.keyDistribution { p.zipfS = s }
+            p.keyOrder = workload.keyOrder.rawValue
+        } else {
+            p.keyDistribution = "file"
+            p.input = input?.path
+        }
+        p.rate = rate
         if let size = batchSize ?? strategy.defaultBatchSize { p.batchSize = size }
         if strategy.usesWriters {
             p.writers = writers

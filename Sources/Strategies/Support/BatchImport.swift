@@ -26,16 +26,17 @@ struct BatchImport {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
                                           seed: job.workload.seed)
             let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
-            var source = job.makeSource()
+            let stream = try job.makeStream()
             var chunk: [Record] = []
             chunk.reserveCapacity(min(batchSize, 65_536))
             var record = Record()
             func flush() throws {
                 try importChunk(chunk, context: context, mapper: mapper, parents: parents, clock: &clock)
+                job.committed(chunk)
                 job.progress.add(chunk.count)
                 chunk.removeAll(keepingCapacity: true)
             }
-            while source.next(into: &record) {
+            while try stream.next(into: &record) {
                 chunk.append(record)
                 if chunk.count == batchSize { try flush() }
             }

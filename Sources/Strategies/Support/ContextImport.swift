@@ -24,7 +24,7 @@ struct ContextImport {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
                                           seed: job.workload.seed)
             let parents = ParentDirectory(lookup: lookup, mapper: mapper)
-            var source = job.makeSource()
+            let stream = try job.makeStream()
             var batch: [Record] = []
             batch.reserveCapacity(min(batchSize, 65_536))
             var record = Record()
@@ -37,9 +37,11 @@ struct ContextImport {
                     if (i + 1) % saveEvery == 0 && i + 1 < batch.count {
                         try clock.save(context)
                         parents.didSave()
+                        job.committed(batch[(i + 1 - saveEvery)...i])
                     }
                 }
                 try clock.save(context)
+                job.committed(batch[((batch.count - 1) / saveEvery * saveEvery)...])
                 parents.didSave()
                 if resetsAfterSave {
                     context.reset()
@@ -48,7 +50,7 @@ struct ContextImport {
                 job.progress.add(batch.count)
                 batch.removeAll(keepingCapacity: true)
             }
-            while source.next(into: &record) {
+            while try stream.next(into: &record) {
                 batch.append(record)
                 if batch.count == batchSize { try flush() }
             }

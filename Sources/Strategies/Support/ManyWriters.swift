@@ -23,10 +23,8 @@ struct ManyWriters {
             context.mergePolicy = .mergeByPropertyObjectTrump
             contexts.append(context)
         }
-        let producers = Producers(count: job.writers, latencyMicroseconds: job.producerLatencyMicroseconds,
-                                  spec: job.workload, scenario: job.writerScenario)
+        let producers = try Producers(job: job)
         let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
-        let generator = Generator(spec: job.workload)
         let clocks = Locked(SaveClock())
         let contextsToRun = contexts
         try producers.run { p in
@@ -37,25 +35,26 @@ struct ManyWriters {
                                               seed: job.workload.seed)
                 let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
                 let upsert = FindOrCreate(mapper: mapper, parents: parents)
+                let feed = try producers.records(for: p)
                 var record = Record()
-                var pending = 0
+                var pending: [Record] = []
                 var waited = barrier == nil
                 func save() throws {
                     if !waited { barrier?.arriveAndWait(); waited = true }
                     try clock.save(context)
+                    job.committed(pending)
                     parents.didSave()
                     context.reset()
                     parents.didReset()
-                    job.progress.add(pending)
-                    pending = 0
+                    job.progress.add(pending.count)
+                    pending.removeAll(keepingCapacity: true)
                 }
-                for i in producers.positions(of: p) {
-                    producers.simulateFetch(i)
-                    generator.record(at: i, into: &record)
+                while try feed.next(into: &record) {
+                    producers.simulateFetch(record.index)
                     try parents.prepare(for: [record], in: context)
                     try upsert.upsert(record, in: context)
-                    pending += 1
-                    if pending == batchSize { try save() }
+                    pending.append(record)
+                    if pending.count == batchSize { try save() }
                 }
                 try save()
             }

@@ -7,14 +7,33 @@ import Workload
 struct Producers {
     let count: Int
     let latencyMicroseconds: Int
-    let spec: WorkloadSpec
+    let seed: UInt64
     let scenario: WriterScenario
+    private let shared: RecordStream?
+    private let job: StrategyJob
 
-    /// The positions producer `p` takes.
-    func positions(of p: Int) -> StrideTo<Int> {
-        switch scenario {
-        case .split: return stride(from: p, to: spec.rows, by: count)
-        case .sameKeysForEveryWriter: return stride(from: 0, to: spec.rows, by: 1)
+    init(job: StrategyJob) throws {
+        self.job = job
+        count = job.writers
+        latencyMicroseconds = job.producerLatencyMicroseconds
+        seed = job.workload.seed
+        scenario = job.writerScenario
+        shared = scenario == .split ? try job.makeStream() : nil
+    }
+
+    /// Where producer `p` takes its records: the one shared stream, each record once; or, in
+    /// the race scenario, a whole stream of its own.
+    func records(for p: Int) throws -> Feed {
+        if let shared { return Feed(stream: shared, shared: true) }
+        return Feed(stream: try job.makeStream(), shared: false)
+    }
+
+    /// One producer's view of its stream.
+    struct Feed {
+        let stream: RecordStream
+        let shared: Bool
+        func next(into record: inout Record) throws -> Bool {
+            shared ? try stream.nextShared(into: &record) : try stream.next(into: &record)
         }
     }
 
@@ -22,7 +41,7 @@ struct Producers {
     /// same seed on every run.
     func simulateFetch(_ i: Int) {
         guard latencyMicroseconds > 0 else { return }
-        let jitter = 0.5 + Mixing.unit(Mixing.hash(spec.seed ^ 0x1A7E_0C1, UInt64(i)))
+        let jitter = 0.5 + Mixing.unit(Mixing.hash(seed ^ 0x1A7E_0C1, UInt64(i)))
         usleep(UInt32(Double(latencyMicroseconds) * jitter))
     }
 

@@ -44,7 +44,7 @@ struct RecordMapper {
         case .date: return .date(r.date)
         case .note: return .string(r.note.string)
         case .isSeen: return .bool(r.isSeen)
-        case .imageData: return .data(payloads.map { Array($0.payload(at: r.payloadOffset)) } ?? [])
+        case .imageData: return .data(r.payload ?? payloads.map { Array($0.payload(at: r.payloadOffset)) } ?? [])
         case .parent: return .null
         }
     }

@@ -1,0 +1,105 @@
+import Foundation
+import Report
+import Workload
+
+/// `loadgen generate`: writes a dataset's records as an import file (JSON or NDJSON), the same
+/// records `run` would generate with the same options.
+enum GenerateCommand {
+    static let about = "Write a dataset's records as a JSON or NDJSON import file (for 'loadgen run --input')."
+
+    static let specs: [OptionSpec] = WorkloadOptions.specs + [
+        .option("--format", "json|ndjson", "file format; default from the file name (.ndjson/.jsonl), else json"),
+        .option("--out", "FILE|-", "where to write (- for stdout); required"),
+        .flag("--quiet", "no summary on stderr"),
+    ]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        if arguments.contains("--help") {
+            print(Help.render(usage: "loadgen generate --out FILE [options]", about: about, specs: specs,
+                              footer: "Example: loadgen generate --dataset expenses --rows 100000 --seed 7 --out data/expenses.json"),
+                  terminator: "")
+            return ExitCode.success
+        }
+        let a = try Arguments(command: "generate", arguments: arguments, specs: specs)
+        if !a.positional.isEmpty {
+            throw CommandError.usage("generate: unexpected argument '\(a.positional[0])'; options start with --")
+        }
+        let spec = try WorkloadOptions.parse(a)
+        guard let out = a.string("--out"), !out.isEmpty else {
+            throw CommandError.usage("generate: --out FILE is required (- for stdout, /dev/null to time generation)")
+        }
+        let guessed = out.hasSuffix(".ndjson") || out.hasSuffix(".jsonl") ? "ndjson" : "json"
+        let format = RecordFileFormat(rawValue: try a.choice("--format", RecordFileFormat.allCases.map(\.rawValue),
+                                                             default: guessed))!
+        let target = try OutputTarget(out)
+        let start = Clock.nanoseconds()
+        do {
+            var writer = RecordFileWriter(fd: target.fd, format: format, spec: spec)
+            var source = GeneratedRecords(spec: spec)
+            var record = Record()
+            while source.next(into: &record) { try writer.write(record) }
+            try writer.finish()
+            try target.commit()
+        } catch {
+            target.abandon()
+            throw CommandError(message: "generate: --out \(out): \(error)", exitCode: ExitCode.ioError)
+        }
+        let seconds = Clock.seconds(since: start)
+        if !a.flag("--quiet") {
+            let line = "generated \(spec.rows) \(spec.dataset.rawValue) records (\(spec.uniqueKeys) unique keys) as "
+                + "\(format.rawValue) to \(out) in \(Format.duration(seconds)) (\(Format.rate(Double(spec.rows) / seconds)))\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        return ExitCode.success
+    }
+}
+
+/// Where `generate` writes: stdout, a device such as /dev/null, or a regular file written to a
+/// temporary name and renamed into place only when complete (a failed run leaves nothing).
+struct OutputTarget {
+    let fd: Int32
+    private let path: String
+    private let temporary: String?
+
+    init(_ path: String) throws {
+        self.path = path
+        if path == "-" {
+            fd = 1
+            temporary = nil
+            return
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandError(message: "generate: --out \(path) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+        }
+        if path.hasPrefix("/dev/") {
+            fd = open(path, O_WRONLY)
+            temporary = nil
+        } else {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: folder) else {
+                throw CommandError(message: "generate: --out folder \(folder) does not exist; create it or choose another path",
+                                   exitCode: ExitCode.cannotCreate)
+            }
+            let tmp = path + ".tmp-\(getpid())"
+            fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            temporary = tmp
+        }
+        guard fd >= 0 else {
+            throw CommandError(message: "generate: --out \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate)
+        }
+    }
+
+    func commit() throws {
+        guard let temporary else { return }
+        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
+            throw RecordFileError.cannotWrite(errno)
+        }
+    }
+
+    func abandon() {
+        guard let temporary else { return }
+        close(fd)
+        unlink(temporary)
+    }
+}

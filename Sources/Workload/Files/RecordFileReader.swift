@@ -1,0 +1,457 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why an import file cannot be read: one line naming the file, where, and what was wrong.
+public struct ImportError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    /// 1-based number of the record being read, when inside one.
+    public let record: Int?
+    /// Byte offset in the file where the problem was found.
+    public let offset: Int
+    public let message: String
+
+    public var description: String {
+        let place = record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
+        return "\(path): \(place): \(message)"
+    }
+}
+
+/// Reads the records of a JSON (`{"expenses": [ … ]}`) or NDJSON import file, streaming: the
+/// file is read 256 KiB at a time and no decoded copy of the whole is ever held, so memory does
+/// not grow with the file. Dataset and format are recognised from the file itself.
+public final class RecordFileReader: RecordSource {
+    public let path: String
+    public private(set) var format: RecordFileFormat = .json
+    public private(set) var dataset: Dataset = .expenses
+    /// Records returned so far.
+    public private(set) var recordNumber = 0
+
+    private let fd: Int32
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var position = 0, filled = 0
+    private var bufferOffset = 0          // file offset of buffer[0]
+    private var atEOF = false
+    private var finished = false
+    private var parents: [InlineText: Int] = [:]
+    private var scratch: [UInt8] = []
+    private var field = InlineText()
+    private var text = InlineText()
+
+    /// Opens `path` and recognises its format and dataset. Throws `ImportError` for an empty or
+    /// non-JSON file, `ImportFileError` when it cannot be opened.
+    public init(path: String) throws {
+        self.path = path
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
+        buffer = .allocate(byteCount: 1 << 18, alignment: 16)
+        try sniff()
+    }
+
+    deinit {
+        close(fd)
+        buffer.deallocate()
+    }
+
+    // MARK: Recognising the file
+
+    private func sniff() throws {
+        try skipWhitespace()
+        guard let first = try peek() else { throw error(nil, "the file is empty (expected JSON records)") }
+        guard first == UInt8(ascii: "{") else { throw unexpected(first, expecting: "'{'", record: nil) }
+        // NDJSON starts with a record; the JSON shape starts with {"expenses": [ or {"photos": [.
+        if let dataset = try wrapperDataset() {
+            self.dataset = dataset
+            format = .json
+        } else {
+            format = .ndjson
+            dataset = try looksLikePhotos() ? .photos : .expenses
+        }
+    }
+
+    /// Consumes `{"<dataset>": [` when the file starts so; otherwise consumes nothing.
+    private func wrapperDataset() throws -> Dataset? {
+        try fill(atLeast: 64)
+        var i = position + 1
+        func skip() { while i < filled, isWhitespace(buffer[i]) { i += 1 } }
+        skip()
+        for d in Dataset.allCases {
+            let name = Array("\"\(d.jsonArrayName)\"".utf8)
+            guard i + name.count <= filled, (0..<name.count).allSatisfy({ buffer[i + $0] == name[$0] }) else { continue }
+            var j = i + name.count
+            while j < filled, isWhitespace(buffer[j]) { j += 1 }
+            guard j < filled, buffer[j] == UInt8(ascii: ":") else { continue }
+            j += 1
+            while j < filled, isWhitespace(buffer[j]) { j += 1 }
+            guard j < filled, buffer[j] == UInt8(ascii: "[") else { continue }
+            position = j + 1
+            return d
+        }
+        return nil
+    }
+
+    private func looksLikePhotos() throws -> Bool {
+        try fill(atLeast: 4096)
+        let marker = Array("\"remoteURL\"".utf8)
+        let end = min(filled, position + 65_536)
+        guard end - position >= marker.count else { return false }
+        for i in position...(end - marker.count) where buffer[i] == marker[0] {
+            if (0..<marker.count).allSatisfy({ buffer[i + $0] == marker[$0] }) { return true }
+        }
+        return false
+    }
+
+    // MARK: Records
+
+    /// Reads the next record; false after the last one.
+    public func next(into record: inout Record) throws -> Bool {
+        if finished { return false }
+        try skipWhitespace()
+        if format == .json {
+            guard let c = try peek() else { throw error(nil, "the file ends before the closing ']' of \"\(dataset.jsonArrayName)\"") }
+            if c == UInt8(ascii: "]") {
+                position += 1
+                try expectEnd(closing: "}")
+                finished = true
+                return false
+            }
+            if recordNumber > 0 {
+                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after a record", record: recordNumber) }
+                position += 1
+                try skipWhitespace()
+            }
+        } else if try peek() == nil {
+            finished = true
+            return false
+        }
+        recordNumber += 1
+        try readObject(into: &record)
+        record.index = recordNumber - 1
+        record.keyIndex = -1
+        return true
+    }
+
+    private func expectEnd(closing: Character) throws {
+        try skipWhitespace()
+        guard let c = try peek() else { throw error(nil, "the file ends before the final '\(closing)'") }
+        guard c == UInt8(ascii: closing.asciiValue.map { Unicode.Scalar($0) }!) else {
+            throw unexpected(c, expecting: "'\(closing)'", record: nil)
+        }
+        position += 1
+        try skipWhitespace()
+        if let extra = try peek() { throw unexpected(extra, expecting: "the end of the file", record: nil) }
+    }
+
+    private func readObject(into r: inout Record) throws {
+        let start = offset
+        guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
+        guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting a record", record: recordNumber) }
+        position += 1
+        var seen: UInt8 = 0
+        r.payload = nil
+        var firstField = true
+        while true {
+            try skipWhitespace()
+            guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
+            if c == UInt8(ascii: "}") { position += 1; break }
+            if !firstField {
+                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: recordNumber) }
+                position += 1
+                try skipWhitespace()
+            }
+            firstField = false
+            try readString(into: &field, what: "a field name")
+            try skipWhitespace()
+            guard let colon = try peek() else { throw error(recordNumber, "the file ends inside the record") }
+            guard colon == UInt8(ascii: ":") else { throw unexpected(colon, expecting: "':'", record: recordNumber) }
+            position += 1
+            try skipWhitespace()
+            seen |= try readField(into: &r)
+        }
+        let required: [(UInt8, String)] = dataset == .expenses
+            ? [(1, "id"), (2, "amount"), (4, "date"), (8, "note"), (16, "categoryName")]
+            : [(1, "remoteURL"), (2, "imageData"), (4, "isSeen"), (16, "albumName")]
+        for (bit, name) in required where seen & bit == 0 {
+            throw ImportError(path: path, record: recordNumber, offset: start, message: "missing field \"\(name)\"")
+        }
+        if format == .ndjson { try endOfLine() }
+    }
+
+    /// Reads the value of the field just named; returns its bit (0 for fields loadgen ignores).
+    private func readField(into r: inout Record) throws -> UInt8 {
+        switch dataset {
+        case .expenses:
+            if field == "id" { try readString(into: &r.key, what: "field \"id\""); return 1 }
+            if field == "amount" { r.amount = try readNumber("amount"); return 2 }
+            if field == "date" {
+                try readString(into: &text, what: "field \"date\"")
+                guard let d = text.withBytes(ISO8601.parse) else {
+                    throw error(recordNumber, "field \"date\" is not an ISO 8601 date: \"\(text)\"")
+                }
+                r.date = d
+                return 4
+            }
+            if field == "note" { try readString(into: &r.note, what: "field \"note\""); return 8 }
+            if field == "categoryName" { try readParent(into: &r, "categoryName"); return 16 }
+        case .photos:
+            if field == "remoteURL" { try readString(into: &r.key, what: "field \"remoteURL\""); return 1 }
+            if field == "imageData" {
+                try readLongString(what: "field \"imageData\"")
+                guard let bytes = scratch.withUnsafeBytes(Base64.decode) else {
+                    throw error(recordNumber, "field \"imageData\" is not base64")
+                }
+                r.payload = bytes
+                return 2
+            }
+            if field == "isSeen" { r.isSeen = try readBool("isSeen"); return 4 }
+            if field == "albumName" { try readParent(into: &r, "albumName"); return 16 }
+        }
+        try skipValue()
+        return 0
+    }
+
+    private func readParent(into r: inout Record, _ name: String) throws {
+        try readString(into: &r.parentName, what: "field \"\(name)\"")
+        if let i = parents[r.parentName] {
+            r.parentIndex = i
+        } else {
+            r.parentIndex = parents.count
+            parents[r.parentName] = r.parentIndex
+        }
+    }
+
+    // MARK: Values
+
+    private func readString(into out: inout InlineText, what: String) throws {
+        try readLongString(what: what)
+        guard scratch.count <= InlineText.capacity else {
+            throw error(recordNumber, "\(what) is longer than \(InlineText.capacity) bytes (loadgen's limit for text)")
+        }
+        out.removeAll()
+        scratch.withUnsafeBytes { out.append($0) }
+    }
+
+    /// Reads a JSON string into `scratch`, unescaping, and checking it is UTF-8 text.
+    private func readLongString(what: String) throws {
+        guard let q = try peek() else { throw error(recordNumber, "the file ends where \(what) should be") }
+        guard q == UInt8(ascii: "\"") else { throw typeError(what, expected: "a string", found: q) }
+        position += 1
+        scratch.removeAll(keepingCapacity: true)
+        var continuation = 0
+        while true {
+            guard let c = try peek() else { throw error(recordNumber, "the file ends inside \(what)") }
+            position += 1
+            if continuation > 0 {
+                guard c & 0xC0 == 0x80 else { throw error(recordNumber, "\(what) is not valid UTF-8") }
+                continuation -= 1
+                scratch.append(c)
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""):
+                return
+            case UInt8(ascii: "\\"):
+                try readEscape(what: what)
+            case 0..<0x20:
+                throw error(recordNumber, "\(what) holds control byte 0x\(String(c, radix: 16)) (binary data is not JSON)")
+            case 0x80...:
+                if c & 0xE0 == 0xC0 { continuation = 1 } else if c & 0xF0 == 0xE0 { continuation = 2 }
+                else if c & 0xF8 == 0xF0 { continuation = 3 } else { throw error(recordNumber, "\(what) is not valid UTF-8") }
+                scratch.append(c)
+            default:
+                scratch.append(c)
+            }
+        }
+    }
+
+    private func readEscape(what: String) throws {
+        guard let e = try peek() else { throw error(recordNumber, "the file ends inside \(what)") }
+        position += 1
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(e)
+        case UInt8(ascii: "b"): scratch.append(8)
+        case UInt8(ascii: "f"): scratch.append(12)
+        case UInt8(ascii: "n"): scratch.append(10)
+        case UInt8(ascii: "r"): scratch.append(13)
+        case UInt8(ascii: "t"): scratch.append(9)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4(what)
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard try peek() == UInt8(ascii: "\\") else { throw error(recordNumber, "\(what) has a lone surrogate") }
+                position += 1
+                guard try peek() == UInt8(ascii: "u") else { throw error(recordNumber, "\(what) has a lone surrogate") }
+                position += 1
+                let low = try hex4(what)
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let u = Unicode.Scalar(scalar) else { throw error(recordNumber, "\(what) has an invalid \\u escape") }
+            scratch.append(contentsOf: Array(String(Character(u)).utf8))
+        default:
+            throw error(recordNumber, "\(what) has an invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+        }
+    }
+
+    private func hex4(_ what: String) throws -> UInt32 {
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            guard let c = try peek(), let d = hexValue(c) else { throw error(recordNumber, "\(what) has an invalid \\u escape") }
+            position += 1
+            v = v << 4 | d
+        }
+        return v
+    }
+
+    private func readNumber(_ name: String) throws -> Double {
+        guard let first = try peek() else { throw error(recordNumber, "the file ends where field \"\(name)\" should be") }
+        guard first == UInt8(ascii: "-") || (first >= 48 && first <= 57) else {
+            throw typeError("field \"\(name)\"", expected: "a number", found: first)
+        }
+        var chars: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes, NUL-terminated
+        var n = 0
+        while let c = try peek(), (c >= 48 && c <= 57) || c == 45 || c == 43 || c == 46 || c == 101 || c == 69 {
+            guard n < 31 else { throw error(recordNumber, "field \"\(name)\" is too long a number") }
+            withUnsafeMutableBytes(of: &chars) { $0[n] = c }
+            n += 1
+            position += 1
+        }
+        var end: UnsafeMutablePointer<CChar>?
+        let value = withUnsafeMutableBytes(of: &chars) { raw -> Double in
+            let p = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+            let v = strtod(p, &end)
+            return end == p + n ? v : .nan
+        }
+        guard value.isFinite else { throw error(recordNumber, "field \"\(name)\" is not a number") }
+        return value
+    }
+
+    private func readBool(_ name: String) throws -> Bool {
+        guard let c = try peek() else { throw error(recordNumber, "the file ends where field \"\(name)\" should be") }
+        if try matchLiteral("true") { return true }
+        if try matchLiteral("false") { return false }
+        throw typeError("field \"\(name)\"", expected: "true or false", found: c)
+    }
+
+    private func matchLiteral(_ word: StaticString) throws -> Bool {
+        try fill(atLeast: word.utf8CodeUnitCount)
+        guard filled - position >= word.utf8CodeUnitCount else { return false }
+        for i in 0..<word.utf8CodeUnitCount where buffer[position + i] != word.utf8Start[i] { return false }
+        position += word.utf8CodeUnitCount
+        return true
+    }
+
+    /// Skips a value loadgen does not use (any JSON value, nested or not).
+    private func skipValue() throws {
+        guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
+        switch c {
+        case UInt8(ascii: "\""): try readLongString(what: "field \"\(field)\"")
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            repeat {
+                guard let d = try peek() else { throw error(recordNumber, "the file ends inside the record") }
+                if d == UInt8(ascii: "\"") { try readLongString(what: "field \"\(field)\""); continue }
+                position += 1
+                if d == UInt8(ascii: "{") || d == UInt8(ascii: "[") { depth += 1 }
+                if d == UInt8(ascii: "}") || d == UInt8(ascii: "]") { depth -= 1 }
+            } while depth > 0
+        default:
+            if try matchLiteral("true") || matchLiteral("false") || matchLiteral("null") { return }
+            _ = try readNumber(field.string)
+        }
+    }
+
+    private func endOfLine() throws {
+        while let c = try peek() {
+            if c == 10 { position += 1; return }
+            guard c == 32 || c == 9 || c == 13 else { throw unexpected(c, expecting: "the end of the line after a record", record: recordNumber) }
+            position += 1
+        }
+    }
+
+    // MARK: Bytes
+
+    private var offset: Int { bufferOffset + position }
+
+    @inline(__always)
+    private func peek() throws -> UInt8? {
+        if position < filled { return buffer[position] }
+        try fill(atLeast: 1)
+        return position < filled ? buffer[position] : nil
+    }
+
+    /// Makes at least `n` bytes available from `position` (fewer at the end of the file).
+    private func fill(atLeast n: Int) throws {
+        guard filled - position < n, !atEOF else { return }
+        let keep = filled - position
+        if keep > 0 && position > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + position, byteCount: keep) }
+        bufferOffset += position
+        position = 0
+        filled = keep
+        while filled < n && !atEOF {
+            let got = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw error(recordNumber == 0 ? nil : recordNumber, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { atEOF = true }
+            filled += got
+        }
+    }
+
+    private func skipWhitespace() throws {
+        while let c = try peek(), isWhitespace(c) { position += 1 }
+    }
+
+    @inline(__always)
+    private func isWhitespace(_ c: UInt8) -> Bool { c == 32 || c == 10 || c == 13 || c == 9 }
+
+    private func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case 48...57: return UInt32(c - 48)
+        case 97...102: return UInt32(c - 87)
+        case 65...70: return UInt32(c - 55)
+        default: return nil
+        }
+    }
+
+    // MARK: Errors
+
+    private func error(_ record: Int?, _ message: String) -> ImportError {
+        ImportError(path: path, record: record, offset: offset, message: message)
+    }
+
+    private func unexpected(_ byte: UInt8, expecting: String, record: Int?) -> ImportError {
+        let shown = byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        return error(record, "expected \(expecting), found \(shown)\(byte < 32 && !isWhitespace(byte) ? " (not JSON text)" : "")")
+    }
+
+    private func typeError(_ what: String, expected: String, found byte: UInt8) -> ImportError {
+        let kind: String
+        switch byte {
+        case UInt8(ascii: "\""): kind = "a string"
+        case UInt8(ascii: "{"): kind = "an object"
+        case UInt8(ascii: "["): kind = "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): kind = "a boolean"
+        case UInt8(ascii: "n"): kind = "null"
+        case UInt8(ascii: "-"), 48...57: kind = "a number"
+        default: kind = byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        }
+        return error(recordNumber, "\(what) must be \(expected), found \(kind)")
+    }
+}
+
+/// An import file that cannot be opened.
+public struct ImportFileError: Error, CustomStringConvertible {
+    public let path: String
+    public let errno: Int32
+    public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+}
+
+extension InlineText {
+    /// Equality with a static ASCII string, byte for byte.
+    static func == (text: InlineText, literal: StaticString) -> Bool {
+        guard text.count == literal.utf8CodeUnitCount else { return false }
+        return text.withBytes { b in (0..<b.count).allSatisfy { b[$0] == literal.utf8Start[$0] } }
+    }
+}

@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The formats of import files.
+public enum RecordFileFormat: String, Sendable, Codable, CaseIterable {
+    /// `{"expenses": [ {…}, {…} ]}`: the import shape of the seeds.
+    case json
+    /// One object per line.
+    case ndjson
+}
+
+/// Writes records as JSON or NDJSON, straight into a buffer flushed with write(2).
+///
+/// Built byte by byte (no Foundation, no Codable) because `loadgen generate` must never be the
+/// bottleneck: millions of records per second into a null sink.
+public struct RecordFileWriter {
+    public let format: RecordFileFormat
+    public let dataset: Dataset
+    private let fd: Int32
+    private let out = OutputBuffer()
+    private var written = 0
+    private let payloads: PayloadPool?
+    /// Scratch for base64 payloads (photos).
+    private var scratch: [UInt8] = []
+
+    /// Writes to the open file descriptor `fd` (not closed by the writer).
+    public init(fd: Int32, format: RecordFileFormat, spec: WorkloadSpec) {
+        self.fd = fd
+        self.format = format
+        self.dataset = spec.dataset
+        payloads = spec.dataset == .photos ? PayloadPool(payloadBytes: spec.payloadBytes, seed: spec.seed) : nil
+        if format == .json { out.put(Array("{\"\(dataset.jsonArrayName)\": [\n".utf8)) }
+    }
+
+    /// Appends one record.
+    public mutating func write(_ r: Record) throws {
+        if format == .json && written > 0 { out.put(",\n") }
+        switch dataset {
+        case .expenses:
+            out.put("{\"id\": "); out.string(r.key)
+            out.put(", \"amount\": "); out.cents(r.amount)
+            out.put(", \"date\": \""); out.date(r.date)
+            out.put("\", \"note\": "); out.string(r.note)
+            out.put(", \"categoryName\": "); out.string(r.parentName)
+        case .photos:
+            out.put("{\"remoteURL\": "); out.string(r.key)
+            out.put(", \"imageData\": \"")
+            scratch.removeAll(keepingCapacity: true)
+            if let bytes = r.payload {
+                bytes.withUnsafeBytes { Base64.encode($0, into: &scratch) }
+            } else if let payloads {
+                Base64.encode(payloads.payload(at: r.payloadOffset), into: &scratch)
+            }
+            out.put(scratch)
+            out.put("\", \"isSeen\": "); out.put(r.isSeen ? "true" : "false")
+            out.put(", \"albumName\": "); out.string(r.parentName)
+        }
+        out.put(format == .ndjson ? "}\n" : "}")
+        written += 1
+        if out.count >= OutputBuffer.flushAt { try flush() }
+    }
+
+    /// Ends the document and writes what is buffered.
+    public mutating func finish() throws {
+        if format == .json { out.put(written > 0 ? "\n]}\n" : "]}\n") }
+        try flush()
+    }
+
+    private mutating func flush() throws {
+        var offset = 0
+        while offset < out.count {
+            let n = Glibc.write(fd, out.base + offset, out.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RecordFileError.cannotWrite(errno)
+            }
+            offset += n
+        }
+        out.count = 0
+    }
+}
+
+/// A growable byte buffer written through a cursor: no per-byte capacity or uniqueness checks,
+/// which is what `Array.append` costs at millions of records per second.
+private final class OutputBuffer {
+    static let flushAt = 1 << 18
+    private(set) var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    var count = 0
+
+    init() {
+        capacity = Self.flushAt + (1 << 16)
+        base = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always)
+    private func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: (count + n) * 2, alignment: 16)
+        bigger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = bigger
+        capacity = (count + n) * 2
+    }
+
+    @inline(__always)
+    func put(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        reserve(n)
+        (base + count).copyMemory(from: text.utf8Start, byteCount: n)
+        count += n
+    }
+
+    func put(_ bytes: [UInt8]) {
+        reserve(bytes.count)
+        bytes.withUnsafeBytes { (base + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        count += bytes.count
+    }
+
+    @inline(__always)
+    func byte(_ b: UInt8) {
+        reserve(1)
+        base.storeBytes(of: b, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    /// A JSON string, escaping what JSON requires (copied whole when nothing needs escaping).
+    @inline(__always)
+    func string(_ text: InlineText) {
+        reserve(text.count * 6 + 2)
+        byte(34)
+        text.withBytes { bytes in
+            if !bytes.contains(where: { $0 < 32 || $0 == 34 || $0 == 92 }) {
+                if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+                count += bytes.count
+                return
+            }
+            let hex: StaticString = "0123456789abcdef"
+            for b in bytes {
+                switch b {
+                case 34, 92: byte(92); byte(b)
+                case 0..<32: put("\\u00"); byte(hex.utf8Start[Int(b >> 4)]); byte(hex.utf8Start[Int(b & 15)])
+                default: byte(b)
+                }
+            }
+        }
+        byte(34)
+    }
+
+    /// Whole cents as `123.45`, exactly (no binary-to-decimal surprises).
+    @inline(__always)
+    func cents(_ value: Double) {
+        var cents = Int64((value * 100).rounded())
+        if cents < 0 { byte(45); cents = -cents }
+        decimal(UInt64(cents / 100))
+        byte(46)
+        byte(UInt8(48 + cents % 100 / 10))
+        byte(UInt8(48 + cents % 10))
+    }
+
+    @inline(__always)
+    func decimal(_ v: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var n = 0
+        var x = v
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat { d[n] = UInt8(48 + x % 10); x /= 10; n += 1 } while x > 0
+        }
+        withUnsafeBytes(of: &digits) { d in for i in stride(from: n - 1, through: 0, by: -1) { byte(d[i]) } }
+    }
+
+    @inline(__always)
+    func date(_ seconds: Double) {
+        reserve(32)
+        count += ISO8601.write(seconds, to: base + count)
+    }
+}
+
+/// A file that cannot be written.
+public enum RecordFileError: Error, CustomStringConvertible {
+    case cannotWrite(Int32)
+    public var description: String { "cannot write: \(String(cString: strerror(cannotWriteCode)))" }
+    private var cannotWriteCode: Int32 { if case .cannotWrite(let c) = self { return c }; return 0 }
+}
