@@ -20,6 +20,7 @@ public struct BatchInsertOnlyStrategy: WriteStrategy {
     public func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
+        let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "batch-importer")
         let batchSize = job.batchSize(for: self)
         try context.performAndWait {
@@ -52,6 +53,8 @@ public struct BatchInsertOnlyStrategy: WriteStrategy {
                 more = inChunk == batchSize
             }
         }
-        return StrategyCounters()
+        var counters = StrategyCounters()
+        screen?.report(into: &counters)
+        return counters
     }
 }

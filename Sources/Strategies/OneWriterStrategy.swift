@@ -21,6 +21,7 @@ public struct OneWriterStrategy: WriteStrategy {
     public func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
+        let screen = try Screen(job: job, container: container, mapping: mapping)
         let writer = container.newBackgroundContext(name: "writer")
         let producers = try Producers(job: job)
         let queue = BoundedQueue<Record>(capacity: max(1_024, 64 * job.writers), producers: job.writers)
@@ -65,6 +66,8 @@ public struct OneWriterStrategy: WriteStrategy {
             }
         }
         if let error = failure.value { throw error }
-        return clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
+        screen?.report(into: &counters)
+        return counters
     }
 }

@@ -81,6 +81,9 @@ enum ChildCommand {
             FileHandle.standardError.write(Data("loadgen: \(task.strategy) left \(leaked) connection(s) open\n".utf8))
         }
         measurement.verification = verify(task, strategy: strategy, measurement: &measurement)
+        if let shown = measurement.strategy?.viewObjects, let rows = measurement.verification?.storeRows {
+            measurement.verification?.viewMissing = rows - shown
+        }
         withExtendedLifetime(keeper) {}
         return measurement
     }

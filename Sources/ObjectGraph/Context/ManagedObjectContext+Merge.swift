@@ -16,13 +16,17 @@ extension ManagedObjectContext {
         for state in note.states {
             if let o = registry[state.objectID] {
                 apply(state, to: o)
+                for controller in resultsControllers { controller.merged(o) }
             } else if inserted.contains(state.objectID) {
+                // An insert joins this context when it relates to an object held here (so that
+                // album.photos grows) or a results controller watches its entity.
                 let entity = model.runtime[state.objectID.entityID - 1]
-                let relatesToRegistered = state.toOne.contains { id in id.map { registry[$0] != nil } ?? false }
-                guard relatesToRegistered else { continue }
+                let watched = resultsControllers.contains { $0.watches(entity.id) }
+                guard watched || state.toOne.contains(where: { id in id.map { registry[$0] != nil } ?? false }) else { continue }
                 let o = ManagedObject(entity: entity, id: state.objectID, context: self, fault: true)
                 registry[state.objectID] = o
                 apply(state, to: o)
+                for controller in resultsControllers { controller.merged(o) }
             }
         }
         for id in note.deletedObjectIDs {
@@ -31,6 +35,7 @@ extension ManagedObjectContext {
                 if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
             }
             forget(o)
+            for controller in resultsControllers { controller.merged(o) }
         }
     }
 
@@ -93,5 +98,11 @@ extension ManagedObjectContext {
                 }
             }
         }
+    }
+
+    /// Starts telling `controller` about merged objects.
+    func follow(_ controller: FetchedResultsController) {
+        followers.removeAll { $0.controller == nil }
+        if !followers.contains(where: { $0.controller === controller }) { followers.append(WeakController(controller)) }
     }
 }

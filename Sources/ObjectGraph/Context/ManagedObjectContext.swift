@@ -43,6 +43,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var updatedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
     var updateStatements: [UpdateKey: String] = [:]
+    /// Results controllers following this context's merges, held weakly (a controller holds
+    /// its context; the context must not hold it back).
+    var followers: [WeakController] = []
+    var resultsControllers: [FetchedResultsController] { followers.compactMap(\.controller) }
     /// Saves that wrote something, and conflicts met by saves (resolved or not).
     public internal(set) var saveCount = 0
     public internal(set) var conflictCount = 0
@@ -245,6 +249,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         assertOnQueue()
         for object in registry.values { object.invalidate() }
         for object in insertedList + updatedList + deletedList { object.invalidate() }
+        for controller in resultsControllers { controller.contextDidReset() }
         // An import resets after every batch: keep batch-sized tables instead of growing them
         // again each time, but give a big one's memory back.
         let keep = registry.count <= 16_384

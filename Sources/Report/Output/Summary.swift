@@ -50,6 +50,16 @@ public enum Summary {
             if let retries = last.strategy?.busyRetries { line += ", \(retries) busy retries" }
             text += line + "\n"
         }
+        if let latency = last.strategy?.latencyP50Milliseconds {
+            text += String(format: "  Latency (last): p50 %.1f ms, p99 %.1f ms, max %.1f ms", latency,
+                           last.strategy?.latencyP99Milliseconds ?? 0, last.strategy?.latencyMaxMilliseconds ?? 0)
+            text += last.strategy?.fellBehind == true ? "  — could not keep up with --rate\n" : "\n"
+        }
+        if let shown = last.strategy?.viewObjects {
+            text += "  Screen (last):  shows \(shown) objects"
+                + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
+                + String(format: ", merging took %.1f ms\n", last.strategy?.mergeMillisecondsTotal ?? 0)
+        }
         if let v = last.verification {
             text += "  Store (last):   \(v.storeRows) rows, \(v.duplicates) duplicates, \(v.lost) lost, "
                 + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes))\n"

@@ -51,6 +51,8 @@ public struct Verification: Codable, Sendable, Equatable {
     /// "ok", or the first problems `PRAGMA integrity_check` reported.
     public var integrity: String
     public var storeBytes: Int
+    /// Rows in the store that the watching view context does not show (with `--view-context`).
+    public var viewMissing: Int?
 
     public init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows

@@ -82,6 +82,8 @@ public struct ResultRow: Sendable {
         ("merge_ms_total", { cell($0.measurement.strategy?.mergeMillisecondsTotal, 3) }),
         ("view_objects", { cell($0.measurement.strategy?.viewObjects) }),
         ("key_order", { $0.parameters.keyOrder ?? "" }),
+        ("view_missing", { cell($0.measurement.verification?.viewMissing) }),
+        ("kept_up", { $0.measurement.strategy?.fellBehind.map { $0 ? "no" : "yes" } ?? "" }),
     ]
 
     /// The header line's fields.

@@ -19,6 +19,7 @@ struct BatchImport {
     func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: .unique)
         let container = try job.makeContainer(mapping.model)
+        let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "batch-importer")
         context.mergePolicy = policy
         var clock = SaveClock()
@@ -42,7 +43,9 @@ struct BatchImport {
             }
             if !chunk.isEmpty { try flush() }
         }
-        return clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        screen?.report(into: &counters)
+        return counters
     }
 
     private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper,

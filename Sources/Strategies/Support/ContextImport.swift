@@ -16,6 +16,7 @@ struct ContextImport {
     func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
+        let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "importer")
         // As the seed's import: constraint conflicts (repeated keys) merge, in-memory values win.
         context.mergePolicy = .mergeByPropertyObjectTrump
@@ -56,6 +57,8 @@ struct ContextImport {
             }
             if !batch.isEmpty { try flush() }
         }
-        return clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        screen?.report(into: &counters)
+        return counters
     }
 }

@@ -10,6 +10,9 @@ struct ManyWriters {
     func run(_ job: StrategyJob, batchSize: Int) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let first = try job.makeContainer(mapping.model)
+        // The screen watches the first coordinator: with per-writer coordinators it sees only
+        // that writer's saves, as an app misses its extension's without persistent history.
+        let screen = try Screen(job: job, container: first, mapping: mapping)
         var coordinators = [first.persistentStoreCoordinator]
         var contexts: [ManagedObjectContext] = []
         for p in 0..<job.writers {
@@ -60,6 +63,8 @@ struct ManyWriters {
             }
             clocks.update { $0.merge(clock) }
         }
-        return clocks.value.counters(contexts: contexts, coordinators: coordinators)
+        var counters = clocks.value.counters(contexts: contexts, coordinators: coordinators)
+        screen?.report(into: &counters)
+        return counters
     }
 }
