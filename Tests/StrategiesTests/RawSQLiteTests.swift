@@ -33,7 +33,7 @@ import Workload
     }
 
     func categoriesUsed(_ job: StrategyJob) -> Int {
-        var source = job.makeSource()
+        var source = GeneratedRecords(spec: job.workload)
         var r = Record()
         var used = Set<Int>()
         while source.next(into: &r) { used.insert(r.parentIndex) }

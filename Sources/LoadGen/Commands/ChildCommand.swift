@@ -70,10 +70,9 @@ enum ChildCommand {
             measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
             measurement.strategy?.latencyP99Milliseconds = latency.quantileMilliseconds(0.99)
             measurement.strategy?.latencyMaxMilliseconds = latency.maxMilliseconds
-            // Arrivals are paced, so a strategy that keeps up ends about when the last record is
-            // due; one that cannot ends later and later as its backlog grows.
-            let scheduled = Double(job.progress.value) / rate
-            measurement.strategy?.fellBehind = wall > scheduled * 1.1 + 1
+            // Arrivals are paced, so a strategy that keeps up takes records about as fast as they
+            // arrive; one that cannot falls behind the schedule and its backlog grows.
+            measurement.strategy?.fellBehind = Double(job.progress.value) / wall < rate * 0.95
         }
 
         let leaked = Database.openConnections - (keeper == nil ? 0 : 1)

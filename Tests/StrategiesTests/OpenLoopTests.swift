@@ -1,0 +1,108 @@
+import Foundation
+import ObjectGraph
+import Report
+import Testing
+import Workload
+@testable import Strategies
+
+/// Open-loop delivery and latency, and the watching screen.
+@Suite struct OpenLoopTests {
+    func spec(rows: Int) -> WorkloadSpec {
+        var s = WorkloadSpec()
+        s.rows = rows
+        return s
+    }
+
+    @Test func intendedArrivalsFollowTheScheduleExactly() throws {
+        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 200)), rate: 10_000)
+        var r = Record()
+        var arrivals: [UInt64] = []
+        while try stream.next(into: &r) { arrivals.append(r.arrival) }
+        #expect(arrivals.count == 200)
+        for i in arrivals.indices { #expect(arrivals[i] == stream.due(i)) }
+        #expect(arrivals[199] - arrivals[0] == UInt64(199 * 100_000))   // 100 µs apart at 10 k/s
+    }
+
+    @Test func noRateMeansNoStamp() throws {
+        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 3)), rate: nil)
+        var r = Record()
+        while try stream.next(into: &r) { #expect(r.arrival == 0) }
+    }
+
+    /// A writer that stalls for 50 ms: the records due meanwhile wait, and their latency shows
+    /// the stall although the writer took them as soon as it could.
+    @Test func aStalledWriterShowsItsStallInTheTail() throws {
+        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 1_000)), rate: 20_000)
+        let recorder = LatencyRecorder()
+        var r = Record()
+        while try stream.next(into: &r) {
+            if r.index == 100 { usleep(50_000) }
+            recorder.committed([r.arrival])
+        }
+        let h = recorder.snapshot
+        #expect(h.count == 1_000)
+        #expect(h.maxMilliseconds! >= 50)
+        #expect(h.quantileMilliseconds(0.99)! >= 25)
+    }
+
+    @Test func latencyIsRecordedPerCommitByTheStrategies() throws {
+        ConcurrencyDebug.isEnabled = true
+        let path = NSTemporaryDirectory() + "rate-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(workload: spec(rows: 300), store: StoreOptions(path: path))
+        job.rate = 50_000
+        job.batchSize = 100
+        _ = try ContextResetStrategy().run(job)
+        #expect(job.latency.snapshot.count == 300)
+    }
+
+    @Test(arguments: ["context-reset", "one-writer", "many-writers-constrained", "prefetch"])
+    func theScreenShowsWhatTheStoreHolds(name: String) throws {
+        ConcurrencyDebug.isEnabled = true
+        let path = NSTemporaryDirectory() + "screen-\(UUID().uuidString).sqlite"
+        var s = spec(rows: 500)
+        s.dupRate = 0.1
+        var job = StrategyJob(workload: s, store: StoreOptions(path: path))
+        job.watchesWithViewContext = true
+        job.batchSize = 100
+        job.writers = 3
+        let strategy = StrategyRegistry.strategy(named: name)!
+        let counters = try strategy.run(job)
+        let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
+            .verify { try job.forEachExpected($0) }
+        #expect(counters.viewObjects == v.storeRows)
+        #expect((counters.mergeMillisecondsTotal ?? 0) > 0)
+    }
+
+    @Test func theScreenMissesWhatABatchInsertWrites() throws {
+        ConcurrencyDebug.isEnabled = true
+        let path = NSTemporaryDirectory() + "screen-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(workload: spec(rows: 500), store: StoreOptions(path: path))
+        job.watchesWithViewContext = true
+        let counters = try BatchStrategy().run(job)
+        #expect(counters.viewObjects == 0)
+    }
+
+    @Test func strategiesImportFilesToo() throws {
+        ConcurrencyDebug.isEnabled = true
+        var s = spec(rows: 400)
+        s.dupRate = 0.25
+        let file = NSTemporaryDirectory() + "import-\(UUID().uuidString).ndjson"
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var writer = RecordFileWriter(fd: fd, format: .ndjson, spec: s)
+        var source = GeneratedRecords(spec: s)
+        var r = Record()
+        while source.next(into: &r) { try writer.write(r) }
+        try writer.finish()
+        close(fd)
+        for strategy in [ContextResetStrategy(), OneWriterStrategy(), BatchStrategy()] as [any WriteStrategy] {
+            let path = NSTemporaryDirectory() + "imported-\(UUID().uuidString).sqlite"
+            var job = StrategyJob(workload: spec(rows: 400), store: StoreOptions(path: path))
+            job.input = file
+            job.writers = 2
+            _ = try strategy.run(job)
+            let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
+                .verify { try job.forEachExpected($0) }
+            #expect(v.storeRows == 300 && v.duplicates == 0 && v.lost == 0 && v.badLinks == 0, "\(strategy.name)")
+        }
+    }
+}

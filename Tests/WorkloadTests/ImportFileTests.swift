@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import Workload
+
+@Suite struct ImportFileTests {
+    func write(_ spec: WorkloadSpec, _ format: RecordFileFormat) throws -> String {
+        let path = NSTemporaryDirectory() + "records-\(UUID().uuidString).\(format.rawValue)"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(fd) }
+        var writer = RecordFileWriter(fd: fd, format: format, spec: spec)
+        var source = GeneratedRecords(spec: spec)
+        var r = Record()
+        while source.next(into: &r) { try writer.write(r) }
+        try writer.finish()
+        return path
+    }
+
+    func spec(_ dataset: Dataset, rows: Int = 2_000) -> WorkloadSpec {
+        var s = WorkloadSpec()
+        s.dataset = dataset; s.rows = rows; s.dupRate = 0.2; s.seed = 5; s.payloadBytes = 40
+        return s
+    }
+
+    @Test(arguments: [(Dataset.expenses, RecordFileFormat.json), (.expenses, .ndjson), (.photos, .json), (.photos, .ndjson)])
+    func generateThenReadGivesTheSameRecords(dataset: Dataset, format: RecordFileFormat) throws {
+        let s = spec(dataset)
+        let path = try write(s, format)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try RecordFileReader(path: path)
+        #expect(reader.format == format && reader.dataset == dataset)
+        let generator = Generator(spec: s)
+        let pool = PayloadPool(payloadBytes: s.payloadBytes, seed: s.seed)
+        var r = Record()
+        var n = 0
+        while try reader.next(into: &r) {
+            let g = generator.record(at: n)
+            #expect(r.key == g.key && r.parentName == g.parentName)
+            if dataset == .expenses {
+                #expect(r.amount == g.amount && r.date == g.date && r.note == g.note)
+            } else {
+                #expect(r.isSeen == g.isSeen && r.payload == Array(pool.payload(at: g.payloadOffset)))
+            }
+            n += 1
+        }
+        #expect(n == s.rows)
+    }
+
+    @Test func sameSpecSameBytes() throws {
+        let a = try write(spec(.expenses), .json), b = try write(spec(.expenses), .json)
+        defer { try? FileManager.default.removeItem(atPath: a); try? FileManager.default.removeItem(atPath: b) }
+        #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
+    }
+
+    func read(_ text: String) -> ImportError? {
+        let path = NSTemporaryDirectory() + "bad-\(UUID().uuidString).json"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let reader = try RecordFileReader(path: path)
+            var r = Record()
+            while try reader.next(into: &r) {}
+            return nil
+        } catch let error as ImportError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    static let good = #"{"id": "a", "amount": 1.5, "date": "2025-01-01T00:00:00Z", "note": "x", "categoryName": "c"}"#
+
+    @Test func malformedFilesNameTheRecordAndTheProblem() {
+        #expect(read("")?.message.contains("empty") == true)
+        let type = read("{\"expenses\": [\n\(Self.good),\n" + Self.good.replacingOccurrences(of: "1.5", with: "\"1.5\"") + "]}")
+        #expect(type?.record == 2 && type?.message == "field \"amount\" must be a number, found a string")
+        let missing = read(Self.good + "\n" + Self.good.replacingOccurrences(of: #""note": "x", "#, with: "") + "\n")
+        #expect(missing?.record == 2 && missing?.message == "missing field \"note\"")
+        let truncated = read("{\"expenses\": [\n\(Self.good),\n" + Self.good.prefix(40))
+        #expect(truncated?.record == 2 && truncated?.message.contains("ends") == true)
+        let date = read(Self.good.replacingOccurrences(of: "2025-01-01T00:00:00Z", with: "yesterday"))
+        #expect(date?.record == 1 && date?.message.contains("ISO 8601") == true)
+        let binary = read("\u{0}\u{1}\u{2}")
+        #expect(binary?.offset == 0 && binary?.message.contains("not JSON") == true)
+        #expect(read("{\"expenses\": [" + Self.good + "]}") == nil)
+        #expect(read("{\"expenses\": []}") == nil)
+        let unclosed = read("{\"expenses\": [" + Self.good)
+        #expect(unclosed?.message.contains("']'") == true)
+    }
+
+    @Test func unknownFieldsAreSkippedAndEscapesDecoded() throws {
+        let text = #"{"id": "a\"b", "extra": {"x": [1, "]"]}, "amount": -2e1, "date": "2025-01-01T00:00:00.250+01:00", "# +
+            #""note": "caf\u00e9 \ud83d\ude00", "categoryName": "c"}"#
+        let path = NSTemporaryDirectory() + "escapes-\(UUID().uuidString).ndjson"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try RecordFileReader(path: path)
+        var r = Record()
+        #expect(try reader.next(into: &r))
+        #expect(r.key.string == "a\"b" && r.amount == -20 && r.note.string == "café 😀")
+        #expect(r.date == 788_914_800.25 - 86_400 * 365)
+        #expect(try !reader.next(into: &r))
+    }
+
+    @Test func isoDatesRoundTrip() {
+        for seconds in [0.0, 788_918_400, -1_000_000_000, 2_000_000_000.5] {
+            var out: [UInt8] = []
+            ISO8601.write(seconds, into: &out)
+            #expect(out.withUnsafeBytes(ISO8601.parse) == seconds, "\(String(decoding: out, as: UTF8.self))")
+        }
+    }
+}
+
+@Suite struct ZipfTests {
+    /// 1 M draws over 100 ranks: each of the first ranks' shares is within 3% (relative) of
+    /// 1/k^s / H(100, s).
+    @Test(arguments: [0.8, 1.1, 2.0])
+    func frequenciesFollowTheory(s: Double) {
+        let sampler = ZipfSampler(s: s)
+        let n = 100, draws = 1_000_000
+        var counts = [Int](repeating: 0, count: n + 1)
+        for i in 0..<draws {
+            let h = Mixing.hash(42, UInt64(i))
+            counts[sampler.rank(n: n) { a in Mixing.unit(a == 0 ? h : Mixing.hash(h, UInt64(a))) }] += 1
+        }
+        let harmonic = (1...n).reduce(0.0) { $0 + pow(Double($1), -s) }
+        for k in 1...5 {
+            let expected = pow(Double(k), -s) / harmonic
+            let observed = Double(counts[k]) / Double(draws)
+            #expect(abs(observed - expected) / expected < 0.03, "rank \(k): \(observed) vs \(expected)")
+        }
+        #expect(counts[0] == 0)
+    }
+
+    @Test func zipfRepeatsFavourTheOldestKeys() {
+        var s = WorkloadSpec()
+        s.rows = 20_000; s.dupRate = 0.5; s.keyDistribution = .zipf(s: 1.2)
+        let plan = s.keyPlan
+        var first = 0, repeats = 0
+        for i in 0..<s.rows where plan.isRepeat(i) {
+            repeats += 1
+            if plan.keyIndex(at: i) == 0 { first += 1 }
+        }
+        #expect(repeats == 10_000)
+        #expect(first > repeats / 10)
+        #expect(Set((0..<s.rows).map(plan.keyIndex)).count == s.uniqueKeys)
+    }
+}
