@@ -241,6 +241,19 @@ public final class RecordFileReader: RecordSource {
         scratch.removeAll(keepingCapacity: true)
         var continuation = 0
         while true {
+            // Fast path: copy the run of plain ASCII up to the next byte that needs a look.
+            if continuation == 0 {
+                var i = position
+                while i < filled {
+                    let b = buffer[i]
+                    if b == 34 || b == 92 || b < 0x20 || b >= 0x80 { break }
+                    i += 1
+                }
+                if i > position {
+                    scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position..<i]))
+                    position = i
+                }
+            }
             guard let c = try peek() else { throw error(recordNumber, "the file ends inside \(what)") }
             position += 1
             if continuation > 0 {
