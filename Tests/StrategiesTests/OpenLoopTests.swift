@@ -30,7 +30,8 @@ import Workload
     }
 
     /// A writer that stalls for 50 ms: the records due meanwhile wait, and their latency shows
-    /// the stall although the writer took them as soon as it could.
+    /// the stall although the writer took them as soon as it could. Not a speed assertion: the
+    /// sleep is a floor no machine can beat, and a slower machine only adds to it.
     @Test func aStalledWriterShowsItsStallInTheTail() throws {
         let stream = RecordStream(GeneratedRecords(spec: spec(rows: 1_000)), rate: 20_000)
         let recorder = LatencyRecorder()
@@ -70,7 +71,7 @@ import Workload
         let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
             .verify { try job.forEachExpected($0) }
         #expect(counters.viewObjects == v.storeRows)
-        #expect((counters.mergeMillisecondsTotal ?? 0) > 0)
+        #expect(counters.mergeMillisecondsTotal != nil)
     }
 
     @Test func theScreenMissesWhatABatchInsertWrites() throws {
