@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Report
+import SQLiteKit
 import Workload
 
 /// Parallel producers, ONE background writer context: the fixed photo downloader.
@@ -25,7 +26,7 @@ public struct OneWriterStrategy: WriteStrategy {
         let writer = container.newBackgroundContext(name: "writer")
         let producers = try Producers(job: job)
         let queue = BoundedQueue<Record>(capacity: max(1_024, 64 * job.writers), producers: job.writers)
-        let failure = Locked<Error?>(nil)
+        let failure = Protected<Error?>(nil)
         let feeding = Thread {
             do {
                 try producers.run { p in
@@ -38,7 +39,7 @@ public struct OneWriterStrategy: WriteStrategy {
                     }
                 }
             } catch {
-                failure.update { $0 = error }
+                failure.withLock { $0 = error }
             }
         }
         feeding.start()
@@ -65,7 +66,7 @@ public struct OneWriterStrategy: WriteStrategy {
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        if let error = failure.value { throw error }
+        if let error = failure.withLock({ $0 }) { throw error }
         var counters = clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
         screen?.report(into: &counters)
         return counters

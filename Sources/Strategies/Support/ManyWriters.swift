@@ -1,5 +1,6 @@
 import ObjectGraph
 import Report
+import SQLiteKit
 import Workload
 
 /// One context per producer, each finding-or-creating by key and saving every `--batch-size`:
@@ -28,7 +29,7 @@ struct ManyWriters {
         }
         let producers = try Producers(job: job)
         let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
-        let clocks = Locked(SaveClock())
+        let clocks = Protected(SaveClock())
         let contextsToRun = contexts
         try producers.run { p in
             let context = contextsToRun[p]
@@ -61,9 +62,9 @@ struct ManyWriters {
                 }
                 try save()
             }
-            clocks.update { $0.merge(clock) }
+            clocks.withLock { $0.merge(clock) }
         }
-        var counters = clocks.value.counters(contexts: contexts, coordinators: coordinators)
+        var counters = clocks.withLock { $0 }.counters(contexts: contexts, coordinators: coordinators)
         screen?.report(into: &counters)
         return counters
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteKit
 import Workload
 
 /// K producer threads that "download" records: each waits a simulated fetch latency (seeded
@@ -49,36 +50,19 @@ struct Producers {
     /// is rethrown.
     func run(_ body: @escaping @Sendable (Int) throws -> Void) throws {
         let group = DispatchGroup()
-        let failure = Locked<Error?>(nil)
+        let failure = Protected<Error?>(nil)
         for p in 0..<count {
             group.enter()
             let thread = Thread {
-                do { try body(p) } catch { failure.update { $0 = $0 ?? error } }
+                do { try body(p) } catch { failure.withLock { $0 = $0 ?? error } }
                 group.leave()
             }
             thread.name = "loadgen.producer-\(p)"
             thread.start()
         }
         group.wait()
-        if let error = failure.value { throw error }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
-}
-
-/// A value shared between threads, guarded by an NSLock (which the thread sanitizer sees).
-final class Locked<Value>: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var stored: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { stored = value }
-
-    func update<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
-    }
-
-    var value: Value { update { $0 } }
 }
 
 /// A bounded queue from producers to one consumer: producers block when it is full, so a
