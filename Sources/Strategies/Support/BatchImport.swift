@@ -27,21 +27,10 @@ struct BatchImport {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
                                           seed: job.workload.seed)
             let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
-            let stream = try job.makeStream()
-            var chunk: [Record] = []
-            chunk.reserveCapacity(min(batchSize, 65_536))
-            var record = Record()
-            func flush() throws {
+            try job.makeStream().forEachBatch(of: batchSize, progress: job.progress) { chunk in
                 try importChunk(chunk, context: context, mapper: mapper, parents: parents, clock: &clock)
                 job.committed(chunk)
-                job.progress.add(chunk.count)
-                chunk.removeAll(keepingCapacity: true)
             }
-            while try stream.next(into: &record) {
-                chunk.append(record)
-                if chunk.count == batchSize { try flush() }
-            }
-            if !chunk.isEmpty { try flush() }
         }
         var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
         screen?.report(into: &counters)

@@ -25,12 +25,8 @@ struct ContextImport {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
                                           seed: job.workload.seed)
             let parents = ParentDirectory(lookup: lookup, mapper: mapper)
-            let stream = try job.makeStream()
-            var batch: [Record] = []
-            batch.reserveCapacity(min(batchSize, 65_536))
-            var record = Record()
             let saveEvery = self.saveEvery ?? batchSize
-            func flush() throws {
+            try job.makeStream().forEachBatch(of: batchSize, progress: job.progress) { batch in
                 try parents.prepare(for: batch, in: context)
                 for (i, r) in batch.enumerated() {
                     let object = mapper.insert(r, into: context)
@@ -48,14 +44,7 @@ struct ContextImport {
                     context.reset()
                     parents.didReset()
                 }
-                job.progress.add(batch.count)
-                batch.removeAll(keepingCapacity: true)
             }
-            while try stream.next(into: &record) {
-                batch.append(record)
-                if batch.count == batchSize { try flush() }
-            }
-            if !batch.isEmpty { try flush() }
         }
         var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
         screen?.report(into: &counters)

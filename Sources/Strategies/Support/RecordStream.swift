@@ -50,6 +50,25 @@ final class RecordStream: @unchecked Sendable {
         return more
     }
 
+    /// Hands the records to `body` in batches of `size` (the last may be smaller), reusing one
+    /// buffer; reports each batch to `progress` once `body` is done with it.
+    func forEachBatch(of size: Int, progress: ProgressCounter, _ body: ([Record]) throws -> Void) throws {
+        var batch: [Record] = []
+        batch.reserveCapacity(min(size, 65_536))
+        var record = Record()
+        while try next(into: &record) {
+            batch.append(record)
+            guard batch.count == size else { continue }
+            try body(batch)
+            progress.add(batch.count)
+            batch.removeAll(keepingCapacity: true)
+        }
+        if !batch.isEmpty {
+            try body(batch)
+            progress.add(batch.count)
+        }
+    }
+
     /// When record `i` is due (monotonic nanoseconds); 0 without a rate.
     func due(_ i: Int) -> UInt64 {
         guard let interval else { return 0 }
