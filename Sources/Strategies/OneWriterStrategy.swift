@@ -57,12 +57,7 @@ public struct OneWriterStrategy: WriteStrategy {
                 while batch.count < batchSize, queue.take(max: batchSize - batch.count, into: &batch) {}
                 try parents.prepare(for: batch, in: writer)
                 for r in batch { try upsert.upsert(r, in: writer) }
-                try clock.save(writer)
-                job.committed(batch)
-                parents.didSave()
-                writer.reset()
-                parents.didReset()
-                job.progress.add(batch.count)
+                try upsert.finishBatch(batch, in: writer, clock: &clock, job: job)
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -15,4 +15,16 @@ struct FindOrCreate {
         mapper.apply(record, to: object)
         try object.setObject(try parents.parent(for: record, in: context), at: mapper.parentRelationship)
     }
+
+    /// Ends a writer's batch: saves (timed), notes the records durable, resets the context and
+    /// reports the records done.
+    func finishBatch(_ records: [Record], in context: ManagedObjectContext, clock: inout SaveClock,
+                     job: StrategyJob) throws {
+        try clock.save(context)
+        job.committed(records)
+        parents.didSave()
+        context.reset()
+        parents.didReset()
+        job.progress.add(records.count)
+    }
 }

@@ -45,12 +45,7 @@ struct ManyWriters {
                 var waited = barrier == nil
                 func save() throws {
                     if !waited { barrier?.arriveAndWait(); waited = true }
-                    try clock.save(context)
-                    job.committed(pending)
-                    parents.didSave()
-                    context.reset()
-                    parents.didReset()
-                    job.progress.add(pending.count)
+                    try upsert.finishBatch(pending, in: context, clock: &clock, job: job)
                     pending.removeAll(keepingCapacity: true)
                 }
                 while try feed.next(into: &record) {

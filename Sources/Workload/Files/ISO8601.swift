@@ -59,22 +59,9 @@ public enum ISO8601 {
 
     /// Appends the date, with milliseconds only when it has a fraction of a second.
     public static func write(_ seconds: Double, into out: inout [UInt8]) {
-        let whole = seconds.rounded(.down)
-        let millis = Int64(((seconds - whole) * 1000).rounded())
-        var unix = Int64(whole) + referenceOffset
-        var days = unix / 86_400
-        var rest = unix % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
-        unix = rest
-        let (y, m, d) = civil(fromDays: days)
-        digits(y, 4, &out); out.append(45)        // -
-        digits(m, 2, &out); out.append(45)
-        digits(d, 2, &out); out.append(84)        // T
-        digits(unix / 3600, 2, &out); out.append(58)   // :
-        digits(unix / 60 % 60, 2, &out); out.append(58)
-        digits(unix % 60, 2, &out)
-        if millis > 0 { out.append(46); digits(millis, 3, &out) }
-        out.append(90)                            // Z
+        var bytes = [UInt8](repeating: 0, count: 24)
+        let n = bytes.withUnsafeMutableBytes { write(seconds, to: $0.baseAddress!) }
+        out.append(contentsOf: bytes[0..<n])
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]`; nil when it is not one.
