@@ -142,12 +142,8 @@ extension ManagedObjectContext {
                 if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
-            for v in o.values {
-                s.bind(v, at: index)
-                index += 1
-            }
             do {
-                try s.run()
+                try s.withBound(o.values[...], from: index) { try s.run() }
             } catch let error as SQLiteError where error.isConstraint {
                 s.reset()
                 throw o.entity.uniquenessConstraints.isEmpty ? error : UniquenessRace()
