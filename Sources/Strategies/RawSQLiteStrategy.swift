@@ -17,12 +17,22 @@ public struct RawSQLiteStrategy: WriteStrategy {
     public var defaultBatchSize: Int? { nil }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {
+        try RawImport(keyConstraint: keyConstraint, batchSize: job.batchSize(for: self)).run(job)
+    }
+}
+
+/// The raw insert loop: prepared statements, one transaction (or one per batch), no engine.
+struct RawImport {
+    var keyConstraint: KeyConstraint
+    var batchSize: Int
+
+    func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let db = try job.openConnection()
         try StoreSchema.create(in: db, model: mapping.model)
         var writer = try RawRecordWriter(db: db, mapping: mapping, payloadBytes: job.workload.payloadBytes,
-                                         seed: job.workload.seed)
-        let batch = job.batchSize(for: self)
+                                         seed: job.workload.seed, ignoringDuplicates: keyConstraint == .unique)
+        let batch = batchSize
         let stream = try job.makeStream()
         var record = Record()
         var inTransaction = 0
@@ -68,11 +78,14 @@ struct RawRecordWriter {
     private var nextRecordKey: Int64 = 1
     private var nextParentKey: Int64 = 1
 
-    init(db: Database, mapping: DatasetMapping, payloadBytes: Int, seed: UInt64) throws {
+    /// With `ignoringDuplicates`, a record whose key is already stored is skipped
+    /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
+    init(db: Database, mapping: DatasetMapping, payloadBytes: Int, seed: UInt64, ignoringDuplicates: Bool = false) throws {
         let record = mapping.recordEntity, parent = mapping.parentEntity
         let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + record.columns.map(\.name)
         let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        insertRecord = try db.prepare("INSERT INTO \(record.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
+        let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
+        insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
         insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)")
         updateMax = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
         insertRecord.bind(record.entityID, at: 2)

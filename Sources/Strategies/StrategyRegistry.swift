@@ -2,6 +2,7 @@
 public enum StrategyRegistry {
     public static let all: [any WriteStrategy] = [
         RawSQLiteStrategy(),
+        RawSQLiteUniqueStrategy(),
         BatchStrategy(),
         BatchUpsertStrategy(),
         BatchInsertOnlyStrategy(),

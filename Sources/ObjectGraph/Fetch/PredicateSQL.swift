@@ -31,8 +31,13 @@ struct CompiledPredicate {
         case .isIn(let key, let operands):
             let column = try Self.column(key, e)
             if operands.isEmpty { return "0" }
+            // Padded to a power of two by repeating the last value (same meaning): a handful of
+            // statement texts serve lists of every length, so the statement cache stays small.
+            var slots = 1
+            while slots < operands.count { slots *= 2 }
             bindings += operands.map(Self.value)
-            return "\(column) IN (" + Array(repeating: "?", count: operands.count).joined(separator: ",") + ")"
+            bindings += repeatElement(Self.value(operands[operands.count - 1]), count: slots - operands.count)
+            return "\(column) IN (" + Array(repeating: "?", count: slots).joined(separator: ",") + ")"
         case .beginsWith(let key, let prefix):
             let column = try Self.column(key, e)
             bindings.append(.integer(Int64(prefix.count)))

@@ -10,6 +10,10 @@ final class Connection: @unchecked Sendable {
 
     init(_ db: Database) { self.db = db }
 
+    /// Statements kept at most: a bound, so that SQL built from data (lists of varying length)
+    /// cannot grow memory with the run.
+    static let cacheLimit = 256
+
     /// The prepared statement for `sql`, prepared on first use. It is reset before it is
     /// returned, so a statement abandoned by an error is ready again.
     func statement(_ sql: String) throws -> Statement {
@@ -17,6 +21,7 @@ final class Connection: @unchecked Sendable {
             s.reset()
             return s
         }
+        if cache.count >= Self.cacheLimit { cache.removeAll() }
         let s = try db.prepare(sql)
         cache[sql] = s
         return s

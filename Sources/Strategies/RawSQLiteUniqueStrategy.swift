@@ -1,0 +1,21 @@
+import ObjectGraph
+import Report
+
+/// The physical limit for a store that refuses duplicate keys: `raw-sqlite` on the layout with
+/// a UNIQUE index on the key, repeated keys skipped with `INSERT OR IGNORE`.
+///
+/// Not an idiom: a second yardstick. Every deduplicating strategy writes this layout, so what
+/// separates it from `raw-sqlite` is the price of the uniqueness constraint itself, and what
+/// separates a strategy from it is the price of the strategy.
+public struct RawSQLiteUniqueStrategy: WriteStrategy {
+    public init() {}
+    public var name: String { "raw-sqlite-unique" }
+    public var summary: String { "raw-sqlite on the layout with a UNIQUE key (INSERT OR IGNORE); no engine" }
+    public var idiom: String { "the limit for deduplicating strategies: what the uniqueness constraint alone costs" }
+    public var keyConstraint: KeyConstraint { .unique }
+    public var defaultBatchSize: Int? { nil }
+
+    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+        try RawImport(keyConstraint: keyConstraint, batchSize: job.batchSize(for: self)).run(job)
+    }
+}
