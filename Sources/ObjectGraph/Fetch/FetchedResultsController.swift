@@ -39,6 +39,7 @@ public final class FetchedResultsController {
 
     /// Called by the context for each object a merge touched.
     func merged(_ object: ManagedObject) {
+        guard object.entity === entity else { return }
         if !object.isDeleted && object.managedObjectContext != nil && matcher.matches(object) {
             members.insert(object)
         } else {
