@@ -124,6 +124,8 @@ struct PendingMatcher {
         case beginsWith(Int, String)
         case toOne(Int, Predicate.ComparisonOperator, ManagedObjectID?)
         case toOneIn(Int, Set<ManagedObjectID>)
+        case identity(Predicate.ComparisonOperator, ManagedObjectID?)
+        case identityIn(Set<ManagedObjectID>)
     }
 
     private let root: Node
@@ -139,10 +141,12 @@ struct PendingMatcher {
         case .or(let ps): return .or(try ps.map { try resolve($0, e) })
         case .not(let inner): return .not(try resolve(inner, e))
         case .compare(let key, let op, let operand):
+            if key == Entity.selfKey { return .identity(op, id(operand)) }
             if let i = e.attributeIndex(key) { return .attribute(i, op, CompiledPredicate.value(operand)) }
             if let i = e.toOneIndex(key) { return .toOne(i, op, id(operand)) }
             throw ContextError.unknownKey(key, entity: e.name)
         case .isIn(let key, let operands):
+            if key == Entity.selfKey { return .identityIn(Set(operands.compactMap(id))) }
             if let i = e.attributeIndex(key) { return .attributeIn(i, Set(operands.map(CompiledPredicate.value))) }
             if let i = e.toOneIndex(key) { return .toOneIn(i, Set(operands.compactMap(id))) }
             throw ContextError.unknownKey(key, entity: e.name)
@@ -186,6 +190,14 @@ struct PendingMatcher {
         case .toOneIn(let i, let ids):
             guard let target = o.toOne[i]?.objectID else { return false }
             return ids.contains(target)
+        case .identity(let op, let id):
+            switch op {
+            case .equal: return o.objectID == id
+            case .notEqual: return o.objectID != id
+            default: return false
+            }
+        case .identityIn(let ids):
+            return ids.contains(o.objectID)
         }
     }
 

@@ -90,8 +90,13 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The index of to-many relationship `name`.
     public func toManyIndex(_ name: String) -> Int? { toManyIndexByName[name] }
 
-    /// The column a key path names in a predicate or sort: an attribute or a to-one.
+    /// The key path that means the object itself, as in `self IN %@` with object IDs.
+    static let selfKey = "self"
+
+    /// The column a key path names in a predicate or sort: an attribute, a to-one, or `self`
+    /// (the row's `Z_PK`).
     func column(for key: String) -> String? {
+        if key == Self.selfKey { return "Z_PK" }
         if let i = attributeIndexByName[key] { return attributeColumns[i] }
         if let i = toOneIndexByName[key] { return toOne[i].column }
         return nil

@@ -7,9 +7,9 @@ import Workload
 /// 1. find or create the chunk's categories in a context (batch inserts cannot relate objects,
 ///    so the categories must exist as objects to be related later) and save them;
 /// 2. one `BatchInsertRequest` for the chunk's records (no managed objects, no notification);
-/// 3. the relationship fix-up Core Data users must do afterwards: fetch the chunk's new rows
-///    (`key IN (…) AND category == nil`, one query), point each at its category, save (an
-///    UPDATE per row), reset.
+/// 3. the relationship fix-up Core Data users must do afterwards: fetch the rows the insert
+///    reports (its result as object IDs; `self IN %@`, one query), point each at its category,
+///    save (an UPDATE per row), reset. Repeated keys the insert ignored report no ID.
 ///
 /// The fix-up is part of the measured time: it is the price of the batch insert's speed.
 struct BatchImport {
@@ -54,17 +54,16 @@ struct BatchImport {
             next += 1
             return false
         }
-        request.resultType = .count
-        _ = try context.execute(request)
+        request.resultType = .objectIDs
+        let inserted = try context.execute(request).objectIDs
 
         // 3. Relationships, through the context.
-        let keys = Array(parentOf.keys)
-        let fetch = FetchRequest(entityName: mapper.recordEntity.name,
-                                 predicate: .and([.in(mapper.keyAttribute, keys),
-                                                  .compare(mapper.recordEntity.toOne[mapper.parentRelationship].name, .equal, .value(.null))]))
-        for object in try context.fetch(fetch) {
-            guard case .string(let key) = object.value(at: mapper.key), let parent = parentOf[key] else { continue }
-            try object.setObject(parent, at: mapper.parentRelationship)
+        if !inserted.isEmpty {
+            let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
+            for object in try context.fetch(fetch) {
+                guard case .string(let key) = object.value(at: mapper.key), let parent = parentOf[key] else { continue }
+                try object.setObject(parent, at: mapper.parentRelationship)
+            }
         }
         try clock.save(context)
         context.reset()
