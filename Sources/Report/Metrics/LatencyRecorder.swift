@@ -11,9 +11,8 @@ public final class LatencyRecorder: Sendable {
 
     public init() {}
 
-    /// Records that `arrivals` (monotonic nanoseconds) were committed now.
-    public func committed(_ arrivals: some Sequence<UInt64>) {
-        let now = Clock.nanoseconds()
+    /// Records that `arrivals` (monotonic nanoseconds) were committed now (or at `now`).
+    public func committed(_ arrivals: some Sequence<UInt64>, at now: UInt64 = Clock.nanoseconds()) {
         histogram.withLock { h in
             for arrival in arrivals where arrival != 0 { h.record(nanoseconds: now > arrival ? now - arrival : 0) }
         }
