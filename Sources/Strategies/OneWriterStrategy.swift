@@ -47,15 +47,12 @@ public struct OneWriterStrategy: WriteStrategy {
         let batchSize = job.batchSize(for: self)
         var clock = SaveClock()
         try writer.performAndWait {
-            let mapper = try RecordMapper(mapping: mapping, context: writer, payloadBytes: job.workload.payloadBytes,
-                                          seed: job.workload.seed)
-            let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
-            let upsert = FindOrCreate(mapper: mapper, parents: parents)
+            let upsert = try FindOrCreate(mapping: mapping, context: writer, job: job)
             var batch: [Record] = []
             while queue.take(max: batchSize, into: &batch) {
                 // A full batch or whatever the producers had: keep taking until the batch is full.
                 while batch.count < batchSize, queue.take(max: batchSize - batch.count, into: &batch) {}
-                try parents.prepare(for: batch, in: writer)
+                try upsert.parents.prepare(for: batch, in: writer)
                 for r in batch { try upsert.upsert(r, in: writer) }
                 try upsert.finishBatch(batch, in: writer, clock: &clock, job: job)
                 batch.removeAll(keepingCapacity: true)

@@ -8,6 +8,13 @@ struct FindOrCreate {
     let mapper: RecordMapper
     let parents: ParentDirectory
 
+    /// A writer for `context`, its categories kept as IDs across resets.
+    init(mapping: DatasetMapping, context: ManagedObjectContext, job: StrategyJob) throws {
+        mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
+                                  seed: job.workload.seed)
+        parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
+    }
+
     func upsert(_ record: Record, in context: ManagedObjectContext) throws {
         var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: .equal(mapper.keyAttribute, record.key.string))
         request.fetchLimit = 1

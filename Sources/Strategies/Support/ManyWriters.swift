@@ -35,10 +35,7 @@ struct ManyWriters {
             let context = contextsToRun[p]
             var clock = SaveClock()
             try context.performAndWait {
-                let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
-                                              seed: job.workload.seed)
-                let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
-                let upsert = FindOrCreate(mapper: mapper, parents: parents)
+                let upsert = try FindOrCreate(mapping: mapping, context: context, job: job)
                 let feed = try producers.records(for: p)
                 var record = Record()
                 var pending: [Record] = []
@@ -50,7 +47,7 @@ struct ManyWriters {
                 }
                 while try feed.next(into: &record) {
                     producers.simulateFetch(record.index)
-                    try parents.prepare(for: [record], in: context)
+                    try upsert.parents.prepare(for: [record], in: context)
                     try upsert.upsert(record, in: context)
                     pending.append(record)
                     if pending.count == batchSize { try save() }
