@@ -77,8 +77,6 @@ public final class Statement {
         sqlite3_bind_null(handle, index)
     }
 
-    /// Number of `?` parameters the statement takes.
-    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
 
     // MARK: Executing
 
@@ -119,10 +117,6 @@ public final class Statement {
         started = false
     }
 
-    /// Sets every parameter back to NULL.
-    public func clearBindings() {
-        sqlite3_clear_bindings(handle)
-    }
 
     private func printSQL() {
         let expanded = sqlite3_expanded_sql(handle)

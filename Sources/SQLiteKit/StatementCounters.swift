@@ -108,7 +108,7 @@ public final class StatementCounters: Sendable {
                  commits: committedTransactions)
     }
 
-    /// Counts at one moment; subtract two to count what happened between them.
+    /// Counts at one moment.
     public struct Snapshot: Equatable, Sendable, Codable {
         public var select = 0, insert = 0, update = 0, delete = 0, transaction = 0, other = 0, commits = 0
 
@@ -120,10 +120,5 @@ public final class StatementCounters: Sendable {
 
         public var total: Int { select + insert + update + delete + transaction + other }
 
-        public static func - (a: Snapshot, b: Snapshot) -> Snapshot {
-            Snapshot(select: a.select - b.select, insert: a.insert - b.insert, update: a.update - b.update,
-                     delete: a.delete - b.delete, transaction: a.transaction - b.transaction,
-                     other: a.other - b.other, commits: a.commits - b.commits)
-        }
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 /// Records are produced at millions per second and handed between threads; a String per field
 /// would cost an allocation per record where a buffer can avoid it. Strategies bind these bytes
 /// straight into SQLite, or make a String only when the idiom they model would (a managed object).
-public struct InlineText: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct InlineText: Sendable, Hashable, CustomStringConvertible {
     /// The most bytes an `InlineText` holds. Longer values are rejected by the readers of
     /// import files with a clear error rather than cut.
     public static let capacity = 96
@@ -115,7 +115,7 @@ public struct InlineText: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     public var description: String { string }
 
-    // MARK: Equality and order, by bytes
+    // MARK: Equality, by bytes
 
     public static func == (a: InlineText, b: InlineText) -> Bool {
         guard a.count == b.count else { return false }
@@ -126,7 +126,4 @@ public struct InlineText: Sendable, Hashable, Comparable, CustomStringConvertibl
         withBytes { hasher.combine(bytes: $0) }
     }
 
-    public static func < (a: InlineText, b: InlineText) -> Bool {
-        a.withBytes { x in b.withBytes { y in x.lexicographicallyPrecedes(y) } }
-    }
 }

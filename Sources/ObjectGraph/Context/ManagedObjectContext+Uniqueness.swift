@@ -71,8 +71,7 @@ extension ManagedObjectContext {
         while start < keys.count {
             let chunk = Array(keys[start..<min(keys.count, start + 4096)])
             start += chunk.count
-            var slots = 1
-            while slots < chunk.count { slots *= 2 }
+            let slots = CompiledPredicate.paddedLength(chunk.count)
             let columns = constraint.map { e.attributeColumns[$0] }
             let one = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
             let list = columns.count == 1 ? Array(repeating: "?", count: slots).joined(separator: ",")

@@ -33,8 +33,7 @@ struct CompiledPredicate {
             if operands.isEmpty { return "0" }
             // Padded to a power of two by repeating the last value (same meaning): a handful of
             // statement texts serve lists of every length, so the statement cache stays small.
-            var slots = 1
-            while slots < operands.count { slots *= 2 }
+            let slots = Self.paddedLength(operands.count)
             bindings += operands.map(Self.value)
             bindings += repeatElement(Self.value(operands[operands.count - 1]), count: slots - operands.count)
             return "\(column) IN (" + Array(repeating: "?", count: slots).joined(separator: ",") + ")"
@@ -50,6 +49,14 @@ struct CompiledPredicate {
         case .not(let inner):
             return "NOT (" + (try compile(inner, e)) + ")"
         }
+    }
+
+    /// The smallest power of two ≥ `n`: how long an `IN` list is made (repeating a value, which
+    /// changes nothing), so that a handful of statement texts serve lists of every length.
+    static func paddedLength(_ n: Int) -> Int {
+        var slots = 1
+        while slots < n { slots *= 2 }
+        return slots
     }
 
     static func column(_ key: String, _ e: Entity) throws -> String {

@@ -21,9 +21,6 @@ public enum Heap {
         return unsafeBitCast(symbol, to: Mallctl.self)
     }()
 
-    /// True when jemalloc is the process allocator.
-    public static var isJemalloc: Bool { mallctl != nil }
-
     /// Bytes allocated right now. With `flushingThreadCache`, this thread's cache of freed blocks
     /// is returned first (jemalloc), so memory just freed on this thread no longer counts.
     public static func allocatedBytes(flushingThreadCache: Bool = false) -> Int {

@@ -19,7 +19,8 @@ final class ParentDirectory {
     let mapper: RecordMapper
     private var objects: [InlineText: ManagedObject] = [:]
     private var ids: [InlineText: ManagedObjectID] = [:]
-    private var names: [String: InlineText] = [:]
+    /// Every name seen, for the refetch after a reset.
+    private var names = Set<InlineText>()
 
     init(lookup: Lookup, mapper: RecordMapper) {
         self.lookup = lookup
@@ -32,7 +33,7 @@ final class ParentDirectory {
         case .fetchPerRecord:
             objects.removeAll(keepingCapacity: true)
         case .refetchAfterReset:
-            if objects.isEmpty, !names.isEmpty { try fetch(Array(names.values), into: context) }
+            if objects.isEmpty, !names.isEmpty { try fetch(Array(names), into: context) }
         case .keepIDs:
             var unknown: [InlineText] = []
             var seen = Set<InlineText>()
@@ -66,7 +67,7 @@ final class ParentDirectory {
         let object = context.insert(mapper.parentEntity)
         object.setValue(.string(name.string), at: mapper.parentName)
         objects[name] = object
-        names[name.string] = name
+        names.insert(name)
         return object
     }
 
@@ -76,7 +77,7 @@ final class ParentDirectory {
             guard case .string(let s) = object.value(at: mapper.parentName), let name = InlineText(s) else { continue }
             objects[name] = object
             ids[name] = object.objectID
-            names[s] = name
+            names.insert(name)
         }
     }
 }
