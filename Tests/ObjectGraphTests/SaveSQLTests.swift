@@ -85,6 +85,31 @@ import Testing
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE") == 99)
     }
 
+
+    /// A save reuses its last UPDATE for the next object of the same shape: interleaved shapes
+    /// must each still write their own columns.
+    @Test func updatesOfDifferentShapesInOneSaveEachWriteTheirColumns() throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        let ids = try seedExpenses(context, count: 3, categories: 1)
+        container.counters.startRecording()
+        try context.performAndWait {
+            context.object(with: ids[0])["amount"] = .double(1)
+            context.object(with: ids[1])["note"] = .string("changed")
+            context.object(with: ids[2])["amount"] = .double(3)
+            try context.save()
+        }
+        #expect(container.counters.stopRecording() == [
+            "BEGIN EXCLUSIVE",
+            "UPDATE ZEXPENSE SET ZAMOUNT = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE ZEXPENSE SET ZNOTE = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE ZEXPENSE SET ZAMOUNT = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
+            "COMMIT",
+        ])
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE Z_OPT = 2") == 3)
+        #expect(try container.rows("SELECT sum(ZAMOUNT) FROM ZEXPENSE WHERE Z_PK IN (1, 3)") == 4)
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZNOTE = 'changed'") == 1)
+    }
     @Test func settingTheSameValueIsNoChange() throws {
         let container = try makeContainer()
         let context = container.newBackgroundContext()

@@ -140,7 +140,7 @@ extension ManagedObjectContext {
             let chunk = faults[start..<min(faults.count, start + 500)]
             start += chunk.count
             let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
+                + CompiledPredicate.placeholders(chunk.count) + ")"
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)
                 for (i, o) in chunk.enumerated() { s.bind(o.objectID.primaryKey ?? -1, at: Int32(i + 1)) }
@@ -204,7 +204,7 @@ extension ManagedObjectContext {
             let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
             let column = destination.toOne[rel.inverseToOne].column
             let sql = "SELECT \(destination.selectColumns) FROM \(destination.tableName) WHERE \(column) IN ("
-                + Array(repeating: "?", count: parents.count).joined(separator: ",") + ")"
+                + CompiledPredicate.placeholders(parents.count) + ")"
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)
                 for (j, p) in parents.enumerated() { s.bind(p.objectID.primaryKey!, at: Int32(j + 1)) }

@@ -78,7 +78,8 @@ extension ManagedObjectContext {
             resolutions = [:]
             try writeInserts(inserts, connection)
             var conflicts: [ManagedObject] = []
-            for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection) {
+            var last: LastUpdate?
+            for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
                 conflicts.append(o)
             }
             for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
@@ -104,16 +105,15 @@ extension ManagedObjectContext {
     /// its `reservedKey` until the save commits.
     func reserveKeys(for objects: [ManagedObject]) throws {
         guard !objects.isEmpty else { return }
-        var counts: [Int: Int] = [:]
-        for o in objects { counts[o.entity.id, default: 0] += 1 }
-        let entities = counts.keys.sorted()
-        let firstKeys: [Int: Int64] = try persistentStoreCoordinator.performWrite { connection in
-            try reserve(entities.map { ($0, counts[$0]!) }, connection)
-        }
-        var next = firstKeys
+        // Entity IDs are 1…n: per-entity tallies in an array, not a dictionary (this runs per object).
+        var next = [Int64](repeating: 0, count: persistentStoreCoordinator.model.runtime.count + 1)
+        for o in objects { next[o.entity.id] += 1 }
+        let blocks = next.indices.filter { next[$0] > 0 }.map { (entity: $0, count: Int(next[$0])) }
+        let firstKeys = try persistentStoreCoordinator.performWrite { connection in try reserve(blocks, connection) }
+        for (entity, first) in firstKeys { next[entity] = first }
         for o in objects {
-            o.reservedKey = next[o.entity.id]!
-            next[o.entity.id]! += 1
+            o.reservedKey = next[o.entity.id]
+            next[o.entity.id] += 1
         }
     }
 
@@ -153,9 +153,17 @@ extension ManagedObjectContext {
 
     /// `UPDATE … SET <columns in mask>, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?`.
     /// False when no row matched: someone else changed or deleted it first.
-    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, _ connection: Connection) throws -> Bool {
+    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, _ connection: Connection,
+                             last: inout LastUpdate?) throws -> Bool {
         let e = o.entity
-        let s = try connection.statement(updateSQL(e, mask: mask))
+        let shape = UpdateKey(entity: e.id, mask: mask)
+        let s: Statement
+        if let last, last.key == shape {
+            s = last.statement
+        } else {
+            s = try connection.statement(updateSQL(e, mask: mask))
+            last = LastUpdate(key: shape, statement: s)
+        }
         var index: Int32 = 1
         for i in e.toOne.indices where mask & (1 << UInt64(32 + i)) != 0 {
             if let fk = o.toOne[i].flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
@@ -219,7 +227,8 @@ extension ManagedObjectContext {
             // Keep only our changes to properties the other side left as we last saw them.
             mask = o.changed & ~store.differences(from: o)
         }
-        if mask != 0 { _ = try writeUpdate(o, mask: mask, version: store.version, connection) }
+        var last: LastUpdate?
+        if mask != 0 { _ = try writeUpdate(o, mask: mask, version: store.version, connection, last: &last) }
         return .merged(store: store, written: mask)
     }
 
@@ -310,6 +319,14 @@ extension ManagedObjectContext {
 struct UpdateKey: Hashable {
     let entity: Int
     let mask: UInt64
+}
+
+/// The UPDATE a save used last, by shape: consecutive updates of one shape (a fix-up pass sets
+/// the same relationship on every object) reuse it without the statement cache's look-up, which
+/// hashes the SQL text.
+struct LastUpdate {
+    let key: UpdateKey
+    let statement: Statement
 }
 
 extension Entity {

@@ -21,7 +21,7 @@ extension ManagedObjectContext {
                     guard let key = ConstraintKey(constraint, o.values) else { continue }   // NULLs never collide
                     if let survivor = first[key] { duplicates.append((o, survivor)) } else { first[key] = o }
                 }
-                let stored = try storedRows(entity, constraint: constraint, keys: first.keys.map(\.values))
+                let stored = try storedRows(entity, constraint: constraint, keys: Array(first.keys))
                 let collisions = stored.compactMap { row -> (ManagedObject, StoredRow)? in
                     guard let key = ConstraintKey(constraint, row.values), let o = first[key],
                           o.objectID.primaryKey != row.primaryKey else { return nil }
@@ -64,7 +64,7 @@ extension ManagedObjectContext {
     /// The stored rows holding any of `keys`: one `SELECT … WHERE (columns) IN (…)` per 4096
     /// keys. The list is padded to a power of two by repeating a key, so that a handful of
     /// prepared statements serve every batch size.
-    private func storedRows(_ e: Entity, constraint: [Int], keys: [[Value]]) throws -> [StoredRow] {
+    private func storedRows(_ e: Entity, constraint: [Int], keys: [ConstraintKey]) throws -> [StoredRow] {
         guard !keys.isEmpty else { return [] }
         var rows: [StoredRow] = []
         var start = 0
@@ -72,23 +72,36 @@ extension ManagedObjectContext {
             let chunk = Array(keys[start..<min(keys.count, start + 4096)])
             start += chunk.count
             let slots = CompiledPredicate.paddedLength(chunk.count)
-            let columns = constraint.map { e.attributeColumns[$0] }
-            let one = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
-            let list = columns.count == 1 ? Array(repeating: "?", count: slots).joined(separator: ",")
-                                          : "VALUES " + Array(repeating: one, count: slots).joined(separator: ",")
-            let target = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
-            let sql = "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE \(target) IN (\(list))"
+            let sql = uniquenessCheckSQL(e, constraint: constraint, slots: slots)
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)
                 var index: Int32 = 1
                 for slot in 0..<slots {
-                    for v in chunk[min(slot, chunk.count - 1)] { s.bind(v, at: index); index += 1 }
+                    let key = chunk[min(slot, chunk.count - 1)]
+                    s.bind(key.first, at: index)
+                    index += 1
+                    for v in key.rest ?? [] { s.bind(v, at: index); index += 1 }
                 }
                 while try s.step() { rows.append(StoredRow(s, entity: e)) }
                 s.reset()
             }
         }
         return rows
+    }
+
+    /// The check's SELECT for `slots` keys, built once per (entity, constraint, slots): the text
+    /// of a thousand placeholders is not rebuilt on every save.
+    private func uniquenessCheckSQL(_ e: Entity, constraint: [Int], slots: Int) -> String {
+        let key = UniquenessCheckKey(entity: e.id, constraint: constraint, slots: slots)
+        if let sql = uniquenessCheckStatements[key] { return sql }
+        let columns = constraint.map { e.attributeColumns[$0] }
+        let one = "(" + CompiledPredicate.placeholders(columns.count) + ")"
+        let list = columns.count == 1 ? CompiledPredicate.placeholders(slots)
+                                      : "VALUES " + Array(repeating: one, count: slots).joined(separator: ",")
+        let target = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
+        let sql = "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE \(target) IN (\(list))"
+        uniquenessCheckStatements[key] = sql
+        return sql
     }
 
     /// The registered object for a stored row, filled with the row when it was a fault.
@@ -158,6 +171,11 @@ struct ConstraintKey: Hashable {
             rest = others
         }
     }
+}
 
-    var values: [Value] { [first] + (rest ?? []) }
+/// Uniqueness-check statements by (entity, constraint, padded key count), built once per context.
+struct UniquenessCheckKey: Hashable {
+    let entity: Int
+    let constraint: [Int]
+    let slots: Int
 }

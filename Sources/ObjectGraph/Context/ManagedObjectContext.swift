@@ -43,6 +43,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var updatedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
     var updateStatements: [UpdateKey: String] = [:]
+    var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
     /// Results controllers following this context's merges, held weakly (a controller holds
     /// its context; the context must not hold it back).
     var followers: [WeakController] = []

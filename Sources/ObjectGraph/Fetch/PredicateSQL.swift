@@ -36,7 +36,7 @@ struct CompiledPredicate {
             let slots = Self.paddedLength(operands.count)
             bindings += operands.map(Self.value)
             bindings += repeatElement(Self.value(operands[operands.count - 1]), count: slots - operands.count)
-            return "\(column) IN (" + Array(repeating: "?", count: slots).joined(separator: ",") + ")"
+            return "\(column) IN (" + Self.placeholders(slots) + ")"
         case .beginsWith(let key, let prefix):
             let column = try Self.column(key, e)
             bindings.append(.integer(Int64(prefix.count)))
@@ -53,6 +53,11 @@ struct CompiledPredicate {
 
     /// The smallest power of two ≥ `n`: how long an `IN` list is made (repeating a value, which
     /// changes nothing), so that a handful of statement texts serve lists of every length.
+    /// "?,?,…,?" with `n` placeholders, built in one string (lists run to thousands).
+    static func placeholders(_ n: Int) -> String {
+        n == 0 ? "" : String(repeating: "?,", count: n - 1) + "?"
+    }
+
     static func paddedLength(_ n: Int) -> Int {
         var slots = 1
         while slots < n { slots *= 2 }
