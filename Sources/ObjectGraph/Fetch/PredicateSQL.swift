@@ -51,13 +51,13 @@ struct CompiledPredicate {
         }
     }
 
-    /// The smallest power of two ≥ `n`: how long an `IN` list is made (repeating a value, which
-    /// changes nothing), so that a handful of statement texts serve lists of every length.
     /// "?,?,…,?" with `n` placeholders, built in one string (lists run to thousands).
     static func placeholders(_ n: Int) -> String {
         n == 0 ? "" : String(repeating: "?,", count: n - 1) + "?"
     }
 
+    /// The smallest power of two ≥ `n`: how long an `IN` list is made (repeating a value, which
+    /// changes nothing), so that a handful of statement texts serve lists of every length.
     static func paddedLength(_ n: Int) -> Int {
         var slots = 1
         while slots < n { slots *= 2 }
