@@ -84,6 +84,14 @@ public final class PersistentStoreCoordinator: Sendable {
 
     // MARK: Reading
 
+    /// Runs `body` on the writer connection, outside any transaction: for the reads a save makes
+    /// before it writes (the uniqueness check), as Core Data's store runs a whole save request on
+    /// its writer. Reader connections would be slower here: each commit of the writer discards
+    /// their page cache, so every check would reread the key index through the kernel.
+    func performWriterRead<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.withLock { try body($0) }
+    }
+
     /// Runs `body` on a reader connection (or the writer, for stores without WAL readers).
     func performRead<T>(_ body: (Connection) throws -> T) throws -> T {
         guard usesReaders else { return try writer.withLock { try body($0) } }
