@@ -108,6 +108,31 @@ import Testing
         }
     }
 
+    /// Members given to a to-many before it loads are kept aside and join it when it loads,
+    /// unless by then they point elsewhere.
+    @Test func membersAddedBeforeTheToManyLoadsJoinIt() throws {
+        let container = try makeContainer()
+        try seedExpenses(container.newBackgroundContext(), count: 30, categories: 3)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let cats = try context.fetch(FetchRequest(entityName: "Category", predicate: .in("name", ["cat-1", "cat-2"])))
+            let (one, two) = cats[0]["name"] == "cat-1" ? (cats[0], cats[1]) : (cats[1], cats[0])
+            let stays = try context.insertNewObject(forEntityName: "Expense")
+            try stays.setObject(one, forKey: "category")
+            let moves = try context.insertNewObject(forEntityName: "Expense")
+            try moves.setObject(one, forKey: "category")
+            try moves.setObject(two, forKey: "category")
+            let dropped = try context.insertNewObject(forEntityName: "Expense")
+            try dropped.setObject(one, forKey: "category")
+            try dropped.setObject(nil, forKey: "category")
+            let members = one.objects(forKey: "expenses")
+            #expect(members.count == 11)
+            #expect(members.contains(stays) && !members.contains(moves) && !members.contains(dropped))
+            #expect(two.objects(forKey: "expenses").count == 11)
+            #expect(two.objects(forKey: "expenses").contains(moves))
+        }
+    }
+
     @Test func predicatesParseAndMatchLikeSQL() throws {
         let container = try makeContainer()
         try seedExpenses(container.newBackgroundContext(), count: 40, categories: 4)

@@ -21,6 +21,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     var toMany: [Set<ManagedObject>?]
     /// Bit i set: to-many i holds every member (loaded from the store, or the object is new).
     var loadedToMany: UInt64 = 0
+    /// Members given to a to-many that is not loaded yet: listed, not hashed into a set, and
+    /// checked when it loads (one that points elsewhere by then is dropped). Relating thousands
+    /// of new objects to a fetched category never builds the category's set.
+    var pendingMembers: [(index: Int, member: ManagedObject)] = []
     /// The store's values when last fetched or saved (nil for an inserted object).
     var committed: [Value]?
     var committedToOne: [ManagedObjectID?]?
@@ -156,12 +160,32 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     func addMember(_ member: ManagedObject, toMany index: Int) {
+        guard loadedToMany & (1 << UInt64(index)) != 0 else {
+            pendingMembers.append((index, member))
+            return
+        }
         if toMany[index] == nil { toMany[index] = [] }
         toMany[index]!.insert(member)
     }
 
+    /// A pending member needs nothing here: loading drops members that point elsewhere.
     func removeMember(_ member: ManagedObject, toMany index: Int) {
         toMany[index]?.remove(member)
+    }
+
+    /// Marks to-many `index` as holding every member, moving in the pending ones that still
+    /// point here. The store's members are added by the caller (before or after).
+    func markLoaded(toMany index: Int) {
+        loadedToMany |= 1 << UInt64(index)
+        if toMany[index] == nil { toMany[index] = [] }
+        guard !pendingMembers.isEmpty else { return }
+        let inverse = entity.toMany[index].inverseToOne
+        pendingMembers.removeAll { entry in
+            guard entry.index == index else { return false }
+            let member = entry.member
+            if member.toOne.indices.contains(inverse), member.toOne[inverse] === self { toMany[index]!.insert(member) }
+            return true
+        }
     }
 
     // MARK: Change state
@@ -228,6 +252,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         values = []
         toOne = []
         toMany = []
+        pendingMembers = []
         committed = nil
         committedToOne = nil
         batch = nil

@@ -166,7 +166,7 @@ extension ManagedObjectContext {
     /// members set in memory.
     func loadToMany(of object: ManagedObject, index: Int) {
         let rel = object.entity.toMany[index]
-        object.loadedToMany |= 1 << UInt64(index)
+        object.markLoaded(toMany: index)
         guard let pk = object.objectID.primaryKey else { return }
         let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
         let column = destination.toOne[rel.inverseToOne].column
@@ -211,10 +211,7 @@ extension ManagedObjectContext {
                 while try s.step() { _ = materialize(s, entity: destination) }
                 s.reset()
             }
-            for p in parents {
-                p.loadedToMany |= 1 << UInt64(i)
-                if p.toMany[i] == nil { p.toMany[i] = [] }
-            }
+            for p in parents { p.markLoaded(toMany: i) }
         } else {
             throw ContextError.unknownKey(path, entity: entity.name)
         }
