@@ -123,4 +123,23 @@ import Testing
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZAMOUNT = 500 AND ZCATEGORY = 1") == 2)
         #expect(try container.rows("SELECT Z_OPT FROM ZEXPENSE WHERE ZEXTERNALID = 'ex-1'") == 2)
     }
+
+    /// The UNIQUE index compares text by bytes: keys Swift calls equal (canonically equivalent)
+    /// but spelled with different bytes are two rows in the store, so the check must not merge them.
+    @Test func keysCompareByTheirBytesAsTheIndexDoes() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)
+        try context.performAndWait {
+            for key in [composed, decomposed, composed] {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string(key)
+            }
+            try context.save()
+            #expect(context.conflictCount == 1)   // the composed key twice, nothing else
+        }
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
+    }
 }

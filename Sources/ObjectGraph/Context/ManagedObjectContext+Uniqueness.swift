@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteKit
 
 /// Step 2 of a save: uniqueness constraints, checked before anything is written.
@@ -164,9 +165,27 @@ extension ManagedObjectContext {
 }
 
 /// The constrained values of an object: one value without an array (the common case), or several.
+///
+/// Equal as the store's UNIQUE index sees them: text by its bytes (SQLite's BINARY collation),
+/// not by Swift's canonical equivalence, which would take "é" and "e\u{301}" for one key and
+/// merge two rows the store keeps apart. Hashing the bytes is also cheaper.
 struct ConstraintKey: Hashable {
     let first: Value
     let rest: [Value]?
+
+    static func == (a: ConstraintKey, b: ConstraintKey) -> Bool {
+        guard a.first.hasSameStoredValue(as: b.first) else { return false }
+        switch (a.rest, b.rest) {
+        case (nil, nil): return true
+        case let (x?, y?): return x.count == y.count && zip(x, y).allSatisfy { $0.hasSameStoredValue(as: $1) }
+        default: return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        first.hashStoredValue(into: &hasher)
+        for v in rest ?? [] { v.hashStoredValue(into: &hasher) }
+    }
 
     /// Nil when a value is NULL (SQLite lets NULLs repeat in a UNIQUE index).
     init?(_ constraint: [Int], _ values: [Value]) {
@@ -187,4 +206,20 @@ struct UniquenessCheckKey: Hashable {
     let entity: Int
     let constraint: [Int]
     let slots: Int
+}
+
+extension Value {
+    /// Equality as a UNIQUE index compares: text byte for byte, everything else as `==`.
+    func hasSameStoredValue(as other: Value) -> Bool {
+        guard case .string(var a) = self, case .string(var b) = other else { return self == other }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
+    }
+
+    /// A hash consistent with `hasSameStoredValue(as:)`: text hashed as its bytes.
+    func hashStoredValue(into hasher: inout Hasher) {
+        guard case .string(var text) = self else { return hasher.combine(self) }
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }
