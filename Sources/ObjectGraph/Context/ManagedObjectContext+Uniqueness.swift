@@ -24,10 +24,11 @@ extension ManagedObjectContext {
                 var duplicates: [(ManagedObject, ManagedObject)] = []
                 for o in candidates {
                     guard let key = ConstraintKey(constraint, o.values) else { continue }   // NULLs never collide
-                    if let survivor = first[key] {
+                    // One hash for a new key; a repeated one puts the first object back.
+                    if let survivor = first.updateValue(o, forKey: key) {
+                        first[key] = survivor
                         duplicates.append((o, survivor))
                     } else {
-                        first[key] = o
                         keys.append(key)
                     }
                 }
@@ -47,17 +48,14 @@ extension ManagedObjectContext {
                     throw ContextError.constraintConflict(entity: entity.name, values: names)
                 }
                 conflictCount += conflicts
-                var replaced: [ObjectIdentifier: ManagedObject] = [:]
                 for (duplicate, survivor) in duplicates {
                     merge(duplicate, into: survivor, policy: policy)
-                    replaced[ObjectIdentifier(duplicate)] = survivor
                     merged.append((duplicate, survivor))
                 }
                 for (o, row) in collisions {
                     if o.isInserted {
                         let existing = adopt(row, entity: entity)
                         merge(o, into: existing, policy: policy)
-                        replaced[ObjectIdentifier(o)] = existing
                         merged.append((o, existing))
                     } else {
                         // An update that moved its key onto another row's: the key change is
@@ -65,7 +63,7 @@ extension ManagedObjectContext {
                         for i in constraint { o.setValue(o.committed?[i] ?? .null, at: i) }
                     }
                 }
-                repoint(replaced)
+                repoint()
             }
         }
         return merged
@@ -128,14 +126,14 @@ extension ManagedObjectContext {
         return o
     }
 
-    /// Points every relationship to a replaced object at its replacement, in one pass: objects
-    /// that point at a new duplicate changed (or are new), so they are in the change lists.
-    private func repoint(_ replaced: [ObjectIdentifier: ManagedObject]) {
-        guard !replaced.isEmpty else { return }
+    /// Points every relationship to a merged object at the object it was merged into, in one
+    /// pass: objects that point at a new duplicate changed (or are new), so they are in the change
+    /// lists. `mergedInto` marks the merged ones, so no table of them is needed.
+    private func repoint() {
         for list in [insertedList, updatedList] {
-            for o in list where (o.isInserted || o.isUpdated) && replaced[ObjectIdentifier(o)] == nil {
+            for o in list where (o.isInserted || o.isUpdated) && o.mergedInto == nil {
                 for (i, target) in o.toOne.enumerated() {
-                    if let target, let survivor = replaced[ObjectIdentifier(target)] { try? o.setObject(survivor, at: i) }
+                    if let survivor = target?.mergedInto { try? o.setObject(survivor, at: i) }
                 }
             }
         }
