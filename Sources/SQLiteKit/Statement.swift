@@ -15,6 +15,8 @@ public final class Statement {
     private let database: Database
     private let isCommit: Bool
     private var started = false
+    /// Where `bindText(copy:at:)` keeps the bytes it binds (created on first use).
+    private var arena: TextArena?
 
     init(handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
@@ -50,6 +52,22 @@ public final class Statement {
     public func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
         sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                           Int32(bytes.count), loadgen_sqlite_static())
+    }
+
+    /// Starts a round of `bindText(copy:at:)`: the text bound that way in the previous round may
+    /// be overwritten, so every such parameter must be bound again before the next step.
+    @inline(__always)
+    public func startTextRound() {
+        if let arena { arena.startRound() } else { arena = TextArena() }
+    }
+
+    /// Binds a String through the statement's own buffer: one copy into memory the statement
+    /// keeps, bound in place, instead of SQLite allocating and freeing a copy per parameter.
+    /// For hot paths; call `startTextRound()` before each round of bindings.
+    @inline(__always)
+    public func bindText(copy text: String, at index: Int32) {
+        guard let arena else { preconditionFailure("bindText(copy:at:) before startTextRound() on: \(sql)") }
+        bindText(noCopy: arena.copy(text), at: index)
     }
 
     /// Binds a String (SQLite copies it). Convenient; not for per-row hot paths.

@@ -127,7 +127,8 @@ extension ManagedObjectContext {
                 // that leaves our key as the last inserted rowid. RETURNING would tell too, but makes
                 // SQLite buffer every statement's output: it doubles the cost of the insert.
                 let before = connection.db.lastInsertRowID
-                try s.withBound(row.values[...], from: index) { try s.run() }
+                s.bind(row.values[...], from: index)
+                try s.run()
                 let changed = connection.db.changes
                 result.count += changed
                 if wantsIDs && changed == 1 && connection.db.lastInsertRowID == next && before != next {

@@ -142,8 +142,9 @@ extension ManagedObjectContext {
                 if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
+            s.bind(o.values[...], from: index)
             do {
-                try s.withBound(o.values[...], from: index) { try s.run() }
+                try s.run()
             } catch let error as SQLiteError where error.isConstraint {
                 s.reset()
                 throw o.entity.uniquenessConstraints.isEmpty ? error : UniquenessRace()

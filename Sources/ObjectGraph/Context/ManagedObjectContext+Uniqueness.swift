@@ -84,11 +84,12 @@ extension ManagedObjectContext {
             try persistentStoreCoordinator.performWriterRead { connection in
                 let s = try connection.statement(sql)
                 var index: Int32 = 1
+                s.startTextRound()
                 for slot in 0..<slots {
                     let key = chunk[min(slot, chunk.count - 1)]
-                    s.bind(key.first, at: index)
+                    s.bindKeyValue(key.first, at: index)
                     index += 1
-                    for v in key.rest ?? [] { s.bind(v, at: index); index += 1 }
+                    for v in key.rest ?? [] { s.bindKeyValue(v, at: index); index += 1 }
                 }
                 while try s.step() { rows.append(StoredRow(s, entity: e)) }
                 s.reset()
@@ -204,6 +205,14 @@ struct UniquenessCheckKey: Hashable {
     let entity: Int
     let constraint: [Int]
     let slots: Int
+}
+
+extension Statement {
+    /// Binds one constrained value, text through the statement's buffer (within a text round).
+    @inline(__always)
+    fileprivate func bindKeyValue(_ v: Value, at index: Int32) {
+        if case .string(let text) = v { bindText(copy: text, at: index) } else { bind(v, at: index) }
+    }
 }
 
 extension Value {

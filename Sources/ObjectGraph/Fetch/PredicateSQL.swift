@@ -92,19 +92,17 @@ extension Statement {
         }
     }
 
-    /// Binds `values` from parameter `index` on, text without copies, and runs `body` while
-    /// the text is bound: SQLite may read the bytes in place (SQLITE_STATIC) only as long as the
-    /// Strings are held open here, so the statement must be stepped inside `body`.
-    func withBound<R>(_ values: ArraySlice<Value>, from index: Int32, _ body: () throws -> R) rethrows -> R {
-        guard let first = values.first else { return try body() }
-        if case .string(var text) = first {
-            return try text.withUTF8 { utf8 in
-                bindText(noCopy: UnsafeRawBufferPointer(utf8), at: index)
-                return try withBound(values.dropFirst(), from: index + 1, body)
-            }
+    /// Binds `values` from parameter `index` on, text through the statement's own buffer (no
+    /// allocation per string): a new round of text bindings, so every text parameter the
+    /// statement steps with must be bound here or after.
+    @inline(__always)
+    func bind(_ values: ArraySlice<Value>, from index: Int32) {
+        startTextRound()
+        var i = index
+        for v in values {
+            if case .string(let text) = v { bindText(copy: text, at: i) } else { bind(v, at: i) }
+            i += 1
         }
-        bind(first, at: index)
-        return try withBound(values.dropFirst(), from: index + 1, body)
     }
 
     /// Reads a column as a value of `type`.
