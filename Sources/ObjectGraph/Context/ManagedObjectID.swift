@@ -31,6 +31,13 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 
     private static let nextTemporary = Atomic<Int64>(0)
 
+    /// One word for the hasher instead of four fields: registries hash an ID per object saved,
+    /// fetched or reset. The key tells rows of an entity apart; entity, store and kind fold in.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(bitPattern: key) ^ UInt64(entityID) << 40 ^ UInt64(store) << 52
+                       ^ (isTemporaryID ? 1 << 63 : 0))
+    }
+
     /// The row's `Z_PK`, nil while the ID is temporary.
     public var primaryKey: Int64? { isTemporaryID ? nil : key }
 
