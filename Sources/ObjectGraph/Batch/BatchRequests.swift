@@ -21,7 +21,12 @@ public struct BatchInsertRow {
 
     init(entity: Entity) {
         self.entity = entity
-        values = entity.defaults
+        values = entity.defaults.map { $0 }   // a buffer of its own, reused for every row
+    }
+
+    /// Back to the defaults for the next row, in the same buffer (no allocation per row).
+    mutating func clear() {
+        for i in values.indices { values[i] = entity.defaults[i] }
     }
 
     /// `row["amount"] = .double(12.5)`. Relationships cannot be set by a batch insert.
@@ -135,7 +140,7 @@ extension ManagedObjectContext {
                     result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: next))
                 }
                 next += 1
-                row.values = entity.defaults
+                row.clear()
             }
             return result
         }
