@@ -45,6 +45,25 @@ import Testing
         #expect(r.stdout.isEmpty)
     }
 
+    /// The whole catalogue as users run it: through the binary, where the queue checker is off
+    /// and the engine takes its fast paths (the in-process tests run with it on).
+    @Test func everyStrategyKeepsEveryRecordThroughTheBinary() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--strategy", "all", "--rows", "3000", "--dup-rate", "0.1", "--writers", "2",
+                             "--batch-size", "250", "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.count >= 13)
+        for row in rows {
+            let name = row["strategy"] ?? "?"
+            #expect(row["status"] == "ok" && row["lost"] == "0" && row["integrity"] == "ok", "\(name)")
+            if !["raw-sqlite", "batch-insert-only", "many-writers"].contains(name) {
+                #expect(row["duplicates"] == "0" && row["bad_links"] == "0" && row["store_rows"] == "2700", "\(name)")
+            }
+        }
+    }
+
     @Test func inMemoryStoreAndTimelineAndJSON() throws {
         let dir = CLI.makeFolder()
         let timeline = dir + "/timeline.csv"

@@ -95,6 +95,14 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Sets the attribute at `index`, without a name lookup: the hot path for imports.
     @inline(__always)
     public func setValue(_ value: Value, at index: Int) {
+        if isInserted && !ConcurrencyDebug.isEnabled {
+            // The import's hot path. An inserted object is no fault, and its context is alive
+            // (reset, rollback and the context's end invalidate it, which clears isInserted):
+            // no need to load the weak context reference, and all a new object records is the bit.
+            values[index] = value
+            changed |= UInt64(1) << UInt64(index)
+            return
+        }
         let context = checkedContext()
         if isFault { context.fireFault(self) }
         values[index] = value
@@ -251,6 +259,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Forgets everything, breaking reference cycles through relationships (used by reset).
     func invalidate() {
         managedObjectContext = nil
+        isInserted = false
         values = []
         toOne = []
         toMany = []

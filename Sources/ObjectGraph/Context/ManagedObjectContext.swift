@@ -63,6 +63,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     deinit {
         // Objects reference each other through relationships; break the cycles.
         for object in registry.values { object.invalidate() }
+        // Inserted objects are not registered until saved; their fast paths trust isInserted.
+        for object in insertedList { object.invalidate() }
         if let token = settings.withLock({ $0.autoMergeToken }) { persistentStoreCoordinator.removeObserver(token) }
     }
 
