@@ -45,6 +45,24 @@ import Testing
         #expect(r.stdout.isEmpty)
     }
 
+    /// Repetitions run in rounds, raw-sqlite first whatever the order given, and each row's
+    /// vs_limit divides by the raw-sqlite repetition of its own round.
+    @Test func repetitionsRunInRoundsAndPairWithTheirRoundsLimit() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "2000", "--repeat", "3",
+                             "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.map { "\($0["strategy"]!) \($0["repeat"]!)" }
+                == ["raw-sqlite 1", "prefetch 1", "raw-sqlite 2", "prefetch 2", "raw-sqlite 3", "prefetch 3"])
+        for round in stride(from: 0, to: rows.count, by: 2) {
+            let raw = Double(rows[round]["rows_per_s"]!)!, other = Double(rows[round + 1]["rows_per_s"]!)!
+            #expect(rows[round]["vs_limit"] == "1.0000")
+            #expect(abs(Double(rows[round + 1]["vs_limit"]!)! - other / raw) < 0.0001)
+        }
+    }
+
     /// The whole catalogue as users run it: through the binary, where the queue checker is off
     /// and the engine takes its fast paths (the in-process tests run with it on).
     @Test func everyStrategyKeepsEveryRecordThroughTheBinary() throws {

@@ -69,28 +69,29 @@ struct Runner {
 
     init(plan: RunPlan) { self.plan = plan }
 
+    /// Repetitions run in rounds: each strategy once per round, `raw-sqlite` first (the plan puts
+    /// it first). A row's `vs_limit` divides by the `raw-sqlite` repetition of its own round, so
+    /// a machine that speeds up or slows down during an invocation (caches, neighbours, heat)
+    /// shifts both sides of the ratio alike, where a median of repetitions run long before would
+    /// not. Rows are appended the moment they are measured; the result is grouped by strategy.
     mutating func runAll() throws -> [ResultRow] {
-        var all: [ResultRow] = []
-        var limit: Double?
         for strategy in plan.strategies {
-            let isLimit = strategy.name == RawSQLiteStrategy().name
             for w in 0..<plan.warmups { _ = try repetition(strategy, label: "warmup \(w + 1)/\(plan.warmups)", timeline: false) }
-            var rows: [ResultRow] = []
-            for r in 1...plan.repeats {
+        }
+        var rows: [String: [ResultRow]] = [:]
+        for r in 1...plan.repeats {
+            var limit: Double?
+            for strategy in plan.strategies {
                 let (id, started, measurement) = try repetition(strategy, label: "\(r)/\(plan.repeats)", timeline: true)
                 var row = ResultRow(identity: RunIdentity(runID: id, startedAt: started, system: system),
                                     parameters: plan.parameters(for: strategy, repetition: r), measurement: measurement)
-                // raw-sqlite is its own limit (1 by definition), so its rows need not wait for
-                // the median of its repetitions: every row is appended the moment it is measured.
-                let denominator = isLimit ? measurement.rowsPerSecond : limit
-                if let denominator, let rate = measurement.rowsPerSecond { row.vsLimit = rate / denominator }
+                if strategy.name == RawSQLiteStrategy().name { limit = measurement.rowsPerSecond }
+                if let limit, let rate = measurement.rowsPerSecond { row.vsLimit = rate / limit }
                 try append([row])
-                rows.append(row)
+                rows[strategy.name, default: []].append(row)
             }
-            if isLimit { limit = Statistics(rows.compactMap(\.measurement.rowsPerSecond))?.median }
-            all += rows
         }
-        return all
+        return plan.strategies.flatMap { rows[$0.name] ?? [] }
     }
 
     private mutating func repetition(_ strategy: any WriteStrategy, label: String,
