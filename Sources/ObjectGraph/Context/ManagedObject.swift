@@ -49,9 +49,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.objectID = id
         self.managedObjectContext = context
         self.isFault = fault
-        // Its own buffer from the start (a specialized copy): the first write would otherwise
-        // copy the shared defaults through the generic copy-on-write path, several times slower.
-        self.values = fault ? [] : entity.defaults.map { $0 }
+        self.values = fault ? [] : entity.defaults
         self.toOne = Array(repeating: nil, count: entity.toOne.count)
         self.toMany = entity.toMany.isEmpty ? [] : Array(repeating: nil, count: entity.toMany.count)
     }

@@ -87,9 +87,9 @@ extension ManagedObjectContext {
                 s.startTextRound()
                 for slot in 0..<slots {
                     let key = chunk[min(slot, chunk.count - 1)]
-                    s.bindKeyValue(key.first, at: index)
+                    s.bindInRound(key.first, at: index)
                     index += 1
-                    for v in key.rest ?? [] { s.bindKeyValue(v, at: index); index += 1 }
+                    for v in key.rest ?? [] { s.bindInRound(v, at: index); index += 1 }
                 }
                 while try s.step() { rows.append(StoredRow(s, entity: e)) }
                 s.reset()
@@ -167,7 +167,7 @@ extension ManagedObjectContext {
 ///
 /// Equal as the store's UNIQUE index sees them: text by its bytes (SQLite's BINARY collation),
 /// not by Swift's canonical equivalence, which would take "é" and "e\u{301}" for one key and
-/// merge two rows the store keeps apart. Hashing the bytes is also cheaper.
+/// merge two rows the store keeps apart.
 struct ConstraintKey: Hashable {
     let first: Value
     let rest: [Value]?
@@ -205,14 +205,6 @@ struct UniquenessCheckKey: Hashable {
     let entity: Int
     let constraint: [Int]
     let slots: Int
-}
-
-extension Statement {
-    /// Binds one constrained value, text through the statement's buffer (within a text round).
-    @inline(__always)
-    fileprivate func bindKeyValue(_ v: Value, at index: Int32) {
-        if case .string(let text) = v { bindText(copy: text, at: index) } else { bind(v, at: index) }
-    }
 }
 
 extension Value {

@@ -100,9 +100,16 @@ extension Statement {
         startTextRound()
         var i = index
         for v in values {
-            if case .string(let text) = v { bindText(copy: text, at: i) } else { bind(v, at: i) }
+            bindInRound(v, at: i)
             i += 1
         }
+    }
+
+    /// Binds one value, text through the statement's own buffer: only inside a round of text
+    /// bindings (after `startTextRound()`).
+    @inline(__always)
+    func bindInRound(_ value: Value, at index: Int32) {
+        if case .string(let text) = value { bindText(copy: text, at: index) } else { bind(value, at: index) }
     }
 
     /// Reads a column as a value of `type`.
