@@ -85,7 +85,6 @@ import Testing
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE") == 99)
     }
 
-
     /// A save reuses its last UPDATE for the next object of the same shape: interleaved shapes
     /// must each still write their own columns.
     @Test func updatesOfDifferentShapesInOneSaveEachWriteTheirColumns() throws {
@@ -110,6 +109,7 @@ import Testing
         #expect(try container.rows("SELECT sum(ZAMOUNT) FROM ZEXPENSE WHERE Z_PK IN (1, 3)") == 4)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZNOTE = 'changed'") == 1)
     }
+
     @Test func settingTheSameValueIsNoChange() throws {
         let container = try makeContainer()
         let context = container.newBackgroundContext()
