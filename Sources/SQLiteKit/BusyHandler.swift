@@ -22,6 +22,9 @@ public final class BusyHandler: Sendable {
     /// Times SQLite found the database locked and waited.
     public var retries: Int { count.load(ordering: .relaxed) }
 
+    /// Counts a wait made outside SQLite's busy handler (a shared-cache table lock).
+    func noteWait() { count.wrappingAdd(1, ordering: .relaxed) }
+
     /// Installs this handler on `db` (replacing any busy timeout). The handler must outlive `db`;
     /// `Database` keeps a reference.
     public func install(on db: Database) {

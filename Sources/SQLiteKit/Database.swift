@@ -61,7 +61,11 @@ public final class Database: @unchecked Sendable {
     /// Prepares one statement for repeated use. Hot paths prepare once and reuse.
     public func prepare(_ sql: String) throws -> Statement {
         var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        var rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        // Preparing reads the schema, which another shared-cache connection may hold locked.
+        while rc == ResultCode.lockedSharedCache.rawValue && waitForSharedCacheUnlock() {
+            rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        }
         guard rc == SQLITE_OK, let stmt else { throw SQLiteError(code: rc, connection: handle, sql: sql) }
         return Statement(handle: stmt, database: self, sql: sql)
     }
@@ -73,7 +77,10 @@ public final class Database: @unchecked Sendable {
             var tail: UnsafePointer<CChar>? = start
             while let current = tail, current.pointee != 0 {
                 var stmt: OpaquePointer?
-                let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
+                var rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
+                while rc == ResultCode.lockedSharedCache.rawValue && waitForSharedCacheUnlock() {
+                    rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
+                }
                 guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: sql) }
                 guard let stmt else { continue } // whitespace or a comment
                 let text = String(cString: sqlite3_sql(stmt)).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -95,6 +102,31 @@ public final class Database: @unchecked Sendable {
         return try statement.step() ? statement.text(at: 0) : nil
     }
 
+    // MARK: Shared-cache locks
+
+    /// Waits until the connection that holds the table lock this connection just met
+    /// (`SQLITE_LOCKED_SHAREDCACHE`) ends its transaction, as SQLite's `unlock_notify` example
+    /// does. The busy handler is never called for these locks: without this, connections of one
+    /// in-memory store fail at once where file connections would wait. Counted as a busy retry.
+    /// False when SQLite detects that waiting would deadlock (then the caller's transaction must
+    /// be rolled back and retried).
+    func waitForSharedCacheUnlock() -> Bool {
+        let waiter = UnlockWaiter()
+        let context = Unmanaged.passRetained(waiter).toOpaque()
+        let rc = sqlite3_unlock_notify(handle, { arguments, count in
+            guard let arguments else { return }
+            for i in 0..<Int(count) {
+                guard let argument = arguments[i] else { continue }
+                Unmanaged<UnlockWaiter>.fromOpaque(argument).takeUnretainedValue().signal()
+            }
+        }, context)
+        defer { Unmanaged<UnlockWaiter>.fromOpaque(context).release() }
+        guard rc == SQLITE_OK else { return false }
+        waiter.wait()
+        busyHandler?.noteWait()
+        return true
+    }
+
     // MARK: Connection state
 
     /// How long SQLite itself waits on a lock before returning `SQLITE_BUSY`.
@@ -105,8 +137,13 @@ public final class Database: @unchecked Sendable {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    /// The rowid of the last successful INSERT.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// The rowid of the last successful INSERT into any table. Settable, so that a caller can
+    /// put a value no row has (0) before an INSERT and learn whether that INSERT added a row:
+    /// `INSERT OR IGNORE` and an upsert's UPDATE leave it unchanged.
+    public var lastInsertRowID: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
 
     /// True while a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -116,4 +153,12 @@ public final class Database: @unchecked Sendable {
 
     /// The version of the SQLite library in use, e.g. "3.40.1".
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// One wait for a shared-cache unlock: SQLite calls back (on the thread that released the
+/// lock, or at once) and the blocked thread goes on.
+final class UnlockWaiter: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func signal() { semaphore.signal() }
+    func wait() { semaphore.wait() }
 }

@@ -6,13 +6,13 @@ import CSQLite
 /// which is worth retrying, from everything else, which is not.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The extended result code returned by SQLite.
-    public let code: Int32
+    public let code: ResultCode
     /// SQLite's own message (`sqlite3_errmsg`).
     public let message: String
     /// The SQL being prepared or executed, when known.
     public let sql: String?
 
-    public init(code: Int32, message: String, sql: String? = nil) {
+    public init(code: ResultCode, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
         self.sql = sql
@@ -20,20 +20,20 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
         let text = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        self.init(code: code, message: text ?? String(cString: sqlite3_errstr(code)), sql: sql)
+        self.init(code: ResultCode(rawValue: code), message: text ?? String(cString: sqlite3_errstr(code)), sql: sql)
     }
 
     /// The primary result code (the low byte of the extended code).
-    public var primaryCode: Int32 { code & 0xff }
+    public var primaryCode: ResultCode { code.primary }
 
     /// True for the lock errors a writer may retry: another connection holds the lock.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    public var isBusy: Bool { primaryCode == .busy || primaryCode == .locked }
 
     /// True when a UNIQUE, PRIMARY KEY or other constraint rejected the write.
-    public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+    public var isConstraint: Bool { primaryCode == .constraint }
 
     public var description: String {
-        if let sql { return "SQLite error \(code): \(message) (in: \(sql))" }
-        return "SQLite error \(code): \(message)"
+        if let sql { return "SQLite error \(code.rawValue): \(message) (in: \(sql))" }
+        return "SQLite error \(code.rawValue): \(message)"
     }
 }

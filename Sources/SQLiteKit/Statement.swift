@@ -15,6 +15,12 @@ public final class Statement {
     private let database: Database
     private let isCommit: Bool
     private var started = false
+    /// True once the current execution has returned a row: a lock met later cannot be waited
+    /// out by starting over, which would hand the caller those rows again.
+    private var returnedRow = false
+    /// The first bind that SQLite refused since the last step, as (code, parameter index). A
+    /// statement is never stepped with a parameter left at its previous value: `step()` throws.
+    private var bindFailure: (code: Int32, index: Int32)?
     /// Where `bindText(copy:at:)` keeps the bytes it binds (created on first use).
     private var arena: TextArena?
 
@@ -33,25 +39,25 @@ public final class Statement {
 
     @inline(__always)
     public func bind(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+        check(sqlite3_bind_int64(handle, index, value), index)
     }
 
     @inline(__always)
     public func bind(_ value: Int, at index: Int32) {
-        sqlite3_bind_int64(handle, index, Int64(value))
+        check(sqlite3_bind_int64(handle, index, Int64(value)), index)
     }
 
     @inline(__always)
     public func bind(_ value: Double, at index: Int32) {
-        sqlite3_bind_double(handle, index, value)
+        check(sqlite3_bind_double(handle, index, value), index)
     }
 
     /// Binds UTF-8 bytes without copying them: the buffer must stay valid and unchanged until
     /// the statement is stepped to completion or reset. This is the hot-path text binding.
     @inline(__always)
     public func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
-        sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                          Int32(bytes.count), loadgen_sqlite_static())
+        check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                Int32(bytes.count), loadgen_sqlite_static()), index)
     }
 
     /// Starts a round of `bindText(copy:at:)`: the text bound that way in the previous round may
@@ -73,26 +79,33 @@ public final class Statement {
     /// Binds a String (SQLite copies it). Convenient; not for per-row hot paths.
     public func bind(_ value: String, at index: Int32) {
         var copy = value
-        copy.withUTF8 { buffer in
-            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
+        let rc = copy.withUTF8 { buffer in
+            sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
                               Int32(buffer.count), loadgen_sqlite_transient())
         }
+        check(rc, index)
     }
 
     /// Binds bytes as a BLOB (SQLite copies them).
     public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient())
+        check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient()), index)
     }
 
     /// Binds bytes as a BLOB without copying; the same lifetime rule as `bindText(noCopy:at:)`.
     @inline(__always)
     public func bindBlob(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
-        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_static())
+        check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_static()), index)
     }
 
     @inline(__always)
     public func bindNull(at index: Int32) {
-        sqlite3_bind_null(handle, index)
+        check(sqlite3_bind_null(handle, index), index)
+    }
+
+    /// Notes the first refused bind; `step()` reports it instead of running with a stale value.
+    @inline(__always)
+    private func check(_ rc: Int32, _ index: Int32) {
+        if _slowPath(rc != SQLITE_OK) && bindFailure == nil { bindFailure = (rc, index) }
     }
 
 
@@ -100,25 +113,45 @@ public final class Statement {
 
     /// Advances the statement: true when a row is available, false when done.
     ///
-    /// On an error the statement is reset (so it can be retried) and the error thrown.
+    /// A table lock held by another connection of a shared-cache (in-memory) store is waited
+    /// out (`Database.waitForSharedCacheUnlock`) and the statement started again, as long as it
+    /// has not returned a row yet. On any other error, and on a bind SQLite refused, the
+    /// statement is reset (so it can be bound again and retried) and the error thrown.
     @inline(__always)
     @discardableResult
     public func step() throws -> Bool {
+        if _slowPath(bindFailure != nil) { try throwBindFailure() }
         if !started {
             started = true
+            returnedRow = false
             database.counters.record(kind)
             database.counters.note(sql)
             if database.printsSQL { printSQL() }
         }
-        let rc = sqlite3_step(handle)
-        if rc == SQLITE_ROW { return true }
-        if rc == SQLITE_DONE {
-            if isCommit { database.counters.recordCommit() }
-            return false
+        while true {
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_ROW { returnedRow = true; return true }
+            if rc == SQLITE_DONE {
+                if isCommit { database.counters.recordCommit() }
+                return false
+            }
+            if rc == ResultCode.lockedSharedCache.rawValue && !returnedRow && database.waitForSharedCacheUnlock() {
+                sqlite3_reset(handle)
+                continue
+            }
+            sqlite3_reset(handle)
+            started = false
+            throw SQLiteError(code: rc, connection: database.handle, sql: sql)
         }
+    }
+
+    private func throwBindFailure() throws {
+        let (rc, index) = bindFailure!
+        bindFailure = nil
         sqlite3_reset(handle)
         started = false
-        throw SQLiteError(code: rc, connection: database.handle, sql: sql)
+        let message = "cannot bind parameter \(index): " + String(cString: sqlite3_errstr(rc))
+        throw SQLiteError(code: ResultCode(rawValue: rc), message: message, sql: sql)
     }
 
     /// Steps to completion and resets, keeping the bindings: the usual way to run a write.

@@ -15,6 +15,8 @@ public struct BatchInsertOnlyStrategy: WriteStrategy {
     public var summary: String { "BatchInsertRequests alone on raw-sqlite's layout: no dedup, no relationships" }
     public var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }
     public var keyConstraint: KeyConstraint { .none }
+    /// Neither deduplicated nor related: what the bare batch insert leaves.
+    public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false, linked: false) }
     public var defaultBatchSize: Int? { 5_000 }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -14,6 +14,8 @@ public struct ManyWritersStrategy: WriteStrategy {
     public var summary: String { "one context per producer, each find-or-creates and saves: duplicates race in" }
     public var idiom: String { "the buggy downloader: one context per producer, each saving (seed 001)" }
     public var keyConstraint: KeyConstraint { .indexed }
+    /// The buggy idiom: its duplicates are what it measures.
+    public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     public var usesWriters: Bool { true }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -27,7 +27,7 @@ public struct OneWriterStrategy: WriteStrategy {
         let producers = try Producers(job: job)
         let queue = BoundedQueue<Record>(capacity: max(1_024, 64 * job.writers), producers: job.writers)
         let failure = Protected<Error?>(nil)
-        let feeding = Thread {
+        let feeding = JoinedThread(name: "feeding") {
             do {
                 try producers.run { p in
                     defer { queue.finish() }
@@ -35,17 +35,35 @@ public struct OneWriterStrategy: WriteStrategy {
                     var record = Record()
                     while try feed.next(into: &record) {
                         producers.simulateFetch(record.index)
-                        queue.put(record)
+                        guard queue.put(record) else { return }   // the writer gave up
                     }
                 }
             } catch {
                 failure.withLock { $0 = error }
             }
         }
-        feeding.start()
-
         let batchSize = job.batchSize(for: self)
         var clock = SaveClock()
+        do {
+            try write(to: writer, from: queue, mapping: mapping, job: job, batchSize: batchSize, clock: &clock)
+        } catch {
+            // Producers blocked on the full queue are released and joined before this returns:
+            // none may stay behind holding the job.
+            queue.cancel()
+            feeding.join()
+            throw error
+        }
+        feeding.join()
+        if let error = failure.withLock({ $0 }) { throw error }
+        var counters = clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
+        screen?.report(into: &counters)
+        return counters
+    }
+
+    /// The one writer: takes what the producers queued, a batch at a time, finds-or-creates
+    /// each record and saves.
+    private func write(to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: DatasetMapping,
+                       job: StrategyJob, batchSize: Int, clock: inout SaveClock) throws {
         try writer.performAndWait {
             let upsert = try FindOrCreate(mapping: mapping, context: writer, job: job)
             var batch: [Record] = []
@@ -58,9 +76,5 @@ public struct OneWriterStrategy: WriteStrategy {
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        var counters = clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
-        screen?.report(into: &counters)
-        return counters
     }
 }

@@ -14,6 +14,8 @@ public struct RawSQLiteStrategy: WriteStrategy {
     public var summary: String { "one reused prepared INSERT per row in one transaction; no engine, no dedup" }
     public var idiom: String { "the physical limit every other strategy is compared with" }
     public var keyConstraint: KeyConstraint { .none }
+    /// No index on the key: a repeated record is a second row, by design.
+    public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     public var defaultBatchSize: Int? { nil }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -18,6 +18,9 @@ public protocol WriteStrategy: Sendable {
     var usesWriters: Bool { get }
     /// Whether `--batch-size` means something to it, and its default.
     var defaultBatchSize: Int? { get }
+    /// What the store holds when it is done: a verifier finding that breaks this fails the
+    /// repetition. Everything but the limits and the buggy idioms promises `.complete`.
+    var expectations: StoreExpectations { get }
 
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet).
     /// Throws when the work cannot be completed; what was written stays for the verifier.
@@ -27,4 +30,5 @@ public protocol WriteStrategy: Sendable {
 extension WriteStrategy {
     public var usesWriters: Bool { false }
     public var defaultBatchSize: Int? { 1_000 }
+    public var expectations: StoreExpectations { .complete }
 }

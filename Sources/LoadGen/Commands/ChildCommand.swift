@@ -49,8 +49,7 @@ enum ChildCommand {
         do {
             measurement.strategy = try strategy.run(job)
         } catch {
-            measurement.status = .failed
-            measurement.error = "\(error)"
+            measurement.fail("\(error)")
         }
         let wall = Clock.seconds(since: start)
         let cpu = CPUTime.now() - cpuStart
@@ -75,13 +74,18 @@ enum ChildCommand {
             measurement.strategy?.fellBehind = Double(job.progress.value) / wall < rate * 0.95
         }
 
+        // Everything the strategy opened must be closed by now: a connection left open keeps
+        // its WAL unmerged (the store looks bigger) and means a context or coordinator outlived
+        // the strategy. It fails the repetition, so that a leak can never hide in a summary.
         let leaked = Database.openConnections - (keeper == nil ? 0 : 1)
-        if leaked > 0 {
-            FileHandle.standardError.write(Data("loadgen: \(task.strategy) left \(leaked) connection(s) open\n".utf8))
-        }
+        measurement.leakedConnections = leaked
+        if leaked > 0 { measurement.fail("left \(leaked) SQLite connection\(leaked == 1 ? "" : "s") open") }
         measurement.verification = verify(task, strategy: strategy, measurement: &measurement)
         if let shown = measurement.strategy?.viewObjects, let rows = measurement.verification?.storeRows {
             measurement.verification?.viewMissing = rows - shown
+        }
+        if let problems = measurement.verification?.problems(strategy.expectations), !problems.isEmpty {
+            measurement.fail("verifier: " + problems.joined(separator: ", "))
         }
         withExtendedLifetime(keeper) {}
         return measurement
@@ -97,9 +101,7 @@ enum ChildCommand {
         do {
             return try verifier.verify { sink in try job.forEachExpected(sink) }
         } catch {
-            measurement.status = .failed
-            let text = "verifier: \(error)"
-            measurement.error = measurement.error.map { "\($0); \(text)" } ?? text
+            measurement.fail("verifier: \(error)")
             return nil
         }
     }

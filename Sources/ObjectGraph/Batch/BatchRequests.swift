@@ -128,15 +128,17 @@ extension ManagedObjectContext {
                 s.bind(1, at: 3)
                 var index = Int32(4)
                 for _ in entity.toOne { s.bindNull(at: index); index += 1 }
-                // Text bound in place; an insert (not an ignore, not an upsert's update) is the one
-                // that leaves our key as the last inserted rowid. RETURNING would tell too, but makes
-                // SQLite buffer every statement's output: it doubles the cost of the insert.
-                let before = connection.db.lastInsertRowID
+                // Text bound in place. Only a real insert (not an ignore, not an upsert's update)
+                // sets the last inserted rowid, so it is cleared to 0 (no key is 0) first: the
+                // rowid left by an earlier insert into another table may equal this key.
+                // RETURNING would tell too, but makes SQLite buffer every statement's output: it
+                // doubles the cost of the insert.
+                connection.db.lastInsertRowID = 0
                 s.bind(row.values[...], from: index)
                 try s.run()
                 let changed = connection.db.changes
                 result.count += changed
-                if wantsIDs && changed == 1 && connection.db.lastInsertRowID == next && before != next {
+                if wantsIDs && changed == 1 && connection.db.lastInsertRowID == next {
                     result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: next))
                 }
                 next += 1

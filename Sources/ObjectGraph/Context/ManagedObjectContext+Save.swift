@@ -353,7 +353,7 @@ func reserve(_ blocks: [(entity: Int, count: Int)], _ connection: Connection) th
         update.bind(max, at: 3)
         try update.run()
         guard connection.db.changes == 1 else {
-            throw SQLiteError(code: 5, message: "Z_PRIMARYKEY changed during key reservation for entity \(entity)")
+            throw SQLiteError(code: .busy, message: "Z_PRIMARYKEY changed during key reservation for entity \(entity)")
         }
         first[entity] = max + 1
     }

@@ -2,9 +2,10 @@ import SQLiteKit
 
 /// How a repetition ended.
 public enum RunStatus: String, Codable, Sendable {
-    /// The strategy finished and the store was verified.
+    /// The strategy finished and the verifier found the store as the strategy promises it.
     case ok
-    /// The strategy threw an error (recorded in `error`); measurements up to the failure are kept.
+    /// The strategy threw, left connections open, or the verifier found the store broken (the
+    /// reason is in `error`); measurements up to the failure are kept.
     case failed
     /// The child process died (a signal, an abort): nothing but the status is known.
     case crashed
@@ -53,6 +54,8 @@ public struct Verification: Codable, Sendable, Equatable {
     public var storeBytes: Int
     /// Rows in the store that the watching view context does not show (with `--view-context`).
     public var viewMissing: Int?
+    /// Rows whose key is NULL or not one the workload produced.
+    public var unexpectedRows: Int = 0
 
     public init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows
@@ -61,6 +64,44 @@ public struct Verification: Codable, Sendable, Equatable {
         self.badLinks = badLinks
         self.integrity = integrity
         self.storeBytes = storeBytes
+    }
+}
+
+/// What a strategy promises about the store it leaves, beyond what every strategy must leave
+/// (no lost keys, no unexpected rows, an intact file). The verifier's findings are judged
+/// against it: a broken promise fails the repetition.
+public struct StoreExpectations: Sendable, Codable, Equatable {
+    /// One row per key: duplicates are a failure.
+    public var uniqueKeys: Bool
+    /// Every record related to its parent: bad links are a failure.
+    public var linked: Bool
+
+    public init(uniqueKeys: Bool = true, linked: Bool = true) {
+        self.uniqueKeys = uniqueKeys
+        self.linked = linked
+    }
+
+    /// The full idiom: deduplicated and related.
+    public static let complete = StoreExpectations()
+}
+
+extension Verification {
+    /// What is wrong with the store for a strategy that promises `expectations`, one phrase per
+    /// problem ("3 lost keys"); empty when the store is as it must be.
+    public func problems(_ expectations: StoreExpectations) -> [String] {
+        var found: [String] = []
+        if lost > 0 { found.append("\(lost) lost key\(lost == 1 ? "" : "s")") }
+        if integrity != "ok" { found.append("integrity check: \(integrity)") }
+        if unexpectedRows > 0 {
+            found.append("\(unexpectedRows) row\(unexpectedRows == 1 ? "" : "s") with a key the workload never produced")
+        }
+        if expectations.uniqueKeys && duplicates > 0 {
+            found.append("\(duplicates) duplicate\(duplicates == 1 ? "" : "s") where the strategy promises none")
+        }
+        if expectations.linked && badLinks > 0 {
+            found.append("\(badLinks) bad link\(badLinks == 1 ? "" : "s")")
+        }
+        return found
     }
 }
 
@@ -78,9 +119,17 @@ public struct RunMeasurement: Codable, Sendable {
     public var sql: StatementCounters.Snapshot?
     public var strategy: StrategyCounters?
     public var verification: Verification?
+    /// SQLite connections still open when the strategy returned (a leak fails the repetition).
+    public var leakedConnections: Int?
     public var error: String?
 
     public init(status: RunStatus) { self.status = status }
+
+    /// Marks the repetition failed and adds `reason` to its error (reasons are joined by "; ").
+    public mutating func fail(_ reason: String) {
+        if status == .ok { status = .failed }
+        error = error.map { "\($0); \(reason)" } ?? reason
+    }
 
     /// Records per second of wall time.
     public var rowsPerSecond: Double? {

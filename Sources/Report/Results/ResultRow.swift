@@ -84,6 +84,8 @@ public struct ResultRow: Sendable {
         ("key_order", { $0.parameters.keyOrder ?? "" }),
         ("view_missing", { cell($0.measurement.verification?.viewMissing) }),
         ("kept_up", { $0.measurement.strategy?.fellBehind.map { $0 ? "no" : "yes" } ?? "" }),
+        ("unexpected_rows", { cell($0.measurement.verification?.unexpectedRows) }),
+        ("leaked_connections", { cell($0.measurement.leakedConnections) }),
     ]
 
     /// The header line's fields.

@@ -4,7 +4,8 @@ import SQLiteKit
 /// Checks a store after a run, on its own connection, without trusting anything the strategy said.
 ///
 /// It counts rows, duplicate keys, expected keys that are missing, rows linked to the wrong
-/// parent, runs `PRAGMA integrity_check`, and measures the store's size. What is expected comes
+/// parent, rows whose key the workload never produced (or none), runs `PRAGMA integrity_check`,
+/// and measures the store's size. What is expected comes
 /// from the workload (regenerated, or read back from the import file), never from the strategy.
 public struct StoreVerifier: Sendable {
     /// Where the records live in the store.
@@ -48,6 +49,9 @@ public struct StoreVerifier: Sendable {
         let integrity = try integrityCheck(db)
         let t = layout
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
+        // count(key) skips NULL keys: a row without a key is not a second row of any key (it is
+        // counted as unexpected below).
+        let keyed = try db.scalarInt("SELECT count(\(t.keyColumn)) FROM \(t.table)")
         let distinct = try db.scalarInt("SELECT count(DISTINCT \(t.keyColumn)) FROM \(t.table)")
 
         try db.execute("CREATE TEMP TABLE loadgen_expected (key TEXT PRIMARY KEY, parent TEXT) WITHOUT ROWID")
@@ -70,10 +74,16 @@ public struct StoreVerifier: Sendable {
             LEFT JOIN main.\(t.parentTable) p ON p.Z_PK = x.\(t.parentColumn)
             WHERE p.\(t.parentNameColumn) IS NOT e.parent
             """)
+        let unexpected = try db.scalarInt("""
+            SELECT count(*) FROM main.\(t.table) x
+            WHERE x.\(t.keyColumn) IS NULL OR x.\(t.keyColumn) NOT IN (SELECT key FROM temp.loadgen_expected)
+            """)
         let bytes = try storeBytes(db, isMemory: isMemory)
         try db.execute("DROP TABLE temp.loadgen_expected")
-        return Verification(storeRows: rows, duplicates: rows - distinct, lost: lost, badLinks: badLinks,
-                            integrity: integrity, storeBytes: bytes)
+        var verification = Verification(storeRows: rows, duplicates: keyed - distinct, lost: lost, badLinks: badLinks,
+                                        integrity: integrity, storeBytes: bytes)
+        verification.unexpectedRows = unexpected
+        return verification
     }
 
     /// "ok", or up to three of the problems SQLite found, joined.

@@ -46,21 +46,16 @@ struct Producers {
         usleep(UInt32(Double(latencyMicroseconds) * jitter))
     }
 
-    /// Runs `body(p)` on K threads at once and waits for all of them; the first error thrown
-    /// is rethrown.
+    /// Runs `body(p)` on K threads at once and joins all of them, so nothing they captured
+    /// outlives the call; the first error thrown is rethrown.
     func run(_ body: @escaping @Sendable (Int) throws -> Void) throws {
-        let group = DispatchGroup()
         let failure = Protected<Error?>(nil)
-        for p in 0..<count {
-            group.enter()
-            let thread = Thread {
+        let threads = (0..<count).map { p in
+            JoinedThread(name: "producer-\(p)") {
                 do { try body(p) } catch { failure.withLock { $0 = $0 ?? error } }
-                group.leave()
             }
-            thread.name = "loadgen.producer-\(p)"
-            thread.start()
         }
-        group.wait()
+        for thread in threads { thread.join() }
         if let error = failure.withLock({ $0 }) { throw error }
     }
 }
@@ -72,6 +67,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var items: [Element] = []
     private var head = 0
     private var openProducers: Int
+    private var cancelled = false
     private let capacity: Int
     private let condition = NSCondition()
 
@@ -81,14 +77,33 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         items.reserveCapacity(capacity)
     }
 
-    func put(_ element: Element) {
+    /// Adds `element`, waiting while the queue is full. Returns false (dropping it) once the
+    /// consumer has cancelled: a producer must stop then instead of waiting forever.
+    @discardableResult
+    func put(_ element: Element) -> Bool {
         condition.lock()
-        while items.count - head >= capacity { condition.wait() }
+        while items.count - head >= capacity && !cancelled { condition.wait() }
+        if cancelled {
+            condition.unlock()
+            return false
+        }
         if head > 0 && items.count == items.capacity {
             items.removeFirst(head)
             head = 0
         }
         items.append(element)
+        condition.broadcast()
+        condition.unlock()
+        return true
+    }
+
+    /// The consumer gives up (it failed): waiting producers are released and every later
+    /// `put` returns false at once.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        items.removeAll()
+        head = 0
         condition.broadcast()
         condition.unlock()
     }
