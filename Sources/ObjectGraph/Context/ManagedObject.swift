@@ -43,6 +43,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     var reservedKey: Int64 = 0
     /// An inserted object merged into another by a uniqueness conflict: it takes that one's ID.
     weak var mergedInto: ManagedObject?
+    /// The attribute the context's `PendingIndex` filed this object under (-1: not filed).
+    var pendingIndexAttribute = -1
 
     init(entity: Entity, id: ManagedObjectID, context: ManagedObjectContext, fault: Bool) {
         self.entity = entity
@@ -93,6 +95,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Sets the attribute at `index`, without a name lookup: the hot path for imports.
     @inline(__always)
     public func setValue(_ value: Value, at index: Int) {
+        if _slowPath(pendingIndexAttribute == index) && values.indices.contains(index) && values[index] != value {
+            managedObjectContext?.pendingIndexMove(self, from: values[index], to: value)
+        }
         if isInserted && !ConcurrencyDebug.isEnabled {
             // The import's hot path. An inserted object is no fault, and its context is alive
             // (reset, rollback and the context's end invalidate it, which clears isInserted):

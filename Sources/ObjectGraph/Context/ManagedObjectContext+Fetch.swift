@@ -219,6 +219,24 @@ extension ManagedObjectContext {
 
     // MARK: Pending changes
 
+    /// Unsaved objects that may match: for `attribute == "text"` the objects the pending index
+    /// files under that text, otherwise every updated and inserted object (in that order).
+    private func forEachPendingCandidate(for predicate: PendingMatcher, entity: Entity, _ body: (ManagedObject) -> Void) {
+        guard let (attribute, value) = predicate.textEquality, insertedList.count + updatedList.count > 32 else {
+            pendingObjectsExamined += updatedList.count + insertedList.count
+            updatedList.forEach(body)
+            insertedList.forEach(body)
+            return
+        }
+        if pendingIndex?.entity != entity.id || pendingIndex?.attribute != attribute {
+            pendingIndex = PendingIndex(entity: entity.id, attribute: attribute)
+        }
+        pendingObjectsExamined += pendingIndex!.catchUp(inserted: insertedList, updated: updatedList)
+        let candidates = pendingIndex!.candidates(value)
+        pendingObjectsExamined += candidates.count
+        candidates.forEach(body)
+    }
+
     /// Core Data's fetches see the context's unsaved work: inserted objects that match join the
     /// results, deleted ones leave, changed ones are judged by their in-memory values.
     private func applyPendingChanges(_ fetched: [ManagedObject], request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
@@ -229,10 +247,8 @@ extension ManagedObjectContext {
             if o.changed != 0 && !o.isFault && !predicate.matches(o) { continue }
             if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
         }
-        for o in updatedList where o.entity === entity && o.isUpdated && !o.isFault && predicate.matches(o) {
-            if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
-        }
-        for o in insertedList where o.entity === entity && o.isInserted && predicate.matches(o) {
+        forEachPendingCandidate(for: predicate, entity: entity) { o in
+            guard o.entity === entity, !o.isFault, o.isInserted || o.isUpdated, predicate.matches(o) else { return }
             if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
         }
         if !request.sortDescriptors.isEmpty && out.count > 1 {

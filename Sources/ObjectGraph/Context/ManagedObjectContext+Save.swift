@@ -35,6 +35,8 @@ extension ManagedObjectContext {
     /// unresolved (`.error`), leaving the context's changes in place.
     public func save() throws {
         assertOnQueue()
+        // The lists are compacted and, once saved, emptied: the index of their positions goes.
+        pendingIndex = nil
         compactChangeLists()
         guard !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty else { return }
         var attempt = 1

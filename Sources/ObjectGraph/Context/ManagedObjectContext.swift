@@ -42,6 +42,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var insertedList: [ManagedObject] = []
     var updatedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
+    /// Unsaved objects by one attribute, for fetches that include pending changes. Emptied
+    /// whenever the change lists are.
+    var pendingIndex: PendingIndex?
+    /// Unsaved objects a fetch judged against its predicate, in total: the work
+    /// `PendingIndex` keeps linear (tests count it, as they count statements).
+    var pendingObjectsExamined = 0
     var updateStatements: [UpdateKey: String] = [:]
     var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
     /// Results controllers following this context's merges, held weakly (a controller holds
@@ -244,6 +250,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     func noteUpdated(_ object: ManagedObject) { updatedList.append(object) }
 
+    /// An object filed in `pendingIndex` changes the attribute it is filed under.
+    func pendingIndexMove(_ object: ManagedObject, from old: Value, to new: Value) {
+        guard pendingIndex?.attribute == object.pendingIndexAttribute, pendingIndex?.entity == object.entity.id else {
+            object.pendingIndexAttribute = -1
+            return
+        }
+        pendingIndex?.move(object, from: old, to: new)
+    }
+
     // MARK: Forgetting
 
     /// Forgets every registered object and pending change. Objects handed out before are
@@ -256,6 +271,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         // An import resets after every batch: keep batch-sized tables instead of growing them
         // again each time, but give a big one's memory back.
         let keep = registry.count <= 16_384
+        pendingIndex = nil
         registry.removeAll(keepingCapacity: keep)
         insertedList.removeAll(keepingCapacity: keep)
         updatedList.removeAll(keepingCapacity: keep)
@@ -279,6 +295,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+        pendingIndex = nil
     }
 
     /// Puts an object back to its last fetched or saved state.

@@ -181,6 +181,13 @@ struct PendingMatcher {
     /// Whether `object` (not a fault) matches, by its current in-memory values.
     func matches(_ object: ManagedObject) -> Bool { Self.matches(root, object) }
 
+    /// `attribute == "text"`, the find-or-create shape a `PendingIndex` serves (text only:
+    /// numbers compare across types, which hashing cannot follow).
+    var textEquality: (attribute: Int, value: Value)? {
+        guard case .attribute(let i, .equal, let value) = root, case .string = value else { return nil }
+        return (i, value)
+    }
+
     private static func matches(_ node: Node, _ o: ManagedObject) -> Bool {
         switch node {
         case .constant(let b): return b
