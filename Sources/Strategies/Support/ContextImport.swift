@@ -25,24 +25,25 @@ struct ContextImport {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
                                           seed: job.workload.seed)
             let parents = ParentDirectory(lookup: lookup, mapper: mapper)
-            let saveEvery = self.saveEvery ?? batchSize
-            try job.makeStream().forEachBatch(of: batchSize, progress: job.progress) { batch in
-                try parents.prepare(for: batch, in: context)
-                for (i, r) in batch.enumerated() {
+            // Records are taken a save's worth at a time, so a record waits for the records it
+            // is saved with and no more: saving after every record commits each as it arrives
+            // (in an open-loop run its latency is one save, not a reset interval of arrivals).
+            let saveEvery = min(self.saveEvery ?? batchSize, batchSize)
+            var sinceReset = 0
+            try job.makeStream().forEachBatch(of: saveEvery, progress: job.progress) { group in
+                try parents.prepare(for: group, in: context)
+                for r in group {
                     let object = mapper.insert(r, into: context)
                     try object.setObject(try parents.parent(for: r, in: context), at: mapper.parentRelationship)
-                    if (i + 1) % saveEvery == 0 && i + 1 < batch.count {
-                        try clock.save(context)
-                        parents.didSave()
-                        job.committed(batch[(i + 1 - saveEvery)...i])
-                    }
                 }
                 try clock.save(context)
-                job.committed(batch[((batch.count - 1) / saveEvery * saveEvery)...])
+                job.committed(group)
                 parents.didSave()
-                if resetsAfterSave {
+                sinceReset += group.count
+                if resetsAfterSave && sinceReset >= batchSize {
                     context.reset()
                     parents.didReset()
+                    sinceReset = 0
                 }
             }
         }
