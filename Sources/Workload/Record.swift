@@ -21,6 +21,9 @@ public struct Record: Sendable, Equatable {
     // MARK: expenses
     /// Amount in currency units, whole cents.
     public var amount = 0.0
+    /// The amounts a record may carry: whole cents stay exact in a Double up to 2⁵³ cents,
+    /// about 90 trillion units either way. An import file's amount beyond it is refused.
+    public static let amountRange: ClosedRange<Double> = -9.007_199_254_740_992e13...9.007_199_254_740_992e13
     /// Seconds since 2001-01-01 00:00:00 UTC, as Core Data stores dates.
     public var date = 0.0
     /// Free text.

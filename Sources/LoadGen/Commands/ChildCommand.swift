@@ -19,7 +19,7 @@ enum ChildCommand {
             FileHandle.standardError.write(Data("loadgen: \(name) is internal to loadgen run\n".utf8))
             return ExitCode.usage
         }
-        watchParent()
+        watchParent(removingWhenOrphaned: task.orphanPaths)
         let measurement = run(task, strategy: strategy)
         guard let data = try? JSONEncoder().encode(measurement) else { return ExitCode.software }
         FileHandle.standardOutput.write(data)
@@ -106,12 +106,13 @@ enum ChildCommand {
         }
     }
 
-    /// Ends this process if the parent dies (a killed `loadgen run` must not leave a child
-    /// writing a store nobody will remove).
-    private static func watchParent() {
+    /// Ends this process if the parent dies, removing `paths` first: a killed `loadgen run`
+    /// must not leave a child writing a store, nor the store, that nobody will remove.
+    private static func watchParent(removingWhenOrphaned paths: [String]) {
         let parent = getppid()
         let thread = Thread {
             while getppid() == parent { usleep(100_000) }
+            for path in paths { try? FileManager.default.removeItem(atPath: path) }
             _exit(ExitCode.interrupted)
         }
         thread.name = "loadgen.parent-watch"

@@ -11,6 +11,7 @@ enum GenerateCommand {
         .option("--format", "json|ndjson", "file format; default from the file name (.ndjson/.jsonl), else json"),
         .option("--out", "FILE|-", "where to write (- for stdout); required"),
         .flag("--quiet", "no summary on stderr"),
+        .flag("--force", "replace --out even when it is not an import file loadgen wrote"),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -31,6 +32,7 @@ enum GenerateCommand {
         let guessed = out.hasSuffix(".ndjson") || out.hasSuffix(".jsonl") ? "ndjson" : "json"
         let format = RecordFileFormat(rawValue: try a.choice("--format", RecordFileFormat.allCases.map(\.rawValue),
                                                              default: guessed))!
+        if !a.flag("--force") { try OutputTarget.checkReplaceable(out) }
         let target = try OutputTarget(out)
         let start = Clock.nanoseconds()
         do {
@@ -88,6 +90,18 @@ struct OutputTarget {
         guard fd >= 0 else {
             throw CommandError(message: "generate: --out \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate)
         }
+    }
+
+    /// Refuses to replace a file that is not an import file (a results CSV, a store, anything
+    /// else a typo could name): `run` protects its outputs the same way. Empty files, devices
+    /// and stdout are fine.
+    static func checkReplaceable(_ path: String) throws {
+        guard path != "-", !path.hasPrefix("/dev/") else { return }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
+        if (try? RecordFileReader(path: path)) != nil { return }
+        throw CommandError(message: "generate: --out \(path) exists and is not an import file loadgen wrote; "
+                           + "choose another path, or add --force to replace it", exitCode: ExitCode.cannotCreate)
     }
 
     func commit() throws {

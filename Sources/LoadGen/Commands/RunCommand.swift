@@ -27,6 +27,7 @@ enum RunCommand {
             plan.workload.rows = file.records
         }
         Interrupts.shared.install()
+        TemporaryFolders.sweepStale()
         do {
             var runner = Runner(plan: plan)
             let rows = try runner.runAll()
@@ -35,6 +36,8 @@ enum RunCommand {
             } else if !plan.quiet {
                 print(Summary.render(rows), terminator: "")
             }
+            // A lost output outranks a failed repetition: the failure is in the rows, the loss is not.
+            if let failed = runner.outputFailures.first { return failed.exitCode }
             return rows.allSatisfy { $0.measurement.status == .ok } ? ExitCode.success : ExitCode.failure
         } catch is Interrupted {
             FileHandle.standardError.write(Data("\nloadgen: interrupted; the unfinished repetition was not recorded\n".utf8))
@@ -45,6 +48,7 @@ enum RunCommand {
     /// Every file problem is found before the first repetition, so nothing runs for nothing and
     /// no results file is created or touched when one of them is wrong.
     static func checkOutputs(_ plan: RunPlan) throws {
+        try checkDistinct(plan)
         if let out = plan.out {
             do { try ResultsFile(path: out).checkAppendable() } catch let error as ResultsFileError {
                 throw CommandError(message: "run: --out: \(error)", exitCode: error.exitCode)
@@ -58,6 +62,32 @@ enum RunCommand {
         }
         if let store = plan.storePath, store != "memory" { try StoreLocation.check(store) }
     }
+
+    /// Each file a run writes (and the file it reads) must be its own: one named twice would be
+    /// overwritten by the other at the end of the run, after all the work.
+    static func checkDistinct(_ plan: RunPlan) throws {
+        var files: [(flag: String, path: String)] = []
+        if let out = plan.out { files.append(("--out", out)) }
+        if let timeline = plan.timeline { files.append(("--timeline", timeline)) }
+        if let store = plan.storePath, store != "memory" {
+            files += StoreLocation.files(of: store).map { ("--store", $0) }
+        }
+        if let input = plan.inputPath { files.append(("--input", input)) }
+        var seen: [String: (flag: String, path: String)] = [:]
+        for file in files {
+            let key = canonical(file.path)
+            if let earlier = seen[key], earlier.flag != file.flag {
+                throw CommandError.usage("run: \(earlier.flag) \(earlier.path) and \(file.flag) \(file.path) name the same file; "
+                                         + "give each its own path")
+            }
+            seen[key] = file
+        }
+    }
+
+    /// An absolute path with `.`/`..` and symbolic links in it resolved (as far as they exist).
+    private static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
 }
 
 /// Runs the plan's repetitions in order and appends their rows as they finish.
@@ -66,6 +96,10 @@ struct Runner {
     let system = SystemInfo.current(gitRevision: GitRevision.current())
     let invocation = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     private var sequence = 0
+    /// Outputs that failed, by option, in order: each fails on its own and gets no more rows;
+    /// the run goes on, its summary is printed, and the exit status reports the first.
+    private(set) var outputFailures: [CommandError] = []
+    private var failedOutputs: Set<String> = []
 
     init(plan: RunPlan) { self.plan = plan }
 
@@ -87,7 +121,7 @@ struct Runner {
                                     parameters: plan.parameters(for: strategy, repetition: r), measurement: measurement)
                 if strategy.name == RawSQLiteStrategy().name { limit = measurement.rowsPerSecond }
                 if let limit, let rate = measurement.rowsPerSecond { row.vsLimit = rate / limit }
-                try append([row])
+                append([row])
                 rows[strategy.name, default: []].append(row)
             }
         }
@@ -107,32 +141,44 @@ struct Runner {
                              producerLatencyMicroseconds: plan.producerLatencyMicroseconds,
                              coordinators: plan.coordinators, input: plan.input?.path, rate: plan.rate,
                              viewContext: plan.viewContext, runID: runID,
-                             label: "\(strategy.name) \(label)", progress: plan.progress, timelinePath: timelinePart)
-        let measurement: RunMeasurement
+                             label: "\(strategy.name) \(label)", progress: plan.progress, timelinePath: timelinePart,
+                             orphanPaths: location.orphanPaths)
+        var measurement: RunMeasurement
         switch try ChildProcess.run(task) {
         case .finished(let m): measurement = m
         case .crashed(let reason):
             measurement = { var m = RunMeasurement(status: .crashed); m.error = reason; return m }()
         }
+        // A kept store replaces the previous one only when this one is whole and verified.
+        if measurement.verification != nil {
+            do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
+        }
         if let timelinePart, let path = plan.timeline,
            let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
-            try appendTimeline(String(decoding: samples, as: UTF8.self), to: path)
+            let file = ResultsFile(path: path, header: TimelineWriter.header.components(separatedBy: ","))
+            let rows = String(decoding: samples, as: UTF8.self).split(separator: "\n").map { $0.components(separatedBy: ",") }
+            write("--timeline") { try file.append(rows) }
         }
         return (runID, started, measurement)
     }
 
-    private func append(_ rows: [ResultRow]) throws {
+    private mutating func append(_ rows: [ResultRow]) {
         guard let out = plan.out else { return }
-        do { try ResultsFile(path: out).append(rows) } catch let error as ResultsFileError {
-            throw CommandError(message: "run: --out: \(error)", exitCode: error.exitCode)
-        }
+        write("--out") { try ResultsFile(path: out).append(rows) }
     }
 
-    private func appendTimeline(_ text: String, to path: String) throws {
-        let file = ResultsFile(path: path, header: TimelineWriter.header.components(separatedBy: ","))
-        let rows = text.split(separator: "\n").map { $0.components(separatedBy: ",") }
-        do { try file.append(rows) } catch let error as ResultsFileError {
-            throw CommandError(message: "run: --timeline: \(error)", exitCode: error.exitCode)
+    /// Writes to the output of `flag` unless it failed before; a failure is reported once and
+    /// remembered, and the run goes on.
+    private mutating func write(_ flag: String, _ body: () throws -> Void) {
+        guard !failedOutputs.contains(flag) else { return }
+        do {
+            try body()
+        } catch {
+            let code = (error as? ResultsFileError)?.exitCode ?? ExitCode.ioError
+            let failure = CommandError(message: "run: \(flag): \(error)", exitCode: code)
+            failedOutputs.insert(flag)
+            outputFailures.append(failure)
+            FileHandle.standardError.write(Data("loadgen: \(failure.message); \(flag) gets no more rows, the run goes on\n".utf8))
         }
     }
 }

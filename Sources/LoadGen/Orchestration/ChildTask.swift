@@ -21,4 +21,7 @@ struct ChildTask: Codable, Sendable {
     var progress: ProgressDisplay.Style
     /// Where the child writes its timeline samples (the parent appends them to `--timeline`).
     var timelinePath: String?
+    /// What the child removes if its parent dies before it finishes (the temporary folder, a
+    /// store being built beside `--store PATH`): nobody else would.
+    var orphanPaths: [String] = []
 }

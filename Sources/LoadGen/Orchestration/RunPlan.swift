@@ -70,6 +70,9 @@ struct RunPlan {
         warmups = try a.int("--warmup", default: 0, in: 0...100)!
         out = a.string("--out")
         timeline = a.string("--timeline")
+        for (flag, path) in [("--out", out), ("--timeline", timeline)] where path == "" {
+            throw CommandError.usage("run: \(flag) expects a file path, got ''")
+        }
         json = a.flag("--json")
         quiet = a.flag("--quiet")
         progress = ProgressDisplay.Style(rawValue: try a.choice("--progress", ProgressDisplay.Style.allCases.map(\.rawValue),

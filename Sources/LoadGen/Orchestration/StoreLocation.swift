@@ -5,36 +5,74 @@ import Report
 /// Where one repetition's store goes, and cleaning up after it.
 ///
 /// By default a new temporary folder per repetition, removed afterwards. `--store PATH` keeps
-/// the store for inspection: an earlier loadgen store at PATH is replaced, anything else there
-/// is refused. `--store memory` keeps it in the child's memory.
+/// the store for inspection: the child builds it beside PATH under a hidden name, and it
+/// replaces an earlier loadgen store at PATH only once the repetition finished and was
+/// verified, so an interrupted run leaves the previous complete store in place. Anything at
+/// PATH that is not a loadgen store is refused. `--store memory` keeps it in the child's memory.
 struct StoreLocation {
     /// A temporary folder for this repetition (the store, when not kept, and the timeline part).
     let folder: String
+    /// Where the child builds the store.
     let options: StoreOptions
+    /// `--store PATH`: where the store goes once verified.
+    let keptPath: String?
 
     init(plan: RunPlan, runID: String) throws {
-        var template = Array((NSTemporaryDirectory() + "loadgen.XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CommandError(message: "cannot create a temporary folder in \(NSTemporaryDirectory())",
-                               exitCode: ExitCode.cannotCreate)
-        }
-        folder = String(cString: made)
+        folder = try TemporaryFolders.make()
         let path: String
         switch plan.storePath {
-        case nil: path = folder + "/store.sqlite"
-        case "memory": path = StoreOptions.memory(named: "loadgen-\(runID)").path
+        case nil:
+            path = folder + "/store.sqlite"
+            keptPath = nil
+        case "memory":
+            path = StoreOptions.memory(named: "loadgen-\(runID)").path
+            keptPath = nil
         case let kept?:
-            try Self.removeStore(at: kept)
-            path = kept
+            try Self.check(kept)
+            let url = URL(fileURLWithPath: kept)
+            path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(runID)").path
+            keptPath = kept
         }
         var options = StoreOptions(path: path, journal: plan.journal, synchronous: plan.synchronous)
         if plan.storePath == "memory" { options.journal = .delete }
         self.options = options
     }
 
-    /// Removes the temporary folder and everything in it.
+    /// What to remove if the parent disappears mid-repetition (the child does it).
+    var orphanPaths: [String] {
+        [folder] + (keptPath == nil ? [] : Self.files(of: options.path))
+    }
+
+    /// Removes the temporary folder and a store that was not kept.
     func remove() {
-        try? FileManager.default.removeItem(atPath: folder)
+        for path in orphanPaths { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Moves the finished store to `--store PATH`, replacing the previous one and its journal
+    /// files. Nothing to do without `--store PATH`.
+    func keep() throws {
+        guard let kept = keptPath else { return }
+        try Self.check(kept)
+        for file in Self.files(of: kept) where FileManager.default.fileExists(atPath: file) {
+            guard unlink(file) == 0 else {
+                throw CommandError(message: "run: cannot replace \(file): \(String(cString: strerror(errno)))",
+                                   exitCode: ExitCode.cannotCreate)
+            }
+        }
+        // The child closed every connection, so the WAL was merged and removed; if one is left
+        // it belongs to the new store and moves with it.
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: options.path + suffix) {
+            guard rename(options.path + suffix, kept + suffix) == 0 else {
+                throw CommandError(message: "run: cannot move the store to \(kept + suffix): \(String(cString: strerror(errno)))",
+                                   exitCode: ExitCode.cannotCreate)
+            }
+        }
+        try? FileManager.default.removeItem(atPath: options.path + "-shm")
+    }
+
+    /// A store file and the journal files SQLite keeps beside it.
+    static func files(of path: String) -> [String] {
+        ["", "-wal", "-shm", "-journal"].map { path + $0 }
     }
 
     /// Checks `--store PATH` before anything runs: its folder must exist and be writable, and a
@@ -65,18 +103,5 @@ struct StoreLocation {
         guard head == Data("SQLite format 3\0".utf8) else { return false }
         let all = (try? handle.readToEnd()) ?? Data()
         return all.range(of: Data("Z_METADATA".utf8)) != nil
-    }
-
-    private static func removeStore(at path: String) throws {
-        try check(path)
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let file = path + suffix
-            if FileManager.default.fileExists(atPath: file) {
-                do { try FileManager.default.removeItem(atPath: file) } catch {
-                    throw CommandError(message: "run: cannot replace \(file): \(error.localizedDescription)",
-                                       exitCode: ExitCode.cannotCreate)
-                }
-            }
-        }
     }
 }

@@ -6,7 +6,12 @@ import Foundation
 /// whole new file (old content and new rows) to a temporary file beside it, syncs it and renames
 /// it over the old one, under an exclusive `flock` so two loadgen processes cannot interleave.
 /// Results files are small (a row per repetition), so copying them is cheap.
+///
+/// A symbolic link is followed: the file it names is replaced and the link stays a link. The
+/// new file keeps the old one's mode and owner. A hard link cannot be kept: after an append the
+/// other names still show the old content (documented in docs/DESIGN.md).
 public struct ResultsFile: Sendable {
+    /// The path as given (what messages name).
     public let path: String
     public let header: [String]
 
@@ -15,21 +20,33 @@ public struct ResultsFile: Sendable {
         self.header = header
     }
 
+    /// The file appends go to: `path`, or what it links to when it is a symbolic link.
+    var target: String {
+        guard let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return path }
+        let absolute = resolved.hasPrefix("/") ? resolved
+            : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(resolved).path
+        return ResultsFile(path: absolute, header: header).target
+    }
+
     /// Checks, before anything runs, that rows can be appended here: the folder exists and is
-    /// writable, and an existing file is one of ours. Throws with a message naming the problem.
+    /// writable, and an existing file is one of ours and ends with a whole row. Throws with a
+    /// message naming the problem.
     public func checkAppendable() throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
+        let file = target
         var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ResultsFileError.isFolder(path)
+        }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ResultsFileError.missingFolder(folder)
         }
         guard access(folder, W_OK) == 0, Self.canCreateFile(in: folder) else {
             throw ResultsFileError.notWritable(folder)
         }
-        if FileManager.default.fileExists(atPath: path) {
-            guard access(path, R_OK | W_OK) == 0 else { throw ResultsFileError.notWritable(path) }
-            try checkHeader(of: try readContent())
+        if FileManager.default.fileExists(atPath: file) {
+            guard access(file, R_OK | W_OK) == 0 else { throw ResultsFileError.notWritable(path) }
+            _ = try checkedContent(try readContent(file))
         }
     }
 
@@ -45,22 +62,23 @@ public struct ResultsFile: Sendable {
 
     /// Appends `rows` (each a list of fields), writing the header first if the file is new.
     public func append(_ rows: [[String]]) throws {
+        let file = target
         while true {
-            let fd = open(path, O_RDWR | O_CREAT, 0o644)
-            guard fd >= 0 else { throw ResultsFileError.cannotOpen(path, errno: errno) }
+            let fd = open(file, O_RDWR | O_CREAT, 0o644)
+            guard fd >= 0 else {
+                throw errno == EISDIR ? ResultsFileError.isFolder(path) : ResultsFileError.cannotOpen(path, errno: errno)
+            }
             defer { close(fd) }
             guard flock(fd, LOCK_EX) == 0 else { throw ResultsFileError.cannotOpen(path, errno: errno) }
             // Another writer may have renamed a new file over the one we locked: start again.
             var locked = stat(), current = stat()
-            guard fstat(fd, &locked) == 0, stat(path, &current) == 0 else { continue }
+            guard fstat(fd, &locked) == 0, stat(file, &current) == 0 else { continue }
             if locked.st_ino != current.st_ino { continue }
 
-            let existing = try readContent()
-            try checkHeader(of: existing)
-            var text = existing
+            var text = try checkedContent(try readContent(file))
             if text.isEmpty { text = CSV.line(header) }
             for row in rows { text += CSV.line(row) }
-            try replace(with: text)
+            try replace(file, with: text, keeping: locked)
             return
         }
     }
@@ -74,28 +92,47 @@ public struct ResultsFile: Sendable {
 
     /// The file's records (header first), parsed.
     public func records() throws -> [[String]] {
-        try CSV.parse(readContent())
+        try CSV.parse(readContent(target))
     }
 
-    private func readContent() throws -> String {
-        guard FileManager.default.fileExists(atPath: path) else { return "" }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ResultsFileError.cannotRead(path) }
+    private func readContent(_ file: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: file) else { return "" }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ResultsFileError.cannotRead(path) }
         return String(decoding: data, as: UTF8.self)
     }
 
-    private func checkHeader(of content: String) throws {
-        guard !content.isEmpty else { return }
+    /// The content to append to: checked to be ours, and ending with a line end. A last row
+    /// that lost only its line end (a writer that was not loadgen, an editor) is ended; one cut
+    /// short is refused, since the next row would be glued to it.
+    private func checkedContent(_ content: String) throws -> String {
+        guard !content.isEmpty else { return content }
         let firstLine = content.prefix { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }
-        let expected = header.joined(separator: ",")
-        guard firstLine == expected else {
+        guard firstLine == header.joined(separator: ",") else {
             throw ResultsFileError.foreignHeader(path, found: String(firstLine.prefix(60)))
         }
+        guard let last = content.unicodeScalars.last, last != "\n" else { return content }
+        let records: [[String]]
+        do { records = try CSV.parse(content) } catch {
+            throw ResultsFileError.truncatedRow(path, line: content.split(separator: "\n").count, fields: 0,
+                                                expected: header.count)
+        }
+        let fields = records.last?.count ?? 0
+        guard fields == header.count else {
+            throw ResultsFileError.truncatedRow(path, line: records.count, fields: fields, expected: header.count)
+        }
+        return content + "\r\n"
     }
 
-    private func replace(with text: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw ResultsFileError.cannotOpen(temporary, errno: errno) }
+    /// Writes `text` to a temporary file beside `file` with `file`'s mode and owner, syncs it
+    /// and renames it over `file`.
+    private func replace(_ file: String, with text: String, keeping original: stat) throws {
+        let temporary = file + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw ResultsFileError.cannotWrite(path, errno: errno) }
+        // The new file takes the old one's place, so it takes its permissions too (a file kept
+        // private stays private). Changing the owner needs privileges; without them it is ours.
+        fchmod(fd, original.st_mode & 0o7777)
+        if original.st_uid != getuid() || original.st_gid != getgid() { _ = fchown(fd, original.st_uid, original.st_gid) }
         var ok = true
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
@@ -106,21 +143,25 @@ public struct ResultsFile: Sendable {
                 offset += n
             }
         }
-        ok = ok && fsync(fd) == 0
+        var code = ok ? 0 : errno
+        if ok && fsync(fd) != 0 { ok = false; code = errno }
         close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            let code = errno
+        guard ok, rename(temporary, file) == 0 else {
+            if code == 0 { code = errno }
             unlink(temporary)
             throw ResultsFileError.cannotWrite(path, errno: code)
         }
     }
 }
 
-/// Why rows cannot be appended. Each message names the path and what to do.
+/// Why rows cannot be appended. Each message names the path and what to do; the caller adds
+/// the option it came from (`--out`, `--timeline`).
 public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case missingFolder(String)
     case notWritable(String)
+    case isFolder(String)
     case foreignHeader(String, found: String)
+    case truncatedRow(String, line: Int, fields: Int, expected: Int)
     case cannotOpen(String, errno: Int32)
     case cannotRead(String)
     case cannotWrite(String, errno: Int32)
@@ -128,12 +169,17 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .missingFolder(let folder):
-            return "folder \(folder) does not exist; create it or choose another --out"
+            return "folder \(folder) does not exist; create it or choose another path"
         case .notWritable(let path):
-            return "\(path) is not writable; choose another --out"
+            return "\(path) is not writable; choose another path"
+        case .isFolder(let path):
+            return "\(path) is a folder; give a file name"
         case .foreignHeader(let path, let found):
             return "\(path) is not a loadgen results file of this version (its header starts \"\(found)\"); "
-                + "choose a new --out file"
+                + "choose a new file"
+        case .truncatedRow(let path, let line, let fields, let expected):
+            return "\(path) ends with a cut-off row (line \(line) has \(fields) of \(expected) fields); "
+                + "remove that line or choose a new file"
         case .cannotOpen(let path, let code):
             return "cannot open \(path): \(String(cString: strerror(code)))"
         case .cannotRead(let path):
@@ -146,7 +192,7 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     /// sysexits: 73 (cannot create output) for the file's own problems, 74 for I/O failures.
     public var exitCode: Int32 {
         switch self {
-        case .missingFolder, .notWritable, .foreignHeader, .cannotOpen: return 73
+        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .truncatedRow, .cannotOpen: return 73
         case .cannotRead, .cannotWrite: return 74
         }
     }

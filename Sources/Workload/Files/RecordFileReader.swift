@@ -168,13 +168,23 @@ public final class RecordFileReader: RecordSource {
             guard colon == UInt8(ascii: ":") else { throw unexpected(colon, expecting: "':'", record: recordNumber) }
             position += 1
             try skipWhitespace()
-            seen |= try readField(into: &r)
+            let fieldStart = offset
+            let bit = try readField(into: &r)
+            // JSON leaves a repeated name to the reader; a record must say one thing per field.
+            guard seen & bit == 0 else {
+                throw ImportError(path: path, record: recordNumber, offset: fieldStart, message: "field \"\(field)\" is given twice")
+            }
+            seen |= bit
         }
         let required: [(UInt8, String)] = dataset == .expenses
             ? [(1, "id"), (2, "amount"), (4, "date"), (8, "note"), (16, "categoryName")]
             : [(1, "remoteURL"), (2, "imageData"), (4, "isSeen"), (16, "albumName")]
         for (bit, name) in required where seen & bit == 0 {
             throw ImportError(path: path, record: recordNumber, offset: start, message: "missing field \"\(name)\"")
+        }
+        if r.key.isEmpty {
+            let name = dataset == .expenses ? "id" : "remoteURL"
+            throw ImportError(path: path, record: recordNumber, offset: start, message: "field \"\(name)\" is empty (a key needs text)")
         }
         if format == .ndjson { try endOfLine() }
     }
@@ -184,7 +194,14 @@ public final class RecordFileReader: RecordSource {
         switch dataset {
         case .expenses:
             if field == "id" { try readString(into: &r.key, what: "field \"id\""); return 1 }
-            if field == "amount" { r.amount = try readNumber("amount"); return 2 }
+            if field == "amount" {
+                r.amount = try readNumber("amount")
+                guard Record.amountRange.contains(r.amount) else {
+                    throw error(recordNumber, "field \"amount\" is \(r.amount), outside what an amount in whole cents can hold "
+                                + "(±\(Record.amountRange.upperBound))")
+                }
+                return 2
+            }
             if field == "date" {
                 try readString(into: &text, what: "field \"date\"")
                 guard let d = text.withBytes(ISO8601.parse) else {
