@@ -8,9 +8,8 @@ import Darwin
 ///
 /// Used instead of `Synchronization.Mutex` because the thread sanitizer understands pthread
 /// locks (it intercepts them) but not Mutex's futex, and the engine's tests must run clean
-/// under `--sanitize=thread`. The value is only reached through `withLock`, which is why the
-/// class is `@unchecked Sendable`.
-public final class Protected<Value>: @unchecked Sendable {
+/// under `--sanitize=thread`.
+public final class Protected<Value> {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -33,3 +32,7 @@ public final class Protected<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Shareable between threads when its value may cross them: the value is only reached through
+/// `withLock`, under the mutex. A box of non-Sendable values (managed objects) stays on its thread.
+extension Protected: @unchecked Sendable where Value: Sendable {}

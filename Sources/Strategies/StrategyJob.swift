@@ -44,7 +44,7 @@ public struct StrategyJob: Sendable {
     /// The records, in order: generated, or read from the input file; paced in an open-loop run.
     func makeStream() throws -> RecordStream {
         let source: any RecordSource = try input.map { try RecordFileReader(path: $0) } ?? GeneratedRecords(spec: workload)
-        return RecordStream(source, rate: rate)
+        return RecordStream(source, rate: rate, latency: latency)
     }
 
     /// Notes that `records` are durable now (for the open-loop latency).

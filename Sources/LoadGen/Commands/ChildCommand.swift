@@ -69,6 +69,7 @@ enum ChildCommand {
             measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
             measurement.strategy?.latencyP99Milliseconds = latency.quantileMilliseconds(0.99)
             measurement.strategy?.latencyMaxMilliseconds = latency.maxMilliseconds
+            measurement.strategy?.peakBacklog = job.latency.peakBacklog
             // Arrivals are paced, so a strategy that keeps up takes records about as fast as they
             // arrive; one that cannot falls behind the schedule and its backlog grows.
             measurement.strategy?.fellBehind = Double(job.progress.value) / wall < rate * 0.95

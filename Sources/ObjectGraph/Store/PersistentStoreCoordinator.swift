@@ -21,6 +21,9 @@ public final class PersistentStoreCoordinator: Sendable {
     let storeIndex: UInt32
 
     private let writer: Protected<Connection>
+    /// The thread holding `writer` (0: none), so that taking it again from that thread traps
+    /// with a message instead of deadlocking on the mutex.
+    private let writerOwner = Atomic<UInt>(0)
     private let readers: Protected<[Connection]>
     private let usesReaders: Bool
     private let retriedTransactions = Atomic<Int>(0)
@@ -59,7 +62,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// (up to `maxTransactionAttempts`); any other error rolls back and is thrown. `body` must
     /// only touch the store, so that running it again is safe.
     func performWrite<T>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.withLock { connection in
+        try withWriter { connection in
             var attempt = 1
             while true {
                 do {
@@ -70,6 +73,9 @@ public final class PersistentStoreCoordinator: Sendable {
                 } catch let error as SQLiteError where error.isBusy && attempt < Self.maxTransactionAttempts {
                     if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
                     retriedTransactions.wrappingAdd(1, ordering: .relaxed)
+                    // A lock that outlasted the busy handler, or a shared-cache deadlock: let the
+                    // other side finish before trying again.
+                    usleep(UInt32(1_000 * attempt))
                     attempt += 1
                 } catch {
                     if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
@@ -89,12 +95,26 @@ public final class PersistentStoreCoordinator: Sendable {
     /// its writer. Reader connections would be slower here: each commit of the writer discards
     /// their page cache, so every check would reread the key index through the kernel.
     func performWriterRead<T>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.withLock { try body($0) }
+        try withWriter(body)
+    }
+
+    /// Holds the writer connection for `body`. Taking it again inside `body` (a save or batch
+    /// request started from within another's transaction) is a programming error: it traps.
+    private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        let me = ConcurrencyDebug.currentThread()
+        precondition(writerOwner.load(ordering: .relaxed) != me,
+                     "the store's writer was taken again by the thread that holds it (performWrite inside performWrite); "
+                     + "this would deadlock: finish the first write before starting another")
+        return try writer.withLock { connection in
+            writerOwner.store(me, ordering: .relaxed)
+            defer { writerOwner.store(0, ordering: .relaxed) }
+            return try body(connection)
+        }
     }
 
     /// Runs `body` on a reader connection (or the writer, for stores without WAL readers).
     func performRead<T>(_ body: (Connection) throws -> T) throws -> T {
-        guard usesReaders else { return try writer.withLock { try body($0) } }
+        guard usesReaders else { return try withWriter(body) }
         let connection = try readers.withLock { pool -> Connection in
             if let c = pool.popLast() { return c }
             let db = try Database(path: options.path, counters: counters)

@@ -1,4 +1,5 @@
 import SQLiteKit
+import Synchronization
 
 /// Latency of records from their intended arrival to the commit that made them durable, in an
 /// open-loop run (`--rate`).
@@ -8,15 +9,29 @@ import SQLiteKit
 /// writer threads; the histogram keeps memory bounded whatever the number of records.
 public final class LatencyRecorder: Sendable {
     private let histogram = Protected(LatencyHistogram())
+    private let taken = Atomic<Int>(0), durable = Atomic<Int>(0), backlog = Atomic<Int>(0)
 
     public init() {}
 
     /// Records that `arrivals` (monotonic nanoseconds) were committed now (or at `now`).
     public func committed(_ arrivals: some Sequence<UInt64>, at now: UInt64 = Clock.nanoseconds()) {
-        histogram.withLock { h in
+        let n = histogram.withLock { h in
+            let before = h.count
             for arrival in arrivals where arrival != 0 { h.record(nanoseconds: now > arrival ? now - arrival : 0) }
+            return h.count - before
         }
+        durable.wrappingAdd(n, ordering: .relaxed)
     }
+
+    /// A record was handed to the strategy (it arrived).
+    public func took() {
+        let depth = taken.wrappingAdd(1, ordering: .relaxed).newValue - durable.load(ordering: .relaxed)
+        backlog.max(depth, ordering: .relaxed)
+    }
+
+    /// The most records a strategy held at once, taken but not yet committed: how much of its
+    /// latency is waiting for company (a batch to fill) rather than for the store.
+    public var peakBacklog: Int { backlog.load(ordering: .relaxed) }
 
     /// What was recorded so far.
     public var snapshot: LatencyHistogram { histogram.withLock { $0 } }

@@ -22,6 +22,8 @@ public struct StrategyCounters: Codable, Sendable, Equatable {
     public var latencyP50Milliseconds: Double?
     public var latencyP99Milliseconds: Double?
     public var latencyMaxMilliseconds: Double?
+    /// Most records taken but not yet committed at once, in an open-loop run.
+    public var peakBacklog: Int?
     public var mergeMillisecondsTotal: Double?
     /// Objects the watching view context holds at the end (for the verifier to compare).
     public var viewObjects: Int?

@@ -86,6 +86,7 @@ public struct ResultRow: Sendable {
         ("kept_up", { $0.measurement.strategy?.fellBehind.map { $0 ? "no" : "yes" } ?? "" }),
         ("unexpected_rows", { cell($0.measurement.verification?.unexpectedRows) }),
         ("leaked_connections", { cell($0.measurement.leakedConnections) }),
+        ("backlog_max", { cell($0.measurement.strategy?.peakBacklog) }),
     ]
 
     /// The header line's fields.

@@ -117,12 +117,12 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Up to `max` elements into `batch` (waiting for at least one); false when every producer
-    /// is done and nothing is left.
+    /// is done and nothing is left, or the queue was cancelled.
     func take(max: Int, into batch: inout [Element]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while items.count == head && openProducers > 0 { condition.wait() }
-        if items.count == head { return false }
+        while items.count == head && openProducers > 0 && !cancelled { condition.wait() }
+        if items.count == head || cancelled { return false }
         let n = min(max, items.count - head)
         batch.append(contentsOf: items[head..<(head + n)])
         head += n

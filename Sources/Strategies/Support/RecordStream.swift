@@ -16,11 +16,14 @@ final class RecordStream: @unchecked Sendable {
     private let interval: Double?
     private let start: UInt64
     private let lock = NSLock()
+    /// Told of every record handed out in an open-loop run (for its backlog).
+    private let latency: LatencyRecorder?
 
-    init(_ source: any RecordSource, rate: Double?) {
+    init(_ source: any RecordSource, rate: Double?, latency: LatencyRecorder? = nil) {
         self.source = source
         interval = rate.map { 1e9 / $0 }
         start = Clock.nanoseconds()
+        self.latency = latency
     }
 
     /// The next record, for a single consumer.
@@ -83,8 +86,9 @@ final class RecordStream: @unchecked Sendable {
         // counts as latency, as any other would.
         while true {
             let now = Clock.nanoseconds()
-            guard due > now else { return }
+            guard due > now else { break }
             usleep(UInt32(max(1, min(1_000_000, (due - now) / 1000))))
         }
+        latency?.took()
     }
 }
