@@ -21,10 +21,11 @@ struct CLI {
         return path
     }
 
-    static func process(_ arguments: [String], tmpdir: String? = nil) -> (Process, Pipe, Pipe) {
+    static func process(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil) -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = arguments
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         var env = ProcessInfo.processInfo.environment
         if let tmpdir { env["TMPDIR"] = tmpdir + "/" }
         env["LOADGEN_GIT_REV"] = "test"
@@ -36,8 +37,8 @@ struct CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], tmpdir: String? = nil) throws -> Result {
-        let (p, out, err) = process(arguments, tmpdir: tmpdir)
+    static func run(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil) throws -> Result {
+        let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd)
         try p.run()
         // Read both pipes before waiting, so a chatty child cannot fill a pipe and stall.
         let errData = Locked<Data>()

@@ -82,12 +82,15 @@ import Testing
     }
 
     @Test func wrongQueueAccessTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ConcurrencyDebug.isEnabled = true
             let container = try makeContainer()
             let context = container.newBackgroundContext(name: "writer")
             _ = try context.insertNewObject(forEntityName: "Expense")   // not inside perform
         }
+        // The trap, not any failure: it names the violation and the context.
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("CoreData concurrency violation") && stderr.contains("'writer'"))
     }
 
     @Test func insidePerformIsFine() throws {

@@ -12,6 +12,7 @@ import Testing
         var contextAmount: Value
         var contextStillHasChanges: Bool
         var conflicts: Int
+        var id: ManagedObjectID
     }
 
     /// A saves amount = 1; then B (which read the object before A saved) saves amount = 2 and
@@ -28,7 +29,7 @@ import Testing
             try a.save()
         }
         var outcome = Outcome(threw: nil, storeAmount: 0, storeNote: "", contextAmount: .null, contextStillHasChanges: false,
-                              conflicts: 0)
+                              conflicts: 0, id: id)
         try b.performAndWait {
             let e = try b.existingObject(with: id)
             e["amount"] = .double(2)
@@ -48,7 +49,9 @@ import Testing
 
     @Test func errorPolicyFailsAndKeepsTheChanges() throws {
         let o = try race(.error)
-        #expect(o.threw as? ContextError == ContextError.mergeConflict([]) || o.threw.map { "\($0)".contains("133020") } == true)
+        #expect(o.threw as? ContextError == ContextError.mergeConflict([o.id]))
+        #expect(o.threw.map { "\($0)".contains("133020") } == true)
+        #expect(o.conflicts == 1)
         #expect(o.contextStillHasChanges)
         #expect(o.contextAmount == .double(2))
         #expect(o.storeAmount == 1 && o.storeNote == "note 0")

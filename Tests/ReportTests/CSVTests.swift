@@ -54,6 +54,73 @@ import Testing
         #expect(throws: ResultsFileError.missingFolder(folder + "/no/such/folder")) { try file.checkAppendable() }
     }
 
+    /// A row's fields land under their own columns, rendered as documented.
+    @Test func aKnownRowRendersItsValuesUnderTheirColumns() throws {
+        var parameters = RunParameters(strategy: "batch", dataset: "expenses", rows: 1_000, uniqueKeys: 900, dupRate: 0.1,
+                                       keyDistribution: "zipf", seed: 7, store: "file", journal: "wal",
+                                       synchronous: "normal", repetition: 2, repetitions: 3)
+        parameters.batchSize = 500
+        parameters.zipfS = 1.1
+        var m = RunMeasurement(status: .failed)
+        m.wallSeconds = 0.5
+        m.rowsDone = 1_000
+        m.error = "verifier: 2 lost keys, 1 bad link"
+        m.verification = Verification(storeRows: 998, duplicates: 0, lost: 2, badLinks: 1, integrity: "ok", storeBytes: 4096)
+        m.verification?.unexpectedRows = 3
+        m.leakedConnections = 0
+        let row = ResultRow(identity: RunIdentity(runID: "r-1", startedAt: "2026-01-01T00:00:00Z",
+                                                  system: SystemInfo.current(gitRevision: "abc")),
+                            parameters: parameters, measurement: m, vsLimit: 0.25)
+        let fields = Dictionary(uniqueKeysWithValues: zip(ResultRow.header, row.fields))
+        let expected = ["run_id": "r-1", "git_rev": "abc", "strategy": "batch", "rows": "1000", "unique_keys": "900",
+                        "dup_rate": "0.1000", "key_dist": "zipf", "seed": "7", "batch_size": "500", "writers": "",
+                        "repeat": "2", "repeats": "3", "status": "failed", "wall_s": "0.500000", "rows_per_s": "2000.0",
+                        "vs_limit": "0.2500", "store_rows": "998", "lost": "2", "bad_links": "1", "integrity": "ok",
+                        "unexpected_rows": "3", "leaked_connections": "0", "zipf_s": "1.100",
+                        "error": "verifier: 2 lost keys, 1 bad link"]
+        for (column, value) in expected { #expect(fields[column] == value, "\(column)") }
+        // The error holds a comma: quoted in the line, whole again when parsed.
+        #expect(try CSV.parse(CSV.line(row.fields)) == [row.fields])
+    }
+
+    /// A file whose last row lost its line end gets one before the next row; a row cut short
+    /// is refused (the next row would be glued to it) and the file left as it was.
+    @Test func aLastRowWithoutItsLineEndIsEndedAndACutOneRefused() throws {
+        let path = folder + "/unterminated.csv"
+        try "a,b\r\n1,2".write(toFile: path, atomically: true, encoding: .utf8)
+        let file = ResultsFile(path: path, header: ["a", "b"])
+        try file.checkAppendable()
+        try file.append([["3", "4"]])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\r\n1,2\r\n3,4\r\n")
+        let cut = folder + "/cut.csv"
+        try "a,b\r\n1,2\r\n3".write(toFile: cut, atomically: true, encoding: .utf8)
+        let refused = ResultsFile(path: cut, header: ["a", "b"])
+        #expect(throws: ResultsFileError.truncatedRow(cut, line: 3, fields: 1, expected: 2)) { try refused.checkAppendable() }
+        #expect(throws: ResultsFileError.truncatedRow(cut, line: 3, fields: 1, expected: 2)) { try refused.append([["5", "6"]]) }
+        #expect(try String(contentsOfFile: cut, encoding: .utf8) == "a,b\r\n1,2\r\n3")
+    }
+
+    /// Appending through a symbolic link keeps the link, and the file keeps its mode.
+    @Test func aLinkStaysALinkAndTheModeIsKept() throws {
+        let real = folder + "/real.csv", link = folder + "/link.csv"
+        let file = ResultsFile(path: real, header: ["a"])
+        try file.append([["1"]])
+        chmod(real, 0o600)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.csv")
+        try ResultsFile(path: link, header: ["a"]).append([["2"]])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.csv")
+        #expect(try file.records() == [["a"], ["1"], ["2"]])
+        var info = stat()
+        stat(real, &info)
+        #expect(info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func aFolderIsRefusedAsCannotCreate() throws {
+        let file = ResultsFile(path: folder)
+        #expect(throws: ResultsFileError.isFolder(folder)) { try file.checkAppendable() }
+        #expect(ResultsFileError.isFolder(folder).exitCode == 73)
+    }
+
     @Test func everyColumnHasAValueInEveryRow() {
         let row = ResultRow(identity: RunIdentity(runID: "r", startedAt: "t", system: SystemInfo.current(gitRevision: "g")),
                             parameters: RunParameters(strategy: "s", dataset: "expenses", rows: 1, uniqueKeys: 1, dupRate: 0,

@@ -13,13 +13,18 @@ import Workload
         return s
     }
 
-    @Test func intendedArrivalsFollowTheScheduleExactly() throws {
+    /// Each record is stamped with its due time and never handed out before it: an open loop
+    /// that ran ahead of its schedule would offer more than `--rate`.
+    @Test func recordsArriveOnScheduleAndNeverEarly() throws {
         let stream = RecordStream(GeneratedRecords(spec: spec(rows: 200)), rate: 10_000)
         var r = Record()
         var arrivals: [UInt64] = []
-        while try stream.next(into: &r) { arrivals.append(r.arrival) }
+        while try stream.next(into: &r) {
+            let taken = Clock.nanoseconds()
+            #expect(taken >= r.arrival, "record \(r.index) handed out before it was due")
+            arrivals.append(r.arrival)
+        }
         #expect(arrivals.count == 200)
-        for i in arrivals.indices { #expect(arrivals[i] == stream.due(i)) }
         #expect(arrivals[199] - arrivals[0] == UInt64(199 * 100_000))   // 100 µs apart at 10 k/s
     }
 
@@ -78,7 +83,7 @@ import Workload
         let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
             .verify { try job.forEachExpected($0) }
         #expect(counters.viewObjects == v.storeRows)
-        #expect(counters.mergeMillisecondsTotal != nil)
+        #expect((counters.mergeMillisecondsTotal ?? 0) > 0)
     }
 
     @Test func theScreenMissesWhatABatchInsertWrites() throws {

@@ -63,6 +63,8 @@ import Testing
         } catch let error as ImportError {
             return error
         } catch {
+            // Any other error is a bug in the reader: malformed input must give a located ImportError.
+            Issue.record("expected an ImportError, got \(type(of: error)): \(error)")
             return nil
         }
     }
@@ -85,6 +87,19 @@ import Testing
         #expect(read("{\"expenses\": []}") == nil)
         let unclosed = read("{\"expenses\": [" + Self.good)
         #expect(unclosed?.message.contains("']'") == true)
+    }
+
+    /// Records that parse as JSON but cannot be a record: each refused where it is.
+    @Test func repeatedFieldsEmptyKeysAndAmountsBeyondCentsAreRefused() {
+        let twice = read(Self.good + "\n" + Self.good.replacingOccurrences(of: #""note": "x""#, with: #""id": "b", "note": "x""#) + "\n")
+        #expect(twice?.record == 2 && twice?.message == "field \"id\" is given twice")
+        let empty = read(Self.good.replacingOccurrences(of: #""id": "a""#, with: #""id": """#))
+        #expect(empty?.record == 1 && empty?.message.contains("\"id\" is empty") == true)
+        let huge = read(Self.good.replacingOccurrences(of: "1.5", with: "1e300"))
+        #expect(huge?.record == 1 && huge?.message.contains("\"amount\"") == true && huge?.message.contains("cents") == true)
+        #expect(read(Self.good.replacingOccurrences(of: "1.5", with: "-90071992547409.92")) == nil)
+        let photo = #"{"remoteURL": "", "imageData": "", "isSeen": false, "albumName": "a"}"#
+        #expect(read(photo)?.message.contains("\"remoteURL\" is empty") == true)
     }
 
     @Test func unknownFieldsAreSkippedAndEscapesDecoded() throws {
