@@ -149,3 +149,40 @@ struct PhotoDownloaderTests {
         #expect(message.contains("Illegal attempt to establish a relationship 'album' between objects in different contexts"))
     }
 }
+
+/// The seed's original, buggy downloader: a new background context per download, each checking
+/// "is this URL saved?" and inserting when not. Downloads of one URL that finish together each
+/// see no row, and each inserts one.
+@Suite struct BuggyPhotoDownloaderTests {
+    /// Three downloads of each of 5 URLs; every download looks its URL up before any saves
+    /// (a barrier makes the race certain): 3 rows per URL, where the fixed downloader keeps 1.
+    @Test func oneContextPerDownloadDuplicatesEveryRacingURL() throws {
+        let container = try makeContainer(BundledModels.photos(key: .indexed))
+        let urls = (0..<5).map { "https://example.com/\($0).jpg" }
+        let downloads = urls + urls + urls
+        let lookedUp = DispatchGroup()
+        for _ in downloads { lookedUp.enter() }
+        let done = DispatchGroup()
+        for url in downloads {
+            done.enter()
+            let context = container.newBackgroundContext(name: "download-\(url)")   // the bug: one per download
+            Thread {
+                context.performAndWait {
+                    var request = FetchRequest(entityName: "Photo", predicate: .equal("remoteURL", url))
+                    request.fetchLimit = 1
+                    let existing = (try? context.fetch(request))?.first
+                    lookedUp.leave()
+                    lookedUp.wait()                       // everyone has looked before anyone saves
+                    let photo = existing ?? (try? context.insertNewObject(forEntityName: "Photo"))
+                    photo?["remoteURL"] = .string(url)
+                    photo?["imageData"] = .data(Array(url.utf8))
+                    try? context.save()
+                }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        #expect(try container.rows("SELECT count(*) FROM ZPHOTO") == 15)
+        #expect(try container.rows("SELECT count(DISTINCT ZREMOTEURL) FROM ZPHOTO") == 5)
+    }
+}
