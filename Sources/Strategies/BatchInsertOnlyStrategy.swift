@@ -17,6 +17,10 @@ public struct BatchInsertOnlyStrategy: WriteStrategy {
     public var keyConstraint: KeyConstraint { .none }
     /// Neither deduplicated nor related: what the bare batch insert leaves.
     public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false, linked: false) }
+    public var caveat: String {
+        "the batch insert alone: nothing deduplicated, nothing related (its duplicates and bad links are by design), "
+            + "so it may beat the limit"
+    }
     public var defaultBatchSize: Int? { 5_000 }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -16,6 +16,7 @@ public struct ManyWritersStrategy: WriteStrategy {
     public var keyConstraint: KeyConstraint { .indexed }
     /// The buggy idiom: its duplicates are what it measures.
     public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
+    public var caveat: String { "the buggy idiom: its duplicates are what it measures" }
     public var usesWriters: Bool { true }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -18,6 +18,8 @@ public struct OneWriterStrategy: WriteStrategy {
     public var idiom: String { "the fixed photo downloader: parallel producers, one background writer (seed 001)" }
     public var keyConstraint: KeyConstraint { .indexed }
     public var usesWriters: Bool { true }
+    /// One writer context, one coordinator: `--coordinators` means nothing here.
+    public var usesCoordinators: Bool { false }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)

@@ -13,9 +13,11 @@ public struct RawSQLiteStrategy: WriteStrategy {
     public var name: String { "raw-sqlite" }
     public var summary: String { "one reused prepared INSERT per row in one transaction; no engine, no dedup" }
     public var idiom: String { "the physical limit every other strategy is compared with" }
+    public var isLimit: Bool { true }
     public var keyConstraint: KeyConstraint { .none }
     /// No index on the key: a repeated record is a second row, by design.
     public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
+    public var caveat: String { "the limit: no engine, one transaction; its duplicates are the repeated records, by design" }
     public var defaultBatchSize: Int? { nil }
 
     public func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -12,6 +12,7 @@ public struct RawSQLiteUniqueStrategy: WriteStrategy {
     public var name: String { "raw-sqlite-unique" }
     public var summary: String { "raw-sqlite on the layout with a UNIQUE key (INSERT OR IGNORE); no engine" }
     public var idiom: String { "the limit for deduplicating strategies: what the uniqueness constraint alone costs" }
+    public var isLimit: Bool { true }
     public var keyConstraint: KeyConstraint { .unique }
     public var defaultBatchSize: Int? { nil }
 

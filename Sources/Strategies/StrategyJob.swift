@@ -3,42 +3,80 @@ import Report
 import SQLiteKit
 import Workload
 
-/// Everything a strategy needs for one measured repetition.
+/// Everything a strategy needs for one measured repetition: the configuration it was asked for,
+/// where its store goes, and where it reports what it did.
 public struct StrategyJob: Sendable {
-    /// Which records to write.
-    public var workload: WorkloadSpec
+    /// Every parameter of the repetition, as parsed (see `RunParameter`).
+    public var configuration: RunConfiguration
     /// Where the store goes and how durable commits are.
     public var store: StoreOptions
-    /// Records per save or transaction; nil for the strategy's default.
-    public var batchSize: Int?
-    /// Concurrent producers (writer strategies).
-    public var writers: Int = 1
-    /// Simulated time to fetch each record, in microseconds (writer strategies).
-    public var producerLatencyMicroseconds: Int = 0
-    /// One coordinator for every writer context, or one per writer (SQLite's lock contended,
-    /// as an app and its extension contend).
-    public var coordinators: CoordinatorMode = .shared
     /// How writer strategies hand records to their producers.
     public var writerScenario: WriterScenario = .split
-    /// An import file to read the records from instead of generating them.
-    public var input: String?
-    /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
-    public var rate: Double?
     /// Latency from intended arrival to commit, in an open-loop run.
     public let latency = LatencyRecorder()
-    /// Keep a watching view context (`--view-context`).
-    public var watchesWithViewContext = false
     /// Shared by the SQL layer of every connection the strategy opens.
     public var counters: StatementCounters
     /// Where the strategy reports records done, for the timeline and progress.
     public var progress: ProgressCounter
 
-    public init(workload: WorkloadSpec, store: StoreOptions, counters: StatementCounters = StatementCounters(),
+    public init(configuration: RunConfiguration, store: StoreOptions, counters: StatementCounters = StatementCounters(),
                 progress: ProgressCounter = ProgressCounter()) {
-        self.workload = workload
+        self.configuration = configuration
         self.store = store
         self.counters = counters
         self.progress = progress
+    }
+
+    /// A job for `workload` with every other parameter at its default (tests build jobs so).
+    public init(workload: WorkloadSpec, store: StoreOptions, counters: StatementCounters = StatementCounters(),
+                progress: ProgressCounter = ProgressCounter()) {
+        var configuration = RunConfiguration()
+        configuration.workload = workload
+        self.init(configuration: configuration, store: store, counters: counters, progress: progress)
+    }
+
+    // MARK: The configuration, as strategies read it
+
+    /// Which records to write.
+    public var workload: WorkloadSpec {
+        get { configuration.workload }
+        set { configuration.workload = newValue }
+    }
+    /// Records per save or transaction; nil for the strategy's default.
+    public var batchSize: Int? {
+        get { configuration.batchSize }
+        set { configuration.batchSize = newValue }
+    }
+    /// Concurrent producers (writer strategies).
+    public var writers: Int {
+        get { configuration.writers ?? 1 }
+        set { configuration.writers = newValue }
+    }
+    /// Simulated time to fetch each record, in microseconds (writer strategies).
+    public var producerLatencyMicroseconds: Int {
+        get { configuration.producerLatencyMicroseconds ?? 0 }
+        set { configuration.producerLatencyMicroseconds = newValue }
+    }
+    /// One coordinator for every writer context, or one per writer (SQLite's lock contended,
+    /// as an app and its extension contend).
+    public var coordinators: CoordinatorMode {
+        get { configuration.coordinators ?? .shared }
+        set { configuration.coordinators = newValue }
+    }
+    /// An import file to read the records from instead of generating them.
+    public var input: String? {
+        get { configuration.input }
+        set { configuration.input = newValue }
+    }
+    /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
+    public var rate: Double? {
+        get { configuration.rate }
+        set { configuration.rate = newValue }
+    }
+    /// Keep a watching view context (`--view-context`).
+    public var watchesWithViewContext: Bool {
+        get { configuration.viewContext }
+        set { configuration.viewContext = newValue }
     }
 
     /// The records, in order: generated, or read from the input file; paced in an open-loop run.

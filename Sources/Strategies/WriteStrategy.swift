@@ -16,11 +16,19 @@ public protocol WriteStrategy: Sendable {
     var keyConstraint: KeyConstraint { get }
     /// Whether the strategy takes records from concurrent producers (`--writers`).
     var usesWriters: Bool { get }
+    /// Whether it has several writer contexts that may each have a coordinator (`--coordinators`).
+    var usesCoordinators: Bool { get }
     /// Whether `--batch-size` means something to it, and its default.
     var defaultBatchSize: Int? { get }
     /// What the store holds when it is done: a verifier finding that breaks this fails the
     /// repetition. Everything but the limits and the buggy idioms promises `.complete`.
     var expectations: StoreExpectations { get }
+    /// For a strategy that measures something other than the full idiom: what a reader of its
+    /// numbers must keep in mind (summaries print it as a footnote). Empty for the others.
+    var caveat: String { get }
+    /// True for the yardsticks (`raw-sqlite`, `raw-sqlite-unique`): measured to compare others
+    /// with, so summaries rank the idioms without them.
+    var isLimit: Bool { get }
 
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet).
     /// Throws when the work cannot be completed; what was written stays for the verifier.
@@ -29,6 +37,9 @@ public protocol WriteStrategy: Sendable {
 
 extension WriteStrategy {
     public var usesWriters: Bool { false }
+    public var usesCoordinators: Bool { usesWriters }
     public var defaultBatchSize: Int? { 1_000 }
     public var expectations: StoreExpectations { .complete }
+    public var caveat: String { "" }
+    public var isLimit: Bool { false }
 }

@@ -1,5 +1,5 @@
 /// The order in which new keys arrive.
-public enum KeyOrder: String, Sendable, Equatable, Codable, CaseIterable {
+public enum KeyOrder: String, Sendable, Hashable, Codable, CaseIterable {
     /// Each new key sorts after the previous ones, as server IDs that grow with time do
     /// (auto-increment IDs, ULIDs, UUIDv7) and as pages sorted by ID deliver them. An index on
     /// the key grows at its end.
@@ -9,7 +9,7 @@ public enum KeyOrder: String, Sendable, Equatable, Codable, CaseIterable {
 }
 
 /// Which earlier key a repeated record carries.
-public enum KeyDistribution: Sendable, Equatable, Codable {
+public enum KeyDistribution: Sendable, Hashable, Codable {
     /// Every key seen so far is equally likely (retries spread evenly).
     case uniform
     /// Zipf over keys by age: the oldest key is the most repeated, with exponent `s`

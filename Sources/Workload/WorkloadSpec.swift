@@ -1,5 +1,5 @@
 /// Everything that decides which records a run gets. Same spec, same records, on any machine.
-public struct WorkloadSpec: Sendable, Equatable, Codable {
+public struct WorkloadSpec: Sendable, Hashable, Codable {
     public var dataset: Dataset = .expenses
     public var rows: Int = 100_000
     public var seed: UInt64 = 1

@@ -59,6 +59,11 @@ struct CLI {
         return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
+    /// The first row of `strategy` in a results file (an empty row when there is none).
+    static func row(of strategy: String, in path: String) throws -> [String: String] {
+        try rows(path).first { $0["strategy"] == strategy } ?? [:]
+    }
+
     /// An independent RFC 4180 reader (the tests do not trust loadgen's own).
     static func parseCSV(_ text: String) throws -> [[String]] {
         var records: [[String]] = [], record: [String] = [], field = ""

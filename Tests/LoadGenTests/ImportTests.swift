@@ -25,7 +25,7 @@ import Testing
         let r = try CLI.run(["run", "--strategy", "prefetch", "--input", file, "--out", out, "--store", store, "--quiet"],
                             tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        let row = try CLI.rows(out)[0]
+        let row = try CLI.row(of: "prefetch", in: out)
         #expect(row["rows"] == "2000" && row["unique_keys"] == "1800" && row["input"] == file)
         #expect(row["store_rows"] == "1800" && row["lost"] == "0" && row["duplicates"] == "0" && row["bad_links"] == "0")
         // The same spec generated directly lands the same values in a store.
@@ -89,7 +89,7 @@ import Testing
         let r = try CLI.run(["run", "--strategy", "context-reset", "--rows", "2000", "--rate", "40000", "--view-context",
                              "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        let row = try CLI.rows(out)[0]
+        let row = try CLI.row(of: "context-reset", in: out)
         for column in ["latency_p50_ms", "latency_p99_ms", "latency_max_ms", "merge_ms_total", "kept_up"] {
             #expect(!(row[column] ?? "").isEmpty, "\(column)")
         }

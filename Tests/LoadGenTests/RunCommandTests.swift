@@ -88,12 +88,14 @@ import Testing
         let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "3000", "--store", "memory",
                              "--timeline", timeline, "--json", "--progress", "none"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: String]]
-        #expect(json?.first?["store"] == "memory" && json?.first?["store_rows"] == "3000")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let repetition = (json?["repetitions"] as? [[String: Any]])?.first
+        #expect(repetition?["store"] as? String == "memory" && repetition?["store_rows"] as? Int == 3000)
+        #expect(repetition?["journal"] as? String == "memory" && repetition?["batch_size"] is NSNull)
         let samples = try CLI.parseCSV(String(contentsOfFile: timeline, encoding: .utf8))
-        #expect(samples.first == ["run_id", "t_ms", "rows_done", "rss_bytes", "heap_bytes"])
+        #expect(samples.first == ["run_id", "t_ms", "rows_done", "rss_bytes", "heap_bytes", "strategy", "config"])
         #expect(samples.count >= 2)
-        #expect(samples.last?[2] == "3000")
+        #expect(samples.last?[2] == "3000" && samples.last?[5] == "raw-sqlite")
     }
 
     @Test func keptStoreCanBeInspectedAndReplaced() throws {

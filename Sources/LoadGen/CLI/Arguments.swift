@@ -1,4 +1,5 @@
 import Foundation
+import Strategies
 
 /// One option a command accepts.
 struct OptionSpec: Sendable {
@@ -6,10 +7,14 @@ struct OptionSpec: Sendable {
     /// What the value is called in help (`N`, `PATH`); nil for a flag that takes no value.
     let value: String?
     let help: String
+    /// The value used when the option is absent, as help shows it (nil: none, or a flag).
+    let defaultText: String?
 
-    static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
-    static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help)
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, value: nil, help: help, defaultText: nil)
+    }
+    static func option(_ name: String, _ value: String, _ help: String, default defaultText: String? = nil) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, defaultText: defaultText)
     }
 }
 
@@ -105,14 +110,7 @@ struct Arguments {
     }
 
     /// Accepts 100000, 100_000, 100k, 1M (what people type for row counts).
-    static func parseInt(_ text: String) -> Int? {
-        var t = text.replacingOccurrences(of: "_", with: "").lowercased()
-        var scale = 1
-        if t.hasSuffix("k") { scale = 1_000; t.removeLast() } else if t.hasSuffix("m") { scale = 1_000_000; t.removeLast() }
-        guard let v = Int(t) else { return nil }
-        let (r, overflow) = v.multipliedReportingOverflow(by: scale)
-        return overflow ? nil : r
-    }
+    static func parseInt(_ text: String) -> Int? { RunParameter.parseInteger(text) }
 
     /// The option nearest to a mistyped one, when it is close enough to be a typo.
     static func closest(to name: String, in names: [String]) -> String? {
@@ -142,7 +140,8 @@ enum Help {
         let width = specs.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
         for spec in specs {
             let left = spec.name + (spec.value.map { " " + $0 } ?? "")
-            text += "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help + "\n"
+            text += "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help
+                + (spec.defaultText.map { " (default: \($0))" } ?? "") + "\n"
         }
         text += "  " + "--help".padding(toLength: width + 2, withPad: " ", startingAt: 0) + "show this help\n"
         return footer.isEmpty ? text : text + "\n" + footer + "\n"

@@ -15,7 +15,7 @@ enum ChildCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let json = arguments.first, let task = try? JSONDecoder().decode(ChildTask.self, from: Data(json.utf8)),
-              let strategy = StrategyRegistry.strategy(named: task.strategy) else {
+              let strategy = task.configuration.writeStrategy else {
             FileHandle.standardError.write(Data("loadgen: \(name) is internal to loadgen run\n".utf8))
             return ExitCode.usage
         }
@@ -27,19 +27,12 @@ enum ChildCommand {
     }
 
     static func run(_ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
-        var job = StrategyJob(workload: task.workload, store: task.store)
-        job.batchSize = task.batchSize
-        job.writers = task.writers
-        job.producerLatencyMicroseconds = task.producerLatencyMicroseconds
-        job.coordinators = task.coordinators
-        job.input = task.input
-        job.rate = task.rate
-        job.watchesWithViewContext = task.viewContext
+        let job = StrategyJob(configuration: task.configuration, store: task.store)
 
         // An in-memory store lives while a connection is open: keep one open until verified.
         let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
         let timeline = task.timelinePath.flatMap { try? TimelineWriter(path: $0, runID: task.runID) }
-        let display = ProgressDisplay(style: task.progress, label: task.label, total: task.workload.rows)
+        let display = ProgressDisplay(style: task.progress, label: task.label, total: task.configuration.workload.rows)
 
         let start = Clock.nanoseconds()
         let sampler = Sampler(progress: job.progress, timeline: timeline, display: display, startedAt: start)
@@ -64,7 +57,7 @@ enum ChildCommand {
         measurement.cpuSystemSeconds = cpu.system
         measurement.rowsDone = job.progress.value
         measurement.sql = job.counters.snapshot()
-        if let rate = task.rate, measurement.strategy != nil {
+        if let rate = task.configuration.rate, measurement.strategy != nil {
             let latency = job.latency.snapshot
             measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
             measurement.strategy?.latencyP99Milliseconds = latency.quantileMilliseconds(0.99)
@@ -95,10 +88,9 @@ enum ChildCommand {
     /// Checks the store on a connection of its own; a verifier failure is recorded, not hidden.
     private static func verify(_ task: ChildTask, strategy: any WriteStrategy,
                                measurement: inout RunMeasurement) -> Verification? {
-        let mapping = DatasetMapping(dataset: task.workload.dataset, key: strategy.keyConstraint)
+        let mapping = DatasetMapping(dataset: task.configuration.workload.dataset, key: strategy.keyConstraint)
         let verifier = StoreVerifier(path: task.store.path, layout: mapping.verifierLayout)
-        var job = StrategyJob(workload: task.workload, store: task.store)
-        job.input = task.input
+        let job = StrategyJob(configuration: task.configuration, store: task.store)
         do {
             return try verifier.verify { sink in try job.forEachExpected(sink) }
         } catch {

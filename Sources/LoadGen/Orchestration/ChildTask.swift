@@ -1,22 +1,15 @@
 import ObjectGraph
-import Strategies
 import Report
-import Workload
+import Strategies
 
-/// One repetition, as the parent hands it to a child process (JSON on the command line).
+/// One repetition, as the parent hands it to a child process (JSON on the command line): the
+/// configuration as parsed, and where this repetition's files go.
 struct ChildTask: Codable, Sendable {
-    var strategy: String
-    var workload: WorkloadSpec
+    var configuration: RunConfiguration
+    /// The store's path and settings.
     var store: StoreOptions
-    var batchSize: Int?
-    var writers: Int
-    var producerLatencyMicroseconds: Int
-    var coordinators: CoordinatorMode
-    var input: String?
-    var rate: Double?
-    var viewContext: Bool
     var runID: String
-    /// "raw-sqlite 2/3", for the progress display.
+    /// "context-reset [rows=10000]  configuration 2 of 6, repetition 1 of 5", for the progress display.
     var label: String
     var progress: ProgressDisplay.Style
     /// Where the child writes its timeline samples (the parent appends them to `--timeline`).

@@ -4,134 +4,256 @@ import Report
 import Strategies
 import Workload
 
-/// A validated `loadgen run`: every flag read, checked and defaulted, before anything runs.
+/// A validated `loadgen run`: every configuration of the sweep, the order repetitions run in,
+/// and the run's own options, all read and checked before anything runs.
+///
+/// A parameter given a comma list is a sweep axis (`--rows 10k,100k --batch-size 100,1000`);
+/// the configurations are the cartesian product of the axes, with each parameter a strategy
+/// does not use cleared, so it is not multiplied for that strategy.
 struct RunPlan {
-    var strategies: [any WriteStrategy]
-    var workload = WorkloadSpec()
-    var batchSize: Int?
-    var writers = 1
-    var producerLatencyMicroseconds = 0
-    var coordinators = CoordinatorMode.shared
+    /// The configurations asked for, in the order of the product (strategy outermost).
+    private(set) var configurations: [RunConfiguration] = []
+    /// `raw-sqlite` configurations added so that every other configuration has its limit.
+    private(set) var addedLimits: [RunConfiguration] = []
+    /// Parameter columns that took more than one value (strategy aside).
+    private(set) var sweptColumns: [String] = []
+    /// Flags given that a strategy does not use, by strategy.
+    private(set) var ignored: [(strategy: String, flags: [String])] = []
+    /// The axes as given, for messages: flag and values.
+    private(set) var axes: [(parameter: RunParameter, values: [String])] = []
+
     var storePath: String?          // nil: a temporary file; "memory": in memory
-    var journal = StoreOptions.Journal.wal
-    var synchronous = StoreOptions.Synchronous.normal
     var repeats = 1
     var warmups = 0
-    var out: String?
+    var out: String?                // "-": standard output
     var timeline: String?
+    var markdown: String?
+    var summaryCSV: String?
     var json = false
     var quiet = false
+    var dryRun = false
+    var addsLimits = true
     var progress = ProgressDisplay.Style.auto
     /// `--input`: the path until the file is scanned (`RunCommand`), then what it holds.
     var inputPath: String?
-    var input: InputFile?
-    var rate: Double?
-    var viewContext = false
 
-    static let maxRows = 1_000_000_000
+    /// The configuration every point starts from (store kind, view context).
+    private var base = RunConfiguration()
 
-    static let specs: [OptionSpec] = [
-        .option("--strategy", "NAME[,NAME…]|all", "strategies to run (see 'loadgen list'); default batch"),
-    ] + WorkloadOptions.specs + [
-        .option("--batch-size", "N", "records per save or transaction; default per strategy"),
-        .option("--writers", "K", "concurrent producers for writer strategies; default 1"),
-        .option("--producer-latency", "US", "simulated fetch time per record in µs; default 0"),
-        .option("--coordinators", "shared|per-writer", "writer contexts share one coordinator, or one each; default shared"),
-        .option("--store", "PATH|memory", "keep the store at PATH, or in memory; default a temporary file"),
-        .option("--synchronous", "normal|full|off", "PRAGMA synchronous; default normal"),
-        .option("--journal", "wal|delete", "journal mode; default wal"),
-        .option("--repeat", "N", "measured repetitions per strategy; default 1"),
-        .option("--warmup", "N", "unmeasured repetitions first; default 0"),
-        .option("--out", "PATH", "append one CSV row per repetition to PATH"),
-        .option("--timeline", "PATH", "append 10 ms samples (rows, RSS, heap) to PATH"),
+    /// The most configurations one run may have.
+    static let maxConfigurations = 10_000
+
+    /// Options that belong to the run, not to a configuration.
+    static let runSpecs: [OptionSpec] = [
+        .option("--store", "PATH|memory", "keep the store at PATH, or in memory", default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
-        .option("--rate", "R", "open loop: deliver R records/s on a fixed schedule and measure latency to commit"),
         .flag("--view-context", "keep a view context watching every saved expense, as a list screen would"),
-        .flag("--json", "print results as JSON on stdout instead of the summary"),
+        .option("--repeat", "N", "measured repetitions of each configuration", default: "1"),
+        .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
+        .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
+        .option("--out", "PATH|-", "append one CSV row per repetition to PATH (- for stdout)"),
+        .option("--timeline", "PATH", "append 10 ms samples (rows, RSS, heap) to PATH"),
+        .option("--markdown", "FILE", "write the summary table as Markdown"),
+        .option("--summary-csv", "FILE", "write one CSV row per configuration with its statistics"),
+        .flag("--json", "print repetitions and summary as JSON on stdout instead of the summary"),
+        .flag("--dry-run", "print the configurations and the order they would run in, and stop"),
         .flag("--quiet", "no progress and no summary"),
-        .option("--progress", "auto|bar|lines|none", "progress on stderr; default auto"),
+        .option("--progress", "auto|bar|lines|none", "progress on stderr", default: "auto"),
     ]
+
+    /// Every option of `run`: the parameters (from their table), then the run's own.
+    static let specs: [OptionSpec] = RunParameter.all.map { p in
+        .option(p.flag, p.valueName, p.help, default: p.defaultText)
+    } + runSpecs
 
     /// Reads and checks every option. Throws a usage error naming the flag and what it accepts.
     init(_ a: Arguments) throws {
-        strategies = try Self.strategies(a.string("--strategy") ?? "batch")
-        workload = try WorkloadOptions.parse(a)
-        batchSize = try a.int("--batch-size", in: 1...Self.maxRows)
-        writers = try a.int("--writers", default: 1, in: 1...256)!
-        producerLatencyMicroseconds = try a.int("--producer-latency", default: 0, in: 0...10_000_000)!
-        coordinators = CoordinatorMode(rawValue: try a.choice("--coordinators", CoordinatorMode.allCases.map(\.rawValue),
-                                                              default: "shared"))!
+        if !a.positional.isEmpty {
+            throw CommandError.usage("run: unexpected argument '\(a.positional[0])'; options start with --")
+        }
+        try readRunOptions(a)
+        if storePath == "memory" {
+            base.storeKind = .memory
+            base.journal = nil
+            base.synchronous = nil
+        }
+        base.viewContext = a.flag("--view-context")
+        axes = try Self.readAxes(a)
+        if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag) }) {
+            throw CommandError.usage("run: \(workload.parameter.flag) does not apply with --input "
+                                     + "(the file's records are imported as they are)")
+        }
+        if a.has("--zipf-s"), !(axes.first { $0.parameter.flag == "--key-dist" }?.values.contains("zipf") ?? false) {
+            throw CommandError.usage("run: --zipf-s applies only with --key-dist zipf")
+        }
+        let count = axes.reduce(1) { $0 * $1.values.count }
+        guard count <= Self.maxConfigurations else {
+            let product = axes.filter { $0.values.count > 1 }.map { "\($0.parameter.flag) \($0.values.count)" }.joined(separator: " × ")
+            throw CommandError.usage("run: the sweep has \(count) configurations (\(product)); at most "
+                                     + "\(Self.maxConfigurations): give fewer values")
+        }
+    }
+
+    private mutating func readRunOptions(_ a: Arguments) throws {
         storePath = a.string("--store")
         if storePath == "" { throw CommandError.usage("run: --store expects a file path or 'memory'") }
-        journal = StoreOptions.Journal(rawValue: try a.choice("--journal", ["wal", "delete"], default: "wal"))!
-        synchronous = StoreOptions.Synchronous(rawValue: try a.choice("--synchronous", ["normal", "full", "off"],
-                                                                      default: "normal"))!
         repeats = try a.int("--repeat", default: 1, in: 1...1000)!
         warmups = try a.int("--warmup", default: 0, in: 0...100)!
         out = a.string("--out")
         timeline = a.string("--timeline")
-        for (flag, path) in [("--out", out), ("--timeline", timeline)] where path == "" {
+        markdown = a.string("--markdown")
+        summaryCSV = a.string("--summary-csv")
+        for (flag, path) in [("--out", out), ("--timeline", timeline), ("--markdown", markdown),
+                             ("--summary-csv", summaryCSV)] where path == "" {
             throw CommandError.usage("run: \(flag) expects a file path, got ''")
         }
+        for (flag, path) in [("--timeline", timeline), ("--markdown", markdown), ("--summary-csv", summaryCSV)] where path == "-" {
+            throw CommandError.usage("run: \(flag) expects a file path; only --out writes to stdout (-)")
+        }
         json = a.flag("--json")
+        if json && out == "-" { throw CommandError.usage("run: --json and --out - both write to stdout; choose one") }
         quiet = a.flag("--quiet")
+        dryRun = a.flag("--dry-run")
+        addsLimits = !a.flag("--no-limit")
         progress = ProgressDisplay.Style(rawValue: try a.choice("--progress", ProgressDisplay.Style.allCases.map(\.rawValue),
                                                                 default: "auto"))!
         if quiet { progress = .none }
         inputPath = a.string("--input")
         if inputPath == "" { throw CommandError.usage("run: --input expects a file path") }
-        if inputPath != nil {
-            for flag in ["--rows", "--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--categories", "--albums",
-                         "--payload-bytes", "--seed"] where a.has(flag) {
-                throw CommandError.usage("run: \(flag) does not apply with --input (the file's records are imported as they are)")
+    }
+
+    /// Each parameter given, with its values: one, or a comma list for a parameter that sweeps.
+    /// Every element is checked here, so a bad one is named before anything runs.
+    private static func readAxes(_ a: Arguments) throws -> [(parameter: RunParameter, values: [String])] {
+        var axes: [(parameter: RunParameter, values: [String])] = []
+        for parameter in RunParameter.all {
+            guard let text = a.string(parameter.flag) else { continue }
+            var values = parameter.sweeps ? text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [text]
+            if parameter.flag == "--strategy" && values == ["all"] { values = StrategyRegistry.names }
+            var seen: [String: String] = [:]
+            for value in values {
+                var scratch = RunConfiguration()
+                scratch.workload.keyDistribution = .zipf(s: 1.1)   // so that --zipf-s is checked too
+                do { try parameter.set(value, in: &scratch) } catch {
+                    let place = values.count > 1 ? "'\(value)' in '\(text)'" : "'\(value)'"
+                    throw CommandError.usage("run: \(parameter.flag): \(place) is not accepted; expects \(error.accepted)")
+                }
+                let normalized = RunParameter.parseInteger(value).map(String.init) ?? Double(value).map { "\($0)" } ?? value
+                if let earlier = seen[normalized] {
+                    throw CommandError.usage("run: \(parameter.flag) lists the same value twice ('\(earlier)' and '\(value)')")
+                }
+                seen[normalized] = value
+            }
+            axes.append((parameter, values))
+        }
+        return axes
+    }
+
+    /// Builds the configurations: the cartesian product of the axes (on the import file's
+    /// records, when there is one), each cleared of what its strategy does not use and kept
+    /// once; then the limits they need.
+    mutating func expand(input: InputFile? = nil) throws {
+        var start = base
+        if let file = input {
+            start.input = file.path
+            start.inputUniqueKeys = file.uniqueKeys
+            start.workload.dataset = file.dataset
+            start.workload.rows = file.records
+        }
+        var product = [start]
+        for (parameter, values) in axes {
+            product = try product.flatMap { configuration in
+                try values.map { value in
+                    var c = configuration
+                    do { try parameter.set(value, in: &c) } catch let error as RunParameterError {
+                        throw CommandError.usage("run: \(parameter.flag): '\(value)' expects \(error.accepted)")
+                    }
+                    return c
+                }
             }
         }
-        rate = try a.double("--rate", in: 1...10_000_000, describe: "records per second, from 1 to 10000000")
-        viewContext = a.flag("--view-context")
-        if !a.positional.isEmpty {
-            throw CommandError.usage("run: unexpected argument '\(a.positional[0])'; options start with --")
+        var seen = Set<RunConfiguration>()
+        configurations = product.map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
+        sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(\.parameter.columns)
+        findIgnored()
+        if addsLimits {
+            for c in configurations where c.strategy != RawSQLiteStrategy().name {
+                let limit = Self.limit(of: c)
+                if seen.insert(limit).inserted { addedLimits.append(limit) }
+            }
         }
     }
 
-    /// Strategy names from `--strategy`: a comma-separated list or `all`. `raw-sqlite` runs
-    /// first when present, so every other strategy's `vs_limit` has its limit.
-    static func strategies(_ text: String) throws -> [any WriteStrategy] {
-        if text == "all" { return StrategyRegistry.all }
-        var chosen: [any WriteStrategy] = []
-        for name in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-            guard let strategy = StrategyRegistry.strategy(named: name) else {
-                throw CommandError.usage("run: --strategy expects one of \(StrategyRegistry.names.joined(separator: "|"))"
-                                         + " or all (comma-separated), got '\(name)'")
-            }
-            if !chosen.contains(where: { $0.name == name }) { chosen.append(strategy) }
+    /// The flags given with more than one value, or at all, that a strategy of the run ignores.
+    private mutating func findIgnored() {
+        let given = axes.filter { $0.parameter.flag != "--strategy" && !RunParameter.workloadFlags.contains($0.parameter.flag) }
+        for name in configurations.map(\.strategy).uniqued() {
+            guard let strategy = StrategyRegistry.strategy(named: name) else { continue }
+            let mine = configurations.filter { $0.strategy == name }
+            let flags = given.filter { axis in !mine.contains { axis.parameter.isUsed(by: strategy, in: $0) } }.map(\.parameter.flag)
+            if !flags.isEmpty { ignored.append((name, flags)) }
         }
-        return chosen.sorted { ($0.name == "raw-sqlite" ? 0 : 1) < ($1.name == "raw-sqlite" ? 0 : 1) }
     }
 
-    /// The CSV parameter columns for a repetition of `strategy`.
-    func parameters(for strategy: any WriteStrategy, repetition: Int) -> RunParameters {
-        let uniqueKeys = input?.uniqueKeys ?? workload.uniqueKeys
-        let dupRate = input.map { 1 - Double($0.uniqueKeys) / Double($0.records) } ?? workload.dupRate
-        var p = RunParameters(strategy: strategy.name, dataset: workload.dataset.rawValue, rows: workload.rows,
-                              uniqueKeys: uniqueKeys, dupRate: dupRate,
-                              keyDistribution: workload.keyDistribution.name, seed: workload.seed,
-                              store: storePath == "memory" ? "memory" : "file",
-                              journal: storePath == "memory" ? "memory" : journal.rawValue,
-                              synchronous: synchronous.rawValue, repetition: repetition, repetitions: repeats)
-        if input == nil {
-            if case .zipf(let s) = workload.keyDistribution { p.zipfS = s }
-            p.keyOrder = workload.keyOrder.rawValue
-        } else {
-            p.keyDistribution = "file"
-            p.input = input?.path
+    // MARK: The limit
+
+    /// The limit `configuration`'s `vs_limit` divides by: `raw-sqlite` on the same records and
+    /// store settings (dataset, rows, seed, duplicates, key order and distribution, journal,
+    /// synchronous, store kind, input), committing all its rows in ONE transaction whatever
+    /// `--batch-size` says, closed loop (no `--rate`) and with no screen watching. So the limit
+    /// is one number across a batch-size, writers or rate sweep.
+    static func limit(of configuration: RunConfiguration) -> RunConfiguration {
+        var limit = configuration
+        limit.strategy = RawSQLiteStrategy().name
+        limit.rate = nil
+        limit.viewContext = false
+        limit.clearUnused()
+        return limit
+    }
+
+    /// Every configuration in the order a round runs them: limits first, so that each round's
+    /// ratios have their limit.
+    var schedule: [RunConfiguration] {
+        let all = addedLimits + configurations
+        return all.filter { $0 == Self.limit(of: $0) } + all.filter { $0 != Self.limit(of: $0) }
+    }
+
+    /// The swept parameters `configuration`'s strategy uses, `column=value` ("" without a sweep).
+    func label(of configuration: RunConfiguration) -> String {
+        let fields = configuration.csvFields
+        return sweptColumns.compactMap { column in
+            fields[column].flatMap { $0.isEmpty ? nil : "\(column)=\($0)" }
+        }.joined(separator: " ")
+    }
+
+    /// Lines for the summary: what was added and what was ignored.
+    var notes: [String] {
+        var lines: [String] = []
+        if !addedLimits.isEmpty {
+            lines.append("raw-sqlite was added as the limit (one transaction, closed loop): vs_limit divides by it; "
+                         + "--no-limit to skip it")
         }
-        p.rate = rate
-        if let size = batchSize ?? strategy.defaultBatchSize { p.batchSize = size }
-        if strategy.usesWriters {
-            p.writers = writers
-            p.producerLatencyMicroseconds = producerLatencyMicroseconds
-            p.coordinators = coordinators.rawValue
+        for (strategy, flags) in ignored {
+            lines.append("\(strategy) ignores \(flags.joined(separator: ", ")): it ran once for every value of them")
         }
-        return p
+        return lines
+    }
+
+    /// Strategies that measure something other than the full idiom, with what to keep in mind.
+    var marks: [String: String] {
+        var marks: [String: String] = [:]
+        for name in schedule.map(\.strategy).uniqued() {
+            guard let strategy = StrategyRegistry.strategy(named: name), strategy.expectations != .complete else { continue }
+            marks[name] = strategy.caveat
+        }
+        return marks
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

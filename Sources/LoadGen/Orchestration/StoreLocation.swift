@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Report
+import Strategies
 
 /// Where one repetition's store goes, and cleaning up after it.
 ///
@@ -17,7 +18,7 @@ struct StoreLocation {
     /// `--store PATH`: where the store goes once verified.
     let keptPath: String?
 
-    init(plan: RunPlan, runID: String) throws {
+    init(plan: RunPlan, configuration: RunConfiguration, runID: String) throws {
         folder = try TemporaryFolders.make()
         let path: String
         switch plan.storePath {
@@ -33,9 +34,9 @@ struct StoreLocation {
             path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(runID)").path
             keptPath = kept
         }
-        var options = StoreOptions(path: path, journal: plan.journal, synchronous: plan.synchronous)
-        if plan.storePath == "memory" { options.journal = .delete }
-        self.options = options
+        // In memory there is no journal file and nothing to sync: SQLite ignores both there.
+        options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
+                               synchronous: configuration.synchronous ?? .normal)
     }
 
     /// What to remove if the parent disappears mid-repetition (the child does it).

@@ -6,7 +6,11 @@ import Synchronization
 ///
 /// Used from the sampler thread only; the mutex makes `flush` from the stopping thread safe.
 public final class TimelineWriter: Sendable {
+    /// The columns a child writes.
     public static let header = "run_id,t_ms,rows_done,rss_bytes,heap_bytes"
+    /// The columns of a `--timeline` file: the child's, and the parent's `strategy` and `config`
+    /// (the sweep point) appended to each line. `run_id` joins a sample to its results row.
+    public static let fileHeader = header + ",strategy,config"
 
     private let runID: String
     private let state: Mutex<State>

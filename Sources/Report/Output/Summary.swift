@@ -1,96 +1,156 @@
 import Foundation
 
-/// The human summary on stdout: per strategy, the median and range over repetitions (like
-/// hyperfine), then a side-by-side table when several strategies ran.
+/// The human summary on stdout, like hyperfine's: per configuration the median rate with its
+/// MAD and the bootstrap interval of the median, the range, outliers; then per sweep point the
+/// strategies fastest first with how much faster the first is; then one table of everything.
 public enum Summary {
-    public static func render(_ rows: [ResultRow]) -> String {
-        var order: [String] = []
-        var groups: [String: [ResultRow]] = [:]
-        for row in rows {
-            if groups[row.parameters.strategy] == nil { order.append(row.parameters.strategy) }
-            groups[row.parameters.strategy, default: []].append(row)
-        }
+    /// Beyond this many configurations (or sweep points) the summary keeps to one line each:
+    /// a big sweep's details belong in `--summary-csv` and `--markdown`.
+    public static let detailLimit = 12
+
+    public static func render(_ summary: RunSummary) -> String {
         var text = ""
-        for name in order { text += block(name, groups[name]!) + "\n" }
-        if order.count > 1 { text += table(order.map { ($0, groups[$0]!) }) }
+        let detailed = summary.configurations.count <= detailLimit
+        for c in summary.configurations where detailed || c.ok.count < c.rows.count {
+            text += block(c, mark: summary.marks[c.strategy]) + "\n"
+        }
+        let rankings = summary.rankings.filter { $0.members.count > 1 }
+        if rankings.count <= detailLimit {
+            for ranking in rankings { text += rank(ranking) + "\n" }
+        } else {
+            text += "Fastest at each point (\(rankings.count) points):\n"
+            for ranking in rankings { text += "  " + leadLine(ranking) + "\n" }
+            text += "\n"
+        }
+        if summary.configurations.count > 1 { text += table(summary) }
+        let footnotes = summary.configurations.map(\.strategy).uniqued().compactMap { name in
+            summary.marks[name].map { "  * \(name): \($0)" }
+        }
+        if !footnotes.isEmpty || !summary.notes.isEmpty {
+            text += "\n" + (footnotes + summary.notes.map { "  \($0)" }).joined(separator: "\n") + "\n"
+        }
         return text
     }
 
-    private static func block(_ name: String, _ rows: [ResultRow]) -> String {
-        let p = rows[0].parameters
-        let ok = rows.filter { $0.measurement.status == .ok }
-        var text = "\(name)  (\(p.dataset), \(p.rows) rows, \(p.uniqueKeys) unique keys, \(rows.count) repetition"
-            + (rows.count == 1 ? ")\n" : "s)\n")
-        for bad in rows where bad.measurement.status != .ok {
-            text += "  repetition \(bad.parameters.repetition): \(bad.measurement.status.rawValue)"
+    /// Convenience: the summary of rows with nothing swept.
+    public static func render(_ rows: [ResultRow]) -> String { render(RunSummary(rows: rows)) }
+
+    private static func block(_ c: RunSummary.Configuration, mark: String?) -> String {
+        let p = c.parameters
+        var text = "\(c.strategy)\(mark == nil ? "" : " *")" + (c.label.isEmpty ? "" : "  [\(c.label)]")
+            + "  (\(p.dataset), \(p.rows) rows, \(p.uniqueKeys) unique keys, \(c.rows.count) repetition"
+            + (c.rows.count == 1 ? ")\n" : "s)\n")
+        for bad in c.rows where bad.measurement.status != .ok {
+            text += "  repetition \(bad.repetition): \(bad.measurement.status.rawValue)"
                 + (bad.measurement.error.map { ": \($0)" } ?? "") + "\n"
         }
-        guard !ok.isEmpty else { return text }
-        if let wall = Statistics(ok.compactMap(\.measurement.wallSeconds)) {
-            text += "  Time (median):  \(Format.duration(wall.median))"
-            if wall.count > 1 {
-                text += String(format: " ± %.1f%%", wall.relativeSpread * 100)
-                    + "   [\(Format.duration(wall.min)) … \(Format.duration(wall.max))]"
+        guard let last = c.last else { return text }
+        if let rate = c.rate {
+            text += "  Rate:      " + spread(rate, Format.rate) + "\n"
+            for i in rate.outliers {
+                let row = c.ok[i]
+                let z = rate.modifiedZScore(row.measurement.rowsPerSecond ?? 0) ?? 0
+                text += String(format: "             repetition %d is an outlier (modified z %.1f), kept\n", row.repetition, z)
             }
+        }
+        if let wall = c.wall { text += "  Time:      " + spread(wall, Format.duration) + "\n" }
+        if let vs = c.vsLimit {
+            text += String(format: "  vs limit:  %.3f", vs.median)
+            if let ci = vs.medianInterval { text += String(format: "  [95%% CI %.3f … %.3f]", ci.lowerBound, ci.upperBound) }
             text += "\n"
         }
-        if let rate = Statistics(ok.compactMap(\.measurement.rowsPerSecond)) {
-            text += "  Rate (median):  \(Format.rate(rate.median))"
-            if let vs = Statistics(ok.compactMap(\.vsLimit)) { text += String(format: "   vs limit %.2f", vs.median) }
-            text += "\n"
+        if let rss = c.peakRSS, let heap = c.ok.compactMap(\.measurement.peakHeapBytes).max() {
+            text += "  Memory:    peak RSS \(Format.bytes(Int(rss.median))) (median), peak heap \(Format.bytes(heap)) (max)\n"
         }
-        if let rss = ok.compactMap(\.measurement.peakRSSBytes).max(), let heap = ok.compactMap(\.measurement.peakHeapBytes).max() {
-            text += "  Memory (max):   peak RSS \(Format.bytes(rss)), peak heap \(Format.bytes(heap))\n"
-        }
-        let last = ok[ok.count - 1].measurement
         if let sql = last.sql {
-            var line = "  SQL (last):     \(sql.total) statements, \(sql.select) selects, \(sql.commits) transactions"
+            var line = "  SQL:       \(sql.total) statements, \(sql.select) selects, \(sql.commits) transactions"
             if let saves = last.strategy?.saves { line += ", \(saves) saves" }
             if let conflicts = last.strategy?.conflicts { line += ", \(conflicts) conflicts" }
             if let retries = last.strategy?.busyRetries { line += ", \(retries) busy retries" }
-            text += line + "\n"
+            text += line + " (last)\n"
         }
         if let latency = last.strategy?.latencyP50Milliseconds {
-            text += String(format: "  Latency (last): p50 %.1f ms, p99 %.1f ms, max %.1f ms", latency,
+            text += String(format: "  Latency:   p50 %.1f ms, p99 %.1f ms, max %.1f ms (last)", latency,
                            last.strategy?.latencyP99Milliseconds ?? 0, last.strategy?.latencyMaxMilliseconds ?? 0)
             text += last.strategy?.fellBehind == true ? "  — could not keep up with --rate\n" : "\n"
         }
         if let shown = last.strategy?.viewObjects {
-            text += "  Screen (last):  shows \(shown) objects"
+            text += "  Screen:    shows \(shown) objects"
                 + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
-                + String(format: ", merging took %.1f ms\n", last.strategy?.mergeMillisecondsTotal ?? 0)
+                + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
         }
         if let v = last.verification {
-            text += "  Store (last):   \(v.storeRows) rows, \(v.duplicates) duplicates, \(v.lost) lost, "
-                + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes))\n"
+            text += "  Store:     \(v.storeRows) rows, \(v.duplicates) duplicates, \(v.lost) lost, "
+                + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes)) (last)\n"
         }
         return text
     }
 
-    private static func table(_ groups: [(String, [ResultRow])]) -> String {
-        var lines = [["strategy", "rows/s", "vs_limit", "peak RSS", "duplicates", "lost", "sql_selects", "status"]]
-        for (name, rows) in groups {
-            let ok = rows.filter { $0.measurement.status == .ok }
-            let rate = Statistics(ok.compactMap(\.measurement.rowsPerSecond))
-            let vs = Statistics(ok.compactMap(\.vsLimit))
-            let last = ok.last?.measurement
+    /// "median 221 k rows/s ± 4 k rows/s (MAD)  [95% CI … ]  min … max".
+    private static func spread(_ s: Statistics, _ format: (Double) -> String) -> String {
+        var text = "median \(format(s.median))"
+        guard s.count > 1 else { return text }
+        text += " ± \(format(s.mad)) (MAD)"
+        if let ci = s.medianInterval { text += "  [95% CI \(format(ci.lowerBound)) … \(format(ci.upperBound))]" }
+        text += "  range \(format(s.min)) … \(format(s.max))"
+        return text
+    }
+
+    private static func rank(_ ranking: RunSummary.Ranking) -> String {
+        var text = "Fastest first" + (ranking.point.isEmpty ? ":\n" : " at \(ranking.point):\n")
+        let width = ranking.members.map(\.strategy.count).max() ?? 0
+        for (i, c) in ranking.members.enumerated() {
+            text += "  \(i + 1). " + c.strategy.padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  \(Format.rate(c.rate?.median ?? 0))\n"
+        }
+        if ranking.lead != nil { text += "  " + leadLine(ranking, withPoint: false) + "\n" }
+        return text
+    }
+
+    /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)", at the point.
+    private static func leadLine(_ ranking: RunSummary.Ranking, withPoint: Bool = true) -> String {
+        let first = ranking.members[0].strategy
+        guard let lead = ranking.lead else { return (withPoint ? ranking.point + ": " : "") + first }
+        var line = (withPoint && !ranking.point.isEmpty ? ranking.point + ": " : "")
+            + String(format: "%@ is %.2f× faster than %@", first, lead.ratio, ranking.members[1].strategy)
+        if let ci = lead.interval { line += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound) }
+        return line
+    }
+
+    private static func table(_ summary: RunSummary) -> String {
+        var lines = [["strategy", "configuration", "rows/s", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
+                      "SQL/row", "status"]]
+        for c in summary.configurations {
+            let last = c.last
             lines.append([
-                name,
-                rate.map { String(format: "%.0f", $0.median) } ?? "",
-                vs.map { String(format: "%.2f", $0.median) } ?? "",
-                ok.compactMap(\.measurement.peakRSSBytes).max().map(Format.bytes) ?? "",
+                c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"),
+                c.label,
+                c.rate.map { String(format: "%.0f", $0.median) } ?? "",
+                c.rate.map { $0.count > 1 ? String(format: "%.0f", $0.mad) : "" } ?? "",
+                c.vsLimit.map { String(format: "%.3f", $0.median) } ?? "",
+                c.peakRSS.map { Format.bytes(Int($0.median)) } ?? "",
                 last?.verification.map { String($0.duplicates) } ?? "",
                 last?.verification.map { String($0.lost) } ?? "",
-                last?.sql.map { String($0.select) } ?? "",
-                ok.count == rows.count ? "ok" : "\(rows.count - ok.count) not ok",
+                c.sqlPerRow.map { String(format: "%.2f", $0) } ?? "",
+                c.ok.count == c.rows.count ? "ok" : "\(c.rows.count - c.ok.count) not ok",
             ])
         }
+        if summary.configurations.allSatisfy({ $0.label.isEmpty }) { lines = lines.map { $0.enumerated().filter { $0.offset != 1 }.map(\.element) } }
         let widths = (0..<lines[0].count).map { c in lines.map { $0[c].count }.max()! }
         return lines.map { line in
             zip(line, widths).enumerated().map { i, pair in
-                i == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
-                       : String(repeating: " ", count: pair.1 - pair.0.count) + pair.0
+                i == 0 || (i == 1 && lines[0][1] == "configuration")
+                    ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: pair.1 - pair.0.count) + pair.0
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -4,14 +4,24 @@
 /// appended at the end, never inserted, so that readers by position keep working.
 public struct ResultRow: Sendable {
     public var identity: RunIdentity
-    public var parameters: RunParameters
+    public var parameters: ParameterValues
+    /// 1-based index of this repetition, and how many were measured.
+    public var repetition: Int
+    public var repetitions: Int
+    /// The swept parameters this row's strategy uses, as `name=value` pairs ("" without a sweep):
+    /// which point of the sweep it measures.
+    public var configuration: String
     public var measurement: RunMeasurement
-    /// rows_per_s ÷ raw-sqlite's median rows_per_s measured in the same invocation.
+    /// rows_per_s ÷ the limit's rows_per_s, measured in the same round on the same records.
     public var vsLimit: Double?
 
-    public init(identity: RunIdentity, parameters: RunParameters, measurement: RunMeasurement, vsLimit: Double? = nil) {
+    public init(identity: RunIdentity, parameters: ParameterValues, repetition: Int = 1, repetitions: Int = 1,
+                configuration: String = "", measurement: RunMeasurement, vsLimit: Double? = nil) {
         self.identity = identity
         self.parameters = parameters
+        self.repetition = repetition
+        self.repetitions = repetitions
+        self.configuration = configuration
         self.measurement = measurement
         self.vsLimit = vsLimit
     }
@@ -30,21 +40,21 @@ public struct ResultRow: Sendable {
         ("sqlite_version", { $0.identity.system.sqliteVersion }),
         ("allocator", { $0.identity.system.allocator }),
         // Parameters
-        ("strategy", { $0.parameters.strategy }),
-        ("dataset", { $0.parameters.dataset }),
-        ("rows", { String($0.parameters.rows) }),
-        ("unique_keys", { String($0.parameters.uniqueKeys) }),
-        ("dup_rate", { Format.fixed($0.parameters.dupRate, 4) }),
-        ("key_dist", { $0.parameters.keyDistribution }),
-        ("seed", { String($0.parameters.seed) }),
-        ("batch_size", { cell($0.parameters.batchSize) }),
-        ("writers", { cell($0.parameters.writers) }),
-        ("producer_latency_us", { cell($0.parameters.producerLatencyMicroseconds) }),
-        ("store", { $0.parameters.store }),
-        ("journal", { $0.parameters.journal }),
-        ("synchronous", { $0.parameters.synchronous }),
-        ("repeat", { String($0.parameters.repetition) }),
-        ("repeats", { String($0.parameters.repetitions) }),
+        ("strategy", { $0.parameters["strategy"] }),
+        ("dataset", { $0.parameters["dataset"] }),
+        ("rows", { $0.parameters["rows"] }),
+        ("unique_keys", { $0.parameters["unique_keys"] }),
+        ("dup_rate", { $0.parameters["dup_rate"] }),
+        ("key_dist", { $0.parameters["key_dist"] }),
+        ("seed", { $0.parameters["seed"] }),
+        ("batch_size", { $0.parameters["batch_size"] }),
+        ("writers", { $0.parameters["writers"] }),
+        ("producer_latency_us", { $0.parameters["producer_latency_us"] }),
+        ("store", { $0.parameters["store"] }),
+        ("journal", { $0.parameters["journal"] }),
+        ("synchronous", { $0.parameters["synchronous"] }),
+        ("repeat", { String($0.repetition) }),
+        ("repeats", { String($0.repetitions) }),
         // Measured
         ("status", { $0.measurement.status.rawValue }),
         ("wall_s", { cell($0.measurement.wallSeconds, 6) }),
@@ -72,21 +82,34 @@ public struct ResultRow: Sendable {
         // Appended after the brief's list
         ("end_heap_bytes", { cell($0.measurement.endHeapBytes) }),
         ("bad_links", { cell($0.measurement.verification?.badLinks) }),
-        ("coordinators", { $0.parameters.coordinators ?? "" }),
-        ("zipf_s", { cell($0.parameters.zipfS, 3) }),
-        ("input", { $0.parameters.input ?? "" }),
-        ("rate", { cell($0.parameters.rate, 1) }),
+        ("coordinators", { $0.parameters["coordinators"] }),
+        ("zipf_s", { $0.parameters["zipf_s"] }),
+        ("input", { $0.parameters["input"] }),
+        ("rate", { $0.parameters["rate"] }),
         ("latency_p50_ms", { cell($0.measurement.strategy?.latencyP50Milliseconds, 3) }),
         ("latency_p99_ms", { cell($0.measurement.strategy?.latencyP99Milliseconds, 3) }),
         ("latency_max_ms", { cell($0.measurement.strategy?.latencyMaxMilliseconds, 3) }),
         ("merge_ms_total", { cell($0.measurement.strategy?.mergeMillisecondsTotal, 3) }),
         ("view_objects", { cell($0.measurement.strategy?.viewObjects) }),
-        ("key_order", { $0.parameters.keyOrder ?? "" }),
+        ("key_order", { $0.parameters["key_order"] }),
         ("view_missing", { cell($0.measurement.verification?.viewMissing) }),
         ("kept_up", { $0.measurement.strategy?.fellBehind.map { $0 ? "no" : "yes" } ?? "" }),
         ("unexpected_rows", { cell($0.measurement.verification?.unexpectedRows) }),
         ("leaked_connections", { cell($0.measurement.leakedConnections) }),
         ("backlog_max", { cell($0.measurement.strategy?.peakBacklog) }),
+        ("categories", { $0.parameters["categories"] }),
+        ("albums", { $0.parameters["albums"] }),
+        ("payload_bytes", { $0.parameters["payload_bytes"] }),
+        ("view_context", { $0.parameters["view_context"] }),
+        ("config", { $0.configuration }),
+    ]
+
+    /// Columns that hold text, whatever they look like (a git revision may be all digits): the
+    /// others are numbers or blank, and `--json` writes them as numbers or null.
+    public static let textColumns: Set<String> = [
+        "run_id", "started_at", "git_rev", "host", "cpu_model", "os", "swift_version", "sqlite_version", "allocator",
+        "strategy", "dataset", "key_dist", "store", "journal", "synchronous", "status", "integrity", "error",
+        "coordinators", "input", "key_order", "kept_up", "view_context", "config",
     ]
 
     /// The header line's fields.

@@ -162,6 +162,7 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case isFolder(String)
     case foreignHeader(String, found: String)
     case truncatedRow(String, line: Int, fields: Int, expected: Int)
+    case notOurs(String)
     case cannotOpen(String, errno: Int32)
     case cannotRead(String)
     case cannotWrite(String, errno: Int32)
@@ -180,6 +181,8 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
         case .truncatedRow(let path, let line, let fields, let expected):
             return "\(path) ends with a cut-off row (line \(line) has \(fields) of \(expected) fields); "
                 + "remove that line or choose a new file"
+        case .notOurs(let path):
+            return "\(path) exists and is not a file loadgen wrote; choose another path"
         case .cannotOpen(let path, let code):
             return "cannot open \(path): \(String(cString: strerror(code)))"
         case .cannotRead(let path):
@@ -192,7 +195,7 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     /// sysexits: 73 (cannot create output) for the file's own problems, 74 for I/O failures.
     public var exitCode: Int32 {
         switch self {
-        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .truncatedRow, .cannotOpen: return 73
+        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .truncatedRow, .notOurs, .cannotOpen: return 73
         case .cannotRead, .cannotWrite: return 74
         }
     }

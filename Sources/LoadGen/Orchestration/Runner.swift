@@ -1,0 +1,140 @@
+import Foundation
+import Report
+import Strategies
+
+/// Runs the plan's repetitions in rounds and records each row the moment it is measured.
+///
+/// Each round runs every configuration once (limits first), so a machine that speeds up or
+/// slows down during the run (caches, neighbours, heat) shifts every configuration alike, and a
+/// row's `vs_limit` divides by its limit measured in the same round.
+struct Runner {
+    let plan: RunPlan
+    let system = SystemInfo.current(gitRevision: GitRevision.current())
+    let invocation = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    /// Rows measured so far, in the order they ran.
+    private(set) var rows: [ResultRow] = []
+    private var sequence = 0
+    /// Outputs that failed, by option, in order: each fails on its own and gets no more rows;
+    /// the run goes on, its summary is printed, and the exit status reports the first.
+    private(set) var outputFailures: [CommandError] = []
+    private var failedOutputs: Set<String> = []
+    private var wroteHeaderToStdout = false
+    private let started = Clock.nanoseconds()
+    private var repetitionsDone = 0
+
+    init(plan: RunPlan) { self.plan = plan }
+
+    /// What the rows so far say, for every output.
+    var summary: RunSummary {
+        RunSummary(rows: rows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
+                   unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)))
+    }
+
+    mutating func runAll() throws {
+        let schedule = plan.schedule
+        for (k, configuration) in schedule.enumerated() {
+            for w in 0..<plan.warmups {
+                _ = try repetition(configuration, label: "\(k + 1)/\(schedule.count) warm-up \(w + 1)/\(plan.warmups)",
+                                   timeline: false)
+            }
+        }
+        for r in 1...plan.repeats {
+            var limits: [RunConfiguration: Double] = [:]
+            for (k, configuration) in schedule.enumerated() {
+                let label = "configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)"
+                let (id, startedAt, measurement) = try repetition(configuration, label: label, timeline: true)
+                var row = ResultRow(identity: RunIdentity(runID: id, startedAt: startedAt, system: system),
+                                    parameters: ParameterValues(configuration.csvFields), repetition: r,
+                                    repetitions: plan.repeats, configuration: plan.label(of: configuration),
+                                    measurement: measurement)
+                let limit = RunPlan.limit(of: configuration)
+                if configuration == limit, let rate = measurement.rowsPerSecond { limits[limit] = rate }
+                if let base = limits[limit], let rate = measurement.rowsPerSecond { row.vsLimit = rate / base }
+                append(row)
+                rows.append(row)
+            }
+        }
+    }
+
+    private mutating func repetition(_ configuration: RunConfiguration, label: String,
+                                     timeline: Bool) throws -> (String, String, RunMeasurement) {
+        sequence += 1
+        let runID = "\(invocation)-\(sequence)"
+        let startedAt = ISO8601DateFormatter().string(from: Date())
+        let location = try StoreLocation(plan: plan, configuration: configuration, runID: runID)
+        defer { location.remove() }
+        let timelinePart = timeline && plan.timeline != nil ? location.folder + "/timeline.csv" : nil
+        let point = plan.label(of: configuration)
+        let display = "\(configuration.strategy)" + (point.isEmpty ? "" : " [\(point)]") + "  \(label)" + eta()
+        if plan.progress == .lines || (plan.progress == .auto && isatty(2) == 0 && !plan.quiet) {
+            FileHandle.standardError.write(Data("loadgen: \(display)\n".utf8))
+        }
+        let task = ChildTask(configuration: configuration, store: location.options, runID: runID, label: display,
+                             progress: plan.progress, timelinePath: timelinePart, orphanPaths: location.orphanPaths)
+        var measurement: RunMeasurement
+        switch try ChildProcess.run(task) {
+        case .finished(let m): measurement = m
+        case .crashed(let reason):
+            measurement = { var m = RunMeasurement(status: .crashed); m.error = reason; return m }()
+        }
+        repetitionsDone += 1
+        // A kept store replaces the previous one only when this one is whole and verified.
+        if measurement.verification != nil {
+            do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
+        }
+        if let timelinePart, let path = plan.timeline,
+           let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
+            let file = ResultsFile(path: path, header: TimelineWriter.fileHeader.components(separatedBy: ","))
+            let lines = String(decoding: samples, as: UTF8.self).split(separator: "\n")
+            let rows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
+            write("--timeline") { try file.append(rows) }
+        }
+        return (runID, startedAt, measurement)
+    }
+
+    /// " · ETA 1 min 5 s" from the repetitions done so far (blank before the first).
+    private func eta() -> String {
+        let total = plan.schedule.count * (plan.repeats + plan.warmups)
+        guard repetitionsDone > 0, total > repetitionsDone else { return "" }
+        let perRepetition = Clock.seconds(since: started) / Double(repetitionsDone)
+        return " · ETA \(Format.duration(perRepetition * Double(total - repetitionsDone)))"
+    }
+
+    // MARK: Outputs
+
+    private mutating func append(_ row: ResultRow) {
+        guard let out = plan.out else { return }
+        if out == "-" {
+            if !wroteHeaderToStdout { FileHandle.standardOutput.write(Data(CSV.line(ResultRow.header).utf8)) }
+            wroteHeaderToStdout = true
+            FileHandle.standardOutput.write(Data(CSV.line(row.fields).utf8))
+            return
+        }
+        write("--out") { try ResultsFile(path: out).append([row]) }
+    }
+
+    /// Writes `--markdown` and `--summary-csv` from the summary of every row.
+    mutating func writeReports() {
+        let summary = self.summary
+        if let path = plan.markdown { write("--markdown") { try Self.markdownFile(path).write(MarkdownExport.render(summary)) } }
+        if let path = plan.summaryCSV { write("--summary-csv") { try Self.summaryFile(path).write(SummaryCSV.render(summary)) } }
+    }
+
+    static func markdownFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: MarkdownExport.signature) }
+    static func summaryFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: "strategy,") }
+
+    /// Writes to the output of `flag` unless it failed before; a failure is reported once and
+    /// remembered, and the run goes on.
+    private mutating func write(_ flag: String, _ body: () throws -> Void) {
+        guard !failedOutputs.contains(flag) else { return }
+        do {
+            try body()
+        } catch {
+            let code = (error as? ResultsFileError)?.exitCode ?? ExitCode.ioError
+            let failure = CommandError(message: "run: \(flag): \(error)", exitCode: code)
+            failedOutputs.insert(flag)
+            outputFailures.append(failure)
+            FileHandle.standardError.write(Data("loadgen: \(failure.message); \(flag) gets no more rows, the run goes on\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A file a run writes whole at its end (the Markdown summary, the summary CSV): replaced
+/// atomically, and only when it is new or one loadgen wrote (its text starts with `signature`),
+/// so a typo cannot overwrite a README or a spreadsheet.
+public struct ReportFile: Sendable {
+    public let path: String
+    public let signature: String
+
+    public init(path: String, signature: String) {
+        self.path = path
+        self.signature = signature
+    }
+
+    /// Checks, before anything runs, that the file can be written.
+    public func check() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw ResultsFileError.isFolder(path) }
+            let head = FileManager.default.contents(atPath: path).map { String(decoding: $0.prefix(signature.utf8.count), as: UTF8.self) }
+            guard head == signature || head == "" else { throw ResultsFileError.notOurs(path) }
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ResultsFileError.missingFolder(folder)
+        }
+        guard ResultsFile.canCreateFile(in: folder) else { throw ResultsFileError.notWritable(folder) }
+    }
+
+    /// Writes `text` to a temporary file beside the path and renames it into place.
+    public func write(_ text: String) throws {
+        try check()
+        let temporary = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw ResultsFileError.cannotWrite(path, errno: errno)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ResultsFileError.cannotWrite(path, errno: code)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// The repetitions of a run grouped by configuration, with their statistics, and the
+/// configurations grouped by sweep point for ranking. What every output of a run (the summary
+/// on stdout, `--json`, `--markdown`, `--summary-csv`) is rendered from.
+public struct RunSummary: Sendable {
+    /// One measured configuration (a strategy at one point of the sweep) and its repetitions.
+    public struct Configuration: Sendable {
+        public let parameters: ParameterValues
+        /// The swept parameters it uses, `name=value` ("" without a sweep).
+        public let label: String
+        public let rows: [ResultRow]
+        public var strategy: String { parameters.strategy }
+        /// Repetitions whose status is ok: the statistics are theirs.
+        public var ok: [ResultRow] { rows.filter { $0.measurement.status == .ok } }
+        public let rate: Statistics?
+        public let wall: Statistics?
+        public let vsLimit: Statistics?
+        public let peakRSS: Statistics?
+        /// SQL statements per record, median over ok repetitions.
+        public let sqlPerRow: Double?
+
+        init(rows: [ResultRow]) {
+            self.rows = rows
+            parameters = rows[0].parameters
+            label = rows[0].configuration
+            let ok = rows.filter { $0.measurement.status == .ok }
+            rate = Statistics(ok.compactMap(\.measurement.rowsPerSecond))
+            wall = Statistics(ok.compactMap(\.measurement.wallSeconds))
+            vsLimit = Statistics(ok.compactMap(\.vsLimit))
+            peakRSS = Statistics(ok.compactMap { $0.measurement.peakRSSBytes.map(Double.init) })
+            sqlPerRow = Statistics(ok.compactMap { row in
+                guard let sql = row.measurement.sql?.total, let done = row.measurement.rowsDone, done > 0 else { return nil }
+                return Double(sql) / Double(done)
+            })?.median
+        }
+
+        /// The last ok repetition's measurement (for counts that repeat exactly).
+        public var last: RunMeasurement? { ok.last?.measurement }
+    }
+
+    /// Configurations measured at one sweep point, fastest first.
+    public struct Ranking: Sendable {
+        /// The point, `name=value` ("" when nothing but strategies varied).
+        public let point: String
+        public let members: [Configuration]
+        /// How much faster the first is than the second: the ratio of their median rates and the
+        /// bootstrap interval of that ratio over repetitions paired by round.
+        public let lead: (ratio: Double, interval: ClosedRange<Double>?)?
+    }
+
+    /// Every repetition, in the order it ran.
+    public let rows: [ResultRow]
+    public let configurations: [Configuration]
+    public let rankings: [Ranking]
+    /// Lines the caller adds (flags a strategy ignored, limits added).
+    public let notes: [String]
+    /// Strategies that measure something other than the full idiom, with what to keep in mind.
+    public let marks: [String: String]
+    /// Strategies measured as yardsticks: shown, not ranked.
+    public let unranked: Set<String>
+
+    /// Groups `rows` (in the order they ran). `sweptColumns` are the parameter columns that
+    /// took more than one value (strategy excluded); a configuration whose strategy does not use
+    /// one (blank there) is ranked at every value of it.
+    public init(rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
+                unranked: Set<String> = []) {
+        var order: [ParameterValues] = []
+        var byParameters: [ParameterValues: [ResultRow]] = [:]
+        for row in rows {
+            if byParameters[row.parameters] == nil { order.append(row.parameters) }
+            byParameters[row.parameters, default: []].append(row)
+        }
+        self.rows = rows
+        configurations = order.map { Configuration(rows: byParameters[$0]!) }
+        rankings = Self.rank(configurations.filter { !unranked.contains($0.strategy) }, sweptColumns: sweptColumns)
+        self.notes = notes
+        self.marks = marks
+        self.unranked = unranked
+    }
+
+    private static func rank(_ configurations: [Configuration], sweptColumns: [String]) -> [Ranking] {
+        // The points: every combination of swept values that some configuration sets fully.
+        var points: [[String: String]] = []
+        for c in configurations {
+            let point = Dictionary(uniqueKeysWithValues: sweptColumns.map { ($0, c.parameters[$0]) })
+            if point.values.allSatisfy({ !$0.isEmpty }) && !points.contains(point) { points.append(point) }
+        }
+        if points.isEmpty { points = [[:]] }
+        return points.map { point in
+            let members = configurations.filter { c in
+                point.allSatisfy { column, value in c.parameters[column].isEmpty || c.parameters[column] == value }
+            }.filter { $0.rate != nil }.sorted { ($0.rate?.median ?? 0) > ($1.rate?.median ?? 0) }
+            let label = sweptColumns.compactMap { column in point[column].map { "\(column)=\($0)" } }.joined(separator: " ")
+            return Ranking(point: label, members: members, lead: lead(members))
+        }
+    }
+
+    private static func lead(_ members: [Configuration]) -> (ratio: Double, interval: ClosedRange<Double>?)? {
+        guard members.count >= 2, let a = members[0].rate?.median, let b = members[1].rate?.median, b > 0 else { return nil }
+        // Repetition r of each ran in round r: pair them.
+        var byRound: [Int: Double] = [:]
+        for row in members[1].ok { if let rate = row.measurement.rowsPerSecond { byRound[row.repetition] = rate } }
+        let pairs = members[0].ok.compactMap { row -> (Double, Double)? in
+            guard let rate = row.measurement.rowsPerSecond, let other = byRound[row.repetition] else { return nil }
+            return (rate, other)
+        }
+        return (a / b, Bootstrap.ratioInterval(pairs))
+    }
+}

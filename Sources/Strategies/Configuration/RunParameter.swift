@@ -1,0 +1,232 @@
+import ObjectGraph
+import Report
+import Workload
+
+/// One parameter of `loadgen run`, declared once: its option and what it accepts, its default,
+/// its help, the CSV columns it fills, whether a comma list sweeps it, and which strategies use
+/// it. Parsing, `--help`, the sweep, the child's job and the CSV all read this table
+/// (`RunParameter.all`); adding a parameter is a stored property of `RunConfiguration`, an
+/// entry here, and its column name appended to `ResultRow.columns`.
+public struct RunParameter: Sendable {
+    /// The option (`--batch-size`).
+    public let flag: String
+    /// What its value is called in help (`N`).
+    public let valueName: String
+    public let help: String
+    /// The default, as help shows it.
+    public let defaultText: String
+    /// True when `--flag a,b,c` runs each value (a sweep axis).
+    public let sweeps: Bool
+    /// The CSV columns it fills.
+    public let columns: [String]
+    private let render: @Sendable (RunConfiguration) -> [String]
+    private let parse: @Sendable (String, inout RunConfiguration) throws(RunParameterError) -> Void
+    private let uses: @Sendable (any WriteStrategy, RunConfiguration) -> Bool
+    private let unset: @Sendable (inout RunConfiguration) -> Void
+
+    /// Sets one value (one element of a list) in `configuration`; throws what is accepted.
+    public func set(_ text: String, in configuration: inout RunConfiguration) throws(RunParameterError) {
+        try parse(text, &configuration)
+    }
+
+    /// The CSV values for `configuration`, one per column ("" when unused).
+    public func fields(of configuration: RunConfiguration) -> [String] { render(configuration) }
+
+    /// Whether `strategy` uses this parameter in `configuration` (a sweep multiplies only those).
+    public func isUsed(by strategy: any WriteStrategy, in configuration: RunConfiguration) -> Bool {
+        uses(strategy, configuration)
+    }
+
+    /// Puts the parameter back to its unused value.
+    public func clear(in configuration: inout RunConfiguration) { unset(&configuration) }
+}
+
+/// A value a parameter does not accept: what it does accept, for the message.
+public struct RunParameterError: Error, Sendable {
+    public let accepted: String
+}
+
+// MARK: - The table
+
+extension RunParameter {
+    /// The most records a run may ask for.
+    public static let maxRows = 1_000_000_000
+
+    /// Every parameter, in the order `--help` lists them.
+    public static let all: [RunParameter] = [
+        RunParameter(flag: "--strategy", valueName: "NAME[,NAME…]|all", help: "strategies to run (see 'loadgen list')",
+                     defaultText: "batch", sweeps: true, columns: ["strategy"], render: { [$0.strategy] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard StrategyRegistry.strategy(named: text) != nil else {
+                             throw RunParameterError(accepted: "one of \(StrategyRegistry.names.joined(separator: "|")) or all")
+                         }
+                         c.strategy = text
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--dataset", valueName: "expenses|photos", help: "what the records look like",
+                     defaultText: "expenses", sweeps: true, columns: ["dataset"], render: { [$0.workload.dataset.rawValue] },
+                     parse: { text, c throws(RunParameterError) in c.workload.dataset = try choice(text, Dataset.self) },
+                     uses: always, unset: { _ in }),
+        RunParameter(flag: "--rows", valueName: "N", help: "records to write (100000, 100k, 1M)",
+                     defaultText: "100000", sweeps: true, columns: ["rows"], render: { [String($0.workload.rows)] },
+                     parse: { text, c throws(RunParameterError) in c.workload.rows = try integer(text, 1...maxRows) },
+                     uses: always, unset: { _ in }),
+        RunParameter(flag: "--seed", valueName: "N", help: "generator seed: same seed, same records",
+                     defaultText: "1", sweeps: true, columns: ["seed"], render: { [String($0.workload.seed)] },
+                     parse: { text, c throws(RunParameterError) in c.workload.seed = UInt64(try integer(text, 0...Int.max)) },
+                     uses: always, unset: { _ in }),
+        RunParameter(flag: "--dup-rate", valueName: "R", help: "share of records repeating an earlier key, 0 ≤ R < 1",
+                     defaultText: "0", sweeps: true, columns: ["dup_rate"],
+                     render: { [Format.fixed($0.effectiveDupRate, 4)] },
+                     parse: { text, c throws(RunParameterError) in
+                         c.workload.dupRate = try number(text, 0...1, upperOpen: true, "a share from 0 up to (not including) 1")
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--key-dist", valueName: "uniform|zipf", help: "which earlier keys repeat",
+                     defaultText: "uniform", sweeps: true, columns: ["key_dist"],
+                     render: { [$0.input == nil ? $0.workload.keyDistribution.name : "file"] },
+                     parse: { text, c throws(RunParameterError) in
+                         switch text {
+                         case "uniform": c.workload.keyDistribution = .uniform
+                         case "zipf": if case .zipf = c.workload.keyDistribution {} else { c.workload.keyDistribution = .zipf(s: 1.1) }
+                         default: throw RunParameterError(accepted: "one of uniform|zipf")
+                         }
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--zipf-s", valueName: "S", help: "zipf exponent (with --key-dist zipf), 0.01 to 10",
+                     defaultText: "1.1", sweeps: true, columns: ["zipf_s"],
+                     render: { c in
+                         guard c.input == nil, case .zipf(let s) = c.workload.keyDistribution else { return [""] }
+                         return [Format.fixed(s, 3)]
+                     },
+                     parse: { text, c throws(RunParameterError) in
+                         let s = try number(text, 0.01...10, "an exponent from 0.01 to 10")
+                         if case .zipf = c.workload.keyDistribution { c.workload.keyDistribution = .zipf(s: s) }
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--key-order", valueName: "ascending|random",
+                     help: "order new keys arrive in (IDs that grow, or UUIDv4-like)", defaultText: "ascending", sweeps: true,
+                     columns: ["key_order"], render: { [$0.input == nil ? $0.workload.keyOrder.rawValue : ""] },
+                     parse: { text, c throws(RunParameterError) in c.workload.keyOrder = try choice(text, KeyOrder.self) },
+                     uses: always, unset: { _ in }),
+        RunParameter(flag: "--categories", valueName: "N", help: "categories in the expenses dataset",
+                     defaultText: "50", sweeps: true, columns: ["categories"],
+                     render: { [$0.input == nil && $0.workload.dataset == .expenses ? String($0.workload.categories) : ""] },
+                     parse: { text, c throws(RunParameterError) in c.workload.categories = try integer(text, 1...1_000_000) },
+                     uses: { _, c in c.workload.dataset == .expenses }, unset: { $0.workload.categories = 50 }),
+        RunParameter(flag: "--albums", valueName: "N", help: "albums in the photos dataset",
+                     defaultText: "20", sweeps: true, columns: ["albums"],
+                     render: { [$0.input == nil && $0.workload.dataset == .photos ? String($0.workload.albums) : ""] },
+                     parse: { text, c throws(RunParameterError) in c.workload.albums = try integer(text, 1...1_000_000) },
+                     uses: { _, c in c.workload.dataset == .photos }, unset: { $0.workload.albums = 20 }),
+        RunParameter(flag: "--payload-bytes", valueName: "N", help: "size of each photo's imageData",
+                     defaultText: "4096", sweeps: true, columns: ["payload_bytes"],
+                     render: { [$0.input == nil && $0.workload.dataset == .photos ? String($0.workload.payloadBytes) : ""] },
+                     parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
+                     uses: { _, c in c.workload.dataset == .photos }, unset: { $0.workload.payloadBytes = 4096 }),
+        RunParameter(flag: "--batch-size", valueName: "N", help: "records per save or transaction",
+                     defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: ["batch_size"],
+                     render: { c in [(c.batchSize ?? c.writeStrategy?.defaultBatchSize).map(String.init) ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.batchSize = try integer(text, 1...maxRows) },
+                     uses: { s, _ in s.defaultBatchSize != nil }, unset: { $0.batchSize = nil }),
+        RunParameter(flag: "--writers", valueName: "K", help: "concurrent producers for writer strategies",
+                     defaultText: "1", sweeps: true, columns: ["writers"], render: { [$0.writers.map(String.init) ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.writers = try integer(text, 1...256) },
+                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }),
+        RunParameter(flag: "--producer-latency", valueName: "US", help: "simulated fetch time per record in µs",
+                     defaultText: "0", sweeps: true, columns: ["producer_latency_us"],
+                     render: { [$0.producerLatencyMicroseconds.map(String.init) ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.producerLatencyMicroseconds = try integer(text, 0...10_000_000) },
+                     uses: { s, _ in s.usesWriters }, unset: { $0.producerLatencyMicroseconds = nil }),
+        RunParameter(flag: "--coordinators", valueName: "shared|per-writer",
+                     help: "writer contexts share one coordinator, or one each", defaultText: "shared", sweeps: true,
+                     columns: ["coordinators"], render: { [$0.coordinators?.rawValue ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.coordinators = try choice(text, CoordinatorMode.self) },
+                     uses: { s, _ in s.usesCoordinators }, unset: { $0.coordinators = nil }),
+        RunParameter(flag: "--synchronous", valueName: "normal|full|off", help: "PRAGMA synchronous of a file store",
+                     defaultText: "normal", sweeps: true, columns: ["synchronous"],
+                     render: { [$0.synchronous?.rawValue ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.synchronous = try choice(text, StoreOptions.Synchronous.self) },
+                     uses: { _, c in c.storeKind == .file }, unset: { $0.synchronous = nil }),
+        RunParameter(flag: "--journal", valueName: "wal|delete", help: "journal mode of a file store",
+                     defaultText: "wal", sweeps: true, columns: ["journal"],
+                     render: { [$0.journal?.rawValue ?? ($0.storeKind == .memory ? "memory" : "")] },
+                     parse: { text, c throws(RunParameterError) in c.journal = try choice(text, StoreOptions.Journal.self) },
+                     uses: { _, c in c.storeKind == .file }, unset: { $0.journal = nil }),
+        RunParameter(flag: "--rate", valueName: "R",
+                     help: "open loop: deliver R records/s on a fixed schedule and measure latency to commit",
+                     defaultText: "none: as fast as taken", sweeps: true, columns: ["rate"],
+                     render: { [$0.rate.map { Format.fixed($0, 1) } ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         c.rate = try number(text, 1...10_000_000, "records per second, from 1 to 10000000")
+                     }, uses: always, unset: { $0.rate = nil }),
+    ]
+
+    /// The parameter of `flag`, if it is one.
+    public static func named(_ flag: String) -> RunParameter? { all.first { $0.flag == flag } }
+
+    /// The workload's parameters (what `generate` takes too).
+    public static let workloadFlags: Set<String> = ["--dataset", "--rows", "--seed", "--dup-rate", "--key-dist", "--zipf-s",
+                                                    "--key-order", "--categories", "--albums", "--payload-bytes"]
+}
+
+// MARK: - Reading values
+
+private let always: @Sendable (any WriteStrategy, RunConfiguration) -> Bool = { _, _ in true }
+
+/// A whole number in `range`; accepts 100000, 100_000, 100k, 1M.
+func integer(_ text: String, _ range: ClosedRange<Int>) throws(RunParameterError) -> Int {
+    guard let value = RunParameter.parseInteger(text), range.contains(value) else {
+        throw RunParameterError(accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
+}
+
+func number(_ text: String, _ range: ClosedRange<Double>, upperOpen: Bool = false,
+            _ accepted: String) throws(RunParameterError) -> Double {
+    guard let value = Double(text), value.isFinite, range.contains(value), !(upperOpen && value == range.upperBound) else {
+        throw RunParameterError(accepted: accepted)
+    }
+    return value
+}
+
+func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ type: T.Type) throws(RunParameterError) -> T
+    where T.RawValue == String {
+    guard let value = T(rawValue: text) else {
+        throw RunParameterError(accepted: "one of " + T.allCases.map(\.rawValue).joined(separator: "|"))
+    }
+    return value
+}
+
+extension RunParameter {
+    /// Accepts 100000, 100_000, 100k, 1M (what people type for row counts).
+    public static func parseInteger(_ text: String) -> Int? {
+        var t = text.replacingOccurrences(of: "_", with: "").lowercased()
+        var scale = 1
+        if t.hasSuffix("k") { scale = 1_000; t.removeLast() } else if t.hasSuffix("m") { scale = 1_000_000; t.removeLast() }
+        guard let v = Int(t) else { return nil }
+        let (r, overflow) = v.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : r
+    }
+}
+
+// MARK: - Configurations in CSV
+
+extension RunConfiguration {
+    /// Every parameter column's value, by column name: the table's columns plus what is derived
+    /// from them (`unique_keys`, `store`, `input`, `view_context`).
+    public var csvFields: [String: String] {
+        var fields: [String: String] = [:]
+        for parameter in RunParameter.all {
+            for (column, value) in zip(parameter.columns, parameter.fields(of: self)) { fields[column] = value }
+        }
+        fields["unique_keys"] = String(uniqueKeys)
+        fields["store"] = storeKind.rawValue
+        fields["input"] = input ?? ""
+        fields["view_context"] = viewContext ? "yes" : ""
+        return fields
+    }
+
+    /// Resets every parameter `strategy` does not use, so that points differing only there
+    /// are one configuration.
+    public mutating func clearUnused() {
+        guard let strategy = writeStrategy else { return }
+        for parameter in RunParameter.all where !parameter.isUsed(by: strategy, in: self) { parameter.clear(in: &self) }
+    }
+}
