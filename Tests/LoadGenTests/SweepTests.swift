@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// `run` as a sweep tool (issue 9): expansion, rounds, limits, statistics outputs, bad lists.
+/// Orders are checked from the recorded plan (`--dry-run`) and the rows, never from a clock.
+@Suite(.serialized) struct SweepTests {
+    func plan(_ arguments: [String]) throws -> [String] {
+        let r = try CLI.run(["run"] + arguments + ["--dry-run"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func theSweepIsTheCartesianProductWithLimitsFirst() throws {
+        let lines = try plan(["--strategy", "batch,context-reset", "--rows", "10k,100k", "--batch-size", "100,1000",
+                              "--repeat", "5"])
+        #expect(lines[0] == "10 configurations × 5 repetitions = 50 child processes")
+        #expect(Array(lines[1...10]) == [
+            "  configuration 1: raw-sqlite  [rows=10000]  (limit, added)",
+            "  configuration 2: raw-sqlite  [rows=100000]  (limit, added)",
+            "  configuration 3: batch  [rows=10000 batch_size=100]",
+            "  configuration 4: batch  [rows=10000 batch_size=1000]",
+            "  configuration 5: batch  [rows=100000 batch_size=100]",
+            "  configuration 6: batch  [rows=100000 batch_size=1000]",
+            "  configuration 7: context-reset  [rows=10000 batch_size=100]",
+            "  configuration 8: context-reset  [rows=10000 batch_size=1000]",
+            "  configuration 9: context-reset  [rows=100000 batch_size=100]",
+            "  configuration 10: context-reset  [rows=100000 batch_size=1000]",
+        ])
+        #expect(lines[11] == "order: rounds 1…5, each running configurations 1…10")
+    }
+
+    /// A parameter a strategy does not use does not multiply it, and the summary says so.
+    @Test func unusedFlagsDoNotMultiplyAStrategy() throws {
+        let lines = try plan(["--strategy", "batch,many-writers,one-writer", "--writers", "1,4",
+                              "--coordinators", "shared,per-writer", "--no-limit"])
+        let configurations = lines.filter { $0.hasPrefix("  configuration") }
+        #expect(configurations.filter { $0.contains(": batch") }.count == 1)
+        #expect(configurations.filter { $0.contains(": many-writers") }.count == 4)
+        #expect(configurations.filter { $0.contains(": one-writer") }.count == 2)
+        #expect(!configurations.contains { $0.contains("raw-sqlite") })
+        #expect(lines.contains("note: batch ignores --writers, --coordinators: it ran once for every value of them"))
+        #expect(lines.contains("note: one-writer ignores --coordinators: it ran once for every value of them"))
+        // The limit ignores --batch-size: one raw-sqlite, however many batch sizes.
+        let limits = try plan(["--strategy", "raw-sqlite,prefetch", "--batch-size", "100,1000,10000"])
+        #expect(limits.filter { $0.hasPrefix("  configuration") && $0.contains(": raw-sqlite") } == ["  configuration 1: raw-sqlite"])
+        #expect(limits.contains("note: raw-sqlite ignores --batch-size: it ran once for every value of them"))
+    }
+
+    /// Repetitions run in rounds (every configuration once per round, limits first), and each
+    /// row's vs_limit divides by the limit of its own round. The limit commits once, whatever
+    /// --batch-size says.
+    @Test func roundsPairEachRowWithItsRoundsLimit() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/sweep.csv"
+        let r = try CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "600", "--batch-size", "100,300",
+                             "--repeat", "2", "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.map { "\($0["strategy"]!) \($0["batch_size"]!) \($0["repeat"]!)" } == [
+            "raw-sqlite  1", "prefetch 100 1", "prefetch 300 1", "raw-sqlite  2", "prefetch 100 2", "prefetch 300 2"])
+        #expect(rows.map { $0["config"] } == ["", "batch_size=100", "batch_size=300", "", "batch_size=100", "batch_size=300"])
+        for round in [0, 3] {
+            let limit = Double(rows[round]["rows_per_s"]!)!
+            #expect(rows[round]["vs_limit"] == "1.0000" && rows[round]["transactions"] == "2")
+            for row in rows[(round + 1)...(round + 2)] {
+                #expect(abs(Double(row["vs_limit"]!)! - Double(row["rows_per_s"]!)! / limit) < 0.0001)
+            }
+        }
+        #expect(rows[1]["transactions"] != rows[2]["transactions"])   // prefetch follows --batch-size
+    }
+
+    @Test func jsonMarkdownAndSummaryCSVCarryTheStatistics() throws {
+        let dir = CLI.makeFolder()
+        let markdown = dir + "/review.md", summary = dir + "/summary.csv"
+        let r = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--batch-size", "100,250",
+                             "--repeat", "5", "--json", "--markdown", markdown, "--summary-csv", summary,
+                             "--progress", "none"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let repetitions = try #require(json["repetitions"] as? [[String: Any]])
+        let configurations = try #require(json["summary"] as? [[String: Any]])
+        #expect(repetitions.count == 5 * 5 && configurations.count == 5)
+        let first = repetitions[0]
+        #expect(first["rows"] as? Int == 500 && first["rows_per_s"] is Double && first["strategy"] as? String == "raw-sqlite")
+        #expect(first["batch_size"] is NSNull && first["error"] is NSNull && first["git_rev"] as? String == "test")
+        let batch = try #require(configurations.first { $0["strategy"] as? String == "batch" && $0["batch_size"] as? Int == 100 })
+        #expect(batch["repetitions"] as? Int == 5 && batch["rows_per_s_median"] is Double)
+        #expect((batch["rows_per_s_ci_low"] as? Double ?? .infinity) <= (batch["rows_per_s_median"] as? Double ?? 0))
+        #expect(batch["lost"] as? Int == 0 && batch["status"] as? String == "ok" && batch["rank"] is Int)
+
+        let table = try String(contentsOfFile: markdown, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(table[0] == "## loadgen run summary")
+        #expect(table[1].hasPrefix("| strategy | batch_size | median rows/s | 95% CI | ± MAD | vs_limit | peak RSS |"))
+        #expect(table.filter { $0.hasPrefix("| batch |") || $0.hasPrefix("| context-reset |") }.count == 4)
+        #expect(table.contains { $0.hasPrefix("At batch_size=100: ") && $0.contains("× faster than") && $0.contains("95% CI") })
+
+        let rows = try CLI.rows(summary)
+        #expect(rows.count == 5)
+        #expect(rows.allSatisfy { Int($0["repetitions"]!) == 5 && !$0["rows_per_s_ci_high"]!.isEmpty })
+        #expect(Set(rows.map { $0["config"]! }) == ["", "batch_size=100", "batch_size=250"])
+        #expect(rows.filter { $0["rank"] == "1" }.count == 2)   // one winner per batch size; the limit is not ranked
+    }
+
+    @Test func outDashWritesTheCSVToStdoutAndTheSummaryToStderr() throws {
+        let dir = CLI.makeFolder()
+        let r = try CLI.run(["run", "--strategy", "batch", "--rows", "300", "--out", "-", "--progress", "none"],
+                            tmpdir: dir, cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = try CLI.parseCSV(r.stdout)
+        #expect(records.count == 3 && records[0][0] == "run_id" && records.allSatisfy { $0.count == records[0].count })
+        #expect(r.stderr.contains("Rate:") && !r.stdout.contains("Rate:"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/-"))
+    }
+
+    static let badLists: [([String], String)] = [
+        (["--rows", "10k,1x"], "--rows: '1x' in '10k,1x' is not accepted; expects a whole number"),
+        (["--rows", "10k,,1M"], "--rows: '' in '10k,,1M'"),
+        (["--batch-size", "100,100"], "--batch-size lists the same value twice ('100' and '100')"),
+        (["--rows", "10k,10000"], "--rows lists the same value twice ('10k' and '10000')"),
+        (["--strategy", "batch,nope"], "--strategy: 'nope' in 'batch,nope'"),
+        (["--dup-rate", "0,1"], "--dup-rate: '1' in '0,1'"),
+        (["--coordinators", "shared,both"], "expects one of shared|per-writer"),
+        (["--rows", (1...101).map(String.init).joined(separator: ","), "--batch-size", (1...100).map(String.init).joined(separator: ",")],
+         "the sweep has 10100 configurations (--rows 101 × --batch-size 100); at most 10000"),
+        (["--markdown", "-"], "--markdown expects a file path"),
+        (["--json", "--out", "-"], "--json and --out - both write to stdout"),
+    ]
+
+    @Test(arguments: badLists)
+    func badListsNameTheElementAndCreateNothing(arguments: [String], mentions: String) throws {
+        let dir = CLI.makeFolder()
+        let r = try CLI.run(["run"] + arguments + ["--summary-csv", dir + "/s.csv"], tmpdir: dir)
+        #expect(r.status == 64, "\(arguments.prefix(4)): \(r.stderr)")
+        #expect(r.stderr.contains(mentions), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    /// Ctrl-C in the middle of a sweep: what finished is summarised before exit 130.
+    @Test func anInterruptedSweepSummarisesWhatFinished() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/sweep.csv"
+        let (p, _, stderr) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "2000,50000000", "--out", out,
+                                         "--progress", "none"], tmpdir: dir)
+        try p.run()
+        #expect(CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 })
+        usleep(300_000)
+        p.interrupt()
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        #expect(errors.contains("Finished before the interrupt") && errors.contains("[rows=2000]"))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ObjectGraph
+import Report
+import Testing
+import Workload
+@testable import Strategies
+
+/// The parameter table: one declaration per parameter, from parsing to the CSV.
+@Suite struct ConfigurationTests {
+    /// Every column the table fills is a column of the results file, and every parameter
+    /// column of the results file is filled by the table (or derived from it).
+    @Test func theTableAndTheResultsFileAgree() {
+        let header = Set(ResultRow.header)
+        let declared = RunParameter.all.flatMap(\.columns)
+        #expect(Set(declared).count == declared.count)
+        for column in declared { #expect(header.contains(column), "\(column)") }
+        let fields = RunConfiguration().csvFields
+        for column in fields.keys { #expect(header.contains(column), "\(column)") }
+        #expect(Set(RunParameter.all.map(\.flag)).count == RunParameter.all.count)
+    }
+
+    @Test func aConfigurationRendersAsTheCSVShowsIt() throws {
+        var c = RunConfiguration()
+        for (flag, value) in [("--strategy", "many-writers"), ("--rows", "10k"), ("--dup-rate", "0.25"),
+                              ("--key-dist", "zipf"), ("--zipf-s", "1.5"), ("--batch-size", "250"), ("--writers", "4"),
+                              ("--coordinators", "per-writer"), ("--rate", "5000")] {
+            try RunParameter.named(flag)!.set(value, in: &c)
+        }
+        let f = c.csvFields
+        #expect(f["strategy"] == "many-writers" && f["rows"] == "10000" && f["unique_keys"] == "7500")
+        #expect(f["dup_rate"] == "0.2500" && f["key_dist"] == "zipf" && f["zipf_s"] == "1.500")
+        #expect(f["batch_size"] == "250" && f["writers"] == "4" && f["coordinators"] == "per-writer" && f["rate"] == "5000.0")
+        #expect(f["store"] == "file" && f["journal"] == "wal" && f["synchronous"] == "normal" && f["categories"] == "50")
+        #expect(f["albums"] == "" && f["payload_bytes"] == "")
+    }
+
+    /// What a strategy does not use is cleared, so points differing only there are one.
+    @Test func unusedParametersAreCleared() throws {
+        var batch = RunConfiguration()
+        try RunParameter.named("--writers")!.set("8", in: &batch)
+        try RunParameter.named("--coordinators")!.set("per-writer", in: &batch)
+        batch.clearUnused()
+        #expect(batch.writers == nil && batch.coordinators == nil)
+        #expect(batch.csvFields["batch_size"] == "5000")   // its default, shown
+
+        var raw = RunConfiguration()
+        raw.strategy = "raw-sqlite"
+        try RunParameter.named("--batch-size")!.set("100", in: &raw)
+        raw.clearUnused()
+        #expect(raw.batchSize == nil && raw.csvFields["batch_size"] == "")
+
+        var oneWriter = RunConfiguration()
+        oneWriter.strategy = "one-writer"
+        try RunParameter.named("--coordinators")!.set("per-writer", in: &oneWriter)
+        try RunParameter.named("--writers")!.set("4", in: &oneWriter)
+        oneWriter.clearUnused()
+        #expect(oneWriter.coordinators == nil && oneWriter.writers == 4)
+    }
+
+    @Test func badValuesSayWhatIsAccepted() {
+        var c = RunConfiguration()
+        #expect(throws: RunParameterError.self) { try RunParameter.named("--rows")!.set("0", in: &c) }
+        do { try RunParameter.named("--journal")!.set("truncate", in: &c) } catch {
+            #expect(error.accepted == "one of wal|delete")
+        }
+        do { try RunParameter.named("--rows")!.set("1x", in: &c) } catch {
+            #expect(error.accepted == "a whole number from 1 to 1000000000")
+        }
+    }
+
+    /// The job a strategy gets reads the configuration it was given.
+    @Test func theJobReadsTheConfiguration() throws {
+        var c = RunConfiguration()
+        try RunParameter.named("--batch-size")!.set("123", in: &c)
+        try RunParameter.named("--writers")!.set("3", in: &c)
+        let job = StrategyJob(configuration: c, store: StoreOptions(path: ":memory:"))
+        #expect(job.batchSize == 123 && job.writers == 3 && job.coordinators == .shared && job.rate == nil)
+        #expect(job.batchSize(for: ContextResetStrategy()) == 123)
+    }
+}
