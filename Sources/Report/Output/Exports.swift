@@ -131,7 +131,10 @@ public enum MarkdownExport {
             guard let lead = ranking.lead else { continue }
             text += "\n" + String(format: "%@%@ is %.2f× faster than %@", ranking.point.isEmpty ? "" : "At \(ranking.point): ",
                                   ranking.members[0].strategy, lead.ratio, ranking.members[1].strategy)
-            if let ci = lead.interval { text += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound) }
+            if let ci = lead.interval {
+                text += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound)
+                if ci.lowerBound <= 1 { text += ": within noise" }
+            }
             text += ".\n"
         }
         return text

@@ -113,7 +113,10 @@ public enum Summary {
         guard let lead = ranking.lead else { return (withPoint ? ranking.point + ": " : "") + first }
         var line = (withPoint && !ranking.point.isEmpty ? ranking.point + ": " : "")
             + String(format: "%@ is %.2f× faster than %@", first, lead.ratio, ranking.members[1].strategy)
-        if let ci = lead.interval { line += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound) }
+        if let ci = lead.interval {
+            line += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound)
+            if ci.lowerBound <= 1 { line += ": within noise, not a difference these repetitions can show" }
+        }
         return line
     }
 
