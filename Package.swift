@@ -24,13 +24,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CLinux"),
 
         // MARK: Libraries
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: hot),
         .target(name: "ObjectGraph", dependencies: ["SQLiteKit"], swiftSettings: hot),
         .target(name: "Workload", swiftSettings: hot),
         // Report finds jemalloc at run time; only the executable links it (see Heap+Jemalloc.swift).
-        .target(name: "Report", dependencies: ["SQLiteKit", "CMalloc"], swiftSettings: strict),
+        .target(name: "Report", dependencies: ["SQLiteKit", "CMalloc", "CLinux"], swiftSettings: strict),
         .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit"],
                 swiftSettings: hot),
 

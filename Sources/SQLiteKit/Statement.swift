@@ -33,7 +33,10 @@ public final class Statement {
         self.isCommit = kind == .transaction && (head.hasPrefix("COMMIT") || head.hasPrefix("END"))
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        database.counters.recordVMSteps(Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 0)))
+        sqlite3_finalize(handle)
+    }
 
     // MARK: Binding (1-based indexes, as in SQLite)
 

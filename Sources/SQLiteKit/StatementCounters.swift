@@ -37,6 +37,7 @@ public final class StatementCounters: Sendable {
     private let selects = Atomic<Int>(0), inserts = Atomic<Int>(0), updates = Atomic<Int>(0)
     private let deletes = Atomic<Int>(0), transactions = Atomic<Int>(0), others = Atomic<Int>(0)
     private let commits = Atomic<Int>(0)
+    private let vmSteps = Atomic<Int>(0)
     private let recording = Atomic<Bool>(false)
     private let log = Protected<[String]>([])
 
@@ -81,6 +82,13 @@ public final class StatementCounters: Sendable {
         commits.wrappingAdd(1, ordering: .relaxed)
     }
 
+    /// Adds the virtual-machine steps a finalized statement ran (`SQLITE_STMTSTATUS_VM_STEP`):
+    /// SQLite's own count of the work its statements did, repeatable for the same SQL on the
+    /// same data, read once per statement when it is finalized (nothing per row).
+    func recordVMSteps(_ steps: Int) {
+        vmSteps.wrappingAdd(steps, ordering: .relaxed)
+    }
+
     /// The number of executions of `kind` so far.
     public func count(_ kind: StatementKind) -> Int {
         switch kind {
@@ -105,17 +113,19 @@ public final class StatementCounters: Sendable {
     public func snapshot() -> Snapshot {
         Snapshot(select: count(.select), insert: count(.insert), update: count(.update),
                  delete: count(.delete), transaction: count(.transaction), other: count(.other),
-                 commits: committedTransactions)
+                 commits: committedTransactions, vmSteps: vmSteps.load(ordering: .relaxed))
     }
 
     /// Counts at one moment.
     public struct Snapshot: Equatable, Sendable, Codable {
         public var select = 0, insert = 0, update = 0, delete = 0, transaction = 0, other = 0, commits = 0
+        /// SQLite VM steps of the statements finalized so far (see `recordVMSteps`).
+        public var vmSteps = 0
 
         public init(select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
-                    transaction: Int = 0, other: Int = 0, commits: Int = 0) {
+                    transaction: Int = 0, other: Int = 0, commits: Int = 0, vmSteps: Int = 0) {
             self.select = select; self.insert = insert; self.update = update; self.delete = delete
-            self.transaction = transaction; self.other = other; self.commits = commits
+            self.transaction = transaction; self.other = other; self.commits = commits; self.vmSteps = vmSteps
         }
 
         public var total: Int { select + insert + update + delete + transaction + other }

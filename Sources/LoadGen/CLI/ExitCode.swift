@@ -9,6 +9,8 @@ enum ExitCode {
     static let dataError: Int32 = 65
     /// EX_NOINPUT: an input file does not exist or cannot be read.
     static let noInput: Int32 = 66
+    /// EX_UNAVAILABLE: a tool loadgen needs (gnuplot, valgrind) is not installed.
+    static let unavailable: Int32 = 69
     /// EX_SOFTWARE: a bug in loadgen.
     static let software: Int32 = 70
     /// EX_CANTCREAT: an output file or store cannot be created.

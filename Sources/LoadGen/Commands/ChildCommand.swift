@@ -35,23 +35,44 @@ enum ChildCommand {
         let display = ProgressDisplay(style: task.progress, label: task.label, total: task.configuration.workload.rows)
 
         let start = Clock.nanoseconds()
-        let sampler = Sampler(progress: job.progress, timeline: timeline, display: display, startedAt: start)
-        sampler.start()
+        // Under callgrind every thread's instructions count, and the sampler's depend on time:
+        // it does not run there (nor would its memory figures mean anything).
+        let sampler = task.underCallgrind ? nil : Sampler(progress: job.progress, timeline: timeline, display: display,
+                                                           startedAt: start)
+        sampler?.start()
         let cpuStart = CPUTime.now()
         var measurement = RunMeasurement(status: .ok)
+        // The work counters bracket the strategy alone: instructions (a hardware counter, or
+        // callgrind between the two window marks) and allocation requests.
+        let instructionCounter = WorkCounters.InstructionCounter.start()
+        let allocationsBefore = WorkCounters.allocations()
+        loadgenWindowOpen()
         do {
             measurement.strategy = try strategy.run(job)
         } catch {
             measurement.fail("\(error)")
+        }
+        loadgenWindowClose()
+        let allocationsAfter = WorkCounters.allocations()
+        switch instructionCounter {
+        case .success(let counter):
+            measurement.instructions = counter.stop()
+            measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "perf"
+        case .failure(let reason):
+            measurement.instructionsUnavailable = reason.description
+        }
+        if let before = allocationsBefore, let after = allocationsAfter {
+            measurement.allocations = (after - before).count
+            measurement.allocatedBytesTotal = (after - before).bytes
         }
         let wall = Clock.seconds(since: start)
         let cpu = CPUTime.now() - cpuStart
         measurement.endHeapBytes = Heap.allocatedBytes()
         measurement.endRSSBytes = ProcessMemory.statusResidentBytes()
         measurement.peakRSSBytes = ProcessMemory.peakResidentBytes()
-        let sampled = sampler.stop()
+        let sampled = sampler?.stop()
         timeline?.close()
-        measurement.peakHeapBytes = max(sampled.peakHeapBytes, measurement.endHeapBytes ?? 0)
+        measurement.peakHeapBytes = max(sampled?.peakHeapBytes ?? 0, measurement.endHeapBytes ?? 0)
         measurement.wallSeconds = wall
         measurement.cpuUserSeconds = cpu.user
         measurement.cpuSystemSeconds = cpu.system

@@ -10,11 +10,22 @@ enum ChildProcess {
         case crashed(String)
     }
 
-    static func run(_ task: ChildTask) throws -> Outcome {
+    static func run(_ task: ChildTask, callgrindOutput: String? = nil) throws -> Outcome {
         let json = String(decoding: try JSONEncoder().encode(task), as: UTF8.self)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw CommandError(message: "cannot create a pipe", exitCode: ExitCode.ioError) }
-        let pid = try spawn(arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+        let pid: pid_t
+        if let callgrindOutput {
+            guard let valgrind = Callgrind.executable else {
+                throw CommandError(message: "run: --instructions needs valgrind; install it (scripts/setup does)",
+                                   exitCode: ExitCode.unavailable)
+            }
+            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            pid = try spawn(valgrind, arguments: ["valgrind"] + Callgrind.options(output: callgrindOutput)
+                                + [exe, ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+        } else {
+            pid = try spawn("/proc/self/exe", arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+        }
         close(fds[1])
         Interrupts.shared.setChild(pid)
         let output = readAll(fds[0])
@@ -23,7 +34,12 @@ enum ChildProcess {
         Interrupts.shared.setChild(0)
         if Interrupts.shared.wasInterrupted { throw Interrupted() }
         if status.exited, status.code == 0,
-           let measurement = try? JSONDecoder().decode(RunMeasurement.self, from: Data(output)) {
+           var measurement = try? JSONDecoder().decode(RunMeasurement.self, from: Data(output)) {
+            if let callgrindOutput {
+                measurement.instructions = Callgrind.windowInstructions(output: callgrindOutput)
+                measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "callgrind"
+                measurement.instructionsUnavailable = nil
+            }
             return .finished(measurement)
         }
         if status.exited { return .crashed("child exited with status \(status.code)") }
@@ -31,7 +47,7 @@ enum ChildProcess {
         return .crashed("child killed by signal \(status.code) (\(name))")
     }
 
-    private static func spawn(arguments: [String], stdoutFD: Int32, closeFD: Int32) throws -> pid_t {
+    private static func spawn(_ executable: String, arguments: [String], stdoutFD: Int32, closeFD: Int32) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -56,7 +72,7 @@ enum ChildProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard rc == 0 else {
             throw CommandError(message: "cannot start a child process: \(String(cString: strerror(rc)))",
                                exitCode: ExitCode.software)
@@ -81,5 +97,31 @@ enum ChildProcess {
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
         let signal = status & 0x7f
         return signal == 0 ? (true, (status >> 8) & 0xff) : (false, signal)
+    }
+}
+
+/// Counting a repetition's instructions under valgrind's callgrind, where the machine has no
+/// hardware counter: the child runs inside valgrind (spawned as valgrind's client, since a
+/// process already under valgrind cannot start `/proc/self/exe`), costs are zeroed when the
+/// measured window opens and dumped when it closes, and the dump's summary is the count.
+enum Callgrind {
+    /// valgrind on PATH, or nil.
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/valgrind" }.first { access($0, X_OK) == 0 }
+    }()
+
+    static func options(output: String) -> [String] {
+        ["--tool=callgrind", "-q", "--callgrind-out-file=\(output)",
+         "--zero-before=*loadgenWindowOpen*", "--dump-before=*loadgenWindowClose*"]
+    }
+
+    /// The instructions (`summary:` of part 1, the dump taken as the window closed).
+    static func windowInstructions(output: String) -> UInt64? {
+        guard let text = try? String(contentsOfFile: output + ".1", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("summary:") {
+            return UInt64(line.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 }

@@ -17,4 +17,6 @@ struct ChildTask: Codable, Sendable {
     /// What the child removes if its parent dies before it finishes (the temporary folder, a
     /// store being built beside `--store PATH`): nobody else would.
     var orphanPaths: [String] = []
+    /// The child runs under callgrind (`--instructions`): no sampler thread, whose work would count.
+    var underCallgrind = false
 }

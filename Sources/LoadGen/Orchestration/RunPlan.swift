@@ -32,6 +32,8 @@ struct RunPlan {
     var json = false
     var quiet = false
     var dryRun = false
+    /// `--instructions`: every child runs under callgrind.
+    var countsInstructions = false
     var addsLimits = true
     var progress = ProgressDisplay.Style.auto
     /// `--input`: the path until the file is scanned (`RunCommand`), then what it holds.
@@ -57,6 +59,7 @@ struct RunPlan {
         .option("--summary-csv", "FILE", "write one CSV row per configuration with its statistics"),
         .flag("--json", "print repetitions and summary as JSON on stdout instead of the summary"),
         .flag("--dry-run", "print the configurations and the order they would run in, and stop"),
+        .flag("--instructions", "count each repetition's instructions under valgrind's callgrind (slow: time and memory figures are callgrind's)"),
         .flag("--quiet", "no progress and no summary"),
         .option("--progress", "auto|bar|lines|none", "progress on stderr", default: "auto"),
     ]
@@ -114,6 +117,7 @@ struct RunPlan {
         if json && out == "-" { throw CommandError.usage("run: --json and --out - both write to stdout; choose one") }
         quiet = a.flag("--quiet")
         dryRun = a.flag("--dry-run")
+        countsInstructions = a.flag("--instructions")
         addsLimits = !a.flag("--no-limit")
         progress = ProgressDisplay.Style(rawValue: try a.choice("--progress", ProgressDisplay.Style.allCases.map(\.rawValue),
                                                                 default: "auto"))!

@@ -21,6 +21,7 @@ struct Runner {
     private var wroteHeaderToStdout = false
     private let started = Clock.nanoseconds()
     private var repetitionsDone = 0
+    private var saidWhyNoInstructions = false
 
     init(plan: RunPlan) { self.plan = plan }
 
@@ -69,15 +70,21 @@ struct Runner {
         if plan.progress == .lines || (plan.progress == .auto && isatty(2) == 0 && !plan.quiet) {
             FileHandle.standardError.write(Data("loadgen: \(display)\n".utf8))
         }
-        let task = ChildTask(configuration: configuration, store: location.options, runID: runID, label: display,
+        var task = ChildTask(configuration: configuration, store: location.options, runID: runID, label: display,
                              progress: plan.progress, timelinePath: timelinePart, orphanPaths: location.orphanPaths)
+        task.underCallgrind = plan.countsInstructions
         var measurement: RunMeasurement
-        switch try ChildProcess.run(task) {
+        switch try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil) {
         case .finished(let m): measurement = m
         case .crashed(let reason):
             measurement = { var m = RunMeasurement(status: .crashed); m.error = reason; return m }()
         }
         repetitionsDone += 1
+        if let reason = measurement.instructionsUnavailable, !saidWhyNoInstructions, !plan.quiet {
+            saidWhyNoInstructions = true
+            FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
+                                                 + "--instructions counts them under valgrind\n").utf8))
+        }
         // A kept store replaces the previous one only when this one is whole and verified.
         if measurement.verification != nil {
             do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }

@@ -22,6 +22,7 @@ public final class Sampler: Sendable {
     private let peakHeap = Atomic<Int>(0)
     private let sampleCount = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
+    private let running = DispatchSemaphore(value: 0)
     private let startedAt: UInt64
 
     /// - Parameters:
@@ -37,9 +38,12 @@ public final class Sampler: Sendable {
         self.startedAt = startedAt
     }
 
-    /// Starts sampling on a new thread.
+    /// Starts sampling on a new thread, and returns once it runs on an arena of its own: its
+    /// allocations depend on time, not on the strategy, and must not count as the strategy's.
     public func start() {
         let thread = Thread { [self] in
+            WorkCounters.excludeCallingThread()
+            running.signal()
             while !stopping.load(ordering: .acquiring) {
                 sample()
                 usleep(interval)
@@ -49,6 +53,7 @@ public final class Sampler: Sendable {
         }
         thread.name = "loadgen.sampler"
         thread.start()
+        running.wait()
     }
 
     /// Stops sampling, takes a last sample, and waits for the thread to finish.

@@ -123,6 +123,15 @@ public struct RunMeasurement: Codable, Sendable {
     public var verification: Verification?
     /// SQLite connections still open when the strategy returned (a leak fails the repetition).
     public var leakedConnections: Int?
+    /// Allocation requests in the measured window, and their bytes (jemalloc's size classes).
+    public var allocations: UInt64?
+    public var allocatedBytesTotal: UInt64?
+    /// User-space instructions in the measured window, and what counted them ("perf" or
+    /// "callgrind"); nil where neither could.
+    public var instructions: UInt64?
+    public var instructionsCountedBy: String?
+    /// Why instructions were not counted (for the run to say once).
+    public var instructionsUnavailable: String?
     public var error: String?
 
     public init(status: RunStatus) { self.status = status }

@@ -102,6 +102,14 @@ public struct ResultRow: Sendable {
         ("payload_bytes", { $0.parameters["payload_bytes"] }),
         ("view_context", { $0.parameters["view_context"] }),
         ("config", { $0.configuration }),
+        ("allocations", { cell($0.measurement.allocations) }),
+        ("allocated_bytes_total", { cell($0.measurement.allocatedBytesTotal) }),
+        ("sql_inserts", { cell($0.measurement.sql?.insert) }),
+        ("sql_updates", { cell($0.measurement.sql?.update) }),
+        ("sql_deletes", { cell($0.measurement.sql?.delete) }),
+        ("sql_vm_steps", { cell($0.measurement.sql?.vmSteps) }),
+        ("instructions", { cell($0.measurement.instructions) }),
+        ("instructions_by", { $0.measurement.instructionsCountedBy ?? "" }),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the
@@ -109,7 +117,7 @@ public struct ResultRow: Sendable {
     public static let textColumns: Set<String> = [
         "run_id", "started_at", "git_rev", "host", "cpu_model", "os", "swift_version", "sqlite_version", "allocator",
         "strategy", "dataset", "key_dist", "store", "journal", "synchronous", "status", "integrity", "error",
-        "coordinators", "input", "key_order", "kept_up", "view_context", "config",
+        "coordinators", "input", "key_order", "kept_up", "view_context", "config", "instructions_by",
     ]
 
     /// The header line's fields.
@@ -120,6 +128,7 @@ public struct ResultRow: Sendable {
 }
 
 private func cell(_ value: Int?) -> String { value.map(String.init) ?? "" }
+private func cell(_ value: UInt64?) -> String { value.map(String.init) ?? "" }
 private func cell(_ value: Double?, _ decimals: Int) -> String {
     guard let value, value.isFinite else { return "" }
     return Format.fixed(value, decimals)

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Reads jemalloc's request counters through `mallctl` (found at run time, as `Heap` finds it).
+///
+/// The names (`stats.arenas.<i>.bins.<j>.nrequests` and the size of each class) are built once,
+/// so a read allocates nothing itself: it runs at the edges of the measured window and must not
+/// count its own allocations.
+final class JemallocCounts: Sendable {
+    static let shared: JemallocCounts? = JemallocCounts()
+
+    private typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+                                                UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+    private let mallctl: Mallctl
+    /// `arenas.create`d for the sampler; its requests are subtracted (UInt32.max: none yet).
+    private let excludedArena = Atomic<UInt32>(UInt32.max)
+    /// Byte size of each small bin class, then each large extent class.
+    private let sizes: [UInt64]
+    /// jemalloc's "all arenas" index (MALLCTL_ARENAS_ALL).
+    private static let allArenas: UInt32 = 4096
+
+    private init?() {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        mallctl = unsafeBitCast(symbol, to: Mallctl.self)
+        var nbins: UInt32 = 0, nlextents: UInt32 = 0
+        guard Self.read(mallctl, "arenas.nbins", &nbins), Self.read(mallctl, "arenas.nlextents", &nlextents) else { return nil }
+        var sizes: [UInt64] = []
+        for j in 0..<nbins {
+            var size = 0
+            guard Self.read(mallctl, "arenas.bin.\(j).size", &size) else { return nil }
+            sizes.append(UInt64(size))
+        }
+        for j in 0..<nlextents {
+            var size = 0
+            guard Self.read(mallctl, "arenas.lextent.\(j).size", &size) else { return nil }
+            sizes.append(UInt64(size))
+        }
+        self.sizes = sizes
+        names = Names(nbins: Int(nbins), nlextents: Int(nlextents))
+    }
+
+    /// Pre-built names of the per-class request counters, for all arenas and for one.
+    private let names: Names
+    private final class Names: Sendable {
+        let nbins: Int
+        // Written once in init, read only afterwards.
+        nonisolated(unsafe) var all: [[CChar]] = []
+        // Written once by the sampler thread before it publishes `excludedArena` (release);
+        // read only after loading it (acquire).
+        nonisolated(unsafe) var excluded: [[CChar]] = []
+
+        init(nbins: Int, nlextents: Int) {
+            self.nbins = nbins
+            all = Self.build(arena: JemallocCounts.allArenas, nbins: nbins, nlextents: nlextents)
+        }
+
+        static func build(arena: UInt32, nbins: Int, nlextents: Int) -> [[CChar]] {
+            (0..<nbins).map { Array("stats.arenas.\(arena).bins.\($0).nrequests".utf8CString) }
+                + (0..<nlextents).map { Array("stats.arenas.\(arena).lextents.\($0).nrequests".utf8CString) }
+        }
+    }
+
+    func bindExcludedArena() {
+        var arena: UInt32 = 0
+        var size = MemoryLayout<UInt32>.size
+        guard mallctl("arenas.create", &arena, &size, nil, 0) == 0 else { return }
+        guard mallctl("thread.arena", nil, nil, &arena, MemoryLayout<UInt32>.size) == 0 else { return }
+        names.excluded = Names.build(arena: arena, nbins: names.nbins, nlextents: sizes.count - names.nbins)
+        excludedArena.store(arena, ordering: .releasing)
+    }
+
+    func read() -> WorkCounters.Allocations {
+        _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+        var epoch: UInt64 = 1
+        _ = mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size)
+        var total = sum(names.all)
+        if excludedArena.load(ordering: .acquiring) != UInt32.max {
+            let excluded = sum(names.excluded)
+            total = WorkCounters.Allocations(count: total.count &- excluded.count, bytes: total.bytes &- excluded.bytes)
+        }
+        return total
+    }
+
+    private func sum(_ names: [[CChar]]) -> WorkCounters.Allocations {
+        var result = WorkCounters.Allocations(count: 0, bytes: 0)
+        for (i, name) in names.enumerated() {
+            var value: UInt64 = 0
+            var size = MemoryLayout<UInt64>.size
+            let ok = name.withUnsafeBufferPointer { mallctl($0.baseAddress, &value, &size, nil, 0) } == 0
+            guard ok else { continue }
+            result.count &+= value
+            result.bytes &+= value &* sizes[i]
+        }
+        return result
+    }
+
+    private static func read<T>(_ mallctl: Mallctl, _ name: String, _ value: inout T) -> Bool {
+        var size = MemoryLayout<T>.size
+        return withUnsafeMutablePointer(to: &value) { mallctl(name, $0, &size, nil, 0) } == 0
+    }
+}
