@@ -14,6 +14,7 @@ enum LoadGen {
           run       run strategies and record time, memory, SQL and store checks
           list      list strategies and datasets
           generate  write a dataset as a JSON or NDJSON import file
+          compare   compare results with a baseline (the nightly gate); exit 1 on a regression
 
         'loadgen <command> --help' for a command's options; 'loadgen --version' for the version.
 
@@ -30,11 +31,12 @@ enum LoadGen {
             case "run": return try RunCommand.main(rest)
             case "list": return try ListCommand.main(rest)
             case "generate": return try GenerateCommand.main(rest)
+            case "compare": return CompareCommand.main(rest)
             case ChildCommand.name: return ChildCommand.main(rest)
             case "--version", "version": print("loadgen \(version)"); return ExitCode.success
             case "--help", "-h", "help": print(usage, terminator: ""); return ExitCode.success
             default:
-                throw CommandError.usage("unknown command '\(command)'; expected run, list or generate (see 'loadgen --help')")
+                throw CommandError.usage("unknown command '\(command)'; expected run, list, generate or compare (see 'loadgen --help')")
             }
         } catch let error as CommandError {
             FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))

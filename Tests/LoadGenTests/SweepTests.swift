@@ -38,12 +38,12 @@ import Testing
         #expect(configurations.filter { $0.contains(": many-writers") }.count == 4)
         #expect(configurations.filter { $0.contains(": one-writer") }.count == 2)
         #expect(!configurations.contains { $0.contains("raw-sqlite") })
-        #expect(lines.contains("note: batch ignores --writers, --coordinators: it ran once for every value of them"))
-        #expect(lines.contains("note: one-writer ignores --coordinators: it ran once for every value of them"))
+        #expect(lines.contains("note: --writers 1,4 is not used by batch: they ran once for all its values"))
+        #expect(lines.contains("note: --coordinators shared,per-writer is not used by batch, one-writer: they ran once for all its values"))
         // The limit ignores --batch-size: one raw-sqlite, however many batch sizes.
         let limits = try plan(["--strategy", "raw-sqlite,prefetch", "--batch-size", "100,1000,10000"])
         #expect(limits.filter { $0.hasPrefix("  configuration") && $0.contains(": raw-sqlite") } == ["  configuration 1: raw-sqlite"])
-        #expect(limits.contains("note: raw-sqlite ignores --batch-size: it ran once for every value of them"))
+        #expect(limits.contains("note: --batch-size 100,1000,10000 is not used by raw-sqlite: they ran once for all its values"))
     }
 
     /// Repetitions run in rounds (every configuration once per round, limits first), and each

@@ -124,12 +124,18 @@ enum ChildCommand {
     /// must not leave a child writing a store, nor the store, that nobody will remove.
     private static func watchParent(removingWhenOrphaned paths: [String]) {
         let parent = getppid()
+        let started = DispatchSemaphore(value: 0)
         let thread = Thread {
+            WorkCounters.excludeCallingThread()
+            started.signal()
             while getppid() == parent { usleep(100_000) }
             for path in paths { try? FileManager.default.removeItem(atPath: path) }
             _exit(ExitCode.interrupted)
         }
         thread.name = "loadgen.parent-watch"
         thread.start()
+        // A starting thread allocates (its Foundation state): let it finish before anything is
+        // measured, or those allocations would land in a window now and then.
+        started.wait()
     }
 }

@@ -12,6 +12,7 @@ enum RunCommand {
         Examples:
           loadgen run --strategy batch --rows 100000
           loadgen run --strategy batch,context-reset --rows 10k,100k --batch-size 100,1000 --repeat 5 --markdown review.md
+          loadgen run --suite bench/suites/nightly --out results/nightly.csv
 
         A comma list sweeps a parameter: every combination runs, each repetition in a child process, in
         rounds (each configuration once per round). A parameter a strategy does not use is not
@@ -21,30 +22,34 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen run [options]", about: about, specs: RunPlan.specs, footer: footer),
+            print(Help.render(usage: "loadgen run [options]", about: about, specs: RunPlan.specs + Suite.specs, footer: footer),
                   terminator: "")
             return ExitCode.success
         }
-        var plan = try RunPlan(Arguments(command: "run", arguments: arguments, specs: RunPlan.specs))
+        var plans = try Suite.plans(arguments)
+        let plan = plans[0]
         try checkOutputs(plan)
-        var input: InputFile?
-        if let path = plan.inputPath {
-            let file = try InputFile.scan(path)
-            if let datasets = plan.axes.first(where: { $0.parameter.flag == "--dataset" })?.values,
-               datasets != [file.dataset.rawValue] {
-                throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")) does not match \(path), "
-                                         + "which holds \(file.dataset.rawValue) records")
+        for i in plans.indices {
+            var input: InputFile?
+            if let path = plans[i].inputPath {
+                let file = try InputFile.scan(path)
+                if let datasets = plans[i].axes.first(where: { $0.parameter.flag == "--dataset" })?.values,
+                   datasets != [file.dataset.rawValue] {
+                    throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")) does not match \(path), "
+                                             + "which holds \(file.dataset.rawValue) records")
+                }
+                input = file
             }
-            input = file
+            try plans[i].expand(input: input)
         }
-        try plan.expand(input: input)
+        try Suite.shard(&plans, arguments)
         if plan.dryRun {
-            print(DryRun.render(plan), terminator: "")
+            print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
             return ExitCode.success
         }
         Interrupts.shared.install()
         TemporaryFolders.sweepStale()
-        var runner = Runner(plan: plan)
+        var runner = Runner(plans: plans)
         do {
             try runner.runAll()
         } catch is Interrupted {

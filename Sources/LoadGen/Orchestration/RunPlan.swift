@@ -180,12 +180,32 @@ struct RunPlan {
         configurations = product.map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
         sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(\.parameter.columns)
         findIgnored()
-        if addsLimits {
-            for c in configurations where c.strategy != RawSQLiteStrategy().name {
-                let limit = Self.limit(of: c)
-                if seen.insert(limit).inserted { addedLimits.append(limit) }
-            }
+        addLimits()
+    }
+
+    /// The limits the configurations need that they do not include.
+    private mutating func addLimits() {
+        addedLimits = []
+        guard addsLimits else { return }
+        var seen = Set(configurations)
+        for c in configurations where c.strategy != RawSQLiteStrategy().name {
+            let limit = Self.limit(of: c)
+            if seen.insert(limit).inserted { addedLimits.append(limit) }
         }
+    }
+
+    // MARK: Shards
+
+    /// Keeps the configurations whose number in the whole suite (counting from `first`) falls
+    /// to shard `k` of `n` (every n-th, from the k-th), with the limits they need, and returns
+    /// how many configurations this plan had: the next plan's `first`. Limits are not shards'
+    /// own configurations: a shard measures those its configurations need, so two shards may
+    /// both measure one.
+    mutating func keepShard(_ k: Int, of n: Int, first: Int) -> Int {
+        let count = configurations.count
+        configurations = configurations.enumerated().filter { (first + $0.offset) % n == k - 1 }.map(\.element)
+        addLimits()
+        return count
     }
 
     /// The flags given with more than one value, or at all, that a strategy of the run ignores.
@@ -237,8 +257,18 @@ struct RunPlan {
             lines.append("raw-sqlite was added as the limit (one transaction, closed loop): vs_limit divides by it; "
                          + "--no-limit to skip it")
         }
+        // One line per flag: "--writers (1,4) is not used by batch, prefetch: they ran once for every value".
+        var byFlag: [(flag: String, strategies: [String])] = []
         for (strategy, flags) in ignored {
-            lines.append("\(strategy) ignores \(flags.joined(separator: ", ")): it ran once for every value of them")
+            for flag in flags {
+                if let i = byFlag.firstIndex(where: { $0.flag == flag }) { byFlag[i].strategies.append(strategy) }
+                else { byFlag.append((flag, [strategy])) }
+            }
+        }
+        for (flag, strategies) in byFlag {
+            let values = axes.first { $0.parameter.flag == flag }?.values ?? []
+            lines.append("\(flag) \(values.joined(separator: ",")) is not used by \(strategies.joined(separator: ", "))"
+                         + (values.count > 1 ? ": they ran once for all its values" : ""))
         }
         return lines
     }

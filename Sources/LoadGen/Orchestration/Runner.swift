@@ -8,7 +8,11 @@ import Strategies
 /// slows down during the run (caches, neighbours, heat) shifts every configuration alike, and a
 /// row's `vs_limit` divides by its limit measured in the same round.
 struct Runner {
-    let plan: RunPlan
+    /// One plan for a run, one per line for a suite; outputs and progress follow the first.
+    let plans: [RunPlan]
+    private var plan: RunPlan { plans[0] }
+    /// The plan whose repetitions run now (for labels and the child's settings).
+    private var current = 0
     let system = SystemInfo.current(gitRevision: GitRevision.current())
     let invocation = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     /// Rows measured so far, in the order they ran.
@@ -23,26 +27,35 @@ struct Runner {
     private var repetitionsDone = 0
     private var saidWhyNoInstructions = false
 
-    init(plan: RunPlan) { self.plan = plan }
+    init(plans: [RunPlan]) { self.plans = plans }
 
     /// What the rows so far say, for every output.
     var summary: RunSummary {
-        RunSummary(rows: rows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
-                   unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)))
+        var marks: [String: String] = [:]
+        for p in plans { marks.merge(p.marks) { a, _ in a } }
+        return RunSummary(rows: rows, sweptColumns: plans.flatMap(\.sweptColumns).uniqued(), notes: plans.flatMap(\.notes).uniqued(),
+                          marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)))
     }
 
     mutating func runAll() throws {
+        for i in plans.indices {
+            current = i
+            try run(plans[i], line: plans.count > 1 ? "suite line \(i + 1) of \(plans.count), " : "")
+        }
+    }
+
+    private mutating func run(_ plan: RunPlan, line: String) throws {
         let schedule = plan.schedule
         for (k, configuration) in schedule.enumerated() {
             for w in 0..<plan.warmups {
-                _ = try repetition(configuration, label: "\(k + 1)/\(schedule.count) warm-up \(w + 1)/\(plan.warmups)",
+                _ = try repetition(configuration, label: "\(line)\(k + 1)/\(schedule.count) warm-up \(w + 1)/\(plan.warmups)",
                                    timeline: false)
             }
         }
         for r in 1...plan.repeats {
             var limits: [RunConfiguration: Double] = [:]
             for (k, configuration) in schedule.enumerated() {
-                let label = "configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)"
+                let label = "\(line)configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)"
                 let (id, startedAt, measurement) = try repetition(configuration, label: label, timeline: true)
                 var row = ResultRow(identity: RunIdentity(runID: id, startedAt: startedAt, system: system),
                                     parameters: ParameterValues(configuration.csvFields), repetition: r,
@@ -62,6 +75,7 @@ struct Runner {
         sequence += 1
         let runID = "\(invocation)-\(sequence)"
         let startedAt = ISO8601DateFormatter().string(from: Date())
+        let plan = plans[current]
         let location = try StoreLocation(plan: plan, configuration: configuration, runID: runID)
         defer { location.remove() }
         let timelinePart = timeline && plan.timeline != nil ? location.folder + "/timeline.csv" : nil
@@ -101,7 +115,7 @@ struct Runner {
 
     /// " · ETA 1 min 5 s" from the repetitions done so far (blank before the first).
     private func eta() -> String {
-        let total = plan.schedule.count * (plan.repeats + plan.warmups)
+        let total = plans.reduce(0) { $0 + $1.schedule.count * ($1.repeats + $1.warmups) }
         guard repetitionsDone > 0, total > repetitionsDone else { return "" }
         let perRepetition = Clock.seconds(since: started) / Double(repetitionsDone)
         return " · ETA \(Format.duration(perRepetition * Double(total - repetitionsDone)))"

@@ -62,14 +62,22 @@ final class JemallocCounts: Sendable {
         }
     }
 
+    /// Binds the calling thread to the excluded arena, creating it on first use (one arena for
+    /// every excluded thread: the sampler and the parent watch).
     func bindExcludedArena() {
-        var arena: UInt32 = 0
-        var size = MemoryLayout<UInt32>.size
-        guard mallctl("arenas.create", &arena, &size, nil, 0) == 0 else { return }
-        guard mallctl("thread.arena", nil, nil, &arena, MemoryLayout<UInt32>.size) == 0 else { return }
-        names.excluded = Names.build(arena: arena, nbins: names.nbins, nlextents: sizes.count - names.nbins)
-        excludedArena.store(arena, ordering: .releasing)
+        creating.withLock { _ in
+            var arena = excludedArena.load(ordering: .acquiring)
+            if arena == UInt32.max {
+                var size = MemoryLayout<UInt32>.size
+                guard mallctl("arenas.create", &arena, &size, nil, 0) == 0 else { return }
+                names.excluded = Names.build(arena: arena, nbins: names.nbins, nlextents: sizes.count - names.nbins)
+                excludedArena.store(arena, ordering: .releasing)
+            }
+            _ = mallctl("thread.arena", nil, nil, &arena, MemoryLayout<UInt32>.size)
+        }
     }
+
+    private let creating = Mutex<Void>(())
 
     func read() -> WorkCounters.Allocations {
         _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)

@@ -120,6 +120,14 @@ public struct ResultRow: Sendable {
         "coordinators", "input", "key_order", "kept_up", "view_context", "config", "instructions_by",
     ]
 
+    /// The columns that say what was asked for (the parameters): a configuration is one value
+    /// of each. Charts, summaries and the nightly comparison group rows by them.
+    public static let parameterColumns: [String] = [
+        "strategy", "dataset", "rows", "unique_keys", "dup_rate", "key_dist", "seed", "batch_size", "writers",
+        "producer_latency_us", "store", "journal", "synchronous", "coordinators", "zipf_s", "input", "rate", "key_order",
+        "categories", "albums", "payload_bytes", "view_context",
+    ]
+
     /// The header line's fields.
     public static var header: [String] { columns.map(\.name) }
 

@@ -1,0 +1,69 @@
+import Foundation
+import Report
+
+/// `loadgen compare BASELINE.csv CURRENT.csv [more CURRENT files]`: the nightly gate.
+enum CompareCommand {
+    static let about = "Compare results with a baseline: exact where the work is deterministic, noise-aware where it is not."
+
+    static let specs: [OptionSpec] = [
+        .option("--report", "FILE", "write the Markdown report to FILE instead of stdout"),
+        .option("--near-exact", "R", "threshold for allocations, instructions and VM steps", default: "0.02"),
+        .option("--speed", "R", "threshold for a vs_limit drop", default: "0.10"),
+        .option("--memory", "R", "threshold for peak RSS growth", default: "0.20"),
+        .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.05"),
+        .flag("--cross-machine", "compare rows measured on different machines or SQLite versions"),
+    ]
+
+    static let footer = """
+        Exit status: 0 no regression, 1 regression, 2 usage or a file that cannot be read (foreign, cut short).
+        Several CURRENT files (the shards of a sharded run) are merged before comparing.
+        """
+
+    static func main(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") {
+            print(Help.render(usage: "loadgen compare BASELINE.csv CURRENT.csv [CURRENT.csv …] [options]", about: about,
+                              specs: specs, footer: footer), terminator: "")
+            return ExitCode.success
+        }
+        do {
+            return try run(arguments)
+        } catch let error as CommandError {
+            FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))
+            return Self.usage
+        } catch let error as CompareError {
+            FileHandle.standardError.write(Data("loadgen: compare: \(error)\n".utf8))
+            return Self.usage
+        } catch {
+            FileHandle.standardError.write(Data("loadgen: compare: \(error)\n".utf8))
+            return Self.usage
+        }
+    }
+
+    /// compare's own convention (as diff and cmp): 2 for trouble, so that 1 means a regression.
+    static let usage: Int32 = 2
+
+    private static func run(_ arguments: [String]) throws -> Int32 {
+        let a = try Arguments(command: "compare", arguments: arguments, specs: specs)
+        guard a.positional.count >= 2 else {
+            throw CommandError.usage("compare: expects BASELINE.csv and at least one CURRENT.csv (see 'loadgen compare --help')")
+        }
+        var options = Comparison.Options()
+        options.nearExact = try a.double("--near-exact", default: 0.02, in: 0...1)!
+        options.speed = try a.double("--speed", default: 0.10, in: 0...1)!
+        options.memory = try a.double("--memory", default: 0.20, in: 0...10)!
+        options.alpha = try a.double("--alpha", default: 0.05, in: 0.0001...0.5)!
+        options.crossMachine = a.flag("--cross-machine")
+        let report = a.string("--report")
+        if let report { try ReportFile(path: report, signature: "## loadgen compare").check() }
+        let baseline = try ResultsTable.read(a.positional[0])
+        let current = try a.positional.dropFirst().map(ResultsTable.read)
+        let comparison = try Comparison(baseline: [baseline], current: current, options: options)
+        let text = CompareReport.render(comparison, baseline: [baseline.path], current: current.map(\.path))
+        if let report {
+            try ReportFile(path: report, signature: "## loadgen compare").write(text)
+        } else {
+            print(text, terminator: "")
+        }
+        return comparison.isClean ? ExitCode.success : ExitCode.failure
+    }
+}

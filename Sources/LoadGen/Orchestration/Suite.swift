@@ -1,0 +1,82 @@
+import Foundation
+
+/// `run --suite FILE`: a checked-in list of runs, one line of `run` arguments each ('#' starts a
+/// comment), whose rows go to one set of outputs. `--shard K/N` runs every N-th configuration of
+/// the whole suite, from the K-th, so that a CI matrix can spread a suite over runners.
+enum Suite {
+    /// Options a suite's lines may not take: the outputs are the command line's, for all lines.
+    static let commandLineOnly: Set<String> = ["--out", "--timeline", "--markdown", "--summary-csv", "--json", "--quiet",
+                                               "--progress", "--dry-run", "--suite", "--shard"]
+
+    static let specs: [OptionSpec] = [
+        .option("--suite", "FILE", "run the runs listed in FILE (one line of run arguments each)"),
+        .option("--shard", "K/N", "with --suite: run every N-th configuration, from the K-th"),
+    ]
+
+    /// One plan per suite line, or the one plan of the command line.
+    static func plans(_ arguments: [String]) throws -> [RunPlan] {
+        let a = try Arguments(command: "run", arguments: arguments, specs: RunPlan.specs + specs)
+        guard let path = a.string("--suite") else {
+            if a.has("--shard") { throw CommandError.usage("run: --shard applies only with --suite") }
+            return [try RunPlan(Arguments(command: "run", arguments: arguments, specs: RunPlan.specs))]
+        }
+        let own = arguments.enumerated().filter { i, argument in
+            argument.hasPrefix("--") && !commandLineOnly.contains(String(argument.prefix { $0 != "=" }))
+        }
+        if let stray = own.first {
+            throw CommandError.usage("run: \(stray.element) goes in the suite's lines; with --suite the command line takes "
+                                     + "only outputs (\(commandLineOnly.sorted().joined(separator: ", ")))")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandError(message: "run: --suite \(path) cannot be read", exitCode: ExitCode.noInput)
+        }
+        let outputs = removing(["--suite", "--shard"], from: arguments)
+        var plans: [RunPlan] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard !content.isEmpty else { continue }
+            if let bad = content.first(where: { commandLineOnly.contains(String($0.prefix { $0 != "=" })) }) {
+                throw CommandError.usage("run: --suite \(path):\(number + 1): \(bad) belongs on the command line, not in a suite")
+            }
+            do {
+                plans.append(try RunPlan(Arguments(command: "run", arguments: content + outputs, specs: RunPlan.specs)))
+            } catch let error as CommandError {
+                throw CommandError(message: "run: --suite \(path):\(number + 1): " + error.message.replacingOccurrences(of: "run: ", with: ""),
+                                   exitCode: error.exitCode)
+            }
+        }
+        guard !plans.isEmpty else { throw CommandError(message: "run: --suite \(path) lists no runs", exitCode: ExitCode.dataError) }
+        return plans
+    }
+
+    /// Applies `--shard K/N` to the expanded plans.
+    static func shard(_ plans: inout [RunPlan], _ arguments: [String]) throws {
+        guard let text = value(of: "--shard", in: arguments) else { return }
+        let parts = text.split(separator: "/").map { Int($0) }
+        guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else {
+            throw CommandError.usage("run: --shard expects K/N with 1 ≤ K ≤ N (2/4: the second of four shards), got '\(text)'")
+        }
+        var first = 0
+        for i in plans.indices { first += plans[i].keepShard(k, of: n, first: first) }
+    }
+
+    private static func value(of flag: String, in arguments: [String]) -> String? {
+        for (i, argument) in arguments.enumerated() {
+            if argument == flag, i + 1 < arguments.count { return arguments[i + 1] }
+            if argument.hasPrefix(flag + "=") { return String(argument.dropFirst(flag.count + 1)) }
+        }
+        return nil
+    }
+
+    private static func removing(_ flags: Set<String>, from arguments: [String]) -> [String] {
+        var out: [String] = []
+        var skip = false
+        for argument in arguments {
+            if skip { skip = false; continue }
+            if flags.contains(argument) { skip = true; continue }
+            if flags.contains(where: { argument.hasPrefix($0 + "=") }) { continue }
+            out.append(argument)
+        }
+        return out
+    }
+}

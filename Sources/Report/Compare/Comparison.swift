@@ -1,0 +1,260 @@
+import Foundation
+
+/// A nightly run compared with a baseline, configuration by configuration: exact where the work
+/// is deterministic, within a small threshold where it is nearly so, and noise-aware where it is
+/// noisy (a threshold AND a Mann-Whitney U test over the repetitions).
+public struct Comparison: Sendable {
+    /// How a figure is judged.
+    public enum Kind: String, Sendable {
+        /// Must match (counts of work and of correctness); any change fails.
+        case exact
+        /// Within `nearExact` (allocations, instructions, VM steps).
+        case nearExact = "near-exact"
+        /// Changed by more than a threshold AND significantly (MWU) over the repetitions.
+        case noisy
+    }
+
+    public struct Options: Sendable {
+        public var nearExact = 0.02
+        public var speed = 0.10
+        public var memory = 0.20
+        /// One-sided significance level of the Mann-Whitney U test.
+        public var alpha = 0.05
+        public var crossMachine = false
+        public init() {}
+    }
+
+    /// One figure of one configuration that moved.
+    public struct Finding: Sendable {
+        public let configuration: String
+        public let figure: String
+        public let baseline: String
+        public let now: String
+        public let change: String
+        public let verdict: String
+    }
+
+    public let regressions: [Finding]
+    public let improvements: [Finding]
+    /// Figures compared and found unchanged, by kind.
+    public let unchanged: [Kind: Int]
+    public let configurationsCompared: Int
+    public let onlyInBaseline: [String]
+    public let onlyInCurrent: [String]
+    /// What the two sides were measured on, for the report's heading.
+    public let baselineMachines: [String]
+    public let currentMachines: [String]
+    public let crossMachine: Bool
+
+    public var isClean: Bool { regressions.isEmpty }
+
+    // MARK: Figures
+
+    /// Correctness: must match in every configuration, racing or not.
+    static let correctnessFigures = ["status", "integrity", "lost", "bad_links", "unexpected_rows", "leaked_connections"]
+    /// Work counts: must match where one writer works; where writers race (more than one), within
+    /// a band around the baseline's range.
+    static let exactFigures = correctnessFigures + ["duplicates", "store_rows", "saves", "transactions", "sql_statements",
+                                                    "sql_selects", "sql_inserts", "sql_updates", "sql_deletes"]
+    static let nearExactFigures = ["allocations", "allocated_bytes_total", "instructions", "sql_vm_steps"]
+    /// Noisy figures and whether higher is better.
+    static let noisyFigures: [(figure: String, higherIsBetter: Bool)] = [("vs_limit", true), ("peak_rss_bytes", false)]
+
+    /// The columns that identify a configuration (the parameters), plus how instructions were
+    /// counted: a callgrind row is a different measurement of the same configuration.
+    static let keyColumns: [String] = ResultRow.parameterColumns + ["instructions_by"]
+    /// The columns that identify a machine.
+    static let machineColumns = ["cpu_model", "cores", "sqlite_version"]
+
+    // MARK: Comparing
+
+    public init(baseline: [ResultsTable], current: [ResultsTable], options: Options = Options()) throws {
+        let base = baseline.flatMap(\.rows), now = current.flatMap(\.rows)
+        baselineMachines = Self.machines(base)
+        currentMachines = Self.machines(now)
+        crossMachine = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
+        if crossMachine && !options.crossMachine {
+            throw CompareError.foreignMachines("the files were measured on different machines or SQLite versions "
+                + "(baseline: \(baselineMachines.joined(separator: "; ")); now: \(currentMachines.joined(separator: "; "))); "
+                + "compare them anyway with --cross-machine")
+        }
+        let baseGroups = Self.group(base), nowGroups = Self.group(now)
+        let labels = Self.labels(Array(baseGroups.keys) + Array(nowGroups.keys))
+        var regressions: [Finding] = [], improvements: [Finding] = []
+        var unchanged: [Kind: Int] = [:]
+        var compared = 0
+        for key in baseGroups.keys.sorted(by: { labels[$0]! < labels[$1]! }) {
+            guard let current = nowGroups[key] else { continue }
+            compared += 1
+            let judge = Judge(baseline: baseGroups[key]!, current: current, label: labels[key]!, options: options)
+            for outcome in judge.all() {
+                switch outcome {
+                case .regression(let f): regressions.append(f)
+                case .improvement(let f): improvements.append(f)
+                case .unchanged(let kind): unchanged[kind, default: 0] += 1
+                }
+            }
+        }
+        self.regressions = regressions
+        self.improvements = improvements
+        self.unchanged = unchanged
+        configurationsCompared = compared
+        onlyInBaseline = baseGroups.keys.filter { nowGroups[$0] == nil }.map { labels[$0]! }.sorted()
+        onlyInCurrent = nowGroups.keys.filter { baseGroups[$0] == nil }.map { labels[$0]! }.sorted()
+    }
+
+    private static func machines(_ rows: [[String: String]]) -> [String] {
+        var seen: [String] = []
+        for row in rows {
+            let machine = "\(row["cpu_model"] ?? ""), \(row["cores"] ?? "") cores, SQLite \(row["sqlite_version"] ?? "")"
+            if !seen.contains(machine) { seen.append(machine) }
+        }
+        return seen
+    }
+
+    private static func group(_ rows: [[String: String]]) -> [[String]: [[String: String]]] {
+        Dictionary(grouping: rows) { row in keyColumns.map { row[$0] ?? "" } }
+    }
+
+    /// "context-reset rows=100000 writers=4": the strategy and the parameters that differ
+    /// between the configurations compared.
+    private static func labels(_ keys: [[String]]) -> [[String]: String] {
+        let varying = keyColumns.indices.filter { i in keyColumns[i] != "strategy" && Set(keys.map { $0[i] }).count > 1 }
+        let strategy = keyColumns.firstIndex(of: "strategy")!
+        var labels: [[String]: String] = [:]
+        for key in keys {
+            let parts = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
+            labels[key] = ([key[strategy]] + parts).joined(separator: " ")
+        }
+        return labels
+    }
+}
+
+/// What happened to one figure.
+enum Outcome {
+    case regression(Comparison.Finding)
+    case improvement(Comparison.Finding)
+    case unchanged(Comparison.Kind)
+}
+
+/// Judges every figure of one configuration.
+private struct Judge {
+    let baseline: [[String: String]]
+    let current: [[String: String]]
+    let label: String
+    let options: Comparison.Options
+
+    /// Writers race: how the records divide between them, and who finds a key first, change
+    /// from run to run, and with them the counts of saves, statements and duplicates.
+    var racing: Bool { (baseline + current).contains { Int($0["writers"] ?? "") ?? 1 > 1 } }
+
+    func all() -> [Outcome] {
+        Comparison.exactFigures.compactMap(exact) + Comparison.nearExactFigures.compactMap(nearExact)
+            + Comparison.noisyFigures.compactMap { noisy($0.figure, higherIsBetter: $0.higherIsBetter) }
+    }
+
+    private func values(_ rows: [[String: String]], _ figure: String) -> [String] {
+        rows.compactMap { $0[figure] }.filter { !$0.isEmpty }
+    }
+
+    private func numbers(_ rows: [[String: String]], _ figure: String) -> [Double] {
+        values(rows, figure).compactMap(Double.init)
+    }
+
+    /// Exact figures. Where writers race (or the baseline's repetitions disagree among
+    /// themselves), a work count is compared by a band instead: the current median must lie
+    /// within the baseline's range widened by the range itself, 5 % of the median, or two per
+    /// writer (a writer's last partial batch is a save of two transactions, or none), whichever
+    /// is most, and the finding says so. Correctness figures are exact everywhere.
+    private func exact(_ figure: String) -> Outcome? {
+        let before = values(baseline, figure), after = values(current, figure)
+        guard !before.isEmpty, !after.isEmpty else { return nil }
+        let distinct = Set(before)
+        let banded = racing && !Comparison.correctnessFigures.contains(figure)
+        if distinct.count == 1 && !banded {
+            let expected = before[0]
+            let wrong = after.filter { $0 != expected }
+            guard let first = wrong.first else { return .unchanged(.exact) }
+            return .regression(finding(figure, expected, wrong.count == after.count ? first : "\(first) in \(wrong.count) of \(after.count)",
+                                       change(expected, first), "changed: an exact figure must match"))
+        }
+        let b = before.compactMap(Double.init), a = after.compactMap(Double.init)
+        guard b.count == before.count, let low = b.min(), let high = b.max(), let now = Statistics(a)?.median else {
+            return .regression(finding(figure, distinct.sorted().joined(separator: "/"), Set(after).sorted().joined(separator: "/"),
+                                       "", "changed"))
+        }
+        // Each writer may end with a partial batch or not: a save and its two transactions each.
+        let writers = Double((baseline + current).compactMap { Int($0["writers"] ?? "") }.max() ?? 1)
+        let slack = max(1, 2 * writers, high - low, 0.05 * (Statistics(b)?.median ?? 0))
+        let text = "\(Self.format(low))…\(Self.format(high))"
+        if now > high + slack {
+            return .regression(finding(figure, text, Self.format(now), change(String(high), String(now)),
+                                       "above the band (writers race, compared by a band)"))
+        }
+        if now < low - slack {
+            return .improvement(finding(figure, text, Self.format(now), change(String(low), String(now)),
+                                        "below the band (writers race, compared by a band)"))
+        }
+        return .unchanged(.exact)
+    }
+
+    /// Near-exact figures: medians within `nearExact`, or within the baseline's own spread when
+    /// that is wider (writers racing).
+    private func nearExact(_ figure: String) -> Outcome? {
+        let b = numbers(baseline, figure), a = numbers(current, figure)
+        guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
+        let spread = before.min > 0 ? before.max / before.min - 1 : 0
+        // Racing writers move these too: allow them twice the baseline's own spread, and 5 %.
+        let threshold = racing ? max(2.5 * options.nearExact, 2 * spread) : max(options.nearExact, spread)
+        let ratio = now.median / before.median - 1
+        let verdict = String(format: "%@ than ±%.1f %%", abs(ratio) > threshold ? "more" : "less", threshold * 100)
+        if ratio > threshold {
+            return .regression(finding(figure, Self.format(before.median), Self.format(now.median), Self.percent(ratio),
+                                       "more work: " + verdict))
+        }
+        if ratio < -threshold {
+            return .improvement(finding(figure, Self.format(before.median), Self.format(now.median), Self.percent(ratio),
+                                        "less work: " + verdict))
+        }
+        return .unchanged(.nearExact)
+    }
+
+    /// Noisy figures: a regression only when the medians moved by more than the threshold in the
+    /// bad direction AND the samples differ significantly (one-sided Mann-Whitney U, p < alpha).
+    private func noisy(_ figure: String, higherIsBetter: Bool) -> Outcome? {
+        let b = numbers(baseline, figure), a = numbers(current, figure)
+        guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
+        let ratio = now.median / before.median - 1
+        let threshold = higherIsBetter ? options.speed : options.memory
+        let worse = higherIsBetter ? -ratio : ratio
+        let pWorse = higherIsBetter ? MannWhitney.pGreater(b, a) : MannWhitney.pGreater(a, b)
+        let pBetter = higherIsBetter ? MannWhitney.pGreater(a, b) : MannWhitney.pGreater(b, a)
+        let text = (Self.format(before.median), Self.format(now.median), Self.percent(ratio))
+        if worse > threshold && pWorse < options.alpha {
+            return .regression(finding(figure, text.0, text.1, text.2,
+                                       String(format: "%@ (Mann-Whitney p = %.3f < %.2f, %d vs %d repetitions)",
+                                              higherIsBetter ? "slower" : "bigger", pWorse, options.alpha, b.count, a.count)))
+        }
+        if -worse > threshold && pBetter < options.alpha {
+            return .improvement(finding(figure, text.0, text.1, text.2,
+                                        String(format: "%@ (Mann-Whitney p = %.3f)", higherIsBetter ? "faster" : "smaller", pBetter)))
+        }
+        return .unchanged(.noisy)
+    }
+
+    private func finding(_ figure: String, _ before: String, _ now: String, _ change: String, _ verdict: String) -> Comparison.Finding {
+        Comparison.Finding(configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
+    }
+
+    private func change(_ before: String, _ after: String) -> String {
+        guard let b = Double(before), let a = Double(after), b != 0 else { return "" }
+        return Self.percent(a / b - 1)
+    }
+
+    static func percent(_ ratio: Double) -> String { String(format: "%+.1f %%", ratio * 100) }
+
+    static func format(_ v: Double) -> String {
+        if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+        return abs(v) >= 100 ? String(format: "%.0f", v) : String(format: "%.4g", v)
+    }
+}
