@@ -21,7 +21,8 @@ struct CLI {
         return path
     }
 
-    static func process(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil) -> (Process, Pipe, Pipe) {
+    static func process(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
+                        environment: [String: String] = [:]) -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = arguments
@@ -29,6 +30,7 @@ struct CLI {
         var env = ProcessInfo.processInfo.environment
         if let tmpdir { env["TMPDIR"] = tmpdir + "/" }
         env["LOADGEN_GIT_REV"] = "test"
+        env.merge(environment) { _, new in new }
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
@@ -37,8 +39,9 @@ struct CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil) throws -> Result {
-        let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd)
+    static func run(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
+        let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment)
         try p.run()
         // Read both pipes before waiting, so a chatty child cannot fill a pipe and stall.
         let errData = Locked<Data>()

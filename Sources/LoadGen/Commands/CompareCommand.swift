@@ -10,7 +10,7 @@ enum CompareCommand {
         .option("--near-exact", "R", "threshold for allocations, instructions and VM steps", default: "0.02"),
         .option("--speed", "R", "threshold for a vs_limit drop", default: "0.10"),
         .option("--memory", "R", "threshold for peak RSS growth", default: "0.20"),
-        .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.05"),
+        .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
         .flag("--cross-machine", "compare rows measured on different machines or SQLite versions"),
     ]
 
@@ -51,7 +51,7 @@ enum CompareCommand {
         options.nearExact = try a.double("--near-exact", default: 0.02, in: 0...1)!
         options.speed = try a.double("--speed", default: 0.10, in: 0...1)!
         options.memory = try a.double("--memory", default: 0.20, in: 0...10)!
-        options.alpha = try a.double("--alpha", default: 0.05, in: 0.0001...0.5)!
+        options.alpha = try a.double("--alpha", default: 0.01, in: 0.0001...0.5)!
         options.crossMachine = a.flag("--cross-machine")
         let report = a.string("--report")
         if let report { try ReportFile(path: report, signature: "## loadgen compare").check() }

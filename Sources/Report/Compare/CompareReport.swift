@@ -27,7 +27,7 @@ public enum CompareReport {
         text += "\nRules: exact figures (SQL by kind, saves, transactions, rows, lost, duplicates, integrity, status) must "
             + "match, or stay within the baseline's band where writers race; allocations, instructions and VM steps within "
             + "2 %; vs_limit and peak RSS only when they moved past 10 % / 20 % AND a one-sided Mann-Whitney U test over "
-            + "the repetitions gives p < 0.05.\n"
+            + "the repetitions gives p < 0.01.\n"
         return text
     }
 

@@ -19,7 +19,7 @@ public struct Comparison: Sendable {
         public var speed = 0.10
         public var memory = 0.20
         /// One-sided significance level of the Mann-Whitney U test.
-        public var alpha = 0.05
+        public var alpha = 0.01
         public var crossMachine = false
         public init() {}
     }
@@ -116,15 +116,20 @@ public struct Comparison: Sendable {
         Dictionary(grouping: rows) { row in keyColumns.map { row[$0] ?? "" } }
     }
 
-    /// "context-reset rows=100000 writers=4": the strategy and the parameters that differ
-    /// between the configurations compared.
+    /// "context-reset rows=100000": the strategy and the parameters that differ between its
+    /// configurations (derived columns aside), and "(callgrind)" for rows counted under it.
     private static func labels(_ keys: [[String]]) -> [[String]: String] {
-        let varying = keyColumns.indices.filter { i in keyColumns[i] != "strategy" && Set(keys.map { $0[i] }).count > 1 }
         let strategy = keyColumns.firstIndex(of: "strategy")!
+        let counter = keyColumns.firstIndex(of: "instructions_by")!
         var labels: [[String]: String] = [:]
-        for key in keys {
-            let parts = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
-            labels[key] = ([key[strategy]] + parts).joined(separator: " ")
+        for (name, mine) in Dictionary(grouping: keys, by: { $0[strategy] }) {
+            let varying = keyColumns.indices.filter { i in
+                i != strategy && i != counter && keyColumns[i] != "unique_keys" && Set(mine.map { $0[i] }).count > 1
+            }
+            for key in mine {
+                let parts = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
+                labels[key] = ([name] + parts).joined(separator: " ") + (key[counter] == "callgrind" ? " (callgrind)" : "")
+            }
         }
         return labels
     }

@@ -1,0 +1,196 @@
+import Foundation
+import Report
+
+/// `loadgen plot CSV… [--timeline FILE] [--history FILE] [--out DIR]`: derives each chart's data
+/// from results files and runs `plots.gnuplot` on it.
+enum PlotCommand {
+    static let about = "Draw the charts of a run (plots.gnuplot) from its results CSV, timeline and nightly history."
+
+    static let specs: [OptionSpec] = [
+        .option("--timeline", "FILE", "a --timeline file, for memory over rows"),
+        .option("--history", "FILE", "results/history.csv, for the nightly trend"),
+        .option("--baseline", "FILE", "the baseline the trend marks", default: "results/baseline.csv when --history is given"),
+        .option("--out", "DIR", "where the charts (and their data, in DIR/data) go", default: "plots/"),
+        .option("--format", "png|svg|both", "image format", default: "png"),
+        .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot of the checkout"),
+        .flag("--data-only", "write the charts' data and stop (for gnuplot -e \"data='DIR/data'\" plots.gnuplot)"),
+    ]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        if arguments.contains("--help") {
+            print(Help.render(usage: "loadgen plot RESULTS.csv [more.csv …] [options]", about: about, specs: specs,
+                              footer: "Example: loadgen plot results/sweep.csv --timeline results/timeline.csv --out plots/"),
+                  terminator: "")
+            return ExitCode.success
+        }
+        let a = try Arguments(command: "plot", arguments: arguments, specs: specs)
+        let charts = try Charts(a, command: "plot")
+        let written = try charts.draw()
+        for file in written { print(file) }
+        return ExitCode.success
+    }
+}
+
+/// Reading the inputs and drawing, shared by `plot` and `report`.
+struct Charts {
+    let inputs: [String]
+    let out: String
+    let format: String
+    let script: String?
+    let dataOnly: Bool
+    let rows: [ResultRow]
+    let data: ChartData
+
+    init(_ a: Arguments, command: String, defaultOut: String = "plots/") throws {
+        guard !a.positional.isEmpty else {
+            throw CommandError.usage("\(command): expects one or more results CSV files (see 'loadgen \(command) --help')")
+        }
+        inputs = a.positional
+        out = a.string("--out") ?? defaultOut
+        guard !out.isEmpty else { throw CommandError.usage("\(command): --out expects a folder") }
+        format = try a.choice("--format", ["png", "svg", "both"], default: "png")
+        dataOnly = a.flag("--data-only")
+        for path in [out] + inputs where path.contains("'") {
+            throw CommandError.usage("\(command): '\(path)': paths with a single quote cannot be passed to gnuplot; rename it")
+        }
+        script = dataOnly ? nil : try Self.findScript(a.string("--script"), command: command)
+        // Everything is read and checked before anything is written.
+        rows = try inputs.flatMap { try Self.results($0, command: command) }
+        let timeline = try a.string("--timeline").map { try Self.timeline($0, command: command) }
+        let historyPath = a.string("--history")
+        let history = try historyPath.map { try Self.results($0, command: command) }
+        var baselinePath = a.string("--baseline")
+        if baselinePath == nil, historyPath != nil, FileManager.default.fileExists(atPath: "results/baseline.csv") {
+            baselinePath = "results/baseline.csv"
+        }
+        let baseline = try baselinePath.map { try Self.results($0, command: command) }
+        data = ChartData(rows: rows, timeline: timeline, history: history, baseline: baseline)
+    }
+
+    /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).
+    func draw() throws -> [String] {
+        let folder = out.hasSuffix("/") ? out : out + "/"
+        let dataFolder = folder + "data"
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError(message: "cannot create \(dataFolder): \(error.localizedDescription)", exitCode: ExitCode.cannotCreate)
+        }
+        var written: [String] = []
+        for chart in data.charts {
+            let path = "\(dataFolder)/\(chart.name).dat"
+            guard let text = chart.data else {
+                try? FileManager.default.removeItem(atPath: path)
+                FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+                continue
+            }
+            try write(text, to: path)
+            if dataOnly { written.append(path) }
+        }
+        try write(data.variables, to: dataFolder + "/vars.gp")
+        if dataOnly { return written + [dataFolder + "/vars.gp"] }
+        try runGnuplot(data: dataFolder, out: folder)
+        let formats = format == "both" ? ["png", "svg"] : [format]
+        for chart in data.charts where chart.data != nil {
+            for f in formats {
+                let path = "\(folder)\(chart.name).\(f)"
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw CommandError(message: "gnuplot did not write \(path)", exitCode: ExitCode.software)
+                }
+                written.append(path)
+            }
+        }
+        return written
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw CommandError(message: "cannot write \(path)", exitCode: ExitCode.cannotCreate)
+        }
+    }
+
+    private func runGnuplot(data: String, out: String) throws {
+        guard let script, let gnuplot = Self.gnuplot else { return }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: gnuplot)
+        p.arguments = ["-e", "data='\(data)'; out='\(out)'; format='\(format)'", script]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw CommandError(message: "gnuplot failed on \(script) (status \(p.terminationStatus)); its messages are above",
+                               exitCode: ExitCode.software)
+        }
+    }
+
+    // MARK: Finding things
+
+    static var gnuplot: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/gnuplot" }.first { access($0, X_OK) == 0 }
+    }
+
+    /// `--script`, or plots.gnuplot in the current folder or the checkout the binary was built in.
+    private static func findScript(_ given: String?, command: String) throws -> String {
+        guard gnuplot != nil else {
+            throw CommandError(message: "\(command): gnuplot is not installed; install it with scripts/setup "
+                               + "(or: apt-get install gnuplot-nox), or use --data-only", exitCode: ExitCode.unavailable)
+        }
+        if let given {
+            guard FileManager.default.fileExists(atPath: given) else {
+                throw CommandError(message: "\(command): --script \(given) does not exist", exitCode: ExitCode.noInput)
+            }
+            return given
+        }
+        var candidates = ["plots.gnuplot"]
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            for _ in 0..<4 {
+                folder = folder.deletingLastPathComponent()
+                candidates.append(folder.appendingPathComponent("plots.gnuplot").path)
+            }
+        }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw CommandError(message: "\(command): cannot find plots.gnuplot (looked in the current folder and the "
+                               + "checkout); give --script FILE", exitCode: ExitCode.noInput)
+        }
+        return found
+    }
+
+    /// The rows of a results file; a foreign, empty or cut file is exit 65 naming file and line.
+    static func results(_ path: String, command: String) throws -> [ResultRow] {
+        do {
+            let table = try ResultsTable.read(path)
+            return try zip(table.rows, table.lines).map { fields, line in
+                guard let row = ResultRow(csv: fields) else {
+                    throw CommandError(message: "\(command): \(path):\(line): the row has no status", exitCode: ExitCode.dataError)
+                }
+                return row
+            }
+        } catch CompareError.unreadable(let path) {
+            throw CommandError(message: "\(command): cannot read \(path)", exitCode: ExitCode.noInput)
+        } catch let error as CompareError {
+            throw CommandError(message: "\(command): \(error)", exitCode: ExitCode.dataError)
+        }
+    }
+
+    /// The samples of a timeline file, checked like a results file.
+    static func timeline(_ path: String, command: String) throws -> [[String: String]] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandError(message: "\(command): cannot read --timeline \(path)", exitCode: ExitCode.noInput)
+        }
+        let header = TimelineWriter.fileHeader.components(separatedBy: ",")
+        guard let records = try? CSV.parse(String(decoding: data, as: UTF8.self)), records.first == header else {
+            throw CommandError(message: "\(command): \(path):1: not a loadgen timeline of this version (expected \"\(TimelineWriter.fileHeader)\")",
+                               exitCode: ExitCode.dataError)
+        }
+        var samples: [[String: String]] = []
+        for (i, record) in records.dropFirst().enumerated() where record != [""] {
+            guard record.count == header.count else {
+                throw CommandError(message: "\(command): \(path):\(i + 2): the sample has \(record.count) fields, the header \(header.count)",
+                                   exitCode: ExitCode.dataError)
+            }
+            samples.append(Dictionary(uniqueKeysWithValues: zip(header, record)))
+        }
+        return samples
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Report
+import Strategies
+
+/// `loadgen report CSV… --out DIR`: the page an engineer pastes into a design review:
+/// parameters and machine, the summary with intervals, the ranking, the charts, what the verifier
+/// found, and the command that reproduces it.
+enum ReportCommand {
+    static let about = "Write DIR/review.md for a design review: summary, ranking, charts, store checks and how to reproduce."
+
+    static let specs: [OptionSpec] = [
+        .option("--out", "DIR", "where review.md and its charts go", default: "review/"),
+        .option("--timeline", "FILE", "a --timeline file, for memory over rows"),
+        .option("--history", "FILE", "results/history.csv, for the nightly trend"),
+        .option("--format", "png|svg|both", "chart format", default: "png"),
+        .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot of the checkout"),
+    ]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        if arguments.contains("--help") {
+            print(Help.render(usage: "loadgen report RESULTS.csv [more.csv …] --out DIR [options]", about: about, specs: specs,
+                              footer: "Example: loadgen report results/sweep.csv --timeline results/timeline.csv --out review/"),
+                  terminator: "")
+            return ExitCode.success
+        }
+        let a = try Arguments(command: "report", arguments: arguments, specs: specs)
+        let charts = try Charts(a, command: "report", defaultOut: "review/")
+        let drawn = try charts.draw()
+        let folder = charts.out.hasSuffix("/") ? charts.out : charts.out + "/"
+        let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder)
+        let path = folder + "review.md"
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw CommandError(message: "report: cannot write \(path)", exitCode: ExitCode.cannotCreate)
+        }
+        print(path)
+        drawn.forEach { print($0) }
+        return ExitCode.success
+    }
+
+    static func render(_ charts: Charts, images: [String], folder: String) -> String {
+        let rows = charts.rows
+        let limits = Set(StrategyRegistry.all.filter(\.isLimit).map(\.name))
+        var marks: [String: String] = [:]
+        for s in StrategyRegistry.all where !s.caveat.isEmpty { marks[s.name] = s.caveat }
+        let swept = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys"
+            && Set(rows.map { $0.parameters[c] }.filter { !$0.isEmpty }).count > 1 }
+        let summary = RunSummary(rows: rows, sweptColumns: swept, marks: marks.filter { m in rows.contains { $0.parameters.strategy == m.key } },
+                                 unranked: limits)
+        var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
+        text += machine(rows) + "\n"
+        text += "### Reproduce\n\n```sh\n\(command(rows, swept: swept))\n```\n\n"
+        text += MarkdownExport.render(summary, title: "summary").replacingOccurrences(of: "## loadgen summary", with: "## Summary") + "\n"
+        text += ranking(summary)
+        if !images.isEmpty {
+            text += "## Charts\n\n"
+            for image in images where image.hasSuffix(".png") || !images.contains(where: { $0.hasSuffix(".png") }) {
+                let name = URL(fileURLWithPath: image).lastPathComponent
+                let title = charts.data.charts.first { name.hasPrefix($0.name + ".") }?.title ?? name
+                text += "### \(title)\n\n![\(title)](\(name))\n\n"
+            }
+        }
+        let skipped = charts.data.charts.filter { $0.data == nil }
+        if !skipped.isEmpty {
+            text += "Charts not drawn: " + skipped.map { "\($0.title.lowercased()) (\($0.skipped ?? ""))" }.joined(separator: "; ") + ".\n\n"
+        }
+        text += findings(summary)
+        return text
+    }
+
+    private static func machine(_ rows: [ResultRow]) -> String {
+        let systems = rows.map(\.identity.system)
+        let first = systems[0]
+        let dates = rows.map(\.identity.startedAt).sorted()
+        let revisions = Set(systems.map(\.gitRevision)).sorted().joined(separator: ", ")
+        return "Measured \(dates.first ?? "")…\(dates.last ?? "") at revision \(revisions) on \(first.host): "
+            + "\(first.cpuModel), \(first.cores) cores, \(first.os); Swift \(first.swiftVersion), SQLite \(first.sqliteVersion), "
+            + "\(first.allocator). \(rows.count) repetitions of \(Set(rows.map(\.parameters)).count) configurations, "
+            + "each in its own process; `vs_limit` divides by raw-sqlite in the same round.\n"
+    }
+
+    /// The `loadgen run` line that measures these configurations again.
+    static func command(_ rows: [ResultRow], swept: [String]) -> String {
+        let strategies = rows.map(\.parameters.strategy).uniqued()
+        let named = strategies.filter { $0 != "raw-sqlite" || strategies == ["raw-sqlite"] }
+        var words = ["loadgen", "run", "--strategy", named.joined(separator: ",")]
+        let defaults = RunConfiguration().csvFields
+        for parameter in RunParameter.all where parameter.flag != "--strategy" {
+            guard let column = parameter.columns.first else { continue }
+            let values = rows.map { $0.parameters[column] }.filter { !$0.isEmpty }.uniqued()
+            guard !values.isEmpty else { continue }
+            let text = values.map { value -> String in
+                if column == "dup_rate" || column == "zipf_s" || column == "rate" { return Double(value).map { String($0) } ?? value }
+                return value
+            }
+            if values.count > 1 || (values[0] != defaults[column] && column != "batch_size" && column != "dup_rate") {
+                words += [parameter.flag, text.joined(separator: ",")]
+            } else if column == "dup_rate", values != [defaults[column] ?? ""] {
+                words += [parameter.flag, text.joined(separator: ",")]
+            }
+        }
+        if rows.contains(where: { $0.parameters["store"] == "memory" }) { words += ["--store", "memory"] }
+        if rows.contains(where: { $0.parameters["view_context"] == "yes" }) { words += ["--view-context"] }
+        if let input = rows.first(where: { !$0.parameters["input"].isEmpty })?.parameters["input"] { words += ["--input", input] }
+        let repeats = rows.map(\.repetitions).max() ?? 1
+        if repeats > 1 { words += ["--repeat", String(repeats)] }
+        return words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+
+    private static func ranking(_ summary: RunSummary) -> String {
+        let rankings = summary.rankings.filter { $0.members.count > 1 }
+        guard !rankings.isEmpty else { return "" }
+        var text = "## Ranking\n\n"
+        for r in rankings {
+            text += "- " + (r.point.isEmpty ? "" : "at \(r.point): ")
+                + r.members.map { "\($0.strategy) (\(Format.rate($0.rate?.median ?? 0)))" }.joined(separator: " > ")
+            if let lead = r.lead {
+                text += String(format: "; %@ is %.2f× faster than %@", r.members[0].strategy, lead.ratio, r.members[1].strategy)
+                if let ci = lead.interval {
+                    text += String(format: " (95%% CI %.2f … %.2f%@)", ci.lowerBound, ci.upperBound, ci.lowerBound <= 1 ? ": within noise" : "")
+                }
+            }
+            text += "\n"
+        }
+        return text + "\n"
+    }
+
+    /// What the verifier found, per strategy: the correctness side of the numbers.
+    private static func findings(_ summary: RunSummary) -> String {
+        var text = "## What the verifier found\n\n| strategy | repetitions ok | duplicates | lost | bad links | unexpected rows | integrity | errors |\n|---|---:|---:|---:|---:|---:|---|---|\n"
+        for strategy in summary.configurations.map(\.strategy).uniqued() {
+            let rows = summary.rows.filter { $0.parameters.strategy == strategy }
+            let v = rows.compactMap(\.measurement.verification)
+            func range(_ pick: (Verification) -> Int) -> String {
+                guard let low = v.map(pick).min(), let high = v.map(pick).max() else { return "" }
+                return low == high ? String(low) : "\(low)…\(high)"
+            }
+            let integrity = Set(v.map(\.integrity)).sorted().joined(separator: "; ")
+            let errors = Set(rows.compactMap(\.measurement.error)).sorted().joined(separator: "; ")
+            text += "| \(strategy) | \(rows.filter { $0.measurement.status == .ok }.count) of \(rows.count) | \(range(\.duplicates)) | "
+                + "\(range(\.lost)) | \(range(\.badLinks)) | \(range(\.unexpectedRows)) | \(integrity) | \(errors) |\n"
+        }
+        return text + "\nA strategy's duplicates and bad links count against it only where it promises none "
+            + "(`loadgen list`; the limits and the buggy idioms are marked \\*).\n"
+    }
+}

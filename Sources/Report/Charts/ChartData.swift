@@ -1,0 +1,224 @@
+import Foundation
+
+/// The data `plots.gnuplot` draws, derived from results files: small whitespace-separated `.dat`
+/// files with fixed columns (documented in each file's first line), one block per line of a
+/// chart, and `vars.gp` with each chart's line titles. gnuplot never reads a results CSV by
+/// column number, so columns appended to the CSV cannot break a chart.
+public struct ChartData: Sendable {
+    /// One chart's data, or why it is absent.
+    public struct Chart: Sendable {
+        public let name: String
+        public let title: String
+        /// The `.dat` text, or nil when the results hold nothing for this chart.
+        public let data: String?
+        /// Titles of the blocks, in order.
+        public let series: [String]
+        /// Why the chart is skipped when `data` is nil.
+        public let skipped: String?
+    }
+
+    public let charts: [Chart]
+
+    /// Every chart the inputs allow. `rows` are results rows; `timeline` the rows of a timeline
+    /// file (`TimelineWriter.fileHeader`); `history` the rows of a history of nightly results, and
+    /// `baseline` the baseline's.
+    public init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [ResultRow]? = nil,
+                baseline: [ResultRow]? = nil) {
+        let summary = RunSummary(rows: rows)
+        charts = [
+            Self.throughput(summary),
+            Self.scaling(summary),
+            Self.batchSize(summary),
+            Self.memory(rows: rows, timeline: timeline),
+            Self.writers(summary),
+            Self.sqlPerRow(summary),
+            Self.latency(summary),
+            Self.trend(history: history, baseline: baseline),
+        ]
+    }
+
+    /// `vars.gp`: the series titles of every chart as gnuplot arrays.
+    public var variables: String {
+        var text = "# Series titles per chart, written by loadgen plot.\n"
+        for chart in charts where chart.data != nil {
+            let titles = chart.series.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }
+            text += "array \(chart.name)_series[\(max(1, titles.count))]\n"
+            for (i, title) in titles.enumerated() { text += "\(chart.name)_series[\(i + 1)] = \(title)\n" }
+        }
+        return text
+    }
+
+    // MARK: The charts
+
+    /// 1. Median rows/s per configuration with its interval, and its limit.
+    static func throughput(_ s: RunSummary) -> Chart {
+        let measured = s.configurations.filter { $0.rate != nil }
+        guard !measured.isEmpty else { return skip("throughput", "Throughput", "no repetition finished ok") }
+        var text = "# x label median_rows_per_s low high limit_rows_per_s\n"
+        for (i, c) in measured.enumerated() {
+            let rate = c.rate!
+            let interval = rate.medianInterval ?? rate.min...rate.max
+            let limit = c.vsLimit.map { rate.median / $0.median } ?? .nan
+            let label = (c.strategy + (c.label.isEmpty ? "" : " " + c.label)).replacingOccurrences(of: " ", with: "~")
+            text += "\(i) \(label) \(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(limit))\n"
+        }
+        return Chart(name: "throughput", title: "Throughput", data: text, series: ["median rows/s"], skipped: nil)
+    }
+
+    /// 2. Wall time and rows/s against rows, one line per strategy (and other swept values).
+    static func scaling(_ s: RunSummary) -> Chart {
+        series(s, name: "scaling", title: "Scaling", axis: "rows", need: "sweep of --rows",
+               header: "# rows wall_median wall_min wall_max rows_per_s_median") { c in
+            guard let wall = c.wall, let rate = c.rate else { return nil }
+            return "\(n(wall.median)) \(n(wall.min)) \(n(wall.max)) \(n(rate.median))"
+        }
+    }
+
+    /// 3. Rows/s and peak RSS against batch size.
+    static func batchSize(_ s: RunSummary) -> Chart {
+        series(s, name: "batchsize", title: "Batch size", axis: "batch_size", need: "sweep of --batch-size",
+               header: "# batch_size rows_per_s_median low high peak_rss_mb_median") { c in
+            guard let rate = c.rate, let rss = c.peakRSS else { return nil }
+            let interval = rate.medianInterval ?? rate.min...rate.max
+            return "\(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(rss.median / 1e6))"
+        }
+    }
+
+    /// 5. Duplicates and conflicts against writers, for the writer strategies.
+    static func writers(_ s: RunSummary) -> Chart {
+        let writers = s.configurations.filter { ["many-writers", "many-writers-constrained", "one-writer"].contains($0.strategy) }
+        return series(RunSummary(rows: writers.flatMap(\.rows)), name: "writers", title: "Writers", axis: "writers",
+                      need: "writer strategy (many-writers, many-writers-constrained, one-writer) at two --writers values or more",
+                      header: "# writers duplicates_median conflicts_median") { c in
+            let dup = Statistics(c.ok.compactMap { $0.measurement.verification.map { Double($0.duplicates) } })
+            let conflicts = Statistics(c.ok.compactMap { $0.measurement.strategy?.conflicts.map(Double.init) })
+            guard let dup else { return nil }
+            return "\(n(dup.median)) \(n(conflicts?.median ?? 0))"
+        }
+    }
+
+    /// 6. SQL statements per record against rows: the N+1 wall against prefetching.
+    static func sqlPerRow(_ s: RunSummary) -> Chart {
+        let pair = s.configurations.filter { ["n-plus-one", "prefetch"].contains($0.strategy) }
+        return series(RunSummary(rows: pair.flatMap(\.rows)), name: "sqlperrow", title: "SQL per row", axis: "rows",
+                      need: "n-plus-one or prefetch at two --rows values or more",
+                      header: "# rows sql_statements_per_row selects_per_row") { c in
+            guard let perRow = c.sqlPerRow, let last = c.last, let sql = last.sql, let done = last.rowsDone, done > 0 else { return nil }
+            return "\(n(perRow)) \(n(Double(sql.select) / Double(done)))"
+        }
+    }
+
+    /// 7. Open-loop latency against the offered rate.
+    static func latency(_ s: RunSummary) -> Chart {
+        let open = s.configurations.filter { !$0.parameters["rate"].isEmpty }
+        return series(RunSummary(rows: open.flatMap(\.rows)), name: "latency", title: "Open-loop latency", axis: "rate",
+                      need: "--rate run", minimumPoints: 1,
+                      header: "# rate p50_ms p99_ms max_ms") { c in
+            func median(_ pick: (StrategyCounters) -> Double?) -> Double? {
+                Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
+            }
+            guard let p50 = median(\.latencyP50Milliseconds) else { return nil }
+            return "\(n(p50)) \(n(median(\.latencyP99Milliseconds) ?? .nan)) \(n(median(\.latencyMaxMilliseconds) ?? .nan))"
+        }
+    }
+
+    /// Lines of `figure` against the swept column `axis`, one per strategy and value of the
+    /// other parameters that vary; skipped unless some line has `minimumPoints` points.
+    private static func series(_ s: RunSummary, name: String, title: String, axis: String, need: String,
+                               minimumPoints: Int = 2, header: String,
+                               _ figure: (RunSummary.Configuration) -> String?) -> Chart {
+        let varying = ResultRow.parameterColumns.filter { column in
+            column != axis && column != "strategy" && column != "unique_keys"
+                && Set(s.configurations.map { $0.parameters[column] }).count > 1
+        }
+        var lines: [(title: String, points: [(Double, String)])] = []
+        for c in s.configurations {
+            guard let x = Double(c.parameters[axis]), let y = figure(c) else { continue }
+            let title = ([c.strategy] + varying.compactMap { col in
+                c.parameters[col].isEmpty ? nil : "\(col)=\(c.parameters[col])"
+            }).joined(separator: " ")
+            if let i = lines.firstIndex(where: { $0.title == title }) { lines[i].points.append((x, y)) }
+            else { lines.append((title, [(x, y)])) }
+        }
+        lines = lines.filter { $0.points.count >= minimumPoints }
+        guard !lines.isEmpty else { return skip(name, title, "the results hold no \(need)") }
+        var text = header + "\n"
+        for line in lines {
+            text += "# \(line.title)\n"
+            for (x, y) in line.points.sorted(by: { $0.0 < $1.0 }) { text += "\(n(x)) \(y)\n" }
+            text += "\n\n"
+        }
+        return Chart(name: name, title: title, data: text, series: lines.map(\.title), skipped: nil)
+    }
+
+    /// 4. RSS and heap over rows processed, from the timeline: one line per strategy (its first
+    /// repetition), so that the reset sawtooth and unbounded growth show side by side.
+    static func memory(rows: [ResultRow], timeline: [[String: String]]?) -> Chart {
+        guard let timeline, !timeline.isEmpty else {
+            return skip("memory", "Memory over rows", "no --timeline file was given (loadgen plot --timeline FILE)")
+        }
+        var firstRun: [String: String] = [:]   // strategy + config → run_id of its first repetition
+        var order: [String] = []
+        for sample in timeline {
+            let key = [sample["strategy"] ?? "", sample["config"] ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+            guard let run = sample["run_id"], !key.isEmpty else { continue }
+            if firstRun[key] == nil { firstRun[key] = run; order.append(key) }
+        }
+        guard !order.isEmpty else { return skip("memory", "Memory over rows", "the timeline has no samples") }
+        var text = "# rows_done rss_mb heap_mb\n"
+        for key in order {
+            text += "# \(key)\n"
+            for sample in timeline where sample["run_id"] == firstRun[key] {
+                guard let done = Double(sample["rows_done"] ?? ""), let rss = Double(sample["rss_bytes"] ?? ""),
+                      let heap = Double(sample["heap_bytes"] ?? "") else { continue }
+                text += "\(n(done)) \(n(rss / 1e6)) \(n(heap / 1e6))\n"
+            }
+            text += "\n\n"
+        }
+        return Chart(name: "memory", title: "Memory over rows", data: text, series: order, skipped: nil)
+    }
+
+    /// 8. The nightly trend: median vs_limit (and allocations per row) per strategy per night,
+    /// with the baseline's value.
+    static func trend(history: [ResultRow]?, baseline: [ResultRow]?) -> Chart {
+        guard let history, !history.isEmpty else {
+            return skip("trend", "Nightly trend", "no --history file was given (results/history.csv)")
+        }
+        let days = Set(history.map { String($0.identity.startedAt.prefix(10)) })
+        guard days.count >= 1 else { return skip("trend", "Nightly trend", "the history has no dates") }
+        let baseByStrategy = Dictionary(grouping: baseline ?? [], by: { $0.parameters.strategy })
+        var text = "# day_epoch vs_limit_median allocations_per_row_median baseline_vs_limit\n"
+        var series: [String] = []
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        for strategy in history.map(\.parameters.strategy).uniqued() where strategy != "raw-sqlite" {
+            let mine = history.filter { $0.parameters.strategy == strategy && $0.measurement.instructionsCountedBy == nil }
+            let byDay = Dictionary(grouping: mine) { String($0.identity.startedAt.prefix(10)) }
+            let base = Statistics((baseByStrategy[strategy] ?? []).compactMap(\.vsLimit))?.median ?? .nan
+            var lines: [String] = []
+            for day in byDay.keys.sorted() {
+                guard let date = formatter.date(from: day), let vs = Statistics(byDay[day]!.compactMap(\.vsLimit)) else { continue }
+                let perRow = Statistics(byDay[day]!.compactMap { row -> Double? in
+                    guard let a = row.measurement.allocations, let done = row.measurement.rowsDone, done > 0 else { return nil }
+                    return Double(a) / Double(done)
+                })?.median ?? .nan
+                lines.append("\(Int(date.timeIntervalSince1970)) \(n(vs.median)) \(n(perRow)) \(n(base))")
+            }
+            guard !lines.isEmpty else { continue }
+            text += "# \(strategy)\n" + lines.joined(separator: "\n") + "\n\n\n"
+            series.append(strategy)
+        }
+        guard !series.isEmpty else { return skip("trend", "Nightly trend", "the history has no vs_limit") }
+        return Chart(name: "trend", title: "Nightly trend", data: text, series: series, skipped: nil)
+    }
+
+    private static func skip(_ name: String, _ title: String, _ why: String) -> Chart {
+        Chart(name: name, title: title, data: nil, series: [], skipped: why)
+    }
+
+    /// A number as gnuplot reads it; NaN as "NaN" (gnuplot skips it).
+    private static func n(_ v: Double) -> String {
+        guard v.isFinite else { return "NaN" }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.6g", v)
+    }
+}

@@ -1,0 +1,201 @@
+# plots.gnuplot: every loadgen chart, from the data `loadgen plot` derives.
+#
+#   loadgen plot results/sweep.csv --timeline results/timeline.csv --out plots/       (runs this script)
+#   gnuplot -e "data='plots/data'; out='plots/'; format='png'" plots.gnuplot         (again, after a tweak)
+#   gnuplot -e "csv='results/sweep.csv'; timeline='results/timeline.csv'; out='plots/'" plots.gnuplot
+#
+# With `csv` (and optionally `timeline`, `history`, `baseline`) the script asks loadgen to derive the
+# data first (`loadgen` may name the binary; default .build/release/loadgen). It reads only the
+# `.dat` files loadgen writes (fixed columns, documented in their first line) and `vars.gp` (each
+# chart's series titles), never a results CSV by column number. A chart whose data file is
+# absent is skipped; loadgen says why.
+
+if (!exists("out")) out = "plots/"
+if (out[strlen(out):strlen(out)] ne "/") out = out . "/"
+if (!exists("format")) format = "png"
+if (!exists("loadgen")) loadgen = ".build/release/loadgen"
+if (!exists("data") && exists("csv")) {
+    extra = (exists("timeline") ? " --timeline '" . timeline . "'" : "") . (exists("history") ? " --history '" . history . "'" : "") \
+          . (exists("baseline") ? " --baseline '" . baseline . "'" : "")
+    status = system(sprintf("'%s' plot '%s'%s --out '%s' --data-only >&2; echo $?", loadgen, csv, extra, out))
+    if (int(status) != 0) { print "plots.gnuplot: loadgen plot failed; see above"; exit status 1 }
+    data = out . "data"
+}
+if (!exists("data")) { print "plots.gnuplot: give data='DIR' (from loadgen plot) or csv='FILE'"; exit status 1 }
+load data . "/vars.gp"
+
+has(name) = int(system(sprintf("test -s '%s/%s.dat' && echo 1 || echo 0", data, name)))
+file(name) = data . "/" . name . ".dat"
+formats = (format eq "both") ? "png svg" : format
+
+# Eight line styles that stay apart in grey: colour, dash pattern and point shape all differ.
+set linetype 1 lc rgb "#1b9e77" lw 2 dt 1 pt 7 ps 1.1
+set linetype 2 lc rgb "#d95f02" lw 2 dt 2 pt 5 ps 1.1
+set linetype 3 lc rgb "#7570b3" lw 2 dt 3 pt 9 ps 1.3
+set linetype 4 lc rgb "#e7298a" lw 2 dt 4 pt 11 ps 1.3
+set linetype 5 lc rgb "#66a61e" lw 2 dt 5 pt 13 ps 1.3
+set linetype 6 lc rgb "#e6ab02" lw 2 dt (10,4,2,4) pt 3 ps 1.3
+set linetype 7 lc rgb "#a6761d" lw 2 dt (2,6) pt 6 ps 1.1
+set linetype 8 lc rgb "#444444" lw 2 dt (12,4) pt 8 ps 1.3
+set linetype cycle 8
+
+# Settings every chart starts from (`reset` between charts keeps the line types above).
+common = 'set termoption noenhanced; set grid lc rgb "#dddddd"; set key outside right top noenhanced box opaque; set datafile missing "NaN"'
+@common
+
+# Opens the output of chart `chart` in format `fmt`.
+open = 'if (fmt eq "png") { set terminal pngcairo size 1280,800 font "DejaVu Sans,11" noenhanced } else { set terminal svg size 1280,800 font "DejaVu Sans,11" noenhanced }; set output out . chart . "." . fmt'
+
+# 1. Throughput per configuration.
+chart = "throughput"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set title "Throughput per configuration: taller is faster; whiskers: 95% CI of the median (min…max below 5 repetitions); black bar: the limit (raw-sqlite) on the same records" noenhanced font ",12"
+    set ylabel "records per second (log scale)"
+    set logscale y
+    set grid ytics lc rgb "#dddddd"
+    set style fill solid 0.55 border -1
+    set boxwidth 0.6
+    set xtics rotate by -30 left noenhanced font ",10"
+    set bmargin 12
+    plot file(chart) using 1:3:4:5:xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title "median rows/s", \
+         ''          using ($1-0.38):6:(0.76):(0) with vectors nohead lw 4 lc rgb "black" title "limit (raw-sqlite)"
+    unset output
+    reset
+    @common
+} }
+
+# 2. Scaling: wall time and rate against rows.
+chart = "scaling"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set multiplot layout 1,2 title "Scaling: how time and rate follow the number of rows (log–log); a straight line of slope 1 is linear cost" font ",12"
+    set logscale xy
+    set xlabel "rows"
+    set ylabel "wall time (s), bars min…max"
+    set key top left noenhanced box opaque
+    plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title scaling_series[i]
+    set ylabel "records per second (median)"
+    set key bottom left noenhanced box opaque
+    plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title scaling_series[i]
+    unset multiplot
+    unset logscale
+    unset output
+    reset
+    @common
+} }
+
+# 3. Batch size: rate and memory.
+chart = "batchsize"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set multiplot layout 1,2 title "Batch size: records per second (left) and peak RSS (right) against --batch-size; bigger batches commit less often and hold more" font ",12"
+    set logscale x
+    set xlabel "--batch-size (records per save or transaction, log scale)"
+    set ylabel "records per second (median, bars 95% CI)"
+    set key bottom right noenhanced box opaque
+    plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title batchsize_series[i]
+    set ylabel "peak RSS (MB, median)"
+    set key top left noenhanced box opaque
+    plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title batchsize_series[i]
+    unset multiplot
+    unset logscale
+    unset output
+    reset
+    @common
+} }
+
+# 4. Memory over rows processed.
+chart = "memory"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set multiplot layout 1,2 title "Memory while importing: save + reset() gives a sawtooth, an import that never resets grows with every row" font ",12"
+    set xlabel "records processed"
+    set ylabel "resident memory (MB)"
+    set key top left noenhanced box opaque
+    plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:2 with lines lt i title memory_series[i]
+    set ylabel "heap allocated (MB)"
+    plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:3 with lines lt i title memory_series[i]
+    unset multiplot
+    unset output
+    reset
+    @common
+} }
+
+# 5. Duplicates and conflicts against writers.
+chart = "writers"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set multiplot layout 1,2 title "Writers: duplicates (left) and conflicts met (right) as writers are added; one writer, or a uniqueness constraint, keeps duplicates at 0" font ",12"
+    set xlabel "writers (concurrent producers)"
+    set ylabel "duplicate rows (median)"
+    set key top left noenhanced box opaque
+    set yrange [0:*]
+    plot for [i=1:|writers_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title writers_series[i]
+    set ylabel "conflicts resolved by the merge policy (median)"
+    plot for [i=1:|writers_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title writers_series[i]
+    unset multiplot
+    set yrange [*:*]
+    unset output
+    reset
+    @common
+} }
+
+# 6. SQL statements per row.
+chart = "sqlperrow"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set title "SQL per record against rows: the N+1 pattern issues a query for every record, prefetching about one per batch" font ",12"
+    set logscale x
+    set xlabel "rows (log scale)"
+    set ylabel "SQL statements per record (solid) and SELECTs per record (dashed)"
+    set yrange [0:*]
+    set key top right noenhanced box opaque
+    plot for [i=1:|sqlperrow_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 title sqlperrow_series[i] . " statements", \
+         for [i=1:|sqlperrow_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 title sqlperrow_series[i] . " selects"
+    unset logscale
+    set yrange [*:*]
+    unset output
+    reset
+    @common
+} }
+
+# 7. Open-loop latency.
+chart = "latency"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set title "Open-loop latency (arrival to commit) against the offered rate: where p99 and max climb, the strategy no longer keeps up" font ",12"
+    set xlabel "offered rate (records per second)"
+    set ylabel "latency (ms, log scale): p50 solid, p99 dashed, max dotted"
+    set logscale y
+    set key top left noenhanced box opaque
+    plot for [i=1:|latency_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 title latency_series[i] . " p50", \
+         for [i=1:|latency_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 title latency_series[i] . " p99", \
+         for [i=1:|latency_series|] file(chart) index (i-1) using 1:4 with linespoints lt i dt 3 title latency_series[i] . " max"
+    unset logscale
+    unset output
+    reset
+    @common
+} }
+
+# 8. The nightly trend.
+chart = "trend"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set multiplot layout 2,1 title "Nightly trend: vs_limit per strategy (dashed: the baseline) and allocation requests per record; a step down or up is a commit that changed the work" font ",12"
+    set xdata time
+    set timefmt "%s"
+    set format x "%Y-%m-%d"
+    set xlabel "night"
+    set ylabel "vs_limit (median of the night)"
+    set key outside right top noenhanced box opaque
+    plot for [i=1:|trend_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i], \
+         for [i=1:|trend_series|] file(chart) index (i-1) using 1:4 with lines lt i dt 2 lw 1 notitle
+    set ylabel "allocations per record (median)"
+    plot for [i=1:|trend_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title trend_series[i]
+    unset multiplot
+    set xdata
+    unset output
+    reset
+    @common
+} }
