@@ -50,15 +50,16 @@ open = 'if (fmt eq "png") { set terminal pngcairo size 1280,800 font "DejaVu San
 chart = "throughput"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set title "Throughput per configuration: taller is faster; whiskers: 95% CI of the median (min…max below 5 repetitions); black bar: the limit (raw-sqlite) on the same records" noenhanced font ",12"
+    set title "Throughput per configuration: taller is faster, and the black bar is the limit (raw-sqlite on the same records)\nwhiskers: 95% CI of the median (min…max below 5 repetitions)" noenhanced font ",12"
     set ylabel "records per second (log scale)"
     set logscale y
     set grid ytics lc rgb "#dddddd"
     set style fill solid 0.55 border -1
     set boxwidth 0.6
-    set xtics rotate by -30 left noenhanced font ",10"
-    set bmargin 12
-    plot file(chart) using 1:3:4:5:xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title "median rows/s", \
+    set xtics rotate by 90 right noenhanced font ",8" nomirror
+    set bmargin 17
+    set xrange [-1:*]
+    plot file(chart) using 1:3:4:5:(0.6):xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title "median rows/s", \
          ''          using ($1-0.38):6:(0.76):(0) with vectors nohead lw 4 lc rgb "black" title "limit (raw-sqlite)"
     unset output
     reset
@@ -69,14 +70,14 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "scaling"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 title "Scaling: how time and rate follow the number of rows (log–log); a straight line of slope 1 is linear cost" font ",12"
+    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Scaling: how wall time (left) and rate (right) follow the number of rows, log–log\na line of slope 1 on the left is a cost per row that does not grow with the data" font ",12"
     set logscale xy
     set xlabel "rows"
     set ylabel "wall time (s), bars min…max"
-    set key top left noenhanced box opaque
+    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
     plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title scaling_series[i]
     set ylabel "records per second (median)"
-    set key bottom left noenhanced box opaque
+    unset key
     plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title scaling_series[i]
     unset multiplot
     unset logscale
@@ -89,14 +90,14 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "batchsize"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 title "Batch size: records per second (left) and peak RSS (right) against --batch-size; bigger batches commit less often and hold more" font ",12"
+    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Batch size: records per second (left) and peak RSS (right) against --batch-size\nbigger batches commit less often and hold more objects" font ",12"
     set logscale x
     set xlabel "--batch-size (records per save or transaction, log scale)"
-    set ylabel "records per second (median, bars 95% CI)"
-    set key bottom right noenhanced box opaque
+    set ylabel "rows/s (median; bars: 95% CI)"
+    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
     plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title batchsize_series[i]
     set ylabel "peak RSS (MB, median)"
-    set key top left noenhanced box opaque
+    unset key
     plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title batchsize_series[i]
     unset multiplot
     unset logscale
@@ -109,12 +110,13 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "memory"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 title "Memory while importing: save + reset() gives a sawtooth, an import that never resets grows with every row" font ",12"
+    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Memory while importing: save + reset() keeps memory flat (a sawtooth),\nan import that never resets grows with every row" font ",12"
     set xlabel "records processed"
     set ylabel "resident memory (MB)"
-    set key top left noenhanced box opaque
+    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
     plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:2 with lines lt i title memory_series[i]
     set ylabel "heap allocated (MB)"
+    unset key
     plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:3 with lines lt i title memory_series[i]
     unset multiplot
     unset output
@@ -126,13 +128,14 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "writers"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 title "Writers: duplicates (left) and conflicts met (right) as writers are added; one writer, or a uniqueness constraint, keeps duplicates at 0" font ",12"
+    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Writers: duplicate rows (left) and merge conflicts (right) as writers are added\none writer, or a uniqueness constraint, keeps duplicates at 0" font ",12"
     set xlabel "writers (concurrent producers)"
     set ylabel "duplicate rows (median)"
-    set key top left noenhanced box opaque
+    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
     set yrange [0:*]
     plot for [i=1:|writers_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title writers_series[i]
     set ylabel "conflicts resolved by the merge policy (median)"
+    unset key
     plot for [i=1:|writers_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title writers_series[i]
     unset multiplot
     set yrange [*:*]
@@ -145,12 +148,12 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "sqlperrow"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set title "SQL per record against rows: the N+1 pattern issues a query for every record, prefetching about one per batch" font ",12"
+    set title "SQL per record against rows: the N+1 pattern issues a query for every record,\nprefetching about one per batch" font ",12"
     set logscale x
     set xlabel "rows (log scale)"
     set ylabel "SQL statements per record (solid) and SELECTs per record (dashed)"
     set yrange [0:*]
-    set key top right noenhanced box opaque
+    set key outside right top noenhanced box opaque font ",9"
     plot for [i=1:|sqlperrow_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 title sqlperrow_series[i] . " statements", \
          for [i=1:|sqlperrow_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 title sqlperrow_series[i] . " selects"
     unset logscale
@@ -164,11 +167,11 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "latency"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set title "Open-loop latency (arrival to commit) against the offered rate: where p99 and max climb, the strategy no longer keeps up" font ",12"
+    set title "Open-loop latency, arrival to commit, against the offered rate: a batch waits for its last record\n(latency falls as the rate rises) until the strategy cannot keep up (then p99 and max climb)" font ",12"
     set xlabel "offered rate (records per second)"
     set ylabel "latency (ms, log scale): p50 solid, p99 dashed, max dotted"
     set logscale y
-    set key top left noenhanced box opaque
+    set key outside right top noenhanced box opaque font ",9"
     plot for [i=1:|latency_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 title latency_series[i] . " p50", \
          for [i=1:|latency_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 title latency_series[i] . " p99", \
          for [i=1:|latency_series|] file(chart) index (i-1) using 1:4 with linespoints lt i dt 3 title latency_series[i] . " max"
@@ -182,16 +185,20 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "trend"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 2,1 title "Nightly trend: vs_limit per strategy (dashed: the baseline) and allocation requests per record; a step down or up is a commit that changed the work" font ",12"
+    set multiplot layout 2,1 margins 0.08,0.68,0.12,0.88 spacing 0.14 title "Nightly trend: vs_limit per strategy (dashed: the baseline) and allocation requests per record\na step is a commit that changed the work" font ",12"
     set xdata time
     set timefmt "%s"
-    set format x "%Y-%m-%d"
-    set xlabel "night"
+    set format x "%m-%d %H:%M"
+    set xtics rotate by -30 font ",9"
+    set offsets graph 0.04, graph 0.04, graph 0.05, graph 0.05
+    unset xlabel
     set ylabel "vs_limit (median of the night)"
-    set key outside right top noenhanced box opaque
+    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
     plot for [i=1:|trend_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i], \
-         for [i=1:|trend_series|] file(chart) index (i-1) using 1:4 with lines lt i dt 2 lw 1 notitle
+         for [i=1:|trend_series|] file(chart) index (i-1) using 1:4 with lines lt i dt (4,4) lw 1 notitle
     set ylabel "allocations per record (median)"
+    set xlabel "nightly run (start)"
+    unset key
     plot for [i=1:|trend_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title trend_series[i]
     unset multiplot
     set xdata

@@ -59,7 +59,8 @@ public struct ChartData: Sendable {
             let rate = c.rate!
             let interval = rate.medianInterval ?? rate.min...rate.max
             let limit = c.vsLimit.map { rate.median / $0.median } ?? .nan
-            let label = (c.strategy + (c.label.isEmpty ? "" : " " + c.label)).replacingOccurrences(of: " ", with: "~")
+            // Quoted: gnuplot reads a quoted field with spaces as one column.
+            let label = "\"" + (c.strategy + (c.label.isEmpty ? "" : " " + c.label)).replacingOccurrences(of: "\"", with: "'") + "\""
             text += "\(i) \(label) \(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(limit))\n"
         }
         return Chart(name: "throughput", title: "Throughput", data: text, series: ["median rows/s"], skipped: nil)
@@ -127,20 +128,24 @@ public struct ChartData: Sendable {
     private static func series(_ s: RunSummary, name: String, title: String, axis: String, need: String,
                                minimumPoints: Int = 2, header: String,
                                _ figure: (RunSummary.Configuration) -> String?) -> Chart {
-        let varying = ResultRow.parameterColumns.filter { column in
-            column != axis && column != "strategy" && column != "unique_keys"
-                && Set(s.configurations.map { $0.parameters[column] }).count > 1
+        // A line is a strategy at one value of every other parameter; its title names the
+        // parameters that differ between the lines drawn (so constants do not clutter it).
+        let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
+        var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
+        for c in s.configurations where Double(c.parameters[axis]) != nil && figure(c) != nil {
+            let key = [c.strategy] + others.map { c.parameters[$0] }
+            if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].configurations.append(c) }
+            else { groups.append((key, [c])) }
         }
+        groups = groups.filter { $0.configurations.count >= minimumPoints }
+        let varying = others.indices.filter { i in Set(groups.map { $0.key[i + 1] }).count > 1 }
         var lines: [(title: String, points: [(Double, String)])] = []
-        for c in s.configurations {
-            guard let x = Double(c.parameters[axis]), let y = figure(c) else { continue }
-            let title = ([c.strategy] + varying.compactMap { col in
-                c.parameters[col].isEmpty ? nil : "\(col)=\(c.parameters[col])"
+        for group in groups {
+            let title = ([group.key[0]] + varying.compactMap { i in
+                group.key[i + 1].isEmpty ? nil : "\(others[i])=\(group.key[i + 1])"
             }).joined(separator: " ")
-            if let i = lines.firstIndex(where: { $0.title == title }) { lines[i].points.append((x, y)) }
-            else { lines.append((title, [(x, y)])) }
+            lines.append((title, group.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }))
         }
-        lines = lines.filter { $0.points.count >= minimumPoints }
         guard !lines.isEmpty else { return skip(name, title, "the results hold no \(need)") }
         var text = header + "\n"
         for line in lines {
@@ -157,14 +162,24 @@ public struct ChartData: Sendable {
         guard let timeline, !timeline.isEmpty else {
             return skip("memory", "Memory over rows", "no --timeline file was given (loadgen plot --timeline FILE)")
         }
+        // The runs that went furthest (the largest --rows): where growth and sawtooth show best.
+        let longest = timeline.compactMap { Double($0["rows_done"] ?? "") }.max() ?? 0
+        var reached: [String: Double] = [:]
+        for sample in timeline {
+            if let run = sample["run_id"], let done = Double(sample["rows_done"] ?? "") { reached[run] = max(reached[run] ?? 0, done) }
+        }
         var firstRun: [String: String] = [:]   // strategy + config → run_id of its first repetition
         var order: [String] = []
-        for sample in timeline {
+        for sample in timeline where reached[sample["run_id"] ?? ""] == longest {
             let key = [sample["strategy"] ?? "", sample["config"] ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
             guard let run = sample["run_id"], !key.isEmpty else { continue }
             if firstRun[key] == nil { firstRun[key] = run; order.append(key) }
         }
         guard !order.isEmpty else { return skip("memory", "Memory over rows", "the timeline has no samples") }
+        // Titles keep what differs between the lines (rows=… is the same for all of them).
+        let words = order.map { $0.split(separator: " ").map(String.init) }
+        let common = words.dropFirst().reduce(Set(words[0].dropFirst())) { $0.intersection($1.dropFirst()) }
+        let titles = words.map { w in ([w[0]] + w.dropFirst().filter { !common.contains($0) }).joined(separator: " ") }
         var text = "# rows_done rss_mb heap_mb\n"
         for key in order {
             text += "# \(key)\n"
@@ -175,34 +190,38 @@ public struct ChartData: Sendable {
             }
             text += "\n\n"
         }
-        return Chart(name: "memory", title: "Memory over rows", data: text, series: order, skipped: nil)
+        return Chart(name: "memory", title: "Memory over rows", data: text, series: titles, skipped: nil)
     }
 
-    /// 8. The nightly trend: median vs_limit (and allocations per row) per strategy per night,
-    /// with the baseline's value.
+    /// 8. The nightly trend: per nightly run (one invocation: the run ids' common prefix), the
+    /// median vs_limit and allocations per row of each strategy, and the baseline's vs_limit.
     static func trend(history: [ResultRow]?, baseline: [ResultRow]?) -> Chart {
         guard let history, !history.isEmpty else {
             return skip("trend", "Nightly trend", "no --history file was given (results/history.csv)")
         }
-        let days = Set(history.map { String($0.identity.startedAt.prefix(10)) })
-        guard days.count >= 1 else { return skip("trend", "Nightly trend", "the history has no dates") }
-        let baseByStrategy = Dictionary(grouping: baseline ?? [], by: { $0.parameters.strategy })
-        var text = "# day_epoch vs_limit_median allocations_per_row_median baseline_vs_limit\n"
-        var series: [String] = []
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        for strategy in history.map(\.parameters.strategy).uniqued() where strategy != "raw-sqlite" {
-            let mine = history.filter { $0.parameters.strategy == strategy && $0.measurement.instructionsCountedBy == nil }
-            let byDay = Dictionary(grouping: mine) { String($0.identity.startedAt.prefix(10)) }
-            let base = Statistics((baseByStrategy[strategy] ?? []).compactMap(\.vsLimit))?.median ?? .nan
+        // One point per nightly run, placed at the time it started.
+        let timed = history.filter { $0.measurement.instructionsCountedBy == nil }
+        let runs = Dictionary(grouping: timed) { String($0.identity.runID.split(separator: "-").first ?? "") }
+        let start = runs.mapValues { rows in
+            rows.compactMap { formatter.date(from: $0.identity.startedAt)?.timeIntervalSince1970 }.min() ?? 0
+        }
+        let order = runs.keys.sorted { start[$0]! < start[$1]! }
+        let baseByStrategy = Dictionary(grouping: baseline ?? [], by: { $0.parameters.strategy })
+        var text = "# run_start_epoch vs_limit_median allocations_per_row_median baseline_vs_limit\n"
+        var series: [String] = []
+        for strategy in timed.map(\.parameters.strategy).uniqued() where strategy != "raw-sqlite" {
+            let base = Statistics((baseByStrategy[strategy] ?? []).filter { $0.measurement.instructionsCountedBy == nil }
+                .compactMap(\.vsLimit))?.median ?? .nan
             var lines: [String] = []
-            for day in byDay.keys.sorted() {
-                guard let date = formatter.date(from: day), let vs = Statistics(byDay[day]!.compactMap(\.vsLimit)) else { continue }
-                let perRow = Statistics(byDay[day]!.compactMap { row -> Double? in
+            for run in order {
+                let mine = runs[run]!.filter { $0.parameters.strategy == strategy }
+                guard let vs = Statistics(mine.compactMap(\.vsLimit)) else { continue }
+                let perRow = Statistics(mine.compactMap { row -> Double? in
                     guard let a = row.measurement.allocations, let done = row.measurement.rowsDone, done > 0 else { return nil }
                     return Double(a) / Double(done)
                 })?.median ?? .nan
-                lines.append("\(Int(date.timeIntervalSince1970)) \(n(vs.median)) \(n(perRow)) \(n(base))")
+                lines.append("\(Int(start[run]!)) \(n(vs.median)) \(n(perRow)) \(n(base))")
             }
             guard !lines.isEmpty else { continue }
             text += "# \(strategy)\n" + lines.joined(separator: "\n") + "\n\n\n"
