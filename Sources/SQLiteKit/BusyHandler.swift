@@ -11,23 +11,23 @@ import Darwin
 /// SQLite's own `busy_timeout` retries silently; installing this handler instead makes each
 /// retry visible (`retries`), which is what the reporter's `busy_retries` shows: lock contention
 /// between coordinators on one file, as an app and its extension meet it.
-public final class BusyHandler: Sendable {
+package final class BusyHandler: Sendable {
     private let timeoutNanoseconds: UInt64
     private let count = Atomic<Int>(0)
 
-    public init(timeoutMilliseconds: Int32) {
+    package init(timeoutMilliseconds: Int32) {
         timeoutNanoseconds = UInt64(max(0, timeoutMilliseconds)) * 1_000_000
     }
 
     /// Times SQLite found the database locked and waited.
-    public var retries: Int { count.load(ordering: .relaxed) }
+    package var retries: Int { count.load(ordering: .relaxed) }
 
     /// Counts a wait made outside SQLite's busy handler (a shared-cache table lock).
     func noteWait() { count.wrappingAdd(1, ordering: .relaxed) }
 
     /// Installs this handler on `db` (replacing any busy timeout). The handler must outlive `db`;
     /// `Database` keeps a reference.
-    public func install(on db: Database) {
+    package func install(on db: Database) {
         db.busyHandler = self
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_busy_handler(db.handle, { context, attempt in

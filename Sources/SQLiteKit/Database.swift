@@ -8,13 +8,13 @@ import Synchronization
 /// a strategy's own thread, the verifier) confines it. It is opened in SQLite's multi-thread
 /// mode (`SQLITE_OPEN_NOMUTEX`) because that confinement makes SQLite's own mutex pure cost.
 /// That is why it is `@unchecked Sendable`: it may move between threads, never be shared by two.
-public final class Database: @unchecked Sendable {
+package final class Database: @unchecked Sendable {
     /// The path given when opening (":memory:" or a `file:` URI for in-memory stores).
-    public let path: String
+    package let path: String
     /// Where every statement executed on this connection is counted.
-    public let counters: StatementCounters
+    package let counters: StatementCounters
     /// The raw handle, for the rare call this type does not wrap.
-    public let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// True when `LOADGEN_SQL_DEBUG=1`: every statement is printed to stderr as it starts,
     /// like Core Data's `-com.apple.CoreData.SQLDebug 1`.
     let printsSQL: Bool
@@ -27,7 +27,7 @@ public final class Database: @unchecked Sendable {
     ///
     /// `path` may be a `file:` URI, so that several connections can share one in-memory
     /// database (`file:name?mode=memory&cache=shared`).
-    public init(path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters()) throws {
+    package init(path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters()) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var db: OpaquePointer?
@@ -47,7 +47,7 @@ public final class Database: @unchecked Sendable {
 
     /// Connections open in this process: a strategy that returns with connections still open
     /// has leaked them (the verifier checks before it reads the store).
-    public static var openConnections: Int { open.load(ordering: .relaxed) }
+    package static var openConnections: Int { open.load(ordering: .relaxed) }
     private static let open = Atomic<Int>(0)
 
     deinit {
@@ -59,7 +59,7 @@ public final class Database: @unchecked Sendable {
     // MARK: Statements
 
     /// Prepares one statement for repeated use. Hot paths prepare once and reuse.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         var stmt: OpaquePointer?
         var rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         // Preparing reads the schema, which another shared-cache connection may hold locked.
@@ -72,7 +72,7 @@ public final class Database: @unchecked Sendable {
 
     /// Executes one or more statements separated by semicolons, each counted by its kind.
     /// For DDL, pragmas and transaction control, not for hot paths.
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         try sql.withCString { start in
             var tail: UnsafePointer<CChar>? = start
             while let current = tail, current.pointee != 0 {
@@ -91,13 +91,13 @@ public final class Database: @unchecked Sendable {
     }
 
     /// The first column of the first row of `sql`, as an integer (0 when there is no row).
-    public func scalarInt(_ sql: String) throws -> Int {
+    package func scalarInt(_ sql: String) throws -> Int {
         let statement = try prepare(sql)
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
     /// The first column of the first row of `sql`, as text (nil when there is no row or it is NULL).
-    public func scalarText(_ sql: String) throws -> String? {
+    package func scalarText(_ sql: String) throws -> String? {
         let statement = try prepare(sql)
         return try statement.step() ? statement.text(at: 0) : nil
     }
@@ -130,29 +130,29 @@ public final class Database: @unchecked Sendable {
     // MARK: Connection state
 
     /// How long SQLite itself waits on a lock before returning `SQLITE_BUSY`.
-    public func setBusyTimeout(milliseconds: Int32) {
+    package func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// The rowid of the last successful INSERT into any table. Settable, so that a caller can
     /// put a value no row has (0) before an INSERT and learn whether that INSERT added a row:
     /// `INSERT OR IGNORE` and an upsert's UPDATE leave it unchanged.
-    public var lastInsertRowID: Int64 {
+    package var lastInsertRowID: Int64 {
         get { sqlite3_last_insert_rowid(handle) }
         set { sqlite3_set_last_insert_rowid(handle, newValue) }
     }
 
     /// True while a transaction is open on this connection.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Bytes SQLite itself has allocated (page caches, statements), across all connections.
-    public static var memoryUsed: Int { Int(sqlite3_memory_used()) }
+    package static var memoryUsed: Int { Int(sqlite3_memory_used()) }
 
     /// The version of the SQLite library in use, e.g. "3.40.1".
-    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
 
 /// One wait for a shared-cache unlock: SQLite calls back (on the thread that released the

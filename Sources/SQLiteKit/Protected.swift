@@ -9,11 +9,11 @@ import Darwin
 /// Used instead of `Synchronization.Mutex` because the thread sanitizer understands pthread
 /// locks (it intercepts them) but not Mutex's futex, and the engine's tests must run clean
 /// under `--sanitize=thread`.
-public final class Protected<Value> {
+package final class Protected<Value> {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -26,7 +26,7 @@ public final class Protected<Value> {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -4,15 +4,15 @@ import CSQLite
 ///
 /// The result code is kept so callers can tell a lock (`SQLITE_BUSY`, `SQLITE_LOCKED`),
 /// which is worth retrying, from everything else, which is not.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+package struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The extended result code returned by SQLite.
-    public let code: ResultCode
+    package let code: ResultCode
     /// SQLite's own message (`sqlite3_errmsg`).
-    public let message: String
+    package let message: String
     /// The SQL being prepared or executed, when known.
-    public let sql: String?
+    package let sql: String?
 
-    public init(code: ResultCode, message: String, sql: String? = nil) {
+    package init(code: ResultCode, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
         self.sql = sql
@@ -24,15 +24,15 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The primary result code (the low byte of the extended code).
-    public var primaryCode: ResultCode { code.primary }
+    package var primaryCode: ResultCode { code.primary }
 
     /// True for the lock errors a writer may retry: another connection holds the lock.
-    public var isBusy: Bool { primaryCode == .busy || primaryCode == .locked }
+    package var isBusy: Bool { primaryCode == .busy || primaryCode == .locked }
 
     /// True when a UNIQUE, PRIMARY KEY or other constraint rejected the write.
-    public var isConstraint: Bool { primaryCode == .constraint }
+    package var isConstraint: Bool { primaryCode == .constraint }
 
-    public var description: String {
+    package var description: String {
         if let sql { return "SQLite error \(code.rawValue): \(message) (in: \(sql))" }
         return "SQLite error \(code.rawValue): \(message)"
     }

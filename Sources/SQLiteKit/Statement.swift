@@ -5,13 +5,13 @@ import CSQLite
 /// Binding takes raw values and byte buffers so that hot paths build no String per row.
 /// The first `step()` after a reset counts one execution in the connection's
 /// `StatementCounters`: a statement's cost is counted where it is paid, whatever the caller.
-public final class Statement {
+package final class Statement {
     /// The raw handle, for the rare call this type does not wrap.
-    public let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// What the statement does, for counting.
-    public let kind: StatementKind
+    package let kind: StatementKind
     /// The statement's SQL, as prepared.
-    public let sql: String
+    package let sql: String
     private let database: Database
     private let isCommit: Bool
     private var started = false
@@ -41,24 +41,24 @@ public final class Statement {
     // MARK: Binding (1-based indexes, as in SQLite)
 
     @inline(__always)
-    public func bind(_ value: Int64, at index: Int32) {
+    package func bind(_ value: Int64, at index: Int32) {
         check(sqlite3_bind_int64(handle, index, value), index)
     }
 
     @inline(__always)
-    public func bind(_ value: Int, at index: Int32) {
+    package func bind(_ value: Int, at index: Int32) {
         check(sqlite3_bind_int64(handle, index, Int64(value)), index)
     }
 
     @inline(__always)
-    public func bind(_ value: Double, at index: Int32) {
+    package func bind(_ value: Double, at index: Int32) {
         check(sqlite3_bind_double(handle, index, value), index)
     }
 
     /// Binds UTF-8 bytes without copying them: the buffer must stay valid and unchanged until
     /// the statement is stepped to completion or reset. This is the hot-path text binding.
     @inline(__always)
-    public func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
         check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                                 Int32(bytes.count), loadgen_sqlite_static()), index)
     }
@@ -66,7 +66,7 @@ public final class Statement {
     /// Starts a round of `bindText(copy:at:)`: the text bound that way in the previous round may
     /// be overwritten, so every such parameter must be bound again before the next step.
     @inline(__always)
-    public func startTextRound() {
+    package func startTextRound() {
         if let arena { arena.startRound() } else { arena = TextArena() }
     }
 
@@ -74,13 +74,13 @@ public final class Statement {
     /// keeps, bound in place, instead of SQLite allocating and freeing a copy per parameter.
     /// For hot paths; call `startTextRound()` before each round of bindings.
     @inline(__always)
-    public func bindText(copy text: String, at index: Int32) {
+    package func bindText(copy text: String, at index: Int32) {
         guard let arena else { preconditionFailure("bindText(copy:at:) before startTextRound() on: \(sql)") }
         bindText(noCopy: arena.copy(text), at: index)
     }
 
     /// Binds a String (SQLite copies it). Convenient; not for per-row hot paths.
-    public func bind(_ value: String, at index: Int32) {
+    package func bind(_ value: String, at index: Int32) {
         var copy = value
         let rc = copy.withUTF8 { buffer in
             sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
@@ -90,18 +90,18 @@ public final class Statement {
     }
 
     /// Binds bytes as a BLOB (SQLite copies them).
-    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient()), index)
     }
 
     /// Binds bytes as a BLOB without copying; the same lifetime rule as `bindText(noCopy:at:)`.
     @inline(__always)
-    public func bindBlob(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bindBlob(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_static()), index)
     }
 
     @inline(__always)
-    public func bindNull(at index: Int32) {
+    package func bindNull(at index: Int32) {
         check(sqlite3_bind_null(handle, index), index)
     }
 
@@ -122,7 +122,7 @@ public final class Statement {
     /// statement is reset (so it can be bound again and retried) and the error thrown.
     @inline(__always)
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         if _slowPath(bindFailure != nil) { try throwBindFailure() }
         if !started {
             started = true
@@ -159,14 +159,14 @@ public final class Statement {
 
     /// Steps to completion and resets, keeping the bindings: the usual way to run a write.
     @inline(__always)
-    public func run() throws {
+    package func run() throws {
         while try step() {}
         reset()
     }
 
     /// Makes the statement ready to run again. Bindings are kept.
     @inline(__always)
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         started = false
     }
@@ -182,21 +182,21 @@ public final class Statement {
     // MARK: Reading columns (0-based indexes, as in SQLite)
 
     @inline(__always)
-    public func int(at column: Int32) -> Int {
+    package func int(at column: Int32) -> Int {
         Int(sqlite3_column_int64(handle, column))
     }
 
     @inline(__always)
-    public func double(at column: Int32) -> Double {
+    package func double(at column: Int32) -> Double {
         sqlite3_column_double(handle, column)
     }
 
-    public func isNull(at column: Int32) -> Bool {
+    package func isNull(at column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
     /// The column as a String (nil when NULL).
-    public func text(at column: Int32) -> String? {
+    package func text(at column: Int32) -> String? {
         guard let cString = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
@@ -205,7 +205,7 @@ public final class Statement {
     /// The column's bytes, valid only until the next step or reset: for comparing or hashing
     /// without building a String.
     @inline(__always)
-    public func withBytes<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let type = sqlite3_column_type(handle, column)
         let pointer = type == SQLITE_BLOB ? sqlite3_column_blob(handle, column)
                                           : UnsafeRawPointer(sqlite3_column_text(handle, column))
@@ -214,7 +214,7 @@ public final class Statement {
     }
 
     /// The column as bytes (nil when NULL).
-    public func blob(at column: Int32) -> [UInt8]? {
+    package func blob(at column: Int32) -> [UInt8]? {
         if isNull(at: column) { return nil }
         return withBytes(at: column) { Array($0) }
     }

@@ -1,12 +1,12 @@
 import Synchronization
 
 /// What a statement does, decided once when it is prepared, so counting costs one atomic add.
-public enum StatementKind: Int, CaseIterable, Sendable {
+package enum StatementKind: Int, CaseIterable, Sendable {
     case select, insert, update, delete, transaction, other
 
     /// Classifies SQL by its first keyword. `WITH` is treated as a select (the engine only
     /// uses common table expressions for reads); `PRAGMA` and DDL count as `other`.
-    public static func classify(_ sql: some StringProtocol) -> StatementKind {
+    package static func classify(_ sql: some StringProtocol) -> StatementKind {
         var word = ""
         for ch in sql.unicodeScalars {
             if ch.properties.isWhitespace || ch == "(" {
@@ -32,7 +32,7 @@ public enum StatementKind: Int, CaseIterable, Sendable {
 /// adds one here, so the reporter's `sql_statements` and `sql_selects` cannot miss a path.
 /// Atomics make it safe to share between writer threads; relaxed ordering is enough
 /// because the totals are read only after the work has been joined.
-public final class StatementCounters: Sendable {
+package final class StatementCounters: Sendable {
     // One atomic per kind: `Atomic` is not copyable, so it cannot live in an array.
     private let selects = Atomic<Int>(0), inserts = Atomic<Int>(0), updates = Atomic<Int>(0)
     private let deletes = Atomic<Int>(0), transactions = Atomic<Int>(0), others = Atomic<Int>(0)
@@ -41,19 +41,19 @@ public final class StatementCounters: Sendable {
     private let recording = Atomic<Bool>(false)
     private let log = Protected<[String]>([])
 
-    public init() {}
+    package init() {}
 
     // MARK: Recording (for tests that assert the exact SQL a operation issues)
 
     /// Starts keeping the text of every statement executed from now on.
-    public func startRecording() {
+    package func startRecording() {
         log.withLock { $0.removeAll() }
         recording.store(true, ordering: .relaxed)
     }
 
     /// Stops recording and returns what was executed, in order.
     @discardableResult
-    public func stopRecording() -> [String] {
+    package func stopRecording() -> [String] {
         recording.store(false, ordering: .relaxed)
         return log.withLock { $0 }
     }
@@ -65,7 +65,7 @@ public final class StatementCounters: Sendable {
 
     /// Records one execution of a statement of `kind`.
     @inline(__always)
-    public func record(_ kind: StatementKind) {
+    package func record(_ kind: StatementKind) {
         switch kind {
         case .select: selects.wrappingAdd(1, ordering: .relaxed)
         case .insert: inserts.wrappingAdd(1, ordering: .relaxed)
@@ -78,7 +78,7 @@ public final class StatementCounters: Sendable {
 
     /// Records one committed transaction (`COMMIT`, or an autocommit write outside one).
     @inline(__always)
-    public func recordCommit() {
+    package func recordCommit() {
         commits.wrappingAdd(1, ordering: .relaxed)
     }
 
@@ -90,7 +90,7 @@ public final class StatementCounters: Sendable {
     }
 
     /// The number of executions of `kind` so far.
-    public func count(_ kind: StatementKind) -> Int {
+    package func count(_ kind: StatementKind) -> Int {
         switch kind {
         case .select: selects.load(ordering: .relaxed)
         case .insert: inserts.load(ordering: .relaxed)
@@ -102,33 +102,33 @@ public final class StatementCounters: Sendable {
     }
 
     /// Every statement executed so far, of any kind.
-    public var total: Int {
+    package var total: Int {
         StatementKind.allCases.reduce(0) { $0 + count($1) }
     }
 
     /// Transactions committed so far.
-    public var committedTransactions: Int { commits.load(ordering: .relaxed) }
+    package var committedTransactions: Int { commits.load(ordering: .relaxed) }
 
     /// A plain-value copy, for reports and test assertions.
-    public func snapshot() -> Snapshot {
+    package func snapshot() -> Snapshot {
         Snapshot(select: count(.select), insert: count(.insert), update: count(.update),
                  delete: count(.delete), transaction: count(.transaction), other: count(.other),
                  commits: committedTransactions, vmSteps: vmSteps.load(ordering: .relaxed))
     }
 
     /// Counts at one moment.
-    public struct Snapshot: Equatable, Sendable, Codable {
-        public var select = 0, insert = 0, update = 0, delete = 0, transaction = 0, other = 0, commits = 0
+    package struct Snapshot: Equatable, Sendable, Codable {
+        package var select = 0, insert = 0, update = 0, delete = 0, transaction = 0, other = 0, commits = 0
         /// SQLite VM steps of the statements finalized so far (see `recordVMSteps`).
-        public var vmSteps = 0
+        package var vmSteps = 0
 
-        public init(select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
+        package init(select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
                     transaction: Int = 0, other: Int = 0, commits: Int = 0, vmSteps: Int = 0) {
             self.select = select; self.insert = insert; self.update = update; self.delete = delete
             self.transaction = transaction; self.other = other; self.commits = commits; self.vmSteps = vmSteps
         }
 
-        public var total: Int { select + insert + update + delete + transaction + other }
+        package var total: Int { select + insert + update + delete + transaction + other }
 
     }
 }

@@ -9,21 +9,21 @@ import Workload
 /// own cost on that path. It leaves what a batch insert can leave: repeated keys become rows,
 /// and no record is related to its category (the verifier counts every row as a bad link).
 /// Compare with `batch`, which pays for both.
-public struct BatchInsertOnlyStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "batch-insert-only" }
-    public var summary: String { "BatchInsertRequests alone on raw-sqlite's layout: no dedup, no relationships" }
-    public var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }
-    public var keyConstraint: KeyConstraint { .none }
+package struct BatchInsertOnlyStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "batch-insert-only" }
+    package var summary: String { "BatchInsertRequests alone on raw-sqlite's layout: no dedup, no relationships" }
+    package var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }
+    package var keyConstraint: KeyConstraint { .none }
     /// Neither deduplicated nor related: what the bare batch insert leaves.
-    public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false, linked: false) }
-    public var caveat: String {
+    package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false, linked: false) }
+    package var caveat: String {
         "the batch insert alone: nothing deduplicated, nothing related (its duplicates and bad links are by design), "
             + "so it may beat the limit"
     }
-    public var defaultBatchSize: Int? { 5_000 }
+    package var defaultBatchSize: Int? { 5_000 }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)

@@ -9,15 +9,15 @@ import Report
 /// policy), so repeated keys keep their first row. A batch insert cannot set relationships, so
 /// each chunk is fetched back and related to its categories through a context, as users must.
 /// Hypothesis: close to raw, flat memory, "10–20× faster than context inserts".
-public struct BatchStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "batch" }
-    public var summary: String { "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context" }
-    public var idiom: String { "NSBatchInsertRequest (with the relationship fix-up it forces)" }
-    public var keyConstraint: KeyConstraint { .unique }
-    public var defaultBatchSize: Int? { 5_000 }
+package struct BatchStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "batch" }
+    package var summary: String { "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context" }
+    package var idiom: String { "NSBatchInsertRequest (with the relationship fix-up it forces)" }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var defaultBatchSize: Int? { 5_000 }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try BatchImport(batchSize: job.batchSize(for: self), policy: .error).run(job)
     }
 }

@@ -8,15 +8,15 @@ import Report
 /// ignored. Models `NSBatchInsertRequest` with a constrained entity and
 /// `NSMergeByPropertyObjectTrumpMergePolicy`. Hypothesis: zero duplicates on duplicate-heavy
 /// input, at the cost of the updates.
-public struct BatchUpsertStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "batch-upsert" }
-    public var summary: String { "as batch, but repeated keys update their row (ON CONFLICT … DO UPDATE)" }
-    public var idiom: String { "batch insert + uniqueness constraint + object-trump merge policy" }
-    public var keyConstraint: KeyConstraint { .unique }
-    public var defaultBatchSize: Int? { 5_000 }
+package struct BatchUpsertStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "batch-upsert" }
+    package var summary: String { "as batch, but repeated keys update their row (ON CONFLICT … DO UPDATE)" }
+    package var idiom: String { "batch insert + uniqueness constraint + object-trump merge policy" }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var defaultBatchSize: Int? { 5_000 }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try BatchImport(batchSize: job.batchSize(for: self), policy: .mergeByPropertyObjectTrump).run(job)
     }
 }

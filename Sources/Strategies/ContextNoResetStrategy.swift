@@ -6,14 +6,14 @@ import Report
 /// Models the import that forgets `reset()` (seed 000 explains why it is needed). Each category
 /// keeps every expense in its inverse to-many, so nothing can be freed. Hypothesis: memory grows
 /// with rows.
-public struct ContextNoResetStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "context-noreset" }
-    public var summary: String { "as context-reset but never resets: every object stays registered" }
-    public var idiom: String { "background context import that saves every N but never resets" }
-    public var keyConstraint: KeyConstraint { .unique }
+package struct ContextNoResetStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "context-noreset" }
+    package var summary: String { "as context-reset but never resets: every object stays registered" }
+    package var idiom: String { "background context import that saves every N but never resets" }
+    package var keyConstraint: KeyConstraint { .unique }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: false, lookup: .refetchAfterReset).run(job)
     }
 }

@@ -8,14 +8,14 @@ import Report
 /// keys, save every 1,000, `reset()` to drop memory, and the category dictionary fetched again
 /// with one `name IN (…)` query after each reset, because reset invalidates the objects it held.
 /// Hypothesis: flat memory.
-public struct ContextResetStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "context-reset" }
-    public var summary: String { "managed object per record, save + reset() every --batch-size, categories refetched" }
-    public var idiom: String { "background context import, save + reset() every N (seed 000)" }
-    public var keyConstraint: KeyConstraint { .unique }
+package struct ContextResetStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "context-reset" }
+    package var summary: String { "managed object per record, save + reset() every --batch-size, categories refetched" }
+    package var idiom: String { "background context import, save + reset() every N (seed 000)" }
+    package var keyConstraint: KeyConstraint { .unique }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .refetchAfterReset).run(job)
     }
 }

@@ -7,14 +7,14 @@ import Report
 /// of its own. It resets every `--batch-size` records like `context-reset`, so that the only
 /// difference between the two is how often they save. Hypothesis: one transaction per row
 /// makes it the slowest.
-public struct ContextSavePerRowStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "context-save-per-row" }
-    public var summary: String { "managed object per record, save() after every record" }
-    public var idiom: String { "saving too frequently: one save (and transaction) per object" }
-    public var keyConstraint: KeyConstraint { .unique }
+package struct ContextSavePerRowStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "context-save-per-row" }
+    package var summary: String { "managed object per record, save() after every record" }
+    package var idiom: String { "saving too frequently: one save (and transaction) per object" }
+    package var keyConstraint: KeyConstraint { .unique }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, saveEvery: 1, lookup: .keepIDs).run(job)
     }
 }

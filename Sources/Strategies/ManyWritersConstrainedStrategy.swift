@@ -7,15 +7,15 @@ import Report
 /// writers saved and merges into them, and an INSERT that still collides (two writers between
 /// check and insert) is retried. Models many writers + constraint + merge policy (seed 003:
 /// "A uniqueness constraint can protect identity"). Hypothesis: zero duplicates, conflicts counted.
-public struct ManyWritersConstrainedStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "many-writers-constrained" }
-    public var summary: String { "as many-writers, with a UNIQUE key resolved by the object-trump merge policy" }
-    public var idiom: String { "many writers + uniqueness constraint + merge policy" }
-    public var keyConstraint: KeyConstraint { .unique }
-    public var usesWriters: Bool { true }
+package struct ManyWritersConstrainedStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "many-writers-constrained" }
+    package var summary: String { "as many-writers, with a UNIQUE key resolved by the object-trump merge policy" }
+    package var idiom: String { "many writers + uniqueness constraint + merge policy" }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var usesWriters: Bool { true }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))
     }
 }

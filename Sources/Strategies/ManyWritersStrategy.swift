@@ -8,18 +8,18 @@ import Report
 /// `--batch-size`. "Check if it exists, then insert" cannot work across contexts saving at the
 /// same time. With `--coordinators per-writer` each context has its own coordinator on the file,
 /// so SQLite's lock is contended. Hypothesis: duplicates > 0 on repeated keys; lock contention.
-public struct ManyWritersStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "many-writers" }
-    public var summary: String { "one context per producer, each find-or-creates and saves: duplicates race in" }
-    public var idiom: String { "the buggy downloader: one context per producer, each saving (seed 001)" }
-    public var keyConstraint: KeyConstraint { .indexed }
+package struct ManyWritersStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "many-writers" }
+    package var summary: String { "one context per producer, each find-or-creates and saves: duplicates race in" }
+    package var idiom: String { "the buggy downloader: one context per producer, each saving (seed 001)" }
+    package var keyConstraint: KeyConstraint { .indexed }
     /// The buggy idiom: its duplicates are what it measures.
-    public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
-    public var caveat: String { "the buggy idiom: its duplicates are what it measures" }
-    public var usesWriters: Bool { true }
+    package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
+    package var caveat: String { "the buggy idiom: its duplicates are what it measures" }
+    package var usesWriters: Bool { true }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))
     }
 }

@@ -6,14 +6,14 @@ import Report
 /// Models seed 003's find-or-create (`fetchLimit = 1`, `name == %@`) applied to the related
 /// object, the loop the seeds warn against ("avoid one fetch per row"). Saves and resets every
 /// `--batch-size` like `context-reset`. Hypothesis: one query per record.
-public struct NPlusOneStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "n-plus-one" }
-    public var summary: String { "as context-reset, but fetches the category by name for every record" }
-    public var idiom: String { "find-or-create of the related object with one fetch per row (seed 003)" }
-    public var keyConstraint: KeyConstraint { .unique }
+package struct NPlusOneStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "n-plus-one" }
+    package var summary: String { "as context-reset, but fetches the category by name for every record" }
+    package var idiom: String { "find-or-create of the related object with one fetch per row (seed 003)" }
+    package var keyConstraint: KeyConstraint { .unique }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .fetchPerRecord).run(job)
     }
 }

@@ -11,17 +11,17 @@ import Workload
 /// managed objects) to a single writer that finds-or-creates by key and saves every
 /// `--batch-size`, resetting after each save. Hypothesis: zero duplicates, because "is this key
 /// already saved?" has one true answer when one writer asks.
-public struct OneWriterStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "one-writer" }
-    public var summary: String { "--writers producers hand records to ONE writer context that finds-or-creates by key" }
-    public var idiom: String { "the fixed photo downloader: parallel producers, one background writer (seed 001)" }
-    public var keyConstraint: KeyConstraint { .indexed }
-    public var usesWriters: Bool { true }
+package struct OneWriterStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "one-writer" }
+    package var summary: String { "--writers producers hand records to ONE writer context that finds-or-creates by key" }
+    package var idiom: String { "the fixed photo downloader: parallel producers, one background writer (seed 001)" }
+    package var keyConstraint: KeyConstraint { .indexed }
+    package var usesWriters: Bool { true }
     /// One writer context, one coordinator: `--coordinators` means nothing here.
-    public var usesCoordinators: Bool { false }
+    package var usesCoordinators: Bool { false }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)

@@ -8,14 +8,14 @@ import Report
 /// reset does not cost a refetch: IDs outlive the objects, and `object(with:)` turns a known ID
 /// into a fault without SQL. Only names not seen before cost a query. Hypothesis: about one
 /// query per batch (the save's uniqueness check), whatever the number of records.
-public struct PrefetchStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "prefetch" }
-    public var summary: String { "categories prefetched with one IN query per batch, kept as IDs across resets" }
-    public var idiom: String { "prefetch into a dictionary, rebuilt after reset (seed 000)" }
-    public var keyConstraint: KeyConstraint { .unique }
+package struct PrefetchStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "prefetch" }
+    package var summary: String { "categories prefetched with one IN query per batch, kept as IDs across resets" }
+    package var idiom: String { "prefetch into a dictionary, rebuilt after reset (seed 000)" }
+    package var keyConstraint: KeyConstraint { .unique }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .keepIDs).run(job)
     }
 }

@@ -8,19 +8,19 @@ import Workload
 /// One reused prepared INSERT per row, values bound straight from the record's bytes, in one
 /// transaction (or one per `--batch-size`), into the same Z-table layout the engine writes. It
 /// does not deduplicate: repeated records become rows, and the verifier reports them.
-public struct RawSQLiteStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "raw-sqlite" }
-    public var summary: String { "one reused prepared INSERT per row in one transaction; no engine, no dedup" }
-    public var idiom: String { "the physical limit every other strategy is compared with" }
-    public var isLimit: Bool { true }
-    public var keyConstraint: KeyConstraint { .none }
+package struct RawSQLiteStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "raw-sqlite" }
+    package var summary: String { "one reused prepared INSERT per row in one transaction; no engine, no dedup" }
+    package var idiom: String { "the physical limit every other strategy is compared with" }
+    package var isLimit: Bool { true }
+    package var keyConstraint: KeyConstraint { .none }
     /// No index on the key: a repeated record is a second row, by design.
-    public var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
-    public var caveat: String { "the limit: no engine, one transaction; its duplicates are the repeated records, by design" }
-    public var defaultBatchSize: Int? { nil }
+    package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
+    package var caveat: String { "the limit: no engine, one transaction; its duplicates are the repeated records, by design" }
+    package var defaultBatchSize: Int? { nil }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try RawImport(keyConstraint: keyConstraint, batchSize: job.batchSize(for: self)).run(job)
     }
 }

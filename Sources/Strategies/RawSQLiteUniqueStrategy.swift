@@ -7,16 +7,16 @@ import Report
 /// Not an idiom: a second yardstick. Every deduplicating strategy writes this layout, so what
 /// separates it from `raw-sqlite` is the price of the uniqueness constraint itself, and what
 /// separates a strategy from it is the price of the strategy.
-public struct RawSQLiteUniqueStrategy: WriteStrategy {
-    public init() {}
-    public var name: String { "raw-sqlite-unique" }
-    public var summary: String { "raw-sqlite on the layout with a UNIQUE key (INSERT OR IGNORE); no engine" }
-    public var idiom: String { "the limit for deduplicating strategies: what the uniqueness constraint alone costs" }
-    public var isLimit: Bool { true }
-    public var keyConstraint: KeyConstraint { .unique }
-    public var defaultBatchSize: Int? { nil }
+package struct RawSQLiteUniqueStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "raw-sqlite-unique" }
+    package var summary: String { "raw-sqlite on the layout with a UNIQUE key (INSERT OR IGNORE); no engine" }
+    package var idiom: String { "the limit for deduplicating strategies: what the uniqueness constraint alone costs" }
+    package var isLimit: Bool { true }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var defaultBatchSize: Int? { nil }
 
-    public func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try RawImport(keyConstraint: keyConstraint, batchSize: job.batchSize(for: self)).run(job)
     }
 }

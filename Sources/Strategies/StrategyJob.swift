@@ -5,21 +5,21 @@ import Workload
 
 /// Everything a strategy needs for one measured repetition: the configuration it was asked for,
 /// where its store goes, and where it reports what it did.
-public struct StrategyJob: Sendable {
+package struct StrategyJob: Sendable {
     /// Every parameter of the repetition, as parsed (see `RunParameter`).
-    public var configuration: RunConfiguration
+    package var configuration: RunConfiguration
     /// Where the store goes and how durable commits are.
-    public var store: StoreOptions
+    package var store: StoreOptions
     /// How writer strategies hand records to their producers.
-    public var writerScenario: WriterScenario = .split
+    package var writerScenario: WriterScenario = .split
     /// Latency from intended arrival to commit, in an open-loop run.
-    public let latency = LatencyRecorder()
+    package let latency = LatencyRecorder()
     /// Shared by the SQL layer of every connection the strategy opens.
-    public var counters: StatementCounters
+    package var counters: StatementCounters
     /// Where the strategy reports records done, for the timeline and progress.
-    public var progress: ProgressCounter
+    package var progress: ProgressCounter
 
-    public init(configuration: RunConfiguration, store: StoreOptions, counters: StatementCounters = StatementCounters(),
+    package init(configuration: RunConfiguration, store: StoreOptions, counters: StatementCounters = StatementCounters(),
                 progress: ProgressCounter = ProgressCounter()) {
         self.configuration = configuration
         self.store = store
@@ -28,7 +28,7 @@ public struct StrategyJob: Sendable {
     }
 
     /// A job for `workload` with every other parameter at its default (tests build jobs so).
-    public init(workload: WorkloadSpec, store: StoreOptions, counters: StatementCounters = StatementCounters(),
+    package init(workload: WorkloadSpec, store: StoreOptions, counters: StatementCounters = StatementCounters(),
                 progress: ProgressCounter = ProgressCounter()) {
         var configuration = RunConfiguration()
         configuration.workload = workload
@@ -38,43 +38,43 @@ public struct StrategyJob: Sendable {
     // MARK: The configuration, as strategies read it
 
     /// Which records to write.
-    public var workload: WorkloadSpec {
+    package var workload: WorkloadSpec {
         get { configuration.workload }
         set { configuration.workload = newValue }
     }
     /// Records per save or transaction; nil for the strategy's default.
-    public var batchSize: Int? {
+    package var batchSize: Int? {
         get { configuration.batchSize }
         set { configuration.batchSize = newValue }
     }
     /// Concurrent producers (writer strategies).
-    public var writers: Int {
+    package var writers: Int {
         get { configuration.writers ?? 1 }
         set { configuration.writers = newValue }
     }
     /// Simulated time to fetch each record, in microseconds (writer strategies).
-    public var producerLatencyMicroseconds: Int {
+    package var producerLatencyMicroseconds: Int {
         get { configuration.producerLatencyMicroseconds ?? 0 }
         set { configuration.producerLatencyMicroseconds = newValue }
     }
     /// One coordinator for every writer context, or one per writer (SQLite's lock contended,
     /// as an app and its extension contend).
-    public var coordinators: CoordinatorMode {
+    package var coordinators: CoordinatorMode {
         get { configuration.coordinators ?? .shared }
         set { configuration.coordinators = newValue }
     }
     /// An import file to read the records from instead of generating them.
-    public var input: String? {
+    package var input: String? {
         get { configuration.input }
         set { configuration.input = newValue }
     }
     /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
-    public var rate: Double? {
+    package var rate: Double? {
         get { configuration.rate }
         set { configuration.rate = newValue }
     }
     /// Keep a watching view context (`--view-context`).
-    public var watchesWithViewContext: Bool {
+    package var watchesWithViewContext: Bool {
         get { configuration.viewContext }
         set { configuration.viewContext = newValue }
     }
@@ -92,7 +92,7 @@ public struct StrategyJob: Sendable {
 
     /// Every key the store should hold with its parent's name, for the verifier: regenerated,
     /// or read back from the input file.
-    public func forEachExpected(_ sink: StoreVerifier.ExpectedSink) throws {
+    package func forEachExpected(_ sink: StoreVerifier.ExpectedSink) throws {
         guard let input else { return try Generator(spec: workload).forEachExpected(sink) }
         let reader = try RecordFileReader(path: input)
         var record = Record()
@@ -102,17 +102,17 @@ public struct StrategyJob: Sendable {
     }
 
     /// The batch size to use: the job's, else the strategy's default, else everything at once.
-    public func batchSize(for strategy: some WriteStrategy) -> Int {
+    package func batchSize(for strategy: some WriteStrategy) -> Int {
         batchSize ?? strategy.defaultBatchSize ?? Int.max
     }
 
     /// A container on the job's store with `model`, counting into the job's counters.
-    public func makeContainer(_ model: ManagedObjectModel) throws -> PersistentContainer {
+    package func makeContainer(_ model: ManagedObjectModel) throws -> PersistentContainer {
         try PersistentContainer(model: model, options: store, counters: counters)
     }
 
     /// Opens a new connection to the job's store, configured, counting into the job's counters.
-    public func openConnection() throws -> Database {
+    package func openConnection() throws -> Database {
         let db = try Database(path: store.path, counters: counters)
         try store.configure(db)
         return db
@@ -120,13 +120,13 @@ public struct StrategyJob: Sendable {
 }
 
 /// Whether writer contexts share one coordinator.
-public enum CoordinatorMode: String, Sendable, Codable, CaseIterable {
+package enum CoordinatorMode: String, Sendable, Codable, CaseIterable {
     case shared
     case perWriter = "per-writer"
 }
 
 /// How records reach the producers of a writer strategy.
-public enum WriterScenario: Sendable, Codable, Equatable {
+package enum WriterScenario: Sendable, Codable, Equatable {
     /// Producer p takes positions p, p + K, p + 2K, …: every record once.
     case split
     /// Every producer takes every record, and no writer saves before all have looked their keys

@@ -1,6 +1,6 @@
 /// Every strategy loadgen knows, in the order `loadgen list` shows them.
-public enum StrategyRegistry {
-    public static let all: [any WriteStrategy] = [
+package enum StrategyRegistry {
+    package static let all: [any WriteStrategy] = [
         RawSQLiteStrategy(),
         RawSQLiteUniqueStrategy(),
         BatchStrategy(),
@@ -17,10 +17,10 @@ public enum StrategyRegistry {
     ]
 
     /// The strategy named `name`, or nil.
-    public static func strategy(named name: String) -> (any WriteStrategy)? {
+    package static func strategy(named name: String) -> (any WriteStrategy)? {
         all.first { $0.name == name }
     }
 
     /// Every name, for error messages and help.
-    public static var names: [String] { all.map(\.name) }
+    package static var names: [String] { all.map(\.name) }
 }

@@ -5,7 +5,7 @@ import Report
 /// arguments, done for real through the engine (or SQLite itself, for the limit).
 ///
 /// Adding a strategy is one file conforming to this protocol and one line in `StrategyRegistry`.
-public protocol WriteStrategy: Sendable {
+package protocol WriteStrategy: Sendable {
     /// The name on the command line and in CSV (`context-reset`).
     var name: String { get }
     /// One line for `loadgen list`: what it does.
@@ -36,10 +36,10 @@ public protocol WriteStrategy: Sendable {
 }
 
 extension WriteStrategy {
-    public var usesWriters: Bool { false }
-    public var usesCoordinators: Bool { usesWriters }
-    public var defaultBatchSize: Int? { 1_000 }
-    public var expectations: StoreExpectations { .complete }
-    public var caveat: String { "" }
-    public var isLimit: Bool { false }
+    package var usesWriters: Bool { false }
+    package var usesCoordinators: Bool { usesWriters }
+    package var defaultBatchSize: Int? { 1_000 }
+    package var expectations: StoreExpectations { .complete }
+    package var caveat: String { "" }
+    package var isLimit: Bool { false }
 }

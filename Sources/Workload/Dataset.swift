@@ -2,14 +2,14 @@
 ///
 /// A dataset names its entities and attributes as the Core Data model that stores it does,
 /// so that generators, import files and strategies agree on one vocabulary.
-public enum Dataset: String, CaseIterable, Codable, Sendable {
+package enum Dataset: String, CaseIterable, Codable, Sendable {
     /// Expense(externalID unique, amount, date, note) → Category(name unique).
     case expenses
     /// Photo(remoteURL unique, imageData, isSeen) → Album(name unique).
     case photos
 
     /// One line for `loadgen list`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .expenses:
             return "Expense(externalID, amount, date, note) → Category(name); an expense tracker's import"
@@ -19,15 +19,15 @@ public enum Dataset: String, CaseIterable, Codable, Sendable {
     }
 
     /// The entity that records become.
-    public var entityName: String { self == .expenses ? "Expense" : "Photo" }
+    package var entityName: String { self == .expenses ? "Expense" : "Photo" }
     /// The entity every record relates to (to-one), found or created by name.
-    public var parentEntityName: String { self == .expenses ? "Category" : "Album" }
+    package var parentEntityName: String { self == .expenses ? "Category" : "Album" }
     /// The record entity's unique key attribute.
-    public var keyAttribute: String { self == .expenses ? "externalID" : "remoteURL" }
+    package var keyAttribute: String { self == .expenses ? "externalID" : "remoteURL" }
     /// The to-one relationship from record to parent.
-    public var parentRelationship: String { self == .expenses ? "category" : "album" }
+    package var parentRelationship: String { self == .expenses ? "category" : "album" }
     /// The array's name in a JSON import file: `{"expenses": [ … ]}`.
-    public var jsonArrayName: String { rawValue }
+    package var jsonArrayName: String { rawValue }
     /// The field naming the parent in import files (as in the seeds: `categoryName`).
-    public var parentField: String { self == .expenses ? "categoryName" : "albumName" }
+    package var parentField: String { self == .expenses ? "categoryName" : "albumName" }
 }

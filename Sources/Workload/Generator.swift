@@ -3,16 +3,16 @@
 /// Stateless per record (values are hashes of seed and key index), so producers can share a
 /// stream by position, memory never grows with `rows`, and a repeated key repeats its record
 /// exactly, as a retried request or a re-sent page would.
-public struct Generator: Sendable {
-    public let spec: WorkloadSpec
-    public let plan: KeyPlan
+package struct Generator: Sendable {
+    package let spec: WorkloadSpec
+    package let plan: KeyPlan
     private let valueSeed: UInt64
 
     /// Core Data's reference date is 2001-01-01; this is 2026-01-01 in seconds since then.
     static let dateBase = 788_918_400.0
     static let year = 365 * 86_400
 
-    public init(spec: WorkloadSpec) {
+    package init(spec: WorkloadSpec) {
         self.spec = spec
         self.plan = spec.keyPlan
         self.valueSeed = Mixing.mix(spec.seed ^ 0x00DA_7A5E_ED00)
@@ -20,14 +20,14 @@ public struct Generator: Sendable {
 
     /// Fills `record` with the record at position `i` (0 ≤ i < rows).
     @inline(__always)
-    public func record(at i: Int, into record: inout Record) {
+    package func record(at i: Int, into record: inout Record) {
         record.index = i
         fill(keyIndex: plan.keyIndex(at: i), into: &record)
     }
 
     /// Fills every value of unique key `k` (all but `index`): a key's record is always the same.
     @inline(__always)
-    public func fill(keyIndex k: Int, into record: inout Record) {
+    package func fill(keyIndex k: Int, into record: inout Record) {
         record.keyIndex = k
         fillKey(k, into: &record.key)
         let h = Mixing.hash(valueSeed, UInt64(k))
@@ -46,7 +46,7 @@ public struct Generator: Sendable {
     }
 
     /// The record at position `i`, as a new value.
-    public func record(at i: Int) -> Record {
+    package func record(at i: Int) -> Record {
         var r = Record()
         record(at: i, into: &r)
         return r
@@ -56,7 +56,7 @@ public struct Generator: Sendable {
     /// distinct `k` (a bijection), so the verifier can rebuild the expected key set. Ascending
     /// keys are a seeded base plus `k` (below 2^47, so 12 hex digits hold them).
     @inline(__always)
-    public func fillKey(_ k: Int, into key: inout InlineText) {
+    package func fillKey(_ k: Int, into key: inout InlineText) {
         let v = spec.keyOrder == .random ? Mixing.permute48(UInt64(k), seed: spec.seed)
                                          : (Mixing.mix(spec.seed) & 0x7FFF_0000_0000) &+ UInt64(k)
         key.removeAll()
@@ -72,7 +72,7 @@ public struct Generator: Sendable {
     }
 
     /// The name of parent `index` (category or album). Names are unique.
-    public func parentName(_ index: Int, into name: inout InlineText) {
+    package func parentName(_ index: Int, into name: inout InlineText) {
         name.removeAll()
         let list = spec.dataset == .expenses ? Names.categories : Names.albums
         if index < list.count {
@@ -84,7 +84,7 @@ public struct Generator: Sendable {
     }
 
     /// The name of parent `index`, as a String.
-    public func parentName(_ index: Int) -> String {
+    package func parentName(_ index: Int) -> String {
         var name = InlineText()
         parentName(index, into: &name)
         return name.string

@@ -9,20 +9,20 @@ import Darwin
 /// Records are produced at millions per second and handed between threads; a String per field
 /// would cost an allocation per record where a buffer can avoid it. Strategies bind these bytes
 /// straight into SQLite, or make a String only when the idiom they model would (a managed object).
-public struct InlineText: Sendable, Hashable, CustomStringConvertible {
+package struct InlineText: Sendable, Hashable, CustomStringConvertible {
     /// The most bytes an `InlineText` holds. Longer values are rejected by the readers of
     /// import files with a clear error rather than cut.
-    public static let capacity = 96
+    package static let capacity = 96
 
     private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                           UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     /// Number of bytes in use.
-    public private(set) var count: Int = 0
+    package private(set) var count: Int = 0
 
-    public init() {}
+    package init() {}
 
     /// Copies `string`'s UTF-8, or returns nil when it is longer than `capacity`.
-    public init?(_ string: String) {
+    package init?(_ string: String) {
         var copy = string
         let fits = copy.withUTF8 { buffer -> Bool in
             guard buffer.count <= Self.capacity else { return false }
@@ -33,7 +33,7 @@ public struct InlineText: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Copies `bytes`, or returns nil when they are longer than `capacity`.
-    public init?(bytes: UnsafeRawBufferPointer) {
+    package init?(bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= Self.capacity else { return nil }
         append(bytes)
     }
@@ -42,11 +42,11 @@ public struct InlineText: Sendable, Hashable, CustomStringConvertible {
 
     /// Empties the text, keeping nothing.
     @inline(__always)
-    public mutating func removeAll() { count = 0 }
+    package mutating func removeAll() { count = 0 }
 
     /// Appends one byte. Bytes beyond capacity are dropped: builders size their output.
     @inline(__always)
-    public mutating func append(byte: UInt8) {
+    package mutating func append(byte: UInt8) {
         guard count < Self.capacity else { return }
         let index = count
         withUnsafeMutableBytes(of: &storage) { $0[index] = byte }
@@ -55,7 +55,7 @@ public struct InlineText: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends bytes, dropping what does not fit.
     @inline(__always)
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         let n = min(bytes.count, Self.capacity - count)
         guard n > 0, let source = bytes.baseAddress else { return }
         let start = count
@@ -67,13 +67,13 @@ public struct InlineText: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends a static ASCII string's bytes.
     @inline(__always)
-    public mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends `value` in decimal, zero-padded to `width` digits.
     @inline(__always)
-    public mutating func append(decimal value: UInt64, width: Int = 1) {
+    package mutating func append(decimal value: UInt64, width: Int = 1) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes of scratch
         var n = 0
         var v = value
@@ -92,7 +92,7 @@ public struct InlineText: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends the low `digits` hex digits of `value`, lowercase.
     @inline(__always)
-    public mutating func append(hex value: UInt64, digits: Int) {
+    package mutating func append(hex value: UInt64, digits: Int) {
         for i in stride(from: digits - 1, through: 0, by: -1) {
             let nibble = UInt8(truncatingIfNeeded: (value >> UInt64(i * 4)) & 0xf)
             append(byte: nibble < 10 ? 48 + nibble : 87 + nibble)
@@ -103,26 +103,26 @@ public struct InlineText: Sendable, Hashable, CustomStringConvertible {
 
     /// Calls `body` with the text's bytes, valid only during the call.
     @inline(__always)
-    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let n = count
         return try withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
     }
 
     /// The text as a String (allocates when longer than 15 bytes).
-    public var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    package var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
-    public var description: String { string }
+    package var description: String { string }
 
     // MARK: Equality, by bytes
 
-    public static func == (a: InlineText, b: InlineText) -> Bool {
+    package static func == (a: InlineText, b: InlineText) -> Bool {
         guard a.count == b.count else { return false }
         return a.count == 0 || a.withBytes { x in b.withBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         withBytes { hasher.combine(bytes: $0) }
     }
 

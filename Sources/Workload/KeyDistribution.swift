@@ -1,5 +1,5 @@
 /// The order in which new keys arrive.
-public enum KeyOrder: String, Sendable, Hashable, Codable, CaseIterable {
+package enum KeyOrder: String, Sendable, Hashable, Codable, CaseIterable {
     /// Each new key sorts after the previous ones, as server IDs that grow with time do
     /// (auto-increment IDs, ULIDs, UUIDv7) and as pages sorted by ID deliver them. An index on
     /// the key grows at its end.
@@ -9,7 +9,7 @@ public enum KeyOrder: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Which earlier key a repeated record carries.
-public enum KeyDistribution: Sendable, Hashable, Codable {
+package enum KeyDistribution: Sendable, Hashable, Codable {
     /// Every key seen so far is equally likely (retries spread evenly).
     case uniform
     /// Zipf over keys by age: the oldest key is the most repeated, with exponent `s`
@@ -17,7 +17,7 @@ public enum KeyDistribution: Sendable, Hashable, Codable {
     case zipf(s: Double)
 
     /// The name used on the command line and in CSV (`uniform`, `zipf`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .uniform: return "uniform"
         case .zipf: return "zipf"

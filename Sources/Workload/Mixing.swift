@@ -2,10 +2,10 @@
 ///
 /// Every value of a record is a pure function of (seed, key index), so a record that repeats
 /// an earlier key repeats it exactly, and any record can be produced without the ones before.
-public enum Mixing {
+package enum Mixing {
     /// SplitMix64's finalizer: a bijection on 64-bit integers with good avalanche.
     @inline(__always)
-    public static func mix(_ x: UInt64) -> UInt64 {
+    package static func mix(_ x: UInt64) -> UInt64 {
         var z = x &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -14,20 +14,20 @@ public enum Mixing {
 
     /// A hash of two values (seed and index, or an earlier hash and a field number).
     @inline(__always)
-    public static func hash(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    package static func hash(_ a: UInt64, _ b: UInt64) -> UInt64 {
         mix(a ^ mix(b &+ 0x632B_E59B_D9B4_E019))
     }
 
     /// A uniform Double in [0, 1) from a hash.
     @inline(__always)
-    public static func unit(_ h: UInt64) -> Double {
+    package static func unit(_ h: UInt64) -> Double {
         Double(h >> 11) * 0x1.0p-53
     }
 
     /// A bijection on [0, 2^48): distinct key indexes always give distinct keys, in an order that
     /// looks random (as server IDs do), so unique indexes see realistic B-tree inserts.
     @inline(__always)
-    public static func permute48(_ x: UInt64, seed: UInt64) -> UInt64 {
+    package static func permute48(_ x: UInt64, seed: UInt64) -> UInt64 {
         let mask: UInt64 = (1 << 48) - 1
         var v = (x &+ mix(seed)) & mask          // adding a constant: still a bijection
         v = (v &* 0x5_DEEC_E66D) & mask        // odd multiplier: invertible mod 2^48

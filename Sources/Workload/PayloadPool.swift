@@ -5,13 +5,13 @@
 /// and no copying per record. The bytes are written once in `init` and never change, and their
 /// address is stable for the pool's lifetime, which is why SQLite may bind them without a copy
 /// and why the pool is `@unchecked Sendable`.
-public final class PayloadPool: @unchecked Sendable {
+package final class PayloadPool: @unchecked Sendable {
     /// How far into the pool a payload may start.
-    public static let slack = 4096
-    public let payloadBytes: Int
+    package static let slack = 4096
+    package let payloadBytes: Int
     private let bytes: UnsafeMutableRawBufferPointer
 
-    public init(payloadBytes: Int, seed: UInt64) {
+    package init(payloadBytes: Int, seed: UInt64) {
         self.payloadBytes = payloadBytes
         bytes = .allocate(byteCount: payloadBytes + Self.slack, alignment: 8)
         var h = Mixing.mix(seed ^ 0x1A6E_DA7A)
@@ -25,7 +25,7 @@ public final class PayloadPool: @unchecked Sendable {
 
     /// The payload starting at `offset`, valid as long as the pool lives.
     @inline(__always)
-    public func payload(at offset: Int) -> UnsafeRawBufferPointer {
+    package func payload(at offset: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + payloadBytes)])
     }
 }

@@ -1,16 +1,16 @@
 /// A stream of records, read by one consumer.
-public protocol RecordSource {
+package protocol RecordSource {
     /// Fills `record` with the next record; false at the end of the stream.
     mutating func next(into record: inout Record) throws -> Bool
 }
 
 /// The generated records of a spec, positions `range` (by default all of them).
-public struct GeneratedRecords: RecordSource, Sendable {
-    public let generator: Generator
+package struct GeneratedRecords: RecordSource, Sendable {
+    package let generator: Generator
     private var position: Int
     private let end: Int
 
-    public init(spec: WorkloadSpec, range: Range<Int>? = nil) {
+    package init(spec: WorkloadSpec, range: Range<Int>? = nil) {
         generator = Generator(spec: spec)
         let r = range ?? 0..<spec.rows
         position = r.lowerBound
@@ -18,7 +18,7 @@ public struct GeneratedRecords: RecordSource, Sendable {
     }
 
     @inline(__always)
-    public mutating func next(into record: inout Record) -> Bool {
+    package mutating func next(into record: inout Record) -> Bool {
         guard position < end else { return false }
         generator.record(at: position, into: &record)
         position += 1
@@ -29,7 +29,7 @@ public struct GeneratedRecords: RecordSource, Sendable {
 extension Generator {
     /// Feeds every unique key with its parent's name to `sink`, in key-index order: what a store
     /// must hold after a deduplicating import of this spec.
-    public func forEachExpected(_ sink: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
+    package func forEachExpected(_ sink: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
         var record = Record()
         for k in 0..<plan.uniqueKeys {
             fill(keyIndex: k, into: &record)

@@ -8,12 +8,12 @@ import Darwin
 ///
 /// Rejection-inversion (Hörmann and Derflinger, 1996): no table of n weights, so the number
 /// of keys can change with every draw (it grows as the stream produces new keys) at no cost.
-public struct ZipfSampler: Sendable, Equatable {
-    public let s: Double
+package struct ZipfSampler: Sendable, Equatable {
+    package let s: Double
     private let hIntegralX1: Double
     private let sCoefficient: Double
 
-    public init(s: Double) {
+    package init(s: Double) {
         precondition(s > 0, "Zipf exponent must be positive")
         self.s = s
         let x1 = Self.hIntegral(1.5, s) - 1
@@ -24,7 +24,7 @@ public struct ZipfSampler: Sendable, Equatable {
     /// A rank in 1…n. `uniform(attempt)` supplies independent uniforms in [0, 1); a draw
     /// usually needs one, rarely a few more.
     @inline(__always)
-    public func rank(n: Int, uniform: (Int) -> Double) -> Int {
+    package func rank(n: Int, uniform: (Int) -> Double) -> Int {
         if n <= 1 { return 1 }
         let hN = Self.hIntegral(Double(n) + 0.5, s)
         var attempt = 0

@@ -1,21 +1,21 @@
 import SQLiteKit
 
 /// What a batch request reports.
-public enum BatchResultType: Sendable {
+package enum BatchResultType: Sendable {
     case statusOnly, count, objectIDs
 }
 
 /// The outcome of a batch request: rows affected, and their IDs when asked for. A batch insert
 /// lists the rows it inserted (not rows an upsert updated, nor keys it ignored).
-public struct BatchResult: Sendable {
-    public var count = 0
-    public var objectIDs: [ManagedObjectID] = []
+package struct BatchResult: Sendable {
+    package var count = 0
+    package var objectIDs: [ManagedObjectID] = []
 }
 
 /// The values of one row of a batch insert, by attribute name: the reused mutable dictionary
 /// Core Data hands its `dictionaryHandler`. Names are resolved by a short scan of the entity's
 /// attributes rather than by hashing, and nothing is allocated per row.
-public struct BatchInsertRow {
+package struct BatchInsertRow {
     let entity: Entity
     var values: [Value]
 
@@ -30,13 +30,13 @@ public struct BatchInsertRow {
     }
 
     /// `row["amount"] = .double(12.5)`. Relationships cannot be set by a batch insert.
-    public subscript(key: String) -> Value {
+    package subscript(key: String) -> Value {
         get { values[index(key)] }
         set { values[index(key)] = newValue }
     }
 
     /// Sets attribute `index` (`entity.attributeIndex(_:)`).
-    public subscript(index: Int) -> Value {
+    package subscript(index: Int) -> Value {
         get { values[index] }
         set { values[index] = newValue }
     }
@@ -51,20 +51,20 @@ public struct BatchInsertRow {
 /// no did-save notification. Keys are reserved in blocks; with a uniqueness constraint the
 /// INSERT becomes `INSERT OR IGNORE` (error, store-trump and rollback policies) or an upsert
 /// (`ON CONFLICT … DO UPDATE`, object-trump and overwrite).
-public final class BatchInsertRequest {
-    public let entityName: String
-    public var resultType: BatchResultType = .statusOnly
+package final class BatchInsertRequest {
+    package let entityName: String
+    package var resultType: BatchResultType = .statusOnly
     let handler: (inout BatchInsertRow) -> Bool
 
     /// Rows from a handler called until it returns true (done), as Core Data's
     /// `dictionaryHandler`: fill the row, return false to insert it and be called again.
-    public init(entityName: String, dictionaryHandler: @escaping (inout BatchInsertRow) -> Bool) {
+    package init(entityName: String, dictionaryHandler: @escaping (inout BatchInsertRow) -> Bool) {
         self.entityName = entityName
         self.handler = dictionaryHandler
     }
 
     /// Rows from an array of dictionaries.
-    public convenience init(entityName: String, objects: [[String: Value]]) {
+    package convenience init(entityName: String, objects: [[String: Value]]) {
         var next = 0
         self.init(entityName: entityName) { row in
             guard next < objects.count else { return true }
@@ -76,13 +76,13 @@ public final class BatchInsertRequest {
 }
 
 /// `NSBatchUpdateRequest`: one `UPDATE … WHERE predicate` in the store.
-public struct BatchUpdateRequest: Sendable {
-    public var entityName: String
-    public var predicate: Predicate?
-    public var propertiesToUpdate: [String: Value]
-    public var resultType: BatchResultType = .statusOnly
+package struct BatchUpdateRequest: Sendable {
+    package var entityName: String
+    package var predicate: Predicate?
+    package var propertiesToUpdate: [String: Value]
+    package var resultType: BatchResultType = .statusOnly
 
-    public init(entityName: String, predicate: Predicate? = nil, propertiesToUpdate: [String: Value]) {
+    package init(entityName: String, predicate: Predicate? = nil, propertiesToUpdate: [String: Value]) {
         self.entityName = entityName
         self.predicate = predicate
         self.propertiesToUpdate = propertiesToUpdate
@@ -90,12 +90,12 @@ public struct BatchUpdateRequest: Sendable {
 }
 
 /// `NSBatchDeleteRequest`: `DELETE FROM T WHERE Z_PK IN (SELECT Z_PK … WHERE predicate)`.
-public struct BatchDeleteRequest: Sendable {
-    public var entityName: String
-    public var predicate: Predicate?
-    public var resultType: BatchResultType = .statusOnly
+package struct BatchDeleteRequest: Sendable {
+    package var entityName: String
+    package var predicate: Predicate?
+    package var resultType: BatchResultType = .statusOnly
 
-    public init(entityName: String, predicate: Predicate? = nil) {
+    package init(entityName: String, predicate: Predicate? = nil) {
         self.entityName = entityName
         self.predicate = predicate
     }
@@ -106,7 +106,7 @@ extension ManagedObjectContext {
     static let batchKeyBlock = 1_024
 
     /// Runs a batch insert in one exclusive transaction. The context's objects are not touched.
-    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+    package func execute(_ request: BatchInsertRequest) throws -> BatchResult {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let sql = batchInsertSQL(entity, policy: mergePolicy)
@@ -166,7 +166,7 @@ extension ManagedObjectContext {
 
     /// Runs a batch update: one statement in the store. Registered objects are not refreshed
     /// (merge the result's IDs with `mergeChanges(fromRemoteContextSave:into:)`).
-    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+    package func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
@@ -185,7 +185,7 @@ extension ManagedObjectContext {
 
     /// Runs a batch delete: one statement in the store. Registered objects are not told
     /// (merge the result's IDs with `mergeChanges(fromRemoteContextSave:into:)`).
-    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+    package func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)

@@ -7,10 +7,10 @@ import Synchronization
 /// one of the context's `perform` blocks, and traps with a message naming the context otherwise:
 /// the wrong-queue bug shows on the first run instead of corrupting state one time in a thousand.
 /// On by default in tests; set `LOADGEN_CONCURRENCY_DEBUG=1` to turn it on in a run.
-public enum ConcurrencyDebug {
+package enum ConcurrencyDebug {
     private static let flag = Atomic<Bool>(ProcessInfo.processInfo.environment["LOADGEN_CONCURRENCY_DEBUG"] == "1")
 
-    public static var isEnabled: Bool {
+    package static var isEnabled: Bool {
         get { flag.load(ordering: .relaxed) }
         set { flag.store(newValue, ordering: .relaxed) }
     }

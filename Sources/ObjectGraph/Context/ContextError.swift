@@ -1,5 +1,5 @@
 /// Errors a context reports, with the wording Core Data users know.
-public enum ContextError: Error, CustomStringConvertible, Equatable {
+package enum ContextError: Error, CustomStringConvertible, Equatable {
     /// Relating objects of two contexts (Core Data raises the same, as an exception).
     case crossContextRelationship(relationship: String, source: ManagedObjectID, destination: ManagedObjectID)
     /// `existingObject(with:)` found no such row.
@@ -16,7 +16,7 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
     /// A key in a predicate, sort or batch request is not an attribute or to-one of the entity.
     case unknownKey(String, entity: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .crossContextRelationship(let r, let s, let d):
             return "Illegal attempt to establish a relationship '\(r)' between objects in different contexts "
@@ -40,7 +40,7 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
 }
 
 /// How a save resolves conflicts: Core Data's merge policies.
-public enum MergePolicy: String, Sendable, CaseIterable {
+package enum MergePolicy: String, Sendable, CaseIterable {
     /// `NSErrorMergePolicy` (the default): the save fails and the context keeps its changes.
     case error
     /// `NSMergeByPropertyObjectTrumpMergePolicy`: the context's changed values win, property by property.

@@ -4,12 +4,12 @@
 /// Not Sendable, on purpose: a managed object belongs to its context and is touched only on the
 /// context's queue (checked at run time in concurrency-debug mode). Pass `objectID` between
 /// queues and look the object up in the other context.
-public final class ManagedObject: Hashable, CustomStringConvertible {
+package final class ManagedObject: Hashable, CustomStringConvertible {
     /// Temporary until saved (or `obtainPermanentIDs`), then the row's permanent ID.
-    public internal(set) var objectID: ManagedObjectID
-    public let entity: Entity
+    package internal(set) var objectID: ManagedObjectID
+    package let entity: Entity
     /// Nil after the context was reset or the object otherwise forgotten.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    package internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // MARK: State (touched only on the context's queue)
 
@@ -32,9 +32,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     var version: Int64 = 0
     /// Attributes (bit i) and to-ones (bit 32 + i) changed since `committed`.
     var changed: UInt64 = 0
-    public internal(set) var isFault: Bool
-    public internal(set) var isInserted = false
-    public internal(set) var isDeleted = false
+    package internal(set) var isFault: Bool
+    package internal(set) var isInserted = false
+    package internal(set) var isDeleted = false
     /// In the context's updated list (so it is listed once).
     var isListedUpdated = false
     /// A fetch with `fetchBatchSize` groups faults; firing one loads its whole batch.
@@ -58,10 +58,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     // MARK: Identity
 
-    public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    public var description: String {
+    package var description: String {
         "<\(entity.name) \(objectID)\(isFault ? " fault" : "")\(isInserted ? " inserted" : "")"
             + "\(isDeleted ? " deleted" : "")\(isUpdated ? " updated" : "")>"
     }
@@ -69,24 +69,24 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: Attributes
 
     /// The value of attribute `key`. Fires the fault first if the object is one.
-    public func value(forKey key: String) -> Value {
+    package func value(forKey key: String) -> Value {
         value(at: attributeIndex(key))
     }
 
     /// Sets attribute `key`; the object becomes updated when the value differs from the store's.
-    public func setValue(_ value: Value, forKey key: String) {
+    package func setValue(_ value: Value, forKey key: String) {
         setValue(value, at: attributeIndex(key))
     }
 
     /// Attribute access by name: `expense["amount"] = .double(12.5)`.
-    public subscript(key: String) -> Value {
+    package subscript(key: String) -> Value {
         get { value(forKey: key) }
         set { setValue(newValue, forKey: key) }
     }
 
     /// The value of the attribute at `index` (`entity.attributeIndex(_:)`), without a name lookup.
     @inline(__always)
-    public func value(at index: Int) -> Value {
+    package func value(at index: Int) -> Value {
         let context = checkedContext()
         if isFault { context.fireFault(self) }
         return values[index]
@@ -94,7 +94,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Sets the attribute at `index`, without a name lookup: the hot path for imports.
     @inline(__always)
-    public func setValue(_ value: Value, at index: Int) {
+    package func setValue(_ value: Value, at index: Int) {
         if _slowPath(pendingIndexAttribute == index) && values.indices.contains(index) && values[index] != value {
             managedObjectContext?.pendingIndexMove(self, from: values[index], to: value)
         }
@@ -115,25 +115,25 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: To-one relationships
 
     /// The object a to-one relationship points to (a fault when not fetched yet).
-    public func object(forKey key: String) -> ManagedObject? {
+    package func object(forKey key: String) -> ManagedObject? {
         object(at: toOneIndex(key))
     }
 
     /// Points to-one `key` at `target` (or nil), keeping the inverse to-many in step.
     /// Throws `ContextError.crossContextRelationship` when `target` belongs to another context.
-    public func setObject(_ target: ManagedObject?, forKey key: String) throws {
+    package func setObject(_ target: ManagedObject?, forKey key: String) throws {
         try setObject(target, at: toOneIndex(key))
     }
 
     @inline(__always)
-    public func object(at index: Int) -> ManagedObject? {
+    package func object(at index: Int) -> ManagedObject? {
         let context = checkedContext()
         if isFault { context.fireFault(self) }
         return toOne[index]
     }
 
     @inline(__always)
-    public func setObject(_ target: ManagedObject?, at index: Int) throws {
+    package func setObject(_ target: ManagedObject?, at index: Int) throws {
         let context = checkedContext()
         if let target, target.managedObjectContext !== context {
             throw ContextError.crossContextRelationship(relationship: entity.toOne[index].name,
@@ -154,7 +154,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: To-many relationships
 
     /// The members of to-many `key` (loaded from the store on first use).
-    public func objects(forKey key: String) -> Set<ManagedObject> {
+    package func objects(forKey key: String) -> Set<ManagedObject> {
         guard let index = entity.toManyIndex(key) else {
             preconditionFailure("\(entity.name) has no to-many relationship '\(key)'")
         }
@@ -165,7 +165,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Adds `member` to to-many `key` by pointing the member's inverse to-one at this object.
-    public func addObject(_ member: ManagedObject, forKey key: String) throws {
+    package func addObject(_ member: ManagedObject, forKey key: String) throws {
         guard let index = entity.toManyIndex(key) else {
             preconditionFailure("\(entity.name) has no to-many relationship '\(key)'")
         }
@@ -204,13 +204,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: Change state
 
     /// True when the object has unsaved changes to its attributes or relationships.
-    public var isUpdated: Bool { !isInserted && !isDeleted && changed != 0 }
+    package var isUpdated: Bool { !isInserted && !isDeleted && changed != 0 }
 
     /// True when saving would write something for this object.
-    public var hasChanges: Bool { isInserted || isDeleted || changed != 0 }
+    package var hasChanges: Bool { isInserted || isDeleted || changed != 0 }
 
     /// The changed attributes and to-ones, by name (to-ones as the target's object ID or nil).
-    public func changedValues() -> [String: Value] {
+    package func changedValues() -> [String: Value] {
         _ = checkedContext()
         var out: [String: Value] = [:]
         for (i, a) in entity.attributes.enumerated() where isInserted || changed & (1 << UInt64(i)) != 0 {

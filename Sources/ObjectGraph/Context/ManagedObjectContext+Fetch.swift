@@ -6,7 +6,7 @@ extension ManagedObjectContext {
 
     /// The objects matching `request`, in one query (plus one per prefetched relationship).
     /// Unsaved inserts and changes of this context are taken into account, as in Core Data.
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+    package func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
@@ -38,7 +38,7 @@ extension ManagedObjectContext {
     }
 
     /// `SELECT count(*)`: no objects are made. Unsaved inserts and deletes are counted in.
-    public func count(for request: FetchRequest) throws -> Int {
+    package func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)

@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     /// `mergeChanges(fromContextDidSave:)`: registered objects take the saved values (keeping
     /// their own unsaved changes on top), deleted ones leave, and inserted objects that relate to
     /// a registered object join it (so `album.photos` grows without a refetch). No SQL.
-    public func mergeChanges(fromContextDidSave note: DidSaveNotification) {
+    package func mergeChanges(fromContextDidSave note: DidSaveNotification) {
         assertOnQueue()
         let start = DispatchTime.now().uptimeNanoseconds
         defer { addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
@@ -69,7 +69,7 @@ extension ManagedObjectContext {
     /// `updated` from the store (one query per entity per 500 objects) and forgets the `deleted`
     /// ones, in each context on its own queue. Like Core Data's
     /// `mergeChanges(fromRemoteContextSave:into:)`.
-    public static func mergeChanges(fromRemoteContextSave changes: (updated: [ManagedObjectID], deleted: [ManagedObjectID]),
+    package static func mergeChanges(fromRemoteContextSave changes: (updated: [ManagedObjectID], deleted: [ManagedObjectID]),
                                     into contexts: [ManagedObjectContext]) {
         for context in contexts {
             context.performAndWait {

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
 
     /// Writes every pending change to the store. Throws on a conflict the merge policy leaves
     /// unresolved (`.error`), leaving the context's changes in place.
-    public func save() throws {
+    package func save() throws {
         assertOnQueue()
         // The lists are compacted and, once saved, emptied: the index of their positions goes.
         pendingIndex = nil

@@ -10,8 +10,8 @@ import Synchronization
 /// `ConcurrencyDebug` on, anything else traps with a message naming the context. Because the
 /// state is confined to that queue, the class is `@unchecked Sendable`: the context itself may
 /// be handed to any thread, which may then only call `perform`.
-public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
-    public enum ConcurrencyType: Sendable {
+package final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    package enum ConcurrencyType: Sendable {
         /// A background context with its own private queue.
         case privateQueue
         /// The view context. A command-line process has no main run loop, so it gets a serial
@@ -19,12 +19,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         case mainQueue
     }
 
-    public let concurrencyType: ConcurrencyType
-    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    package let concurrencyType: ConcurrencyType
+    package let persistentStoreCoordinator: PersistentStoreCoordinator
     /// Shown in confinement traps and debug output.
-    public let name: String
+    package let name: String
     /// A process-unique number (did-save notifications carry it).
-    public let identifier: Int
+    package let identifier: Int
 
     let queue: DispatchQueue
     /// The thread currently running one of this context's blocks (0 when none).
@@ -55,10 +55,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var followers: [WeakController] = []
     var resultsControllers: [FetchedResultsController] { followers.compactMap(\.controller) }
     /// Saves that wrote something, and conflicts met by saves (resolved or not).
-    public internal(set) var saveCount = 0
-    public internal(set) var conflictCount = 0
+    package internal(set) var saveCount = 0
+    package internal(set) var conflictCount = 0
 
-    public init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator, name: String? = nil) {
+    package init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator, name: String? = nil) {
         self.concurrencyType = concurrencyType
         self.persistentStoreCoordinator = coordinator
         identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).newValue
@@ -74,18 +74,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if let token = settings.withLock({ $0.autoMergeToken }) { persistentStoreCoordinator.removeObserver(token) }
     }
 
-    public var description: String { "<ManagedObjectContext \(name)>" }
+    package var description: String { "<ManagedObjectContext \(name)>" }
 
     // MARK: Settings (may be set from any thread, as at setup)
 
     /// How saves resolve conflicts. Default `.error`.
-    public var mergePolicy: MergePolicy {
+    package var mergePolicy: MergePolicy {
         get { settings.withLock { $0.policy } }
         set { settings.withLock { $0.policy = newValue } }
     }
 
     /// Merge every other context's saves on this coordinator, on this context's queue.
-    public var automaticallyMergesChangesFromParent: Bool {
+    package var automaticallyMergesChangesFromParent: Bool {
         get { settings.withLock { $0.autoMergeToken != nil } }
         set {
             let coordinator = persistentStoreCoordinator
@@ -104,19 +104,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Time spent merging other contexts' saves, in total.
-    public var mergeTime: Duration { .nanoseconds(Int64(mergeNanoseconds.load(ordering: .relaxed))) }
+    package var mergeTime: Duration { .nanoseconds(Int64(mergeNanoseconds.load(ordering: .relaxed))) }
 
     func addMergeTime(_ nanoseconds: UInt64) { mergeNanoseconds.wrappingAdd(nanoseconds, ordering: .relaxed) }
 
     // MARK: Running on the context's queue
 
     /// Schedules `block` on the context's queue and returns at once.
-    public func perform(_ block: @escaping @Sendable () -> Void) {
+    package func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in runConfined(block) }
     }
 
     /// Runs `block` on the context's queue and waits for its result.
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+    package func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
                 do { continuation.resume(returning: try runConfined(block)) } catch { continuation.resume(throwing: error) }
@@ -126,7 +126,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Runs `block` on the context's queue, blocking the caller until it is done. Reentrant: from
     /// inside one of this context's blocks it simply runs.
-    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+    package func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if owner.load(ordering: .relaxed) == ConcurrencyDebug.currentThread() { return try block() }
         return try queue.sync { try runConfined(block) }
     }
@@ -150,13 +150,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // MARK: Objects
 
     /// The run-time entity named `name`.
-    public func entity(named name: String) throws -> Entity {
+    package func entity(named name: String) throws -> Entity {
         guard let e = persistentStoreCoordinator.model.runtimeEntity(named: name) else { throw ContextError.unknownEntity(name) }
         return e
     }
 
     /// Inserts a new object of `entity`, with a temporary ID and default values.
-    public func insert(_ entity: Entity) -> ManagedObject {
+    package func insert(_ entity: Entity) -> ManagedObject {
         assertOnQueue()
         let id = ManagedObjectID(temporaryFor: entity.id, store: persistentStoreCoordinator.storeIndex)
         let object = ManagedObject(entity: entity, id: id, context: self, fault: false)
@@ -167,13 +167,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Inserts a new object of the entity named `entityName`.
-    public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
+    package func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
         insert(try entity(named: entityName))
     }
 
     /// Marks `object` for deletion at the next save (an unsaved insert simply disappears).
     /// Relationships to it are nullified, as with Core Data's default delete rule.
-    public func delete(_ object: ManagedObject) {
+    package func delete(_ object: ManagedObject) {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if object.isFault { fireFault(object) }
@@ -194,7 +194,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The object for `objectID`: the registered one, or a fault that costs one query when
     /// first touched. No SQL here.
-    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+    package func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
         if let o = registry[objectID] ?? insertedObject(objectID) { return o }
         precondition(!objectID.isTemporaryID, "object(with:) got temporary ID \(objectID) from another context; "
@@ -206,7 +206,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// The object for `objectID`, read from the store when needed; throws when no such row exists.
-    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+    package func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         assertOnQueue()
         if let o = registry[objectID] ?? insertedObject(objectID), !o.isFault { return o }
         if objectID.isTemporaryID { throw ContextError.temporaryObjectID(objectID) }
@@ -218,13 +218,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Objects registered in this context (fetched, inserted, or faults handed out).
-    public var registeredObjects: Set<ManagedObject> {
+    package var registeredObjects: Set<ManagedObject> {
         assertOnQueue()
         return Set(registry.values).union(insertedList.filter { $0.isInserted && $0.objectID.isTemporaryID })
     }
 
     /// How many objects are registered, without building a set.
-    public var registeredObjectCount: Int {
+    package var registeredObjectCount: Int {
         assertOnQueue()
         return registry.count + insertedList.reduce(0) { $0 + ($1.isInserted && $1.objectID.isTemporaryID ? 1 : 0) }
     }
@@ -237,12 +237,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Changes
 
-    public var insertedObjects: Set<ManagedObject> { assertOnQueue(); return Set(insertedList.filter(\.isInserted)) }
-    public var updatedObjects: Set<ManagedObject> { assertOnQueue(); return Set(updatedList.filter(\.isUpdated)) }
-    public var deletedObjects: Set<ManagedObject> { assertOnQueue(); return Set(deletedList.filter(\.isDeleted)) }
+    package var insertedObjects: Set<ManagedObject> { assertOnQueue(); return Set(insertedList.filter(\.isInserted)) }
+    package var updatedObjects: Set<ManagedObject> { assertOnQueue(); return Set(updatedList.filter(\.isUpdated)) }
+    package var deletedObjects: Set<ManagedObject> { assertOnQueue(); return Set(deletedList.filter(\.isDeleted)) }
 
     /// True when a save would write something.
-    public var hasChanges: Bool {
+    package var hasChanges: Bool {
         assertOnQueue()
         return insertedList.contains(where: \.isInserted) || updatedList.contains(where: \.isUpdated)
             || deletedList.contains(where: \.isDeleted)
@@ -263,7 +263,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Forgets every registered object and pending change. Objects handed out before are
     /// invalid afterwards. No SQL.
-    public func reset() {
+    package func reset() {
         assertOnQueue()
         for object in registry.values { object.invalidate() }
         for object in insertedList + updatedList + deletedList { object.invalidate() }
@@ -280,7 +280,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Discards unsaved changes: inserts disappear, updates return to the store's values,
     /// deletes are undone. No SQL.
-    public func rollback() {
+    package func rollback() {
         assertOnQueue()
         for object in insertedList where object.isInserted {
             for i in object.entity.toOne.indices { try? object.setObject(nil, at: i) }
@@ -318,7 +318,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Turns `object` back into a fault (discarding its changes), or with `mergeChanges`
     /// re-reads it from the store and keeps its changes on top.
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+    package func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if !mergeChanges {
@@ -343,7 +343,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Gives `objects` permanent IDs now (reserving keys in the store), so their IDs can be
     /// passed to other contexts before the save.
-    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+    package func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         assertOnQueue()
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.isInserted }
         try reserveKeys(for: pending)

@@ -6,14 +6,14 @@ import Synchronization
 ///
 /// Temporary until the object is saved (or `obtainPermanentIDs` runs), then permanent: the store,
 /// the entity and the row's `Z_PK`, printed as Core Data prints it (`x-coredata://UUID/Expense/p12`).
-public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+package struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// Index of the store's UUID in `StoreRegistry` (cheap to hash and compare).
     let store: UInt32
     /// `Z_ENT`.
-    public let entityID: Int
+    package let entityID: Int
     /// `Z_PK` when permanent; a process-unique number when temporary.
     let key: Int64
-    public let isTemporaryID: Bool
+    package let isTemporaryID: Bool
 
     init(store: UInt32, entityID: Int, primaryKey: Int64) {
         self.store = store
@@ -33,21 +33,21 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 
     /// One word for the hasher instead of four fields: registries hash an ID per object saved,
     /// fetched or reset. The key tells rows of an entity apart; entity, store and kind fold in.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(bitPattern: key) ^ UInt64(entityID) << 40 ^ UInt64(store) << 52
                        ^ (isTemporaryID ? 1 << 63 : 0))
     }
 
     /// The row's `Z_PK`, nil while the ID is temporary.
-    public var primaryKey: Int64? { isTemporaryID ? nil : key }
+    package var primaryKey: Int64? { isTemporaryID ? nil : key }
 
     /// `x-coredata://<store UUID>/<Entity>/p<Z_PK>` (or `t<n>` while temporary).
-    public var uriRepresentation: String {
+    package var uriRepresentation: String {
         let entity = StoreRegistry.entityName(store: store, entityID: entityID)
         return "x-coredata://\(StoreRegistry.uuid(of: store))/\(entity)/\(isTemporaryID ? "t" : "p")\(key)"
     }
 
-    public var description: String { uriRepresentation }
+    package var description: String { uriRepresentation }
 }
 
 /// Numbers store UUIDs for object IDs, and remembers entity names for printing them.

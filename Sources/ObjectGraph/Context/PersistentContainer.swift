@@ -1,23 +1,23 @@
 import SQLiteKit
 
 /// A model, a store and its contexts, set up in one call: `NSPersistentContainer`.
-public final class PersistentContainer: Sendable {
-    public let persistentStoreCoordinator: PersistentStoreCoordinator
+package final class PersistentContainer: Sendable {
+    package let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The context a screen reads from, on its own serial queue.
-    public let viewContext: ManagedObjectContext
+    package let viewContext: ManagedObjectContext
 
-    public init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
+    package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
         persistentStoreCoordinator = try PersistentStoreCoordinator(model: model, options: options, counters: counters)
         viewContext = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: persistentStoreCoordinator)
     }
 
     /// A new private-queue context on the container's coordinator.
-    public func newBackgroundContext(name: String? = nil) -> ManagedObjectContext {
+    package func newBackgroundContext(name: String? = nil) -> ManagedObjectContext {
         ManagedObjectContext(concurrencyType: .privateQueue, coordinator: persistentStoreCoordinator, name: name)
     }
 
     /// Runs `block` on a new background context's queue (each call makes a new context).
-    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+    package func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
         let context = newBackgroundContext()
         context.perform { block(context) }
     }

@@ -5,14 +5,14 @@
 /// inserted objects that match join it (registered in the context, filled from the saved
 /// values, no SQL), changed ones are judged again, deleted ones leave. Objects changed only by
 /// batch requests are not seen: there is no notification to merge.
-public final class FetchedResultsController {
-    public let fetchRequest: FetchRequest
-    public let managedObjectContext: ManagedObjectContext
+package final class FetchedResultsController {
+    package let fetchRequest: FetchRequest
+    package let managedObjectContext: ManagedObjectContext
     let entity: Entity
     let matcher: PendingMatcher
     private var members = Set<ManagedObject>()
 
-    public init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext) throws {
+    package init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext) throws {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = managedObjectContext
         entity = try managedObjectContext.entity(named: fetchRequest.entityName)
@@ -20,19 +20,19 @@ public final class FetchedResultsController {
     }
 
     /// Runs the fetch and starts following merged saves.
-    public func performFetch() throws {
+    package func performFetch() throws {
         members = Set(try managedObjectContext.fetch(fetchRequest))
         managedObjectContext.follow(self)
     }
 
     /// The current objects (sorted when the request has sort descriptors).
-    public var fetchedObjects: [ManagedObject] {
+    package var fetchedObjects: [ManagedObject] {
         managedObjectContext.assertOnQueue()
         return Array(members)
     }
 
     /// How many objects the controller holds, without building an array.
-    public var count: Int {
+    package var count: Int {
         managedObjectContext.assertOnQueue()
         return members.count
     }

@@ -4,7 +4,7 @@
 /// (`Predicate("amount > %@ AND category == %@", 10.0, category)`). It compiles to SQL with bound
 /// parameters, and evaluates in memory against unsaved objects, which fetches include as Core
 /// Data's do.
-public indirect enum Predicate: Sendable, Equatable, CustomStringConvertible {
+package indirect enum Predicate: Sendable, Equatable, CustomStringConvertible {
     case compare(String, ComparisonOperator, Operand)
     case isIn(String, [Operand])
     case beginsWith(String, String)
@@ -13,16 +13,16 @@ public indirect enum Predicate: Sendable, Equatable, CustomStringConvertible {
     case not(Predicate)
     case constant(Bool)
 
-    public enum ComparisonOperator: String, Sendable, Equatable {
+    package enum ComparisonOperator: String, Sendable, Equatable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     }
 
     /// What a key path is compared with: a value, an object (for to-one relationships), or nil.
-    public enum Operand: Sendable, Equatable, CustomStringConvertible {
+    package enum Operand: Sendable, Equatable, CustomStringConvertible {
         case value(Value)
         case object(ManagedObjectID)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .value(let v): return v.description
             case .object(let id): return id.description
@@ -32,15 +32,15 @@ public indirect enum Predicate: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: Building in code
 
-    public static func equal(_ key: String, _ value: some PredicateArgument) -> Predicate {
+    package static func equal(_ key: String, _ value: some PredicateArgument) -> Predicate {
         .compare(key, .equal, value.predicateOperand)
     }
 
-    public static func `in`(_ key: String, _ values: [some PredicateArgument]) -> Predicate {
+    package static func `in`(_ key: String, _ values: [some PredicateArgument]) -> Predicate {
         .isIn(key, values.map(\.predicateOperand))
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .compare(let k, let op, let v): return "\(k) \(op.rawValue) \(v)"
         case .isIn(let k, let vs): return "\(k) IN {\(vs.map(\.description).joined(separator: ", "))}"
@@ -55,21 +55,21 @@ public indirect enum Predicate: Sendable, Equatable, CustomStringConvertible {
 
 /// A value that can stand on the right of a predicate: strings, numbers, booleans, values,
 /// object IDs (and managed objects, read on their context's queue).
-public protocol PredicateArgument {
+package protocol PredicateArgument {
     var predicateOperand: Predicate.Operand { get }
 }
 
-extension Value: PredicateArgument { public var predicateOperand: Predicate.Operand { .value(self) } }
-extension String: PredicateArgument { public var predicateOperand: Predicate.Operand { .value(.string(self)) } }
-extension Int: PredicateArgument { public var predicateOperand: Predicate.Operand { .value(.integer(Int64(self))) } }
-extension Int64: PredicateArgument { public var predicateOperand: Predicate.Operand { .value(.integer(self)) } }
-extension Double: PredicateArgument { public var predicateOperand: Predicate.Operand { .value(.double(self)) } }
-extension Bool: PredicateArgument { public var predicateOperand: Predicate.Operand { .value(.bool(self)) } }
-extension ManagedObjectID: PredicateArgument { public var predicateOperand: Predicate.Operand { .object(self) } }
-extension ManagedObject: PredicateArgument { public var predicateOperand: Predicate.Operand { .object(objectID) } }
+extension Value: PredicateArgument { package var predicateOperand: Predicate.Operand { .value(self) } }
+extension String: PredicateArgument { package var predicateOperand: Predicate.Operand { .value(.string(self)) } }
+extension Int: PredicateArgument { package var predicateOperand: Predicate.Operand { .value(.integer(Int64(self))) } }
+extension Int64: PredicateArgument { package var predicateOperand: Predicate.Operand { .value(.integer(self)) } }
+extension Double: PredicateArgument { package var predicateOperand: Predicate.Operand { .value(.double(self)) } }
+extension Bool: PredicateArgument { package var predicateOperand: Predicate.Operand { .value(.bool(self)) } }
+extension ManagedObjectID: PredicateArgument { package var predicateOperand: Predicate.Operand { .object(self) } }
+extension ManagedObject: PredicateArgument { package var predicateOperand: Predicate.Operand { .object(objectID) } }
 
 /// A predicate format string that does not parse, or names an unknown key.
-public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
-    public let message: String
-    public var description: String { "predicate: \(message)" }
+package struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
+    package let message: String
+    package var description: String { "predicate: \(message)" }
 }

@@ -4,12 +4,12 @@
 extension Predicate {
     /// `Predicate("externalID == %@", key)`. Throws `PredicateSyntaxError` on bad syntax or when the
     /// number of `%@` differs from the arguments.
-    public init(_ format: String, _ arguments: any PredicateArgument...) throws {
+    package init(_ format: String, _ arguments: any PredicateArgument...) throws {
         try self.init(format: format, arguments: arguments)
     }
 
     /// The same, with the arguments as an array (`[[Operand]]` for IN lists via `.list`).
-    public init(format: String, arguments: [any PredicateArgument]) throws {
+    package init(format: String, arguments: [any PredicateArgument]) throws {
         var parser = PredicateParser(tokens: try PredicateParser.tokenize(format), arguments: arguments)
         self = try parser.parseOr()
         guard parser.atEnd else { throw PredicateSyntaxError(message: "unexpected '\(parser.peek!)' in \"\(format)\"") }
@@ -20,11 +20,11 @@ extension Predicate {
 }
 
 /// A list argument for `IN %@`.
-public struct PredicateList: PredicateArgument {
-    public let operands: [Predicate.Operand]
-    public init(_ values: [some PredicateArgument]) { operands = values.map(\.predicateOperand) }
+package struct PredicateList: PredicateArgument {
+    package let operands: [Predicate.Operand]
+    package init(_ values: [some PredicateArgument]) { operands = values.map(\.predicateOperand) }
     // A list is only meaningful after IN; elsewhere it compares as its first element.
-    public var predicateOperand: Predicate.Operand { operands.first ?? .value(.null) }
+    package var predicateOperand: Predicate.Operand { operands.first ?? .value(.null) }
 }
 
 struct PredicateParser {

@@ -1,5 +1,5 @@
 /// The kinds of value an attribute stores, with the SQLite column type Core Data gives each.
-public enum AttributeType: String, Sendable, Codable {
+package enum AttributeType: String, Sendable, Codable {
     case integer64, double, string, date, boolean, binary
 
     /// The declared column type in the store, as Core Data writes it.
@@ -15,16 +15,16 @@ public enum AttributeType: String, Sendable, Codable {
 }
 
 /// An attribute of an entity: a named, typed column.
-public struct AttributeDescription: Sendable, Equatable, Codable {
-    public var name: String
-    public var type: AttributeType
+package struct AttributeDescription: Sendable, Equatable, Codable {
+    package var name: String
+    package var type: AttributeType
     /// A plain (non-unique) index on the column, Core Data's "fetch index": what a find-or-create
     /// by this attribute needs to avoid scanning the table.
-    public var isIndexed: Bool
+    package var isIndexed: Bool
     /// The value a newly inserted object starts with.
-    public var defaultValue: Value
+    package var defaultValue: Value
 
-    public init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null) {
+    package init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null) {
         self.name = name
         self.type = type
         self.isIndexed = indexed
@@ -34,13 +34,13 @@ public struct AttributeDescription: Sendable, Equatable, Codable {
 
 /// A relationship from one entity to another. To-one relationships are a foreign-key column;
 /// to-many relationships are the inverse of a to-one and have no column of their own.
-public struct RelationshipDescription: Sendable, Equatable, Codable {
-    public var name: String
-    public var destination: String
-    public var inverse: String?
-    public var isToMany: Bool
+package struct RelationshipDescription: Sendable, Equatable, Codable {
+    package var name: String
+    package var destination: String
+    package var inverse: String?
+    package var isToMany: Bool
 
-    public init(_ name: String, to destination: String, inverse: String?, toMany: Bool = false) {
+    package init(_ name: String, to destination: String, inverse: String?, toMany: Bool = false) {
         self.name = name
         self.destination = destination
         self.inverse = inverse

@@ -1,5 +1,5 @@
 /// How a record entity's key attribute is protected in the store.
-public enum KeyConstraint: String, Sendable, Codable, CaseIterable {
+package enum KeyConstraint: String, Sendable, Codable, CaseIterable {
     /// No index: the layout of a plain insert (`raw-sqlite`), which cannot find by key cheaply.
     case none
     /// A plain index (Core Data's fetch index): find-or-create is cheap, duplicates still possible.
@@ -9,9 +9,9 @@ public enum KeyConstraint: String, Sendable, Codable, CaseIterable {
 }
 
 /// The models that ship with the engine, one per dataset, as an app would define them in code.
-public enum BundledModels {
+package enum BundledModels {
     /// Expense(externalID, amount, date, note) → Category(name), to-many `expenses` back.
-    public static func expenses(key: KeyConstraint) -> ManagedObjectModel {
+    package static func expenses(key: KeyConstraint) -> ManagedObjectModel {
         let unique = key == .unique
         let category = EntityDescription(
             "Category",
@@ -29,7 +29,7 @@ public enum BundledModels {
 
     /// Photo(remoteURL, imageData, isSeen) → Album(name), to-many `photos` back: the seed's
     /// photo downloader.
-    public static func photos(key: KeyConstraint) -> ManagedObjectModel {
+    package static func photos(key: KeyConstraint) -> ManagedObjectModel {
         let unique = key == .unique
         let album = EntityDescription(
             "Album",

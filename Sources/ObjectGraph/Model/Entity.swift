@@ -2,46 +2,46 @@
 /// prepared as text once, so that no per-object or per-row work looks anything up by name.
 ///
 /// One per entity per model, shared (immutable) by every context and coordinator.
-public final class Entity: Sendable, CustomStringConvertible {
+package final class Entity: Sendable, CustomStringConvertible {
     /// A to-one relationship: a foreign-key column.
-    public struct ToOne: Sendable {
-        public let name: String
-        public let column: String
+    package struct ToOne: Sendable {
+        package let name: String
+        package let column: String
         /// `Z_ENT` of the destination.
-        public let destination: Int
+        package let destination: Int
         /// Index of the inverse to-many in the destination's `toMany`, when there is one.
-        public let inverseToMany: Int?
+        package let inverseToMany: Int?
     }
 
     /// A to-many relationship: the inverse of a to-one in the destination, no column.
-    public struct ToMany: Sendable {
-        public let name: String
-        public let destination: Int
+    package struct ToMany: Sendable {
+        package let name: String
+        package let destination: Int
         /// Index of the inverse to-one in the destination's `toOne`.
-        public let inverseToOne: Int
+        package let inverseToOne: Int
     }
 
     /// `Z_ENT`.
-    public let id: Int
-    public let name: String
-    public let tableName: String
+    package let id: Int
+    package let name: String
+    package let tableName: String
     /// Attributes in column order (by name).
-    public let attributes: [AttributeDescription]
+    package let attributes: [AttributeDescription]
     /// Column names of `attributes`.
-    public let attributeColumns: [String]
-    public let toOne: [ToOne]
-    public let toMany: [ToMany]
+    package let attributeColumns: [String]
+    package let toOne: [ToOne]
+    package let toMany: [ToMany]
     /// Each uniqueness constraint as attribute indexes.
-    public let uniquenessConstraints: [[Int]]
+    package let uniquenessConstraints: [[Int]]
     /// Default values of a newly inserted object.
-    public let defaults: [Value]
+    package let defaults: [Value]
 
     // MARK: SQL, built once
 
     /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`: what every fetch of a row reads.
-    public let selectColumns: String
+    package let selectColumns: String
     /// The single-row INSERT the save and batch insert reuse.
-    public let insertSQL: String
+    package let insertSQL: String
 
     private let attributeIndexByName: [String: Int]
     private let toOneIndexByName: [String: Int]
@@ -84,11 +84,11 @@ public final class Entity: Sendable, CustomStringConvertible {
     }
 
     /// The index of attribute `name`, for the fast accessors.
-    public func attributeIndex(_ name: String) -> Int? { attributeIndexByName[name] }
+    package func attributeIndex(_ name: String) -> Int? { attributeIndexByName[name] }
     /// The index of to-one relationship `name`.
-    public func toOneIndex(_ name: String) -> Int? { toOneIndexByName[name] }
+    package func toOneIndex(_ name: String) -> Int? { toOneIndexByName[name] }
     /// The index of to-many relationship `name`.
-    public func toManyIndex(_ name: String) -> Int? { toManyIndexByName[name] }
+    package func toManyIndex(_ name: String) -> Int? { toManyIndexByName[name] }
 
     /// The key path that means the object itself, as in `self IN %@` with object IDs.
     static let selfKey = "self"
@@ -102,5 +102,5 @@ public final class Entity: Sendable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }

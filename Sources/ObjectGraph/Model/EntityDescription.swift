@@ -2,24 +2,24 @@
 ///
 /// Entities are finished by `ManagedObjectModel`, which numbers them (`Z_ENT`) and lays out
 /// their columns; an `EntityDescription` read from a model carries that layout.
-public struct EntityDescription: Sendable, Codable {
-    public var name: String
-    public var attributes: [AttributeDescription]
-    public var relationships: [RelationshipDescription]
+package struct EntityDescription: Sendable, Codable {
+    package var name: String
+    package var attributes: [AttributeDescription]
+    package var relationships: [RelationshipDescription]
     /// Each constraint is a list of attribute names that must be unique together
     /// (a real `CREATE UNIQUE INDEX` in the store).
-    public var uniquenessConstraints: [[String]]
+    package var uniquenessConstraints: [[String]]
 
     // MARK: Layout, filled in by the model
 
     /// `Z_ENT`: the entity's number in the store, 1-based, entities ordered by name.
-    public internal(set) var entityID: Int = 0
+    package internal(set) var entityID: Int = 0
     /// The entity's table, `Z` + the upper-cased name.
-    public internal(set) var tableName: String = ""
+    package internal(set) var tableName: String = ""
     /// The columns after `Z_PK, Z_ENT, Z_OPT`: to-one relationships, then attributes, each by name.
-    public internal(set) var columns: [Column] = []
+    package internal(set) var columns: [Column] = []
 
-    public init(_ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+    package init(_ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
                 uniquenessConstraints: [[String]] = []) {
         self.name = name
         self.attributes = attributes
@@ -28,18 +28,18 @@ public struct EntityDescription: Sendable, Codable {
     }
 
     /// One stored column of an entity.
-    public struct Column: Sendable, Codable, Equatable {
-        public enum Kind: Sendable, Codable, Equatable {
+    package struct Column: Sendable, Codable, Equatable {
+        package enum Kind: Sendable, Codable, Equatable {
             case attribute(AttributeType)
             /// A to-one relationship: the destination's `Z_PK`.
             case toOne(destination: String)
         }
-        public var property: String
-        public var name: String
-        public var kind: Kind
+        package var property: String
+        package var name: String
+        package var kind: Kind
 
         /// The attribute's type, nil for a relationship.
-        public var attributeType: AttributeType? {
+        package var attributeType: AttributeType? {
             if case .attribute(let type) = kind { return type } else { return nil }
         }
     }
@@ -47,17 +47,17 @@ public struct EntityDescription: Sendable, Codable {
     // MARK: Lookups
 
     /// The column index (into `columns`) of a property, nil when it is not stored in a column.
-    public func columnIndex(of property: String) -> Int? {
+    package func columnIndex(of property: String) -> Int? {
         columns.firstIndex { $0.property == property }
     }
 
     /// The relationship named `name`.
-    public func relationship(_ name: String) -> RelationshipDescription? {
+    package func relationship(_ name: String) -> RelationshipDescription? {
         relationships.first { $0.name == name }
     }
 
     /// The attribute named `name`.
-    public func attribute(_ name: String) -> AttributeDescription? {
+    package func attribute(_ name: String) -> AttributeDescription? {
         attributes.first { $0.name == name }
     }
 

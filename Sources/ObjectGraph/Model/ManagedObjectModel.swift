@@ -1,16 +1,16 @@
 /// A finished model: entities numbered and laid out, relationships checked.
 ///
 /// Immutable once built, so one model is shared by every coordinator and context in a process.
-public final class ManagedObjectModel: Sendable {
+package final class ManagedObjectModel: Sendable {
     /// Entities ordered by name, so `entities[entityID - 1]` is the entity with that `Z_ENT`.
-    public let entities: [EntityDescription]
+    package let entities: [EntityDescription]
     /// The run-time form of `entities`, same order: `runtime[entityID - 1]`.
-    public let runtime: [Entity]
+    package let runtime: [Entity]
     private let byName: [String: Int]
 
     /// Builds a model; fails when a relationship names a missing entity or inverse, or a
     /// constraint names a missing attribute.
-    public init(_ entities: [EntityDescription]) throws {
+    package init(_ entities: [EntityDescription]) throws {
         var sorted = entities.sorted { $0.name < $1.name }
         var byName: [String: Int] = [:]
         for (i, e) in sorted.enumerated() { byName[e.name] = i }
@@ -52,23 +52,23 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// The entity named `name`.
-    public func entity(named name: String) -> EntityDescription? {
+    package func entity(named name: String) -> EntityDescription? {
         byName[name].map { entities[$0] }
     }
 
     /// The run-time entity named `name`.
-    public func runtimeEntity(named name: String) -> Entity? {
+    package func runtimeEntity(named name: String) -> Entity? {
         byName[name].map { runtime[$0] }
     }
 
     /// The entity with `Z_ENT` = `entityID`.
-    public func entity(id entityID: Int) -> EntityDescription {
+    package func entity(id entityID: Int) -> EntityDescription {
         entities[entityID - 1]
     }
 
     /// A fingerprint of the layout, stored in `Z_METADATA`: opening a store with a different
     /// model fails instead of reading columns that mean something else.
-    public var versionHash: String {
+    package var versionHash: String {
         var text = ""
         for e in entities {
             text += "\(e.entityID):\(e.tableName)("
@@ -85,12 +85,12 @@ public final class ManagedObjectModel: Sendable {
 }
 
 /// A model that cannot be built.
-public enum ModelError: Error, CustomStringConvertible, Equatable {
+package enum ModelError: Error, CustomStringConvertible, Equatable {
     case unknownEntity(String, in: String)
     case unknownInverse(String, in: String)
     case unknownAttribute(String, in: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownEntity(let n, let w): return "model: \(w) names unknown entity '\(n)'"
         case .unknownInverse(let n, let w): return "model: \(w) names unknown inverse '\(n)'"

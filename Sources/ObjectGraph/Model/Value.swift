@@ -1,5 +1,5 @@
 /// An attribute's value, as the engine keeps it in memory and binds it into SQL.
-public enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
     case null
     case integer(Int64)
     case double(Double)
@@ -9,33 +9,33 @@ public enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
     case bool(Bool)
     case data([UInt8])
 
-    public var isNull: Bool { if case .null = self { return true } else { return false } }
+    package var isNull: Bool { if case .null = self { return true } else { return false } }
 
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var doubleValue: Double? {
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var doubleValue: Double? {
         switch self {
         case .double(let d), .date(let d): return d
         case .integer(let i): return Double(i)
         default: return nil
         }
     }
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         switch self {
         case .integer(let i): return i
         case .bool(let b): return b ? 1 : 0
         default: return nil
         }
     }
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let b): return b
         case .integer(let i): return i != 0
         default: return nil
         }
     }
-    public var dataValue: [UInt8]? { if case .data(let d) = self { return d } else { return nil } }
+    package var dataValue: [UInt8]? { if case .data(let d) = self { return d } else { return nil } }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: return "nil"
         case .integer(let i): return String(i)
@@ -50,9 +50,9 @@ public enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
 
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
                  ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(nilLiteral: ()) { self = .null }
 }

@@ -9,15 +9,15 @@ import Synchronization
 /// app and its extension) contend on SQLite's own lock: their writers meet SQLITE_BUSY, which the
 /// busy handler waits out and counts, and a transaction that still fails is retried a bounded
 /// number of times.
-public final class PersistentStoreCoordinator: Sendable {
-    public let model: ManagedObjectModel
-    public let options: StoreOptions
+package final class PersistentStoreCoordinator: Sendable {
+    package let model: ManagedObjectModel
+    package let options: StoreOptions
     /// Every statement of every connection of this coordinator is counted here.
-    public let counters: StatementCounters
+    package let counters: StatementCounters
     /// Counts SQLite's waits on a lock held by another connection.
-    public let busyHandler: BusyHandler
+    package let busyHandler: BusyHandler
     /// The store's `Z_UUID`, part of every object ID.
-    public let storeUUID: String
+    package let storeUUID: String
     let storeIndex: UInt32
 
     private let writer: Protected<Connection>
@@ -31,11 +31,11 @@ public final class PersistentStoreCoordinator: Sendable {
     private let nextObserver = Atomic<Int>(0)
 
     /// How often a write transaction that failed on a lock is tried again.
-    public static let maxTransactionAttempts = 5
+    package static let maxTransactionAttempts = 5
 
     /// Opens the store at `options.path`, creating it from the model when it does not exist.
     /// An existing store must have been made for this model; otherwise this throws `StoreError`.
-    public init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
+    package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
         self.model = model
         self.options = options
         self.counters = counters
@@ -86,7 +86,7 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// Lock waits (busy-handler calls) plus whole transactions retried after a lock error.
-    public var busyRetries: Int { busyHandler.retries + retriedTransactions.load(ordering: .relaxed) }
+    package var busyRetries: Int { busyHandler.retries + retriedTransactions.load(ordering: .relaxed) }
 
     // MARK: Reading
 
@@ -131,13 +131,13 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Calls `block` after every save of any context on this coordinator (on the saving
     /// context's queue). Returns a token for `removeObserver`.
     @discardableResult
-    public func addDidSaveObserver(_ block: @escaping @Sendable (DidSaveNotification) -> Void) -> Int {
+    package func addDidSaveObserver(_ block: @escaping @Sendable (DidSaveNotification) -> Void) -> Int {
         let id = nextObserver.wrappingAdd(1, ordering: .relaxed).newValue
         observers.withLock { $0.append((id, block)) }
         return id
     }
 
-    public func removeObserver(_ token: Int) {
+    package func removeObserver(_ token: Int) {
         observers.withLock { $0.removeAll { $0.id == token } }
     }
 

@@ -2,36 +2,36 @@ import SQLiteKit
 
 /// Where a store lives and how durable its writes are: the run parameters that change what
 /// a commit costs.
-public struct StoreOptions: Sendable, Equatable, Codable {
-    public enum Journal: String, Sendable, Codable, CaseIterable { case wal, delete }
-    public enum Synchronous: String, Sendable, Codable, CaseIterable { case off, normal, full }
+package struct StoreOptions: Sendable, Equatable, Codable {
+    package enum Journal: String, Sendable, Codable, CaseIterable { case wal, delete }
+    package enum Synchronous: String, Sendable, Codable, CaseIterable { case off, normal, full }
 
     /// A file path, or a `file:…?mode=memory&cache=shared` URI for an in-memory store that
     /// several connections of one process share.
-    public var path: String
-    public var journal: Journal = .wal
-    public var synchronous: Synchronous = .normal
+    package var path: String
+    package var journal: Journal = .wal
+    package var synchronous: Synchronous = .normal
     /// How long SQLite waits on a lock before answering SQLITE_BUSY (Core Data: 2–30 s).
-    public var busyTimeoutMilliseconds: Int32 = 5_000
+    package var busyTimeoutMilliseconds: Int32 = 5_000
 
-    public init(path: String, journal: Journal = .wal, synchronous: Synchronous = .normal) {
+    package init(path: String, journal: Journal = .wal, synchronous: Synchronous = .normal) {
         self.path = path
         self.journal = journal
         self.synchronous = synchronous
     }
 
     /// An in-memory store named `name`, shared by the connections of this process.
-    public static func memory(named name: String) -> StoreOptions {
+    package static func memory(named name: String) -> StoreOptions {
         StoreOptions(path: "file:\(name)?mode=memory&cache=shared")
     }
 
     /// True for a store that lives in memory only.
-    public var isInMemory: Bool { path.contains("mode=memory") || path == ":memory:" }
+    package var isInMemory: Bool { path.contains("mode=memory") || path == ":memory:" }
 
     /// Applies the pragmas every connection to the store needs, as Core Data sets them.
     /// With `busyHandler`, the caller has installed a counting `BusyHandler` (which replaces
     /// SQLite's busy timeout); otherwise the plain timeout is set.
-    public func configure(_ db: Database, busyHandler: Bool = false) throws {
+    package func configure(_ db: Database, busyHandler: Bool = false) throws {
         if !busyHandler { db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
         if !isInMemory {
             // journal_mode answers with a row; WAL persists in the file once set.

@@ -3,9 +3,9 @@ import SQLiteKit
 
 /// The store layout, derived from the model: the one definition every writer of a store uses,
 /// the engine and `raw-sqlite` alike.
-public enum StoreSchema {
+package enum StoreSchema {
     /// The statements that create an empty store for `model`.
-    public static func createStatements(for model: ManagedObjectModel) -> [String] {
+    package static func createStatements(for model: ManagedObjectModel) -> [String] {
         var sql: [String] = []
         for e in model.entities {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
@@ -41,7 +41,7 @@ public enum StoreSchema {
     /// Creates the layout in an empty database, registers every entity in `Z_PRIMARYKEY` and
     /// writes `Z_METADATA`. Returns the new store's UUID.
     @discardableResult
-    public static func create(in db: Database, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> String {
+    package static func create(in db: Database, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> String {
         try db.execute("BEGIN EXCLUSIVE")
         do {
             for statement in createStatements(for: model) { try db.execute(statement) }
@@ -66,7 +66,7 @@ public enum StoreSchema {
 
     /// Opens an existing store's layout: checks it was made for `model` and returns its UUID.
     /// Never changes the data; a mismatch is an error that says what differs.
-    public static func check(_ db: Database, model: ManagedObjectModel) throws -> String {
+    package static func check(_ db: Database, model: ManagedObjectModel) throws -> String {
         let hasMetadata = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='Z_METADATA'")
         guard hasMetadata == 1 else { throw StoreError.notAStore(db.path) }
         let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
@@ -94,11 +94,11 @@ public enum StoreSchema {
 }
 
 /// A store that cannot be opened for this model.
-public enum StoreError: Error, CustomStringConvertible, Equatable {
+package enum StoreError: Error, CustomStringConvertible, Equatable {
     case notAStore(String)
     case modelMismatch(path: String, expected: String, found: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAStore(let path):
             return "\(path) is not a loadgen store (no Z_METADATA)"

@@ -4,25 +4,25 @@ import Foundation
 /// files with fixed columns (documented in each file's first line), one block per line of a
 /// chart, and `vars.gp` with each chart's line titles. gnuplot never reads a results CSV by
 /// column number, so columns appended to the CSV cannot break a chart.
-public struct ChartData: Sendable {
+package struct ChartData: Sendable {
     /// One chart's data, or why it is absent.
-    public struct Chart: Sendable {
-        public let name: String
-        public let title: String
+    package struct Chart: Sendable {
+        package let name: String
+        package let title: String
         /// The `.dat` text, or nil when the results hold nothing for this chart.
-        public let data: String?
+        package let data: String?
         /// Titles of the blocks, in order.
-        public let series: [String]
+        package let series: [String]
         /// Why the chart is skipped when `data` is nil.
-        public let skipped: String?
+        package let skipped: String?
     }
 
-    public let charts: [Chart]
+    package let charts: [Chart]
 
     /// Every chart the inputs allow. `rows` are results rows; `timeline` the rows of a timeline
     /// file (`TimelineWriter.fileHeader`); `history` the rows of a history of nightly results, and
     /// `baseline` the baseline's.
-    public init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [ResultRow]? = nil,
+    package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [ResultRow]? = nil,
                 baseline: [ResultRow]? = nil) {
         let summary = RunSummary(rows: rows)
         charts = [
@@ -38,7 +38,7 @@ public struct ChartData: Sendable {
     }
 
     /// `vars.gp`: the series titles of every chart as gnuplot arrays.
-    public var variables: String {
+    package var variables: String {
         var text = "# Series titles per chart, written by loadgen plot.\n"
         for chart in charts where chart.data != nil {
             let titles = chart.series.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }

@@ -1,7 +1,7 @@
 /// The comparison as Markdown, for a terminal or a pull-request comment: regressions first,
 /// then improvements, then what did not move and what could not be compared.
-public enum CompareReport {
-    public static func render(_ c: Comparison, baseline: [String], current: [String]) -> String {
+package enum CompareReport {
+    package static func render(_ c: Comparison, baseline: [String], current: [String]) -> String {
         var text = "## loadgen compare: " + (c.isClean ? "no regression" : "\(c.regressions.count) regression"
             + (c.regressions.count == 1 ? "" : "s")) + "\n\n"
         text += "Baseline: \(baseline.joined(separator: ", ")). Now: \(current.joined(separator: ", ")).  \n"

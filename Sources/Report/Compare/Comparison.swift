@@ -3,9 +3,9 @@ import Foundation
 /// A nightly run compared with a baseline, configuration by configuration: exact where the work
 /// is deterministic, within a small threshold where it is nearly so, and noise-aware where it is
 /// noisy (a threshold AND a Mann-Whitney U test over the repetitions).
-public struct Comparison: Sendable {
+package struct Comparison: Sendable {
     /// How a figure is judged.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// Must match (counts of work and of correctness); any change fails.
         case exact
         /// Within `nearExact` (allocations, instructions, VM steps).
@@ -14,39 +14,39 @@ public struct Comparison: Sendable {
         case noisy
     }
 
-    public struct Options: Sendable {
-        public var nearExact = 0.02
-        public var speed = 0.10
-        public var memory = 0.20
+    package struct Options: Sendable {
+        package var nearExact = 0.02
+        package var speed = 0.10
+        package var memory = 0.20
         /// One-sided significance level of the Mann-Whitney U test.
-        public var alpha = 0.01
-        public var crossMachine = false
-        public init() {}
+        package var alpha = 0.01
+        package var crossMachine = false
+        package init() {}
     }
 
     /// One figure of one configuration that moved.
-    public struct Finding: Sendable {
-        public let configuration: String
-        public let figure: String
-        public let baseline: String
-        public let now: String
-        public let change: String
-        public let verdict: String
+    package struct Finding: Sendable {
+        package let configuration: String
+        package let figure: String
+        package let baseline: String
+        package let now: String
+        package let change: String
+        package let verdict: String
     }
 
-    public let regressions: [Finding]
-    public let improvements: [Finding]
+    package let regressions: [Finding]
+    package let improvements: [Finding]
     /// Figures compared and found unchanged, by kind.
-    public let unchanged: [Kind: Int]
-    public let configurationsCompared: Int
-    public let onlyInBaseline: [String]
-    public let onlyInCurrent: [String]
+    package let unchanged: [Kind: Int]
+    package let configurationsCompared: Int
+    package let onlyInBaseline: [String]
+    package let onlyInCurrent: [String]
     /// What the two sides were measured on, for the report's heading.
-    public let baselineMachines: [String]
-    public let currentMachines: [String]
-    public let crossMachine: Bool
+    package let baselineMachines: [String]
+    package let currentMachines: [String]
+    package let crossMachine: Bool
 
-    public var isClean: Bool { regressions.isEmpty }
+    package var isClean: Bool { regressions.isEmpty }
 
     // MARK: Figures
 
@@ -68,7 +68,7 @@ public struct Comparison: Sendable {
 
     // MARK: Comparing
 
-    public init(baseline: [ResultsTable], current: [ResultsTable], options: Options = Options()) throws {
+    package init(baseline: [ResultsTable], current: [ResultsTable], options: Options = Options()) throws {
         let base = baseline.flatMap(\.rows), now = current.flatMap(\.rows)
         baselineMachines = Self.machines(base)
         currentMachines = Self.machines(now)

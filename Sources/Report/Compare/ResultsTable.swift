@@ -2,20 +2,20 @@ import Foundation
 
 /// A results file read back for comparison: every record checked against the header, so a
 /// foreign or cut file is refused with its name and line instead of comparing garbage.
-public struct ResultsTable: Sendable {
-    public let path: String
+package struct ResultsTable: Sendable {
+    package let path: String
     /// Rows by column name, in file order; `lines[i]` is row i's line number in the file.
-    public let rows: [[String: String]]
-    public let lines: [Int]
+    package let rows: [[String: String]]
+    package let lines: [Int]
 
-    public init(path: String, rows: [[String: String]], lines: [Int]) {
+    package init(path: String, rows: [[String: String]], lines: [Int]) {
         self.path = path
         self.rows = rows
         self.lines = lines
     }
 
     /// Reads and checks `path`.
-    public static func read(_ path: String) throws -> ResultsTable {
+    package static func read(_ path: String) throws -> ResultsTable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CompareError.unreadable(path)
         }
@@ -50,12 +50,12 @@ public struct ResultsTable: Sendable {
 }
 
 /// Why files cannot be compared. Exit status 2.
-public enum CompareError: Error, CustomStringConvertible, Equatable {
+package enum CompareError: Error, CustomStringConvertible, Equatable {
     case unreadable(String)
     case malformed(String, line: Int, String)
     case foreignMachines(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path): return "cannot read \(path)"
         case .malformed(let path, let line, let why): return "\(path):\(line): \(why)"

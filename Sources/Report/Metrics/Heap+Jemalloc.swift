@@ -12,7 +12,7 @@ import Darwin
 /// read (`stats.allocated`). jemalloc is found at run time (`dlsym`), not linked into this
 /// library: test binaries run on glibc's malloc, which the thread sanitizer needs, and read
 /// glibc's own count (`mallinfo2`, exact for the main arena; tests that measure set one arena).
-public enum Heap {
+package enum Heap {
     private typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
                                                 UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
 
@@ -23,7 +23,7 @@ public enum Heap {
 
     /// Bytes allocated right now. With `flushingThreadCache`, this thread's cache of freed blocks
     /// is returned first (jemalloc), so memory just freed on this thread no longer counts.
-    public static func allocatedBytes(flushingThreadCache: Bool = false) -> Int {
+    package static func allocatedBytes(flushingThreadCache: Bool = false) -> Int {
         guard let mallctl else {
             #if canImport(Glibc)
             return Int(mallinfo2().uordblks)
@@ -43,7 +43,7 @@ public enum Heap {
     }
 
     /// "jemalloc 5.3.0", or "glibc" when jemalloc is not the allocator.
-    public static var allocatorName: String {
+    package static var allocatorName: String {
         guard let mallctl else { return "glibc" }
         var pointer: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
@@ -54,7 +54,7 @@ public enum Heap {
 
     /// With glibc's malloc, makes every thread share one arena so `mallinfo2` sees all of the
     /// heap. For tests that measure the heap; loadgen itself runs on jemalloc.
-    public static func useSingleArenaForMeasurement() {
+    package static func useSingleArenaForMeasurement() {
         #if canImport(Glibc)
         if mallctl == nil { _ = mallopt(M_ARENA_MAX, 1) }
         #endif

@@ -3,22 +3,22 @@
 /// Values are bucketed by their top bits: exact below 128 µs, then 64 buckets per power of two.
 /// A million saves or records cost the same 30 KiB as ten, so latency can be recorded per record
 /// without memory showing in the run's own figures. Not thread-safe: one per thread, then `merge`.
-public struct LatencyHistogram: Sendable, Equatable {
+package struct LatencyHistogram: Sendable, Equatable {
     static let subBits = 6
     static let subCount = 1 << subBits          // buckets per power of two
     static let maxExponent = 40                  // up to ~2^46 µs, beyond any run
     private var buckets: [Int]
-    public private(set) var count = 0
-    public private(set) var maxMicroseconds: UInt64 = 0
+    package private(set) var count = 0
+    package private(set) var maxMicroseconds: UInt64 = 0
     private var sumMicroseconds: Double = 0
 
-    public init() {
+    package init() {
         buckets = [Int](repeating: 0, count: (Self.maxExponent + 2) * Self.subCount)
     }
 
     /// Records one duration in nanoseconds.
     @inline(__always)
-    public mutating func record(nanoseconds: UInt64) {
+    package mutating func record(nanoseconds: UInt64) {
         let us = nanoseconds / 1000
         buckets[Self.bucket(for: us)] += 1
         count += 1
@@ -45,7 +45,7 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// Adds another histogram's counts to this one.
-    public mutating func merge(_ other: LatencyHistogram) {
+    package mutating func merge(_ other: LatencyHistogram) {
         for i in buckets.indices { buckets[i] += other.buckets[i] }
         count += other.count
         sumMicroseconds += other.sumMicroseconds
@@ -54,7 +54,7 @@ public struct LatencyHistogram: Sendable, Equatable {
 
     /// The value at quantile `q` (0…1) in milliseconds, nil when empty. Reported at the middle
     /// of its bucket; the maximum is exact.
-    public func quantileMilliseconds(_ q: Double) -> Double? {
+    package func quantileMilliseconds(_ q: Double) -> Double? {
         guard count > 0 else { return nil }
         let rank = max(1, Int((q * Double(count)).rounded(.up)))
         var seen = 0
@@ -70,7 +70,7 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// The largest value recorded, in milliseconds.
-    public var maxMilliseconds: Double? { count > 0 ? Double(maxMicroseconds) / 1000 : nil }
+    package var maxMilliseconds: Double? { count > 0 ? Double(maxMicroseconds) / 1000 : nil }
     /// The sum of every value recorded, in milliseconds.
-    public var totalMilliseconds: Double { sumMicroseconds / 1000 }
+    package var totalMilliseconds: Double { sumMicroseconds / 1000 }
 }

@@ -3,9 +3,9 @@ import Glibc
 
 /// Resident memory of this process, from /proc. Linux only: the figures loadgen reports are
 /// Linux's own (VmHWM is the kernel's exact peak, not a sample).
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// Current resident set in bytes (/proc/self/statm), cheap enough to sample every 10 ms.
-    public static func residentBytes() -> Int {
+    package static func residentBytes() -> Int {
         guard let text = read("/proc/self/statm") else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
@@ -13,10 +13,10 @@ public enum ProcessMemory {
     }
 
     /// Peak resident set in bytes since the process started (VmHWM).
-    public static func peakResidentBytes() -> Int { statusField("VmHWM:") }
+    package static func peakResidentBytes() -> Int { statusField("VmHWM:") }
 
     /// Current resident set in bytes as /proc/self/status reports it (VmRSS).
-    public static func statusResidentBytes() -> Int { statusField("VmRSS:") }
+    package static func statusResidentBytes() -> Int { statusField("VmRSS:") }
 
     private static func statusField(_ name: String) -> Int {
         guard let text = read("/proc/self/status") else { return 0 }
@@ -39,9 +39,9 @@ public enum ProcessMemory {
     }
 }
 #else
-public enum ProcessMemory {
-    public static func residentBytes() -> Int { 0 }
-    public static func peakResidentBytes() -> Int { 0 }
-    public static func statusResidentBytes() -> Int { 0 }
+package enum ProcessMemory {
+    package static func residentBytes() -> Int { 0 }
+    package static func peakResidentBytes() -> Int { 0 }
+    package static func statusResidentBytes() -> Int { 0 }
 }
 #endif

@@ -4,15 +4,15 @@ import Synchronization
 ///
 /// Strategies add in chunks (per batch, or every few hundred rows), not per row, so the atomic
 /// is off the hot path; the sampler reads it every 10 ms for the timeline and the progress bar.
-public final class ProgressCounter: Sendable {
+package final class ProgressCounter: Sendable {
     private let done = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 
     /// Adds `n` processed records.
     @inline(__always)
-    public func add(_ n: Int) { done.wrappingAdd(n, ordering: .relaxed) }
+    package func add(_ n: Int) { done.wrappingAdd(n, ordering: .relaxed) }
 
     /// Records processed so far.
-    public var value: Int { done.load(ordering: .relaxed) }
+    package var value: Int { done.load(ordering: .relaxed) }
 }

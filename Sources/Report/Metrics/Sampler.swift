@@ -7,11 +7,11 @@ import Synchronization
 /// no peak of its own, so the peak is the largest sample, taken at 10 ms resolution, and the
 /// final reading). One `read` of /proc and one `mallctl` per sample keep its cost far below the
 /// 2% measurement budget.
-public final class Sampler: Sendable {
+package final class Sampler: Sendable {
     /// What the sampler saw.
-    public struct Summary: Sendable {
-        public var peakHeapBytes: Int
-        public var samples: Int
+    package struct Summary: Sendable {
+        package var peakHeapBytes: Int
+        package var samples: Int
     }
 
     private let interval: UInt32
@@ -29,7 +29,7 @@ public final class Sampler: Sendable {
     ///   - intervalMilliseconds: time between samples.
     ///   - timeline: where samples go, when `--timeline` asked for them.
     ///   - display: the progress bar or lines on stderr, when shown.
-    public init(intervalMilliseconds: UInt32 = 10, progress: ProgressCounter, timeline: TimelineWriter?,
+    package init(intervalMilliseconds: UInt32 = 10, progress: ProgressCounter, timeline: TimelineWriter?,
                 display: ProgressDisplay?, startedAt: UInt64) {
         self.interval = intervalMilliseconds * 1000
         self.progress = progress
@@ -40,7 +40,7 @@ public final class Sampler: Sendable {
 
     /// Starts sampling on a new thread, and returns once it runs on an arena of its own: its
     /// allocations depend on time, not on the strategy, and must not count as the strategy's.
-    public func start() {
+    package func start() {
         let thread = Thread { [self] in
             WorkCounters.excludeCallingThread()
             running.signal()
@@ -57,7 +57,7 @@ public final class Sampler: Sendable {
     }
 
     /// Stops sampling, takes a last sample, and waits for the thread to finish.
-    public func stop() -> Summary {
+    package func stop() -> Summary {
         stopping.store(true, ordering: .releasing)
         finished.wait()
         display?.finish(rows: progress.value, elapsedNanoseconds: Clock.nanoseconds() &- startedAt)

@@ -5,12 +5,12 @@ import Synchronization
 /// buffered so that sampling every 10 ms costs no system call per sample.
 ///
 /// Used from the sampler thread only; the mutex makes `flush` from the stopping thread safe.
-public final class TimelineWriter: Sendable {
+package final class TimelineWriter: Sendable {
     /// The columns a child writes.
-    public static let header = "run_id,t_ms,rows_done,rss_bytes,heap_bytes"
+    package static let header = "run_id,t_ms,rows_done,rss_bytes,heap_bytes"
     /// The columns of a `--timeline` file: the child's, and the parent's `strategy` and `config`
     /// (the sweep point) appended to each line. `run_id` joins a sample to its results row.
-    public static let fileHeader = header + ",strategy,config"
+    package static let fileHeader = header + ",strategy,config"
 
     private let runID: String
     private let state: Mutex<State>
@@ -22,7 +22,7 @@ public final class TimelineWriter: Sendable {
 
     /// Opens (creating or truncating) `path` for this run's samples; no header is written
     /// (the parent adds it once per timeline file).
-    public init(path: String, runID: String) throws {
+    package init(path: String, runID: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path) else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
@@ -42,7 +42,7 @@ public final class TimelineWriter: Sendable {
     }
 
     /// Writes what is buffered and closes the file.
-    public func close() {
+    package func close() {
         state.withLock { s in
             Self.flush(&s)
             try? s.handle.close()

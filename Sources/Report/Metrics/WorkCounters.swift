@@ -8,14 +8,14 @@ import Synchronization
 /// Work a repetition did, counted exactly where the machine lets it be: allocation requests
 /// (jemalloc) and instructions (a hardware counter). Unlike time, these repeat from run to run
 /// for a single-writer strategy, which is what lets the nightly gate be strict about them.
-public enum WorkCounters {
+package enum WorkCounters {
     /// Allocation requests and their bytes (rounded up to jemalloc's size classes) since some
     /// start, over every arena but the sampler's.
-    public struct Allocations: Sendable, Equatable {
-        public var count: UInt64
-        public var bytes: UInt64
+    package struct Allocations: Sendable, Equatable {
+        package var count: UInt64
+        package var bytes: UInt64
 
-        public static func - (a: Allocations, b: Allocations) -> Allocations {
+        package static func - (a: Allocations, b: Allocations) -> Allocations {
             Allocations(count: a.count &- b.count, bytes: a.bytes &- b.bytes)
         }
     }
@@ -26,26 +26,26 @@ public enum WorkCounters {
     /// flushed first: jemalloc adds a thread cache's requests to the arena only when the cache
     /// fills or flushes, so an unflushed count would depend on where the cache happened to be.
     /// Threads that ended (producers) flushed theirs when they ended.
-    public static func allocations() -> Allocations? {
+    package static func allocations() -> Allocations? {
         guard let reader = JemallocCounts.shared else { return nil }
         return reader.read()
     }
 
     /// Gives the calling thread an arena of its own, whose requests `allocations()` leaves out:
     /// for the sampler, whose work depends on time (one sample every 10 ms), not on the strategy.
-    public static func excludeCallingThread() {
+    package static func excludeCallingThread() {
         JemallocCounts.shared?.bindExcludedArena()
     }
 
     // MARK: Instructions (perf_event_open)
 
     /// A running count of user-space instructions of this thread and the threads it starts.
-    public struct InstructionCounter: Sendable {
+    package struct InstructionCounter: Sendable {
         let fd: Int32
 
         /// Starts counting, or explains why this machine cannot (`ENOENT`: no hardware counter,
         /// as in most virtual machines).
-        public static func start() -> Result<InstructionCounter, CounterUnavailable> {
+        package static func start() -> Result<InstructionCounter, CounterUnavailable> {
             #if canImport(Glibc)
             let fd = loadgen_instruction_counter_open()
             guard fd >= 0 else { return .failure(CounterUnavailable(errno: -fd)) }
@@ -60,7 +60,7 @@ public enum WorkCounters {
         }
 
         /// Stops and returns the count.
-        public func stop() -> UInt64? {
+        package func stop() -> UInt64? {
             #if canImport(Glibc)
             defer { close(fd) }
             let value = loadgen_instruction_counter_stop(fd)
@@ -72,9 +72,9 @@ public enum WorkCounters {
     }
 
     /// Why instructions cannot be counted here.
-    public struct CounterUnavailable: Error, Sendable, CustomStringConvertible {
-        public let errno: Int32
-        public var description: String { "perf_event_open: " + String(cString: strerror(errno)) }
+    package struct CounterUnavailable: Error, Sendable, CustomStringConvertible {
+        package let errno: Int32
+        package var description: String { "perf_event_open: " + String(cString: strerror(errno)) }
     }
 }
 
@@ -86,11 +86,11 @@ public enum WorkCounters {
 /// threads; its collection toggles would be per thread). Swift calls the mangled symbol, hence
 /// the patterns; `@inline(never)` keeps a call for callgrind to see.
 @inline(never)
-public func loadgenWindowOpen() { windowMarks.wrappingAdd(1, ordering: .relaxed) }
+package func loadgenWindowOpen() { windowMarks.wrappingAdd(1, ordering: .relaxed) }
 
 /// Called as the measured window closes (see `loadgenWindowOpen`).
 @inline(never)
-public func loadgenWindowClose() { windowMarks.wrappingAdd(1, ordering: .relaxed) }
+package func loadgenWindowClose() { windowMarks.wrappingAdd(1, ordering: .relaxed) }
 
 /// Something observable for the markers to do, so the optimizer keeps them as calls.
 private let windowMarks = Atomic<Int>(0)

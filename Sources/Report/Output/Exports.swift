@@ -2,8 +2,8 @@ import Foundation
 
 /// `--json`: every repetition as an object of typed values (numbers as JSON numbers, blanks as
 /// null), and a summary object per configuration.
-public enum JSONExport {
-    public static func render(_ summary: RunSummary) throws -> String {
+package enum JSONExport {
+    package static func render(_ summary: RunSummary) throws -> String {
         let repetitions = summary.rows.map { row in Dictionary(uniqueKeysWithValues: zip(ResultRow.header, row.fields).map { ($0, typed($1, column: $0)) }) }
         let header = SummaryCSV.header(summary)
         let configurations = SummaryCSV.rows(summary).map { fields in
@@ -26,7 +26,7 @@ public enum JSONExport {
 
 /// `--summary-csv`: one row per configuration with its statistics, for charts and spreadsheets.
 /// Parameter columns first (as the results file orders them), then the figures.
-public enum SummaryCSV {
+package enum SummaryCSV {
     /// Figures after the parameters, in file order.
     static let figures = [
         "config", "repetitions", "ok", "rank",
@@ -42,12 +42,12 @@ public enum SummaryCSV {
     static let textColumns: Set<String> = ["config", "integrity", "status"]
 
     /// The parameter columns present in the run, in results-file order, then the figures.
-    public static func header(_ summary: RunSummary) -> [String] {
+    package static func header(_ summary: RunSummary) -> [String] {
         let present = Set(summary.configurations.flatMap { $0.parameters.fields.keys })
         return ResultRow.header.filter { present.contains($0) && $0 != "config" } + figures
     }
 
-    public static func rows(_ summary: RunSummary) -> [[String]] {
+    package static func rows(_ summary: RunSummary) -> [[String]] {
         let header = header(summary)
         let parameterColumns = header.prefix(header.count - figures.count)
         var rank: [ParameterValues: Int] = [:]
@@ -89,17 +89,17 @@ public enum SummaryCSV {
     private static func i(_ value: Int?) -> String { value.map(String.init) ?? "" }
 
     /// The whole file's text.
-    public static func render(_ summary: RunSummary) -> String {
+    package static func render(_ summary: RunSummary) -> String {
         ([header(summary)] + rows(summary)).map(CSV.line).joined()
     }
 }
 
 /// `--markdown`: the summary table for a design review or a pull request.
-public enum MarkdownExport {
+package enum MarkdownExport {
     /// How every summary this writes begins (and how `run` recognises one it may replace).
-    public static let signature = "## loadgen"
+    package static let signature = "## loadgen"
 
-    public static func render(_ summary: RunSummary, title: String = "run summary") -> String {
+    package static func render(_ summary: RunSummary, title: String = "run summary") -> String {
         let swept = sweptColumns(summary)
         let header = ["strategy"] + swept + ["median rows/s", "95% CI", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
                                              "SQL/row", "status"]

@@ -1,23 +1,23 @@
 import Foundation
 
 /// Number formatting shared by the summary, the progress display and the CSV.
-public enum Format {
+package enum Format {
     /// "712 k rows/s", "1.42 M rows/s".
-    public static func rate(_ rowsPerSecond: Double) -> String {
+    package static func rate(_ rowsPerSecond: Double) -> String {
         if rowsPerSecond >= 1e6 { return String(format: "%.2f M rows/s", rowsPerSecond / 1e6) }
         if rowsPerSecond >= 1e3 { return String(format: "%.0f k rows/s", rowsPerSecond / 1e3) }
         return String(format: "%.0f rows/s", rowsPerSecond)
     }
 
     /// "85.2 ms", "1.42 s", "3 min 5 s".
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         if seconds < 1 { return String(format: "%.1f ms", seconds * 1000) }
         if seconds < 120 { return String(format: "%.2f s", seconds) }
         return "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
     }
 
     /// "12.3 MB" (decimal megabytes, as the targets are written).
-    public static func bytes(_ n: Int) -> String {
+    package static func bytes(_ n: Int) -> String {
         let v = Double(n)
         if v >= 1e9 { return String(format: "%.2f GB", v / 1e9) }
         if v >= 1e6 { return String(format: "%.1f MB", v / 1e6) }
@@ -26,7 +26,7 @@ public enum Format {
     }
 
     /// A fixed-point number for CSV: no exponent, no locale, trailing zeros kept for alignment.
-    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+    package static func fixed(_ value: Double, _ decimals: Int) -> String {
         String(format: "%.\(decimals)f", value)
     }
 }

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Called from the sampler thread every 10 ms; it redraws at most every 100 ms (bar) or 5 s
 /// (lines) so the terminal is not the bottleneck.
-public final class ProgressDisplay: Sendable {
-    public enum Style: String, Sendable, Codable, CaseIterable { case auto, bar, lines, none }
+package final class ProgressDisplay: Sendable {
+    package enum Style: String, Sendable, Codable, CaseIterable { case auto, bar, lines, none }
 
     private let style: Style
     private let label: String
@@ -14,7 +14,7 @@ public final class ProgressDisplay: Sendable {
     private let lastDraw = Atomic<UInt64>(0)
 
     /// Nil when nothing should be shown (`none`, or `--quiet`).
-    public init?(style: Style, label: String, total: Int) {
+    package init?(style: Style, label: String, total: Int) {
         let resolved: Style = style == .auto ? (isatty(2) == 1 ? .bar : .lines) : style
         guard resolved != .none else { return nil }
         self.style = resolved

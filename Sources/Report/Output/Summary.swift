@@ -3,12 +3,12 @@ import Foundation
 /// The human summary on stdout, like hyperfine's: per configuration the median rate with its
 /// MAD and the bootstrap interval of the median, the range, outliers; then per sweep point the
 /// strategies fastest first with how much faster the first is; then one table of everything.
-public enum Summary {
+package enum Summary {
     /// Beyond this many configurations (or sweep points) the summary keeps to one line each:
     /// a big sweep's details belong in `--summary-csv` and `--markdown`.
-    public static let detailLimit = 12
+    package static let detailLimit = 12
 
-    public static func render(_ summary: RunSummary) -> String {
+    package static func render(_ summary: RunSummary) -> String {
         var text = ""
         let detailed = summary.configurations.count <= detailLimit
         for c in summary.configurations where detailed || c.ok.count < c.rows.count {
@@ -33,7 +33,7 @@ public enum Summary {
     }
 
     /// Convenience: the summary of rows with nothing swept.
-    public static func render(_ rows: [ResultRow]) -> String { render(RunSummary(rows: rows)) }
+    package static func render(_ rows: [ResultRow]) -> String { render(RunSummary(rows: rows)) }
 
     private static func block(_ c: RunSummary.Configuration, mark: String?) -> String {
         let p = c.parameters

@@ -1,12 +1,12 @@
 /// RFC 4180 CSV: fields with a comma, quote, CR or LF are quoted, quotes doubled, lines end CRLF.
-public enum CSV {
+package enum CSV {
     /// One record as a line, with its CRLF.
-    public static func line(_ fields: [String]) -> String {
+    package static func line(_ fields: [String]) -> String {
         fields.map(quote).joined(separator: ",") + "\r\n"
     }
 
     /// A field, quoted when it must be.
-    public static func quote(_ field: String) -> String {
+    package static func quote(_ field: String) -> String {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
             return field
         }
@@ -15,7 +15,7 @@ public enum CSV {
 
     /// Parses a whole document into records. Accepts CRLF or LF line ends; a quoted field may
     /// hold both. Throws on an unterminated quote (a file cut in the middle of a field).
-    public static func parse(_ text: String) throws -> [[String]] {
+    package static func parse(_ text: String) throws -> [[String]] {
         var records: [[String]] = []
         var record: [String] = []
         var field = ""
@@ -61,10 +61,10 @@ public enum CSV {
     }
 }
 
-public enum CSVError: Error, Equatable, CustomStringConvertible {
+package enum CSVError: Error, Equatable, CustomStringConvertible {
     case unterminatedQuote(line: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unterminatedQuote(let line): return "CSV record \(line) ends inside a quoted field"
         }

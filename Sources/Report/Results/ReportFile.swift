@@ -3,17 +3,17 @@ import Foundation
 /// A file a run writes whole at its end (the Markdown summary, the summary CSV): replaced
 /// atomically, and only when it is new or one loadgen wrote (its text starts with `signature`),
 /// so a typo cannot overwrite a README or a spreadsheet.
-public struct ReportFile: Sendable {
-    public let path: String
-    public let signature: String
+package struct ReportFile: Sendable {
+    package let path: String
+    package let signature: String
 
-    public init(path: String, signature: String) {
+    package init(path: String, signature: String) {
         self.path = path
         self.signature = signature
     }
 
     /// Checks, before anything runs, that the file can be written.
-    public func check() throws {
+    package func check() throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw ResultsFileError.isFolder(path) }
@@ -28,7 +28,7 @@ public struct ReportFile: Sendable {
     }
 
     /// Writes `text` to a temporary file beside the path and renames it into place.
-    public func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         try check()
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {

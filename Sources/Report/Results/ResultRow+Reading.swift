@@ -4,7 +4,7 @@ import SQLiteKit
 /// the inverse of `ResultRow.columns`, as far as the file holds it.
 extension ResultRow {
     /// Nil when the row lacks the fields every row has.
-    public init?(csv f: [String: String]) {
+    package init?(csv f: [String: String]) {
         guard let status = RunStatus(rawValue: f["status"] ?? "") else { return nil }
         func int(_ c: String) -> Int? { f[c].flatMap { Int($0) } }
         func uint(_ c: String) -> UInt64? { f[c].flatMap { UInt64($0) } }

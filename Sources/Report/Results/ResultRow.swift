@@ -2,20 +2,20 @@
 ///
 /// `columns` is the file format. Its order is the brief's (§6); columns added later are
 /// appended at the end, never inserted, so that readers by position keep working.
-public struct ResultRow: Sendable {
-    public var identity: RunIdentity
-    public var parameters: ParameterValues
+package struct ResultRow: Sendable {
+    package var identity: RunIdentity
+    package var parameters: ParameterValues
     /// 1-based index of this repetition, and how many were measured.
-    public var repetition: Int
-    public var repetitions: Int
+    package var repetition: Int
+    package var repetitions: Int
     /// The swept parameters this row's strategy uses, as `name=value` pairs ("" without a sweep):
     /// which point of the sweep it measures.
-    public var configuration: String
-    public var measurement: RunMeasurement
+    package var configuration: String
+    package var measurement: RunMeasurement
     /// rows_per_s ÷ the limit's rows_per_s, measured in the same round on the same records.
-    public var vsLimit: Double?
+    package var vsLimit: Double?
 
-    public init(identity: RunIdentity, parameters: ParameterValues, repetition: Int = 1, repetitions: Int = 1,
+    package init(identity: RunIdentity, parameters: ParameterValues, repetition: Int = 1, repetitions: Int = 1,
                 configuration: String = "", measurement: RunMeasurement, vsLimit: Double? = nil) {
         self.identity = identity
         self.parameters = parameters
@@ -27,7 +27,7 @@ public struct ResultRow: Sendable {
     }
 
     /// Every column, in file order, with how to render it.
-    public static let columns: [(name: String, value: @Sendable (ResultRow) -> String)] = [
+    package static let columns: [(name: String, value: @Sendable (ResultRow) -> String)] = [
         // Identity
         ("run_id", { $0.identity.runID }),
         ("started_at", { $0.identity.startedAt }),
@@ -114,7 +114,7 @@ public struct ResultRow: Sendable {
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the
     /// others are numbers or blank, and `--json` writes them as numbers or null.
-    public static let textColumns: Set<String> = [
+    package static let textColumns: Set<String> = [
         "run_id", "started_at", "git_rev", "host", "cpu_model", "os", "swift_version", "sqlite_version", "allocator",
         "strategy", "dataset", "key_dist", "store", "journal", "synchronous", "status", "integrity", "error",
         "coordinators", "input", "key_order", "kept_up", "view_context", "config", "instructions_by",
@@ -122,17 +122,17 @@ public struct ResultRow: Sendable {
 
     /// The columns that say what was asked for (the parameters): a configuration is one value
     /// of each. Charts, summaries and the nightly comparison group rows by them.
-    public static let parameterColumns: [String] = [
+    package static let parameterColumns: [String] = [
         "strategy", "dataset", "rows", "unique_keys", "dup_rate", "key_dist", "seed", "batch_size", "writers",
         "producer_latency_us", "store", "journal", "synchronous", "coordinators", "zipf_s", "input", "rate", "key_order",
         "categories", "albums", "payload_bytes", "view_context",
     ]
 
     /// The header line's fields.
-    public static var header: [String] { columns.map(\.name) }
+    package static var header: [String] { columns.map(\.name) }
 
     /// This row's fields, in column order.
-    public var fields: [String] { Self.columns.map { $0.value(self) } }
+    package var fields: [String] { Self.columns.map { $0.value(self) } }
 }
 
 private func cell(_ value: Int?) -> String { value.map(String.init) ?? "" }

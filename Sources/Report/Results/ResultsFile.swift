@@ -10,12 +10,12 @@ import Foundation
 /// A symbolic link is followed: the file it names is replaced and the link stays a link. The
 /// new file keeps the old one's mode and owner. A hard link cannot be kept: after an append the
 /// other names still show the old content (documented in docs/DESIGN.md).
-public struct ResultsFile: Sendable {
+package struct ResultsFile: Sendable {
     /// The path as given (what messages name).
-    public let path: String
-    public let header: [String]
+    package let path: String
+    package let header: [String]
 
-    public init(path: String, header: [String] = ResultRow.header) {
+    package init(path: String, header: [String] = ResultRow.header) {
         self.path = path
         self.header = header
     }
@@ -31,7 +31,7 @@ public struct ResultsFile: Sendable {
     /// Checks, before anything runs, that rows can be appended here: the folder exists and is
     /// writable, and an existing file is one of ours and ends with a whole row. Throws with a
     /// message naming the problem.
-    public func checkAppendable() throws {
+    package func checkAppendable() throws {
         let file = target
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -51,7 +51,7 @@ public struct ResultsFile: Sendable {
     }
 
     /// access(2) says yes to root everywhere; creating (and removing) a file is the real test.
-    public static func canCreateFile(in folder: String) -> Bool {
+    package static func canCreateFile(in folder: String) -> Bool {
         let probe = folder + "/.loadgen-probe-\(getpid())"
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { return false }
@@ -61,7 +61,7 @@ public struct ResultsFile: Sendable {
     }
 
     /// Appends `rows` (each a list of fields), writing the header first if the file is new.
-    public func append(_ rows: [[String]]) throws {
+    package func append(_ rows: [[String]]) throws {
         let file = target
         while true {
             let fd = open(file, O_RDWR | O_CREAT, 0o644)
@@ -84,14 +84,14 @@ public struct ResultsFile: Sendable {
     }
 
     /// Appends result rows.
-    public func append(_ rows: [ResultRow]) throws {
+    package func append(_ rows: [ResultRow]) throws {
         try append(rows.map(\.fields))
     }
 
     // MARK: Reading
 
     /// The file's records (header first), parsed.
-    public func records() throws -> [[String]] {
+    package func records() throws -> [[String]] {
         try CSV.parse(readContent(target))
     }
 
@@ -156,7 +156,7 @@ public struct ResultsFile: Sendable {
 
 /// Why rows cannot be appended. Each message names the path and what to do; the caller adds
 /// the option it came from (`--out`, `--timeline`).
-public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
+package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case missingFolder(String)
     case notWritable(String)
     case isFolder(String)
@@ -167,7 +167,7 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case cannotRead(String)
     case cannotWrite(String, errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingFolder(let folder):
             return "folder \(folder) does not exist; create it or choose another path"
@@ -193,7 +193,7 @@ public enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     }
 
     /// sysexits: 73 (cannot create output) for the file's own problems, 74 for I/O failures.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .missingFolder, .notWritable, .isFolder, .foreignHeader, .truncatedRow, .notOurs, .cannotOpen: return 73
         case .cannotRead, .cannotWrite: return 74

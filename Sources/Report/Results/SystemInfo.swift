@@ -2,18 +2,18 @@ import Foundation
 import SQLiteKit
 
 /// The machine and software a run was measured on.
-public struct SystemInfo: Codable, Sendable {
-    public var gitRevision: String
-    public var host: String
-    public var cpuModel: String
-    public var cores: Int
-    public var os: String
-    public var swiftVersion: String
-    public var sqliteVersion: String
-    public var allocator: String
+package struct SystemInfo: Codable, Sendable {
+    package var gitRevision: String
+    package var host: String
+    package var cpuModel: String
+    package var cores: Int
+    package var os: String
+    package var swiftVersion: String
+    package var sqliteVersion: String
+    package var allocator: String
 
     /// Reads everything once, at the start of an invocation.
-    public static func current(gitRevision: String) -> SystemInfo {
+    package static func current(gitRevision: String) -> SystemInfo {
         SystemInfo(gitRevision: gitRevision,
                    host: ProcessInfo.processInfo.hostName,
                    cpuModel: cpuModel(),

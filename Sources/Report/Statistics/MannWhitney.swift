@@ -6,11 +6,11 @@
 /// one rank however far out it lies, five repetitions a side are enough for p < 0.05 (the
 /// smallest exact one-sided p at 5 and 5 is 1/252), and the answer is exact and the same every
 /// time (no resampling).
-public enum MannWhitney {
+package enum MannWhitney {
     /// The one-sided p-value that `a` tends to be greater than `b`. Exact (by counting
     /// arrangements of ranks) when there are no ties and both samples are small; otherwise the
     /// normal approximation with tie correction and continuity correction.
-    public static func pGreater(_ a: [Double], _ b: [Double]) -> Double {
+    package static func pGreater(_ a: [Double], _ b: [Double]) -> Double {
         guard !a.isEmpty, !b.isEmpty else { return 1 }
         let (u, hasTies) = uStatistic(a, b)
         if !hasTies && a.count + b.count <= 40 { return exactUpperTail(u: u, n1: a.count, n2: b.count) }

@@ -1,22 +1,22 @@
 /// The repetitions of a run grouped by configuration, with their statistics, and the
 /// configurations grouped by sweep point for ranking. What every output of a run (the summary
 /// on stdout, `--json`, `--markdown`, `--summary-csv`) is rendered from.
-public struct RunSummary: Sendable {
+package struct RunSummary: Sendable {
     /// One measured configuration (a strategy at one point of the sweep) and its repetitions.
-    public struct Configuration: Sendable {
-        public let parameters: ParameterValues
+    package struct Configuration: Sendable {
+        package let parameters: ParameterValues
         /// The swept parameters it uses, `name=value` ("" without a sweep).
-        public let label: String
-        public let rows: [ResultRow]
-        public var strategy: String { parameters.strategy }
+        package let label: String
+        package let rows: [ResultRow]
+        package var strategy: String { parameters.strategy }
         /// Repetitions whose status is ok: the statistics are theirs.
-        public var ok: [ResultRow] { rows.filter { $0.measurement.status == .ok } }
-        public let rate: Statistics?
-        public let wall: Statistics?
-        public let vsLimit: Statistics?
-        public let peakRSS: Statistics?
+        package var ok: [ResultRow] { rows.filter { $0.measurement.status == .ok } }
+        package let rate: Statistics?
+        package let wall: Statistics?
+        package let vsLimit: Statistics?
+        package let peakRSS: Statistics?
         /// SQL statements per record, median over ok repetitions.
-        public let sqlPerRow: Double?
+        package let sqlPerRow: Double?
 
         init(rows: [ResultRow]) {
             self.rows = rows
@@ -34,34 +34,34 @@ public struct RunSummary: Sendable {
         }
 
         /// The last ok repetition's measurement (for counts that repeat exactly).
-        public var last: RunMeasurement? { ok.last?.measurement }
+        package var last: RunMeasurement? { ok.last?.measurement }
     }
 
     /// Configurations measured at one sweep point, fastest first.
-    public struct Ranking: Sendable {
+    package struct Ranking: Sendable {
         /// The point, `name=value` ("" when nothing but strategies varied).
-        public let point: String
-        public let members: [Configuration]
+        package let point: String
+        package let members: [Configuration]
         /// How much faster the first is than the second: the ratio of their median rates and the
         /// bootstrap interval of that ratio over repetitions paired by round.
-        public let lead: (ratio: Double, interval: ClosedRange<Double>?)?
+        package let lead: (ratio: Double, interval: ClosedRange<Double>?)?
     }
 
     /// Every repetition, in the order it ran.
-    public let rows: [ResultRow]
-    public let configurations: [Configuration]
-    public let rankings: [Ranking]
+    package let rows: [ResultRow]
+    package let configurations: [Configuration]
+    package let rankings: [Ranking]
     /// Lines the caller adds (flags a strategy ignored, limits added).
-    public let notes: [String]
+    package let notes: [String]
     /// Strategies that measure something other than the full idiom, with what to keep in mind.
-    public let marks: [String: String]
+    package let marks: [String: String]
     /// Strategies measured as yardsticks: shown, not ranked.
-    public let unranked: Set<String>
+    package let unranked: Set<String>
 
     /// Groups `rows` (in the order they ran). `sweptColumns` are the parameter columns that
     /// took more than one value (strategy excluded); a configuration whose strategy does not use
     /// one (blank there) is ranked at every value of it.
-    public init(rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
+    package init(rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
                 unranked: Set<String> = []) {
         var order: [ParameterValues] = []
         var byParameters: [ParameterValues: [ResultRow]] = [:]

@@ -8,28 +8,28 @@
 /// repetitions on: with fewer, resampling cannot produce an interval worth printing. Outliers are
 /// flagged by the modified z-score of Iglewicz and Hoaglin, |0.6745 (x − median) / MAD| > 3.5,
 /// and kept: a stall is part of what was measured.
-public struct Statistics: Sendable, Equatable {
-    public let count: Int
-    public let median: Double
-    public let mean: Double
+package struct Statistics: Sendable, Equatable {
+    package let count: Int
+    package let median: Double
+    package let mean: Double
     /// The sample standard deviation (n − 1); 0 for one value.
-    public let standardDeviation: Double
+    package let standardDeviation: Double
     /// Median absolute deviation from the median (unscaled).
-    public let mad: Double
-    public let min: Double
-    public let max: Double
+    package let mad: Double
+    package let min: Double
+    package let max: Double
     /// 95 % bootstrap confidence interval of the median; nil below `minimumForInterval` values.
-    public let medianInterval: ClosedRange<Double>?
+    package let medianInterval: ClosedRange<Double>?
     /// Positions (in the order given) of values whose modified z-score exceeds 3.5.
-    public let outliers: [Int]
+    package let outliers: [Int]
 
     /// Repetitions needed before an interval is given.
-    public static let minimumForInterval = 5
+    package static let minimumForInterval = 5
     /// The modified z-score beyond which a value is flagged.
-    public static let outlierThreshold = 3.5
+    package static let outlierThreshold = 3.5
 
     /// Nil for an empty sample.
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         count = sorted.count
@@ -50,7 +50,7 @@ public struct Statistics: Sendable, Equatable {
     }
 
     /// The modified z-score of `value` against this sample (nil when the MAD is 0).
-    public func modifiedZScore(_ value: Double) -> Double? {
+    package func modifiedZScore(_ value: Double) -> Double? {
         mad > 0 ? 0.6745 * (value - median) / mad : nil
     }
 
@@ -62,14 +62,14 @@ public struct Statistics: Sendable, Equatable {
 
 /// Percentile bootstrap with a fixed seed: the same sample always gives the same interval, so a
 /// summary can be reproduced and tested.
-public enum Bootstrap {
+package enum Bootstrap {
     /// Resamples drawn per interval.
-    public static let resamples = 2_000
+    package static let resamples = 2_000
     /// The generator's seed (any fixed value; this one spells "bootstrap" in hex-ish).
-    public static let seed: UInt64 = 0xB007_57A9
+    package static let seed: UInt64 = 0xB007_57A9
 
     /// The 95 % interval of the median of `sorted` (which must be sorted).
-    public static func medianInterval(_ sorted: [Double]) -> ClosedRange<Double> {
+    package static func medianInterval(_ sorted: [Double]) -> ClosedRange<Double> {
         var random = SplitMix64(seed: seed)
         var medians: [Double] = []
         medians.reserveCapacity(resamples)
@@ -85,7 +85,7 @@ public enum Bootstrap {
     /// The 95 % interval of median(a) / median(b) over resamples of `pairs` (a, b) taken
     /// together: for two strategies measured in the same rounds, pairing keeps the drift of the
     /// machine out of the ratio.
-    public static func ratioInterval(_ pairs: [(Double, Double)]) -> ClosedRange<Double>? {
+    package static func ratioInterval(_ pairs: [(Double, Double)]) -> ClosedRange<Double>? {
         guard pairs.count >= Statistics.minimumForInterval else { return nil }
         var random = SplitMix64(seed: seed)
         var ratios: [Double] = []

@@ -7,18 +7,18 @@ import SQLiteKit
 /// parent, rows whose key the workload never produced (or none), runs `PRAGMA integrity_check`,
 /// and measures the store's size. What is expected comes
 /// from the workload (regenerated, or read back from the import file), never from the strategy.
-public struct StoreVerifier: Sendable {
+package struct StoreVerifier: Sendable {
     /// Where the records live in the store.
-    public struct Layout: Sendable {
+    package struct Layout: Sendable {
         /// The records' table and unique-key column (`ZEXPENSE`, `ZEXTERNALID`).
-        public var table: String
-        public var keyColumn: String
+        package var table: String
+        package var keyColumn: String
         /// The foreign key to the parent and the parent's table and name column.
-        public var parentColumn: String
-        public var parentTable: String
-        public var parentNameColumn: String
+        package var parentColumn: String
+        package var parentTable: String
+        package var parentNameColumn: String
 
-        public init(table: String, keyColumn: String, parentColumn: String, parentTable: String, parentNameColumn: String) {
+        package init(table: String, keyColumn: String, parentColumn: String, parentTable: String, parentNameColumn: String) {
             self.table = table
             self.keyColumn = keyColumn
             self.parentColumn = parentColumn
@@ -29,18 +29,18 @@ public struct StoreVerifier: Sendable {
 
     /// Receives expected (key, parent name) pairs as UTF-8 bytes. A key may be given twice
     /// (an import file with repeats); it counts once.
-    public typealias ExpectedSink = (_ key: UnsafeRawBufferPointer, _ parent: UnsafeRawBufferPointer) throws -> Void
+    package typealias ExpectedSink = (_ key: UnsafeRawBufferPointer, _ parent: UnsafeRawBufferPointer) throws -> Void
 
-    public let path: String
-    public let layout: Layout
+    package let path: String
+    package let layout: Layout
 
-    public init(path: String, layout: Layout) {
+    package init(path: String, layout: Layout) {
         self.path = path
         self.layout = layout
     }
 
     /// Verifies the store; `expected` is called once and feeds every expected record to the sink.
-    public func verify(expected: (ExpectedSink) throws -> Void) throws -> Verification {
+    package func verify(expected: (ExpectedSink) throws -> Void) throws -> Verification {
         let isMemory = path.contains("mode=memory")
         // Read-write, though it writes only temporary tables: a read-only connection cannot
         // rebuild a WAL store's shared-memory index, and then reports "database is locked".

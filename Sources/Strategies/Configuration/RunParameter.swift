@@ -7,53 +7,53 @@ import Workload
 /// it. Parsing, `--help`, the sweep, the child's job and the CSV all read this table
 /// (`RunParameter.all`); adding a parameter is a stored property of `RunConfiguration`, an
 /// entry here, and its column name appended to `ResultRow.columns`.
-public struct RunParameter: Sendable {
+package struct RunParameter: Sendable {
     /// The option (`--batch-size`).
-    public let flag: String
+    package let flag: String
     /// What its value is called in help (`N`).
-    public let valueName: String
-    public let help: String
+    package let valueName: String
+    package let help: String
     /// The default, as help shows it.
-    public let defaultText: String
+    package let defaultText: String
     /// True when `--flag a,b,c` runs each value (a sweep axis).
-    public let sweeps: Bool
+    package let sweeps: Bool
     /// The CSV columns it fills.
-    public let columns: [String]
+    package let columns: [String]
     private let render: @Sendable (RunConfiguration) -> [String]
     private let parse: @Sendable (String, inout RunConfiguration) throws(RunParameterError) -> Void
     private let uses: @Sendable (any WriteStrategy, RunConfiguration) -> Bool
     private let unset: @Sendable (inout RunConfiguration) -> Void
 
     /// Sets one value (one element of a list) in `configuration`; throws what is accepted.
-    public func set(_ text: String, in configuration: inout RunConfiguration) throws(RunParameterError) {
+    package func set(_ text: String, in configuration: inout RunConfiguration) throws(RunParameterError) {
         try parse(text, &configuration)
     }
 
     /// The CSV values for `configuration`, one per column ("" when unused).
-    public func fields(of configuration: RunConfiguration) -> [String] { render(configuration) }
+    package func fields(of configuration: RunConfiguration) -> [String] { render(configuration) }
 
     /// Whether `strategy` uses this parameter in `configuration` (a sweep multiplies only those).
-    public func isUsed(by strategy: any WriteStrategy, in configuration: RunConfiguration) -> Bool {
+    package func isUsed(by strategy: any WriteStrategy, in configuration: RunConfiguration) -> Bool {
         uses(strategy, configuration)
     }
 
     /// Puts the parameter back to its unused value.
-    public func clear(in configuration: inout RunConfiguration) { unset(&configuration) }
+    package func clear(in configuration: inout RunConfiguration) { unset(&configuration) }
 }
 
 /// A value a parameter does not accept: what it does accept, for the message.
-public struct RunParameterError: Error, Sendable {
-    public let accepted: String
+package struct RunParameterError: Error, Sendable {
+    package let accepted: String
 }
 
 // MARK: - The table
 
 extension RunParameter {
     /// The most records a run may ask for.
-    public static let maxRows = 1_000_000_000
+    package static let maxRows = 1_000_000_000
 
     /// Every parameter, in the order `--help` lists them.
-    public static let all: [RunParameter] = [
+    package static let all: [RunParameter] = [
         RunParameter(flag: "--strategy", valueName: "NAME[,NAME…]|all", help: "strategies to run (see 'loadgen list')",
                      defaultText: "batch", sweeps: true, columns: ["strategy"], render: { [$0.strategy] },
                      parse: { text, c throws(RunParameterError) in
@@ -159,10 +159,10 @@ extension RunParameter {
     ]
 
     /// The parameter of `flag`, if it is one.
-    public static func named(_ flag: String) -> RunParameter? { all.first { $0.flag == flag } }
+    package static func named(_ flag: String) -> RunParameter? { all.first { $0.flag == flag } }
 
     /// The workload's parameters (what `generate` takes too).
-    public static let workloadFlags: Set<String> = ["--dataset", "--rows", "--seed", "--dup-rate", "--key-dist", "--zipf-s",
+    package static let workloadFlags: Set<String> = ["--dataset", "--rows", "--seed", "--dup-rate", "--key-dist", "--zipf-s",
                                                     "--key-order", "--categories", "--albums", "--payload-bytes"]
 }
 
@@ -196,7 +196,7 @@ func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ type: T.Type) 
 
 extension RunParameter {
     /// Accepts 100000, 100_000, 100k, 1M (what people type for row counts).
-    public static func parseInteger(_ text: String) -> Int? {
+    package static func parseInteger(_ text: String) -> Int? {
         var t = text.replacingOccurrences(of: "_", with: "").lowercased()
         var scale = 1
         if t.hasSuffix("k") { scale = 1_000; t.removeLast() } else if t.hasSuffix("m") { scale = 1_000_000; t.removeLast() }
@@ -211,7 +211,7 @@ extension RunParameter {
 extension RunConfiguration {
     /// Every parameter column's value, by column name: the table's columns plus what is derived
     /// from them (`unique_keys`, `store`, `input`, `view_context`).
-    public var csvFields: [String: String] {
+    package var csvFields: [String: String] {
         var fields: [String: String] = [:]
         for parameter in RunParameter.all {
             for (column, value) in zip(parameter.columns, parameter.fields(of: self)) { fields[column] = value }
@@ -225,7 +225,7 @@ extension RunConfiguration {
 
     /// Resets every parameter `strategy` does not use, so that points differing only there
     /// are one configuration.
-    public mutating func clearUnused() {
+    package mutating func clearUnused() {
         guard let strategy = writeStrategy else { return }
         for parameter in RunParameter.all where !parameter.isUsed(by: strategy, in: self) { parameter.clear(in: &self) }
     }

@@ -4,13 +4,13 @@ import Workload
 
 /// How a dataset's records map onto its model: which entity, which columns, which record field
 /// fills which attribute. One place, so strategies and the verifier cannot disagree.
-public struct DatasetMapping: Sendable {
-    public let dataset: Dataset
-    public let model: ManagedObjectModel
-    public let recordEntity: EntityDescription
-    public let parentEntity: EntityDescription
+package struct DatasetMapping: Sendable {
+    package let dataset: Dataset
+    package let model: ManagedObjectModel
+    package let recordEntity: EntityDescription
+    package let parentEntity: EntityDescription
 
-    public init(dataset: Dataset, key: KeyConstraint) {
+    package init(dataset: Dataset, key: KeyConstraint) {
         self.dataset = dataset
         model = dataset == .expenses ? BundledModels.expenses(key: key) : BundledModels.photos(key: key)
         recordEntity = model.entity(named: dataset.entityName)!
@@ -18,12 +18,12 @@ public struct DatasetMapping: Sendable {
     }
 
     /// The record field stored in each of the record entity's columns, in column order.
-    public var recordFields: [RecordField] {
+    package var recordFields: [RecordField] {
         recordEntity.columns.map { RecordField(property: $0.property, dataset: dataset) }
     }
 
     /// What the verifier reads.
-    public var verifierLayout: StoreVerifier.Layout {
+    package var verifierLayout: StoreVerifier.Layout {
         StoreVerifier.Layout(table: recordEntity.tableName, keyColumn: "Z" + dataset.keyAttribute.uppercased(),
                              parentColumn: "Z" + dataset.parentRelationship.uppercased(),
                              parentTable: parentEntity.tableName, parentNameColumn: "ZNAME")
@@ -31,7 +31,7 @@ public struct DatasetMapping: Sendable {
 }
 
 /// A field of `Record`, named by the attribute it fills.
-public enum RecordField: Sendable, Equatable {
+package enum RecordField: Sendable, Equatable {
     case key, parent, amount, date, note, isSeen, imageData
 
     init(property: String, dataset: Dataset) {

@@ -1,5 +1,5 @@
 /// Base64 (RFC 4648, with padding) for photos' `imageData` in import files.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let reverse: [UInt8] = {
         var table = [UInt8](repeating: 0xff, count: 256)
@@ -8,7 +8,7 @@ public enum Base64 {
     }()
 
     /// Appends the encoding of `bytes`.
-    public static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         var i = 0
         while i + 3 <= bytes.count {
             let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
@@ -26,7 +26,7 @@ public enum Base64 {
     }
 
     /// The bytes `text` encodes; nil when it is not base64.
-    public static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+    package static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)

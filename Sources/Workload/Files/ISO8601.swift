@@ -2,14 +2,14 @@
 /// files' date format, fast enough that formatting never limits generation.
 ///
 /// Values are seconds since 2001-01-01 00:00:00 UTC, as Core Data stores dates.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Seconds from 1970 to 2001.
     static let referenceOffset: Int64 = 978_307_200
 
     /// Writes the date at `p` (at most 24 bytes); returns how many bytes it wrote. Days from
     /// 2000 to 2055 come from a table, the rest from the calendar arithmetic.
     @inline(__always)
-    public static func write(_ seconds: Double, to p: UnsafeMutableRawPointer) -> Int {
+    package static func write(_ seconds: Double, to p: UnsafeMutableRawPointer) -> Int {
         let whole = seconds.rounded(.down)
         let millis = Int64(((seconds - whole) * 1000).rounded())
         let unix = Int64(whole) + referenceOffset
@@ -58,14 +58,14 @@ public enum ISO8601 {
     }()
 
     /// Appends the date, with milliseconds only when it has a fraction of a second.
-    public static func write(_ seconds: Double, into out: inout [UInt8]) {
+    package static func write(_ seconds: Double, into out: inout [UInt8]) {
         var bytes = [UInt8](repeating: 0, count: 24)
         let n = bytes.withUnsafeMutableBytes { write(seconds, to: $0.baseAddress!) }
         out.append(contentsOf: bytes[0..<n])
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]`; nil when it is not one.
-    public static func parse(_ b: UnsafeRawBufferPointer) -> Double? {
+    package static func parse(_ b: UnsafeRawBufferPointer) -> Double? {
         func num(_ at: Int, _ n: Int) -> Int64? {
             guard at + n <= b.count else { return nil }
             var v: Int64 = 0

@@ -5,15 +5,15 @@ import Darwin
 #endif
 
 /// Why an import file cannot be read: one line naming the file, where, and what was wrong.
-public struct ImportError: Error, CustomStringConvertible, Equatable {
-    public let path: String
+package struct ImportError: Error, CustomStringConvertible, Equatable {
+    package let path: String
     /// 1-based number of the record being read, when inside one.
-    public let record: Int?
+    package let record: Int?
     /// Byte offset in the file where the problem was found.
-    public let offset: Int
-    public let message: String
+    package let offset: Int
+    package let message: String
 
-    public var description: String {
+    package var description: String {
         let place = record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
         return "\(path): \(place): \(message)"
     }
@@ -22,12 +22,12 @@ public struct ImportError: Error, CustomStringConvertible, Equatable {
 /// Reads the records of a JSON (`{"expenses": [ … ]}`) or NDJSON import file, streaming: the
 /// file is read 256 KiB at a time and no decoded copy of the whole is ever held, so memory does
 /// not grow with the file. Dataset and format are recognised from the file itself.
-public final class RecordFileReader: RecordSource {
-    public let path: String
-    public private(set) var format: RecordFileFormat = .json
-    public private(set) var dataset: Dataset = .expenses
+package final class RecordFileReader: RecordSource {
+    package let path: String
+    package private(set) var format: RecordFileFormat = .json
+    package private(set) var dataset: Dataset = .expenses
     /// Records returned so far.
-    public private(set) var recordNumber = 0
+    package private(set) var recordNumber = 0
 
     private let fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
@@ -42,7 +42,7 @@ public final class RecordFileReader: RecordSource {
 
     /// Opens `path` and recognises its format and dataset. Throws `ImportError` for an empty or
     /// non-JSON file, `ImportFileError` when it cannot be opened.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
@@ -106,7 +106,7 @@ public final class RecordFileReader: RecordSource {
     // MARK: Records
 
     /// Reads the next record; false after the last one.
-    public func next(into record: inout Record) throws -> Bool {
+    package func next(into record: inout Record) throws -> Bool {
         if finished { return false }
         try skipWhitespace()
         if format == .json {
@@ -472,10 +472,10 @@ public final class RecordFileReader: RecordSource {
 }
 
 /// An import file that cannot be opened.
-public struct ImportFileError: Error, CustomStringConvertible {
-    public let path: String
-    public let errno: Int32
-    public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+package struct ImportFileError: Error, CustomStringConvertible {
+    package let path: String
+    package let errno: Int32
+    package var description: String { "\(path): \(String(cString: strerror(errno)))" }
 }
 
 extension InlineText {

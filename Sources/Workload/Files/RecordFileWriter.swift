@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The formats of import files.
-public enum RecordFileFormat: String, Sendable, Codable, CaseIterable {
+package enum RecordFileFormat: String, Sendable, Codable, CaseIterable {
     /// `{"expenses": [ {…}, {…} ]}`: the import shape of the seeds.
     case json
     /// One object per line.
@@ -16,9 +16,9 @@ public enum RecordFileFormat: String, Sendable, Codable, CaseIterable {
 ///
 /// Built byte by byte (no Foundation, no Codable) because `loadgen generate` must never be the
 /// bottleneck: millions of records per second into a null sink.
-public struct RecordFileWriter {
-    public let format: RecordFileFormat
-    public let dataset: Dataset
+package struct RecordFileWriter {
+    package let format: RecordFileFormat
+    package let dataset: Dataset
     private let fd: Int32
     private let out = OutputBuffer()
     private var written = 0
@@ -27,7 +27,7 @@ public struct RecordFileWriter {
     private var scratch: [UInt8] = []
 
     /// Writes to the open file descriptor `fd` (not closed by the writer).
-    public init(fd: Int32, format: RecordFileFormat, spec: WorkloadSpec) {
+    package init(fd: Int32, format: RecordFileFormat, spec: WorkloadSpec) {
         self.fd = fd
         self.format = format
         self.dataset = spec.dataset
@@ -36,7 +36,7 @@ public struct RecordFileWriter {
     }
 
     /// Appends one record.
-    public mutating func write(_ r: Record) throws {
+    package mutating func write(_ r: Record) throws {
         if format == .json && written > 0 { out.put(",\n") }
         switch dataset {
         case .expenses:
@@ -64,7 +64,7 @@ public struct RecordFileWriter {
     }
 
     /// Ends the document and writes what is buffered.
-    public mutating func finish() throws {
+    package mutating func finish() throws {
         if format == .json { out.put(written > 0 ? "\n]}\n" : "]}\n") }
         try flush()
     }
@@ -182,8 +182,8 @@ private final class OutputBuffer {
 }
 
 /// A file that cannot be written.
-public enum RecordFileError: Error, CustomStringConvertible {
+package enum RecordFileError: Error, CustomStringConvertible {
     case cannotWrite(Int32)
-    public var description: String { "cannot write: \(String(cString: strerror(cannotWriteCode)))" }
+    package var description: String { "cannot write: \(String(cString: strerror(cannotWriteCode)))" }
     private var cannotWriteCode: Int32 { if case .cannotWrite(let c) = self { return c }; return 0 }
 }
