@@ -130,5 +130,12 @@ package final class StatementCounters: Sendable {
 
         package var total: Int { select + insert + update + delete + transaction + other }
 
+        /// What was counted between two snapshots.
+        package static func - (a: Snapshot, b: Snapshot) -> Snapshot {
+            Snapshot(select: a.select - b.select, insert: a.insert - b.insert, update: a.update - b.update,
+                     delete: a.delete - b.delete, transaction: a.transaction - b.transaction, other: a.other - b.other,
+                     commits: a.commits - b.commits, vmSteps: a.vmSteps - b.vmSteps)
+        }
+
     }
 }

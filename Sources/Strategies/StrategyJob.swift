@@ -18,6 +18,10 @@ package struct StrategyJob: Sendable {
     package var counters: StatementCounters
     /// Where the strategy reports records done, for the timeline and progress.
     package var progress: ProgressCounter
+    /// For an update, delete or read: the filled store's targets (set before the window).
+    package var operationTarget: OperationTarget?
+    /// What a strategy's `setUp` prepared for its window (object IDs known up front, a screen).
+    package var prepared: PreparedState?
 
     package init(configuration: RunConfiguration, store: StoreOptions, counters: StatementCounters = StatementCounters(),
                 progress: ProgressCounter = ProgressCounter()) {
@@ -93,6 +97,17 @@ package struct StrategyJob: Sendable {
     /// Every key the store should hold with its parent's name, for the verifier: regenerated,
     /// or read back from the input file.
     package func forEachExpected(_ sink: StoreVerifier.ExpectedSink) throws {
+        if configuration.operation == .delete, let cutoff = operationTarget?.cutoff {
+            // The deleted targets are no longer expected.
+            let generator = Generator(spec: workload)
+            var record = Record()
+            for k in 0..<workload.uniqueKeys {
+                generator.fill(keyIndex: k, into: &record)
+                guard record.date >= cutoff else { continue }
+                try record.key.withBytes { key in try record.parentName.withBytes { try sink(key, $0) } }
+            }
+            return
+        }
         guard let input else { return try Generator(spec: workload).forEachExpected(sink) }
         let reader = try RecordFileReader(path: input)
         var record = Record()
@@ -132,4 +147,14 @@ package enum WriterScenario: Sendable, Codable, Equatable {
     /// Every producer takes every record, and no writer saves before all have looked their keys
     /// up: the deterministic race of the buggy downloader (tests use it).
     case sameKeysForEveryWriter
+}
+
+/// What a strategy prepared before its window: untimed work its idiom assumes done (object IDs
+/// known up front, a screen already showing the records).
+package final class PreparedState: @unchecked Sendable {
+    // Written by `setUp` before the window, read by `run` on the same thread afterwards.
+    package var objectIDs: [ManagedObjectID] = []
+    package var container: PersistentContainer?
+    package var screen: ManagedObjectContext?
+    package init() {}
 }

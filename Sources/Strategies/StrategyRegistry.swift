@@ -14,6 +14,16 @@ package enum StrategyRegistry {
         ManyWritersConstrainedStrategy(),
         NPlusOneStrategy(),
         PrefetchStrategy(),
+        BatchUpdateStrategy(),
+        FetchUpdateStrategy(),
+        UpdateByIDStrategy(),
+        BatchDeleteStrategy(),
+        FetchDeleteStrategy(),
+        ReadFaultingStrategy(),
+        ReadPrefetchStrategy(),
+        ReadBatchedStrategy(),
+        CountFetchStrategy(),
+        CountStrategy(),
     ]
 
     /// The strategy named `name`, or nil.

@@ -20,6 +20,9 @@ package protocol WriteStrategy: Sendable {
     var usesCoordinators: Bool { get }
     /// Whether `--batch-size` means something to it, and its default.
     var defaultBatchSize: Int? { get }
+    /// What it does to the store: imports records (most), or updates, deletes or reads the
+    /// records of a store filled first (`--operation`).
+    var operation: Operation { get }
     /// What the store holds when it is done: a verifier finding that breaks this fails the
     /// repetition. Everything but the limits and the buggy idioms promises `.complete`.
     var expectations: StoreExpectations { get }
@@ -30,16 +33,38 @@ package protocol WriteStrategy: Sendable {
     /// with, so summaries rank the idioms without them.
     var isLimit: Bool { get }
 
-    /// Writes every record of `job` into the store at `job.store` (which does not exist yet).
-    /// Throws when the work cannot be completed; what was written stays for the verifier.
+    /// Writes every record of `job` into the store at `job.store` (which does not exist yet), or
+    /// for another operation works on the store filled before. Throws when the work cannot be
+    /// completed; what was written stays for the verifier.
     func run(_ job: StrategyJob) throws -> StrategyCounters
+
+    /// Untimed preparation before the window (object IDs known up front, a screen already
+    /// showing the records). Most strategies need none.
+    func setUp(_ job: StrategyJob) throws -> PreparedState?
 }
 
 extension WriteStrategy {
     package var usesWriters: Bool { false }
+    package var operation: Operation { .import }
+    package func setUp(_ job: StrategyJob) throws -> PreparedState? { nil }
     package var usesCoordinators: Bool { usesWriters }
     package var defaultBatchSize: Int? { 1_000 }
     package var expectations: StoreExpectations { .complete }
     package var caveat: String { "" }
     package var isLimit: Bool { false }
+}
+
+/// What a strategy does to the store, and what a run measures (`--operation`).
+package enum Operation: String, Codable, Hashable, Sendable, CaseIterable {
+    /// Write the records into an empty store (the v1 catalogue).
+    case `import`
+    /// Change a fraction of the records of a filled store.
+    case update
+    /// Remove a fraction of the records of a filled store.
+    case delete
+    /// Show the records of a filled store, as a list screen does.
+    case read
+
+    /// The store must be filled before the timed window.
+    package var needsFilledStore: Bool { self != .import }
 }

@@ -152,3 +152,44 @@ import Testing
         #expect(errors.contains("Finished before the interrupt") && errors.contains("[rows=2000]"))
     }
 }
+
+/// `--operation` on the command line (issue 13): strategies follow their operation, and flags
+/// that mean nothing for an operation on a filled store are refused, naming the flag.
+@Suite struct OperationCommandTests {
+    static let bad: [([String], String)] = [
+        (["--operation", "read", "--dup-rate", "0.3"], "--dup-rate means nothing for --operation read"),
+        (["--operation", "update", "--fraction", "0"], "--fraction: '0' is not accepted"),
+        (["--operation", "update", "--fraction", "1.5"], "--fraction: '1.5' is not accepted"),
+        (["--fraction", "0.2"], "--fraction applies only with --operation update or delete"),
+        (["--strategy", "batch-update"], "batch-update is an update strategy; run it with --operation update"),
+        (["--operation", "delete", "--strategy", "batch"], "batch is an import strategy; run it with --operation import"),
+        (["--operation", "read", "--dataset", "photos"], "works on the expenses dataset"),
+        (["--operation", "rewrite"], "--operation: 'rewrite' is not accepted; expects one of import|update|delete|read"),
+    ]
+
+    @Test(arguments: bad)
+    func badCombinationsExit64NamingTheFlag(arguments: [String], mentions: String) throws {
+        let dir = CLI.makeFolder()
+        let r = try CLI.run(["run"] + arguments + ["--out", dir + "/runs.csv"], tmpdir: dir)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains(mentions), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func anOperationRunsItsStrategiesOnAFilledStoreAndChecksIt() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/ops.csv"
+        let r = try CLI.run(["run", "--operation", "update,delete", "--rows", "2000", "--fraction", "0.3", "--out", out, "--quiet"],
+                            tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.map { $0["strategy"]! } == ["batch-update", "fetch-update", "update-by-id", "batch-delete", "fetch-delete"])
+        for row in rows {
+            #expect(row["status"] == "ok" && row["targets"] == "600" && !(row["prefill_s"] ?? "").isEmpty, "\(row["strategy"]!)")
+            #expect(row["vs_limit"] == "" && row["fraction"] == "0.3000")
+        }
+        #expect(rows.filter { $0["operation"] == "delete" }.allSatisfy { $0["store_rows"] == "1400" })
+        let reads = try CLI.run(["run", "--operation", "read", "--rows", "2000", "--dry-run"])
+        #expect(reads.stdout.contains("read-faulting") && reads.stdout.contains("count") && !reads.stdout.contains("raw-sqlite"))
+    }
+}

@@ -27,7 +27,21 @@ enum ChildCommand {
     }
 
     static func run(_ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
-        let job = StrategyJob(configuration: task.configuration, store: task.store)
+        var job = StrategyJob(configuration: task.configuration, store: task.store)
+        var prefill: RunMeasurement?
+        if task.configuration.operation.needsFilledStore {
+            // Before the window: fill the store, find the targets, let the strategy prepare.
+            do {
+                job.operationTarget = try OperationSetup.prepare(job)
+                job.prepared = try strategy.setUp(job)
+            } catch {
+                var failed = RunMeasurement(status: .failed)
+                failed.fail("filling the store before the \(task.configuration.operation.rawValue): \(error)")
+                prefill = failed
+            }
+        }
+        if let prefill { return prefill }
+        let sqlBefore = job.counters.snapshot()
 
         // An in-memory store lives while a connection is open: keep one open until verified.
         let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
@@ -53,6 +67,7 @@ enum ChildCommand {
             measurement.fail("\(error)")
         }
         loadgenWindowClose()
+        job.prepared = nil   // what setUp kept (a screen, its container) goes with the window
         let allocationsAfter = WorkCounters.allocations()
         switch instructionCounter {
         case .success(let counter):
@@ -77,7 +92,9 @@ enum ChildCommand {
         measurement.cpuUserSeconds = cpu.user
         measurement.cpuSystemSeconds = cpu.system
         measurement.rowsDone = job.progress.value
-        measurement.sql = job.counters.snapshot()
+        measurement.sql = job.counters.snapshot() - sqlBefore
+        measurement.prefillSeconds = job.operationTarget?.fillSeconds
+        measurement.targets = job.operationTarget?.expected
         if let rate = task.configuration.rate, measurement.strategy != nil {
             let latency = job.latency.snapshot
             measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
@@ -95,7 +112,7 @@ enum ChildCommand {
         let leaked = Database.openConnections - (keeper == nil ? 0 : 1)
         measurement.leakedConnections = leaked
         if leaked > 0 { measurement.fail("left \(leaked) SQLite connection\(leaked == 1 ? "" : "s") open") }
-        measurement.verification = verify(task, strategy: strategy, measurement: &measurement)
+        measurement.verification = verify(task, strategy: strategy, target: job.operationTarget, measurement: &measurement)
         if let shown = measurement.strategy?.viewObjects, let rows = measurement.verification?.storeRows {
             measurement.verification?.viewMissing = rows - shown
         }
@@ -107,13 +124,19 @@ enum ChildCommand {
     }
 
     /// Checks the store on a connection of its own; a verifier failure is recorded, not hidden.
-    private static func verify(_ task: ChildTask, strategy: any WriteStrategy,
+    private static func verify(_ task: ChildTask, strategy: any WriteStrategy, target: OperationTarget?,
                                measurement: inout RunMeasurement) -> Verification? {
         let mapping = DatasetMapping(dataset: task.configuration.workload.dataset, key: strategy.keyConstraint)
         let verifier = StoreVerifier(path: task.store.path, layout: mapping.verifierLayout)
-        let job = StrategyJob(configuration: task.configuration, store: task.store)
+        var job = StrategyJob(configuration: task.configuration, store: task.store)
+        job.operationTarget = target
         do {
-            return try verifier.verify { sink in try job.forEachExpected(sink) }
+            let verification = try verifier.verify { sink in try job.forEachExpected(sink) }
+            if let target {
+                let problems = try OperationSetup.problems(job, target, counters: measurement.strategy)
+                if !problems.isEmpty { measurement.fail("verifier: " + problems.joined(separator: ", ")) }
+            }
+            return verification
         } catch {
             measurement.fail("verifier: \(error)")
             return nil

@@ -26,10 +26,20 @@ enum ListCommand {
 
     static func render() -> String {
         let width = (StrategyRegistry.names + Dataset.allCases.map(\.rawValue)).map(\.count).max()! + 2
-        var text = "Strategies:\n"
-        for s in StrategyRegistry.all {
-            text += "  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0) + s.summary + "\n"
-            text += "  " + String(repeating: " ", count: width) + "models: " + s.idiom + "\n"
+        var text = ""
+        let headings: [Operation: String] = [
+            .import: "Import strategies (--operation import, the default):",
+            .update: "Update strategies (--operation update; --fraction of a filled store):",
+            .delete: "Delete strategies (--operation delete; --fraction of a filled store):",
+            .read: "Read strategies (--operation read; a list screen of a filled store):",
+        ]
+        for operation in Operation.allCases {
+            text += (text.isEmpty ? "" : "\n") + headings[operation]! + "\n"
+            for s in StrategyRegistry.all where s.operation == operation {
+                text += "  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0) + s.summary + "\n"
+                text += "  " + String(repeating: " ", count: width) + "models: " + s.idiom
+                    + (s.defaultBatchSize.map { " (--batch-size \($0))" } ?? "") + "\n"
+            }
         }
         text += "\n" + limitText
         text += "\nDatasets:\n"

@@ -89,6 +89,7 @@ struct RunPlan {
         if a.has("--zipf-s"), !(axes.first { $0.parameter.flag == "--key-dist" }?.values.contains("zipf") ?? false) {
             throw CommandError.usage("run: --zipf-s applies only with --key-dist zipf")
         }
+        try checkOperations(a)
         let count = axes.reduce(1) { $0 * $1.values.count }
         guard count <= Self.maxConfigurations else {
             let product = axes.filter { $0.values.count > 1 }.map { "\($0.parameter.flag) \($0.values.count)" }.joined(separator: " × ")
@@ -124,6 +125,45 @@ struct RunPlan {
         if quiet { progress = .none }
         inputPath = a.string("--input")
         if inputPath == "" { throw CommandError.usage("run: --input expects a file path") }
+    }
+
+    /// The operations of the run: strategies follow them (`--strategy all` means all of theirs,
+    /// no `--strategy` all of theirs for an update, delete or read), and flags that mean nothing
+    /// for an operation on a filled store are refused, naming the flag.
+    private mutating func checkOperations(_ a: Arguments) throws {
+        let operations = (axes.first { $0.parameter.flag == "--operation" }?.values ?? ["import"]).compactMap(Operation.init)
+        let filled = operations.filter(\.needsFilledStore)
+        if a.has("--fraction") && !operations.contains(.update) && !operations.contains(.delete) {
+            throw CommandError.usage("run: --fraction applies only with --operation update or delete")
+        }
+        if let operation = filled.first {
+            let meaningless = ["--dup-rate", "--key-dist", "--zipf-s", "--rate", "--input", "--writers", "--producer-latency",
+                               "--coordinators", "--view-context", "--key-order", "--store"]
+            for flag in meaningless where a.has(flag) && !(flag == "--store" && a.string(flag) != "memory") {
+                throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
+                                         + "filled first with one row per key); drop it, or run the import on its own")
+            }
+            if let datasets = axes.first(where: { $0.parameter.flag == "--dataset" })?.values, datasets != ["expenses"] {
+                throw CommandError.usage("run: --operation \(operation.rawValue) works on the expenses dataset; drop --dataset")
+            }
+        }
+        let chosen: [String]
+        if let given = axes.firstIndex(where: { $0.parameter.flag == "--strategy" }) {
+            let explicit = a.string("--strategy") != "all"
+            chosen = axes[given].values.filter { name in
+                let operation = StrategyRegistry.strategy(named: name)!.operation
+                return operations.contains(operation) || !explicit
+            }
+            if explicit, let stray = axes[given].values.first(where: { !chosen.contains($0) }) {
+                let operation = StrategyRegistry.strategy(named: stray)!.operation
+                throw CommandError.usage("run: \(stray) is \([.import, .update].contains(operation) ? "an" : "a") \(operation.rawValue) strategy; "
+                                         + "run it with --operation \(operation.rawValue)")
+            }
+            axes[given].values = chosen.filter { operations.contains(StrategyRegistry.strategy(named: $0)!.operation) }
+        } else if operations != [.import] {
+            let names = StrategyRegistry.all.filter { operations.contains($0.operation) }.map(\.name)
+            axes.insert((RunParameter.named("--strategy")!, names), at: 0)
+        }
     }
 
     /// Each parameter given, with its values: one, or a comma list for a parameter that sweeps.
@@ -177,7 +217,8 @@ struct RunPlan {
             }
         }
         var seen = Set<RunConfiguration>()
-        configurations = product.map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
+        configurations = product.filter { $0.writeStrategy?.operation == $0.operation }
+            .map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
         sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(\.parameter.columns)
         findIgnored()
         addLimits()
@@ -188,7 +229,7 @@ struct RunPlan {
         addedLimits = []
         guard addsLimits else { return }
         var seen = Set(configurations)
-        for c in configurations where c.strategy != RawSQLiteStrategy().name {
+        for c in configurations where c.strategy != RawSQLiteStrategy().name && c.operation == .import {
             let limit = Self.limit(of: c)
             if seen.insert(limit).inserted { addedLimits.append(limit) }
         }

@@ -276,5 +276,33 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
 /// Faults from one `fetchBatchSize` batch: firing any of them loads them all in one query.
 final class FaultBatch {
     var members: [ManagedObject]
-    init(_ members: [ManagedObject]) { self.members = members }
+    let walk: BatchWalk
+    init(_ members: [ManagedObject], walk: BatchWalk) {
+        self.members = members
+        self.walk = walk
+    }
+}
+
+/// The batches of one fetch with `fetchBatchSize`, walked in turn: when a batch loads, the one
+/// loaded before it goes back to faults (unchanged objects only), so walking a long list holds
+/// one batch of values at a time. Touching a left object loads its batch again.
+///
+/// The walk holds the loaded batch's objects, and only faults point back at it (through their
+/// batch), so no cycle outlives the walk: a reset invalidates the faults and lets it go.
+final class BatchWalk {
+    private var loaded: [ManagedObject] = []
+
+    func leave(for next: FaultBatch, in context: ManagedObjectContext) {
+        var left: [ManagedObject] = []
+        let staying = Set(next.members.map(ObjectIdentifier.init))
+        for member in loaded where !member.isFault && member.batch == nil && !staying.contains(ObjectIdentifier(member)) {
+            context.turnIntoFault(member)
+            if member.isFault { left.append(member) }
+        }
+        if !left.isEmpty {
+            let again = FaultBatch(left, walk: self)
+            for member in left { member.batch = again }
+        }
+        loaded = next.members
+    }
 }

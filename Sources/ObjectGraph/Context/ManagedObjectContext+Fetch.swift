@@ -122,6 +122,7 @@ extension ManagedObjectContext {
         guard object.isFault else { return }
         do {
             if let batch = object.batch {
+                batch.walk.leave(for: batch, in: self)
                 try load(batch.members.filter(\.isFault), entity: object.entity)
                 for member in batch.members { member.batch = nil }
             } else {
@@ -152,12 +153,28 @@ extension ManagedObjectContext {
 
     private func groupFaults(_ objects: [ManagedObject], size: Int) {
         var start = 0
+        let walk = BatchWalk()
         while start < objects.count {
             let slice = Array(objects[start..<min(objects.count, start + size)]).filter(\.isFault)
-            let batch = FaultBatch(slice)
+            let batch = FaultBatch(slice, walk: walk)
             for o in slice { o.batch = batch }
             start += size
         }
+    }
+
+    /// Turns an unchanged object back into a fault: its values and its place in its related
+    /// objects' to-manys are given up, to be read again when touched. Objects with unsaved
+    /// changes stay as they are.
+    func turnIntoFault(_ o: ManagedObject) {
+        guard !o.isFault, o.changed == 0, !o.isInserted, !o.isDeleted, o.managedObjectContext === self else { return }
+        for (i, rel) in o.entity.toOne.enumerated() {
+            if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+            o.toOne[i] = nil
+        }
+        o.values = []
+        o.committed = nil
+        o.committedToOne = nil
+        o.isFault = true
     }
 
     // MARK: Relationships

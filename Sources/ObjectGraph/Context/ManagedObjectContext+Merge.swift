@@ -33,6 +33,7 @@ extension ManagedObjectContext {
             guard let o = registry[id] else { continue }
             for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
                 if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+                o.toOne[i] = nil   // or a to-many loading later would take it back
             }
             forget(o)
             for controller in resultsControllers { controller.merged(o) }
@@ -94,7 +95,13 @@ extension ManagedObjectContext {
                     try? context.load(objects, entity: entity)
                 }
                 for id in changes.deleted {
-                    if let o = context.registry[id] { context.forget(o) }
+                    guard let o = context.registry[id] else { continue }
+                    // As a merged save's deletions: the object leaves its related objects' to-manys.
+                    for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
+                        if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+                        o.toOne[i] = nil   // or a to-many loading later would take it back
+                    }
+                    context.forget(o)
                 }
             }
         }

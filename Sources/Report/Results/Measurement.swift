@@ -31,6 +31,8 @@ package struct StrategyCounters: Codable, Sendable, Equatable {
     package var fellBehind: Bool?
     /// Most objects registered in one context at once (for the memory-shape tests).
     package var peakRegisteredObjects: Int?
+    /// Objects a read strategy read (or the count it got): checked against the store.
+    package var objectsRead: Int?
 
     package init() {}
 
@@ -132,6 +134,10 @@ package struct RunMeasurement: Codable, Sendable {
     package var instructionsCountedBy: String?
     /// Why instructions were not counted (for the run to say once).
     package var instructionsUnavailable: String?
+    /// For an update, delete or read: how long filling the store took (not measured as the
+    /// strategy's), and how many rows the operation targets (all rows for a read).
+    package var prefillSeconds: Double?
+    package var targets: Int?
     package var error: String?
 
     package init(status: RunStatus) { self.status = status }

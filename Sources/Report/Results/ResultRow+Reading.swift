@@ -44,6 +44,7 @@ extension ResultRow {
         s.viewObjects = int("view_objects")
         s.fellBehind = text("kept_up").map { $0 == "no" }
         s.peakBacklog = int("backlog_max")
+        s.objectsRead = int("objects_read")
         if s != StrategyCounters() { m.strategy = s }
         if let rows = int("store_rows") {
             var v = Verification(storeRows: rows, duplicates: int("duplicates") ?? 0, lost: int("lost") ?? 0,
@@ -57,6 +58,8 @@ extension ResultRow {
         m.allocatedBytesTotal = uint("allocated_bytes_total")
         m.instructions = uint("instructions")
         m.instructionsCountedBy = text("instructions_by")
+        m.prefillSeconds = double("prefill_s")
+        m.targets = int("targets")
         m.error = text("error")
         var parameters: [String: String] = [:]
         for column in Self.parameterColumns { parameters[column] = f[column] ?? "" }

@@ -110,6 +110,11 @@ package struct ResultRow: Sendable {
         ("sql_vm_steps", { cell($0.measurement.sql?.vmSteps) }),
         ("instructions", { cell($0.measurement.instructions) }),
         ("instructions_by", { $0.measurement.instructionsCountedBy ?? "" }),
+        ("operation", { $0.parameters["operation"] }),
+        ("fraction", { $0.parameters["fraction"] }),
+        ("prefill_s", { cell($0.measurement.prefillSeconds, 6) }),
+        ("targets", { cell($0.measurement.targets) }),
+        ("objects_read", { cell($0.measurement.strategy?.objectsRead) }),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the
@@ -117,7 +122,7 @@ package struct ResultRow: Sendable {
     package static let textColumns: Set<String> = [
         "run_id", "started_at", "git_rev", "host", "cpu_model", "os", "swift_version", "sqlite_version", "allocator",
         "strategy", "dataset", "key_dist", "store", "journal", "synchronous", "status", "integrity", "error",
-        "coordinators", "input", "key_order", "kept_up", "view_context", "config", "instructions_by",
+        "coordinators", "input", "key_order", "kept_up", "view_context", "config", "instructions_by", "operation",
     ]
 
     /// The columns that say what was asked for (the parameters): a configuration is one value
@@ -125,7 +130,7 @@ package struct ResultRow: Sendable {
     package static let parameterColumns: [String] = [
         "strategy", "dataset", "rows", "unique_keys", "dup_rate", "key_dist", "seed", "batch_size", "writers",
         "producer_latency_us", "store", "journal", "synchronous", "coordinators", "zipf_s", "input", "rate", "key_order",
-        "categories", "albums", "payload_bytes", "view_context",
+        "categories", "albums", "payload_bytes", "view_context", "operation", "fraction",
     ]
 
     /// The header line's fields.

@@ -10,6 +10,10 @@ import Workload
 package struct RunConfiguration: Codable, Hashable, Sendable {
     /// The strategy's name (`context-reset`).
     package var strategy: String = "batch"
+    /// What is measured: an import, or an update, delete or read of a filled store.
+    package var operation: Operation = .import
+    /// The share of the records an update or delete targets (nil for imports and reads).
+    package var fraction: Double?
     /// Which records: dataset, rows, seed, duplicates, key order and the dataset's sizes.
     package var workload = WorkloadSpec()
     /// Records per save or transaction; nil: the strategy's default (or unused).

@@ -62,6 +62,21 @@ extension RunParameter {
                          }
                          c.strategy = text
                      }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--operation", valueName: "import|update|delete|read",
+                     help: "what is measured: an import, or an update, delete or read of a store filled first",
+                     defaultText: "import", sweeps: true, columns: ["operation"], render: { [$0.operation.rawValue] },
+                     parse: { text, c throws(RunParameterError) in
+                         c.operation = try choice(text, Operation.self)
+                         if c.operation.needsFilledStore, c.fraction == nil { c.fraction = 0.1 }
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--fraction", valueName: "F", help: "share of the records an update or delete targets, 0 < F ≤ 1",
+                     defaultText: "0.1", sweeps: true, columns: ["fraction"],
+                     render: { [$0.fraction.map { Format.fixed($0, 4) } ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         let f = try number(text, 0...1, "a share above 0, up to 1")
+                         guard f > 0 else { throw RunParameterError(accepted: "a share above 0, up to 1") }
+                         c.fraction = f
+                     }, uses: { s, _ in s.operation == .update || s.operation == .delete }, unset: { $0.fraction = nil }),
         RunParameter(flag: "--dataset", valueName: "expenses|photos", help: "what the records look like",
                      defaultText: "expenses", sweeps: true, columns: ["dataset"], render: { [$0.workload.dataset.rawValue] },
                      parse: { text, c throws(RunParameterError) in c.workload.dataset = try choice(text, Dataset.self) },
@@ -155,7 +170,7 @@ extension RunParameter {
                      render: { [$0.rate.map { Format.fixed($0, 1) } ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          c.rate = try number(text, 1...10_000_000, "records per second, from 1 to 10000000")
-                     }, uses: always, unset: { $0.rate = nil }),
+                     }, uses: { s, _ in s.operation == .import }, unset: { $0.rate = nil }),
     ]
 
     /// The parameter of `flag`, if it is one.

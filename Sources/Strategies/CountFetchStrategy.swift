@@ -1,0 +1,26 @@
+import ObjectGraph
+import Report
+
+/// Counting by fetching: every object made to learn how many there are.
+package struct CountFetchStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "count-fetch" }
+    package var summary: String { "fetch every expense and count the array" }
+    package var idiom: String { "counting with fetch(…).count (seed 004's anti-pattern)" }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var defaultBatchSize: Int? { nil }
+    package var operation: Operation { .read }
+
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+        let store = try FilledStore(job)
+        let context = store.container.newBackgroundContext(name: "counter")
+        var counters = StrategyCounters()
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: store.expense))
+            counters.objectsRead = all.count
+            counters.peakRegisteredObjects = context.registeredObjectCount
+        }
+        job.progress.add(counters.objectsRead ?? 0)
+        return counters
+    }
+}

@@ -1,0 +1,25 @@
+import ObjectGraph
+import Report
+
+/// Counting in the store: `count(for:)`, one `SELECT count(*)`, no objects.
+package struct CountStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "count" }
+    package var summary: String { "count(for:): one SELECT count(*), no objects" }
+    package var idiom: String { "context.count(for:) (seed 004: ~100× faster than fetching)" }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var defaultBatchSize: Int? { nil }
+    package var operation: Operation { .read }
+
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+        let store = try FilledStore(job)
+        let context = store.container.newBackgroundContext(name: "counter")
+        var counters = StrategyCounters()
+        try context.performAndWait {
+            counters.objectsRead = try context.count(for: FetchRequest(entityName: store.expense))
+            counters.peakRegisteredObjects = context.registeredObjectCount
+        }
+        job.progress.add(counters.objectsRead ?? 0)
+        return counters
+    }
+}

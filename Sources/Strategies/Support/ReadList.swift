@@ -1,0 +1,50 @@
+import ObjectGraph
+import Report
+
+/// A list screen of every expense with its category's name: the read strategies differ only in
+/// how the fetch is set up (plain, prefetching, in batches).
+struct ReadList {
+    var prefetchesCategories = false
+    var batchSize = 0
+
+    func run(_ job: StrategyJob) throws -> StrategyCounters {
+        let store = try FilledStore(job)
+        let context = store.container.newBackgroundContext(name: "screen")
+        var counters = StrategyCounters()
+        try context.performAndWait {
+            var request = FetchRequest(entityName: store.expense)
+            if prefetchesCategories { request.relationshipKeyPathsForPrefetching = ["category"] }
+            request.fetchBatchSize = batchSize
+            let list = try context.fetch(request)
+            var shown = 0, bytes = 0, peak = 0
+            for (i, expense) in list.enumerated() {
+                // What a cell shows: the note and the category's name.
+                if case .string(let note) = expense.value(at: store.note) { bytes += note.utf8.count }
+                if case .string(let name)? = expense.object(at: store.category)?.value(at: store.categoryName) {
+                    bytes += name.utf8.count
+                }
+                shown += 1
+                if i % 1_000 == 999 { peak = max(peak, context.materializedObjectCount) }
+                if i % 1_000 == 999 { job.progress.add(1_000) }
+            }
+            peak = max(peak, context.materializedObjectCount)
+            job.progress.add(list.count % 1_000)
+            counters.objectsRead = shown
+            counters.peakRegisteredObjects = peak
+            withExtendedLifetime(bytes) {}
+        }
+        return counters
+    }
+}
+
+extension ManagedObjectContext {
+    /// Objects holding values (not faults), for what a read holds at once.
+    var materializedObjectCount: Int {
+        performAndWait { registeredObjects.reduce(0) { $0 + ($1.isFault ? 0 : 1) } }
+    }
+
+    /// Time this context spent merging, in milliseconds.
+    var mergeMilliseconds: Double {
+        Double(mergeTime.components.seconds) * 1000 + Double(mergeTime.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import ObjectGraph
+import Report
+import SQLiteKit
+import Testing
+import Workload
+@testable import Strategies
+
+/// Updates, deletes and reads of a filled store (issue 13): the SQL each idiom issues, what the
+/// checks say, and what a screen holds after a merged batch request.
+@Suite struct OperationTests {
+    struct Outcome {
+        var counters: StrategyCounters
+        var sql: StatementCounters.Snapshot
+        var target: OperationTarget
+        var problems: [String]
+        var job: StrategyJob
+    }
+
+    /// Fills a store of `rows` expenses (7 categories), runs `strategy` as the child does.
+    func run(_ strategy: any WriteStrategy, rows: Int = 1_000, fraction: Double = 0.2, batchSize: Int? = 100,
+             keepPrepared: Bool = false) throws -> Outcome {
+        ConcurrencyDebug.isEnabled = true
+        var c = RunConfiguration()
+        c.strategy = strategy.name
+        c.operation = strategy.operation
+        c.fraction = strategy.operation == .read ? nil : fraction
+        c.workload.rows = rows
+        c.workload.categories = 7
+        c.batchSize = batchSize
+        let path = NSTemporaryDirectory() + "operation-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(configuration: c, store: StoreOptions(path: path))
+        job.operationTarget = try OperationSetup.prepare(job)
+        job.prepared = try strategy.setUp(job)
+        let before = job.counters.snapshot()
+        let counters = try strategy.run(job)
+        let sql = job.counters.snapshot() - before
+        if !keepPrepared { job.prepared = nil }
+        let problems = try OperationSetup.problems(job, job.operationTarget!, counters: counters)
+        return Outcome(counters: counters, sql: sql, target: job.operationTarget!, problems: problems, job: job)
+    }
+
+    /// Opening a store reads `sqlite_master` and the metadata twice (model check, UUID): three
+    /// selects before a strategy's own.
+    let opening = 3
+
+    @Test func theTargetsAreTheFractionOfTheKeys() throws {
+        let o = try run(FetchUpdateStrategy(), rows: 2_000, fraction: 0.25)
+        #expect(o.target.expected == 500 && o.target.rows == 2_000)
+    }
+
+    @Test func batchUpdateIsOneUpdateStatementAndTheScreenSeesIt() throws {
+        let o = try run(BatchUpdateStrategy(), keepPrepared: true)
+        #expect(o.problems.isEmpty, "\(o.problems)")
+        #expect(o.sql.update == 1 && o.sql.insert == 0 && o.sql.delete == 0)
+        // The merge re-read the screen's targets (one IN query per 500), and they show the new note.
+        #expect(o.sql.select == 1)
+        let screen = try #require(o.job.prepared?.screen)
+        let notes = screen.performAndWait {
+            screen.registeredObjects.filter { $0.entity.name == "Expense" }.map { $0.value(forKey: "note") }
+        }
+        #expect(notes.count == o.target.expected && notes.allSatisfy { $0 == .string(OperationTarget.updatedNote) })
+        #expect((o.counters.mergeMillisecondsTotal ?? 0) > 0)
+    }
+
+    @Test func fetchUpdateFetchesKeysThenOneQueryPerBatch() throws {
+        let o = try run(FetchUpdateStrategy())
+        #expect(o.problems.isEmpty, "\(o.problems)")
+        #expect(o.sql.select == opening + 1 + 2)        // keys, then 200 targets in batches of 100
+        #expect(o.sql.update == o.target.expected)      // one UPDATE per object
+        #expect(o.counters.saves == 2)
+    }
+
+    @Test func updateByIDFiresOneFaultPerRow() throws {
+        let o = try run(UpdateByIDStrategy())
+        #expect(o.problems.isEmpty, "\(o.problems)")
+        #expect(o.sql.select == opening + o.target.expected)   // the N+1 of updates
+        #expect(o.sql.update == o.target.expected)
+    }
+
+    @Test func batchDeleteIsOneStatementAndTheScreenLetsGo() throws {
+        let o = try run(BatchDeleteStrategy(), keepPrepared: true)
+        #expect(o.problems.isEmpty, "\(o.problems)")
+        #expect(o.sql.delete == 1 && o.sql.update == 0)
+        let screen = try #require(o.job.prepared?.screen)
+        // The deleted expenses left the screen, and their categories' expenses (loaded now, from
+        // the store and the screen's memory) no longer hold them.
+        let (expenses, members) = screen.performAndWait { () -> (Int, Int) in
+            let registered = screen.registeredObjects
+            let categories = registered.filter { $0.entity.name == "Category" }
+            return (registered.filter { $0.entity.name == "Expense" }.count,
+                    categories.reduce(0) { $0 + $1.objects(forKey: "expenses").count })
+        }
+        #expect(expenses == 0 && members == o.target.rows - o.target.expected)
+    }
+
+    @Test func fetchDeleteDeletesEachTargetAndNothingElse() throws {
+        let o = try run(FetchDeleteStrategy())
+        #expect(o.problems.isEmpty, "\(o.problems)")
+        #expect(o.sql.delete == o.target.expected)
+        #expect(o.sql.select == opening + 2 + 1)        // two full batches, then an empty one
+    }
+
+    @Test func readsIssueTheQueriesTheirIdiomNeeds() throws {
+        let faulting = try run(ReadFaultingStrategy())
+        #expect(faulting.problems.isEmpty && faulting.counters.objectsRead == 1_000)
+        #expect(faulting.sql.select == opening + 1 + 7)  // the list, then one fault per category
+        let prefetch = try run(ReadPrefetchStrategy())
+        #expect(prefetch.problems.isEmpty && prefetch.sql.select == opening + 2)
+        let batched = try run(ReadBatchedStrategy())
+        #expect(batched.problems.isEmpty && batched.counters.objectsRead == 1_000)
+        #expect(batched.sql.select == opening + 1 + 10 + 7)   // keys, one IN query per batch, the categories
+        // A walk holds about one batch: objects left behind are faults again.
+        #expect((batched.counters.peakRegisteredObjects ?? .max) <= 100 + 7)
+        #expect((faulting.counters.peakRegisteredObjects ?? 0) >= 1_000)
+        let count = try run(CountStrategy()), fetched = try run(CountFetchStrategy())
+        #expect(count.sql.select == opening + 1 && count.counters.objectsRead == 1_000 && count.counters.peakRegisteredObjects == 0)
+        #expect(fetched.sql.select == opening + 1 && fetched.counters.objectsRead == 1_000)
+        #expect(fetched.counters.peakRegisteredObjects == 1_000 + 7)   // the expenses and their categories, as faults
+    }
+
+    /// The checks fail a store that is not what the operation must leave.
+    @Test func theChecksSeeWhatWentWrong() throws {
+        let o = try run(FetchUpdateStrategy())
+        let db = try Database(path: o.job.store.path)
+        try db.execute("UPDATE ZEXPENSE SET ZNOTE = 'stale' WHERE Z_PK = (SELECT min(Z_PK) FROM ZEXPENSE WHERE ZDATE < \(o.target.cutoff))")
+        try db.execute("UPDATE ZEXPENSE SET ZAMOUNT = ZAMOUNT + 1 WHERE Z_PK = (SELECT max(Z_PK) FROM ZEXPENSE WHERE ZDATE >= \(o.target.cutoff))")
+        let problems = try OperationSetup.problems(o.job, o.target, counters: o.counters)
+        #expect(problems == ["rows the update must not touch changed", "1 of 200 targeted rows not updated"])
+        var wrongCount = o.counters
+        wrongCount.objectsRead = 3
+        var read = try run(ReadPrefetchStrategy())
+        read.counters.objectsRead = 3
+        #expect(try OperationSetup.problems(read.job, read.target, counters: read.counters) == ["read 3 objects, expected 1000"])
+        _ = wrongCount
+    }
+}
