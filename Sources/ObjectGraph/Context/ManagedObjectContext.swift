@@ -229,6 +229,15 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         return registry.count + insertedList.reduce(0) { $0 + ($1.isInserted && $1.objectID.isTemporaryID ? 1 : 0) }
     }
 
+    /// Registered objects holding values (not faults): what a read holds at once. One pass over
+    /// the registry, no allocation.
+    package var materializedObjectCount: Int {
+        assertOnQueue()
+        var n = 0
+        for o in registry.values where !o.isFault { n += 1 }
+        return n
+    }
+
     /// An unsaved insert with a temporary ID.
     private func insertedObject(_ id: ManagedObjectID) -> ManagedObject? {
         guard id.isTemporaryID else { return nil }

@@ -17,6 +17,9 @@ struct ReadList {
             request.fetchBatchSize = batchSize
             let list = try context.fetch(request)
             var shown = 0, bytes = 0, peak = 0
+            // What the walk holds at once, sampled every ten batches (a pass over the registry:
+            // sampling every record would cost more than the read).
+            let every = batchSize > 0 ? batchSize * 10 : Int.max
             for (i, expense) in list.enumerated() {
                 // What a cell shows: the note and the category's name.
                 if case .string(let note) = expense.value(at: store.note) { bytes += note.utf8.count }
@@ -24,7 +27,7 @@ struct ReadList {
                     bytes += name.utf8.count
                 }
                 shown += 1
-                if i % 1_000 == 999 { peak = max(peak, context.materializedObjectCount) }
+                if i % every == every - 1 { peak = max(peak, context.materializedObjectCount) }
                 if i % 1_000 == 999 { job.progress.add(1_000) }
             }
             peak = max(peak, context.materializedObjectCount)
@@ -38,11 +41,6 @@ struct ReadList {
 }
 
 extension ManagedObjectContext {
-    /// Objects holding values (not faults), for what a read holds at once.
-    var materializedObjectCount: Int {
-        performAndWait { registeredObjects.reduce(0) { $0 + ($1.isFault ? 0 : 1) } }
-    }
-
     /// Time this context spent merging, in milliseconds.
     var mergeMilliseconds: Double {
         Double(mergeTime.components.seconds) * 1000 + Double(mergeTime.components.attoseconds) / 1e15
