@@ -26,7 +26,7 @@ package struct BatchDeleteStrategy: WriteStrategy {
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         guard let container = job.prepared?.container, let screen = job.prepared?.screen else {
-            throw OperationError.notFilled(name)
+            throw OperationError.notFilled
         }
         let store = try FilledStore(job, container: container)
         let worker = container.newBackgroundContext(name: "deleter")

@@ -17,7 +17,7 @@ struct FilledStore {
     /// Opens the store (three reads: the schema, and the metadata that identifies the model),
     /// or uses `container` when the strategy's setUp opened it already.
     init(_ job: StrategyJob, container: PersistentContainer? = nil) throws {
-        guard let target = job.operationTarget else { throw OperationError.notFilled(job.configuration.strategy) }
+        guard let target = job.operationTarget else { throw OperationError.notFilled }
         let mapping = DatasetMapping(dataset: .expenses, key: .unique)
         self.container = try container ?? job.makeContainer(mapping.model)
         self.target = target
@@ -52,10 +52,10 @@ struct FilledStore {
 
 /// A strategy of another operation ran on an empty store.
 enum OperationError: Error, CustomStringConvertible {
-    case notFilled(String)
+    case notFilled
     var description: String {
         switch self {
-        case .notFilled(let name): return "\(name) works on a filled store: run it with its --operation"
+        case .notFilled: return "this strategy works on a filled store: run it with its --operation (see 'loadgen list')"
         }
     }
 }
