@@ -42,6 +42,8 @@ import Testing
             "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
             "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
             "COMMIT",
+            "pragma page_count",
+            "pragma freelist_count",
         ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZCATEGORY = 1 AND Z_OPT = 1") == 3)
         #expect(try container.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Expense'") == 3)
@@ -78,8 +80,10 @@ import Testing
         }
         #expect(container.counters.stopRecording() == [
             "BEGIN EXCLUSIVE",
-            "UPDATE ZEXPENSE SET ZAMOUNT = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             "COMMIT",
+            "pragma page_count",
+            "pragma freelist_count",
         ])
         #expect(try container.rows("SELECT Z_OPT FROM ZEXPENSE") == 2)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE") == 99)
@@ -100,10 +104,12 @@ import Testing
         }
         #expect(container.counters.stopRecording() == [
             "BEGIN EXCLUSIVE",
-            "UPDATE ZEXPENSE SET ZAMOUNT = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE ZEXPENSE SET ZNOTE = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE ZEXPENSE SET ZAMOUNT = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZNOTE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             "COMMIT",
+            "pragma page_count",
+            "pragma freelist_count",
         ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE Z_OPT = 2") == 3)
         #expect(try container.rows("SELECT sum(ZAMOUNT) FROM ZEXPENSE WHERE Z_PK IN (1, 3)") == 4)

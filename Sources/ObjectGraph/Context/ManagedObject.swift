@@ -32,6 +32,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var version: Int64 = 0
     /// Attributes (bit i) and to-ones (bit 32 + i) changed since `committed`.
     var changed: UInt64 = 0
+    /// To-manys (bit i) that gained or lost a member since `committed`. No column changes, but
+    /// the object is updated: its save bumps `Z_OPT` under the optimistic lock, as Core Data's
+    /// does for the other side of a changed relationship.
+    var touchedToMany: UInt64 = 0
     package internal(set) var isFault: Bool
     package internal(set) var isInserted = false
     package internal(set) var isDeleted = false
@@ -146,6 +150,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         if let inverse = entity.toOne[index].inverseToMany {
             old?.removeMember(self, toMany: inverse)
             target?.addMember(self, toMany: inverse)
+            old?.touch(toMany: inverse, in: context)
+            target?.touch(toMany: inverse, in: context)
         }
         let differs = committedToOne.map { $0[index] != target?.objectID } ?? true
         markChanged(bit: UInt64(1) << UInt64(32 + index), differs: differs, in: context)
@@ -181,6 +187,20 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         toMany[index]!.insert(member)
     }
 
+    /// Records that to-many `index` changed: a saved object becomes updated (its save checks and
+    /// bumps `Z_OPT`). Its version must be known for that check, so a fault fires here (one
+    /// SELECT); an inserted or deleted object writes its row anyway.
+    @inline(__always)
+    func touch(toMany index: Int, in context: ManagedObjectContext) {
+        if isInserted || isDeleted { return }
+        touchedToMany |= UInt64(1) << UInt64(index)
+        if _slowPath(!isListedUpdated) {
+            if isFault { context.fireFault(self) }
+            isListedUpdated = true
+            context.noteUpdated(self)
+        }
+    }
+
     /// A pending member needs nothing here: loading drops members that point elsewhere.
     func removeMember(_ member: ManagedObject, toMany index: Int) {
         toMany[index]?.remove(member)
@@ -204,10 +224,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: Change state
 
     /// True when the object has unsaved changes to its attributes or relationships.
-    package var isUpdated: Bool { !isInserted && !isDeleted && changed != 0 }
+    package var isUpdated: Bool { !isInserted && !isDeleted && (changed != 0 || touchedToMany != 0) }
 
     /// True when saving would write something for this object.
-    package var hasChanges: Bool { isInserted || isDeleted || changed != 0 }
+    package var hasChanges: Bool { isInserted || isDeleted || changed != 0 || touchedToMany != 0 }
 
     /// The changed attributes and to-ones, by name (to-ones as the target's object ID or nil).
     package func changedValues() -> [String: Value] {
@@ -227,7 +247,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         // An inserted object writes every column; its bits only record what was set, for merges.
         if isInserted { changed |= bit; return }
         if differs { changed |= bit } else { changed &= ~bit }
-        if changed != 0 && !isListedUpdated {
+        if (changed != 0 || touchedToMany != 0) && !isListedUpdated {
             isListedUpdated = true
             context.noteUpdated(self)
         }

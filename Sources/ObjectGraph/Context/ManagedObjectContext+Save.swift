@@ -6,10 +6,16 @@ import SQLiteKit
 /// 2. Uniqueness check, one `SELECT … WHERE key IN (…)` per constrained entity; conflicts (with
 ///    the store or between objects of this context) go to the merge policy.
 /// 3. Key reservation for inserted objects, in its own short exclusive transaction.
-/// 4. One `BEGIN EXCLUSIVE` transaction: a reused INSERT per inserted object, an UPDATE of the
-///    changed columns checking `Z_OPT` per updated object, a DELETE checking `Z_OPT` per deleted
-///    object. Zero rows changed is an optimistic-locking conflict for the merge policy.
-/// 5. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
+/// 4. One `BEGIN EXCLUSIVE` transaction, in the order of Core Data's save request context: a
+///    DELETE checking `Z_OPT` per deleted object, a reused INSERT per inserted object (without
+///    its constrained columns), an `UPDATE OR FAIL` of the changed columns checking `Z_OPT` per
+///    updated object (an object whose to-many changed, the category gaining expenses, is one:
+///    its UPDATE sets `Z_OPT` alone), then `UPDATE OR FAIL … SET <constrained columns>` per
+///    inserted row of a constrained entity and per updated row whose constrained values changed.
+///    Zero rows changed is an optimistic-locking conflict for the merge policy.
+/// 5. After the commit, the coordinator's post-save maintenance (`pragma page_count`,
+///    `pragma freelist_count`, an incremental vacuum past a threshold).
+/// 6. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
 extension ManagedObjectContext {
     /// Another writer inserted one of this save's keys between its uniqueness check and its
     /// INSERT (the check runs before the write transaction, as Core Data's does).
@@ -23,8 +29,9 @@ extension ManagedObjectContext {
     /// What a merge policy decided for an object that met an optimistic-locking conflict,
     /// applied once the transaction has committed.
     private enum Resolution {
-        /// Store values for columns not in `written`, ours for those in it; the new version.
-        case merged(store: StoredRow, written: UInt64)
+        /// Store values for columns not in `written`, ours for those in it. `bumped`: our UPDATE
+        /// ran (columns written, or a to-many change that bumps `Z_OPT` alone).
+        case merged(store: StoredRow, written: UInt64, bumped: Bool)
         /// Our changes were discarded: the object now holds the store's row.
         case discarded(store: StoredRow)
         /// The row is gone (deleted by someone else, or by us over their change).
@@ -76,15 +83,15 @@ extension ManagedObjectContext {
         }
         try reserveKeys(for: inserts.filter(\.objectID.isTemporaryID))
         var resolutions: [ObjectIdentifier: Resolution] = [:]
-        try persistentStoreCoordinator.performWrite { connection in
+        try persistentStoreCoordinator.performSave { connection in
             resolutions = [:]
-            try writeInserts(inserts, connection)
             var conflicts: [ManagedObject] = []
+            for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
+            try writeInserts(inserts, connection)
             var last: LastUpdate?
             for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
                 conflicts.append(o)
             }
-            for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
             if !conflicts.isEmpty {
                 guard policy != .error else {
                     conflictCount += conflicts.count
@@ -94,6 +101,7 @@ extension ManagedObjectContext {
                     resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, connection)
                 }
             }
+            try writeConstrainedValues(inserts: inserts, updates: updates, resolutions: resolutions, connection)
         }
         conflictCount += resolutions.count
         finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
@@ -133,7 +141,7 @@ extension ManagedObjectContext {
         for o in inserts {
             if o.entity !== entity {
                 entity = o.entity
-                statement = try connection.statement(o.entity.insertSQL)
+                statement = try connection.statement(o.entity.saveInsertSQL)
             }
             let s = statement!
             s.bind(key(o)!, at: 1)
@@ -144,21 +152,66 @@ extension ManagedObjectContext {
                 if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
-            s.bind(o.values[...], from: index)
+            if o.entity.constrainedMask == 0 {
+                s.bind(o.values[...], from: index)
+            } else {
+                // The constrained columns stay NULL here: writeConstrainedValues sets them.
+                for i in o.values.indices where o.entity.constrainedMask & (1 << UInt64(i)) == 0 {
+                    s.bind(o.values[i], at: index)
+                    index += 1
+                }
+            }
+            try s.run()
+        }
+    }
+
+    /// `UPDATE OR FAIL T SET <constrained columns> = ? WHERE Z_PK = ?` for every inserted row of
+    /// a constrained entity and every updated row whose constrained values this save writes,
+    /// after all other writes, as Core Data's `updateConstrainedValuesForRow:`. A key another
+    /// writer inserted since the uniqueness check fails here: the save checks again.
+    private func writeConstrainedValues(inserts: [ManagedObject], updates: [ManagedObject],
+                                        resolutions: [ObjectIdentifier: Resolution], _ connection: Connection) throws {
+        var statement: Statement?
+        var entity: Entity?
+        func write(_ o: ManagedObject) throws {
+            guard let sql = o.entity.constrainedUpdateSQL else { return }
+            if o.entity !== entity {
+                entity = o.entity
+                statement = try connection.statement(sql)
+            }
+            let s = statement!
+            var index: Int32 = 1
+            for i in o.entity.constrainedAttributes {
+                s.bind(o.values[i], at: index)
+                index += 1
+            }
+            s.bind(key(o)!, at: index)
             do {
                 try s.run()
             } catch let error as SQLiteError where error.isConstraint {
                 s.reset()
-                throw o.entity.uniquenessConstraints.isEmpty ? error : UniquenessRace()
+                throw UniquenessRace()
             }
+        }
+        for o in inserts { try write(o) }
+        for o in updates where o.entity.constrainedMask != 0 {
+            let written: UInt64
+            switch resolutions[ObjectIdentifier(o)] {
+            case nil: written = o.changed
+            case .merged(_, let mask, _)?: written = mask
+            case .discarded?, .gone?: written = 0
+            }
+            if written & o.entity.constrainedMask != 0 { try write(o) }
         }
     }
 
-    /// `UPDATE … SET <columns in mask>, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?`.
-    /// False when no row matched: someone else changed or deleted it first.
-    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, _ connection: Connection,
+    /// `UPDATE OR FAIL … SET <columns in mask>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`, the
+    /// constrained columns left to `writeConstrainedValues`; with no columns (a to-many change)
+    /// it sets `Z_OPT` alone. False when no row matched: someone else changed or deleted it first.
+    private func writeUpdate(_ o: ManagedObject, mask fullMask: UInt64, version: Int64, _ connection: Connection,
                              last: inout LastUpdate?) throws -> Bool {
         let e = o.entity
+        let mask = fullMask & ~e.constrainedMask
         let shape = UpdateKey(entity: e.id, mask: mask)
         let s: Statement
         if let last, last.key == shape {
@@ -176,8 +229,9 @@ extension ManagedObjectContext {
             s.bind(o.values[i], at: index)
             index += 1
         }
-        s.bind(o.objectID.primaryKey!, at: index)
-        s.bind(version, at: index + 1)
+        s.bind(version + 1, at: index)
+        s.bind(o.objectID.primaryKey!, at: index + 1)
+        s.bind(version, at: index + 2)
         try s.run()
         return connection.db.changes == 1
     }
@@ -199,8 +253,8 @@ extension ManagedObjectContext {
         var sets: [String] = []
         for (i, r) in e.toOne.enumerated() where mask & (1 << UInt64(32 + i)) != 0 { sets.append("\(r.column) = ?") }
         for (i, c) in e.attributeColumns.enumerated() where mask & (1 << UInt64(i)) != 0 { sets.append("\(c) = ?") }
-        sets.append("Z_OPT = Z_OPT + 1")
-        let sql = "UPDATE \(e.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        sets.append("Z_OPT = ?")
+        let sql = "UPDATE OR FAIL \(e.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
         updateStatements[key] = sql
         return sql
     }
@@ -231,8 +285,9 @@ extension ManagedObjectContext {
             mask = o.changed & ~store.differences(from: o)
         }
         var last: LastUpdate?
-        if mask != 0 { _ = try writeUpdate(o, mask: mask, version: store.version, connection, last: &last) }
-        return .merged(store: store, written: mask)
+        let bumped = mask != 0 || o.touchedToMany != 0
+        if bumped { _ = try writeUpdate(o, mask: mask, version: store.version, connection, last: &last) }
+        return .merged(store: store, written: mask, bumped: bumped)
     }
 
     // MARK: Step 5: after the commit
@@ -257,9 +312,9 @@ extension ManagedObjectContext {
             switch resolutions[ObjectIdentifier(o)] {
             case nil:
                 o.version += 1
-            case .merged(let store, let written)?:
+            case .merged(let store, let written, let bumped)?:
                 store.apply(to: o, keeping: written, context: self)
-                o.version = store.version + (written != 0 ? 1 : 0)
+                o.version = store.version + (bumped ? 1 : 0)
             case .discarded(let store)?:
                 store.apply(to: o, keeping: 0, context: self)
                 o.version = store.version
@@ -297,6 +352,7 @@ extension ManagedObjectContext {
         o.committed = o.values
         o.committedToOne = o.toOne.map { $0?.objectID }
         o.changed = 0
+        o.touchedToMany = 0
         o.isListedUpdated = false
     }
 

@@ -323,6 +323,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
             }
         }
         object.changed = 0
+        object.touchedToMany = 0
     }
 
     /// Turns `object` back into a fault (discarding its changes), or with `mergeChanges`

@@ -40,8 +40,21 @@ package final class Entity: Sendable, CustomStringConvertible {
 
     /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`: what every fetch of a row reads.
     package let selectColumns: String
-    /// The single-row INSERT the save and batch insert reuse.
+    /// The single-row INSERT of every column, which a batch insert reuses (Core Data's batch
+    /// insert writes constrained columns in the INSERT itself, with its conflict clause).
     package let insertSQL: String
+    /// The INSERT a save reuses: without the constrained columns, which the save sets with
+    /// `constrainedUpdateSQL` once every row is in, as Core Data's generator does
+    /// (`prepareInsertStatementWithRow:includeConstraints:NO`). Equal to `insertSQL` for an
+    /// entity without uniqueness constraints.
+    package let saveInsertSQL: String
+    /// Attribute indexes in some uniqueness constraint, in attribute order.
+    package let constrainedAttributes: [Int]
+    /// Their bits in a change mask.
+    package let constrainedMask: UInt64
+    /// `UPDATE OR FAIL T SET <constrained columns> = ? WHERE Z_PK = ?` (nil without constraints):
+    /// Core Data's `updateConstrainedValuesForRow:`.
+    package let constrainedUpdateSQL: String?
 
     private let attributeIndexByName: [String: Int]
     private let toOneIndexByName: [String: Int]
@@ -79,8 +92,21 @@ package final class Entity: Sendable, CustomStringConvertible {
         let columns = toOne.map(\.column) + attributeColumns
         selectColumns = (["Z_PK", "Z_OPT"] + columns).joined(separator: ", ")
         let all = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
-        insertSQL = "INSERT INTO \(tableName)(\(all.joined(separator: ", "))) VALUES("
-            + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")"
+        insertSQL = Self.insert(tableName, columns: all)
+        let constrained = Set(uniquenessConstraints.joined())
+        constrainedAttributes = attributes.indices.filter(constrained.contains)
+        constrainedMask = constrainedAttributes.reduce(0) { $0 | (1 << UInt64($1)) }
+        let attributeColumns = attributeColumns
+        let constrainedColumns = constrainedAttributes.map { attributeColumns[$0] }
+        saveInsertSQL = Self.insert(tableName, columns: all.filter { !constrainedColumns.contains($0) })
+        constrainedUpdateSQL = constrainedColumns.isEmpty ? nil
+            : "UPDATE OR FAIL \(tableName) SET " + constrainedColumns.map { "\($0) = ?" }.joined(separator: ", ")
+                + " WHERE Z_PK = ?"
+    }
+
+    private static func insert(_ table: String, columns: [String]) -> String {
+        "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
     /// The index of attribute `name`, for the fast accessors.

@@ -27,6 +27,7 @@ package final class PersistentStoreCoordinator: Sendable {
     private let readers: Protected<[Connection]>
     private let usesReaders: Bool
     private let retriedTransactions = Atomic<Int>(0)
+    private let maintenance = PostSaveMaintenance()
     private let observers = Protected<[(id: Int, block: @Sendable (DidSaveNotification) -> Void)]>([])
     private let nextObserver = Atomic<Int>(0)
 
@@ -62,28 +63,43 @@ package final class PersistentStoreCoordinator: Sendable {
     /// (up to `maxTransactionAttempts`); any other error rolls back and is thrown. `body` must
     /// only touch the store, so that running it again is safe.
     func performWrite<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withWriter { connection in try transaction(connection, body) }
+    }
+
+    /// A context's save: `performWrite`, then, still holding the writer, the post-save
+    /// maintenance Core Data runs after every committed save (see `PostSaveMaintenance`).
+    func performSave<T>(_ body: (Connection) throws -> T) throws -> T {
         try withWriter { connection in
-            var attempt = 1
-            while true {
-                do {
-                    try connection.execute("BEGIN EXCLUSIVE")
-                    let result = try body(connection)
-                    try connection.execute("COMMIT")
-                    return result
-                } catch let error as SQLiteError where error.isBusy && attempt < Self.maxTransactionAttempts {
-                    if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
-                    retriedTransactions.wrappingAdd(1, ordering: .relaxed)
-                    // A lock that outlasted the busy handler, or a shared-cache deadlock: let the
-                    // other side finish before trying again.
-                    usleep(UInt32(1_000 * attempt))
-                    attempt += 1
-                } catch {
-                    if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
-                    throw error
-                }
+            let result = try transaction(connection, body)
+            maintenance.afterSave(connection)
+            return result
+        }
+    }
+
+    private func transaction<T>(_ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                try connection.execute("BEGIN EXCLUSIVE")
+                let result = try body(connection)
+                try connection.execute("COMMIT")
+                return result
+            } catch let error as SQLiteError where error.isBusy && attempt < Self.maxTransactionAttempts {
+                if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
+                retriedTransactions.wrappingAdd(1, ordering: .relaxed)
+                // A lock that outlasted the busy handler, or a shared-cache deadlock: let the
+                // other side finish before trying again.
+                usleep(UInt32(1_000 * attempt))
+                attempt += 1
+            } catch {
+                if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
+                throw error
             }
         }
     }
+
+    /// Incremental vacuums run by post-save maintenance since the coordinator opened.
+    package var incrementalVacuums: Int { maintenance.vacuums.load(ordering: .relaxed) }
 
     /// Lock waits (busy-handler calls) plus whole transactions retried after a lock error.
     package var busyRetries: Int { busyHandler.retries + retriedTransactions.load(ordering: .relaxed) }

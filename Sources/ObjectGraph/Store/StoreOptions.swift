@@ -33,6 +33,10 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     /// SQLite's busy timeout); otherwise the plain timeout is set.
     package func configure(_ db: Database, busyHandler: Bool = false) throws {
         if !busyHandler { db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+        // Core Data creates its stores with incremental auto-vacuum (its post-save maintenance
+        // runs `pragma incremental_vacuum`). It takes only on a file with no table yet, and
+        // before the journal becomes WAL; on an existing store it changes nothing.
+        try db.execute("PRAGMA auto_vacuum = 2")
         if !isInMemory {
             // journal_mode answers with a row; WAL persists in the file once set.
             _ = try db.scalarText("PRAGMA journal_mode=\(journal == .wal ? "WAL" : "DELETE")")
