@@ -191,12 +191,32 @@ extension ManagedObjectContext {
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
         let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK IN (SELECT Z_PK FROM \(entity.tableName)"
             + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + ") RETURNING Z_PK"
-        return try run(sql, bindings: compiled.bindings, entity: entity, wantsIDs: request.resultType == .objectIDs)
+        let trigger = nullifyTrigger(entity)
+        return try run(sql, bindings: compiled.bindings, entity: entity, wantsIDs: request.resultType == .objectIDs,
+                       before: trigger.map { [$0.create] } ?? [], after: trigger.map { [$0.drop] } ?? [])
     }
 
-    private func run(_ sql: String, bindings: [Value], entity: Entity, wantsIDs: Bool) throws -> BatchResult {
+    /// The temporary trigger Core Data's batch delete wraps its DELETE in (`NSSQLiteAdapter`'s
+    /// `generateTriggerForEntity:…`): for each to-one whose inverse is a to-many with the nullify
+    /// rule, every deleted row bumps the `Z_OPT` of the object on the other side, as a context's
+    /// delete updates the category that loses an expense. Nil when the entity has none.
+    private func nullifyTrigger(_ e: Entity) -> (create: String, drop: String)? {
+        let model = persistentStoreCoordinator.model
+        let updates = e.toOne.filter { $0.inverseToMany != nil }.map { r in
+            "UPDATE OR FAIL \(model.runtime[r.destination - 1].tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); "
+        }
+        guard !updates.isEmpty else { return nil }
+        let name = "ZQ_\(e.tableName)_TRIGGER"
+        return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(e.tableName) FOR EACH ROW BEGIN "
+                + updates.joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
+    }
+
+    private func run(_ sql: String, bindings: [Value], entity: Entity, wantsIDs: Bool,
+                     before: [String] = [], after: [String] = []) throws -> BatchResult {
         let store = persistentStoreCoordinator.storeIndex
         return try persistentStoreCoordinator.performWrite { connection in
+            for statement in before { try connection.execute(statement) }
+            defer { for statement in after { try? connection.execute(statement) } }
             let s = try connection.statement(sql)
             for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
             var result = BatchResult()

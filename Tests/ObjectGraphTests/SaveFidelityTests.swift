@@ -1,0 +1,219 @@
+import Foundation
+import SQLiteKit
+import Testing
+@testable import ObjectGraph
+
+/// The statements Core Data's save issues that a cheaper engine would skip: constrained
+/// columns set after the inserts, the other side of a changed relationship, the post-save
+/// pragmas, and the batch delete's trigger. Each as the recording counters see it.
+@Suite struct SaveFidelityTests {
+    /// The write transaction of the last save: from its BEGIN EXCLUSIVE to the end.
+    private func lastTransaction(_ sql: [String]) -> [String] {
+        guard let begin = sql.lastIndex(of: "BEGIN EXCLUSIVE") else { return [] }
+        return Array(sql[begin...])
+    }
+
+    @Test func aConstrainedInsertLeavesItsKeyToAnUpdateAfterTheInserts() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        let context = container.newBackgroundContext()
+        container.counters.startRecording()
+        try context.performAndWait {
+            let c = try context.insertNewObject(forEntityName: "Category")
+            c["name"] = "Food"
+            for i in 0..<2 {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string("ex-\(i)")
+                try e.setObject(c, forKey: "category")
+            }
+            try context.save()
+        }
+        #expect(lastTransaction(container.counters.stopRecording()) == [
+            "BEGIN EXCLUSIVE",
+            "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT) VALUES(?, ?, ?)",
+            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",
+            "UPDATE OR FAIL ZCATEGORY SET ZNAME = ? WHERE Z_PK = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
+            "COMMIT",
+            "pragma page_count",
+            "pragma freelist_count",
+        ])
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID IN ('ex-0', 'ex-1') AND Z_OPT = 1") == 2)
+        #expect(try container.rows("SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Food'") == 1)
+    }
+
+    @Test func changingAConstrainedValueWritesItAfterTheUpdate() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        let context = container.newBackgroundContext()
+        let ids = try seedExpenses(context, count: 1, categories: 1)
+        container.counters.startRecording()
+        try context.performAndWait {
+            let e = context.object(with: ids[0])
+            e["externalID"] = "renamed"
+            e["amount"] = .double(5)
+            try context.save()
+        }
+        #expect(lastTransaction(container.counters.stopRecording()) == [
+            "BEGIN EXCLUSIVE",
+            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
+            "COMMIT",
+            "pragma page_count",
+            "pragma freelist_count",
+        ])
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'renamed' AND ZAMOUNT = 5 AND Z_OPT = 2") == 1)
+    }
+
+    @Test func movingAnExpenseUpdatesBothCategories() throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        let ids = try seedExpenses(context, count: 2, categories: 2)
+        container.counters.startRecording()
+        try context.performAndWait {
+            let first = try context.existingObject(with: ids[0])
+            let second = try context.existingObject(with: ids[1])
+            let target = second.object(forKey: "category")
+            try first.setObject(target, forKey: "category")
+            #expect(target?.isUpdated == true && context.updatedObjects.count == 3)
+            try context.save()
+            #expect(!context.hasChanges)
+        }
+        #expect(lastTransaction(container.counters.stopRecording()) == [
+            // The categories first: they were marked as the relationship changed, before the
+            // expense itself (Core Data's updated objects are a set: no order to copy).
+            "BEGIN EXCLUSIVE",
+            "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "UPDATE OR FAIL ZEXPENSE SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            "COMMIT",
+            "pragma page_count",
+            "pragma freelist_count",
+        ])
+        #expect(try container.rows("SELECT count(*) FROM ZCATEGORY WHERE Z_OPT = 2") == 2)
+    }
+
+    @Test func relatingToACategoryFaultFiresItOnce() throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        try seedExpenses(context, count: 1, categories: 1)
+        let categoryID = try context.performAndWait {
+            try context.fetch(FetchRequest(entityName: "Category")).first!.objectID
+        }
+        let other = container.newBackgroundContext()
+        container.counters.startRecording()
+        try other.performAndWait {
+            let category = other.object(with: categoryID)
+            for i in 0..<3 {
+                let e = try other.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string("new-\(i)")
+                try e.setObject(category, forKey: "category")
+            }
+            #expect(!category.isFault && category.isUpdated)
+            try other.save()
+        }
+        let sql = container.counters.stopRecording()
+        #expect(sql.filter { $0.hasPrefix("SELECT Z_PK, Z_OPT") }.count == 1)
+        #expect(sql.filter { $0 == "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?" }.count == 1)
+        #expect(try container.rows("SELECT Z_OPT FROM ZCATEGORY") == 2)
+    }
+
+    /// Two writers add to one category they both hold at version 1: the second save's UPDATE of
+    /// the category matches no row.
+    private func twoWritersAddToOneCategory(policy: MergePolicy) throws -> (PersistentContainer, Error?, ManagedObjectContext) {
+        let container = try makeContainer()
+        try seedExpenses(container.newBackgroundContext(), count: 1, categories: 1)
+        let writers = [container.newBackgroundContext(), container.newBackgroundContext()]
+        var categories: [ManagedObject] = []
+        for (i, w) in writers.enumerated() {
+            w.mergePolicy = policy
+            try w.performAndWait {
+                let category = try w.fetch(FetchRequest(entityName: "Category")).first!
+                let e = try w.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string("writer-\(i)")
+                try e.setObject(category, forKey: "category")
+                categories.append(category)
+            }
+        }
+        try writers[0].performAndWait { try writers[0].save() }
+        var failure: Error?
+        writers[1].performAndWait {
+            do { try writers[1].save() } catch { failure = error }
+        }
+        return (container, failure, writers[1])
+    }
+
+    @Test func twoWritersAddingToOneCategoryConflictUnderTheErrorPolicy() throws {
+        let (container, failure, second) = try twoWritersAddToOneCategory(policy: .error)
+        guard case ContextError.mergeConflict(let ids)? = failure else {
+            Issue.record("expected a merge conflict, got \(String(describing: failure))")
+            return
+        }
+        #expect(ids.count == 1 && ids[0].entityID == 1)   // the category
+        second.performAndWait { #expect(second.hasChanges && second.conflictCount == 1) }
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'writer-1'") == 0)
+        #expect(try container.rows("SELECT Z_OPT FROM ZCATEGORY") == 2)
+    }
+
+    @Test func twoWritersAddingToOneCategoryLoseNothingUnderObjectTrump() throws {
+        let (container, failure, second) = try twoWritersAddToOneCategory(policy: .mergeByPropertyObjectTrump)
+        #expect(failure == nil)
+        second.performAndWait { #expect(!second.hasChanges && second.conflictCount == 1) }
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID LIKE 'writer-%' AND ZCATEGORY = 1") == 2)
+        #expect(try container.rows("SELECT Z_OPT FROM ZCATEGORY") == 3)
+    }
+
+    @Test func aBatchDeleteBumpsTheCategoriesThroughATemporaryTrigger() throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        try seedExpenses(context, count: 6, categories: 2)
+        container.counters.startRecording()
+        let result = try context.performAndWait {
+            try context.execute(BatchDeleteRequest(entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2)))))
+        }
+        #expect(result.count == 4)
+        #expect(container.counters.stopRecording() == [
+            "BEGIN EXCLUSIVE",
+            "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_ZEXPENSE_TRIGGER AFTER DELETE ON ZEXPENSE FOR EACH ROW BEGIN "
+                + "UPDATE OR FAIL ZCATEGORY SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.ZCATEGORY; END",
+            "DELETE FROM ZEXPENSE WHERE Z_PK IN (SELECT Z_PK FROM ZEXPENSE WHERE ZAMOUNT >= ?) RETURNING Z_PK",
+            "DROP TRIGGER IF EXISTS ZQ_ZEXPENSE_TRIGGER",
+            "COMMIT",
+        ])
+        // Each category lost two expenses: two bumps each, from version 1.
+        #expect(try container.rows("SELECT sum(Z_OPT) FROM ZCATEGORY") == 2 * 3)
+        #expect(try container.rows("SELECT count(*) FROM sqlite_temp_master") == 0)
+    }
+
+    @Test func theVacuumThresholdWantsAMebibyteAndATenthOfTheFile() {
+        #expect(!PostSaveMaintenance.shouldVacuum(freePages: 255, pages: 300))
+        #expect(PostSaveMaintenance.shouldVacuum(freePages: 256, pages: 2_560))
+        #expect(!PostSaveMaintenance.shouldVacuum(freePages: 256, pages: 2_561))
+    }
+
+    @Test func aSaveAfterABigDeleteVacuumsIncrementally() throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let expense = try context.entity(named: "Expense")
+            for i in 0..<4_000 {
+                let e = context.insert(expense)
+                e["externalID"] = .string("ex-\(i)")
+                e["note"] = .string(String(repeating: "n", count: 1_000))
+            }
+            try context.save()
+        }
+        #expect(try container.rows("PRAGMA auto_vacuum") == 2)
+        let pagesBefore = try container.rows("PRAGMA page_count")
+        _ = try context.performAndWait { try context.execute(BatchDeleteRequest(entityName: "Expense")) }
+        #expect(try container.rows("PRAGMA freelist_count") > 256)
+        #expect(container.persistentStoreCoordinator.incrementalVacuums == 0)
+        try context.performAndWait {
+            _ = try context.insertNewObject(forEntityName: "Category")
+            try context.save()
+        }
+        #expect(container.persistentStoreCoordinator.incrementalVacuums == 1)
+        #expect(try container.rows("PRAGMA freelist_count") == 0)
+        #expect(try container.rows("PRAGMA page_count") < pagesBefore / 4)
+    }
+}
