@@ -50,6 +50,7 @@ struct RunPlan {
         .option("--store", "PATH|memory", "keep the store at PATH, or in memory", default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
         .flag("--view-context", "keep a view context watching every saved expense, as a list screen would"),
+        .flag("--history", "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request"),
         .option("--repeat", "N", "measured repetitions of each configuration", default: "1"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
@@ -81,6 +82,7 @@ struct RunPlan {
             base.synchronous = nil
         }
         base.viewContext = a.flag("--view-context")
+        base.history = a.flag("--history")
         axes = try Self.readAxes(a)
         if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag) }) {
             throw CommandError.usage("run: \(workload.parameter.flag) does not apply with --input "
@@ -272,6 +274,7 @@ struct RunPlan {
         limit.strategy = RawSQLiteStrategy().name
         limit.rate = nil
         limit.viewContext = false
+        limit.history = false
         limit.clearUnused()
         return limit
     }

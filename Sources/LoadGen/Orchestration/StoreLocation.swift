@@ -35,8 +35,10 @@ struct StoreLocation {
             keptPath = kept
         }
         // In memory there is no journal file and nothing to sync: SQLite ignores both there.
-        options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
-                               synchronous: configuration.synchronous ?? .normal)
+        var options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
+                                   synchronous: configuration.synchronous ?? .normal)
+        options.persistentHistoryTracking = configuration.history
+        self.options = options
     }
 
     /// What to remove if the parent disappears mid-repetition (the child does it).

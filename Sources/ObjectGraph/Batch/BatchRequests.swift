@@ -112,8 +112,10 @@ extension ManagedObjectContext {
         let sql = batchInsertSQL(entity, policy: mergePolicy)
         let wantsIDs = request.resultType == .objectIDs
         let store = persistentStoreCoordinator.storeIndex
+        let history = persistentStoreCoordinator.history
         return try persistentStoreCoordinator.performWrite { connection in
             var result = BatchResult()
+            let transaction = try history?.begin(author: transactionAuthor, contextName: name, connection)
             let s = try connection.statement(sql)
             var row = BatchInsertRow(entity: entity)
             var next: Int64 = 0, last: Int64 = -1
@@ -138,8 +140,15 @@ extension ManagedObjectContext {
                 try s.run()
                 let changed = connection.db.changes
                 result.count += changed
-                if wantsIDs && changed == 1 && connection.db.lastInsertRowID == next {
+                let inserted = changed == 1 && connection.db.lastInsertRowID == next
+                if wantsIDs && inserted {
                     result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: next))
+                }
+                // An upsert's update of an existing row is not recorded: its key is not known
+                // without reading it back (RETURNING doubles the insert's cost, see above).
+                if let history, let transaction, inserted {
+                    try history.record(.insert, entity: entity, primaryKey: next, changedColumns: nil,
+                                       transaction: transaction, connection)
                 }
                 next += 1
                 row.clear()
@@ -179,8 +188,10 @@ extension ManagedObjectContext {
         sets.append("Z_OPT = Z_OPT + 1")
         let sql = "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", "))"
             + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + " RETURNING Z_PK"
+        let columns = keys.reduce(UInt64(0)) { $0 | (1 << UInt64(entity.attributeIndex($1)!)) }
         return try run(sql, bindings: keys.map { request.propertiesToUpdate[$0]! } + compiled.bindings,
-                       entity: entity, wantsIDs: request.resultType == .objectIDs)
+                       entity: entity, wantsIDs: request.resultType == .objectIDs,
+                       history: HistoryRecord(type: .update, columns: columns, whereSQL: compiled.sql, bindings: compiled.bindings))
     }
 
     /// Runs a batch delete: one statement in the store. Registered objects are not told
@@ -193,7 +204,17 @@ extension ManagedObjectContext {
             + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + ") RETURNING Z_PK"
         let trigger = nullifyTrigger(entity)
         return try run(sql, bindings: compiled.bindings, entity: entity, wantsIDs: request.resultType == .objectIDs,
-                       before: trigger.map { [$0.create] } ?? [], after: trigger.map { [$0.drop] } ?? [])
+                       before: trigger.map { [$0.create] } ?? [], after: trigger.map { [$0.drop] } ?? [],
+                       history: HistoryRecord(type: .delete, columns: nil, whereSQL: compiled.sql, bindings: compiled.bindings))
+    }
+
+    /// What a batch update or delete records in history: a change per row its predicate
+    /// matches, written before the statement changes them.
+    private struct HistoryRecord {
+        let type: HistorySchema.ChangeType
+        let columns: UInt64?
+        let whereSQL: String
+        let bindings: [Value]
     }
 
     /// The temporary trigger Core Data's batch delete wraps its DELETE in (`NSSQLiteAdapter`'s
@@ -212,9 +233,15 @@ extension ManagedObjectContext {
     }
 
     private func run(_ sql: String, bindings: [Value], entity: Entity, wantsIDs: Bool,
-                     before: [String] = [], after: [String] = []) throws -> BatchResult {
+                     before: [String] = [], after: [String] = [], history record: HistoryRecord) throws -> BatchResult {
         let store = persistentStoreCoordinator.storeIndex
+        let history = persistentStoreCoordinator.history
         return try persistentStoreCoordinator.performWrite { connection in
+            if let history {
+                let transaction = try history.begin(author: transactionAuthor, contextName: name, connection)
+                try history.recordMatching(record.type, entity: entity, changedColumns: record.columns, whereSQL: record.whereSQL,
+                                           bindings: record.bindings, transaction: transaction, connection)
+            }
             for statement in before { try connection.execute(statement) }
             defer { for statement in after { try? connection.execute(statement) } }
             let s = try connection.statement(sql)

@@ -11,6 +11,12 @@ extension ManagedObjectContext {
         assertOnQueue()
         let start = DispatchTime.now().uptimeNanoseconds
         defer { addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
+        if note.states.isEmpty {
+            // Object IDs only (a history transaction's `objectIDNotification()`): the values
+            // must be read from the store.
+            mergeObjectIDs(inserted: note.insertedObjectIDs, updated: note.updatedObjectIDs, deleted: note.deletedObjectIDs)
+            return
+        }
         let model = persistentStoreCoordinator.model
         let inserted = Set(note.insertedObjectIDs)
         for state in note.states {
@@ -76,34 +82,54 @@ extension ManagedObjectContext {
             context.performAndWait {
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { context.addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
-                var byEntity: [Int: [ManagedObject]] = [:]
-                for id in changes.updated {
-                    guard let o = context.registry[id], o.changed == 0, !o.isInserted else { continue }
-                    o.isFault = true
-                    o.values = []
-                    byEntity[id.entityID, default: []].append(o)
-                }
-                for (entityID, objects) in byEntity {
-                    let entity = context.persistentStoreCoordinator.model.runtime[entityID - 1]
-                    // Faults with their old links: drop those before the rows relink them.
-                    for o in objects {
-                        for (i, rel) in entity.toOne.enumerated() {
-                            if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
-                            o.toOne[i] = nil
-                        }
-                    }
-                    try? context.load(objects, entity: entity)
-                }
-                for id in changes.deleted {
-                    guard let o = context.registry[id] else { continue }
-                    // As a merged save's deletions: the object leaves its related objects' to-manys.
-                    for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
-                        if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
-                        o.toOne[i] = nil   // or a to-many loading later would take it back
-                    }
-                    context.forget(o)
+                context.mergeObjectIDs(inserted: [], updated: changes.updated, deleted: changes.deleted)
+            }
+        }
+    }
+
+    /// Merges changes known by object ID only (batch requests, persistent history): registered
+    /// objects among `updated` are read again (one query per entity per 500 objects), `deleted`
+    /// ones are forgotten, and `inserted` objects of an entity a results controller watches are
+    /// read and shown. Results controllers are told about each object touched.
+    func mergeObjectIDs(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+        var byEntity: [Int: [ManagedObject]] = [:]
+        for id in updated {
+            guard let o = registry[id], o.changed == 0, !o.isInserted else { continue }
+            o.isFault = true
+            o.values = []
+            byEntity[id.entityID, default: []].append(o)
+        }
+        for id in inserted where registry[id] == nil && resultsControllers.contains(where: { $0.watches(id.entityID) }) {
+            let entity = persistentStoreCoordinator.model.runtime[id.entityID - 1]
+            let o = ManagedObject(entity: entity, id: id, context: self, fault: true)
+            registry[id] = o
+            byEntity[id.entityID, default: []].append(o)
+        }
+        for (entityID, objects) in byEntity {
+            let entity = persistentStoreCoordinator.model.runtime[entityID - 1]
+            // Faults with their old links: drop those before the rows relink them.
+            for o in objects {
+                for (i, rel) in entity.toOne.enumerated() where o.toOne.indices.contains(i) {
+                    if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+                    o.toOne[i] = nil
                 }
             }
+            try? load(objects, entity: entity)
+            for o in objects where !o.isFault {
+                for controller in resultsControllers { controller.merged(o) }
+            }
+            // A row deleted since it was recorded stays a fault: forget it.
+            for o in objects where o.isFault { forget(o) }
+        }
+        for id in deleted {
+            guard let o = registry[id] else { continue }
+            // As a merged save's deletions: the object leaves its related objects' to-manys.
+            for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
+                if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
+                o.toOne[i] = nil   // or a to-many loading later would take it back
+            }
+            forget(o)
+            for controller in resultsControllers { controller.merged(o) }
         }
     }
 

@@ -102,6 +102,10 @@ extension ManagedObjectContext {
                 }
             }
             try writeConstrainedValues(inserts: inserts, updates: updates, resolutions: resolutions, connection)
+            if let history = persistentStoreCoordinator.history {
+                try recordHistory(history, inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions,
+                                  connection)
+            }
         }
         conflictCount += resolutions.count
         finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
@@ -202,6 +206,37 @@ extension ManagedObjectContext {
             case .discarded?, .gone?: written = 0
             }
             if written & o.entity.constrainedMask != 0 { try write(o) }
+        }
+    }
+
+    /// The save's history, last in its transaction: one transaction row, then a change row per
+    /// inserted object, per updated object whose columns changed (the column mask) and per
+    /// deleted object. An object whose to-many alone changed (the category gaining an expense)
+    /// has no column to record and is left out, as `NSSQLiteConnection`'s `hasAttributeChanges:`
+    /// suggests Core Data does.
+    private func recordHistory(_ history: HistoryRecorder, inserts: [ManagedObject], updates: [ManagedObject],
+                               deletes: [ManagedObject], resolutions: [ObjectIdentifier: Resolution],
+                               _ connection: Connection) throws {
+        let transaction = try history.begin(author: transactionAuthor, contextName: name, connection)
+        for o in inserts {
+            try history.record(.insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil,
+                               transaction: transaction, connection)
+        }
+        for o in updates {
+            let written: UInt64
+            switch resolutions[ObjectIdentifier(o)] {
+            case nil: written = o.changed
+            case .merged(_, let mask, _)?: written = mask
+            case .discarded?, .gone?: written = 0
+            }
+            guard written != 0 else { continue }
+            try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: written,
+                               transaction: transaction, connection)
+        }
+        for o in deletes {
+            if case .discarded? = resolutions[ObjectIdentifier(o)] { continue }
+            try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil,
+                               transaction: transaction, connection)
         }
     }
 

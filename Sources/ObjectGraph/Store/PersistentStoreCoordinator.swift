@@ -19,6 +19,13 @@ package final class PersistentStoreCoordinator: Sendable {
     /// The store's `Z_UUID`, part of every object ID.
     package let storeUUID: String
     let storeIndex: UInt32
+    /// Writes persistent history, when the store is opened with it.
+    let history: HistoryRecorder?
+    /// Opened without history tracking a store that has recorded history: Core Data then forces
+    /// the store read-only ("Store opened without NSPersistentHistoryTrackingKey but previously
+    /// had been opened with NSPersistentHistoryTrackingKey - Forcing into Read Only mode"), so
+    /// that no write escapes the history its consumers rely on. Every write throws.
+    package let isReadOnly: Bool
 
     private let writer: Protected<Connection>
     /// The thread holding `writer` (0: none), so that taking it again from that thread traps
@@ -51,6 +58,14 @@ package final class PersistentStoreCoordinator: Sendable {
             storeUUID = try StoreSchema.check(db, model: model)
         }
         storeIndex = StoreRegistry.index(of: storeUUID, model: model)
+        if options.persistentHistoryTracking {
+            try HistorySchema.createMissing(in: db)
+            history = HistoryRecorder()
+            isReadOnly = false
+        } else {
+            history = nil
+            isReadOnly = try HistorySchema.exists(in: db) && HistorySchema.hasRows(in: db)
+        }
         writer = Protected(Connection(db))
         readers = Protected([])
         usesReaders = !options.isInMemory && options.journal == .wal
@@ -77,6 +92,7 @@ package final class PersistentStoreCoordinator: Sendable {
     }
 
     private func transaction<T>(_ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        guard !isReadOnly else { throw StoreError.readOnlyWithoutHistory(options.path) }
         var attempt = 1
         while true {
             do {
@@ -86,6 +102,7 @@ package final class PersistentStoreCoordinator: Sendable {
                 return result
             } catch let error as SQLiteError where error.isBusy && attempt < Self.maxTransactionAttempts {
                 if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
+                history?.rolledBack()
                 retriedTransactions.wrappingAdd(1, ordering: .relaxed)
                 // A lock that outlasted the busy handler, or a shared-cache deadlock: let the
                 // other side finish before trying again.
@@ -93,6 +110,7 @@ package final class PersistentStoreCoordinator: Sendable {
                 attempt += 1
             } catch {
                 if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }
+                history?.rolledBack()
                 throw error
             }
         }

@@ -13,6 +13,9 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     package var synchronous: Synchronous = .normal
     /// How long SQLite waits on a lock before answering SQLITE_BUSY (Core Data: 2–30 s).
     package var busyTimeoutMilliseconds: Int32 = 5_000
+    /// Record persistent history (`NSPersistentHistoryTrackingKey`): every save and batch
+    /// request writes a transaction and its changes, in its own write transaction.
+    package var persistentHistoryTracking = false
 
     package init(path: String, journal: Journal = .wal, synchronous: Synchronous = .normal) {
         self.path = path

@@ -97,6 +97,7 @@ package enum StoreSchema {
 package enum StoreError: Error, CustomStringConvertible, Equatable {
     case notAStore(String)
     case modelMismatch(path: String, expected: String, found: String)
+    case readOnlyWithoutHistory(String)
 
     package var description: String {
         switch self {
@@ -105,6 +106,9 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
         case .modelMismatch(let path, let expected, let found):
             return "\(path) was made for another model (store model \(found), this model \(expected)); "
                 + "use a new store path"
+        case .readOnlyWithoutHistory(let path):
+            return "\(path) has persistent history but was opened without history tracking: it is read-only, "
+                + "as Core Data forces it; open it with --history, or use a new store path"
         }
     }
 }

@@ -33,6 +33,11 @@ package struct StrategyCounters: Codable, Sendable, Equatable {
     package var peakRegisteredObjects: Int?
     /// Objects a read strategy read (or the count it got): checked against the store.
     package var objectsRead: Int?
+    /// A history consumer's lag from a transaction's commit to its merge into the screen.
+    package var historyLagP50Milliseconds: Double?
+    package var historyLagP99Milliseconds: Double?
+    /// Rows a screen kept current by automatic merges alone did not show at the end.
+    package var autoMergeMissed: Int?
 
     package init() {}
 
@@ -58,6 +63,8 @@ package struct Verification: Codable, Sendable, Equatable {
     package var storeBytes: Int
     /// Rows in the store that the watching view context does not show (with `--view-context`).
     package var viewMissing: Int?
+    /// Change rows of persistent history left in the store (nil: the store has no history).
+    package var historyChanges: Int?
     /// Rows whose key is NULL or not one the workload produced.
     package var unexpectedRows: Int = 0
 

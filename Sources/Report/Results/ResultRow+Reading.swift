@@ -45,12 +45,16 @@ extension ResultRow {
         s.fellBehind = text("kept_up").map { $0 == "no" }
         s.peakBacklog = int("backlog_max")
         s.objectsRead = int("objects_read")
+        s.historyLagP50Milliseconds = double("history_lag_p50_ms")
+        s.historyLagP99Milliseconds = double("history_lag_p99_ms")
+        s.autoMergeMissed = int("auto_merge_missed")
         if s != StrategyCounters() { m.strategy = s }
         if let rows = int("store_rows") {
             var v = Verification(storeRows: rows, duplicates: int("duplicates") ?? 0, lost: int("lost") ?? 0,
                                  badLinks: int("bad_links") ?? 0, integrity: f["integrity"] ?? "", storeBytes: int("store_bytes") ?? 0)
             v.viewMissing = int("view_missing")
             v.unexpectedRows = int("unexpected_rows") ?? 0
+            v.historyChanges = int("history_changes")
             m.verification = v
         }
         m.leakedConnections = int("leaked_connections")

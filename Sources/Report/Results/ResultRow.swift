@@ -115,6 +115,11 @@ package struct ResultRow: Sendable {
         ("prefill_s", { cell($0.measurement.prefillSeconds, 6) }),
         ("targets", { cell($0.measurement.targets) }),
         ("objects_read", { cell($0.measurement.strategy?.objectsRead) }),
+        ("history", { $0.parameters["history"] }),
+        ("history_changes", { cell($0.measurement.verification?.historyChanges) }),
+        ("history_lag_p50_ms", { cell($0.measurement.strategy?.historyLagP50Milliseconds, 3) }),
+        ("history_lag_p99_ms", { cell($0.measurement.strategy?.historyLagP99Milliseconds, 3) }),
+        ("auto_merge_missed", { cell($0.measurement.strategy?.autoMergeMissed) }),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the
@@ -123,6 +128,7 @@ package struct ResultRow: Sendable {
         "run_id", "started_at", "git_rev", "host", "cpu_model", "os", "swift_version", "sqlite_version", "allocator",
         "strategy", "dataset", "key_dist", "store", "journal", "synchronous", "status", "integrity", "error",
         "coordinators", "input", "key_order", "kept_up", "view_context", "config", "instructions_by", "operation",
+        "history",
     ]
 
     /// The columns that say what was asked for (the parameters): a configuration is one value
@@ -131,6 +137,7 @@ package struct ResultRow: Sendable {
         "strategy", "dataset", "rows", "unique_keys", "dup_rate", "key_dist", "seed", "batch_size", "writers",
         "producer_latency_us", "store", "journal", "synchronous", "coordinators", "zipf_s", "input", "rate", "key_order",
         "categories", "albums", "payload_bytes", "view_context", "operation", "fraction",
+        "history",
     ]
 
     /// The header line's fields.

@@ -17,6 +17,9 @@ package struct StoreVerifier: Sendable {
         package var parentColumn: String
         package var parentTable: String
         package var parentNameColumn: String
+        /// Persistent history's change table (`ACHANGE`): its rows left are counted when the
+        /// store has it.
+        package var historyChangeTable: String?
 
         package init(table: String, keyColumn: String, parentColumn: String, parentTable: String, parentNameColumn: String) {
             self.table = table
@@ -83,6 +86,10 @@ package struct StoreVerifier: Sendable {
         var verification = Verification(storeRows: rows, duplicates: keyed - distinct, lost: lost, badLinks: badLinks,
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = unexpected
+        if let history = t.historyChangeTable,
+           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
+            verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
+        }
         return verification
     }
 

@@ -33,6 +33,8 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var rate: Double?
     /// Keep a view context watching every save, as a list screen would.
     package var viewContext = false
+    /// Record persistent history (`NSPersistentHistoryTrackingKey`) in the store.
+    package var history = false
     /// An import file read instead of generating records, and the distinct keys it holds.
     package var input: String?
     package var inputUniqueKeys: Int?

@@ -225,7 +225,7 @@ extension RunParameter {
 
 extension RunConfiguration {
     /// Every parameter column's value, by column name: the table's columns plus what is derived
-    /// from them (`unique_keys`, `store`, `input`, `view_context`).
+    /// from them (`unique_keys`, `store`, `input`, `view_context`, `history`).
     package var csvFields: [String: String] {
         var fields: [String: String] = [:]
         for parameter in RunParameter.all {
@@ -235,6 +235,7 @@ extension RunConfiguration {
         fields["store"] = storeKind.rawValue
         fields["input"] = input ?? ""
         fields["view_context"] = viewContext ? "yes" : ""
+        fields["history"] = history ? "yes" : ""
         return fields
     }
 

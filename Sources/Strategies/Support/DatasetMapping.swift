@@ -24,9 +24,11 @@ package struct DatasetMapping: Sendable {
 
     /// What the verifier reads.
     package var verifierLayout: StoreVerifier.Layout {
-        StoreVerifier.Layout(table: recordEntity.tableName, keyColumn: "Z" + dataset.keyAttribute.uppercased(),
-                             parentColumn: "Z" + dataset.parentRelationship.uppercased(),
-                             parentTable: parentEntity.tableName, parentNameColumn: "ZNAME")
+        var layout = StoreVerifier.Layout(table: recordEntity.tableName, keyColumn: "Z" + dataset.keyAttribute.uppercased(),
+                                          parentColumn: "Z" + dataset.parentRelationship.uppercased(),
+                                          parentTable: parentEntity.tableName, parentNameColumn: "ZNAME")
+        layout.historyChangeTable = HistorySchema.changeTable
+        return layout
     }
 }
 
