@@ -14,6 +14,7 @@ package enum StrategyRegistry {
         ManyWritersConstrainedStrategy(),
         NPlusOneStrategy(),
         PrefetchStrategy(),
+        HistoryConsumerStrategy(),
         BatchUpdateStrategy(),
         FetchUpdateStrategy(),
         UpdateByIDStrategy(),

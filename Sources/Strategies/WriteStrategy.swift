@@ -32,6 +32,9 @@ package protocol WriteStrategy: Sendable {
     /// True for the yardsticks (`raw-sqlite`, `raw-sqlite-unique`): measured to compare others
     /// with, so summaries rank the idioms without them.
     var isLimit: Bool { get }
+    /// True for a strategy that needs persistent history: its runs record it (`--history`)
+    /// whether asked or not.
+    var requiresHistory: Bool { get }
 
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet), or
     /// for another operation works on the store filled before. Throws when the work cannot be
@@ -52,6 +55,7 @@ extension WriteStrategy {
     package var expectations: StoreExpectations { .complete }
     package var caveat: String { "" }
     package var isLimit: Bool { false }
+    package var requiresHistory: Bool { false }
 }
 
 /// What a strategy does to the store, and what a run measures (`--operation`).

@@ -3,6 +3,26 @@ import Testing
 
 /// `loadgen run` end to end: real child processes, real stores, real CSV.
 @Suite(.serialized) struct RunCommandTests {
+    @Test func historyIsRecordedWhenAskedAndSaysWhereItCannotBe() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--strategy", "context-reset,history-consumer", "--rows", "1000", "--history",
+                             "--out", out, "--progress", "none"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("--history is not used by raw-sqlite"))
+        let rows = try CLI.rows(out)
+        let limit = rows.first { $0["strategy"] == "raw-sqlite" }
+        #expect(limit?["history"] == "" && limit?["history_changes"] == "")
+        for row in rows where row["strategy"] != "raw-sqlite" {
+            #expect(row["status"] == "ok" && row["history"] == "yes", "\(row["strategy"] ?? "") \(row["error"] ?? "")")
+            #expect(Int(row["history_changes"] ?? "") ?? 0 > 0)
+        }
+        let consumer = rows.first { $0["strategy"] == "history-consumer" }
+        #expect(consumer?["view_missing"] == "0" && consumer?["auto_merge_missed"] == "1000")
+        let lag = consumer?["history_lag_p99_ms"] ?? ""
+        #expect(Double(lag) != nil, "lag \(lag)")
+    }
+
     @Test func appendsARowWithEveryColumn() throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"

@@ -14,7 +14,7 @@ struct Outcome {
 }
 
 func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, writers: Int = 3, batchSize: Int? = 100,
-         scenario: WriterScenario = .split, dataset: Dataset = .expenses) throws -> Outcome {
+         scenario: WriterScenario = .split, dataset: Dataset = .expenses, history: Bool = false) throws -> Outcome {
     ConcurrencyDebug.isEnabled = true
     var spec = WorkloadSpec()
     spec.rows = rows
@@ -24,7 +24,9 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     spec.payloadBytes = 32
     let path = NSTemporaryDirectory() + "strategy-\(UUID().uuidString).sqlite"
     defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
-    var job = StrategyJob(workload: spec, store: StoreOptions(path: path))
+    var options = StoreOptions(path: path)
+    options.persistentHistoryTracking = history
+    var job = StrategyJob(workload: spec, store: options)
     job.batchSize = batchSize
     job.writers = writers
     job.writerScenario = scenario

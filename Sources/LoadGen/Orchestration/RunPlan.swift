@@ -314,6 +314,15 @@ struct RunPlan {
             lines.append("\(flag) \(values.joined(separator: ",")) is not used by \(strategies.joined(separator: ", "))"
                          + (values.count > 1 ? ": they ran once for all its values" : ""))
         }
+        // The limits write with SQLite alone: there is no engine to record history.
+        let unrecorded = schedule.filter { $0.writeStrategy?.isLimit ?? false }.map(\.strategy).uniqued()
+        if base.history && !unrecorded.isEmpty {
+            lines.append("--history is not used by \(unrecorded.joined(separator: ", ")): SQLite alone, no engine to record it")
+        }
+        let forced = configurations.filter { $0.writeStrategy?.requiresHistory ?? false }.map(\.strategy).uniqued()
+        if !forced.isEmpty && !base.history {
+            lines.append("\(forced.joined(separator: ", ")) recorded persistent history without --history: it consumes it")
+        }
         return lines
     }
 

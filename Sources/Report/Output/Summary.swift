@@ -79,6 +79,13 @@ package enum Summary {
                 + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
                 + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
         }
+        if let lag = last.strategy?.historyLagP50Milliseconds {
+            text += String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms", lag, last.strategy?.historyLagP99Milliseconds ?? 0)
+                + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows" } ?? "") + " (last)\n"
+        }
+        if let changes = last.verification?.historyChanges {
+            text += "  History:   \(changes) change rows left in the store (last)\n"
+        }
         if let v = last.verification {
             text += "  Store:     \(v.storeRows) rows, \(v.duplicates) duplicates, \(v.lost) lost, "
                 + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes)) (last)\n"

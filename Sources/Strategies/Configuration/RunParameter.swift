@@ -244,5 +244,8 @@ extension RunConfiguration {
     package mutating func clearUnused() {
         guard let strategy = writeStrategy else { return }
         for parameter in RunParameter.all where !parameter.isUsed(by: strategy, in: self) { parameter.clear(in: &self) }
+        // Not a parameter to clear but one to set: a history consumer always records history,
+        // and its rows say so.
+        if strategy.requiresHistory { history = true }
     }
 }

@@ -15,13 +15,25 @@ import Workload
 struct BatchImport {
     var batchSize: Int
     var policy: MergePolicy
+    /// Builds something that watches the import from another queue (the history consumer),
+    /// on the import's container before the first chunk; told after each chunk commits.
+    var watcher: ((PersistentContainer, DatasetMapping) throws -> any ImportWatcher)?
+
+    init(batchSize: Int, policy: MergePolicy, watcher: ((PersistentContainer, DatasetMapping) throws -> any ImportWatcher)? = nil) {
+        self.batchSize = batchSize
+        self.policy = policy
+        self.watcher = watcher
+    }
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = DatasetMapping(dataset: job.workload.dataset, key: .unique)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
+        let watcher = try self.watcher?(container, mapping)
+        defer { watcher?.stop() }   // its thread is joined even when the import throws
         let context = container.newBackgroundContext(name: "batch-importer")
         context.mergePolicy = policy
+        context.transactionAuthor = "importer"
         var clock = SaveClock()
         try context.performAndWait {
             let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
@@ -30,10 +42,12 @@ struct BatchImport {
             try job.makeStream().forEachBatch(of: batchSize, progress: job.progress) { chunk in
                 try importChunk(chunk, context: context, mapper: mapper, parents: parents, clock: &clock)
                 job.committed(chunk)
+                watcher?.chunkCommitted()
             }
         }
         var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
         screen?.report(into: &counters)
+        try watcher?.finish(into: &counters)
         return counters
     }
 

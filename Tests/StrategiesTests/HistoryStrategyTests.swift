@@ -1,0 +1,33 @@
+import Foundation
+import ObjectGraph
+import Report
+import Testing
+@testable import Strategies
+
+/// Persistent history through the strategies: every import idiom records it when asked, and
+/// the history consumer keeps its screen current with it alone.
+@Suite struct HistoryStrategyTests {
+    static let engineImports = StrategyRegistry.all.filter { $0.operation == .import && !$0.isLimit }.map(\.name)
+
+    @Test(arguments: engineImports)
+    func everyImportRecordsHistoryWhenAsked(name: String) throws {
+        let strategy = StrategyRegistry.strategy(named: name)!
+        let o = try run(strategy, history: true)
+        #expect(o.verification.problems(strategy.expectations).isEmpty)
+        #expect((o.verification.historyChanges ?? 0) > 0)
+        #expect(o.sql.insert > o.verification.storeRows, "history rows are inserts too")
+    }
+
+    @Test func theConsumersScreenShowsEveryRowAndAutomaticMergesShowNone() throws {
+        let o = try run(HistoryConsumerStrategy())
+        let rows = o.verification.storeRows
+        #expect(rows == 480 && o.verification.problems(.complete).isEmpty)
+        #expect(o.counters.viewObjects == rows)
+        #expect(o.counters.autoMergeMissed == rows)
+        #expect(o.counters.historyLagP50Milliseconds != nil && o.counters.historyLagP99Milliseconds != nil)
+        // Purged before the last token: only the last transaction's changes are left, at most
+        // one chunk's fix-up (an update per inserted row of the chunk).
+        let left = o.verification.historyChanges ?? -1
+        #expect(left > 0 && left <= 100)
+    }
+}
