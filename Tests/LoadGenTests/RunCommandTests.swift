@@ -6,11 +6,13 @@ import Testing
     @Test func historyIsRecordedWhenAskedAndSaysWhereItCannotBe() throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "context-reset,history-consumer", "--rows", "1000", "--history",
+        let r = try CLI.run(["run", "--strategy", "raw-sqlite,context-reset,history-consumer", "--rows", "1000", "--history",
                              "--out", out, "--progress", "none"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("--history is not used by raw-sqlite"))
         let rows = try CLI.rows(out)
+        // raw-sqlite asked for with --history is the limit itself, not a second configuration.
+        #expect(rows.filter { $0["strategy"] == "raw-sqlite" }.count == 1)
         let limit = rows.first { $0["strategy"] == "raw-sqlite" }
         #expect(limit?["history"] == "" && limit?["history_changes"] == "")
         for row in rows where row["strategy"] != "raw-sqlite" {

@@ -65,6 +65,33 @@ import Testing
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'renamed' AND ZAMOUNT = 5 AND Z_OPT = 2") == 1)
     }
 
+    /// A writer inserts one of the save's keys between its uniqueness check and its write (here a
+    /// trigger on the key reservation, which runs in between): the constrained UPDATE fails, and
+    /// the save checks again inside its write transaction, where no writer can race it.
+    @Test func aKeyInsertedAfterTheCheckIsMergedByACheckUnderTheLock() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        try Database(path: container.path).execute("""
+            CREATE TRIGGER racer AFTER UPDATE ON Z_PRIMARYKEY WHEN NEW.Z_ENT = 2 BEGIN
+            INSERT OR IGNORE INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZEXTERNALID, ZAMOUNT) VALUES (1000, 2, 1, 'raced', 1); END
+            """)
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        container.counters.startRecording()
+        try context.performAndWait {
+            for key in ["raced", "calm"] {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string(key)
+                e["amount"] = .double(2)
+            }
+            try context.save()
+            #expect(!context.hasChanges && context.conflictCount == 2)   // the race, then the merge
+        }
+        let sql = lastTransaction(container.counters.stopRecording())
+        #expect(sql.first == "BEGIN EXCLUSIVE" && sql[1].hasPrefix("SELECT Z_PK, Z_OPT"), "\(sql)")
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'raced' AND ZAMOUNT = 2") == 1)
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
+    }
+
     @Test func movingAnExpenseUpdatesBothCategories() throws {
         let container = try makeContainer()
         let context = container.newBackgroundContext()
@@ -93,7 +120,7 @@ import Testing
         #expect(try container.rows("SELECT count(*) FROM ZCATEGORY WHERE Z_OPT = 2") == 2)
     }
 
-    @Test func relatingToACategoryFaultFiresItOnce() throws {
+    @Test func relatingToACategoryFaultReadsItOnceAtTheSave() throws {
         let container = try makeContainer()
         let context = container.newBackgroundContext()
         try seedExpenses(context, count: 1, categories: 1)
@@ -109,8 +136,9 @@ import Testing
                 e["externalID"] = .string("new-\(i)")
                 try e.setObject(category, forKey: "category")
             }
-            #expect(!category.isFault && category.isUpdated)
+            #expect(category.isFault && category.isUpdated)   // read at the save, with its peers
             try other.save()
+            #expect(!category.isFault && !category.isUpdated)
         }
         let sql = container.counters.stopRecording()
         #expect(sql.filter { $0.hasPrefix("SELECT Z_PK, Z_OPT") }.count == 1)

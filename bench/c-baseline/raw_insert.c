@@ -12,13 +12,18 @@
  *   unique   raw-sqlite-unique: the UNIQUE index on ZEXTERNALID, INSERT OR IGNORE.
  *   context  a context import's saves (context-reset, prefetch), per BATCH rows (default 1000): the
  *            uniqueness check (one SELECT … WHERE ZEXTERNALID IN, padded to a power of two), the key
- *            reservation in its own exclusive transaction, then one INSERT per new row in another.
- *            Keys found in the store or repeated within the batch are merged without SQL, as the
- *            engine's merge does when the values are equal.
+ *            reservation in its own exclusive transaction, then in another, as Core Data's save:
+ *            one INSERT per new row without the constrained ZEXTERNALID, an optimistic-locking
+ *            UPDATE of Z_OPT per category the batch related (the to-many side), then
+ *            UPDATE OR FAIL … SET ZEXTERNALID per new row; after the commit the post-save
+ *            `pragma page_count` and `pragma freelist_count`. Keys found in the store or repeated
+ *            within the batch are merged without SQL, as the engine's merge does when the values
+ *            are equal.
  *   batch    batch's SQL, per BATCH rows (default 5000): the batch insert (keys reserved in blocks of
  *            1024, INSERT OR IGNORE with ZCATEGORY NULL, one exclusive transaction), the fetch of the
  *            inserted rows by Z_PK IN (…), then the relationship fix-up: one optimistic-locking
- *            UPDATE per row in one exclusive transaction.
+ *            UPDATE per row and one per category related, in one exclusive transaction, and the
+ *            post-save pragmas.
  * ORDER: ascending (default) or random keys (loadgen's --key-order).
  * Categories are written first in every shape; the engine's category look-ups are left out, so
  * each ceiling is, if anything, a little high.
@@ -110,6 +115,15 @@ static void bind_record(sqlite3_stmt *s, int64_t pk, int64_t category, const Rec
     sqlite3_bind_text(s, 6, r->note, r->note_len, SQLITE_STATIC);
 }
 
+/* The save's INSERT of a constrained entity: no ZEXTERNALID (set by UPDATE OR FAIL afterwards). */
+static void bind_record_without_key(sqlite3_stmt *s, int64_t pk, int64_t category, const Record *r) {
+    sqlite3_bind_int64(s, 1, pk);
+    sqlite3_bind_int64(s, 2, category);
+    sqlite3_bind_double(s, 3, r->amount);
+    sqlite3_bind_double(s, 4, r->date);
+    sqlite3_bind_text(s, 5, r->note, r->note_len, SQLITE_STATIC);
+}
+
 static long padded(long n) { long p = 1; while (p < n) p *= 2; return p; }
 
 /* "SELECT … WHERE <column> IN (?,?,…)" with n placeholders. */
@@ -164,11 +178,38 @@ static int keyset_add(KeySet *set, const char *key) {
     }
 }
 
+/* The categories a save related: each is updated once (Z_OPT, under the optimistic lock), as the
+ * other side of the changed relationships. Versions are tracked here as the engine's objects do. */
+static int64_t category_version[51];
+static void bump_categories(sqlite3_stmt *bump, const char *touched) {
+    for (int c = 1; c <= 50; c++) {
+        if (!touched[c]) continue;
+        sqlite3_bind_int64(bump, 1, category_version[c] + 1);
+        sqlite3_bind_int64(bump, 2, c);
+        sqlite3_bind_int64(bump, 3, category_version[c]);
+        step_reset(bump, "category");
+        if (sqlite3_changes(db) != 1) { fprintf(stderr, "category: optimistic lock failed\n"); exit(1); }
+        category_version[c]++;
+    }
+}
+
+/* What Core Data runs after each committed save. */
+static void post_save(sqlite3_stmt *pages, sqlite3_stmt *free_pages) {
+    while (sqlite3_step(pages) == SQLITE_ROW) {}
+    sqlite3_reset(pages);
+    while (sqlite3_step(free_pages) == SQLITE_ROW) {}
+    sqlite3_reset(free_pages);
+}
+
 static void run_context(const Workload *w, long batch) {
     sqlite3_stmt *check_keys = prepare_in(SELECT_EXPENSE, "ZEXTERNALID", padded(batch));
     sqlite3_stmt *get = prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2");
     sqlite3_stmt *cas = prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 2 AND Z_MAX = ?");
-    sqlite3_stmt *ins = prepare("INSERT INTO ZEXPENSE " EXPENSE_COLUMNS " VALUES (?, 2, 1, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *ins = prepare("INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) "
+                                "VALUES (?, 2, 1, ?, ?, ?, ?)");
+    sqlite3_stmt *key = prepare("UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?");
+    sqlite3_stmt *bump = prepare("UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?");
+    sqlite3_stmt *pages = prepare("pragma page_count"), *free_pages = prepare("pragma freelist_count");
     Record *chunk = malloc(sizeof(Record) * (size_t)batch);
     char (*found)[16] = malloc(16 * (size_t)batch);
     char *fresh = malloc((size_t)batch);
@@ -193,14 +234,26 @@ static void run_context(const Workload *w, long batch) {
         int64_t pk = reserve(get, cas, inserts);
         exec("COMMIT");
         exec("BEGIN EXCLUSIVE");
+        char touched[51] = {0};
+        int64_t first = pk;
         for (long i = 0; i < n; i++) {
             if (!fresh[i]) continue;
-            bind_record(ins, pk++, chunk[i].category, &chunk[i]);
+            bind_record_without_key(ins, pk++, chunk[i].category, &chunk[i]);
             step_reset(ins, "insert");
+            touched[chunk[i].category] = 1;
+        }
+        bump_categories(bump, touched);
+        for (long i = 0, next = first; i < n; i++) {
+            if (!fresh[i]) continue;
+            sqlite3_bind_text(key, 1, chunk[i].key, 15, SQLITE_STATIC);
+            sqlite3_bind_int64(key, 2, next++);
+            step_reset(key, "constrained values");
         }
         exec("COMMIT");
+        post_save(pages, free_pages);
     }
     sqlite3_finalize(check_keys); sqlite3_finalize(get); sqlite3_finalize(cas); sqlite3_finalize(ins);
+    sqlite3_finalize(key); sqlite3_finalize(bump); sqlite3_finalize(pages); sqlite3_finalize(free_pages);
     free(chunk); free(found); free(fresh); free(set.slots);
 }
 
@@ -208,7 +261,9 @@ static void run_batch(const Workload *w, long batch) {
     sqlite3_stmt *get = prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2");
     sqlite3_stmt *set = prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 2 AND Z_MAX = ?");
     sqlite3_stmt *ins = prepare("INSERT OR IGNORE INTO ZEXPENSE " EXPENSE_COLUMNS " VALUES (?, 2, 1, ?, ?, ?, ?, ?)");
-    sqlite3_stmt *fix = prepare("UPDATE ZEXPENSE SET ZCATEGORY = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?");
+    sqlite3_stmt *fix = prepare("UPDATE OR FAIL ZEXPENSE SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?");
+    sqlite3_stmt *bump = prepare("UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?");
+    sqlite3_stmt *pages = prepare("pragma page_count"), *free_pages = prepare("pragma freelist_count");
     sqlite3_stmt *fetch = 0;
     long fetch_slots = 0;
     Record *chunk = malloc(sizeof(Record) * (size_t)batch);
@@ -242,17 +297,23 @@ static void run_batch(const Workload *w, long batch) {
         sqlite3_reset(fetch);
         if (opt_sum < 0) fprintf(stderr, "%lld\n", (long long)opt_sum);
         exec("BEGIN EXCLUSIVE");
+        char touched[51] = {0};
         for (long i = 0; i < inserted; i++) {
             sqlite3_bind_int64(fix, 1, cats[i]);
-            sqlite3_bind_int64(fix, 2, pks[i]);
-            sqlite3_bind_int64(fix, 3, 1);
+            sqlite3_bind_int64(fix, 2, 2);
+            sqlite3_bind_int64(fix, 3, pks[i]);
+            sqlite3_bind_int64(fix, 4, 1);
             step_reset(fix, "fix-up");
             if (sqlite3_changes(db) != 1) { fprintf(stderr, "fix-up: optimistic lock failed\n"); exit(1); }
+            touched[cats[i]] = 1;
         }
+        bump_categories(bump, touched);
         exec("COMMIT");
+        post_save(pages, free_pages);
     }
     if (fetch) sqlite3_finalize(fetch);
     sqlite3_finalize(get); sqlite3_finalize(set); sqlite3_finalize(ins); sqlite3_finalize(fix);
+    sqlite3_finalize(bump); sqlite3_finalize(pages); sqlite3_finalize(free_pages);
     free(chunk); free(pks); free(cats);
 }
 
@@ -281,7 +342,7 @@ int main(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     check(sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, 0), "open");
-    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA recursive_triggers=1; PRAGMA wal_autocheckpoint=2048;"
+    exec("PRAGMA auto_vacuum=2; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA recursive_triggers=1; PRAGMA wal_autocheckpoint=2048;"
          "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );"
          "CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER,"
          " ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR );"
@@ -300,6 +361,7 @@ int main(int argc, char **argv) {
     }
     sqlite3_finalize(cat);
     exec("COMMIT");
+    for (int c = 1; c <= 50; c++) category_version[c] = 1;
     if (is_batch) run_batch(&w, batch);
     else if (is_context) run_context(&w, batch);
     else run_plain(&w, is_unique);

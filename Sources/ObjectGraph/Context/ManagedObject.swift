@@ -188,14 +188,13 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Records that to-many `index` changed: a saved object becomes updated (its save checks and
-    /// bumps `Z_OPT`). Its version must be known for that check, so a fault fires here (one
-    /// SELECT); an inserted or deleted object writes its row anyway.
+    /// bumps `Z_OPT`). A fault stays one: the save reads the version of every such fault it
+    /// writes, together (`Z_PK IN (…)`). An inserted or deleted object writes its row anyway.
     @inline(__always)
     func touch(toMany index: Int, in context: ManagedObjectContext) {
         if isInserted || isDeleted { return }
         touchedToMany |= UInt64(1) << UInt64(index)
         if _slowPath(!isListedUpdated) {
-            if isFault { context.fireFault(self) }
             isListedUpdated = true
             context.noteUpdated(self)
         }

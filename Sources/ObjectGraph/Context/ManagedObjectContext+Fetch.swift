@@ -134,20 +134,22 @@ extension ManagedObjectContext {
         precondition(!object.isFault, "could not fulfill a fault for \(object.objectID): the row is gone")
     }
 
-    /// Loads faults of one entity with `Z_PK IN (…)`, 500 keys per query.
-    func load(_ faults: [ManagedObject], entity: Entity) throws {
+    /// Loads faults of one entity with `Z_PK IN (…)`, 500 keys per query; on `transaction`
+    /// when given (a save's write transaction, which holds the writer), else on a reader.
+    func load(_ faults: [ManagedObject], entity: Entity, on transaction: Connection? = nil) throws {
         var start = 0
         while start < faults.count {
             let chunk = faults[start..<min(faults.count, start + 500)]
             start += chunk.count
             let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK IN ("
                 + CompiledPredicate.placeholders(chunk.count) + ")"
-            try persistentStoreCoordinator.performRead { connection in
+            func read(_ connection: Connection) throws {
                 let s = try connection.statement(sql)
                 for (i, o) in chunk.enumerated() { s.bind(o.objectID.primaryKey ?? -1, at: Int32(i + 1)) }
                 while try s.step() { _ = materialize(s, entity: entity) }
                 s.reset()
             }
+            if let transaction { try read(transaction) } else { try persistentStoreCoordinator.performRead(read) }
         }
     }
 

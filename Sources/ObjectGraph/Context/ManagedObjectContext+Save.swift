@@ -20,11 +20,9 @@ extension ManagedObjectContext {
     /// Another writer inserted one of this save's keys between its uniqueness check and its
     /// INSERT (the check runs before the write transaction, as Core Data's does).
     private struct UniquenessRace: Error, CustomStringConvertible {
-        var description: String { "save kept meeting keys inserted by other writers after its uniqueness check" }
+        var description: String { "another writer inserted one of the save's keys after its uniqueness check" }
     }
 
-    /// Checks and writes a save tries before giving up on a racing writer.
-    static let maxUniquenessAttempts = 10
 
     /// What a merge policy decided for an object that met an optimistic-locking conflict,
     /// applied once the transaction has committed.
@@ -46,17 +44,13 @@ extension ManagedObjectContext {
         pendingIndex = nil
         compactChangeLists()
         guard !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty else { return }
-        var attempt = 1
-        while true {
-            do {
-                try saveOnce()
-                return
-            } catch is UniquenessRace where attempt < Self.maxUniquenessAttempts {
-                // Another writer inserted one of our keys between our check and our INSERT:
-                // check again, now that its row is visible.
-                attempt += 1
-                conflictCount += 1
-            }
+        do {
+            try saveOnce()
+        } catch is UniquenessRace {
+            // Another writer inserted one of our keys between our check and our constrained
+            // UPDATE: check again, now inside the write transaction, where no writer can.
+            conflictCount += 1
+            try saveHoldingTheLock()
         }
     }
 
@@ -81,35 +75,81 @@ extension ManagedObjectContext {
             finishMerges(merged)
             return
         }
+        try loadTouchedFaults(updates, nil)
         try reserveKeys(for: inserts.filter(\.objectID.isTemporaryID))
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         try persistentStoreCoordinator.performSave { connection in
-            resolutions = [:]
-            var conflicts: [ManagedObject] = []
-            for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
-            try writeInserts(inserts, connection)
-            var last: LastUpdate?
-            for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
-                conflicts.append(o)
-            }
-            if !conflicts.isEmpty {
-                guard policy != .error else {
-                    conflictCount += conflicts.count
-                    throw ContextError.mergeConflict(conflicts.map(\.objectID))
-                }
-                for o in conflicts {
-                    resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, connection)
-                }
-            }
-            try writeConstrainedValues(inserts: inserts, updates: updates, resolutions: resolutions, connection)
-            if let history = persistentStoreCoordinator.history {
-                try recordHistory(history, inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions,
-                                  connection)
-            }
+            resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
         }
         conflictCount += resolutions.count
         finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
         finishMerges(merged)
+    }
+
+    /// The save after a race: the uniqueness check, the key reservation and the writes in one
+    /// exclusive transaction, so that no writer can insert a key between the check and the
+    /// write. Core Data's own answer to a failed `updateConstrainedValuesForRow:` is not
+    /// documented; this one keeps every save finite (docs/ENGINE.md).
+    private func saveHoldingTheLock() throws {
+        let policy = mergePolicy
+        var merged: [(ManagedObject, ManagedObject)] = []
+        var inserts: [ManagedObject] = [], updates: [ManagedObject] = [], deletes: [ManagedObject] = []
+        var resolutions: [ObjectIdentifier: Resolution] = [:]
+        try persistentStoreCoordinator.performSave { connection in
+            merged = try resolveUniquenessConflicts(policy, in: connection)
+            compactChangeLists()
+            inserts = insertedList.sorted { $0.entity.id < $1.entity.id }
+            updates = updatedList
+            deletes = deletedList
+            try loadTouchedFaults(updates, connection)
+            try assignKeys(to: inserts.filter(\.objectID.isTemporaryID), connection)
+            resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
+        }
+        conflictCount += resolutions.count
+        finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
+        finishMerges(merged)
+    }
+
+    /// Objects updated only because a relationship to them changed may still be faults: their
+    /// versions (and the values the did-save notification carries) are read before the write,
+    /// one `Z_PK IN (…)` query per entity per 500 objects.
+    private func loadTouchedFaults(_ updates: [ManagedObject], _ transaction: Connection?) throws {
+        var faults: [Int: [ManagedObject]] = [:]
+        for o in updates where o.isFault { faults[o.entity.id, default: []].append(o) }
+        for (_, objects) in faults {
+            try load(objects, entity: objects[0].entity, on: transaction)
+            // A row deleted meanwhile stays a fault: it has nothing left to update.
+            for o in objects where o.isFault { forget(o) }
+        }
+    }
+
+    /// Step 4, inside the write transaction: every statement of the save, in Core Data's order,
+    /// and the merge policy's answers to optimistic-locking conflicts.
+    private func write(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject], policy: MergePolicy,
+                       _ connection: Connection) throws -> [ObjectIdentifier: Resolution] {
+        var resolutions: [ObjectIdentifier: Resolution] = [:]
+        var conflicts: [ManagedObject] = []
+        for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
+        try writeInserts(inserts, connection)
+        var last: LastUpdate?
+        for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
+            conflicts.append(o)
+        }
+        if !conflicts.isEmpty {
+            guard policy != .error else {
+                conflictCount += conflicts.count
+                throw ContextError.mergeConflict(conflicts.map(\.objectID))
+            }
+            for o in conflicts {
+                resolutions[ObjectIdentifier(o)] = try resolveLockingConflict(o, policy: policy, connection)
+            }
+        }
+        try writeConstrainedValues(inserts: inserts, updates: updates, resolutions: resolutions, connection)
+        if let history = persistentStoreCoordinator.history {
+            try recordHistory(history, inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions,
+                              connection)
+        }
+        return resolutions
     }
 
     // MARK: Step 3: key reservation
@@ -119,11 +159,17 @@ extension ManagedObjectContext {
     /// its `reservedKey` until the save commits.
     func reserveKeys(for objects: [ManagedObject]) throws {
         guard !objects.isEmpty else { return }
+        try persistentStoreCoordinator.performWrite { connection in try assignKeys(to: objects, connection) }
+    }
+
+    /// Reserves and hands out the keys on a connection already in a write transaction.
+    private func assignKeys(to objects: [ManagedObject], _ connection: Connection) throws {
+        guard !objects.isEmpty else { return }
         // Entity IDs are 1…n: per-entity tallies in an array, not a dictionary (this runs per object).
         var next = [Int64](repeating: 0, count: persistentStoreCoordinator.model.runtime.count + 1)
         for o in objects { next[o.entity.id] += 1 }
         let blocks = next.indices.filter { next[$0] > 0 }.map { (entity: $0, count: Int(next[$0])) }
-        let firstKeys = try persistentStoreCoordinator.performWrite { connection in try reserve(blocks, connection) }
+        let firstKeys = try reserve(blocks, connection)
         for (entity, first) in firstKeys { next[entity] = first }
         for o in objects {
             o.reservedKey = next[o.entity.id]

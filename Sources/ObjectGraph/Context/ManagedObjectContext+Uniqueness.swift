@@ -6,7 +6,8 @@ extension ManagedObjectContext {
     /// Finds objects whose constrained values collide with a stored row or with another object
     /// of this context, and resolves them by `policy`. Returns the inserted objects merged into
     /// another (they take its ID after the save). With `.error` it throws and changes nothing.
-    func resolveUniquenessConflicts(_ policy: MergePolicy) throws -> [(ManagedObject, ManagedObject)] {
+    /// With `connection` (a save's write transaction) the check reads there, under the lock.
+    func resolveUniquenessConflicts(_ policy: MergePolicy, in connection: Connection? = nil) throws -> [(ManagedObject, ManagedObject)] {
         var merged: [(ManagedObject, ManagedObject)] = []
         for entity in persistentStoreCoordinator.model.runtime where !entity.uniquenessConstraints.isEmpty {
             for constraint in entity.uniquenessConstraints {
@@ -32,7 +33,7 @@ extension ManagedObjectContext {
                         keys.append(key)
                     }
                 }
-                let stored = try storedRows(entity, constraint: constraint, keys: keys)
+                let stored = try storedRows(entity, constraint: constraint, keys: keys, connection)
                 let collisions = stored.compactMap { row -> (ManagedObject, StoredRow)? in
                     guard let key = ConstraintKey(constraint, row.values), let o = first[key],
                           o.objectID.primaryKey != row.primaryKey else { return nil }
@@ -72,7 +73,7 @@ extension ManagedObjectContext {
     /// The stored rows holding any of `keys`: one `SELECT … WHERE (columns) IN (…)` per 4096
     /// keys. The list is padded to a power of two by repeating a key, so that a handful of
     /// prepared statements serve every batch size.
-    private func storedRows(_ e: Entity, constraint: [Int], keys: [ConstraintKey]) throws -> [StoredRow] {
+    private func storedRows(_ e: Entity, constraint: [Int], keys: [ConstraintKey], _ transaction: Connection?) throws -> [StoredRow] {
         guard !keys.isEmpty else { return [] }
         var rows: [StoredRow] = []
         var start = 0
@@ -81,7 +82,7 @@ extension ManagedObjectContext {
             start += chunk.count
             let slots = CompiledPredicate.paddedLength(chunk.count)
             let sql = uniquenessCheckSQL(e, constraint: constraint, slots: slots)
-            try persistentStoreCoordinator.performWriterRead { connection in
+            func read(_ connection: Connection) throws {
                 let s = try connection.statement(sql)
                 var index: Int32 = 1
                 s.startTextRound()
@@ -94,6 +95,7 @@ extension ManagedObjectContext {
                 while try s.step() { rows.append(StoredRow(s, entity: e)) }
                 s.reset()
             }
+            if let transaction { try read(transaction) } else { try persistentStoreCoordinator.performWriterRead(read) }
         }
         return rows
     }

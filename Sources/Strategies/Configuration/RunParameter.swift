@@ -244,8 +244,10 @@ extension RunConfiguration {
     package mutating func clearUnused() {
         guard let strategy = writeStrategy else { return }
         for parameter in RunParameter.all where !parameter.isUsed(by: strategy, in: self) { parameter.clear(in: &self) }
-        // Not a parameter to clear but one to set: a history consumer always records history,
-        // and its rows say so.
+        // History is not a parameter but is normalized the same way: a history consumer always
+        // records it, and a limit (SQLite alone) never can, so its rows say so and `--history`
+        // does not give a second limit configuration.
         if strategy.requiresHistory { history = true }
+        if strategy.isLimit { history = false }
     }
 }
