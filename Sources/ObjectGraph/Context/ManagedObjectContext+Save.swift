@@ -205,9 +205,11 @@ extension ManagedObjectContext {
             if o.entity.constrainedMask == 0 {
                 s.bind(o.values[...], from: index)
             } else {
-                // The constrained columns stay NULL here: writeConstrainedValues sets them.
+                // The constrained columns stay NULL here: writeConstrainedValues sets them. Text
+                // goes through the statement's buffer, as the full row's would.
+                s.startTextRound()
                 for i in o.values.indices where o.entity.constrainedMask & (1 << UInt64(i)) == 0 {
-                    s.bind(o.values[i], at: index)
+                    s.bindInRound(o.values[i], at: index)
                     index += 1
                 }
             }
@@ -231,8 +233,9 @@ extension ManagedObjectContext {
             }
             let s = statement!
             var index: Int32 = 1
+            s.startTextRound()
             for i in o.entity.constrainedAttributes {
-                s.bind(o.values[i], at: index)
+                s.bindInRound(o.values[i], at: index)
                 index += 1
             }
             s.bind(key(o)!, at: index)
