@@ -61,16 +61,21 @@ final class HistoryRecorder: @unchecked Sendable {
     /// batch update or delete (run before the statement it records; `whereSQL` empty: every row).
     func recordMatching(_ type: HistorySchema.ChangeType, entity: Entity, changedColumns: UInt64?, whereSQL: String,
                         bindings: [Value], transaction: Int64, _ connection: Connection) throws {
-        var mask = "NULL"
+        // The transaction and the mask are bound, in a one-row subquery that comes before the
+        // predicate's parameters: the text is the same for every request of one shape, so the
+        // statement is prepared once.
+        let sql = "INSERT INTO \(HistorySchema.changeTable) (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, "
+            + "ZCOLUMNS) SELECT \(HistorySchema.changeEntity), 1, \(type.rawValue), \(entity.id), Z_PK, h.id, h.mask "
+            + "FROM (SELECT ? AS id, ? AS mask) h, \(entity.tableName)" + (whereSQL.isEmpty ? "" : " WHERE " + whereSQL)
+        let s = try connection.statement(sql)
+        s.bind(transaction, at: 1)
         if let changedColumns {
             fillColumns(changedColumns, entity: entity)
-            mask = "X'" + columns.map { String(format: "%02X", $0) }.joined() + "'"
+            columns.withUnsafeBytes { s.bindBlob($0, at: 2) }
+        } else {
+            s.bindNull(at: 2)
         }
-        let sql = "INSERT INTO \(HistorySchema.changeTable) (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, "
-            + "ZCOLUMNS) SELECT \(HistorySchema.changeEntity), 1, \(type.rawValue), \(entity.id), Z_PK, \(transaction), \(mask) "
-            + "FROM \(entity.tableName)" + (whereSQL.isEmpty ? "" : " WHERE " + whereSQL)
-        let s = try connection.statement(sql)
-        for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
+        for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 3)) }
         try s.run()
         changes += connection.db.changes
     }
