@@ -16,31 +16,14 @@ package struct BatchUpdateStrategy: WriteStrategy {
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .update }
 
-    package func setUp(_ job: StrategyJob) throws -> PreparedState? {
-        let store = try FilledStore(job)
-        let state = PreparedState()
-        state.container = store.container
-        state.screen = try store.screenShowingTargets()
-        return state
-    }
+    package func setUp(_ job: StrategyJob) throws -> PreparedState? { try FilledStore.preparedWithScreen(job) }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        guard let container = job.prepared?.container, let screen = job.prepared?.screen else {
-            throw OperationError.notFilled
-        }
-        let store = try FilledStore(job, container: container)
-        let worker = container.newBackgroundContext(name: "updater")
-        let result = try worker.performAndWait {
+        try FilledStore.runBatchRequest(job, worker: "updater") { worker, store in
             var request = BatchUpdateRequest(entityName: store.expense, predicate: store.target.predicate,
                                              propertiesToUpdate: ["note": .string(OperationTarget.updatedNote)])
             request.resultType = .objectIDs
             return try worker.execute(request)
-        }
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: (updated: result.objectIDs, deleted: []), into: [screen])
-        job.progress.add(result.count)
-        var counters = StrategyCounters()
-        counters.mergeMillisecondsTotal = screen.mergeMilliseconds
-        counters.viewObjects = screen.performAndWait { screen.registeredObjectCount }
-        return counters
+        } merge: { (updated: $0.objectIDs, deleted: []) }
     }
 }

@@ -102,6 +102,13 @@ struct CLI {
         return false
     }
 
+    /// True while `pid` runs (a zombie waiting to be reaped has ended).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
+    }
+
     /// The child processes of `pid`.
     static func children(of pid: Int32) -> [Int32] {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""

@@ -101,9 +101,14 @@ import Testing
             folders = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("loadgen.") }
             return folders.contains { FileManager.default.fileExists(atPath: dir + "/" + $0 + "/store.sqlite") }
         })
+        let children = CLI.children(of: p.processIdentifier)
+        #expect(!children.isEmpty)
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
-        #expect(CLI.waitUntil(seconds: 30) { !folders.contains { FileManager.default.fileExists(atPath: dir + "/" + $0) } })
+        // The child notices, removes what it made, then exits: wait for it to end (the deadline
+        // is a safety net, not a measure), then look.
+        #expect(CLI.waitUntil { !children.contains(where: CLI.isRunning) })
+        #expect(!folders.contains { FileManager.default.fileExists(atPath: dir + "/" + $0) })
     }
 
     /// A run removes temporary folders whose owner is gone, and only those.

@@ -46,16 +46,14 @@ import Testing
         let change = "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
             + "VALUES (16002, 1, ?, ?, ?, ?, ?)"
         let insert = "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
-        let begin = first.lastIndex(of: "BEGIN EXCLUSIVE")!
         // Author, bundle ID, context name and process ID are interned once each, then cached.
-        #expect(Array(first[begin...]) == ["BEGIN EXCLUSIVE", insert, insert, insert]
+        #expect(lastTransaction(first) == ["BEGIN EXCLUSIVE", insert, insert, insert]
                 + Array([[String]](repeating: strings, count: 4).joined())
                 + [transaction, change, change, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
         container.counters.startRecording()
         _ = try insertExpenses(context, ["d"])
         let second = container.counters.stopRecording()
-        #expect(Array(second[second.lastIndex(of: "BEGIN EXCLUSIVE")!...])
-                == ["BEGIN EXCLUSIVE", insert, transaction, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
+        #expect(lastTransaction(second) == ["BEGIN EXCLUSIVE", insert, transaction, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
         #expect(try container.rows("SELECT count(*) FROM ATRANSACTION") == 2)
         #expect(try container.rows("SELECT count(*) FROM ACHANGE WHERE ZCHANGETYPE = 0 AND ZENTITY = 2") == 4)
         #expect(try container.rows("SELECT count(*) FROM ATRANSACTIONSTRING") == 4)

@@ -7,12 +7,6 @@ import Testing
 /// columns set after the inserts, the other side of a changed relationship, the post-save
 /// pragmas, and the batch delete's trigger. Each as the recording counters see it.
 @Suite struct SaveFidelityTests {
-    /// The write transaction of the last save: from its BEGIN EXCLUSIVE to the end.
-    private func lastTransaction(_ sql: [String]) -> [String] {
-        guard let begin = sql.lastIndex(of: "BEGIN EXCLUSIVE") else { return [] }
-        return Array(sql[begin...])
-    }
-
     @Test func aConstrainedInsertLeavesItsKeyToAnUpdateAfterTheInserts() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
         let context = container.newBackgroundContext()

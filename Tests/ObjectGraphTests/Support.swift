@@ -45,3 +45,10 @@ func seedExpenses(_ context: ManagedObjectContext, count: Int, categories: Int) 
         return objects.map(\.objectID)
     }
 }
+
+/// The write transaction of the last save in recorded statements: from its BEGIN EXCLUSIVE to
+/// the end (the post-save pragmas included).
+func lastTransaction(_ sql: [String]) -> [String] {
+    guard let begin = sql.lastIndex(of: "BEGIN EXCLUSIVE") else { return [] }
+    return Array(sql[begin...])
+}

@@ -286,12 +286,15 @@ struct RunPlan {
         return all.filter { $0 == Self.limit(of: $0) } + all.filter { $0 != Self.limit(of: $0) }
     }
 
-    /// The swept parameters `configuration`'s strategy uses, `column=value` ("" without a sweep).
+    /// The swept parameters `configuration`'s strategy uses, `column=value` ("" without a sweep),
+    /// and "history" when it records persistent history, so that a chart or table of a suite
+    /// tells `batch` from `batch` with `--history`.
     func label(of configuration: RunConfiguration) -> String {
         let fields = configuration.csvFields
-        return sweptColumns.compactMap { column in
+        let swept = sweptColumns.compactMap { column in
             fields[column].flatMap { $0.isEmpty ? nil : "\(column)=\($0)" }
-        }.joined(separator: " ")
+        }
+        return (swept + (configuration.history ? ["history"] : [])).joined(separator: " ")
     }
 
     /// Lines for the summary: what was added and what was ignored.

@@ -106,20 +106,9 @@ package enum MarkdownExport {
         var lines = ["| " + header.joined(separator: " | ") + " |",
                      "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|"]
         for c in summary.configurations {
-            let last = c.last
             var cells = [c.strategy + (summary.marks[c.strategy] == nil ? "" : " \\*")]
             cells += swept.map { c.parameters[$0].isEmpty ? "—" : c.parameters[$0] }
-            cells += [
-                c.rate.map { String(format: "%.0f", $0.median) } ?? "",
-                c.rate?.medianInterval.map { String(format: "%.0f … %.0f", $0.lowerBound, $0.upperBound) } ?? "",
-                c.rate.map { $0.count > 1 ? String(format: "%.0f", $0.mad) : "" } ?? "",
-                c.vsLimit.map { String(format: "%.3f", $0.median) } ?? "",
-                c.peakRSS.map { Format.bytes(Int($0.median)) } ?? "",
-                last?.verification.map { String($0.duplicates) } ?? "",
-                last?.verification.map { String($0.lost) } ?? "",
-                c.sqlPerRow.map { String(format: "%.2f", $0) } ?? "",
-                c.ok.count == c.rows.count ? "ok" : "\(c.rows.count - c.ok.count) not ok",
-            ]
+            cells += c.figureCells(withInterval: true)
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         var text = "\(signature) \(title)\n\n" + lines.joined(separator: "\n") + "\n"

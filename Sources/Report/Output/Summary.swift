@@ -131,19 +131,8 @@ package enum Summary {
         var lines = [["strategy", "configuration", "rows/s", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
                       "SQL/row", "status"]]
         for c in summary.configurations {
-            let last = c.last
-            lines.append([
-                c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"),
-                c.label,
-                c.rate.map { String(format: "%.0f", $0.median) } ?? "",
-                c.rate.map { $0.count > 1 ? String(format: "%.0f", $0.mad) : "" } ?? "",
-                c.vsLimit.map { String(format: "%.3f", $0.median) } ?? "",
-                c.peakRSS.map { Format.bytes(Int($0.median)) } ?? "",
-                last?.verification.map { String($0.duplicates) } ?? "",
-                last?.verification.map { String($0.lost) } ?? "",
-                c.sqlPerRow.map { String(format: "%.2f", $0) } ?? "",
-                c.ok.count == c.rows.count ? "ok" : "\(c.rows.count - c.ok.count) not ok",
-            ])
+            lines.append([c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label]
+                         + c.figureCells(withInterval: false))
         }
         if summary.configurations.allSatisfy({ $0.label.isEmpty }) { lines = lines.map { $0.enumerated().filter { $0.offset != 1 }.map(\.element) } }
         let widths = (0..<lines[0].count).map { c in lines.map { $0[c].count }.max()! }

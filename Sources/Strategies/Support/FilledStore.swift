@@ -42,6 +42,37 @@ struct FilledStore {
         return screen
     }
 
+    /// A batch-request strategy's set-up: the store opened and a screen already showing the
+    /// targets, before the window.
+    static func preparedWithScreen(_ job: StrategyJob) throws -> PreparedState {
+        let store = try FilledStore(job)
+        let state = PreparedState()
+        state.container = store.container
+        state.screen = try store.screenShowingTargets()
+        return state
+    }
+
+    /// A batch-request strategy's window: `execute` runs the request on a background context
+    /// named `worker`; `merge` says which of its object IDs the screen must re-read or drop, and
+    /// the merge (timed) brings the screen up to date, as `mergeChanges(fromRemoteContextSave:into:)`.
+    static func runBatchRequest(_ job: StrategyJob, worker name: String,
+                                _ execute: (ManagedObjectContext, FilledStore) throws -> BatchResult,
+                                merge: (BatchResult) -> (updated: [ManagedObjectID], deleted: [ManagedObjectID]))
+        throws -> StrategyCounters {
+        guard let container = job.prepared?.container, let screen = job.prepared?.screen else {
+            throw OperationError.notFilled
+        }
+        let store = try FilledStore(job, container: container)
+        let worker = container.newBackgroundContext(name: name)
+        let result = try worker.performAndWait { try execute(worker, store) }
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: merge(result), into: [screen])
+        job.progress.add(result.count)
+        var counters = StrategyCounters()
+        counters.mergeMillisecondsTotal = screen.mergeMilliseconds
+        counters.viewObjects = screen.performAndWait { screen.registeredObjectCount }
+        return counters
+    }
+
     /// Object IDs of the targets (one keys-only query; no rows are read).
     func targetIDs(in context: ManagedObjectContext) throws -> [ManagedObjectID] {
         var request = targets

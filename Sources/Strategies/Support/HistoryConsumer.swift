@@ -68,8 +68,7 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
         counters.viewObjects = view.performAndWait { screen.count }
         let stored = try reader.performAndWait { try reader.count(for: FetchRequest(entityName: recordEntity)) }
         counters.autoMergeMissed = stored - autoMerged.performAndWait { autoScreen.count }
-        counters.mergeMillisecondsTotal = Double(view.mergeTime.components.seconds) * 1000
-            + Double(view.mergeTime.components.attoseconds) / 1e15
+        counters.mergeMillisecondsTotal = view.mergeMilliseconds
     }
 
     func stop() {

@@ -31,7 +31,6 @@ final class Screen: @unchecked Sendable {
     func report(into counters: inout StrategyCounters) {
         let shown = context.performAndWait { controller.count }
         counters.viewObjects = shown
-        counters.mergeMillisecondsTotal = Double(context.mergeTime.components.seconds) * 1000
-            + Double(context.mergeTime.components.attoseconds) / 1e15
+        counters.mergeMillisecondsTotal = context.mergeMilliseconds
     }
 }
