@@ -147,8 +147,13 @@ import Testing
     }
 
     /// The allocation requests of a single-writer strategy agree in two runs of one configuration
-    /// (counts, not times), so the gate can be strict about them: measured, the same or one or
-    /// two requests apart in 30,000 (the 2 % threshold is far above that); VM steps exactly.
+    /// (counts, not times), so the gate can be strict about them; VM steps repeat exactly.
+    /// Measured with 3,000 rows: the release binary (what the nightly gate runs) repeated its
+    /// counts exactly in 6 of 6 runs (batch 73,593, prefetch 57,021); the debug binary these tests
+    /// run wanders by up to ~150 requests in 142,000 (0.11 % seen in CI), also pinned to one CPU
+    /// and with jemalloc's thread caches off, so it is scheduling (the context's queue and the
+    /// async `perform` hop threads), not the counter. The bound is 0.5 %: four times below the
+    /// gate's 2 % default, and far below what a per-row or per-tick allocation would add.
     @Test func allocationCountsRepeat() throws {
         let dir = CLI.makeFolder()
         let out = dir + "/twice.csv"
@@ -161,7 +166,7 @@ import Testing
         for strategy in ["batch", "prefetch"] {
             let counts = rows.filter { $0["strategy"] == strategy }.map { $0["allocations"]! }
             let a = Double(counts[0]) ?? 0, b = Double(counts[1]) ?? -1
-            #expect(counts.count == 2 && a > 0 && abs(a - b) / a < 0.001, "\(strategy): \(counts)")
+            #expect(counts.count == 2 && a > 0 && abs(a - b) / a < 0.005, "\(strategy): \(counts)")
             let steps = rows.filter { $0["strategy"] == strategy }.map { $0["sql_vm_steps"]! }
             #expect(steps[0] == steps[1] && Int(steps[0])! > 0)
         }
