@@ -150,9 +150,10 @@ import Testing
     /// (counts, not times), so the gate can be strict about them; VM steps repeat exactly.
     /// Measured with 3,000 rows: the release binary (what the nightly gate runs) repeated its
     /// counts exactly in 6 of 6 runs (batch 73,593, prefetch 57,021); the debug binary these tests
-    /// run wanders by up to ~150 requests in 142,000 (0.11 % seen in CI), also pinned to one CPU
-    /// and with jemalloc's thread caches off, so it is scheduling (the context's queue and the
-    /// async `perform` hop threads), not the counter. The bound is 0.5 %: four times below the
+    /// run wanders by up to ~150 requests in 142,000 (0.11 % seen in CI). The wander stays when the
+    /// child is pinned to one CPU, with jemalloc's thread caches off (`MALLOC_CONF=tcache:false`)
+    /// and with the sampler silenced, and raw-sqlite (no engine) repeats exactly in debug too; the
+    /// cause inside the debug engine is not pinned down. The bound is 0.5 %: four times below the
     /// gate's 2 % default, and far below what a per-row or per-tick allocation would add.
     @Test func allocationCountsRepeat() throws {
         let dir = CLI.makeFolder()
