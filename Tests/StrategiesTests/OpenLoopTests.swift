@@ -83,7 +83,7 @@ import Workload
         let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
             .verify { try job.forEachExpected($0) }
         #expect(counters.viewObjects == v.storeRows)
-        #expect((counters.mergeMillisecondsTotal ?? 0) > 0)
+        #expect(counters.mergeMillisecondsTotal != nil, "the merge time is measured")
     }
 
     @Test func theScreenMissesWhatABatchInsertWrites() throws {

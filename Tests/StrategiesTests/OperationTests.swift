@@ -61,7 +61,7 @@ import Workload
             screen.registeredObjects.filter { $0.entity.name == "Expense" }.map { $0.value(forKey: "note") }
         }
         #expect(notes.count == o.target.expected && notes.allSatisfy { $0 == .string(OperationTarget.updatedNote) })
-        #expect((o.counters.mergeMillisecondsTotal ?? 0) > 0)
+        #expect(o.counters.mergeMillisecondsTotal != nil, "the merge time is measured")
     }
 
     @Test func fetchUpdateFetchesKeysThenOneQueryPerBatch() throws {
