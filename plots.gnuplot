@@ -28,7 +28,8 @@ has(name) = int(system(sprintf("test -s '%s/%s.dat' && echo 1 || echo 0", data, 
 file(name) = data . "/" . name . ".dat"
 formats = (format eq "both") ? "png svg" : format
 
-# Eight line styles that stay apart in grey: colour, dash pattern and point shape all differ.
+# Sixteen line styles that stay apart in grey: colour, dash pattern and point shape differ from
+# their neighbours, and no two share all three (the nightly trend has a line per strategy: 13).
 set linetype 1 lc rgb "#1b9e77" lw 2 dt 1 pt 7 ps 1.1
 set linetype 2 lc rgb "#d95f02" lw 2 dt 2 pt 5 ps 1.1
 set linetype 3 lc rgb "#7570b3" lw 2 dt 3 pt 9 ps 1.3
@@ -37,7 +38,15 @@ set linetype 5 lc rgb "#66a61e" lw 2 dt 5 pt 13 ps 1.3
 set linetype 6 lc rgb "#e6ab02" lw 2 dt (10,4,2,4) pt 3 ps 1.3
 set linetype 7 lc rgb "#a6761d" lw 2 dt (2,6) pt 6 ps 1.1
 set linetype 8 lc rgb "#444444" lw 2 dt (12,4) pt 8 ps 1.3
-set linetype cycle 8
+set linetype 9 lc rgb "#7570b3" lw 2 dt (8,3,2,3,2,3) pt 4 ps 1.2
+set linetype 10 lc rgb "#e7298a" lw 2 dt (1,2) pt 10 ps 1.3
+set linetype 11 lc rgb "#66a61e" lw 2 dt (16,6) pt 12 ps 1.4
+set linetype 12 lc rgb "#e6ab02" lw 2 dt (4,2) pt 14 ps 1.4
+set linetype 13 lc rgb "#a6761d" lw 2 dt (8,2,1,2) pt 15 ps 1.4
+set linetype 14 lc rgb "#444444" lw 2 dt (3,3,12,3) pt 1 ps 1.5
+set linetype 15 lc rgb "#1b9e77" lw 2 dt (6,2,6,8) pt 2 ps 1.5
+set linetype 16 lc rgb "#d95f02" lw 2 dt (1,4,8,4) pt 6 ps 1.1
+set linetype cycle 16
 
 # Settings every chart starts from (`reset` between charts keeps the line types above).
 common = 'set termoption noenhanced; set grid lc rgb "#dddddd"; set key outside right top noenhanced box opaque; set datafile missing "NaN"'
@@ -50,7 +59,8 @@ open = 'if (fmt eq "png") { set terminal pngcairo size 1280,800 font "DejaVu San
 chart = "throughput"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set title "Throughput per configuration: taller is faster, and the black bar is the limit (raw-sqlite on the same records)\nwhiskers: 95% CI of the median (min…max below 5 repetitions)" noenhanced font ",12"
+    limit = (|throughput_series| > 1) ? ", and the black bar is the limit (raw-sqlite on the same records)" : " (no limit in these runs: --no-limit)"
+    set title "Throughput per configuration: taller is faster" . limit . "\nwhiskers: 95% CI of the median (min…max below 5 repetitions)" noenhanced font ",12"
     set ylabel "records per second (log scale)"
     set logscale y
     set grid ytics lc rgb "#dddddd"
@@ -59,8 +69,13 @@ if (has(chart)) { do for [fmt in formats] {
     set xtics rotate by 90 right noenhanced font ",8" nomirror
     set bmargin 17
     set xrange [-1:*]
-    plot file(chart) using 1:3:4:5:(0.6):xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title "median rows/s", \
-         ''          using ($1-0.38):6:(0.76):(0) with vectors nohead lw 4 lc rgb "black" title "limit (raw-sqlite)"
+    # The limit's bars only when loadgen named them (a --no-limit run has no limit to draw).
+    if (|throughput_series| > 1) {
+        plot file(chart) using 1:3:4:5:(0.6):xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title throughput_series[1], \
+             ''          using ($1-0.38):6:(0.76):(0) with vectors nohead lw 4 lc rgb "black" title throughput_series[2]
+    } else {
+        plot file(chart) using 1:3:4:5:(0.6):xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title throughput_series[1]
+    }
     unset output
     reset
     @common

@@ -36,9 +36,28 @@ import Testing
             #expect(String(decoding: header(svg, 400), as: UTF8.self).contains("<svg"), "\(chart).svg")
             #expect(r.stdout.contains(png) && r.stdout.contains(svg))
         }
+        #expect(!r.stderr.contains("warning"), "gnuplot complained: \(r.stderr)")
         // No history given: the trend is skipped, with one line saying why.
         #expect(r.stderr.contains("skipped trend (Nightly trend): no --history file was given"))
         #expect(!FileManager.default.fileExists(atPath: out + "/trend.png"))
+    }
+
+    /// A --no-limit run has no limit to draw: the throughput chart names none, and gnuplot is
+    /// not handed an empty series (it warned, and the legend promised a black bar).
+    @Test func aRunWithoutALimitDrawsNone() throws {
+        let dir = CLI.makeFolder()
+        let results = dir + "/nolimit.csv", out = dir + "/plots"
+        let run = try CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--out", results, "--quiet"], tmpdir: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let r = try CLI.run(["plot", results, "--out", out])
+        #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r.stderr)")
+        #expect(header(out + "/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
+        let vars = try String(contentsOfFile: out + "/data/vars.gp", encoding: .utf8)
+        #expect(vars.contains("array throughput_series[1]") && !vars.contains("limit (raw-sqlite)"))
+        let withLimit = try CLI.run(["plot", Self.sweep.results, "--out", dir + "/limited", "--data-only"])
+        #expect(withLimit.status == 0, "\(withLimit.stderr)")
+        let limited = try String(contentsOfFile: dir + "/limited/data/vars.gp", encoding: .utf8)
+        #expect(limited.contains("throughput_series[2] = \"limit (raw-sqlite)\""))
     }
 
     @Test func theTrendComesFromAHistory() throws {

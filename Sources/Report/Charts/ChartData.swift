@@ -55,15 +55,19 @@ package struct ChartData: Sendable {
         let measured = s.configurations.filter { $0.rate != nil }
         guard !measured.isEmpty else { return skip("throughput", "Throughput", "no repetition finished ok") }
         var text = "# x label median_rows_per_s low high limit_rows_per_s\n"
+        var limited = false
         for (i, c) in measured.enumerated() {
             let rate = c.rate!
             let interval = rate.medianInterval ?? rate.min...rate.max
             let limit = c.vsLimit.map { rate.median / $0.median } ?? .nan
+            limited = limited || limit.isFinite
             // Quoted: gnuplot reads a quoted field with spaces as one column.
             let label = "\"" + (c.strategy + (c.label.isEmpty ? "" : " " + c.label)).replacingOccurrences(of: "\"", with: "'") + "\""
             text += "\(i) \(label) \(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(limit))\n"
         }
-        return Chart(name: "throughput", title: "Throughput", data: text, series: ["median rows/s"], skipped: nil)
+        // The limit is a series only when some configuration has one (`--no-limit` runs have none).
+        return Chart(name: "throughput", title: "Throughput", data: text,
+                     series: ["median rows/s"] + (limited ? ["limit (raw-sqlite)"] : []), skipped: nil)
     }
 
     /// 2. Wall time and rows/s against rows, one line per strategy (and other swept values).
