@@ -126,12 +126,18 @@ import Testing
 
 /// Batch update and batch delete: one statement in the store, IDs back, merged on request.
 @Suite struct BatchRequestTests {
-    @Test func batchUpdateIsOneStatementAndMergesIntoAWatchingContext() throws {
+    /// Ten expenses in two categories, all registered in a viewer (the screen a merge must
+    /// reach), and a worker context for the request.
+    func watchedStore() throws -> (PersistentContainer, [ManagedObjectID], viewer: ManagedObjectContext, worker: ManagedObjectContext) {
         let container = try makeContainer()
         let ids = try seedExpenses(container.newBackgroundContext(), count: 10, categories: 2)
         let viewer = container.newBackgroundContext(name: "viewer")
         try viewer.performAndWait { for id in ids { _ = try viewer.existingObject(with: id) } }
-        let worker = container.newBackgroundContext(name: "worker")
+        return (container, ids, viewer, container.newBackgroundContext(name: "worker"))
+    }
+
+    @Test func batchUpdateIsOneStatementAndMergesIntoAWatchingContext() throws {
+        let (container, ids, viewer, worker) = try watchedStore()
         container.counters.startRecording()
         let result = try worker.performAndWait {
             var request = BatchUpdateRequest(entityName: "Expense", predicate: try Predicate(format: "amount < %@", arguments: [4.0]),
@@ -154,11 +160,7 @@ import Testing
     }
 
     @Test func batchDeleteRemovesTheRowsAndTheMergeForgetsThem() throws {
-        let container = try makeContainer()
-        let ids = try seedExpenses(container.newBackgroundContext(), count: 10, categories: 2)
-        let viewer = container.newBackgroundContext(name: "viewer")
-        try viewer.performAndWait { for id in ids { _ = try viewer.existingObject(with: id) } }
-        let worker = container.newBackgroundContext(name: "worker")
+        let (container, ids, viewer, worker) = try watchedStore()
         container.counters.startRecording()
         let result = try worker.performAndWait {
             var request = BatchDeleteRequest(entityName: "Expense", predicate: try Predicate(format: "amount >= %@", arguments: [7.0]))

@@ -9,19 +9,7 @@ import Testing
 @Suite struct SaveFidelityTests {
     @Test func aConstrainedInsertLeavesItsKeyToAnUpdateAfterTheInserts() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
-        let context = container.newBackgroundContext()
-        container.counters.startRecording()
-        try context.performAndWait {
-            let c = try context.insertNewObject(forEntityName: "Category")
-            c["name"] = "Food"
-            for i in 0..<2 {
-                let e = try context.insertNewObject(forEntityName: "Expense")
-                e["externalID"] = .string("ex-\(i)")
-                try e.setObject(c, forKey: "category")
-            }
-            try context.save()
-        }
-        #expect(lastTransaction(container.counters.stopRecording()) == [
+        #expect(lastTransaction(try recordSaveOfOneCategory(container, expenses: 2)) == [
             "BEGIN EXCLUSIVE",
             "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT) VALUES(?, ?, ?)",
             "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",

@@ -143,19 +143,7 @@ import Testing
 
     @Test func uniquenessCheckIsOneSelectPerConstrainedEntity() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
-        let context = container.newBackgroundContext()
-        container.counters.startRecording()
-        try context.performAndWait {
-            let c = try context.insertNewObject(forEntityName: "Category")
-            c["name"] = "Food"
-            for i in 0..<3 {
-                let e = try context.insertNewObject(forEntityName: "Expense")
-                e["externalID"] = .string("ex-\(i)")
-                try e.setObject(c, forKey: "category")
-            }
-            try context.save()
-        }
-        let sql = container.counters.stopRecording()
+        let sql = try recordSaveOfOneCategory(container, expenses: 3)
         // (A reader connection opens on first use; its PRAGMAs are not part of the save.)
         let checks = sql.prefix { $0 != "BEGIN EXCLUSIVE" }.filter { !$0.hasPrefix("PRAGMA") }
         #expect(checks.count == 2)

@@ -52,3 +52,22 @@ func lastTransaction(_ sql: [String]) -> [String] {
     guard let begin = sql.lastIndex(of: "BEGIN EXCLUSIVE") else { return [] }
     return Array(sql[begin...])
 }
+
+/// Inserts a "Food" category and `count` expenses keyed ex-0, ex-1, … related to it, saves,
+/// and returns the statements the save issued (recorded from before the first insert).
+func recordSaveOfOneCategory(_ container: PersistentContainer, expenses count: Int) throws -> [String] {
+    let context = container.newBackgroundContext()
+    container.counters.startRecording()
+    try context.performAndWait {
+        let c = try context.insertNewObject(forEntityName: "Category")
+        c["name"] = "Food"
+        for i in 0..<count {
+            let e = try context.insertNewObject(forEntityName: "Expense")
+            e["externalID"] = .string("ex-\(i)")
+            try e.setObject(c, forKey: "category")
+        }
+        try context.save()
+    }
+    return container.counters.stopRecording()
+}
+
