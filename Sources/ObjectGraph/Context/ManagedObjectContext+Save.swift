@@ -129,7 +129,11 @@ extension ManagedObjectContext {
                        _ connection: Connection) throws -> [ObjectIdentifier: Resolution] {
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         var conflicts: [ManagedObject] = []
-        for o in deletes where try !writeDelete(o, version: o.version, connection) { conflicts.append(o) }
+        var statement: (entity: Entity, delete: Statement)?
+        for o in deletes {
+            if statement?.entity !== o.entity { statement = (o.entity, try connection.statement(o.entity.deleteSQL)) }
+            if try !writeDelete(o, version: o.version, statement!.delete, connection) { conflicts.append(o) }
+        }
         try writeInserts(inserts, connection)
         var last: LastUpdate?
         for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
@@ -247,15 +251,7 @@ extension ManagedObjectContext {
             }
         }
         for o in inserts { try write(o) }
-        for o in updates where o.entity.constrainedMask != 0 {
-            let written: UInt64
-            switch resolutions[ObjectIdentifier(o)] {
-            case nil: written = o.changed
-            case .merged(_, let mask, _)?: written = mask
-            case .discarded?, .gone?: written = 0
-            }
-            if written & o.entity.constrainedMask != 0 { try write(o) }
-        }
+        for o in updates where writtenColumns(o, resolutions) & o.entity.constrainedMask != 0 { try write(o) }
     }
 
     /// The save's history, last in its transaction: one transaction row, then a change row per
@@ -272,12 +268,7 @@ extension ManagedObjectContext {
                                transaction: transaction, connection)
         }
         for o in updates {
-            let written: UInt64
-            switch resolutions[ObjectIdentifier(o)] {
-            case nil: written = o.changed
-            case .merged(_, let mask, _)?: written = mask
-            case .discarded?, .gone?: written = 0
-            }
+            let written = writtenColumns(o, resolutions)
             guard written != 0 else { continue }
             try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: written,
                                transaction: transaction, connection)
@@ -286,6 +277,16 @@ extension ManagedObjectContext {
             if case .discarded? = resolutions[ObjectIdentifier(o)] { continue }
             try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil,
                                transaction: transaction, connection)
+        }
+    }
+
+    /// The columns this save wrote for an updated object: every change, or what the merge
+    /// policy kept of them after a conflict, or none when it discarded them or the row is gone.
+    private func writtenColumns(_ o: ManagedObject, _ resolutions: [ObjectIdentifier: Resolution]) -> UInt64 {
+        switch resolutions[ObjectIdentifier(o)] {
+        case nil: o.changed
+        case .merged(_, let mask, _)?: mask
+        case .discarded?, .gone?: 0
         }
     }
 
@@ -320,10 +321,9 @@ extension ManagedObjectContext {
         return connection.db.changes == 1
     }
 
-    private func writeDelete(_ o: ManagedObject, version: Int64?, _ connection: Connection) throws -> Bool {
-        let sql = version == nil ? "DELETE FROM \(o.entity.tableName) WHERE Z_PK = ?"
-                                 : "DELETE FROM \(o.entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?"
-        let s = try connection.statement(sql)
+    /// Runs `s` (the entity's `deleteSQL`, or `deleteOverwritingSQL` when `version` is nil)
+    /// for `o`. False when no row matched: someone else changed or deleted it first.
+    private func writeDelete(_ o: ManagedObject, version: Int64?, _ s: Statement, _ connection: Connection) throws -> Bool {
         s.bind(o.objectID.primaryKey!, at: 1)
         if let version { s.bind(version, at: 2) }
         try s.run()
@@ -351,7 +351,7 @@ extension ManagedObjectContext {
         }
         if o.isDeleted {
             if policy == .mergeByPropertyObjectTrump || policy == .overwrite {
-                _ = try writeDelete(o, version: nil, connection)
+                _ = try writeDelete(o, version: nil, try connection.statement(o.entity.deleteOverwritingSQL), connection)
                 return .gone
             }
             return .discarded(store: store)

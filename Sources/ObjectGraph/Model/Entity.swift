@@ -55,6 +55,10 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// `UPDATE OR FAIL T SET <constrained columns> = ? WHERE Z_PK = ?` (nil without constraints):
     /// Core Data's `updateConstrainedValuesForRow:`.
     package let constrainedUpdateSQL: String?
+    /// The save's DELETE of one row, checking its version as every save write does.
+    package let deleteSQL: String
+    /// The DELETE a merge policy issues over someone else's change (no version to check).
+    package let deleteOverwritingSQL: String
 
     private let attributeIndexByName: [String: Int]
     private let toOneIndexByName: [String: Int]
@@ -102,6 +106,8 @@ package final class Entity: Sendable, CustomStringConvertible {
         constrainedUpdateSQL = constrainedColumns.isEmpty ? nil
             : "UPDATE OR FAIL \(tableName) SET " + constrainedColumns.map { "\($0) = ?" }.joined(separator: ", ")
                 + " WHERE Z_PK = ?"
+        deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
+        deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
     }
 
     private static func insert(_ table: String, columns: [String]) -> String {
