@@ -115,7 +115,7 @@ extension ManagedObjectContext {
         let history = persistentStoreCoordinator.history
         return try persistentStoreCoordinator.performWrite { connection in
             var result = BatchResult()
-            let transaction = try history?.begin(author: transactionAuthor, contextName: name, connection)
+            let historyWrite = try history?.begin(author: transactionAuthor, contextName: name, connection)
             let s = try connection.statement(sql)
             var row = BatchInsertRow(entity: entity)
             var next: Int64 = 0, last: Int64 = -1
@@ -146,9 +146,8 @@ extension ManagedObjectContext {
                 }
                 // An upsert's update of an existing row is not recorded: its key is not known
                 // without reading it back (RETURNING doubles the insert's cost, see above).
-                if let history, let transaction, inserted {
-                    try history.record(.insert, entity: entity, primaryKey: next, changedColumns: nil,
-                                       transaction: transaction, connection)
+                if let history, let historyWrite, inserted {
+                    try history.record(.insert, entity: entity, primaryKey: next, changedColumns: nil, in: historyWrite)
                 }
                 next += 1
                 row.clear()
@@ -238,9 +237,9 @@ extension ManagedObjectContext {
         let history = persistentStoreCoordinator.history
         return try persistentStoreCoordinator.performWrite { connection in
             if let history {
-                let transaction = try history.begin(author: transactionAuthor, contextName: name, connection)
+                let write = try history.begin(author: transactionAuthor, contextName: name, connection)
                 try history.recordMatching(record.type, entity: entity, changedColumns: record.columns, whereSQL: record.whereSQL,
-                                           bindings: record.bindings, transaction: transaction, connection)
+                                           bindings: record.bindings, in: write, connection)
             }
             for statement in before { try connection.execute(statement) }
             defer { for statement in after { try? connection.execute(statement) } }

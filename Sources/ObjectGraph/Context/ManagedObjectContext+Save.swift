@@ -262,21 +262,18 @@ extension ManagedObjectContext {
     private func recordHistory(_ history: HistoryRecorder, inserts: [ManagedObject], updates: [ManagedObject],
                                deletes: [ManagedObject], resolutions: [ObjectIdentifier: Resolution],
                                _ connection: Connection) throws {
-        let transaction = try history.begin(author: transactionAuthor, contextName: name, connection)
+        let write = try history.begin(author: transactionAuthor, contextName: name, connection)
         for o in inserts {
-            try history.record(.insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil,
-                               transaction: transaction, connection)
+            try history.record(.insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil, in: write)
         }
         for o in updates {
             let written = writtenColumns(o, resolutions)
             guard written != 0 else { continue }
-            try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: written,
-                               transaction: transaction, connection)
+            try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: written, in: write)
         }
         for o in deletes {
             if case .discarded? = resolutions[ObjectIdentifier(o)] { continue }
-            try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil,
-                               transaction: transaction, connection)
+            try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil, in: write)
         }
     }
 

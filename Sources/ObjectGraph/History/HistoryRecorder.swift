@@ -22,9 +22,9 @@ final class HistoryRecorder: @unchecked Sendable {
     private(set) var transactions = 0
     private(set) var changes = 0
 
-    /// Starts a history transaction for the write in progress. Returns its `Z_PK`, the number
-    /// every change row of the write refers to (and the token consumers fetch after).
-    func begin(author: String?, contextName: String?, _ connection: Connection) throws -> Int64 {
+    /// Starts a history transaction for the write in progress: its `Z_PK` is the number every
+    /// change row of the write refers to (and the token consumers fetch after).
+    func begin(author: String?, contextName: String?, _ connection: Connection) throws -> HistoryWrite {
         let keys = [try key(author, connection), try key(bundleID, connection), try key(contextName, connection),
                     try key(processID, connection)]
         let s = try connection.statement(HistorySchema.insertTransaction)
@@ -34,19 +34,20 @@ final class HistoryRecorder: @unchecked Sendable {
         s.bind(Date().timeIntervalSinceReferenceDate, at: 5)
         try s.run()
         transactions += 1
-        return connection.db.lastInsertRowID
+        return HistoryWrite(transaction: connection.db.lastInsertRowID,
+                            insertChange: try connection.statement(HistorySchema.insertChange))
     }
 
     /// One ACHANGE row. `changedColumns` (updates only) is the entity's mask of changed
     /// attributes (bit i) and to-ones (bit 32 + i); it is stored as Core Data stores it, a bit
     /// per column in column order (to-ones, then attributes), least significant bit first.
     func record(_ type: HistorySchema.ChangeType, entity: Entity, primaryKey: Int64, changedColumns: UInt64?,
-                transaction: Int64, _ connection: Connection) throws {
-        let s = try connection.statement(HistorySchema.insertChange)
+                in write: HistoryWrite) throws {
+        let s = write.insertChange
         s.bind(type.rawValue, at: 1)
         s.bind(entity.id, at: 2)
         s.bind(primaryKey, at: 3)
-        s.bind(transaction, at: 4)
+        s.bind(write.transaction, at: 4)
         if let changedColumns {
             fillColumns(changedColumns, entity: entity)
             columns.withUnsafeBytes { s.bindBlob($0, at: 5) }
@@ -60,7 +61,7 @@ final class HistoryRecorder: @unchecked Sendable {
     /// One ACHANGE row per row of `entity` matching `whereSQL`, in one `INSERT … SELECT`, for a
     /// batch update or delete (run before the statement it records; `whereSQL` empty: every row).
     func recordMatching(_ type: HistorySchema.ChangeType, entity: Entity, changedColumns: UInt64?, whereSQL: String,
-                        bindings: [Value], transaction: Int64, _ connection: Connection) throws {
+                        bindings: [Value], in write: HistoryWrite, _ connection: Connection) throws {
         // The transaction and the mask are bound, in a one-row subquery that comes before the
         // predicate's parameters: the text is the same for every request of one shape, so the
         // statement is prepared once.
@@ -68,7 +69,7 @@ final class HistoryRecorder: @unchecked Sendable {
             + "ZCOLUMNS) SELECT \(HistorySchema.changeEntity), 1, \(type.rawValue), \(entity.id), Z_PK, h.id, h.mask "
             + "FROM (SELECT ? AS id, ? AS mask) h, \(entity.tableName)" + (whereSQL.isEmpty ? "" : " WHERE " + whereSQL)
         let s = try connection.statement(sql)
-        s.bind(transaction, at: 1)
+        s.bind(write.transaction, at: 1)
         if let changedColumns {
             fillColumns(changedColumns, entity: entity)
             columns.withUnsafeBytes { s.bindBlob($0, at: 2) }
@@ -107,3 +108,11 @@ final class HistoryRecorder: @unchecked Sendable {
         for i in entity.attributes.indices where mask & (1 << UInt64(i)) != 0 { set(entity.toOne.count + i) }
     }
 }
+
+/// One write's history transaction: its `Z_PK`, and the change INSERT its rows reuse (prepared
+/// once per write, not looked up by its text per row).
+struct HistoryWrite {
+    let transaction: Int64
+    fileprivate let insertChange: Statement
+}
+
