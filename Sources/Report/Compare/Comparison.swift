@@ -63,8 +63,6 @@ package struct Comparison: Sendable {
     /// The columns that identify a configuration (the parameters), plus how instructions were
     /// counted: a callgrind row is a different measurement of the same configuration.
     static let keyColumns: [String] = ResultRow.parameterColumns + ["instructions_by"]
-    /// The columns that identify a machine.
-    static let machineColumns = ["cpu_model", "cores", "sqlite_version"]
 
     // MARK: Comparing
 
@@ -103,6 +101,8 @@ package struct Comparison: Sendable {
         onlyInCurrent = nowGroups.keys.filter { baseGroups[$0] == nil }.map { labels[$0]! }.sorted()
     }
 
+    /// The machines the rows were measured on, each named by what identifies one here: CPU
+    /// model, core count and SQLite version.
     private static func machines(_ rows: [[String: String]]) -> [String] {
         var seen: [String] = []
         for row in rows {

@@ -122,12 +122,3 @@ package enum OperationSetup {
         return found
     }
 }
-
-extension StrategyJob {
-    /// The import of `keyIndex`'s record is still expected in the store after the operation
-    /// (a delete removes its targets).
-    package func keepsKey(date: Double) -> Bool {
-        guard configuration.operation == .delete, let cutoff = operationTarget?.cutoff else { return true }
-        return date >= cutoff
-    }
-}
