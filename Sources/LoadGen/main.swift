@@ -23,6 +23,7 @@ enum LoadGen {
         """
 
     static func main(_ arguments: [String]) -> Int32 {
+        ProcessLimits.prepare()
         guard let command = arguments.first else {
             FileHandle.standardError.write(Data(usage.utf8))
             return ExitCode.usage

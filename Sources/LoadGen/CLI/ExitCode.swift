@@ -13,6 +13,8 @@ enum ExitCode {
     static let unavailable: Int32 = 69
     /// EX_SOFTWARE: a bug in loadgen.
     static let software: Int32 = 70
+    /// EX_OSERR: the system refuses what loadgen needs (a process limit too low).
+    static let osError: Int32 = 71
     /// EX_CANTCREAT: an output file or store cannot be created.
     static let cannotCreate: Int32 = 73
     /// EX_IOERR: reading or writing failed midway.

@@ -19,8 +19,15 @@ enum ChildCommand {
             FileHandle.standardError.write(Data("loadgen: \(name) is internal to loadgen run\n".utf8))
             return ExitCode.usage
         }
-        watchParent(removingWhenOrphaned: task.orphanPaths)
-        let measurement = run(task, strategy: strategy)
+        let measurement: RunMeasurement
+        do {
+            try watchParent(removingWhenOrphaned: task.orphanPaths)
+            measurement = run(task, strategy: strategy)
+        } catch {
+            var failed = RunMeasurement(status: .failed)
+            failed.fail("\(error)")
+            measurement = failed
+        }
         guard let data = try? JSONEncoder().encode(measurement) else { return ExitCode.software }
         FileHandle.standardOutput.write(data)
         return ExitCode.success
@@ -28,6 +35,9 @@ enum ChildCommand {
 
     static func run(_ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
         var job = StrategyJob(configuration: task.configuration, store: task.store)
+        // An in-memory store lives while a connection is open: keep one open from before it is
+        // filled (an update, delete or read) until it is verified.
+        let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
         var prefill: RunMeasurement?
         if task.configuration.operation.needsFilledStore {
             // Before the window: fill the store, find the targets, let the strategy prepare.
@@ -43,8 +53,6 @@ enum ChildCommand {
         if let prefill { return prefill }
         let sqlBefore = job.counters.snapshot()
 
-        // An in-memory store lives while a connection is open: keep one open until verified.
-        let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
         let timeline = task.timelinePath.flatMap { try? TimelineWriter(path: $0, runID: task.runID) }
         let display = ProgressDisplay(style: task.progress, label: task.label, total: task.configuration.workload.rows)
 
@@ -53,7 +61,11 @@ enum ChildCommand {
         // it does not run there (nor would its memory figures mean anything).
         let sampler = task.underCallgrind ? nil : Sampler(progress: job.progress, timeline: timeline, display: display,
                                                            startedAt: start)
-        sampler?.start()
+        do { try sampler?.start() } catch {
+            var failed = RunMeasurement(status: .failed)
+            failed.fail("\(error)")
+            return failed
+        }
         let cpuStart = CPUTime.now()
         var measurement = RunMeasurement(status: .ok)
         // The work counters bracket the strategy alone: instructions (a hardware counter, or
@@ -145,18 +157,16 @@ enum ChildCommand {
 
     /// Ends this process if the parent dies, removing `paths` first: a killed `loadgen run`
     /// must not leave a child writing a store, nor the store, that nobody will remove.
-    private static func watchParent(removingWhenOrphaned paths: [String]) {
+    private static func watchParent(removingWhenOrphaned paths: [String]) throws(ThreadStartError) {
         let parent = getppid()
         let started = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        try BackgroundThread.start(name: "loadgen.parent-watch") {
             WorkCounters.excludeCallingThread()
             started.signal()
             while getppid() == parent { usleep(100_000) }
             for path in paths { try? FileManager.default.removeItem(atPath: path) }
             _exit(ExitCode.interrupted)
         }
-        thread.name = "loadgen.parent-watch"
-        thread.start()
         // A starting thread allocates (its Foundation state): let it finish before anything is
         // measured, or those allocations would land in a window now and then.
         started.wait()

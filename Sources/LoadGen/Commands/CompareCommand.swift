@@ -12,11 +12,13 @@ enum CompareCommand {
         .option("--memory", "R", "threshold for peak RSS growth", default: "0.20"),
         .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
         .flag("--cross-machine", "compare rows measured on different machines or SQLite versions"),
+        .flag("--allow-missing", "a configuration of the baseline missing from the new results is listed, not a failure"),
     ]
 
     static let footer = """
-        Exit status: 0 no regression, 1 regression, 2 usage or a file that cannot be read (foreign, cut short).
-        Several CURRENT files (the shards of a sharded run) are merged before comparing.
+        Exit status: 0 no regression, 1 a regression or a configuration of the baseline not measured again,
+        2 usage, a file that cannot be read (foreign, cut short, a bad cell, a file or shard given twice) or
+        nothing in common to compare. Several CURRENT files (the shards of a sharded run) are merged first.
         """
 
     static func main(_ arguments: [String]) -> Int32 {
@@ -53,12 +55,13 @@ enum CompareCommand {
         options.memory = try a.double("--memory", default: 0.20, in: 0...10)!
         options.alpha = try a.double("--alpha", default: 0.01, in: 0.0001...0.5)!
         options.crossMachine = a.flag("--cross-machine")
+        options.allowMissing = a.flag("--allow-missing")
         let report = a.string("--report")
         if let report { try ReportFile(path: report, signature: "## loadgen compare").check() }
-        let baseline = try ResultsTable.read(a.positional[0])
-        let current = try a.positional.dropFirst().map(ResultsTable.read)
-        let comparison = try Comparison(baseline: [baseline], current: current, options: options)
-        let text = CompareReport.render(comparison, baseline: [baseline.path], current: current.map(\.path))
+        let baseline = try ComparisonSide.read([a.positional[0]])
+        let current = try ComparisonSide.read(Array(a.positional.dropFirst()))
+        let comparison = try Comparison(baseline: baseline, current: current, options: options)
+        let text = CompareReport.render(comparison, baseline: baseline.files, current: current.files)
         if let report {
             try ReportFile(path: report, signature: "## loadgen compare").write(text)
         } else {

@@ -38,6 +38,8 @@ struct Charts {
     let format: String
     let script: String?
     let dataOnly: Bool
+    /// `report --no-charts`: no data, no gnuplot.
+    let noCharts: Bool
     let rows: [ResultRow]
     let data: ChartData
 
@@ -50,15 +52,21 @@ struct Charts {
         guard !out.isEmpty else { throw CommandError.usage("\(command): --out expects a folder") }
         format = try a.choice("--format", ["png", "svg", "both"], default: "png")
         dataOnly = a.flag("--data-only")
+        noCharts = a.flag("--no-charts")
         for path in [out] + inputs where path.contains("'") {
             throw CommandError.usage("\(command): '\(path)': paths with a single quote cannot be passed to gnuplot; rename it")
         }
-        script = dataOnly ? nil : try Self.findScript(a.string("--script"), command: command)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
+            throw CommandError(message: "\(command): --out \(out) is a file; give a folder (the charts and their data go in it)",
+                               exitCode: ExitCode.cannotCreate)
+        }
+        script = dataOnly || noCharts ? nil : try Self.findScript(a.string("--script"), command: command)
         // Everything is read and checked before anything is written.
         rows = try inputs.flatMap { try Self.results($0, command: command) }
         let timeline = try a.string("--timeline").map { try Self.timeline($0, command: command) }
         let historyPath = a.string("--history")
-        let history = try historyPath.map { try Self.results($0, command: command) }
+        let history = try historyPath.map { path in try Self.reading(path, command: command) { () throws(CompareError) in try TrendSample.read(path) } }
         var baselinePath = a.string("--baseline")
         if baselinePath == nil, historyPath != nil, FileManager.default.fileExists(atPath: "results/baseline.csv") {
             baselinePath = "results/baseline.csv"
@@ -69,13 +77,10 @@ struct Charts {
 
     /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).
     func draw() throws -> [String] {
+        if noCharts { return [] }
         let folder = out.hasSuffix("/") ? out : out + "/"
         let dataFolder = folder + "data"
-        do {
-            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
-        } catch {
-            throw CommandError(message: "cannot create \(dataFolder): \(error.localizedDescription)", exitCode: ExitCode.cannotCreate)
-        }
+        try Self.makeFolders(dataFolder)
         var written: [String] = []
         for chart in data.charts {
             let path = "\(dataFolder)/\(chart.name).dat"
@@ -100,12 +105,53 @@ struct Charts {
                 written.append(path)
             }
         }
+        try Self.checkImages(written)
         return written
+    }
+
+    /// `mkdir -p`, with the system's reason when a part cannot be made (Foundation's error on
+    /// Linux reads "NSCocoaErrorDomain error 512").
+    static func makeFolders(_ path: String) throws {
+        var made = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            made += "/" + part
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: made, isDirectory: &isFolder) {
+                guard isFolder.boolValue else {
+                    throw CommandError(message: "cannot create \(path): \(made) is a file", exitCode: ExitCode.cannotCreate)
+                }
+                continue
+            }
+            guard mkdir(made, 0o755) == 0 || errno == EEXIST else {
+                throw CommandError(message: "cannot create \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate)
+            }
+        }
+    }
+
+    /// gnuplot exits 0 when the disk fills under it, leaving empty or cut images: each image
+    /// must end as its format ends (PNG's IEND chunk, SVG's closing tag). Broken ones are
+    /// removed (loadgen wrote them) and the command fails naming them.
+    static func checkImages(_ paths: [String]) throws {
+        let pngEnd: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        var broken: [String] = []
+        for path in paths {
+            let data = FileManager.default.contents(atPath: path) ?? Data()
+            let whole = path.hasSuffix(".png") ? data.count > pngEnd.count && Array(data.suffix(pngEnd.count)) == pngEnd
+                : String(decoding: data.suffix(64), as: UTF8.self).contains("</svg>")
+            if !whole {
+                broken.append("\(path) (\(data.count) bytes)")
+                unlink(path)
+            }
+        }
+        guard broken.isEmpty else {
+            throw CommandError(message: "gnuplot left \(broken.count) chart\(broken.count == 1 ? "" : "s") empty or cut: "
+                               + broken.joined(separator: ", ") + "; is the disk full? (removed)", exitCode: ExitCode.ioError)
+        }
     }
 
     private func write(_ text: String, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw CommandError(message: "cannot write \(path)", exitCode: ExitCode.cannotCreate)
+            throw CommandError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.ioError)
         }
     }
 
@@ -132,8 +178,10 @@ struct Charts {
     /// `--script`, or plots.gnuplot in the current folder or the checkout the binary was built in.
     private static func findScript(_ given: String?, command: String) throws -> String {
         guard gnuplot != nil else {
+            let without = command == "report" ? "or write the page without charts with --no-charts"
+                : "or write the charts' data only with --data-only"
             throw CommandError(message: "\(command): gnuplot is not installed; install it with scripts/setup "
-                               + "(or: apt-get install gnuplot-nox), or use --data-only", exitCode: ExitCode.unavailable)
+                               + "(or: apt-get install gnuplot-nox), \(without)", exitCode: ExitCode.unavailable)
         }
         if let given {
             guard FileManager.default.fileExists(atPath: given) else {
@@ -158,18 +206,18 @@ struct Charts {
 
     /// The rows of a results file; a foreign, empty or cut file is exit 65 naming file and line.
     static func results(_ path: String, command: String) throws -> [ResultRow] {
+        try reading(path, command: command) { () throws(CompareError) in try ResultsReader.rows(path) }
+    }
+
+    /// Runs `read`, turning a file that cannot be read into exit 66 and a bad one into exit 65.
+    static func reading<T>(_ path: String, command: String, _ read: () throws(CompareError) -> T) throws -> T {
         do {
-            let table = try ResultsTable.read(path)
-            return try zip(table.rows, table.lines).map { fields, line in
-                guard let row = ResultRow(csv: fields) else {
-                    throw CommandError(message: "\(command): \(path):\(line): the row has no status", exitCode: ExitCode.dataError)
-                }
-                return row
+            return try read()
+        } catch {
+            switch error {
+            case .unreadable(let why): throw CommandError(message: "\(command): \(why)", exitCode: ExitCode.noInput)
+            default: throw CommandError(message: "\(command): \(error)", exitCode: ExitCode.dataError)
             }
-        } catch CompareError.unreadable(let path) {
-            throw CommandError(message: "\(command): cannot read \(path)", exitCode: ExitCode.noInput)
-        } catch let error as CompareError {
-            throw CommandError(message: "\(command): \(error)", exitCode: ExitCode.dataError)
         }
     }
 

@@ -14,7 +14,13 @@ enum ReportCommand {
         .option("--history", "FILE", "results/history.csv, for the nightly trend"),
         .option("--format", "png|svg|both", "chart format", default: "png"),
         .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot of the checkout"),
+        .flag("--no-charts", "write the page without charts (no gnuplot needed)"),
+        .flag("--cross-machine", "summarise rows measured on different machines or SQLite versions in one page"),
     ]
+
+    /// How a page loadgen wrote starts: only such a review.md is replaced.
+    static let signature = "# Design review"
+
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
@@ -25,19 +31,42 @@ enum ReportCommand {
         }
         let a = try Arguments(command: "report", arguments: arguments, specs: specs)
         let charts = try Charts(a, command: "report", defaultOut: "review/")
-        let drawn = try charts.draw()
+        let machines = Self.machines(charts.rows)
+        if machines.count > 1 && !a.flag("--cross-machine") {
+            throw CommandError(message: "report: the rows were measured on \(machines.count) machines or SQLite versions "
+                               + "(\(machines.joined(separator: "; "))); medians across them mean nothing. Report each "
+                               + "machine's file on its own, or summarise them anyway with --cross-machine",
+                               exitCode: ExitCode.dataError)
+        }
         let folder = charts.out.hasSuffix("/") ? charts.out : charts.out + "/"
-        let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder)
-        let path = folder + "review.md"
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw CommandError(message: "report: cannot write \(path)", exitCode: ExitCode.cannotCreate)
+        let page = ReportFile(path: folder + "review.md", signature: signature)
+        // Checked before any chart is drawn: a review.md loadgen did not write is never replaced.
+        if FileManager.default.fileExists(atPath: folder) {
+            do { try page.check() } catch let error as ResultsFileError {
+                throw CommandError(message: "report: --out \(charts.out): \(error)", exitCode: error.exitCode)
+            }
+        }
+        let drawn = try charts.draw()
+        if !charts.noCharts { try Charts.makeFolders(folder) }
+        let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
+                          machines: machines)
+        let path = page.path
+        do { try page.write(text) } catch let error as ResultsFileError {
+            throw CommandError(message: "report: \(error)", exitCode: error.exitCode)
         }
         print(path)
         drawn.forEach { print($0) }
         return ExitCode.success
     }
 
-    static func render(_ charts: Charts, images: [String], folder: String) -> String {
+    /// The machines the rows were measured on: CPU model, cores and SQLite version, as compare
+    /// tells them apart.
+    static func machines(_ rows: [ResultRow]) -> [String] {
+        rows.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores, SQLite \($0.identity.system.sqliteVersion)" }
+            .uniqued()
+    }
+
+    static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = []) -> String {
         let rows = charts.rows
         let limits = Set(StrategyRegistry.all.filter(\.isLimit).map(\.name))
         var marks: [String: String] = [:]
@@ -48,6 +77,10 @@ enum ReportCommand {
                                  unranked: limits)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
         text += machine(rows) + "\n"
+        if machines.count > 1 {
+            text += "**Measured on \(machines.count) machines (--cross-machine)**: \(machines.joined(separator: "; ")). "
+                + "Medians below mix them; compare across machines only through `vs_limit`.\n\n"
+        }
         text += "### Reproduce\n\n```sh\n\(command(rows, swept: swept))\n```\n\n"
         text += MarkdownExport.render(summary, title: "summary").replacingOccurrences(of: "## loadgen summary", with: "## Summary") + "\n"
         text += ranking(summary)
@@ -60,7 +93,9 @@ enum ReportCommand {
             }
         }
         let skipped = charts.data.charts.filter { $0.data == nil }
-        if !skipped.isEmpty {
+        if charts.noCharts {
+            text += "Charts not drawn (--no-charts).\n\n"
+        } else if !skipped.isEmpty {
             text += "Charts not drawn: " + skipped.map { "\($0.title.lowercased()) (\($0.skipped ?? ""))" }.joined(separator: "; ") + ".\n\n"
         }
         text += findings(summary)

@@ -29,6 +29,13 @@ enum RunCommand {
         var plans = try Suite.plans(arguments)
         let plan = plans[0]
         try checkOutputs(plan)
+        // Each suite line's own files too, before the first line runs.
+        for other in plans.dropFirst() {
+            do { try checkDistinct(other); try checkStore(other) } catch let error as CommandError {
+                let place = other.suiteLine.map { "run: --suite \($0): " } ?? "run: "
+                throw CommandError(message: place + error.message.replacingOccurrences(of: "run: ", with: ""), exitCode: error.exitCode)
+            }
+        }
         for i in plans.indices {
             var input: InputFile?
             if let path = plans[i].inputPath {
@@ -47,6 +54,7 @@ enum RunCommand {
             print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
             return ExitCode.success
         }
+        try ProcessLimits.checkForRun()
         Interrupts.shared.install()
         TemporaryFolders.sweepStale()
         var runner = Runner(plans: plans)
@@ -54,10 +62,14 @@ enum RunCommand {
             try runner.runAll()
         } catch is Interrupted {
             FileHandle.standardError.write(Data("\nloadgen: interrupted; the unfinished repetition was not recorded\n".utf8))
-            if !runner.rows.isEmpty && !plan.quiet {
-                FileHandle.standardError.write(Data(("Finished before the interrupt:\n\n" + Summary.render(runner.summary)).utf8))
+            if !runner.rows.isEmpty {
+                if !plan.quiet {
+                    FileHandle.standardError.write(Data(("Finished before the interrupt:\n\n" + Summary.render(runner.summary)).utf8))
+                }
+                // What finished is a result: --markdown and --summary-csv say what it says.
+                runner.writeReports()
             }
-            return ExitCode.interrupted
+            return Interrupts.shared.exitStatus
         }
         let summary = runner.summary
         if plan.json {
@@ -91,6 +103,10 @@ enum RunCommand {
                 throw CommandError(message: "run: \(flag): \(error)", exitCode: error.exitCode)
             }
         }
+        try checkStore(plan)
+    }
+
+    static func checkStore(_ plan: RunPlan) throws {
         if let store = plan.storePath, store != "memory" { try StoreLocation.check(store) }
     }
 

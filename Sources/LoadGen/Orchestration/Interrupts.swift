@@ -11,6 +11,8 @@ final class Interrupts: Sendable {
     static let shared = Interrupts()
 
     private let interrupted = Atomic<Bool>(false)
+    /// The first signal that arrived (0: none), for the exit status: 128 + its number.
+    private let signalNumber = Atomic<Int32>(0)
     private let child = Atomic<Int32>(0)
     private let sources: Mutex<[DispatchSourceSignal]> = Mutex([])
 
@@ -29,6 +31,7 @@ final class Interrupts: Sendable {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler { [self] in
+                    _ = signalNumber.compareExchange(expected: 0, desired: sig, ordering: .sequentiallyConsistent)
                     interrupted.store(true, ordering: .sequentiallyConsistent)
                     let pid = child.load(ordering: .sequentiallyConsistent)
                     if pid > 0 { kill(pid, SIGINT) }
@@ -41,6 +44,13 @@ final class Interrupts: Sendable {
 
     /// True once Ctrl-C or SIGTERM has arrived.
     var wasInterrupted: Bool { interrupted.load(ordering: .sequentiallyConsistent) }
+
+    /// The exit status a shell expects of a process stopped by the signal: 130 for Ctrl-C, 143
+    /// for SIGTERM.
+    var exitStatus: Int32 {
+        let number = signalNumber.load(ordering: .sequentiallyConsistent)
+        return 128 + (number == 0 ? SIGINT : number)
+    }
 
     /// The child to forward a signal to (0 for none).
     func setChild(_ pid: Int32) {

@@ -38,6 +38,9 @@ struct RunPlan {
     var progress = ProgressDisplay.Style.auto
     /// `--input`: the path until the file is scanned (`RunCommand`), then what it holds.
     var inputPath: String?
+    /// Where a suite's line came from ("bench/suites/nightly:12"), for messages; nil for the
+    /// command line.
+    var suiteLine: String?
 
     /// The configuration every point starts from (store kind, view context).
     private var base = RunConfiguration()
@@ -140,8 +143,8 @@ struct RunPlan {
         }
         if let operation = filled.first {
             let meaningless = ["--dup-rate", "--key-dist", "--zipf-s", "--rate", "--input", "--writers", "--producer-latency",
-                               "--coordinators", "--view-context", "--key-order", "--store"]
-            for flag in meaningless where a.has(flag) && !(flag == "--store" && a.string(flag) != "memory") {
+                               "--coordinators", "--view-context", "--key-order"]
+            for flag in meaningless where a.has(flag) {
                 throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
                                          + "filled first with one row per key); drop it, or run the import on its own")
             }

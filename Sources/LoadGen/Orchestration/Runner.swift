@@ -99,9 +99,18 @@ struct Runner {
             FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
                                                  + "--instructions counts them under valgrind\n").utf8))
         }
-        // A kept store replaces the previous one only when this one is whole and verified.
-        if measurement.verification != nil {
-            do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
+        // A kept store replaces the previous one only when the repetition is ok: verified and
+        // whole. A failed one (a full disk, a broken promise) is removed with its journal files,
+        // and the previous store stays as it was.
+        if location.keptPath != nil {
+            if measurement.status == .ok {
+                do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
+            } else {
+                let previous = FileManager.default.fileExists(atPath: location.keptPath!) ? "the previous store there is unchanged"
+                    : "nothing is there"
+                measurement.fail("the store was not kept at \(location.keptPath!) (the repetition \(measurement.status.rawValue)); "
+                                 + previous)
+            }
         }
         if let timelinePart, let path = plan.timeline,
            let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {

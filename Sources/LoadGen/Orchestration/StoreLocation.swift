@@ -15,8 +15,11 @@ struct StoreLocation {
     let folder: String
     /// Where the child builds the store.
     let options: StoreOptions
-    /// `--store PATH`: where the store goes once verified.
+    /// `--store PATH`: where the store goes once verified (as given, for messages).
     let keptPath: String?
+    /// The file `--store PATH` names: PATH, or what it links to, so that a symbolic link stays a
+    /// link and the store is built on the file system it will live on.
+    private let keptTarget: String?
 
     init(plan: RunPlan, configuration: RunConfiguration, runID: String) throws {
         folder = try TemporaryFolders.make()
@@ -24,15 +27,16 @@ struct StoreLocation {
         switch plan.storePath {
         case nil:
             path = folder + "/store.sqlite"
-            keptPath = nil
+            (keptPath, keptTarget) = (nil, nil)
         case "memory":
             path = StoreOptions.memory(named: "loadgen-\(runID)").path
-            keptPath = nil
+            (keptPath, keptTarget) = (nil, nil)
         case let kept?:
             try Self.check(kept)
-            let url = URL(fileURLWithPath: kept)
+            let target = Self.target(of: kept)
+            let url = URL(fileURLWithPath: target)
             path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(runID)").path
-            keptPath = kept
+            (keptPath, keptTarget) = (kept, target)
         }
         // In memory there is no journal file and nothing to sync: SQLite ignores both there.
         var options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
@@ -52,11 +56,13 @@ struct StoreLocation {
     }
 
     /// Moves the finished store to `--store PATH`, replacing the previous one and its journal
-    /// files. Nothing to do without `--store PATH`.
+    /// files. Nothing to do without `--store PATH`. The old journal files go first (SQLite would
+    /// replay an old WAL into the new file), then the new file is renamed over the old one, so
+    /// that PATH never names no store. A link at PATH stays a link to the new store.
     func keep() throws {
-        guard let kept = keptPath else { return }
-        try Self.check(kept)
-        for file in Self.files(of: kept) where FileManager.default.fileExists(atPath: file) {
+        guard let given = keptPath, let kept = keptTarget else { return }
+        try Self.check(given)
+        for file in Self.files(of: kept).dropFirst() where FileManager.default.fileExists(atPath: file) {
             guard unlink(file) == 0 else {
                 throw CommandError(message: "run: cannot replace \(file): \(String(cString: strerror(errno)))",
                                    exitCode: ExitCode.cannotCreate)
@@ -73,6 +79,18 @@ struct StoreLocation {
         try? FileManager.default.removeItem(atPath: options.path + "-shm")
     }
 
+    /// What `path` names: the file a chain of symbolic links ends at (which may not exist
+    /// yet), or `path` itself.
+    static func target(of path: String) -> String {
+        var current = path
+        for _ in 0..<32 {
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = link.hasPrefix("/") ? link
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(link).path
+        }
+        return current
+    }
+
     /// A store file and the journal files SQLite keeps beside it.
     static func files(of path: String) -> [String] {
         ["", "-wal", "-shm", "-journal"].map { path + $0 }
@@ -80,7 +98,8 @@ struct StoreLocation {
 
     /// Checks `--store PATH` before anything runs: its folder must exist and be writable, and a
     /// file already there must be a store loadgen (or Core Data) wrote.
-    static func check(_ path: String) throws {
+    static func check(_ given: String) throws {
+        let path = target(of: given)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -92,7 +111,7 @@ struct StoreLocation {
                                exitCode: ExitCode.cannotCreate)
         }
         if FileManager.default.fileExists(atPath: path) && !isStore(path) {
-            throw CommandError(message: "run: --store \(path) exists and is not a loadgen store; "
+            throw CommandError(message: "run: --store \(given) exists and is not a loadgen store; "
                                + "choose another path (loadgen only replaces its own stores)",
                                exitCode: ExitCode.cannotCreate)
         }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `run --suite FILE`: a checked-in list of runs, one line of `run` arguments each ('#' starts a
-/// comment), whose rows go to one set of outputs. `--shard K/N` runs every N-th configuration of
+/// `run --suite FILE`: a checked-in list of runs, one line of `run` arguments each (words as a
+/// shell splits them; '#' at the start of a word starts a comment), whose rows go to one set of
+/// outputs. `--shard K/N` runs every N-th configuration of
 /// the whole suite, from the K-th, so that a CI matrix can spread a suite over runners.
 enum Suite {
     /// Options a suite's lines may not take: the outputs are the command line's, for all lines.
@@ -32,14 +33,21 @@ enum Suite {
         }
         let outputs = removing(["--suite", "--shard"], from: arguments)
         var plans: [RunPlan] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace).map(String.init)
+        // Any line end (a suite saved on Windows ends its lines with CR LF, which Swift reads as
+        // one character that is not "\n").
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let content: [String]
+            do { content = try words(of: line) } catch let error as SuiteLineError {
+                throw CommandError.usage("run: --suite \(path):\(number + 1): \(error.message)")
+            }
             guard !content.isEmpty else { continue }
             if let bad = content.first(where: { commandLineOnly.contains(String($0.prefix { $0 != "=" })) }) {
                 throw CommandError.usage("run: --suite \(path):\(number + 1): \(bad) belongs on the command line, not in a suite")
             }
             do {
-                plans.append(try RunPlan(Arguments(command: "run", arguments: content + outputs, specs: RunPlan.specs)))
+                var plan = try RunPlan(Arguments(command: "run", arguments: content + outputs, specs: RunPlan.specs))
+                plan.suiteLine = "\(path):\(number + 1)"
+                plans.append(plan)
             } catch let error as CommandError {
                 throw CommandError(message: "run: --suite \(path):\(number + 1): " + error.message.replacingOccurrences(of: "run: ", with: ""),
                                    exitCode: error.exitCode)
@@ -47,6 +55,36 @@ enum Suite {
         }
         guard !plans.isEmpty else { throw CommandError(message: "run: --suite \(path) lists no runs", exitCode: ExitCode.dataError) }
         return plans
+    }
+
+    /// The words of a suite line, as a shell splits them: whitespace separates, '…' and "…"
+    /// quote (a path with spaces), and '#' starts a comment only where a word starts, so that
+    /// `--store runs/a#b.sqlite` keeps its '#'.
+    static func words(of line: Substring) throws -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        for c in line {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+                continue
+            }
+            if c.isWhitespace {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else if c == "#" && !inWord {
+                break
+            } else if c == "'" || c == "\"" {
+                quote = c
+                inWord = true
+            } else {
+                word.append(c)
+                inWord = true
+            }
+        }
+        if let quote { throw SuiteLineError(message: "a \(quote) quote is not closed") }
+        if inWord { words.append(word) }
+        return words
     }
 
     /// Applies `--shard K/N` to the expanded plans.
@@ -79,4 +117,9 @@ enum Suite {
         }
         return out
     }
+}
+
+/// A suite line that cannot be split into words.
+struct SuiteLineError: Error {
+    let message: String
 }

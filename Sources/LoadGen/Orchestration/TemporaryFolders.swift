@@ -21,10 +21,15 @@ enum TemporaryFolders {
         let folder = String(cString: made)
         let pid = getpid()
         let owner = "\(pid) \(startTime(of: pid) ?? 0)\n"
-        guard FileManager.default.createFile(atPath: folder + "/" + ownerFile, contents: Data(owner.utf8)) else {
+        let fd = open(folder + "/" + ownerFile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let written = fd >= 0 ? owner.withCString { write(fd, $0, strlen($0)) } : -1
+        let code = errno
+        if fd >= 0 { close(fd) }
+        guard written == owner.utf8.count else {
+            unlink(folder + "/" + ownerFile)
             rmdir(folder)
-            throw CommandError(message: "run: cannot write in the temporary folder \(NSTemporaryDirectory())",
-                               exitCode: ExitCode.cannotCreate)
+            throw CommandError(message: "run: cannot write in the temporary folder \(NSTemporaryDirectory()): "
+                               + String(cString: strerror(code)), exitCode: ExitCode.cannotCreate)
         }
         return folder
     }

@@ -22,7 +22,7 @@ package struct ChartData: Sendable {
     /// Every chart the inputs allow. `rows` are results rows; `timeline` the rows of a timeline
     /// file (`TimelineWriter.fileHeader`); `history` the rows of a history of nightly results, and
     /// `baseline` the baseline's.
-    package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [ResultRow]? = nil,
+    package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
                 baseline: [ResultRow]? = nil) {
         let summary = RunSummary(rows: rows)
         charts = [
@@ -199,32 +199,29 @@ package struct ChartData: Sendable {
 
     /// 8. The nightly trend: per nightly run (one invocation: the run ids' common prefix), the
     /// median vs_limit and allocations per row of each strategy, and the baseline's vs_limit.
-    static func trend(history: [ResultRow]?, baseline: [ResultRow]?) -> Chart {
+    static func trend(history: [TrendSample]?, baseline: [ResultRow]?) -> Chart {
         guard let history, !history.isEmpty else {
             return skip("trend", "Nightly trend", "no --history file was given (results/history.csv)")
         }
+        // One point per nightly run, placed at the time it started (ISO 8601 in UTC sorts as
+        // text, so the earliest is found without parsing every row's date).
+        let runs = Dictionary(grouping: history, by: \.night)
         let formatter = ISO8601DateFormatter()
-        // One point per nightly run, placed at the time it started.
-        let timed = history.filter { $0.measurement.instructionsCountedBy == nil }
-        let runs = Dictionary(grouping: timed) { String($0.identity.runID.split(separator: "-").first ?? "") }
         let start = runs.mapValues { rows in
-            rows.compactMap { formatter.date(from: $0.identity.startedAt)?.timeIntervalSince1970 }.min() ?? 0
+            rows.map(\.startedAt).filter { !$0.isEmpty }.min().flatMap { formatter.date(from: $0)?.timeIntervalSince1970 } ?? 0
         }
-        let order = runs.keys.sorted { start[$0]! < start[$1]! }
+        let order = runs.keys.sorted { (start[$0]!, $0) < (start[$1]!, $1) }
         let baseByStrategy = Dictionary(grouping: baseline ?? [], by: { $0.parameters.strategy })
         var text = "# run_start_epoch vs_limit_median allocations_per_row_median baseline_vs_limit\n"
         var series: [String] = []
-        for strategy in timed.map(\.parameters.strategy).uniqued() where strategy != "raw-sqlite" {
+        for strategy in history.map(\.strategy).uniqued() where strategy != "raw-sqlite" {
             let base = Statistics((baseByStrategy[strategy] ?? []).filter { $0.measurement.instructionsCountedBy == nil }
                 .compactMap(\.vsLimit))?.median ?? .nan
             var lines: [String] = []
             for run in order {
-                let mine = runs[run]!.filter { $0.parameters.strategy == strategy }
+                let mine = runs[run]!.filter { $0.strategy == strategy }
                 guard let vs = Statistics(mine.compactMap(\.vsLimit)) else { continue }
-                let perRow = Statistics(mine.compactMap { row -> Double? in
-                    guard let a = row.measurement.allocations, let done = row.measurement.rowsDone, done > 0 else { return nil }
-                    return Double(a) / Double(done)
-                })?.median ?? .nan
+                let perRow = Statistics(mine.compactMap(\.allocationsPerRow))?.median ?? .nan
                 lines.append("\(Int(start[run]!)) \(n(vs.median)) \(n(perRow)) \(n(base))")
             }
             guard !lines.isEmpty else { continue }

@@ -2,8 +2,13 @@
 /// then improvements, then what did not move and what could not be compared.
 package enum CompareReport {
     package static func render(_ c: Comparison, baseline: [String], current: [String]) -> String {
-        var text = "## loadgen compare: " + (c.isClean ? "no regression" : "\(c.regressions.count) regression"
-            + (c.regressions.count == 1 ? "" : "s")) + "\n\n"
+        var verdicts: [String] = []
+        if !c.regressions.isEmpty { verdicts.append("\(c.regressions.count) regression" + (c.regressions.count == 1 ? "" : "s")) }
+        if !c.allowsMissing && !c.onlyInBaseline.isEmpty {
+            verdicts.append("\(c.onlyInBaseline.count) configuration" + (c.onlyInBaseline.count == 1 ? "" : "s")
+                            + " of the baseline not measured")
+        }
+        var text = "## loadgen compare: " + (verdicts.isEmpty ? "no regression" : verdicts.joined(separator: ", ")) + "\n\n"
         text += "Baseline: \(baseline.joined(separator: ", ")). Now: \(current.joined(separator: ", ")).  \n"
         if c.crossMachine {
             text += "**Compared across machines (--cross-machine)**: baseline on \(c.baselineMachines.joined(separator: "; ")), "
@@ -21,6 +26,11 @@ package enum CompareReport {
             + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))") + ".\n"
         if !c.onlyInBaseline.isEmpty || !c.onlyInCurrent.isEmpty {
             text += "\n### Not compared (in one file only)\n\n"
+            if !c.onlyInBaseline.isEmpty {
+                text += c.allowsMissing ? "Configurations of the baseline missing now are allowed (--allow-missing).\n\n"
+                    : "Each configuration of the baseline missing now fails the gate (a shard that did not run, a line "
+                    + "dropped from the suite); --allow-missing lists them without failing.\n\n"
+            }
             text += c.onlyInBaseline.map { "- only in the baseline: \($0)\n" }.joined()
             text += c.onlyInCurrent.map { "- only now: \($0)\n" }.joined()
         }

@@ -21,6 +21,8 @@ package struct Comparison: Sendable {
         /// One-sided significance level of the Mann-Whitney U test.
         package var alpha = 0.01
         package var crossMachine = false
+        /// A configuration of the baseline missing from the new results is listed, not a failure.
+        package var allowMissing = false
         package init() {}
     }
 
@@ -41,12 +43,16 @@ package struct Comparison: Sendable {
     package let configurationsCompared: Int
     package let onlyInBaseline: [String]
     package let onlyInCurrent: [String]
+    /// Whether a configuration of the baseline missing now is allowed (`--allow-missing`).
+    package let allowsMissing: Bool
     /// What the two sides were measured on, for the report's heading.
     package let baselineMachines: [String]
     package let currentMachines: [String]
     package let crossMachine: Bool
 
-    package var isClean: Bool { regressions.isEmpty }
+    /// Clean when nothing regressed and every configuration of the baseline was measured again
+    /// (unless `--allow-missing`): a gate that compared part of the baseline has not passed it.
+    package var isClean: Bool { regressions.isEmpty && (allowsMissing || onlyInBaseline.isEmpty) }
 
     // MARK: Figures
 
@@ -59,6 +65,8 @@ package struct Comparison: Sendable {
     static let nearExactFigures = ["allocations", "allocated_bytes_total", "instructions", "sql_vm_steps"]
     /// Noisy figures and whether higher is better.
     static let noisyFigures: [(figure: String, higherIsBetter: Bool)] = [("vs_limit", true), ("peak_rss_bytes", false)]
+    /// Every column a comparison reads beyond the key, in one list (`ComparisonSide` keeps these).
+    static let figureColumns = exactFigures + nearExactFigures + noisyFigures.map(\.figure)
 
     /// The columns that identify a configuration (the parameters), plus how instructions were
     /// counted: a callgrind row is a different measurement of the same configuration.
@@ -66,25 +74,31 @@ package struct Comparison: Sendable {
 
     // MARK: Comparing
 
-    package init(baseline: [ResultsTable], current: [ResultsTable], options: Options = Options()) throws {
-        let base = baseline.flatMap(\.rows), now = current.flatMap(\.rows)
-        baselineMachines = Self.machines(base)
-        currentMachines = Self.machines(now)
+    /// Compares the two sides. Throws when they were measured on different machines (unless
+    /// `options.crossMachine`) and when they have no configuration in common: a gate that
+    /// compared nothing must not pass.
+    package init(baseline base: ComparisonSide, current now: ComparisonSide, options: Options = Options()) throws(CompareError) {
+        baselineMachines = base.machines
+        currentMachines = now.machines
         crossMachine = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
+        allowsMissing = options.allowMissing
         if crossMachine && !options.crossMachine {
-            throw CompareError.foreignMachines("the files were measured on different machines or SQLite versions "
+            throw .foreignMachines("the files were measured on different machines or SQLite versions "
                 + "(baseline: \(baselineMachines.joined(separator: "; ")); now: \(currentMachines.joined(separator: "; "))); "
                 + "compare them anyway with --cross-machine")
         }
-        let baseGroups = Self.group(base), nowGroups = Self.group(now)
-        let labels = Self.labels(Array(baseGroups.keys) + Array(nowGroups.keys))
+        let labels = Self.labels(Array(base.groups.keys) + Array(now.groups.keys))
+        let common = base.groups.keys.filter { now.groups[$0] != nil }
+        guard !common.isEmpty else {
+            throw .nothingInCommon("no configuration of \(base.files.joined(separator: ", ")) (\(base.groups.count)) is in "
+                + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
+                + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")
+        }
         var regressions: [Finding] = [], improvements: [Finding] = []
         var unchanged: [Kind: Int] = [:]
-        var compared = 0
-        for key in baseGroups.keys.sorted(by: { labels[$0]! < labels[$1]! }) {
-            guard let current = nowGroups[key] else { continue }
-            compared += 1
-            let judge = Judge(baseline: baseGroups[key]!, current: current, label: labels[key]!, options: options)
+        for key in common.sorted(by: { labels[$0]! < labels[$1]! }) {
+            let judge = Judge(baseline: base.groups[key]!, current: now.groups[key]!, key: key, label: labels[key]!,
+                              options: options)
             for outcome in judge.all() {
                 switch outcome {
                 case .regression(let f): regressions.append(f)
@@ -96,24 +110,9 @@ package struct Comparison: Sendable {
         self.regressions = regressions
         self.improvements = improvements
         self.unchanged = unchanged
-        configurationsCompared = compared
-        onlyInBaseline = baseGroups.keys.filter { nowGroups[$0] == nil }.map { labels[$0]! }.sorted()
-        onlyInCurrent = nowGroups.keys.filter { baseGroups[$0] == nil }.map { labels[$0]! }.sorted()
-    }
-
-    /// The machines the rows were measured on, each named by what identifies one here: CPU
-    /// model, core count and SQLite version.
-    private static func machines(_ rows: [[String: String]]) -> [String] {
-        var seen: [String] = []
-        for row in rows {
-            let machine = "\(row["cpu_model"] ?? ""), \(row["cores"] ?? "") cores, SQLite \(row["sqlite_version"] ?? "")"
-            if !seen.contains(machine) { seen.append(machine) }
-        }
-        return seen
-    }
-
-    private static func group(_ rows: [[String: String]]) -> [[String]: [[String: String]]] {
-        Dictionary(grouping: rows) { row in keyColumns.map { row[$0] ?? "" } }
+        configurationsCompared = common.count
+        onlyInBaseline = base.groups.keys.filter { now.groups[$0] == nil }.map { labels[$0]! }.sorted()
+        onlyInCurrent = now.groups.keys.filter { base.groups[$0] == nil }.map { labels[$0]! }.sorted()
     }
 
     /// "context-reset rows=100000": the strategy and the parameters that differ between its
@@ -144,18 +143,20 @@ enum Outcome {
 
 /// Judges every figure of one configuration.
 private struct Judge {
-    let baseline: [[String: String]]
-    let current: [[String: String]]
+    let baseline: ComparisonSide.Group
+    let current: ComparisonSide.Group
+    let key: [String]
     let label: String
     let options: Comparison.Options
+
+    /// The configuration's writers (1 when it has none).
+    var writers: Int { Int(key[Comparison.keyColumns.firstIndex(of: "writers")!]) ?? 1 }
 
     /// Writers race: how the records divide between them, and who finds a key first, change
     /// from run to run, and with them the counts of saves, statements and duplicates. A history
     /// consumer (a lag is reported) races the importer the same way: how many transactions each
     /// drain finds, and so its fetches and purges, depend on when its thread wakes.
-    var racing: Bool {
-        (baseline + current).contains { Int($0["writers"] ?? "") ?? 1 > 1 || !($0["history_lag_p50_ms"] ?? "").isEmpty }
-    }
+    var racing: Bool { writers > 1 || baseline.hasLag || current.hasLag }
 
     func all() -> [Outcome] {
         // Where writers race, the bytes allocated follow how the records split between them (how
@@ -164,16 +165,31 @@ private struct Judge {
         let bytes = "allocated_bytes_total"
         let nearExact = Comparison.nearExactFigures.filter { !racing || $0 != bytes }
         let noisy = Comparison.noisyFigures + (racing ? [(figure: bytes, higherIsBetter: false)] : [])
-        return Comparison.exactFigures.compactMap(exact) + nearExact.compactMap(self.nearExact)
-            + noisy.compactMap { self.noisy($0.figure, higherIsBetter: $0.higherIsBetter) }
+        let judged: [(String, () -> Outcome?)] = Comparison.exactFigures.map { f in (f, { exact(f) }) }
+            + nearExact.map { f in (f, { self.nearExact(f) }) }
+            + noisy.map { n in (n.figure, { self.noisy(n.figure, higherIsBetter: n.higherIsBetter) }) }
+        let gone = judged.map(\.0).filter(isMissing)
+        let outcomes = judged.filter { !gone.contains($0.0) }.compactMap { $0.1() }
+        guard !gone.isEmpty else { return outcomes }
+        let blanks = gone.map { f in current.cells(f).filter(\.isEmpty).count }.max() ?? 0
+        return outcomes + [.regression(finding(gone.joined(separator: ", "), "measured", "blank in \(blanks) of \(current.rows)",
+                                               "", "missing: the baseline has \(gone.count == 1 ? "it" : "them"), the new results do not"))]
     }
 
-    private func values(_ rows: [[String: String]], _ figure: String) -> [String] {
-        rows.compactMap { $0[figure] }.filter { !$0.isEmpty }
+    /// A figure the baseline has that is blank now, in some repetitions or all: a regression,
+    /// whatever kind it is. Skipping it would let a run that lost its verifier (or a hand-edited
+    /// file) pass with fewer figures judged.
+    private func isMissing(_ figure: String) -> Bool {
+        baseline.cells(figure).contains { !$0.isEmpty } && current.cells(figure).contains(where: \.isEmpty)
     }
 
-    private func numbers(_ rows: [[String: String]], _ figure: String) -> [Double] {
-        values(rows, figure).compactMap(Double.init)
+    private func values(_ group: ComparisonSide.Group, _ figure: String) -> [String] {
+        group.cells(figure).filter { !$0.isEmpty }
+    }
+
+    /// The reader checked every cell of a numeric column, so each parses.
+    private func numbers(_ group: ComparisonSide.Group, _ figure: String) -> [Double] {
+        values(group, figure).compactMap(Double.init)
     }
 
     /// Exact figures. Where writers race (or the baseline's repetitions disagree among
@@ -199,8 +215,7 @@ private struct Judge {
                                        "", "changed"))
         }
         // Each writer may end with a partial batch or not: a save and its two transactions each.
-        let writers = Double((baseline + current).compactMap { Int($0["writers"] ?? "") }.max() ?? 1)
-        let slack = max(1, 2 * writers, high - low, 0.05 * (Statistics(b)?.median ?? 0))
+        let slack = max(1, 2 * Double(writers), high - low, 0.05 * (Statistics(b)?.median ?? 0))
         let text = "\(Self.format(low))…\(Self.format(high))"
         if now > high + slack {
             return .regression(finding(figure, text, Self.format(now), change(String(high), String(now)),

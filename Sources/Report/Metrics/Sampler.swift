@@ -40,8 +40,9 @@ package final class Sampler: Sendable {
 
     /// Starts sampling on a new thread, and returns once it runs on an arena of its own: its
     /// allocations depend on time, not on the strategy, and must not count as the strategy's.
-    package func start() {
-        let thread = Thread { [self] in
+    /// Throws when the system refuses the thread.
+    package func start() throws(ThreadStartError) {
+        try BackgroundThread.start(name: "loadgen.sampler") { [self] in
             WorkCounters.excludeCallingThread()
             running.signal()
             while !stopping.load(ordering: .acquiring) {
@@ -51,8 +52,6 @@ package final class Sampler: Sendable {
             sample()
             finished.signal()
         }
-        thread.name = "loadgen.sampler"
-        thread.start()
         running.wait()
     }
 

@@ -29,4 +29,15 @@ package enum Format {
     package static func fixed(_ value: Double, _ decimals: Int) -> String {
         String(format: "%.\(decimals)f", value)
     }
+
+    /// A share for CSV with at least `decimals` decimals and as many more as it takes to read
+    /// back the same value: 0.1 is "0.1000", 1e-7 is "0.0000001" (not "0.0000", which named
+    /// another configuration than the one that ran).
+    package static func share(_ value: Double, atLeast decimals: Int = 4) -> String {
+        for d in decimals...17 {
+            let text = fixed(value, d)
+            if Double(text) == value { return text }
+        }
+        return fixed(value, 17)
+    }
 }

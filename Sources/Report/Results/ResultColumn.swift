@@ -12,14 +12,79 @@ package struct ResultColumn: Sendable {
     package let isText: Bool
     /// True for a parameter: what was asked for, not what was measured.
     package let isParameter: Bool
+    /// What a cell may hold, checked when a file is read.
+    package let domain: CellDomain
     let write: @Sendable (ResultRow) -> String
     /// Sets the row's value from a cell; a blank or unreadable cell leaves it as it was.
     let read: @Sendable (inout ResultRow, String) -> Void
 }
 
+/// What a results cell may hold. A file is checked against it as it is read, so that a cell
+/// edited by hand or corrupted (`nan`, `inf`, `-5`, `1e308`) is refused with its file, line and
+/// column instead of reaching the statistics, where it crashed a range or read as an improvement.
+package enum CellDomain: Sendable, Equatable {
+    /// Any text, or blank.
+    case text
+    /// A run status (`ok`, `failed`, `crashed`); never blank.
+    case status
+    /// A whole number ≥ 0 as loadgen writes it (digits only), or blank.
+    case count
+    /// A number ≥ 0 as loadgen writes it (digits, optionally a point and more digits), at most
+    /// `maximum`, or blank.
+    case decimal(maximum: Double)
+
+    /// The ceiling of a measured decimal that names none: far above any time, rate or size a
+    /// run can produce, far below what would overflow a sum.
+    package static let measured = CellDomain.decimal(maximum: 1e15)
+
+    /// Why `bytes` is not in the domain, or nil when it is.
+    package func problem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        switch self {
+        case .text:
+            return nil
+        case .status:
+            let text = String(decoding: bytes, as: UTF8.self)
+            return RunStatus(rawValue: text) != nil ? nil
+                : "'\(text)' is not a status (expects ok, failed or crashed)"
+        case .count:
+            guard !bytes.isEmpty else { return nil }
+            guard bytes.count <= 19, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+                return "'\(Self.shown(bytes))' is not a count (expects a whole number ≥ 0, digits only)"
+            }
+            return nil
+        case .decimal(let maximum):
+            guard !bytes.isEmpty else { return nil }
+            var digits = 0, points = 0, digitsBeforePoint = 0
+            for byte in bytes {
+                if byte >= 48 && byte <= 57 { digits += 1; if points == 0 { digitsBeforePoint += 1 } }
+                else if byte == UInt8(ascii: ".") { points += 1 }
+                else { digits = -1; break }
+            }
+            guard digits > 0, points <= 1, digitsBeforePoint > 0, bytes.last != UInt8(ascii: ".") else {
+                return "'\(Self.shown(bytes))' is not a number as loadgen writes it (digits with an optional decimal point, ≥ 0)"
+            }
+            guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value <= maximum else {
+                return "'\(Self.shown(bytes))' is above \(Self.plain(maximum)), more than any run measures"
+            }
+            return nil
+        }
+    }
+
+    private static func shown(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.count > 24 ? text.prefix(24) + "…" : text
+    }
+
+    private static func plain(_ v: Double) -> String {
+        v == v.rounded() && v < 1e16 ? String(Int(v)) : "\(v)"
+    }
+}
+
 /// A value a results cell holds.
 package protocol ResultCell: Sendable {
     static var isText: Bool { get }
+    /// What its cells may hold.
+    static var domain: CellDomain { get }
     init?(cell: String)
     /// The cell's text; `decimals` applies to fractions only.
     func cell(decimals: Int) -> String
@@ -27,18 +92,21 @@ package protocol ResultCell: Sendable {
 
 extension Int: ResultCell {
     package static var isText: Bool { false }
+    package static var domain: CellDomain { .count }
     package init?(cell: String) { self.init(cell) }
     package func cell(decimals: Int) -> String { String(self) }
 }
 
 extension UInt64: ResultCell {
     package static var isText: Bool { false }
+    package static var domain: CellDomain { .count }
     package init?(cell: String) { self.init(cell) }
     package func cell(decimals: Int) -> String { String(self) }
 }
 
 extension Double: ResultCell {
     package static var isText: Bool { false }
+    package static var domain: CellDomain { .measured }
     package init?(cell: String) { self.init(cell) }
     /// Blank for infinities and NaN, which no reader of the file could use.
     package func cell(decimals: Int) -> String { isFinite ? Format.fixed(self, decimals) : "" }
@@ -46,6 +114,7 @@ extension Double: ResultCell {
 
 extension String: ResultCell {
     package static var isText: Bool { true }
+    package static var domain: CellDomain { .text }
     /// A blank cell is no value.
     package init?(cell: String) {
         guard !cell.isEmpty else { return nil }
@@ -58,9 +127,10 @@ extension String: ResultCell {
 
 extension ResultColumn {
     /// A column of one value: blank when `get` has none, `set` when the cell reads as one.
-    private static func value<V: ResultCell>(_ name: String, decimals: Int, get: @escaping @Sendable (ResultRow) -> V?,
+    private static func value<V: ResultCell>(_ name: String, decimals: Int, domain: CellDomain? = nil,
+                                             get: @escaping @Sendable (ResultRow) -> V?,
                                              set: @escaping @Sendable (inout ResultRow, V) -> Void) -> ResultColumn {
-        ResultColumn(name: name, isText: V.isText, isParameter: false,
+        ResultColumn(name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain,
                      write: { get($0)?.cell(decimals: decimals) ?? "" },
                      read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
     }
@@ -70,10 +140,11 @@ extension ResultColumn {
         value(name, decimals: 0, get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
     }
 
-    /// An optional value of the row itself, blank when absent.
+    /// An optional value of the row itself, blank when absent; `maximum` bounds a decimal.
     static func row<V: ResultCell>(_ name: String, _ path: WritableKeyPath<ResultRow, V?> & Sendable,
-                                   decimals: Int = 0) -> ResultColumn {
-        value(name, decimals: decimals, get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
+                                   decimals: Int = 0, maximum: Double? = nil) -> ResultColumn {
+        value(name, decimals: decimals, domain: maximum.map { .decimal(maximum: $0) },
+              get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
     }
 
     /// A measured value of the repetition, blank when absent.
@@ -82,9 +153,9 @@ extension ResultColumn {
         value(name, decimals: decimals, get: { $0.measurement[keyPath: path] }, set: { $0.measurement[keyPath: path] = $1 })
     }
 
-    /// A parameter, as its parameter table rendered it.
-    static func parameter(_ name: String, text: Bool = false) -> ResultColumn {
-        ResultColumn(name: name, isText: text, isParameter: true,
+    /// A parameter, as its parameter table rendered it: text, or a number ≥ 0 up to `maximum`.
+    static func parameter(_ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude) -> ResultColumn {
+        ResultColumn(name: name, isText: text, isParameter: true, domain: text ? .text : .decimal(maximum: maximum),
                      write: { $0.parameters[name] }, read: { row, cell in row.parameters.fields[name] = cell })
     }
 
@@ -120,8 +191,8 @@ extension ResultColumn {
     }
 
     /// A column the file writes for its readers and `ResultRow(csv:)` derives from others.
-    static func derived(_ name: String, _ write: @escaping @Sendable (ResultRow) -> String) -> ResultColumn {
-        ResultColumn(name: name, isText: false, isParameter: false, write: write, read: { _, _ in })
+    static func derived(_ name: String, domain: CellDomain, _ write: @escaping @Sendable (ResultRow) -> String) -> ResultColumn {
+        ResultColumn(name: name, isText: false, isParameter: false, domain: domain, write: write, read: { _, _ in })
     }
 }
 

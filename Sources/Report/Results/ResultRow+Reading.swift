@@ -6,7 +6,13 @@ import SQLiteKit
 extension ResultRow {
     /// Nil when the row lacks the fields every row has.
     package init?(csv f: [String: String]) {
-        guard let status = RunStatus(cell: f["status"] ?? "") else { return nil }
+        self.init(cell: { i in f[Self.columns[i].name] })
+    }
+
+    /// Reads the row from its cells, `cell(i)` being column `i` of `columns` (nil when the file
+    /// has no such column). Nil when there is no status.
+    package init?(cell: (Int) -> String?) {
+        guard let status = RunStatus(cell: cell(Self.statusColumn) ?? "") else { return nil }
         let blank = SystemInfo(gitRevision: "", host: "", cpuModel: "", cores: 0, os: "", swiftVersion: "",
                                sqliteVersion: "", allocator: "")
         // Every parameter column is present, blank when the file lacks it, so that rows of
@@ -14,18 +20,22 @@ extension ResultRow {
         let parameters = Dictionary(uniqueKeysWithValues: Self.parameterColumns.map { ($0, "") })
         self.init(identity: RunIdentity(runID: "", startedAt: "", system: blank), parameters: ParameterValues(parameters),
                   measurement: RunMeasurement(status: status))
-        for column in Self.columns {
-            if let cell = f[column.name] { column.read(&self, cell) }
+        for (i, column) in Self.columns.enumerated() {
+            if let text = cell(i) { column.read(&self, text) }
         }
         // The file keeps the rate, not the count: rows done is the rate times the time.
-        if let rate = f["rows_per_s"].flatMap(Double.init), let wall = measurement.wallSeconds {
+        if let rate = cell(Self.rateColumn).flatMap(Double.init), let wall = measurement.wallSeconds {
             measurement.rowsDone = Int((rate * wall).rounded())
         }
         // It keeps the total, not the statements of no kind it names: those are what is left.
-        if let total = f["sql_statements"].flatMap(Int.init) {
+        if let total = cell(Self.statementsColumn).flatMap(Int.init) {
             var sql = measurement.sql ?? StatementCounters.Snapshot()
             sql.other = max(0, total - sql.select - sql.insert - sql.update - sql.delete)
             measurement.sql = sql
         }
     }
+
+    private static let statusColumn = columnIndex["status"]!
+    private static let rateColumn = columnIndex["rows_per_s"]!
+    private static let statementsColumn = columnIndex["sql_statements"]!
 }

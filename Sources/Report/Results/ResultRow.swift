@@ -44,7 +44,7 @@ package struct ResultRow: Sendable {
         .parameter("dataset", text: true),
         .parameter("rows"),
         .parameter("unique_keys"),
-        .parameter("dup_rate"),
+        .parameter("dup_rate", maximum: 1),
         .parameter("key_dist", text: true),
         .parameter("seed"),
         .parameter("batch_size"),
@@ -60,12 +60,13 @@ package struct ResultRow: Sendable {
         .measured("wall_s", \.wallSeconds, decimals: 6),
         .measured("cpu_user_s", \.cpuUserSeconds, decimals: 6),
         .measured("cpu_sys_s", \.cpuSystemSeconds, decimals: 6),
-        .derived("rows_per_s") { $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? "" },
-        .row("vs_limit", \.vsLimit, decimals: 4),
+        .derived("rows_per_s", domain: .measured) { $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? "" },
+        // Above 1000 a ratio to SQLite alone is no measurement: refused when read.
+        .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000),
         .measured("peak_rss_bytes", \.peakRSSBytes),
         .measured("end_rss_bytes", \.endRSSBytes),
         .measured("peak_heap_bytes", \.peakHeapBytes),
-        .derived("sql_statements") { $0.measurement.sql.map { String($0.total) } ?? "" },
+        .derived("sql_statements", domain: .count) { $0.measurement.sql.map { String($0.total) } ?? "" },
         .sql("sql_selects", \.select),
         .strategy("saves", \.saves),
         .sql("transactions", \.commits),
@@ -111,7 +112,7 @@ package struct ResultRow: Sendable {
         .measured("instructions", \.instructions),
         .measured("instructions_by", \.instructionsCountedBy),
         .parameter("operation", text: true),
-        .parameter("fraction"),
+        .parameter("fraction", maximum: 1),
         .measured("prefill_s", \.prefillSeconds, decimals: 6),
         .measured("targets", \.targets),
         .strategy("objects_read", \.objectsRead),
@@ -141,6 +142,7 @@ package struct ResultRow: Sendable {
 
 extension RunStatus: ResultCell {
     package static var isText: Bool { true }
+    package static var domain: CellDomain { .status }
     package init?(cell: String) { self.init(rawValue: cell) }
     package func cell(decimals: Int) -> String { rawValue }
 }

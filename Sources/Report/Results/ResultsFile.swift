@@ -47,6 +47,26 @@ package struct ResultsFile: Sendable {
         if FileManager.default.fileExists(atPath: file) {
             guard access(file, R_OK | W_OK) == 0 else { throw ResultsFileError.notWritable(path) }
             _ = try checkedContent(try readContent(file))
+            try checkEveryRow(file)
+        }
+    }
+
+    /// Every row has the header's fields: a row cut in the middle of the file (two appenders
+    /// without loadgen's lock, an editor) would make the file unreadable by compare and plot
+    /// after the run appended to it. Streamed, so a big history costs no memory.
+    private func checkEveryRow(_ file: String) throws {
+        do {
+            let stream = try CSVStream(path: file)
+            while try stream.next() {
+                guard stream.isBlankLine || stream.count == header.count else {
+                    throw ResultsFileError.truncatedRow(path, line: stream.line, fields: stream.count, expected: header.count)
+                }
+            }
+        } catch let error as CSVStreamError {
+            switch error {
+            case .unterminatedQuote(_, let line): throw ResultsFileError.truncatedRow(path, line: line, fields: 0, expected: header.count)
+            default: throw ResultsFileError.cannotRead(path)
+            }
         }
     }
 
@@ -106,7 +126,8 @@ package struct ResultsFile: Sendable {
     /// short is refused, since the next row would be glued to it.
     private func checkedContent(_ content: String) throws -> String {
         guard !content.isEmpty else { return content }
-        let firstLine = content.prefix { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }
+        // A spreadsheet program that saved the file may have put a byte-order mark first.
+        let firstLine = content.drop { $0 == "\u{FEFF}" }.prefix { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }
         guard firstLine == header.joined(separator: ",") else {
             throw ResultsFileError.foreignHeader(path, found: String(firstLine.prefix(60)))
         }
@@ -179,7 +200,7 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
             return "\(path) is not a loadgen results file of this version (its header starts \"\(found)\"); "
                 + "choose a new file"
         case .truncatedRow(let path, let line, let fields, let expected):
-            return "\(path) ends with a cut-off row (line \(line) has \(fields) of \(expected) fields); "
+            return "\(path) has a cut-off row (line \(line) has \(fields) of \(expected) fields); "
                 + "remove that line or choose a new file"
         case .notOurs(let path):
             return "\(path) exists and is not a file loadgen wrote; choose another path"

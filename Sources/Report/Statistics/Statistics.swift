@@ -19,7 +19,13 @@ package struct Statistics: Sendable, Equatable {
     package let min: Double
     package let max: Double
     /// 95 % bootstrap confidence interval of the median; nil below `minimumForInterval` values.
-    package let medianInterval: ClosedRange<Double>?
+    /// Computed when asked (2,000 resamples): `compare` and the trend take thousands of medians
+    /// of big samples and need no interval, which took most of their time when it was eager.
+    package var medianInterval: ClosedRange<Double>? {
+        count >= Self.minimumForInterval ? Bootstrap.medianInterval(sorted) : nil
+    }
+    /// The values, sorted.
+    package let sorted: [Double]
     /// Positions (in the order given) of values whose modified z-score exceeds 3.5.
     package let outliers: [Int]
 
@@ -42,7 +48,7 @@ package struct Statistics: Sendable, Equatable {
         mad = Self.median(ofSorted: sorted.map { abs($0 - centre) }.sorted())
         min = sorted[0]
         max = sorted[count - 1]
-        medianInterval = count >= Self.minimumForInterval ? Bootstrap.medianInterval(sorted) : nil
+        self.sorted = sorted
         let spread = mad
         outliers = values.indices.filter { i in
             spread > 0 && abs(0.6745 * (values[i] - centre) / spread) > Self.outlierThreshold

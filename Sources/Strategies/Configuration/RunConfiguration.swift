@@ -18,12 +18,15 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var workload = WorkloadSpec()
     /// Records per save or transaction; nil: the strategy's default (or unused).
     package var batchSize: Int?
-    /// Concurrent producers, for strategies that take records from several.
-    package var writers: Int?
+    /// Concurrent producers, for strategies that take records from several. The defaults of
+    /// these three are values, not nil, so that a strategy using them records what it ran with
+    /// whether or not the flag was given: `writers=""` and `writers=1` were one configuration
+    /// under two keys, never compared with each other.
+    package var writers: Int? = 1
     /// Simulated fetch time per record in µs, for strategies with producers.
-    package var producerLatencyMicroseconds: Int?
+    package var producerLatencyMicroseconds: Int? = 0
     /// One coordinator for every writer context or one each, for strategies with several contexts.
-    package var coordinators: CoordinatorMode?
+    package var coordinators: CoordinatorMode? = .shared
     /// Where the store lives: a file (the default) or memory.
     package var storeKind: StoreKind = .file
     /// Journal mode and durability of a file store (nil in memory, where neither applies).

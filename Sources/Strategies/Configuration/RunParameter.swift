@@ -71,7 +71,7 @@ extension RunParameter {
                      }, uses: always, unset: { _ in }),
         RunParameter(flag: "--fraction", valueName: "F", help: "share of the records an update or delete targets, 0 < F ≤ 1",
                      defaultText: "0.1", sweeps: true, columns: ["fraction"],
-                     render: { [$0.fraction.map { Format.fixed($0, 4) } ?? ""] },
+                     render: { [$0.fraction.map { Format.share($0) } ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          let f = try number(text, 0...1, "a share above 0, up to 1")
                          guard f > 0 else { throw RunParameterError(accepted: "a share above 0, up to 1") }
@@ -91,7 +91,7 @@ extension RunParameter {
                      uses: always, unset: { _ in }),
         RunParameter(flag: "--dup-rate", valueName: "R", help: "share of records repeating an earlier key, 0 ≤ R < 1",
                      defaultText: "0", sweeps: true, columns: ["dup_rate"],
-                     render: { [Format.fixed($0.effectiveDupRate, 4)] },
+                     render: { [$0.input == nil ? Format.share($0.workload.dupRate) : Format.fixed($0.effectiveDupRate, 4)] },
                      parse: { text, c throws(RunParameterError) in
                          c.workload.dupRate = try number(text, 0...1, upperOpen: true, "a share from 0 up to (not including) 1")
                      }, uses: always, unset: { _ in }),

@@ -1,0 +1,44 @@
+/// What the nightly trend needs of one row of a results history: which night, which strategy,
+/// and its two figures. A history is a year of nightlies (100 MB and more), so it is read as a
+/// stream into these few fields instead of into whole rows.
+package struct TrendSample: Sendable, Equatable {
+    /// The nightly run (one invocation: the run id's prefix before its sequence number).
+    package var night: String
+    package var startedAt: String
+    package var strategy: String
+    package var vsLimit: Double?
+    package var allocationsPerRow: Double?
+
+    package init(night: String, startedAt: String, strategy: String, vsLimit: Double?, allocationsPerRow: Double?) {
+        self.night = night
+        self.startedAt = startedAt
+        self.strategy = strategy
+        self.vsLimit = vsLimit
+        self.allocationsPerRow = allocationsPerRow
+    }
+
+    /// The samples of a history file; rows counted under callgrind (whose time is callgrind's)
+    /// are left out.
+    package static func read(_ path: String) throws(CompareError) -> [TrendSample] {
+        let reader = try ResultsReader(path: path)
+        let column = { (name: String) in ResultRow.columnIndex[name]! }
+        let (runID, started, strategy, vsLimit) = (column("run_id"), column("started_at"), column("strategy"), column("vs_limit"))
+        let (allocations, rate, wall, countedBy) = (column("allocations"), column("rows_per_s"), column("wall_s"),
+                                                   column("instructions_by"))
+        var samples: [TrendSample] = []
+        while try reader.next() {
+            guard reader.isBlank(countedBy) else { continue }
+            let id = reader.string(runID)
+            var perRow: Double?
+            if let a = Double(reader.string(allocations)), let r = Double(reader.string(rate)), let w = Double(reader.string(wall)) {
+                let done = (r * w).rounded(.toNearestOrAwayFromZero)
+                perRow = done > 0 ? a / done : nil
+            }
+            samples.append(TrendSample(night: String(id.split(separator: "-").first ?? ""), startedAt: reader.string(started),
+                                       strategy: reader.string(strategy), vsLimit: Double(reader.string(vsLimit)),
+                                       allocationsPerRow: perRow))
+        }
+        guard !samples.isEmpty else { throw .malformed(path, line: 2, "the history has no rows outside callgrind") }
+        return samples
+    }
+}

@@ -1,0 +1,79 @@
+/// One side of a comparison (the baseline, or the new results), read file by file as a stream
+/// and kept only as `compare` needs it: per configuration, the cells of the figures it judges.
+///
+/// A year of nightlies is 100 MB: held as rows of dictionaries it took two gigabytes. Grouped
+/// while read, it takes the figures' cells and one key per configuration.
+package struct ComparisonSide: Sendable {
+    /// The repetitions of one configuration: each judged figure's cell per row ("" when blank),
+    /// in file order.
+    package struct Group: Sendable {
+        package var cells: [[String]] = Array(repeating: [], count: Comparison.figureColumns.count)
+        package var rows = 0
+        /// True when a history consumer reported a lag (it races the importer).
+        package var hasLag = false
+
+        mutating func append(_ row: [String], lag: Bool) {
+            for (k, cell) in row.enumerated() { cells[k].append(cell) }
+            rows += 1
+            hasLag = hasLag || lag
+        }
+
+        /// The cells of `figure`, blanks included.
+        package func cells(_ figure: String) -> [String] {
+            guard let i = Comparison.figureColumns.firstIndex(of: figure) else {
+                preconditionFailure("compare judges no figure '\(figure)'")
+            }
+            return cells[i]
+        }
+    }
+
+    package private(set) var groups: [[String]: Group] = [:]
+    /// The machines the rows were measured on (CPU model, core count, SQLite version), in order.
+    package private(set) var machines: [String] = []
+    package private(set) var files: [String] = []
+    package private(set) var rowCount = 0
+    /// The run id of every row read, with the file it came from: a row read twice means a file
+    /// or shard given twice (its repetitions would be counted double).
+    private var runIDs: [String: String] = [:]
+
+    package init() {}
+
+    /// Reads `path` and adds its rows. Throws `CompareError` for a file that cannot be read, is
+    /// not a results file, holds a bad cell, or repeats rows already read.
+    package mutating func add(_ path: String) throws(CompareError) {
+        let reader = try ResultsReader(path: path)
+        let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
+        let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
+        let machine = ["cpu_model", "cores", "sqlite_version"].map { ResultRow.columnIndex[$0]! }
+        let runID = ResultRow.columnIndex["run_id"]!, lag = ResultRow.columnIndex["history_lag_p50_ms"]!
+        var rows = 0
+        while try reader.next() {
+            rows += 1
+            let id = reader.string(runID)
+            if !id.isEmpty {
+                if let earlier = runIDs[id] {
+                    throw .malformed(path, line: reader.line, earlier == path
+                        ? "run id \(id) appears twice in this file: rows appended twice?"
+                        : "run id \(id) is also in \(earlier): the same file or shard given twice?")
+                }
+                runIDs[id] = path
+            }
+            let name = "\(reader.string(machine[0])), \(reader.string(machine[1])) cores, SQLite \(reader.string(machine[2]))"
+            if !machines.contains(name) { machines.append(name) }
+            let key = keys.map { reader.string($0) }
+            let cells = figures.map { reader.string($0) }
+            // Mutated in place: a copy taken out and put back would copy every cell so far.
+            groups[key, default: Group()].append(cells, lag: !reader.isBlank(lag))
+        }
+        guard rows > 0 else { throw .malformed(path, line: 2, "the file has a header and no rows") }
+        files.append(path)
+        rowCount += rows
+    }
+
+    /// Reads every file of one side.
+    package static func read(_ paths: [String]) throws(CompareError) -> ComparisonSide {
+        var side = ComparisonSide()
+        for path in paths { try side.add(path) }
+        return side
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Starts the measuring side's own threads (the sampler, the parent watch) as detached pthreads
+/// that report when they cannot start.
+///
+/// Foundation's `Thread.start()` returns normally when the system refuses a thread (a memory
+/// limit, `ulimit -v`, too low for its stack), and whoever then waits for the thread to say it
+/// runs waits forever: a `run` under `ulimit -v 100000` hung that way. This throws instead.
+package enum BackgroundThread {
+    /// Runs `body` on a new detached thread named `name` (15 bytes at most on Linux).
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+        let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15))!, run: body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { argument in
+            let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+            Thread.current.name = body.name
+            body.run()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw ThreadStartError(name: name, code: rc)
+        }
+        pthread_detach(thread)
+    }
+
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+}
+
+/// The system refused a thread.
+package struct ThreadStartError: Error, CustomStringConvertible {
+    package let name: String
+    package let code: Int32
+
+    package var description: String {
+        "cannot start the \(name) thread: \(String(cString: strerror(code)))"
+            + (code == EAGAIN || code == ENOMEM ? " (is a memory limit, ulimit -v, too low?)" : "")
+    }
+}
