@@ -9,7 +9,10 @@ struct CLI {
         var stderr: String
     }
 
+    /// The binary beside the test bundle, or `LOADGEN_TEST_BINARY` (to check that a new test
+    /// fails on an older build).
     static var binary: String {
+        if let forced = ProcessInfo.processInfo.environment["LOADGEN_TEST_BINARY"], !forced.isEmpty { return forced }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("loadgen").path
     }
@@ -21,11 +24,21 @@ struct CLI {
         return path
     }
 
+    /// `limits`: prlimit(1) options (`--fsize=1000000`, `--nofile=20`) the process runs under,
+    /// for the full-disk and resource-limit cases.
     static func process(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
-                        environment: [String: String] = [:]) -> (Process, Pipe, Pipe) {
+                        environment: [String: String] = [:], limits: [String] = []) -> (Process, Pipe, Pipe) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
+        if limits.isEmpty {
+            p.executableURL = URL(fileURLWithPath: binary)
+            p.arguments = arguments
+        } else {
+            // SIGXFSZ ignored (inherited through exec by loadgen, its children and gnuplot): a
+            // write past the size limit then fails with EFBIG, as one on a full disk fails with
+            // ENOSPC, instead of killing the writer.
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", "trap '' XFSZ; exec /usr/bin/prlimit \"$@\"", "sh"] + limits + ["--", binary] + arguments
+        }
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         var env = ProcessInfo.processInfo.environment
         if let tmpdir { env["TMPDIR"] = tmpdir + "/" }
@@ -40,8 +53,8 @@ struct CLI {
 
     @discardableResult
     static func run(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
-        let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment)
+                    environment: [String: String] = [:], limits: [String] = []) throws -> Result {
+        let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment, limits: limits)
         try p.run()
         // Read both pipes before waiting, so a chatty child cannot fill a pipe and stall.
         let errData = Locked<Data>()
@@ -125,4 +138,32 @@ final class Locked<T: Sendable>: @unchecked Sendable {
     func set(_ v: T) { lock.lock(); stored = v; lock.unlock() }
     var value: T? { lock.lock(); defer { lock.unlock() }; return stored }
     var isUnset: Bool { value == nil }
+}
+
+/// Something a suite makes once by running loadgen (a results file, a sweep), with what went
+/// wrong making it: each test that uses it fails with that reason, instead of testing a fixture
+/// that silently does not exist.
+struct Fixture<Value: Sendable>: Sendable {
+    private let value: Value
+    private let problem: String?
+
+    /// Runs `make`, keeping its first problem: a thrown error, or a `loadgen` run that did not
+    /// exit 0 (`make` reports those through `check`).
+    init(_ make: (_ check: (CLI.Result) -> Void) throws -> Value, placeholder: Value) {
+        var problems: [String] = []
+        let check = { (r: CLI.Result) in if r.status != 0 { problems.append("exit \(r.status): \(r.stderr)") } }
+        do {
+            value = try make(check)
+            problem = problems.first
+        } catch {
+            value = placeholder
+            problem = "\(error)"
+        }
+    }
+
+    /// The fixture, or the test fails with the reason it could not be made.
+    func get() throws -> Value {
+        if let problem { try #require(Bool(false), "the fixture could not be made: \(problem)") }
+        return value
+    }
 }

@@ -5,18 +5,20 @@ import Testing
 /// and what makes a file unreadable. The files are made from one real run, then edited.
 @Suite(.serialized) struct CompareTests {
     /// A real results file (two strategies and a racing one, five repetitions each), made once.
-    static let base: (dir: String, path: String, header: [String], rows: [[String]]) = {
+    typealias Base = (dir: String, path: String, header: [String], rows: [[String]])
+    static let fixture = Fixture<Base>({ check in
         let dir = CLI.makeFolder()
         let path = dir + "/baseline.csv"
-        _ = try? CLI.run(["run", "--strategy", "context-reset,prefetch,many-writers", "--rows", "1500", "--writers", "1,3",
-                          "--repeat", "5", "--out", path, "--quiet"], tmpdir: dir)
-        let records = (try? CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))) ?? [[]]
+        check(try CLI.run(["run", "--strategy", "context-reset,prefetch,many-writers", "--rows", "1500", "--writers", "1,3",
+                           "--repeat", "5", "--out", path, "--quiet"], tmpdir: dir))
+        let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
         return (dir, path, records[0], Array(records.dropFirst()))
-    }()
+    }, placeholder: ("", "", [], []))
+    static var base: Base { get throws { try fixture.get() } }
 
     /// Writes `rows` (edited by `edit`) as a results file and returns its path.
     func write(_ name: String, edit: (inout [String: String]) -> Void = { _ in }) throws -> String {
-        let b = Self.base
+        let b = try Self.base
         var text = b.header.joined(separator: ",") + "\r\n"
         for record in b.rows {
             var row = Dictionary(uniqueKeysWithValues: zip(b.header, record))
@@ -36,7 +38,7 @@ import Testing
     func compare(_ arguments: [String]) throws -> CLI.Result { try CLI.run(["compare"] + arguments) }
 
     @Test func identicalFilesAreClean() throws {
-        #expect(Self.base.rows.count == 25)
+        #expect(try Self.base.rows.count == 25)
         let r = try compare([Self.base.path, try write("same.csv")])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.hasPrefix("## loadgen compare: no regression"))
@@ -116,14 +118,14 @@ import Testing
         let header = text[0]
         let rows = text.dropFirst().filter { !$0.isEmpty }
         try ([header] + rows.prefix(10)).joined(separator: "\r\n").appending("\r\n").write(toFile: first, atomically: true, encoding: .utf8)
-        let second = Self.base.dir + "/shard2.csv"
+        let second = try Self.base.dir + "/shard2.csv"
         try ([header] + rows.dropFirst(10)).joined(separator: "\r\n").appending("\r\n").write(toFile: second, atomically: true, encoding: .utf8)
         let r = try compare([Self.base.path, first, second])
         #expect(r.status == 0 && r.stdout.contains("in 5 configurations") && !r.stdout.contains("Not compared"), "\(r.stdout)")
     }
 
     @Test func foreignTruncatedAndMixedFilesExit2NamingFileAndLine() throws {
-        let dir = Self.base.dir
+        let dir = try Self.base.dir
         let foreign = dir + "/foreign.csv"
         try "name,value\r\na,1\r\n".write(toFile: foreign, atomically: true, encoding: .utf8)
         let f = try compare([Self.base.path, foreign])

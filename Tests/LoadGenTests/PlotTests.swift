@@ -5,7 +5,8 @@ import Testing
 /// data allows is written as a real image, and every bad input exits as documented with nothing
 /// written.
 @Suite(.serialized) struct PlotTests {
-    static let sweep: (dir: String, results: String, timeline: String) = {
+    typealias Sweep = (dir: String, results: String, timeline: String)
+    static let fixture = Fixture<Sweep>({ check in
         let dir = CLI.makeFolder()
         let results = dir + "/sweep.csv", timeline = dir + "/timeline.csv"
         let runs: [[String]] = [
@@ -14,9 +15,10 @@ import Testing
             ["--strategy", "many-writers,many-writers-constrained,one-writer", "--rows", "2000", "--writers", "1,3"],
             ["--strategy", "one-writer", "--rows", "2000", "--rate", "20000,40000"],
         ]
-        for run in runs { _ = try? CLI.run(["run"] + run + ["--out", results, "--quiet"], tmpdir: dir) }
+        for run in runs { check(try CLI.run(["run"] + run + ["--out", results, "--quiet"], tmpdir: dir)) }
         return (dir, results, timeline)
-    }()
+    }, placeholder: ("", "", ""))
+    static var sweep: Sweep { get throws { try fixture.get() } }
 
     static let charts = ["throughput", "scaling", "batchsize", "memory", "writers", "sqlperrow", "latency"]
 
@@ -27,7 +29,7 @@ import Testing
     }
 
     @Test func plotWritesEveryChartAsPNGAndSVG() throws {
-        let out = Self.sweep.dir + "/plots"
+        let out = try Self.sweep.dir + "/plots"
         let r = try CLI.run(["plot", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out, "--format", "both"])
         #expect(r.status == 0, "\(r.stderr)")
         for chart in Self.charts {
@@ -61,7 +63,7 @@ import Testing
     }
 
     @Test func theTrendComesFromAHistory() throws {
-        let out = Self.sweep.dir + "/trend"
+        let out = try Self.sweep.dir + "/trend"
         let r = try CLI.run(["plot", Self.sweep.results, "--history", Self.sweep.results, "--baseline", Self.sweep.results,
                              "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
@@ -70,7 +72,7 @@ import Testing
     }
 
     @Test func reportWritesAReviewPage() throws {
-        let out = Self.sweep.dir + "/review"
+        let out = try Self.sweep.dir + "/review"
         let r = try CLI.run(["report", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
@@ -114,12 +116,13 @@ import Testing
 
     /// plots.gnuplot run directly on a results file derives its data through loadgen.
     @Test func gnuplotRunsTheScriptDirectly() throws {
-        let out = Self.sweep.dir + "/direct/"
+        let out = try Self.sweep.dir + "/direct/"
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("plots.gnuplot").path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["gnuplot", "-e", "csv='\(Self.sweep.results)'; out='\(out)'; loadgen='\(CLI.binary)'", script]
+        let results = try Self.sweep.results
+        p.arguments = ["gnuplot", "-e", "csv='\(results)'; out='\(out)'; loadgen='\(CLI.binary)'", script]
         try p.run()
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)

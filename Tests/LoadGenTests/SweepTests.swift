@@ -143,8 +143,8 @@ import Testing
         let (p, _, stderr) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "2000,50000000", "--out", out,
                                          "--progress", "none"], tmpdir: dir)
         try p.run()
-        #expect(CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 })
-        usleep(300_000)
+        // The first configuration is recorded and the second one's child runs: interrupt it.
+        #expect(CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty })
         p.interrupt()
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()

@@ -33,10 +33,11 @@ import Testing
                                              options: StoreOptions(path: first.path))
         let holding = DispatchSemaphore(value: 0)
         let holder = Thread {
-            // The first coordinator's writer holds the write lock for a while.
+            // The first coordinator's writer holds the write lock until the second coordinator
+            // has met it (an event, not a time: its busy handler counts the retry).
             try? first.persistentStoreCoordinator.performWrite { _ in
                 holding.signal()
-                usleep(300_000)
+                while second.persistentStoreCoordinator.busyRetries == 0 { usleep(1_000) }
             }
         }
         holder.start()

@@ -37,7 +37,8 @@ import Testing
         #expect(v.lost == 1)              // e
         #expect(v.badLinks == 2)          // c wrong, d missing
         #expect(v.integrity == "ok")
-        #expect(v.storeBytes > 0)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(v.storeBytes == size, "the store closed: no WAL, the file alone")
     }
 
     @Test func cleanStoreVerifiesClean() throws {

@@ -60,12 +60,11 @@ import Workload
     @Test func badValuesSayWhatIsAccepted() {
         var c = RunConfiguration()
         #expect(throws: RunParameterError.self) { try RunParameter.named("--rows")!.set("0", in: &c) }
-        do { try RunParameter.named("--journal")!.set("truncate", in: &c) } catch {
-            #expect(error.accepted == "one of wal|delete")
-        }
-        do { try RunParameter.named("--rows")!.set("1x", in: &c) } catch {
-            #expect(error.accepted == "a whole number from 1 to 1000000000")
-        }
+        // #expect(throws:) fails when nothing is thrown: a wrongly accepted value is caught.
+        let journal = #expect(throws: RunParameterError.self) { try RunParameter.named("--journal")!.set("truncate", in: &c) }
+        #expect(journal?.accepted == "one of wal|delete")
+        let rows = #expect(throws: RunParameterError.self) { try RunParameter.named("--rows")!.set("1x", in: &c) }
+        #expect(rows?.accepted == "a whole number from 1 to 1000000000")
     }
 
     /// The job a strategy gets reads the configuration it was given.

@@ -47,7 +47,7 @@ enum ReportCommand {
             }
         }
         let drawn = try charts.draw()
-        if !charts.noCharts { try Charts.makeFolders(folder) }
+        try Charts.makeFolders(folder)
         let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
                           machines: machines)
         let path = page.path

@@ -32,9 +32,9 @@ package struct ComparisonSide: Sendable {
     package private(set) var machines: [String] = []
     package private(set) var files: [String] = []
     package private(set) var rowCount = 0
-    /// The run id of every row read, with the file it came from: a row read twice means a file
-    /// or shard given twice (its repetitions would be counted double).
-    private var runIDs: [String: String] = [:]
+    /// The run id of every row read, with the file it came from (its place in `files`): a row
+    /// read twice means a file or shard given twice (its repetitions would be counted double).
+    private var runIDs: [String: Int] = [:]
 
     package init() {}
 
@@ -42,6 +42,7 @@ package struct ComparisonSide: Sendable {
     /// not a results file, holds a bad cell, or repeats rows already read.
     package mutating func add(_ path: String) throws(CompareError) {
         let reader = try ResultsReader(path: path)
+        files.append(path)
         let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
         let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
         let machine = ["cpu_model", "cores", "sqlite_version"].map { ResultRow.columnIndex[$0]! }
@@ -52,11 +53,11 @@ package struct ComparisonSide: Sendable {
             let id = reader.string(runID)
             if !id.isEmpty {
                 if let earlier = runIDs[id] {
-                    throw .malformed(path, line: reader.line, earlier == path
+                    throw .malformed(path, line: reader.line, earlier == files.count
                         ? "run id \(id) appears twice in this file: rows appended twice?"
-                        : "run id \(id) is also in \(earlier): the same file or shard given twice?")
+                        : "run id \(id) is also in \(files[earlier]): the same file or shard given twice?")
                 }
-                runIDs[id] = path
+                runIDs[id] = files.count
             }
             let name = "\(reader.string(machine[0])), \(reader.string(machine[1])) cores, SQLite \(reader.string(machine[2]))"
             if !machines.contains(name) { machines.append(name) }
@@ -66,7 +67,6 @@ package struct ComparisonSide: Sendable {
             groups[key, default: Group()].append(cells, lag: !reader.isBlank(lag))
         }
         guard rows > 0 else { throw .malformed(path, line: 2, "the file has a header and no rows") }
-        files.append(path)
         rowCount += rows
     }
 
