@@ -167,3 +167,41 @@ struct Fixture<Value: Sendable>: Sendable {
         return value
     }
 }
+
+/// A real results file made once by `loadgen run`, and edited copies of it: the synthetic inputs
+/// of the compare and hostile-input tests.
+struct ResultsFixture: Sendable {
+    let dir: String
+    let path: String
+    let header: [String]
+    let rows: [[String]]
+
+    /// Runs `loadgen run` with `arguments` (plus `--out` and `--quiet`) into a new folder.
+    static func make(_ arguments: [String], name: String) -> Fixture<ResultsFixture> {
+        Fixture({ check in
+            let dir = CLI.makeFolder()
+            let path = dir + "/" + name
+            check(try CLI.run(["run"] + arguments + ["--out", path, "--quiet"], tmpdir: dir))
+            let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
+            return ResultsFixture(dir: dir, path: path, header: records[0], rows: Array(records.dropFirst()))
+        }, placeholder: ResultsFixture(dir: "", path: "", header: [], rows: []))
+    }
+
+    /// Writes the rows (each edited by `edit`) as a results file `name` beside the original.
+    func write(_ name: String, edit: (inout [String: String]) -> Void = { _ in }) throws -> String {
+        var text = header.joined(separator: ",") + "\r\n"
+        for record in rows {
+            var row = Dictionary(uniqueKeysWithValues: zip(header, record))
+            edit(&row)
+            text += header.map { Self.quote(row[$0] ?? "") }.joined(separator: ",") + "\r\n"
+        }
+        let path = dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func quote(_ field: String) -> String {
+        field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+    }
+}

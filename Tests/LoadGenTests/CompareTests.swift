@@ -5,34 +5,13 @@ import Testing
 /// and what makes a file unreadable. The files are made from one real run, then edited.
 @Suite(.serialized) struct CompareTests {
     /// A real results file (two strategies and a racing one, five repetitions each), made once.
-    typealias Base = (dir: String, path: String, header: [String], rows: [[String]])
-    static let fixture = Fixture<Base>({ check in
-        let dir = CLI.makeFolder()
-        let path = dir + "/baseline.csv"
-        check(try CLI.run(["run", "--strategy", "context-reset,prefetch,many-writers", "--rows", "1500", "--writers", "1,3",
-                           "--repeat", "5", "--out", path, "--quiet"], tmpdir: dir))
-        let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
-        return (dir, path, records[0], Array(records.dropFirst()))
-    }, placeholder: ("", "", [], []))
-    static var base: Base { get throws { try fixture.get() } }
+    static let fixture = ResultsFixture.make(["--strategy", "context-reset,prefetch,many-writers", "--rows", "1500",
+                                              "--writers", "1,3", "--repeat", "5"], name: "baseline.csv")
+    static var base: ResultsFixture { get throws { try fixture.get() } }
 
-    /// Writes `rows` (edited by `edit`) as a results file and returns its path.
+    /// Writes the base rows (edited by `edit`) as a results file and returns its path.
     func write(_ name: String, edit: (inout [String: String]) -> Void = { _ in }) throws -> String {
-        let b = try Self.base
-        var text = b.header.joined(separator: ",") + "\r\n"
-        for record in b.rows {
-            var row = Dictionary(uniqueKeysWithValues: zip(b.header, record))
-            edit(&row)
-            text += b.header.map { quote(row[$0] ?? "") }.joined(separator: ",") + "\r\n"
-        }
-        let path = b.dir + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    func quote(_ field: String) -> String {
-        field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+        try Self.base.write(name, edit: edit)
     }
 
     func compare(_ arguments: [String]) throws -> CLI.Result { try CLI.run(["compare"] + arguments) }

@@ -50,7 +50,8 @@ struct RunPlan {
 
     /// Options that belong to the run, not to a configuration.
     static let runSpecs: [OptionSpec] = [
-        .option("--store", "PATH|memory", "keep the store at PATH, or in memory", default: "a temporary file"),
+        .option("--store", "PATH|memory", "keep the store at PATH (replaced only by a repetition that is ok), or in memory",
+                default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
         .flag("--view-context", "keep a view context watching every saved expense, as a list screen would"),
         .flag("--history", "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request"),

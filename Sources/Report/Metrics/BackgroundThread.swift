@@ -1,7 +1,7 @@
 import Foundation
 
-/// Starts the measuring side's own threads (the sampler, the parent watch) as detached pthreads
-/// that report when they cannot start.
+/// Starts loadgen's own threads (the sampler and the parent watch, detached; the strategies'
+/// producers, joined through `JoinedThread`) as pthreads that report when they cannot start.
 ///
 /// Foundation's `Thread.start()` returns normally when the system refuses a thread (a memory
 /// limit, `ulimit -v`, too low for its stack), and whoever then waits for the thread to say it
@@ -9,6 +9,12 @@ import Foundation
 package enum BackgroundThread {
     /// Runs `body` on a new detached thread named `name` (15 bytes at most on Linux).
     package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+        pthread_detach(try create(name: name, body))
+    }
+
+    /// Runs `body` on a new joinable thread named `name`; the caller joins it. The closure (and
+    /// what it captured) is released before the thread ends.
+    package static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> pthread_t {
         let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15))!, run: body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { argument in
@@ -21,7 +27,7 @@ package enum BackgroundThread {
             Unmanaged<Body>.fromOpaque(box).release()
             throw ThreadStartError(name: name, code: rc)
         }
-        pthread_detach(thread)
+        return thread
     }
 
     private final class Body {
