@@ -79,7 +79,7 @@ import Testing
                 .write(toFile: suite, atomically: true, encoding: .utf8)
             let r = try CLI.run(["run", "--suite", suite, "--dry-run"])
             #expect(r.status == 0, "\(r.stderr)")
-            let named = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  configuration") && !$0.contains("(limit, added)") }
+            let named = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  configuration") && !$0.contains("(limit, added") }
             #expect(named.count == 4, "\(r.stdout)")
         }
     }

@@ -13,10 +13,11 @@ import Testing
     @Test func theSweepIsTheCartesianProductWithLimitsFirst() throws {
         let lines = try plan(["--strategy", "batch,context-reset", "--rows", "10k,100k", "--batch-size", "100,1000",
                               "--repeat", "5"])
-        #expect(lines[0] == "10 configurations × 5 repetitions = 50 child processes")
+        // Each limit runs three times a round (its median is the round's): 2 × 2 × 5 more children.
+        #expect(lines[0] == "10 configurations × 5 repetitions = 70 child processes (each limit runs 3 times a round)")
         #expect(Array(lines[1...10]) == [
-            "  configuration 1: raw-sqlite  [rows=10000]  (limit, added)",
-            "  configuration 2: raw-sqlite  [rows=100000]  (limit, added)",
+            "  configuration 1: raw-sqlite  [rows=10000]  (limit, added: median of 3 runs a round)",
+            "  configuration 2: raw-sqlite  [rows=100000]  (limit, added: median of 3 runs a round)",
             "  configuration 3: batch  [rows=10000 batch_size=100]",
             "  configuration 4: batch  [rows=10000 batch_size=1000]",
             "  configuration 5: batch  [rows=100000 batch_size=100]",
@@ -42,7 +43,8 @@ import Testing
         #expect(lines.contains("note: --coordinators shared,per-writer is not used by batch, one-writer: they ran once for all its values"))
         // The limit ignores --batch-size: one raw-sqlite, however many batch sizes.
         let limits = try plan(["--strategy", "raw-sqlite,prefetch", "--batch-size", "100,1000,10000"])
-        #expect(limits.filter { $0.hasPrefix("  configuration") && $0.contains(": raw-sqlite") } == ["  configuration 1: raw-sqlite"])
+        #expect(limits.filter { $0.hasPrefix("  configuration") && $0.contains(": raw-sqlite") }
+                == ["  configuration 1: raw-sqlite  (limit: median of 3 runs a round)"])
         #expect(limits.contains("note: --batch-size 100,1000,10000 is not used by raw-sqlite: they ran once for all its values"))
     }
 
@@ -67,6 +69,11 @@ import Testing
             }
         }
         #expect(rows[1]["transactions"] != rows[2]["transactions"])   // prefetch follows --batch-size
+        // The limit ran three times a round and one of them is its row: the round's first
+        // strategy is the fourth child of the round.
+        let sequence = rows.map { Int($0["run_id"]!.split(separator: "-").last!)! }
+        #expect((1...3).contains(sequence[0]) && sequence[1] == 4 && sequence[2] == 5)
+        #expect((6...8).contains(sequence[3]) && sequence[4] == 9 && sequence[5] == 10)
     }
 
     @Test func jsonMarkdownAndSummaryCSVCarryTheStatistics() throws {

@@ -62,8 +62,8 @@ enum ReportCommand {
     /// The machines the rows were measured on: CPU model, cores and SQLite version, as compare
     /// tells them apart.
     static func machines(_ rows: [ResultRow]) -> [String] {
-        rows.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores, SQLite \($0.identity.system.sqliteVersion)" }
-            .uniqued()
+        rows.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores, SQLite \($0.identity.system.sqliteVersion), "
+            + "Swift \($0.identity.system.swiftVersion)" }.uniqued()
     }
 
     static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = []) -> String {

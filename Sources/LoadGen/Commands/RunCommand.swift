@@ -145,10 +145,14 @@ enum DryRun {
         let schedule = plan.schedule
         var text = "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × \(plan.repeats) repetition"
             + "\(plan.repeats == 1 ? "" : "s")" + (plan.warmups > 0 ? " (+ \(plan.warmups) warm-up each)" : "")
-            + " = \(schedule.count * (plan.repeats + plan.warmups)) child processes\n"
+            + " = \(plan.childProcesses) child processes"
+            + (plan.divisorLimits.isEmpty ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
+        let divisors = plan.divisorLimits
         for (k, c) in schedule.enumerated() {
+            let limit = divisors.contains(c) ? (plan.addedLimits.contains(c) ? "  (limit, added" : "  (limit")
+                + ": median of \(RunPlan.limitSamples) runs a round)" : ""
             text += "  configuration \(k + 1): \(c.strategy)" + (plan.label(of: c).isEmpty ? "" : "  [\(plan.label(of: c))]")
-                + (plan.addedLimits.contains(c) ? "  (limit, added)" : "") + "\n"
+                + limit + "\n"
         }
         text += "order: rounds 1…\(plan.repeats), each running configurations 1…\(schedule.count)\n"
         for note in plan.notes { text += "note: \(note)\n" }

@@ -283,6 +283,26 @@ struct RunPlan {
         return limit
     }
 
+    /// Runs of a limit per round when other configurations divide by it; the run with the median
+    /// rate is the round's limit (the others are not recorded). A limit run is short (46 ms at
+    /// 20,000 rows) and one hiccup in it moved every ratio of its round: in the baseline, one
+    /// round's raw-sqlite took 0.076 s against 0.047–0.062 s in the others while batch took the
+    /// same 0.164–0.173 s in every round, and batch's vs_limit read 0.449 there against 0.28–0.35.
+    /// The median of three keeps the pairing by round (a round that is slow for everyone stays
+    /// cancelled) and drops such a hiccup.
+    static let limitSamples = 3
+
+    /// Child processes the plan starts: every configuration per round and warm-up, and the
+    /// limits' extra samples.
+    var childProcesses: Int {
+        schedule.count * (repeats + warmups) + divisorLimits.count * (Self.limitSamples - 1) * repeats
+    }
+
+    /// The limits other configurations of the plan divide by.
+    var divisorLimits: Set<RunConfiguration> {
+        Set(schedule.filter { $0 != Self.limit(of: $0) }.map { Self.limit(of: $0) })
+    }
+
     /// Every configuration in the order a round runs them: limits first, so that each round's
     /// ratios have their limit.
     var schedule: [RunConfiguration] {

@@ -52,15 +52,21 @@ struct Runner {
                                    timeline: false)
             }
         }
+        let divisors = plan.divisorLimits
         for r in 1...plan.repeats {
             var limits: [RunConfiguration: Double] = [:]
             for (k, configuration) in schedule.enumerated() {
                 let label = "\(line)configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)"
-                let (id, startedAt, measurement) = try repetition(configuration, label: label, timeline: true)
-                var row = ResultRow(identity: RunIdentity(runID: id, startedAt: startedAt, system: system),
+                let done = try limitOrRepetition(configuration, label: label, sampled: divisors.contains(configuration))
+                if let timeline = plan.timeline, !done.timelineRows.isEmpty {
+                    let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
+                    write("--timeline") { try file.append(done.timelineRows) }
+                }
+                var row = ResultRow(identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system),
                                     parameters: ParameterValues(configuration.csvFields), repetition: r,
                                     repetitions: plan.repeats, configuration: plan.label(of: configuration),
-                                    measurement: measurement)
+                                    measurement: done.measurement)
+                let measurement = done.measurement
                 let limit = RunPlan.limit(of: configuration)
                 if configuration == limit, let rate = measurement.rowsPerSecond { limits[limit] = rate }
                 if let base = limits[limit], let rate = measurement.rowsPerSecond { row.vsLimit = rate / base }
@@ -70,8 +76,34 @@ struct Runner {
         }
     }
 
+    /// One measured repetition: what the row and the timeline get.
+    private struct Repetition {
+        let runID: String
+        let startedAt: String
+        let measurement: RunMeasurement
+        /// The timeline samples of this repetition (empty without `--timeline`).
+        let timelineRows: [[String]]
+    }
+
+    /// A repetition; for a limit other configurations divide by, `RunPlan.limitSamples` of them
+    /// back to back, and the one with the median rate is the round's (see `RunPlan.limitSamples`).
+    private mutating func limitOrRepetition(_ configuration: RunConfiguration, label: String,
+                                            sampled: Bool) throws -> Repetition {
+        guard sampled else { return try repetition(configuration, label: label, timeline: true) }
+        var samples: [Repetition] = []
+        for s in 1...RunPlan.limitSamples {
+            samples.append(try repetition(configuration, label: label + " (limit sample \(s) of \(RunPlan.limitSamples))",
+                                          timeline: true))
+        }
+        // A sample that failed is the round's: a failure is never hidden behind its siblings.
+        if let failed = samples.first(where: { $0.measurement.status != .ok || $0.measurement.rowsPerSecond == nil }) {
+            return failed
+        }
+        return samples.sorted { $0.measurement.rowsPerSecond! < $1.measurement.rowsPerSecond! }[samples.count / 2]
+    }
+
     private mutating func repetition(_ configuration: RunConfiguration, label: String,
-                                     timeline: Bool) throws -> (String, String, RunMeasurement) {
+                                     timeline: Bool) throws -> Repetition {
         sequence += 1
         let runID = "\(invocation)-\(sequence)"
         let startedAt = ISO8601DateFormatter().string(from: Date())
@@ -112,19 +144,17 @@ struct Runner {
                                  + previous)
             }
         }
-        if let timelinePart, let path = plan.timeline,
-           let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
-            let file = ResultsFile(path: path, header: TimelineWriter.fileHeader.components(separatedBy: ","))
+        var timelineRows: [[String]] = []
+        if let timelinePart, let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
             let lines = String(decoding: samples, as: UTF8.self).split(separator: "\n")
-            let rows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
-            write("--timeline") { try file.append(rows) }
+            timelineRows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
         }
-        return (runID, startedAt, measurement)
+        return Repetition(runID: runID, startedAt: startedAt, measurement: measurement, timelineRows: timelineRows)
     }
 
     /// " · ETA 1 min 5 s" from the repetitions done so far (blank before the first).
     private func eta() -> String {
-        let total = plans.reduce(0) { $0 + $1.schedule.count * ($1.repeats + $1.warmups) }
+        let total = plans.reduce(0) { $0 + $1.childProcesses }
         guard repetitionsDone > 0, total > repetitionsDone else { return "" }
         let perRepetition = Clock.seconds(since: started) / Double(repetitionsDone)
         return " · ETA \(Format.duration(perRepetition * Double(total - repetitionsDone)))"

@@ -8,21 +8,52 @@ package struct Comparison: Sendable {
     package enum Kind: String, Sendable {
         /// Must match (counts of work and of correctness); any change fails.
         case exact
-        /// Within `nearExact` (allocations, instructions, VM steps).
+        /// Within a tolerance that follows the baseline's own repeatability (allocations,
+        /// instructions, VM steps).
         case nearExact = "near-exact"
         /// Changed by more than a threshold AND significantly (MWU) over the repetitions.
         case noisy
     }
 
+    /// The smallest change of a noisy figure this comparison could have flagged: a current
+    /// sample with the baseline's spread and the current count of repetitions, moved by
+    /// `change`, would pass both the threshold and the Mann-Whitney test. Nil when no change
+    /// up to 100 % would (too few repetitions, too much spread).
+    package struct Detectable: Sendable {
+        package let configuration: String
+        package let figure: String
+        package let change: Double?
+        package let baselineRepetitions: Int
+        package let currentRepetitions: Int
+        /// The baseline's spread: (max − min) / median.
+        package let spread: Double
+    }
+
     package struct Options: Sendable {
-        package var nearExact = 0.02
-        package var speed = 0.10
-        package var memory = 0.20
+        /// The tolerance of a near-exact figure whose baseline repeats (to which its own spread,
+        /// tripled, is added when wider). Exactly repeating counts get exactly this.
+        package var nearExact = 0.005
+        /// The tolerance where writers race and the baseline has too few repetitions to measure
+        /// their spread: racing writers move allocations and VM steps by a few percent.
+        package static let racingNearExact = 0.05
+        /// The least move of `vs_limit` (down) and of peak RSS and racing allocated bytes (up) that
+        /// counts, where the baseline shows its night-to-night drift (two runs or more): then the
+        /// threshold is this or twice that drift, whichever is wider.
+        package var speed = 0.05
+        package var memory = 0.05
+        /// The thresholds where the baseline is one night: its drift is unknown, so the move
+        /// must be larger (the gate's thresholds before baselines of several nights).
+        package static let speedWithoutDrift = 0.10
+        package static let memoryWithoutDrift = 0.20
+        /// Night-to-night drift counts twice: three nights show a few percent of it, not its worst.
+        package static let driftFactor = 2.0
         /// One-sided significance level of the Mann-Whitney U test.
         package var alpha = 0.01
         package var crossMachine = false
         /// A configuration of the baseline missing from the new results is listed, not a failure.
         package var allowMissing = false
+        /// The share of a threshold past which an unflagged move is listed as a near miss.
+        package static let nearMissShare = 0.5
         package init() {}
     }
 
@@ -38,6 +69,12 @@ package struct Comparison: Sendable {
 
     package let regressions: [Finding]
     package let improvements: [Finding]
+    /// Figures that moved past half their threshold without being flagged: what to watch.
+    package let nearMisses: [Finding]
+    /// Time and memory across machines (`--cross-machine`): shown, never judged.
+    package let reported: [Finding]
+    /// The smallest change of each noisy figure the gate could flag, per configuration.
+    package let detectable: [Detectable]
     /// Figures compared and found unchanged, by kind.
     package let unchanged: [Kind: Int]
     package let configurationsCompared: Int
@@ -74,16 +111,16 @@ package struct Comparison: Sendable {
 
     // MARK: Comparing
 
-    /// Compares the two sides. Throws when they were measured on different machines (unless
-    /// `options.crossMachine`) and when they have no configuration in common: a gate that
-    /// compared nothing must not pass.
+    /// Compares the two sides. Throws when they were measured on different machines or Swift
+    /// versions (unless `options.crossMachine`: then time and memory are only reported) and when
+    /// they have no configuration in common: a gate that compared nothing must not pass.
     package init(baseline base: ComparisonSide, current now: ComparisonSide, options: Options = Options()) throws(CompareError) {
         baselineMachines = base.machines
         currentMachines = now.machines
         crossMachine = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
         allowsMissing = options.allowMissing
         if crossMachine && !options.crossMachine {
-            throw .foreignMachines("the files were measured on different machines or SQLite versions "
+            throw .foreignMachines("the files were measured on different machines, SQLite or Swift versions "
                 + "(baseline: \(baselineMachines.joined(separator: "; ")); now: \(currentMachines.joined(separator: "; "))); "
                 + "compare them anyway with --cross-machine")
         }
@@ -94,21 +131,29 @@ package struct Comparison: Sendable {
                 + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
                 + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")
         }
-        var regressions: [Finding] = [], improvements: [Finding] = []
+        var regressions: [Finding] = [], improvements: [Finding] = [], nearMisses: [Finding] = [], reported: [Finding] = []
         var unchanged: [Kind: Int] = [:]
+        var detectable: [Detectable] = []
         for key in common.sorted(by: { labels[$0]! < labels[$1]! }) {
             let judge = Judge(baseline: base.groups[key]!, current: now.groups[key]!, key: key, label: labels[key]!,
-                              options: options)
+                              options: options, crossMachine: crossMachine)
             for outcome in judge.all() {
                 switch outcome {
                 case .regression(let f): regressions.append(f)
                 case .improvement(let f): improvements.append(f)
-                case .unchanged(let kind): unchanged[kind, default: 0] += 1
+                case .unchanged(let kind, let nearMiss):
+                    unchanged[kind, default: 0] += 1
+                    if let nearMiss { nearMisses.append(nearMiss) }
+                case .reported(let f): reported.append(f)
                 }
             }
+            detectable += judge.detectable()
         }
         self.regressions = regressions
         self.improvements = improvements
+        self.nearMisses = nearMisses
+        self.reported = reported
+        self.detectable = detectable
         self.unchanged = unchanged
         configurationsCompared = common.count
         onlyInBaseline = base.groups.keys.filter { now.groups[$0] == nil }.map { labels[$0]! }.sorted()
@@ -134,157 +179,3 @@ package struct Comparison: Sendable {
     }
 }
 
-/// What happened to one figure.
-enum Outcome {
-    case regression(Comparison.Finding)
-    case improvement(Comparison.Finding)
-    case unchanged(Comparison.Kind)
-}
-
-/// Judges every figure of one configuration.
-private struct Judge {
-    let baseline: ComparisonSide.Group
-    let current: ComparisonSide.Group
-    let key: [String]
-    let label: String
-    let options: Comparison.Options
-
-    /// The configuration's writers (1 when it has none).
-    var writers: Int { Int(key[Comparison.keyColumns.firstIndex(of: "writers")!]) ?? 1 }
-
-    /// Writers race: how the records divide between them, and who finds a key first, change
-    /// from run to run, and with them the counts of saves, statements and duplicates. A history
-    /// consumer (a lag is reported) races the importer the same way: how many transactions each
-    /// drain finds, and so its fetches and purges, depend on when its thread wakes.
-    var racing: Bool { writers > 1 || baseline.hasLag || current.hasLag }
-
-    func all() -> [Outcome] {
-        // Where writers race, the bytes allocated follow how the records split between them (how
-        // far each writer's tables grow): ±5 % from run to run at the same request count. They
-        // are judged as a noisy figure there, like memory.
-        let bytes = "allocated_bytes_total"
-        let nearExact = Comparison.nearExactFigures.filter { !racing || $0 != bytes }
-        let noisy = Comparison.noisyFigures + (racing ? [(figure: bytes, higherIsBetter: false)] : [])
-        let judged: [(String, () -> Outcome?)] = Comparison.exactFigures.map { f in (f, { exact(f) }) }
-            + nearExact.map { f in (f, { self.nearExact(f) }) }
-            + noisy.map { n in (n.figure, { self.noisy(n.figure, higherIsBetter: n.higherIsBetter) }) }
-        let gone = judged.map(\.0).filter(isMissing)
-        let outcomes = judged.filter { !gone.contains($0.0) }.compactMap { $0.1() }
-        guard !gone.isEmpty else { return outcomes }
-        let blanks = gone.map { f in current.cells(f).filter(\.isEmpty).count }.max() ?? 0
-        return outcomes + [.regression(finding(gone.joined(separator: ", "), "measured", "blank in \(blanks) of \(current.rows)",
-                                               "", "missing: the baseline has \(gone.count == 1 ? "it" : "them"), the new results do not"))]
-    }
-
-    /// A figure the baseline has that is blank now, in some repetitions or all: a regression,
-    /// whatever kind it is. Skipping it would let a run that lost its verifier (or a hand-edited
-    /// file) pass with fewer figures judged.
-    private func isMissing(_ figure: String) -> Bool {
-        baseline.cells(figure).contains { !$0.isEmpty } && current.cells(figure).contains(where: \.isEmpty)
-    }
-
-    private func values(_ group: ComparisonSide.Group, _ figure: String) -> [String] {
-        group.cells(figure).filter { !$0.isEmpty }
-    }
-
-    /// The reader checked every cell of a numeric column, so each parses.
-    private func numbers(_ group: ComparisonSide.Group, _ figure: String) -> [Double] {
-        values(group, figure).compactMap(Double.init)
-    }
-
-    /// Exact figures. Where writers race (or the baseline's repetitions disagree among
-    /// themselves), a work count is compared by a band instead: the current median must lie
-    /// within the baseline's range widened by the range itself, 5 % of the median, or two per
-    /// writer (a writer's last partial batch is a save of two transactions, or none), whichever
-    /// is most, and the finding says so. Correctness figures are exact everywhere.
-    private func exact(_ figure: String) -> Outcome? {
-        let before = values(baseline, figure), after = values(current, figure)
-        guard !before.isEmpty, !after.isEmpty else { return nil }
-        let distinct = Set(before)
-        let banded = racing && !Comparison.correctnessFigures.contains(figure)
-        if distinct.count == 1 && !banded {
-            let expected = before[0]
-            let wrong = after.filter { $0 != expected }
-            guard let first = wrong.first else { return .unchanged(.exact) }
-            return .regression(finding(figure, expected, wrong.count == after.count ? first : "\(first) in \(wrong.count) of \(after.count)",
-                                       change(expected, first), "changed: an exact figure must match"))
-        }
-        let b = before.compactMap(Double.init), a = after.compactMap(Double.init)
-        guard b.count == before.count, let low = b.min(), let high = b.max(), let now = Statistics(a)?.median else {
-            return .regression(finding(figure, distinct.sorted().joined(separator: "/"), Set(after).sorted().joined(separator: "/"),
-                                       "", "changed"))
-        }
-        // Each writer may end with a partial batch or not: a save and its two transactions each.
-        let slack = max(1, 2 * Double(writers), high - low, 0.05 * (Statistics(b)?.median ?? 0))
-        let text = "\(Self.format(low))…\(Self.format(high))"
-        if now > high + slack {
-            return .regression(finding(figure, text, Self.format(now), change(String(high), String(now)),
-                                       "above the band (writers race, compared by a band)"))
-        }
-        if now < low - slack {
-            return .improvement(finding(figure, text, Self.format(now), change(String(low), String(now)),
-                                        "below the band (writers race, compared by a band)"))
-        }
-        return .unchanged(.exact)
-    }
-
-    /// Near-exact figures: medians within `nearExact`, or within the baseline's own spread when
-    /// that is wider (writers racing).
-    private func nearExact(_ figure: String) -> Outcome? {
-        let b = numbers(baseline, figure), a = numbers(current, figure)
-        guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
-        let spread = before.min > 0 ? before.max / before.min - 1 : 0
-        // Racing writers move these too: allow them twice the baseline's own spread, and 5 %.
-        let threshold = racing ? max(2.5 * options.nearExact, 2 * spread) : max(options.nearExact, spread)
-        let ratio = now.median / before.median - 1
-        let verdict = String(format: "%@ than ±%.1f %%", abs(ratio) > threshold ? "more" : "less", threshold * 100)
-        if ratio > threshold {
-            return .regression(finding(figure, Self.format(before.median), Self.format(now.median), Self.percent(ratio),
-                                       "more work: " + verdict))
-        }
-        if ratio < -threshold {
-            return .improvement(finding(figure, Self.format(before.median), Self.format(now.median), Self.percent(ratio),
-                                        "less work: " + verdict))
-        }
-        return .unchanged(.nearExact)
-    }
-
-    /// Noisy figures: a regression only when the medians moved by more than the threshold in the
-    /// bad direction AND the samples differ significantly (one-sided Mann-Whitney U, p < alpha).
-    private func noisy(_ figure: String, higherIsBetter: Bool) -> Outcome? {
-        let b = numbers(baseline, figure), a = numbers(current, figure)
-        guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
-        let ratio = now.median / before.median - 1
-        let threshold = higherIsBetter ? options.speed : options.memory
-        let worse = higherIsBetter ? -ratio : ratio
-        let pWorse = higherIsBetter ? MannWhitney.pGreater(b, a) : MannWhitney.pGreater(a, b)
-        let pBetter = higherIsBetter ? MannWhitney.pGreater(a, b) : MannWhitney.pGreater(b, a)
-        let text = (Self.format(before.median), Self.format(now.median), Self.percent(ratio))
-        if worse > threshold && pWorse < options.alpha {
-            return .regression(finding(figure, text.0, text.1, text.2,
-                                       String(format: "%@ (Mann-Whitney p = %.3f < %.2f, %d vs %d repetitions)",
-                                              higherIsBetter ? "slower" : "bigger", pWorse, options.alpha, b.count, a.count)))
-        }
-        if -worse > threshold && pBetter < options.alpha {
-            return .improvement(finding(figure, text.0, text.1, text.2,
-                                        String(format: "%@ (Mann-Whitney p = %.3f)", higherIsBetter ? "faster" : "smaller", pBetter)))
-        }
-        return .unchanged(.noisy)
-    }
-
-    private func finding(_ figure: String, _ before: String, _ now: String, _ change: String, _ verdict: String) -> Comparison.Finding {
-        Comparison.Finding(configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
-    }
-
-    private func change(_ before: String, _ after: String) -> String {
-        guard let b = Double(before), let a = Double(after), b != 0 else { return "" }
-        return Self.percent(a / b - 1)
-    }
-
-    static func percent(_ ratio: Double) -> String { String(format: "%+.1f %%", ratio * 100) }
-
-    static func format(_ v: Double) -> String {
-        if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
-        return abs(v) >= 100 ? String(format: "%.0f", v) : String(format: "%.4g", v)
-    }
-}

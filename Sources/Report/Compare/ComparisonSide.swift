@@ -8,14 +8,28 @@ package struct ComparisonSide: Sendable {
     /// in file order.
     package struct Group: Sendable {
         package var cells: [[String]] = Array(repeating: [], count: Comparison.figureColumns.count)
+        /// Each row's invocation (its run id before the sequence number): which night it is from.
+        package var invocations: [String] = []
         package var rows = 0
         /// True when a history consumer reported a lag (it races the importer).
         package var hasLag = false
 
-        mutating func append(_ row: [String], lag: Bool) {
+        mutating func append(_ row: [String], invocation: String, lag: Bool) {
             for (k, cell) in row.enumerated() { cells[k].append(cell) }
+            invocations.append(invocation)
             rows += 1
             hasLag = hasLag || lag
+        }
+
+        /// The largest move of one invocation's median of `figure` from the median of all, over
+        /// the invocations with two repetitions or more; nil with fewer than two such invocations.
+        package func drift(_ figure: String) -> Double? {
+            let column = cells(figure)
+            var byNight: [String: [Double]] = [:]
+            for (cell, night) in zip(column, invocations) { if let v = Double(cell) { byNight[night, default: []].append(v) } }
+            let nights = byNight.values.filter { $0.count >= 2 }
+            guard nights.count >= 2, let all = Statistics(nights.flatMap { $0 }), all.median > 0 else { return nil }
+            return nights.compactMap { Statistics($0).map { abs($0.median / all.median - 1) } }.max()
         }
 
         /// The cells of `figure`, blanks included.
@@ -28,7 +42,8 @@ package struct ComparisonSide: Sendable {
     }
 
     package private(set) var groups: [[String]: Group] = [:]
-    /// The machines the rows were measured on (CPU model, core count, SQLite version), in order.
+    /// The machines the rows were measured on (CPU model, core count, SQLite and Swift versions:
+    /// a new toolchain changes allocations and instructions as much as a new CPU changes time).
     package private(set) var machines: [String] = []
     package private(set) var files: [String] = []
     package private(set) var rowCount = 0
@@ -45,7 +60,7 @@ package struct ComparisonSide: Sendable {
         files.append(path)
         let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
         let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
-        let machine = ["cpu_model", "cores", "sqlite_version"].map { ResultRow.columnIndex[$0]! }
+        let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map { ResultRow.columnIndex[$0]! }
         let runID = ResultRow.columnIndex["run_id"]!, lag = ResultRow.columnIndex["history_lag_p50_ms"]!
         var rows = 0
         while try reader.next() {
@@ -59,12 +74,14 @@ package struct ComparisonSide: Sendable {
                 }
                 runIDs[id] = files.count
             }
-            let name = "\(reader.string(machine[0])), \(reader.string(machine[1])) cores, SQLite \(reader.string(machine[2]))"
+            let name = "\(reader.string(machine[0])), \(reader.string(machine[1])) cores, SQLite \(reader.string(machine[2])), "
+                + "Swift \(reader.string(machine[3]))"
             if !machines.contains(name) { machines.append(name) }
             let key = keys.map { reader.string($0) }
             let cells = figures.map { reader.string($0) }
             // Mutated in place: a copy taken out and put back would copy every cell so far.
-            groups[key, default: Group()].append(cells, lag: !reader.isBlank(lag))
+            let invocation = String(id.split(separator: "-").first ?? "")
+            groups[key, default: Group()].append(cells, invocation: invocation, lag: !reader.isBlank(lag))
         }
         guard rows > 0 else { throw .malformed(path, line: 2, "the file has a header and no rows") }
         rowCount += rows
