@@ -55,26 +55,36 @@ common = 'set termoption noenhanced; set grid lc rgb "#dddddd"; set key outside 
 # Opens the output of chart `chart` in format `fmt`.
 open = 'if (fmt eq "png") { set terminal pngcairo size 1280,800 font "DejaVu Sans,11" noenhanced } else { set terminal svg size 1280,800 font "DejaVu Sans,11" noenhanced }; set output out . chart . "." . fmt'
 
-# 1. Throughput per configuration.
+# 1. Throughput per configuration: one horizontal bar each (labels stay readable), linear unless
+#    the rates span more than ten times, the image as tall as the bars need.
 chart = "throughput"
 if (has(chart)) { do for [fmt in formats] {
-    @open
-    limit = (|throughput_series| > 1) ? ", and the black bar is the limit (raw-sqlite on the same records)" : " (no limit in these runs: --no-limit)"
-    set title "Throughput per configuration: taller is faster" . limit . "\nwhiskers: 95% CI of the median (min…max below 5 repetitions)" noenhanced font ",12"
-    set ylabel "records per second (log scale)"
-    set logscale y
-    set grid ytics lc rgb "#dddddd"
+    bars = int(throughput_count)
+    height = (bars * 24 + 230 > 500) ? bars * 24 + 230 : 500
+    if (fmt eq "png") { set terminal pngcairo size 1280,height font "DejaVu Sans,11" noenhanced } else { set terminal svg size 1280,height font "DejaVu Sans,11" noenhanced }
+    set output out . chart . "." . fmt
+    set title "Throughput per configuration: longer is faster\n" . throughput_settings . "\nwhiskers: 95% CI of the median (min…max below 5 repetitions); " . throughput_limitnote noenhanced font ",11"
+    set xlabel throughput_unit . (throughput_log eq "1" ? " (log scale)" : "")
+    if (throughput_log eq "1") { set logscale x; set xrange [real(throughput_start):*] }
+    else { set xrange [0:*] }
+    set format x "%.0s%c"
+    set grid xtics lc rgb "#dddddd"
+    unset grid
+    set grid xtics lc rgb "#dddddd"
+    set ytics noenhanced nomirror font ",10"
+    set yrange [0.4:bars + 0.6]
+    set lmargin 34
+    set key outside top center horizontal opaque font ",9"
     set style fill solid 0.55 border -1
-    set boxwidth 0.6
-    set xtics rotate by 90 right noenhanced font ",8" nomirror
-    set bmargin 17
-    set xrange [-1:*]
-    # The limit's bars only when loadgen named them (a --no-limit run has no limit to draw).
+    left = (throughput_log eq "1") ? real(throughput_start) : 0
+    # The limit's ticks only when loadgen named them (a --no-limit run has no limit to draw).
     if (|throughput_series| > 1) {
-        plot file(chart) using 1:3:4:5:(0.6):xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title throughput_series[1], \
-             ''          using ($1-0.38):6:(0.76):(0) with vectors nohead lw 4 lc rgb "black" title throughput_series[2]
+        plot file(chart) using (left):1:(left):3:($1-0.32):($1+0.32):ytic(2) with boxxyerror lc rgb "#1b9e77" title throughput_series[1], \
+             ''          using 3:1:4:5 with xerrorbars lc rgb "#333333" pt -1 notitle, \
+             ''          using 6:($1-0.42):(0):(0.84) with vectors nohead lw 5 lc rgb "black" title throughput_series[2]
     } else {
-        plot file(chart) using 1:3:4:5:(0.6):xticlabels(2) with boxerrorbars lc rgb "#1b9e77" title throughput_series[1]
+        plot file(chart) using (left):1:(left):3:($1-0.32):($1+0.32):ytic(2) with boxxyerror lc rgb "#1b9e77" title throughput_series[1], \
+             ''          using 3:1:4:5 with xerrorbars lc rgb "#333333" pt -1 notitle
     }
     unset output
     reset
@@ -85,11 +95,13 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "scaling"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Scaling: how wall time (left) and rate (right) follow the number of rows, log–log\na line of slope 1 on the left is a cost per row that does not grow with the data" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Scaling: how wall time (left) and rate (right) follow the number of rows, log–log\na line of slope 1 on the left is a cost per row that does not grow with the data" font ",12"
     set logscale xy
+    set format x "%.0s%c"
+    set format y "%.0s%c"
     set xlabel "rows"
     set ylabel "wall time (s), bars min…max"
-    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
+    set key inside top left opaque box noenhanced font ",8"
     plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title scaling_series[i]
     set ylabel "records per second (median)"
     unset key
@@ -105,13 +117,18 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "batchsize"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Batch size: records per second (left) and peak RSS (right) against --batch-size\nbigger batches commit less often and hold more objects" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Batch size: records per second (left) and peak RSS (right) against --batch-size\nbigger batches commit less often and hold more objects" font ",12"
     set logscale x
+    set format x "%.0s%c"
+    set format y "%.0s%c"
     set xlabel "--batch-size (records per save or transaction, log scale)"
-    set ylabel "rows/s (median; bars: 95% CI)"
-    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
-    plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title batchsize_series[i]
+    set ylabel "rows/s (median; bars: 95% CI, series side by side)"
+    set key inside bottom right opaque box noenhanced font ",8"
+    # Each series' whiskers a little to the side of the others', so that they do not overlap.
+    nb = |batchsize_series|
+    plot for [i=1:nb] file(chart) index (i-1) using ($1*(1+0.05*(i-(nb+1)/2.0))):2:3:4 with yerrorlines lt i title batchsize_series[i]
     set ylabel "peak RSS (MB, median)"
+    set format y "%g"
     unset key
     plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title batchsize_series[i]
     unset multiplot
@@ -125,10 +142,12 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "memory"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Memory while importing: save + reset() keeps memory flat (a sawtooth),\nan import that never resets grows with every row" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Memory while importing: save + reset() keeps memory flat (a sawtooth),\nan import that never resets grows with every row" font ",12"
     set xlabel "records processed"
+    set format x "%.0s%c"
+    set xtics rotate by -30
     set ylabel "resident memory (MB)"
-    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
+    set key inside top left opaque box noenhanced font ",8"
     plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:2 with lines lt i title memory_series[i]
     set ylabel "heap allocated (MB)"
     unset key
@@ -143,15 +162,20 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "writers"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.08,0.68,0.11,0.86 spacing 0.09 title "Writers: duplicate rows (left) and merge conflicts (right) as writers are added\none writer, or a uniqueness constraint, keeps duplicates at 0" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Writers: duplicate rows (left) and merge conflicts (right) as writers are added\none writer, or a uniqueness constraint, keeps duplicates at 0; bars: min…max over the repetitions" font ",12"
     set xlabel "writers (concurrent producers)"
     set ylabel "duplicate rows (median)"
-    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
-    set yrange [0:*]
-    plot for [i=1:|writers_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title writers_series[i]
+    set format y "%.0s%c"
+    set key inside top left opaque box noenhanced font ",8"
+    stats file(chart) using 4 nooutput
+    if (STATS_max <= 0) { set yrange [0:1] } else { set yrange [0:*] }
+    nw = |writers_series|
+    plot for [i=1:nw] file(chart) index (i-1) using ($1*(1+0.02*(i-(nw+1)/2.0))):2:3:4 with yerrorlines lt i title writers_series[i]
     set ylabel "conflicts resolved by the merge policy (median)"
     unset key
-    plot for [i=1:|writers_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title writers_series[i]
+    stats file(chart) using 7 nooutput
+    if (STATS_max <= 0) { set yrange [0:1] }
+    plot for [i=1:nw] file(chart) index (i-1) using ($1*(1+0.02*(i-(nw+1)/2.0))):5:6:7 with yerrorlines lt i title writers_series[i]
     unset multiplot
     set yrange [*:*]
     unset output
@@ -196,25 +220,55 @@ if (has(chart)) { do for [fmt in formats] {
     @common
 } }
 
-# 8. The nightly trend.
+# 8. The nightly trend: each strategy relative to the baseline (1.0), the band the gate tolerates,
+#    and a red mark where a strategy fell below it.
 chart = "trend"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 2,1 margins 0.08,0.68,0.12,0.88 spacing 0.14 title "Nightly trend: vs_limit per strategy (dashed: the baseline) and allocation requests per record\na step is a commit that changed the work" font ",12"
+    band = real(trend_band)
+    # The panels' ranges (stats cannot read time data, so before `set xdata time`).
+    stats file(chart) using 2 nooutput
+    speedmin = STATS_min; speedmax = STATS_max
+    stats file(chart) using 3 nooutput
+    allocmin = STATS_min; allocmax = STATS_max
+    set multiplot layout 2,1 margins 0.07,0.78,0.12,0.88 spacing 0.14 title sprintf("Nightly trend over %s nights: each strategy's vs_limit (top) and allocations per record (bottom) ÷ the baseline's\n1.0 is the baseline; grey: the ±%.0f%% band the gate tolerates; red ×: a night below it", trend_nights, band*100) font ",12"
     set xdata time
     set timefmt "%s"
-    set format x "%m-%d %H:%M"
-    set xtics rotate by -30 font ",9"
-    set offsets graph 0.04, graph 0.04, graph 0.05, graph 0.05
+    set format x "%m-%d\n%H:%M"
+    set xtics font ",9"
+    set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
     unset xlabel
-    set ylabel "vs_limit (median of the night)"
-    set key at screen 0.99,0.86 right top noenhanced box opaque font ",9"
-    plot for [i=1:|trend_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i], \
-         for [i=1:|trend_series|] file(chart) index (i-1) using 1:4 with lines lt i dt (4,4) lw 1 notitle
-    set ylabel "allocations per record (median)"
-    set xlabel "nightly run (start)"
-    unset key
-    plot for [i=1:|trend_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title trend_series[i]
+    set ylabel "vs_limit ÷ baseline"
+    # At least twice the band, so that nights equal to the baseline still have a scale.
+    set yrange [(speedmin < 1-2*band ? speedmin : 1-2*band):(speedmax > 1+2*band ? speedmax : 1+2*band)]
+    set key at screen 0.995,0.88 right top noenhanced box opaque font ",8" maxrows 40
+    n = |trend_series|
+    ns = int(trend_speedcount)
+    # The red marks only when some night fell below the band (gnuplot warns of an empty block).
+    if (int(trend_marks) > 0) {
+        plot (1+band) with filledcurves y1=(1-band) lc rgb "#e8e8e8" notitle, \
+             1 with lines lc rgb "black" lw 1 dt 1 title "baseline", \
+             for [i=1:ns] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i], \
+             file(chart) index n using 1:2 with points pt 2 ps 2 lw 2 lc rgb "red" title "below the band"
+    } else {
+        plot (1+band) with filledcurves y1=(1-band) lc rgb "#e8e8e8" notitle, \
+             1 with lines lc rgb "black" lw 1 dt 1 title "baseline", \
+             for [i=1:ns] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i]
+    }
+    set ylabel "allocations per record ÷ baseline"
+    set yrange [(allocmin < 0.99 ? allocmin : 0.99):(allocmax > 1.01 ? allocmax : 1.01)]
+    set xlabel "nightly run (start, UTC)"
+    set key at screen 0.995,0.45 right top noenhanced box opaque font ",8" maxrows 40
+    # Strategies without a vs_limit (updates, deletes, reads) have their titles here.
+    if (n > ns) {
+        plot 1 with lines lc rgb "black" lw 1 notitle, \
+             for [i=ns+1:n] file(chart) index (i-1) using 1:3 with linespoints lt i title trend_series[i] . " (no vs_limit)", \
+             for [i=1:ns] file(chart) index (i-1) using 1:3 with linespoints lt i notitle
+    } else {
+        unset key
+        plot 1 with lines lc rgb "black" lw 1 notitle, \
+             for [i=1:ns] file(chart) index (i-1) using 1:3 with linespoints lt i notitle
+    }
     unset multiplot
     set xdata
     unset output

@@ -11,6 +11,7 @@ import Workload
 /// Compare with `batch`, which pays for both.
 package struct BatchInsertOnlyStrategy: WriteStrategy {
     package init() {}
+    package var screenAdvice: String? { BatchImport.screenAdvice }
     package var name: String { "batch-insert-only" }
     package var summary: String { "BatchInsertRequests alone on raw-sqlite's layout: no dedup, no relationships" }
     package var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }

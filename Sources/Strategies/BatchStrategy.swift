@@ -11,6 +11,7 @@ import Report
 /// Hypothesis: close to raw, flat memory, "10–20× faster than context inserts".
 package struct BatchStrategy: WriteStrategy {
     package init() {}
+    package var screenAdvice: String? { BatchImport.screenAdvice }
     package var name: String { "batch" }
     package var summary: String { "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context" }
     package var idiom: String { "NSBatchInsertRequest (with the relationship fix-up it forces)" }

@@ -10,6 +10,7 @@ import Report
 /// input, at the cost of the updates.
 package struct BatchUpsertStrategy: WriteStrategy {
     package init() {}
+    package var screenAdvice: String? { BatchImport.screenAdvice }
     package var name: String { "batch-upsert" }
     package var summary: String { "as batch, but repeated keys update their row (ON CONFLICT … DO UPDATE)" }
     package var idiom: String { "batch insert + uniqueness constraint + object-trump merge policy" }

@@ -35,6 +35,10 @@ package protocol WriteStrategy: Sendable {
     /// True for a strategy that needs persistent history: its runs record it (`--history`)
     /// whether asked or not.
     var requiresHistory: Bool { get }
+    /// What a team does when this strategy's writes do not reach a screen (`--view-context`
+    /// shows rows missing): Core Data's fix, for the summary to give beside the verdict. Nil for
+    /// a strategy whose saves reach the screen.
+    var screenAdvice: String? { get }
 
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet), or
     /// for another operation works on the store filled before. Throws when the work cannot be
@@ -56,6 +60,7 @@ extension WriteStrategy {
     package var caveat: String { "" }
     package var isLimit: Bool { false }
     package var requiresHistory: Bool { false }
+    package var screenAdvice: String? { nil }
 }
 
 /// What a strategy does to the store, and what a run measures (`--operation`).

@@ -76,7 +76,7 @@ import Testing
         let r = try CLI.run(["report", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
-        for part in ["# Design review:", "### Reproduce", "loadgen run --strategy", "## Summary", "| strategy |", "## Ranking",
+        for part in ["# Design review:", "### Reproduce", "loadgen run --strategy", "## Summary", "| strategy |", "## Conclusion",
                      "## Charts", "![Throughput](throughput.png)", "## What the verifier found", "| one-writer |"] {
             #expect(page.contains(part), "review.md lacks \(part)")
         }
@@ -128,5 +128,64 @@ import Testing
         #expect(p.terminationStatus == 0)
         #expect(header(out + "throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
         #expect(header(out + "batchsize.png", 4) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    /// Each chart's data says what its title promises (issue 18): one bar per configuration with
+    /// the unit of its operation and the run's settings, a scale that shows differences under
+    /// 2×, the writers' spread, and a plot that replaces the charts it drew before.
+    @Test func chartDataMatchesWhatTheChartsPromise() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/plots"
+        let sweep = try Self.sweep
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: out + "/latency.png"))
+        let r = try CLI.run(["plot", sweep.results, "--out", out, "--data-only"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bars = try String(contentsOfFile: out + "/data/throughput.dat", encoding: .utf8).split(separator: "\n").dropFirst()
+        let parameters = ["strategy", "rows", "batch_size", "writers", "rate", "coordinators", "producer_latency_us", "history",
+                          "view_context", "dup_rate", "operation"]
+        let configurations = Set(try CLI.rows(sweep.results).filter { ($0["instructions_by"] ?? "").isEmpty }
+            .map { row in parameters.map { row[$0] ?? "" } })
+        #expect(bars.count == configurations.count, "one bar per configuration")
+        let vars = try String(contentsOfFile: out + "/data/vars.gp", encoding: .utf8)
+        #expect(vars.contains("throughput_unit = \"records imported per second\"") && vars.contains("throughput_log = \"0\""), "\(vars)")
+        #expect(vars.contains("throughput_settings = \"expenses"))
+        let writers = try String(contentsOfFile: out + "/data/writers.dat", encoding: .utf8)
+        #expect(writers.hasPrefix("# writers duplicates_median duplicates_min duplicates_max conflicts_median"))
+        // --data-only drew nothing, and the stale chart of an earlier plot is gone.
+        #expect(!FileManager.default.fileExists(atPath: out + "/latency.png"))
+        // An operation's chart counts its own unit and says why it has no limit.
+        let ops = dir + "/ops.csv"
+        #expect(try CLI.run(["run", "--operation", "delete", "--rows", "1000", "--out", ops, "--quiet"], tmpdir: dir).status == 0)
+        #expect(try CLI.run(["plot", ops, "--out", dir + "/ops", "--data-only"]).status == 0)
+        let opsVars = try String(contentsOfFile: dir + "/ops/data/vars.gp", encoding: .utf8)
+        #expect(opsVars.contains("throughput_unit = \"records deleted per second\"")
+                && opsVars.contains("operations on a filled store have no limit"), "\(opsVars)")
+    }
+
+    /// The trend compares each night with the baseline's same configurations and marks the
+    /// nights below the band.
+    @Test func theTrendIsRelativeToTheBaselineWithMarks() throws {
+        let sweep = try Self.sweep
+        let dir = CLI.makeFolder()
+        // A history of two nights: the sweep, and the sweep with one strategy halved.
+        let rows = try CLI.parseCSV(String(contentsOfFile: sweep.results, encoding: .utf8))
+        let header = rows[0]
+        let (id, vs, strategy) = (header.firstIndex(of: "run_id")!, header.firstIndex(of: "vs_limit")!, header.firstIndex(of: "strategy")!)
+        var text = header.joined(separator: ",") + "\r\n"
+        for night in ["a", "b"] {
+            for var row in rows.dropFirst() {
+                row[id] = night + row[id]
+                if night == "b" && row[strategy] == "prefetch", let v = Double(row[vs]) { row[vs] = String(format: "%.4f", v / 2) }
+                text += row.map(ResultsFixture.quote).joined(separator: ",") + "\r\n"
+            }
+        }
+        let history = dir + "/history.csv"
+        try text.write(toFile: history, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["plot", sweep.results, "--history", history, "--baseline", sweep.results, "--out", dir + "/p", "--data-only"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let data = try String(contentsOfFile: dir + "/p/data/trend.dat", encoding: .utf8)
+        #expect(data.contains("# prefetch") && data.contains("\"prefetch\""), "the halved night is marked: \(data)")
+        #expect(!data.contains("\"context-reset\""), "an unchanged strategy is not marked")
     }
 }

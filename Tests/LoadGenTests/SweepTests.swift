@@ -81,7 +81,7 @@ import Testing
         let markdown = dir + "/review.md", summary = dir + "/summary.csv"
         let r = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--batch-size", "100,250",
                              "--repeat", "5", "--json", "--markdown", markdown, "--summary-csv", summary,
-                             "--progress", "none"], tmpdir: dir)
+                             "--progress", "none", "--min-difference", "0"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let repetitions = try #require(json["repetitions"] as? [[String: Any]])
@@ -99,7 +99,7 @@ import Testing
         #expect(table[0] == "## loadgen run summary")
         #expect(table[1].hasPrefix("| strategy | batch_size | median rows/s | 95% CI | ± MAD | vs_limit | peak RSS |"))
         #expect(table.filter { $0.hasPrefix("| batch |") || $0.hasPrefix("| context-reset |") }.count == 4)
-        #expect(table.contains { $0.hasPrefix("At batch_size=100: ") && $0.contains("× faster than") && $0.contains("95% CI") })
+        #expect(table.contains { $0.hasPrefix("- batch_size=100: ") && $0.contains("× faster than") && $0.contains("95% CI") })
 
         let rows = try CLI.rows(summary)
         #expect(rows.count == 5)

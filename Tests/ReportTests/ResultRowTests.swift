@@ -27,7 +27,8 @@ import Testing
         m.verification = v
         m.leakedConnections = 51; m.allocations = 52; m.allocatedBytesTotal = 53; m.instructions = 54
         m.instructionsCountedBy = "callgrind"; m.prefillSeconds = 0.75; m.targets = 55; m.error = "lost, twice"
-        return ResultRow(identity: RunIdentity(runID: "r1", startedAt: "2026-11-30T08:00:00Z", system: system),
+        return ResultRow(identity: RunIdentity(runID: "r1", startedAt: "2026-11-30T08:00:00Z", system: system,
+                                               command: "loadgen run --strategy 'a b'"),
                          parameters: ParameterValues(parameters), repetition: 2, repetitions: 3,
                          configuration: "rows=1000", measurement: m, vsLimit: 0.5)
     }()

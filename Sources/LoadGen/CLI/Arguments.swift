@@ -9,12 +9,16 @@ struct OptionSpec: Sendable {
     let help: String
     /// The value used when the option is absent, as help shows it (nil: none, or a flag).
     let defaultText: String?
+    /// The value an option takes when given without one (`--history` alone is `--history on`);
+    /// nil when it needs a value.
+    var impliedValue: String? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help, defaultText: nil)
     }
-    static func option(_ name: String, _ value: String, _ help: String, default defaultText: String? = nil) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help, defaultText: defaultText)
+    static func option(_ name: String, _ value: String, _ help: String, default defaultText: String? = nil,
+                       implied: String? = nil) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, defaultText: defaultText, impliedValue: implied)
     }
 }
 
@@ -60,12 +64,13 @@ struct Arguments {
             let value: String
             if let inline {
                 value = inline
-            } else {
-                guard i < arguments.count, !(arguments[i].hasPrefix("--") && arguments[i].count > 2) else {
-                    throw CommandError.usage("\(command): \(name) needs a value (\(spec.value!))")
-                }
+            } else if i < arguments.count, !(arguments[i].hasPrefix("--") && arguments[i].count > 2) {
                 value = arguments[i]
                 i += 1
+            } else if let implied = spec.impliedValue {
+                value = implied
+            } else {
+                throw CommandError.usage("\(command): \(name) needs a value (\(spec.value!))")
             }
             guard values[name] == nil else { throw CommandError.usage("\(command): \(name) given twice") }
             values[name] = value
@@ -113,33 +118,16 @@ struct Arguments {
     static func parseInt(_ text: String) -> Int? { RunParameter.parseInteger(text) }
 
     /// The option nearest to a mistyped one, when it is close enough to be a typo.
-    static func closest(to name: String, in names: [String]) -> String? {
-        let scored = names.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= 2 else { return nil }
-        return best
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
-        var previous = Array(0...y.count)
-        for i in 1...max(1, x.count) where !x.isEmpty {
-            var current = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...max(1, y.count) where !y.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[y.count]
-    }
+    static func closest(to name: String, in names: [String]) -> String? { Nearest.word(to: name, in: names) }
 }
 
 /// Renders a command's help from its specs.
 enum Help {
     static func render(usage: String, about: String, specs: [OptionSpec], footer: String = "") -> String {
         var text = "\(about)\n\nUsage: \(usage)\n\nOptions:\n"
-        let width = specs.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+        let width = specs.map { $0.name.count + ($0.value.map { $0.count + 3 } ?? 0) }.max() ?? 0
         for spec in specs {
-            let left = spec.name + (spec.value.map { " " + $0 } ?? "")
+            let left = spec.name + (spec.value.map { spec.impliedValue == nil ? " " + $0 : " [" + $0 + "]" } ?? "")
             text += "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help
                 + (spec.defaultText.map { " (default: \($0))" } ?? "") + "\n"
         }

@@ -19,6 +19,10 @@ enum ChildCommand {
             FileHandle.standardError.write(Data("loadgen: \(name) is internal to loadgen run\n".utf8))
             return ExitCode.usage
         }
+        // Read what the process reads once before the window, so that its first read does not land
+        // in the measured allocations of whichever strategy opens a connection first.
+        _ = Database.printsSQLFromEnvironment
+        _ = ConcurrencyDebug.isEnabled
         let measurement: RunMeasurement
         do {
             try watchParent(removingWhenOrphaned: task.orphanPaths)

@@ -10,8 +10,8 @@ enum CompareCommand {
         .option("--near-exact", "R", "tolerance for allocations, instructions and VM steps that repeat (3 × their spread when wider)",
                 default: "0.005"),
         .option("--speed", "R", "least vs_limit drop that counts (or twice the baseline's night-to-night drift; "
-                + "0.10 for a baseline of one night)", default: "0.05"),
-        .option("--memory", "R", "least peak RSS growth that counts (likewise; 0.20 for one night)", default: "0.05"),
+                + "0.10 for a baseline of one night)", default: "0.075"),
+        .option("--memory", "R", "least peak RSS growth that counts (likewise; 0.20 for one night)", default: "0.075"),
         .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
         .flag("--cross-machine", "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
         .flag("--allow-missing", "a configuration of the baseline missing from the new results is listed, not a failure"),
@@ -53,8 +53,8 @@ enum CompareCommand {
         }
         var options = Comparison.Options()
         options.nearExact = try a.double("--near-exact", default: 0.005, in: 0...1)!
-        options.speed = try a.double("--speed", default: 0.05, in: 0...1)!
-        options.memory = try a.double("--memory", default: 0.05, in: 0...10)!
+        options.speed = try a.double("--speed", default: 0.075, in: 0...1)!
+        options.memory = try a.double("--memory", default: 0.075, in: 0...10)!
         options.alpha = try a.double("--alpha", default: 0.01, in: 0.0001...0.5)!
         options.crossMachine = a.flag("--cross-machine")
         options.allowMissing = a.flag("--allow-missing")

@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import Strategies
 
 /// `loadgen plot CSV… [--timeline FILE] [--history FILE] [--out DIR]`: derives each chart's data
 /// from results files and runs `plots.gnuplot` on it.
@@ -72,7 +73,9 @@ struct Charts {
             baselinePath = "results/baseline.csv"
         }
         let baseline = try baselinePath.map { try Self.results($0, command: command) }
-        data = ChartData(rows: rows, timeline: timeline, history: history, baseline: baseline)
+        data = ChartData(rows: rows, timeline: timeline, history: history, baseline: baseline,
+                         writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
+                         band: Comparison.Options().speed)
     }
 
     /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).
@@ -81,6 +84,11 @@ struct Charts {
         let folder = out.hasSuffix("/") ? out : out + "/"
         let dataFolder = folder + "data"
         try Self.makeFolders(dataFolder)
+        // A chart an earlier plot drew into this folder and this one does not (its data is
+        // gone) must not stay beside the new ones as if it were theirs.
+        for chart in data.charts {
+            for format in ["png", "svg"] { unlink("\(folder)\(chart.name).\(format)") }
+        }
         var written: [String] = []
         for chart in data.charts {
             let path = "\(dataFolder)/\(chart.name).dat"

@@ -16,7 +16,7 @@ enum ReportCommand {
         .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot of the checkout"),
         .flag("--no-charts", "write the page without charts (no gnuplot needed)"),
         .flag("--cross-machine", "summarise rows measured on different machines or SQLite versions in one page"),
-    ]
+    ] + ConclusionFlags.specs
 
     /// How a page loadgen wrote starts: only such a review.md is replaced.
     static let signature = "# Design review"
@@ -30,6 +30,7 @@ enum ReportCommand {
             return ExitCode.success
         }
         let a = try Arguments(command: "report", arguments: arguments, specs: specs)
+        let options = try ConclusionFlags.options(a)
         let charts = try Charts(a, command: "report", defaultOut: "review/")
         let machines = Self.machines(charts.rows)
         if machines.count > 1 && !a.flag("--cross-machine") {
@@ -49,7 +50,7 @@ enum ReportCommand {
         let drawn = try charts.draw()
         try Charts.makeFolders(folder)
         let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
-                          machines: machines)
+                          machines: machines, options: options)
         let path = page.path
         do { try page.write(text) } catch let error as ResultsFileError {
             throw CommandError(message: "report: \(error)", exitCode: error.exitCode)
@@ -66,7 +67,8 @@ enum ReportCommand {
             + "Swift \($0.identity.system.swiftVersion)" }.uniqued()
     }
 
-    static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = []) -> String {
+    static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = [],
+                       options: ConclusionOptions = ConclusionOptions()) -> String {
         let rows = charts.rows
         let limits = Set(StrategyRegistry.all.filter(\.isLimit).map(\.name))
         var marks: [String: String] = [:]
@@ -74,16 +76,20 @@ enum ReportCommand {
         let swept = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys"
             && Set(rows.map { $0.parameters[c] }.filter { !$0.isEmpty }).count > 1 }
         let summary = RunSummary(rows: rows, sweptColumns: swept, marks: marks.filter { m in rows.contains { $0.parameters.strategy == m.key } },
-                                 unranked: limits)
+                                 unranked: limits, options: options)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
         text += machine(rows) + "\n"
         if machines.count > 1 {
             text += "**Measured on \(machines.count) machines (--cross-machine)**: \(machines.joined(separator: "; ")). "
                 + "Medians below mix them; compare across machines only through `vs_limit`.\n\n"
         }
-        text += "### Reproduce\n\n```sh\n\(command(rows, swept: swept))\n```\n\n"
-        text += MarkdownExport.render(summary, title: "summary").replacingOccurrences(of: "## loadgen summary", with: "## Summary") + "\n"
-        text += ranking(summary)
+        text += reproduce(rows)
+        let conclusion = Summary.recommendations(summary)
+        if !conclusion.isEmpty {
+            text += "## Conclusion\n\n```\n" + conclusion.trimmingCharacters(in: .newlines) + "\n```\n\n"
+        }
+        text += MarkdownExport.render(summary, title: "summary").replacingOccurrences(of: "## loadgen summary", with: "## Summary")
+            .replacingOccurrences(of: "\n### Recommendation\n", with: "\n### Recommendation (as above)\n") + "\n"
         if !images.isEmpty {
             text += "## Charts\n\n"
             for image in images where image.hasSuffix(".png") || !images.contains(where: { $0.hasSuffix(".png") }) {
@@ -113,50 +119,37 @@ enum ReportCommand {
             + "each in its own process; `vs_limit` divides by raw-sqlite in the same round.\n"
     }
 
-    /// The `loadgen run` line that measures these configurations again.
-    static func command(_ rows: [ResultRow], swept: [String]) -> String {
-        let strategies = rows.map(\.parameters.strategy).uniqued()
-        let named = strategies.filter { $0 != "raw-sqlite" || strategies == ["raw-sqlite"] }
-        var words = ["loadgen", "run", "--strategy", named.joined(separator: ",")]
-        let defaults = RunConfiguration().csvFields
-        for parameter in RunParameter.all where parameter.flag != "--strategy" {
-            guard let column = parameter.columns.first else { continue }
-            let values = rows.map { $0.parameters[column] }.filter { !$0.isEmpty }.uniqued()
-            guard !values.isEmpty else { continue }
-            let text = values.map { value -> String in
-                if column == "dup_rate" || column == "zipf_s" || column == "rate" { return Double(value).map { String($0) } ?? value }
-                return value
-            }
-            if values.count > 1 || (values[0] != defaults[column] && column != "batch_size" && column != "dup_rate") {
-                words += [parameter.flag, text.joined(separator: ",")]
-            } else if column == "dup_rate", values != [defaults[column] ?? ""] {
-                words += [parameter.flag, text.joined(separator: ",")]
-            }
+    /// The command lines that measured these rows, as each invocation recorded its own, with the
+    /// revision and machine it ran at. Several invocations are said, and compared through
+    /// `vs_limit` only.
+    static func reproduce(_ rows: [ResultRow]) -> String {
+        var order: [String] = []
+        var byInvocation: [String: [ResultRow]] = [:]
+        for row in rows {
+            let invocation = String(row.identity.runID.split(separator: "-").first ?? "")
+            if byInvocation[invocation] == nil { order.append(invocation) }
+            byInvocation[invocation, default: []].append(row)
         }
-        if rows.contains(where: { $0.parameters["store"] == "memory" }) { words += ["--store", "memory"] }
-        if rows.contains(where: { $0.parameters["view_context"] == "yes" }) { words += ["--view-context"] }
-        if let input = rows.first(where: { !$0.parameters["input"].isEmpty })?.parameters["input"] { words += ["--input", input] }
-        let repeats = rows.map(\.repetitions).max() ?? 1
-        if repeats > 1 { words += ["--repeat", String(repeats)] }
-        return words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
-    }
-
-    private static func ranking(_ summary: RunSummary) -> String {
-        let rankings = summary.rankings.filter { $0.members.count > 1 }
-        guard !rankings.isEmpty else { return "" }
-        var text = "## Ranking\n\n"
-        for r in rankings {
-            text += "- " + (r.point.isEmpty ? "" : "at \(r.point): ")
-                + r.members.map { "\($0.strategy) (\(Format.rate($0.rate?.median ?? 0)))" }.joined(separator: " > ")
-            if let lead = r.lead {
-                text += String(format: "; %@ is %.2f× faster than %@", r.members[0].strategy, lead.ratio, r.members[1].strategy)
-                if let ci = lead.interval {
-                    text += String(format: " (95%% CI %.2f … %.2f%@)", ci.lowerBound, ci.upperBound, ci.lowerBound <= 1 ? ": within noise" : "")
-                }
+        var text = "### Reproduce\n\n"
+        if order.count > 1 {
+            let revisions = Set(rows.map(\.identity.system.gitRevision)).count
+            text += "These rows come from \(order.count) invocations" + (revisions > 1 ? " at \(revisions) revisions" : "")
+                + ": each ran on its own machine state, so the rankings and the conclusion compare them through "
+                + "`vs_limit` (each divided by its own limit), not rows per second.\n\n"
+        }
+        for invocation in order {
+            let mine = byInvocation[invocation]!
+            let first = mine[0].identity
+            let command = first.command.isEmpty
+                ? "# not recorded: these rows predate loadgen recording its command line" : first.command
+            text += "```sh\n\(command)\n```\n"
+            if order.count > 1 {
+                text += "(\(mine.count) repetitions, started \(first.startedAt), revision \(first.system.gitRevision), "
+                    + "\(first.system.cpuModel))\n"
             }
             text += "\n"
         }
-        return text + "\n"
+        return text
     }
 
     /// What the verifier found, per strategy: the correctness side of the numbers.

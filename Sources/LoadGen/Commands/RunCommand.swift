@@ -51,13 +51,13 @@ enum RunCommand {
         }
         try Suite.shard(&plans, arguments)
         if plan.dryRun {
-            print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
+            print(plans.map(DryRun.render).joined(separator: "\n") + DryRun.estimate(plans), terminator: "")
             return ExitCode.success
         }
         try ProcessLimits.checkForRun()
         Interrupts.shared.install()
         TemporaryFolders.sweepStale()
-        var runner = Runner(plans: plans)
+        var runner = Runner(plans: plans, arguments: arguments)
         do {
             try runner.runAll()
         } catch is Interrupted {
@@ -123,7 +123,8 @@ enum RunCommand {
         }
         if let input = plan.inputPath { files.append(("--input", input)) }
         var seen: [String: (flag: String, path: String)] = [:]
-        for file in files {
+        // Devices and pipes (/dev/null) take any number of outputs.
+        for file in files where !ResultsFile(path: file.path).isStream {
             let key = canonical(file.path)
             if let earlier = seen[key], earlier.flag != file.flag {
                 throw CommandError.usage("run: \(earlier.flag) \(earlier.path) and \(file.flag) \(file.path) name the same file; "
@@ -141,6 +142,18 @@ enum RunCommand {
 
 /// `--dry-run`: the configurations and the order repetitions would run in.
 enum DryRun {
+    /// "estimated duration: about 4 min …", from the baseline's rates.
+    static func estimate(_ plans: [RunPlan]) -> String {
+        guard let estimate = DurationEstimate() else {
+            return "estimated duration: unknown (no results/baseline.csv in the checkout to take rates from)\n"
+        }
+        let (seconds, unknown) = estimate.seconds(plans)
+        return "estimated duration: about \(Format.duration(seconds)) (rates of \(estimate.source), this machine kind's "
+            + "nightly; wall time moves ±30 % here"
+            + (unknown.isEmpty ? "" : "; no figure for \(unknown.joined(separator: ", ")): counted at "
+               + "\(Int(DurationEstimate.fallbackRowsPerSecond / 1000)) k rows/s") + ")\n"
+    }
+
     static func render(_ plan: RunPlan) -> String {
         let schedule = plan.schedule
         var text = "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × \(plan.repeats) repetition"

@@ -8,20 +8,10 @@ import Foundation
 enum GitRevision {
     static func current() -> String {
         if let forced = ProcessInfo.processInfo.environment["LOADGEN_GIT_REV"], !forced.isEmpty { return forced }
-        guard let root = checkoutRoot() else { return "unknown" }
+        guard let root = Checkout.root else { return "unknown" }
         guard let rev = git(["-C", root, "rev-parse", "--short=12", "HEAD"]), !rev.isEmpty else { return "unknown" }
         let dirty = git(["-C", root, "status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
         return dirty ? rev + "-dirty" : rev
-    }
-
-    private static func checkoutRoot() -> String? {
-        var url = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                      ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<8 {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-            url.deleteLastPathComponent()
-        }
-        return nil
     }
 
     /// Runs git with `posix_spawn` and reads its output. Foundation's `Process` hung forever,

@@ -53,8 +53,6 @@ struct RunPlan {
         .option("--store", "PATH|memory", "keep the store at PATH (replaced only by a repetition that is ok), or in memory",
                 default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
-        .flag("--view-context", "keep a view context watching every saved expense, as a list screen would"),
-        .flag("--history", "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request"),
         .option("--repeat", "N", "measured repetitions of each configuration", default: "1"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
@@ -71,8 +69,11 @@ struct RunPlan {
 
     /// Every option of `run`: the parameters (from their table), then the run's own.
     static let specs: [OptionSpec] = RunParameter.all.map { p in
-        .option(p.flag, p.valueName, p.help, default: p.defaultText)
-    } + runSpecs
+        .option(p.flag, p.valueName, p.help, default: p.defaultText, implied: p.impliedValue)
+    } + runSpecs + ConclusionFlags.specs
+
+    /// What the summary concludes (`--objective`, `--max-rss`, …).
+    var conclusions = ConclusionOptions()
 
     /// Reads and checks every option. Throws a usage error naming the flag and what it accepts.
     init(_ a: Arguments) throws {
@@ -80,13 +81,12 @@ struct RunPlan {
             throw CommandError.usage("run: unexpected argument '\(a.positional[0])'; options start with --")
         }
         try readRunOptions(a)
+        conclusions = try ConclusionFlags.options(a)
         if storePath == "memory" {
             base.storeKind = .memory
             base.journal = nil
             base.synchronous = nil
         }
-        base.viewContext = a.flag("--view-context")
-        base.history = a.flag("--history")
         axes = try Self.readAxes(a)
         if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag) }) {
             throw CommandError.usage("run: \(workload.parameter.flag) does not apply with --input "
@@ -186,7 +186,8 @@ struct RunPlan {
                 scratch.workload.keyDistribution = .zipf(s: 1.1)   // so that --zipf-s is checked too
                 do { try parameter.set(value, in: &scratch) } catch {
                     let place = values.count > 1 ? "'\(value)' in '\(text)'" : "'\(value)'"
-                    throw CommandError.usage("run: \(parameter.flag): \(place) is not accepted; expects \(error.accepted)")
+                    let hint = error.suggestion.map { "did you mean \($0)? " } ?? ""
+                    throw CommandError.usage("run: \(parameter.flag): \(place) is not accepted; \(hint)expects \(error.accepted)")
                 }
                 let normalized = RunParameter.parseInteger(value).map(String.init) ?? Double(value).map { "\($0)" } ?? value
                 if let earlier = seen[normalized] {
@@ -261,7 +262,9 @@ struct RunPlan {
         for name in configurations.map(\.strategy).uniqued() {
             guard let strategy = StrategyRegistry.strategy(named: name) else { continue }
             let mine = configurations.filter { $0.strategy == name }
+            // A limit and --history have a note of their own (`notes`).
             let flags = given.filter { axis in !mine.contains { axis.parameter.isUsed(by: strategy, in: $0) } }.map(\.parameter.flag)
+                .filter { !(strategy.isLimit && $0 == "--history") }
             if !flags.isEmpty { ignored.append((name, flags)) }
         }
     }
@@ -310,15 +313,24 @@ struct RunPlan {
         return all.filter { $0 == Self.limit(of: $0) } + all.filter { $0 != Self.limit(of: $0) }
     }
 
-    /// The swept parameters `configuration`'s strategy uses, `column=value` ("" without a sweep),
-    /// and "history" when it records persistent history, so that a chart or table of a suite
-    /// tells `batch` from `batch` with `--history`.
+    /// The swept parameters `configuration`'s strategy uses, `column=value` ("" without a sweep;
+    /// a swept switch reads on or off, so that both sides of `--view-context off,on` are named),
+    /// and "history" when it records persistent history unswept, so that a chart or table of a
+    /// suite tells `batch` from `batch` with `--history`.
     func label(of configuration: RunConfiguration) -> String {
         let fields = configuration.csvFields
-        let swept = sweptColumns.compactMap { column in
-            fields[column].flatMap { $0.isEmpty ? nil : "\(column)=\($0)" }
+        var parts: [String] = []
+        for column in sweptColumns {
+            guard let value = fields[column] else { continue }
+            if let parameter = RunParameter.all.first(where: { $0.columns == [column] && $0.impliedValue != nil }) {
+                guard let strategy = configuration.writeStrategy, parameter.isUsed(by: strategy, in: configuration) else { continue }
+                parts.append("\(column)=\(value.isEmpty ? "off" : "on")")
+            } else if !value.isEmpty {
+                parts.append("\(column)=\(value)")
+            }
         }
-        return (swept + (configuration.history ? ["history"] : [])).joined(separator: " ")
+        if configuration.history && !sweptColumns.contains("history") { parts.append("history") }
+        return parts.joined(separator: " ")
     }
 
     /// Lines for the summary: what was added and what was ignored.
@@ -342,12 +354,13 @@ struct RunPlan {
                          + (values.count > 1 ? ": they ran once for all its values" : ""))
         }
         // The limits write with SQLite alone: there is no engine to record history.
+        let historyAsked = axes.first { $0.parameter.flag == "--history" }?.values.contains { (try? onOffValue($0)) == true } ?? false
         let unrecorded = schedule.filter { $0.writeStrategy?.isLimit ?? false }.map(\.strategy).uniqued()
-        if base.history && !unrecorded.isEmpty {
+        if historyAsked && !unrecorded.isEmpty {
             lines.append("--history is not used by \(unrecorded.joined(separator: ", ")): SQLite alone, no engine to record it")
         }
         let forced = configurations.filter { $0.writeStrategy?.requiresHistory ?? false }.map(\.strategy).uniqued()
-        if !forced.isEmpty && !base.history {
+        if !forced.isEmpty && !historyAsked {
             lines.append("\(forced.joined(separator: ", ")) recorded persistent history without --history: it consumes it")
         }
         return lines

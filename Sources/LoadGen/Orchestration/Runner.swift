@@ -22,19 +22,35 @@ struct Runner {
     /// the run goes on, its summary is printed, and the exit status reports the first.
     private(set) var outputFailures: [CommandError] = []
     private var failedOutputs: Set<String> = []
-    private var wroteHeaderToStdout = false
+    /// `--out -` or a device or pipe (`/dev/null`): rows stream to it, header first.
+    private var streamedOut: FileHandle?
     private let started = Clock.nanoseconds()
     private var repetitionsDone = 0
     private var saidWhyNoInstructions = false
 
-    init(plans: [RunPlan]) { self.plans = plans }
+    /// The invocation's command line, recorded with every row (`command`).
+    let command: String
+
+    init(plans: [RunPlan], arguments: [String]) {
+        self.plans = plans
+        command = (["loadgen", "run"] + arguments).map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// A word as a POSIX shell reads it back: quoted when it holds anything but letters, digits
+    /// and `-_./=,:+@%`.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%")
+        guard word.isEmpty || !word.allSatisfy(plain.contains) else { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 
     /// What the rows so far say, for every output.
     var summary: RunSummary {
         var marks: [String: String] = [:]
         for p in plans { marks.merge(p.marks) { a, _ in a } }
         return RunSummary(rows: rows, sweptColumns: plans.flatMap(\.sweptColumns).uniqued(), notes: plans.flatMap(\.notes).uniqued(),
-                          marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)))
+                          marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)),
+                          options: plan.conclusions)
     }
 
     mutating func runAll() throws {
@@ -62,7 +78,8 @@ struct Runner {
                     let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
                     write("--timeline") { try file.append(done.timelineRows) }
                 }
-                var row = ResultRow(identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system),
+                var row = ResultRow(identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system,
+                                                          command: command),
                                     parameters: ParameterValues(configuration.csvFields), repetition: r,
                                     repetitions: plan.repeats, configuration: plan.label(of: configuration),
                                     measurement: done.measurement)
@@ -164,10 +181,17 @@ struct Runner {
 
     private mutating func append(_ row: ResultRow) {
         guard let out = plan.out else { return }
-        if out == "-" {
-            if !wroteHeaderToStdout { FileHandle.standardOutput.write(Data(CSV.line(ResultRow.header).utf8)) }
-            wroteHeaderToStdout = true
-            FileHandle.standardOutput.write(Data(CSV.line(row.fields).utf8))
+        if out == "-" || ResultsFile(path: out).isStream {
+            var handle = streamedOut
+            write("--out") {
+                if handle == nil {
+                    let opened = out == "-" ? FileHandle.standardOutput : try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+                    try opened.write(contentsOf: Data(CSV.line(ResultRow.header).utf8))
+                    handle = opened
+                }
+                try handle?.write(contentsOf: Data(CSV.line(row.fields).utf8))
+            }
+            streamedOut = handle
             return
         }
         write("--out") { try ResultsFile(path: out).append([row]) }

@@ -7,7 +7,8 @@ import Foundation
 enum Suite {
     /// Options a suite's lines may not take: the outputs are the command line's, for all lines.
     static let commandLineOnly: Set<String> = ["--out", "--timeline", "--markdown", "--summary-csv", "--json", "--quiet",
-                                               "--progress", "--dry-run", "--suite", "--shard"]
+                                               "--progress", "--dry-run", "--suite", "--shard", "--objective", "--max-rss",
+                                               "--max-latency", "--min-difference"]
 
     static let specs: [OptionSpec] = [
         .option("--suite", "FILE", "run the runs listed in FILE (one line of run arguments each)"),

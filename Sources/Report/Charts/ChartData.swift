@@ -15,6 +15,9 @@ package struct ChartData: Sendable {
         package let series: [String]
         /// Why the chart is skipped when `data` is nil.
         package let skipped: String?
+        /// What the script needs beyond the data (`<chart>_<name>` in vars.gp): scale, unit,
+        /// the subtitle with the run's settings.
+        package var variables: [String: String] = [:]
     }
 
     package let charts: [Chart]
@@ -23,17 +26,17 @@ package struct ChartData: Sendable {
     /// file (`TimelineWriter.fileHeader`); `history` the rows of a history of nightly results, and
     /// `baseline` the baseline's.
     package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
-                baseline: [ResultRow]? = nil) {
+                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], band: Double = 0.05) {
         let summary = RunSummary(rows: rows)
         charts = [
             Self.throughput(summary),
             Self.scaling(summary),
             Self.batchSize(summary),
             Self.memory(rows: rows, timeline: timeline),
-            Self.writers(summary),
+            Self.writers(summary, strategies: writerStrategies),
             Self.sqlPerRow(summary),
             Self.latency(summary),
-            Self.trend(history: history, baseline: baseline),
+            Self.trend(history: history, baseline: baseline, band: band),
         ]
     }
 
@@ -44,18 +47,25 @@ package struct ChartData: Sendable {
             let titles = chart.series.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }
             text += "array \(chart.name)_series[\(max(1, titles.count))]\n"
             for (i, title) in titles.enumerated() { text += "\(chart.name)_series[\(i + 1)] = \(title)\n" }
+            for (name, value) in chart.variables.sorted(by: { $0.key < $1.key }) {
+                text += "\(chart.name)_\(name) = \"" + value.replacingOccurrences(of: "\"", with: "'") + "\"\n"
+            }
         }
         return text
     }
 
     // MARK: The charts
 
-    /// 1. Median rows/s per configuration with its interval, and its limit.
+    /// 1. Median rows/s per configuration with its interval, and its limit: one horizontal bar
+    /// per configuration (labels stay readable however many), a linear scale unless the rates
+    /// span more than ten times (a log scale hid differences under 2×). Rows counted under
+    /// callgrind are left out: their time is callgrind's.
     static func throughput(_ s: RunSummary) -> Chart {
-        let measured = s.configurations.filter { $0.rate != nil }
+        let measured = s.configurations.filter { $0.rate != nil && $0.last?.instructionsCountedBy != "callgrind" }
         guard !measured.isEmpty else { return skip("throughput", "Throughput", "no repetition finished ok") }
-        var text = "# x label median_rows_per_s low high limit_rows_per_s\n"
+        var text = "# y label median_rows_per_s low high limit_rows_per_s\n"
         var limited = false
+        // Top to bottom in run order: gnuplot's y grows upwards, so the first bar gets the top.
         for (i, c) in measured.enumerated() {
             let rate = c.rate!
             let interval = rate.medianInterval ?? rate.min...rate.max
@@ -63,11 +73,46 @@ package struct ChartData: Sendable {
             limited = limited || limit.isFinite
             // Quoted: gnuplot reads a quoted field with spaces as one column.
             let label = "\"" + (c.strategy + (c.label.isEmpty ? "" : " " + c.label)).replacingOccurrences(of: "\"", with: "'") + "\""
-            text += "\(i) \(label) \(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(limit))\n"
+            text += "\(measured.count - i) \(label) \(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(limit))\n"
         }
-        // The limit is a series only when some configuration has one (`--no-limit` runs have none).
+        let rates = measured.compactMap { $0.rate?.min }.filter { $0 > 0 }
+        let logScale = (measured.compactMap { $0.rate?.median }.max() ?? 1) / (rates.min() ?? 1) > 10
+        // A log scale starts at the decade below the slowest bar, not at 1.
+        let start = logScale ? pow(10, floor(log10(rates.min() ?? 1))) : 0
+        let operations = Set(measured.map { $0.parameters["operation"].isEmpty ? "import" : $0.parameters["operation"] })
+        let unit = operations.count == 1 ? Self.unit(operations.first!) : "records (or targets) per second"
+        let noLimit = operations.subtracting(["import"]) == operations
+            ? "operations on a filled store have no limit" : "no limit was measured in these runs"
         return Chart(name: "throughput", title: "Throughput", data: text,
-                     series: ["median rows/s"] + (limited ? ["limit (raw-sqlite)"] : []), skipped: nil)
+                     series: ["median " + unit] + (limited ? ["limit (raw-sqlite)"] : []), skipped: nil,
+                     variables: ["count": String(measured.count), "log": logScale ? "1" : "0", "start": n(start), "unit": unit,
+                                 "limitnote": limited ? "black tick: the limit (raw-sqlite on the same records)" : noLimit,
+                                 "settings": settings(s, of: measured)])
+    }
+
+    /// What a chart's axis counts for an operation.
+    static func unit(_ operation: String) -> String {
+        switch operation {
+        case "update": return "records updated per second"
+        case "delete": return "records deleted per second"
+        case "read": return "records read per second"
+        default: return "records imported per second"
+        }
+    }
+
+    /// The settings every drawn configuration shares, for a chart's subtitle ("expenses, 100000
+    /// rows, dup_rate 0.1000, 5 repetitions"): what a reader must know to read it.
+    static func settings(_ s: RunSummary, of configurations: [RunSummary.Configuration]) -> String {
+        var parts: [String] = []
+        for column in ["dataset", "rows", "dup_rate", "batch_size", "writers", "journal", "synchronous", "store"] {
+            let values = Set(configurations.map { $0.parameters[column] }.filter { !$0.isEmpty })
+            guard values.count == 1, let value = values.first else { continue }
+            parts.append(column == "dataset" || column == "rows" ? (column == "rows" ? "\(value) rows" : value)
+                         : "\(column) \(value)")
+        }
+        let repetitions = Set(configurations.map { $0.rows.count })
+        if repetitions.count == 1, let count = repetitions.first { parts.append("\(count) repetition\(count == 1 ? "" : "s")") }
+        return parts.joined(separator: ", ")
     }
 
     /// 2. Wall time and rows/s against rows, one line per strategy (and other swept values).
@@ -89,16 +134,18 @@ package struct ChartData: Sendable {
         }
     }
 
-    /// 5. Duplicates and conflicts against writers, for the writer strategies.
-    static func writers(_ s: RunSummary) -> Chart {
-        let writers = s.configurations.filter { ["many-writers", "many-writers-constrained", "one-writer"].contains($0.strategy) }
+    /// 5. Duplicates and conflicts against writers, for the writer strategies (the caller names
+    /// them: Report knows no strategy), with their spread over the repetitions.
+    static func writers(_ s: RunSummary, strategies: [String]) -> Chart {
+        let writers = s.configurations.filter { strategies.contains($0.strategy) }
         return series(RunSummary(rows: writers.flatMap(\.rows)), name: "writers", title: "Writers", axis: "writers",
-                      need: "writer strategy (many-writers, many-writers-constrained, one-writer) at two --writers values or more",
-                      header: "# writers duplicates_median conflicts_median") { c in
+                      need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more",
+                      header: "# writers duplicates_median duplicates_min duplicates_max conflicts_median conflicts_min conflicts_max") { c in
             let dup = Statistics(c.ok.compactMap { $0.measurement.verification.map { Double($0.duplicates) } })
             let conflicts = Statistics(c.ok.compactMap { $0.measurement.strategy?.conflicts.map(Double.init) })
             guard let dup else { return nil }
-            return "\(n(dup.median)) \(n(conflicts?.median ?? 0))"
+            return "\(n(dup.median)) \(n(dup.min)) \(n(dup.max)) \(n(conflicts?.median ?? 0)) \(n(conflicts?.min ?? 0)) "
+                + "\(n(conflicts?.max ?? 0))"
         }
     }
 
@@ -197,12 +244,22 @@ package struct ChartData: Sendable {
         return Chart(name: "memory", title: "Memory over rows", data: text, series: titles, skipped: nil)
     }
 
-    /// 8. The nightly trend: per nightly run (one invocation: the run ids' common prefix), the
-    /// median vs_limit and allocations per row of each strategy, and the baseline's vs_limit.
-    static func trend(history: [TrendSample]?, baseline: [ResultRow]?) -> Chart {
+    /// 8. The nightly trend: per nightly run (one invocation) and strategy, its `vs_limit` and
+    /// allocations per record relative to the baseline's for the same configurations (the
+    /// median over the strategy's configurations of night median ÷ baseline median). One
+    /// baseline for every line (1.0), the band the gate tolerates around it, and a mark on each
+    /// night a strategy fell below the band.
+    static func trend(history: [TrendSample]?, baseline: [ResultRow]?, band: Double = 0.05) -> Chart {
         guard let history, !history.isEmpty else {
             return skip("trend", "Nightly trend", "no --history file was given (results/history.csv)")
         }
+        guard let baseline, !baseline.isEmpty else {
+            return skip("trend", "Nightly trend", "no baseline to compare the nights with (--baseline FILE)")
+        }
+        let base = Dictionary(grouping: baseline.filter { $0.measurement.instructionsCountedBy == nil }.map(TrendSample.init),
+                              by: \.configuration)
+        let baseSpeed = base.compactMapValues { Statistics($0.compactMap(\.vsLimit))?.median }
+        let baseAllocations = base.compactMapValues { Statistics($0.compactMap(\.allocationsPerRow))?.median }
         // One point per nightly run, placed at the time it started (ISO 8601 in UTC sorts as
         // text, so the earliest is found without parsing every row's date).
         let runs = Dictionary(grouping: history, by: \.night)
@@ -211,25 +268,40 @@ package struct ChartData: Sendable {
             rows.map(\.startedAt).filter { !$0.isEmpty }.min().flatMap { formatter.date(from: $0)?.timeIntervalSince1970 } ?? 0
         }
         let order = runs.keys.sorted { (start[$0]!, $0) < (start[$1]!, $1) }
-        let baseByStrategy = Dictionary(grouping: baseline ?? [], by: { $0.parameters.strategy })
-        var text = "# run_start_epoch vs_limit_median allocations_per_row_median baseline_vs_limit\n"
-        var series: [String] = []
+        var flags = ""
+        // Strategies with a vs_limit first: the top panel draws those, the bottom all.
+        var blocks: [(strategy: String, text: String, hasSpeed: Bool)] = []
         for strategy in history.map(\.strategy).uniqued() where strategy != "raw-sqlite" {
-            let base = Statistics((baseByStrategy[strategy] ?? []).filter { $0.measurement.instructionsCountedBy == nil }
-                .compactMap(\.vsLimit))?.median ?? .nan
             var lines: [String] = []
+            var hasSpeed = false
             for run in order {
-                let mine = runs[run]!.filter { $0.strategy == strategy }
-                guard let vs = Statistics(mine.compactMap(\.vsLimit)) else { continue }
-                let perRow = Statistics(mine.compactMap(\.allocationsPerRow))?.median ?? .nan
-                lines.append("\(Int(start[run]!)) \(n(vs.median)) \(n(perRow)) \(n(base))")
+                let mine = Dictionary(grouping: runs[run]!.filter { $0.strategy == strategy }, by: \.configuration)
+                let speed = Statistics(mine.compactMap { key, rows in
+                    Statistics(rows.compactMap(\.vsLimit)).flatMap { night in baseSpeed[key].map { night.median / $0 } }
+                })?.median
+                let allocations = Statistics(mine.compactMap { key, rows in
+                    Statistics(rows.compactMap(\.allocationsPerRow)).flatMap { night in baseAllocations[key].map { night.median / $0 } }
+                })?.median
+                guard speed != nil || allocations != nil else { continue }
+                hasSpeed = hasSpeed || speed != nil
+                lines.append("\(Int(start[run]!)) \(n(speed ?? .nan)) \(n(allocations ?? .nan))")
+                if let speed, speed < 1 - band { flags += "\(Int(start[run]!)) \(n(speed)) \"\(strategy)\"\n" }
             }
             guard !lines.isEmpty else { continue }
-            text += "# \(strategy)\n" + lines.joined(separator: "\n") + "\n\n\n"
-            series.append(strategy)
+            blocks.append((strategy, "# \(strategy)\n" + lines.joined(separator: "\n") + "\n\n\n", hasSpeed))
         }
-        guard !series.isEmpty else { return skip("trend", "Nightly trend", "the history has no vs_limit") }
-        return Chart(name: "trend", title: "Nightly trend", data: text, series: series, skipped: nil)
+        blocks = blocks.filter(\.hasSpeed) + blocks.filter { !$0.hasSpeed }
+        var text = "# run_start_epoch vs_limit_to_baseline allocations_per_row_to_baseline\n" + blocks.map(\.text).joined()
+        let series = blocks.map(\.strategy)
+        guard !series.isEmpty else {
+            return skip("trend", "Nightly trend", "no configuration of the history is in the baseline")
+        }
+        // The marks: an index of their own after the series ("x y label"), empty when none.
+        text += "# below the band\n" + (flags.isEmpty ? "NaN NaN \"\"\n" : flags)
+        return Chart(name: "trend", title: "Nightly trend", data: text, series: series, skipped: nil,
+                     variables: ["band": n(band), "nights": String(order.count),
+                                 "speedcount": String(blocks.filter(\.hasSpeed).count),
+                                 "marks": String(flags.split(separator: "\n").count)])
     }
 
     private static func skip(_ name: String, _ title: String, _ why: String) -> Chart {

@@ -14,6 +14,10 @@ package enum CompareReport {
         } else {
             text += "Machine: \(c.currentMachines.joined(separator: "; ")).\n\n"
         }
+        if !c.unjudgedFigures.isEmpty {
+            text += "The baseline was written by an older loadgen and lacks \(c.unjudgedFigures.joined(separator: ", ")): "
+                + "\(c.unjudgedFigures.count == 1 ? "that figure is" : "those figures are") not judged.\n\n"
+        }
         text += "### Regressions (\(c.regressions.count))\n\n" + table(c.regressions)
         text += "### Improvements (\(c.improvements.count))\n\n" + table(c.improvements)
         text += "### Near misses (\(c.nearMisses.count))\n\nMoved past half their threshold, not flagged.\n\n" + table(c.nearMisses)
@@ -40,7 +44,7 @@ package enum CompareReport {
         text += "\nRules: exact figures (SQL by kind, saves, transactions, rows, lost, duplicates, integrity, status) must "
             + "match wherever the baseline's repetitions agree, or stay within the baseline's band where racing writers make "
             + "them disagree; allocations, instructions and VM steps within ±0.5 % or three times the baseline's own spread; "
-            + "vs_limit and peak RSS only when they moved past their threshold (5 % or twice the baseline's night-to-night "
+            + "vs_limit and peak RSS only when they moved past their threshold (7.5 % or twice the baseline's night-to-night "
             + "drift; 10 % / 20 % for a baseline of one night) AND a one-sided Mann-Whitney U test over the repetitions "
             + "gives p < 0.01.\n"
         return text

@@ -47,6 +47,8 @@ package struct ComparisonSide: Sendable {
     package private(set) var machines: [String] = []
     package private(set) var files: [String] = []
     package private(set) var rowCount = 0
+    /// Judged figures some file of this side lacks (written by an older loadgen): not judged.
+    package private(set) var missingFigures: [String] = []
     /// The run id of every row read, with the file it came from (its place in `files`): a row
     /// read twice means a file or shard given twice (its repetitions would be counted double).
     private var runIDs: [String: Int] = [:]
@@ -58,6 +60,9 @@ package struct ComparisonSide: Sendable {
     package mutating func add(_ path: String) throws(CompareError) {
         let reader = try ResultsReader(path: path)
         files.append(path)
+        for name in Comparison.figureColumns where reader.missingColumns.contains(name) && !missingFigures.contains(name) {
+            missingFigures.append(name)
+        }
         let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
         let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
         let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map { ResultRow.columnIndex[$0]! }

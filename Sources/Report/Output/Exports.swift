@@ -9,9 +9,26 @@ package enum JSONExport {
         let configurations = SummaryCSV.rows(summary).map { fields in
             Dictionary(uniqueKeysWithValues: zip(header, fields).map { ($0, typed($1, column: $0)) })
         }
-        let document: [String: Any] = ["repetitions": repetitions, "summary": configurations]
+        let document: [String: Any] = ["repetitions": repetitions, "summary": configurations,
+                                       "recommendations": summary.recommendations.map(recommendation)]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A recommendation as JSON: the objective, the best, those within noise, those excluded.
+    static func recommendation(_ r: Recommendation) -> [String: Any] {
+        func named(_ c: RunSummary.Configuration) -> [String: Any] { ["strategy": c.strategy, "config": c.label] }
+        var object: [String: Any] = ["workload": r.workload, "objective": r.objective.rawValue, "through_vs_limit": r.throughLimit]
+        if let best = r.best {
+            object["best"] = named(best).merging(["value": RunSummary.objectiveValue(best, r.objective, throughLimit: r.throughLimit)
+                                                    ?? NSNull()]) { a, _ in a }
+        } else {
+            object["best"] = NSNull()
+            object["why_none"] = r.none ?? ""
+        }
+        object["within_noise"] = r.withinNoise.map { named($0.configuration).merging(["behind": $0.difference]) { a, _ in a } }
+        object["excluded"] = r.excluded.map { named($0.configuration).merging(["why": $0.why]) { a, _ in a } }
+        return object
     }
 
     /// A CSV cell as JSON: blanks are null, text columns strings, the others numbers.
@@ -101,14 +118,15 @@ package enum MarkdownExport {
 
     package static func render(_ summary: RunSummary, title: String = "run summary") -> String {
         let swept = sweptColumns(summary)
+        let occasional = Summary.occasionalColumns(summary)
         let header = ["strategy"] + swept + ["median rows/s", "95% CI", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
-                                             "SQL/row", "status"]
+                                             "SQL/row", "status"] + occasional.map(\.title)
         var lines = ["| " + header.joined(separator: " | ") + " |",
                      "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|"]
         for c in summary.configurations {
             var cells = [c.strategy + (summary.marks[c.strategy] == nil ? "" : " \\*")]
             cells += swept.map { c.parameters[$0].isEmpty ? "—" : c.parameters[$0] }
-            cells += c.figureCells(withInterval: true)
+            cells += c.figureCells(withInterval: true) + occasional.map { $0.cell(c) }
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         var text = "\(signature) \(title)\n\n" + lines.joined(separator: "\n") + "\n"
@@ -116,15 +134,15 @@ package enum MarkdownExport {
             summary.marks[name].map { "\\* \(name): \($0)" }
         }
         if !footnotes.isEmpty { text += "\n" + footnotes.joined(separator: "  \n") + "\n" }
-        for ranking in summary.rankings where ranking.members.count > 1 {
-            guard let lead = ranking.lead else { continue }
-            text += "\n" + String(format: "%@%@ is %.2f× faster than %@", ranking.point.isEmpty ? "" : "At \(ranking.point): ",
-                                  ranking.members[0].strategy, lead.ratio, ranking.members[1].strategy)
-            if let ci = lead.interval {
-                text += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound)
-                if ci.lowerBound <= 1 { text += ": within noise" }
-            }
-            text += ".\n"
+        let rankings = summary.rankings.filter { $0.members.count > 1 || !$0.apart.isEmpty }
+        if !rankings.isEmpty { text += "\n" }
+        for ranking in rankings {
+            text += "- " + Summary.leadLine(ranking, summary: summary) + "\n"
+            for c in ranking.apart { text += "  - ranked apart: " + Summary.apartLine(c) + "\n" }
+        }
+        let conclusion = Summary.recommendations(summary)
+        if !conclusion.isEmpty {
+            text += "\n### Recommendation\n\n```\n" + conclusion.trimmingCharacters(in: .newlines) + "\n```\n"
         }
         return text
     }

@@ -14,14 +14,19 @@ package enum Summary {
         for c in summary.configurations where detailed || c.ok.count < c.rows.count {
             text += block(c, mark: summary.marks[c.strategy]) + "\n"
         }
-        let rankings = summary.rankings.filter { $0.members.count > 1 }
+        if !detailed {
+            text += "Per-configuration details are shown up to \(detailLimit) configurations (this run has "
+                + "\(summary.configurations.count); failed ones are above): they are in --markdown FILE and --json.\n\n"
+        }
+        let rankings = summary.rankings.filter { $0.members.count > 1 || !$0.apart.isEmpty }
         if rankings.count <= detailLimit {
-            for ranking in rankings { text += rank(ranking) + "\n" }
+            for ranking in rankings { text += rank(ranking, summary: summary) + "\n" }
         } else {
             text += "Fastest at each point (\(rankings.count) points):\n"
-            for ranking in rankings { text += "  " + leadLine(ranking) + "\n" }
+            for ranking in rankings { text += "  " + leadLine(ranking, summary: summary) + "\n" }
             text += "\n"
         }
+        text += recommendations(summary)
         if summary.configurations.count > 1 { text += table(summary) }
         let footnotes = summary.configurations.map(\.strategy).uniqued().compactMap { name in
             summary.marks[name].map { "  * \(name): \($0)" }
@@ -65,7 +70,13 @@ package enum Summary {
         if let sql = last.sql {
             var line = "  SQL:       \(sql.total) statements, \(sql.select) selects, \(sql.commits) transactions"
             if let saves = last.strategy?.saves { line += ", \(saves) saves" }
-            if let conflicts = last.strategy?.conflicts { line += ", \(conflicts) conflicts" }
+            if let conflicts = last.strategy?.conflicts {
+                line += ", \(conflicts) conflicts"
+                // Conflicts with no second writer look odd: they are the repeated keys.
+                if conflicts > 0 && (Int(c.parameters["writers"]) ?? 1) <= 1 {
+                    line += " (one writer: repeated keys meeting their first copy, resolved by the merge policy)"
+                }
+            }
             if let retries = last.strategy?.busyRetries { line += ", \(retries) busy retries" }
             text += line + " (last)\n"
         }
@@ -103,36 +114,103 @@ package enum Summary {
         return text
     }
 
-    private static func rank(_ ranking: RunSummary.Ranking) -> String {
-        var text = "Fastest first" + (ranking.point.isEmpty ? ":\n" : " at \(ranking.point):\n")
-        let width = ranking.members.map(\.strategy.count).max() ?? 0
+    private static func rank(_ ranking: RunSummary.Ranking, summary: RunSummary) -> String {
+        var text = (summary.throughLimit ? "Highest vs_limit first" : "Fastest first")
+            + (ranking.point.isEmpty ? ":\n" : " at \(ranking.point):\n")
+        let width = ranking.names.map(\.count).max() ?? 0
         for (i, c) in ranking.members.enumerated() {
-            text += "  \(i + 1). " + c.strategy.padding(toLength: width, withPad: " ", startingAt: 0)
-                + "  \(Format.rate(c.rate?.median ?? 0))\n"
+            let figure = summary.throughLimit ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0) : Format.rate(c.rate?.median ?? 0)
+            text += "  \(i + 1). " + ranking.names[i].padding(toLength: width, withPad: " ", startingAt: 0) + "  \(figure)\n"
         }
-        if ranking.lead != nil { text += "  " + leadLine(ranking, withPoint: false) + "\n" }
+        if ranking.lead != nil { text += "  " + leadLine(ranking, summary: summary, withPoint: false) + "\n" }
+        for c in ranking.apart { text += "  ranked apart: " + apartLine(c) + "\n" }
         return text
     }
 
-    /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)", at the point.
-    private static func leadLine(_ ranking: RunSummary.Ranking, withPoint: Bool = true) -> String {
-        let first = ranking.members[0].strategy
-        guard let lead = ranking.lead else { return (withPoint ? ranking.point + ": " : "") + first }
-        var line = (withPoint && !ranking.point.isEmpty ? ranking.point + ": " : "")
-            + String(format: "%@ is %.2f× faster than %@", first, lead.ratio, ranking.members[1].strategy)
+    /// "context-reset [view_context=on]: its screen misses 135000 of 135000 rows — the fix".
+    static func apartLine(_ c: RunSummary.Configuration) -> String {
+        c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") + ": " + c.verdict.reasons.joined(separator: "; ")
+            + (c.verdict.fix.map { " — \($0)" } ?? "")
+    }
+
+    /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)", at the point; "equal"
+    /// below the smallest difference worth reporting; the missing interval said, with why.
+    static func leadLine(_ ranking: RunSummary.Ranking, summary: RunSummary, withPoint: Bool = true) -> String {
+        let point = withPoint && !ranking.point.isEmpty ? ranking.point + ": " : ""
+        guard let lead = ranking.lead, ranking.members.count > 1 else {
+            return point + (ranking.names.first ?? "nothing ranked") + (ranking.apart.isEmpty ? "" : " (\(ranking.apart.count) ranked apart)")
+        }
+        let (first, second) = (ranking.names[0], ranking.names[1])
+        let minimum = summary.options.minDifference
+        if lead.ratio < 1 + minimum {
+            return point + String(format: "%@ and %@ are equal within %.0f %% (%.2f×), the smallest difference reported "
+                                  + "(--min-difference)", first, second, minimum * 100, lead.ratio)
+        }
+        var line = point + String(format: "%@ is %.2f× %@ %@", first, lead.ratio,
+                                  summary.throughLimit ? "the vs_limit of" : "faster than", second)
         if let ci = lead.interval {
             line += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound)
             if ci.lowerBound <= 1 { line += ": within noise, not a difference these repetitions can show" }
+        } else if summary.throughLimit {
+            line += " (rows of \(summary.invocations.count) invocations: compared through vs_limit, no paired interval)"
+        } else {
+            let reps = min(ranking.members[0].ok.count, ranking.members[1].ok.count)
+            line += " (no interval: \(reps) repetition\(reps == 1 ? "" : "s"); --repeat 5 or more gives one)"
         }
         return line
     }
 
+    /// The conclusion: per workload, the configuration to use by the objective, those within
+    /// noise of it, and those excluded with why.
+    package static func recommendations(_ summary: RunSummary) -> String {
+        let useful = summary.recommendations.filter { $0.best != nil || !$0.excluded.isEmpty }
+        guard !useful.isEmpty, summary.configurations.filter({ !summary.unranked.contains($0.strategy) }).count > 1 else { return "" }
+        var text = ""
+        for r in useful {
+            text += "Recommendation" + (r.workload.isEmpty ? "" : " at \(r.workload)") + " (\(r.objective.phrase)"
+                + (r.throughLimit ? ", through vs_limit: rows of several invocations" : "") + "):\n"
+            if let best = r.best {
+                text += "  use \(name(best)): \(objectiveText(best, r))\n"
+            } else {
+                text += "  none: \(r.none ?? "")\n"
+            }
+            for (c, difference) in r.withinNoise {
+                text += String(format: "  as good within noise: %@ (%.1f %% behind)\n", name(c), difference * 100)
+            }
+            for (c, why) in r.excluded { text += "  excluded: \(name(c)): \(why)\n" }
+        }
+        return text + "\n"
+    }
+
+    static func name(_ c: RunSummary.Configuration) -> String { c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") }
+
+    static func objectiveText(_ c: RunSummary.Configuration, _ r: Recommendation) -> String {
+        switch r.objective {
+        case .rate: return r.throughLimit ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0) : Format.rate(c.rate?.median ?? 0)
+        case .rss: return "peak RSS " + Format.bytes(Int(c.peakRSS?.median ?? 0))
+        case .latency: return String(format: "p99 %.1f ms", c.latencyP99?.median ?? 0)
+        }
+    }
+
+    /// Columns shown when some configuration has the figure: conflicts (with one writer, the
+    /// repeated keys meeting their first copy), busy retries, and rows a screen misses.
+    static func occasionalColumns(_ summary: RunSummary) -> [(title: String, cell: @Sendable (RunSummary.Configuration) -> String)] {
+        let all: [(String, @Sendable (RunSummary.Configuration) -> Int?)] = [
+            ("conflicts", { $0.last?.strategy?.conflicts }),
+            ("busy retries", { $0.last?.strategy?.busyRetries }),
+            ("screen misses", { $0.ok.compactMap { $0.measurement.verification?.viewMissing }.max() }),
+        ]
+        return all.filter { _, pick in summary.configurations.contains { (pick($0) ?? 0) > 0 } }
+            .map { title, pick in (title, { c in pick(c).map(String.init) ?? "" }) }
+    }
+
     private static func table(_ summary: RunSummary) -> String {
+        let occasional = occasionalColumns(summary)
         var lines = [["strategy", "configuration", "rows/s", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
-                      "SQL/row", "status"]]
+                      "SQL/row", "status"] + occasional.map(\.title)]
         for c in summary.configurations {
             lines.append([c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label]
-                         + c.figureCells(withInterval: false))
+                         + c.figureCells(withInterval: false) + occasional.map { $0.cell(c) })
         }
         if summary.configurations.allSatisfy({ $0.label.isEmpty }) { lines = lines.map { $0.enumerated().filter { $0.offset != 1 }.map(\.element) } }
         let widths = (0..<lines[0].count).map { c in lines.map { $0[c].count }.max()! }

@@ -14,6 +14,7 @@ package struct ReportFile: Sendable {
 
     /// Checks, before anything runs, that the file can be written.
     package func check() throws {
+        if ResultsFile(path: path).isStream { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw ResultsFileError.isFolder(path) }
@@ -27,9 +28,16 @@ package struct ReportFile: Sendable {
         guard ResultsFile.canCreateFile(in: folder) else { throw ResultsFileError.notWritable(folder) }
     }
 
-    /// Writes `text` to a temporary file beside the path and renames it into place.
+    /// Writes `text` to a temporary file beside the path and renames it into place; a device or
+    /// pipe (`/dev/null`) is written to directly, never replaced.
     package func write(_ text: String) throws {
         try check()
+        if ResultsFile(path: path).isStream {
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw ResultsFileError.cannotWrite(path, errno: errno) }
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw ResultsFileError.cannotWrite(path, errno: EIO) }
+            return
+        }
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
             throw ResultsFileError.cannotWrite(path, errno: errno)

@@ -121,6 +121,7 @@ package struct ResultRow: Sendable {
         .strategy("history_lag_p50_ms", \.historyLagP50Milliseconds, decimals: 3),
         .strategy("history_lag_p99_ms", \.historyLagP99Milliseconds, decimals: 3),
         .strategy("auto_merge_missed", \.autoMergeMissed),
+        .row("command", \.identity.command),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

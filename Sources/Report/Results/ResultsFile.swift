@@ -33,6 +33,7 @@ package struct ResultsFile: Sendable {
     /// message naming the problem.
     package func checkAppendable() throws {
         let file = target
+        if isStream { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ResultsFileError.isFolder(path)
@@ -68,6 +69,16 @@ package struct ResultsFile: Sendable {
             default: throw ResultsFileError.cannotRead(path)
             }
         }
+    }
+
+    /// True when the path names a device or a pipe (`/dev/null`, a FIFO): rows are written to it
+    /// as they come, header first, never by replacing it (renaming a file over /dev/null would
+    /// replace the device).
+    package var isStream: Bool {
+        var info = stat()
+        guard stat(target, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFCHR || kind == S_IFIFO
     }
 
     /// access(2) says yes to root everywhere; creating (and removing) a file is the real test.
@@ -129,6 +140,11 @@ package struct ResultsFile: Sendable {
         // A spreadsheet program that saved the file may have put a byte-order mark first.
         let firstLine = content.drop { $0 == "\u{FEFF}" }.prefix { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }
         guard firstLine == header.joined(separator: ",") else {
+            let names = firstLine.split(separator: ",").map(String.init)
+            let lacking = header.filter { !names.contains($0) }
+            if !names.isEmpty && names.allSatisfy(header.contains) && !lacking.isEmpty {
+                throw ResultsFileError.olderVersion(path, lacking: lacking)
+            }
             throw ResultsFileError.foreignHeader(path, found: String(firstLine.prefix(60)))
         }
         guard let last = content.unicodeScalars.last, last != "\n" else { return content }
@@ -182,6 +198,8 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case notWritable(String)
     case isFolder(String)
     case foreignHeader(String, found: String)
+    /// Written by an older loadgen: readable, but rows of this version cannot be appended.
+    case olderVersion(String, lacking: [String])
     case truncatedRow(String, line: Int, fields: Int, expected: Int)
     case notOurs(String)
     case cannotOpen(String, errno: Int32)
@@ -199,6 +217,10 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
         case .foreignHeader(let path, let found):
             return "\(path) is not a loadgen results file of this version (its header starts \"\(found)\"); "
                 + "choose a new file"
+        case .olderVersion(let path, let lacking):
+            return "\(path) was written by an older loadgen (it lacks \(lacking.prefix(4).joined(separator: ", "))"
+                + (lacking.count > 4 ? " and \(lacking.count - 4) more" : "") + "); choose a new file (compare, plot and "
+                + "report still read it)"
         case .truncatedRow(let path, let line, let fields, let expected):
             return "\(path) has a cut-off row (line \(line) has \(fields) of \(expected) fields); "
                 + "remove that line or choose a new file"
@@ -216,7 +238,7 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     /// sysexits: 73 (cannot create output) for the file's own problems, 74 for I/O failures.
     package var exitCode: Int32 {
         switch self {
-        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .truncatedRow, .notOurs, .cannotOpen: return 73
+        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .olderVersion, .truncatedRow, .notOurs, .cannotOpen: return 73
         case .cannotRead, .cannotWrite: return 74
         }
     }

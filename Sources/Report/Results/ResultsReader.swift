@@ -1,6 +1,11 @@
-/// A results file read row by row: the header checked once, and every cell of every row
-/// checked against its column's domain before a reader sees it, so that a foreign, cut or edited
-/// file is refused with its name, line and column instead of being compared or drawn.
+/// A results file read row by row: the header checked once and read by name, and every cell of
+/// every row checked against its column's domain before a reader sees it, so that a foreign, cut
+/// or edited file is refused with its name, line and column instead of being compared or drawn.
+///
+/// By name: a file an older loadgen wrote (fewer columns) reads with the columns it lacks blank,
+/// so that adding a column does not make every older results file, baseline and history
+/// unreadable. A file without a column every version wrote, or with one this version does not
+/// know (a newer loadgen, another tool), is refused with the names.
 ///
 /// Streaming (`CSVStream`): memory does not grow with the file, so a year of nightlies can be
 /// compared or drawn. Readers take what they need from each row (`string`, `row()`).
@@ -9,17 +14,38 @@ package struct ResultsReader {
     package var path: String { stream.path }
     /// The line the current row starts on.
     package var line: Int { stream.line }
+    /// For each of `ResultRow.columns`, where the file has it (nil: the file lacks it).
+    private let field: [Int?]
+    /// The columns of `ResultRow.columns` the file lacks (an older version wrote it).
+    package let missingColumns: [String]
+    private let fieldCount: Int
 
     /// Opens `path` and checks its header. Throws `CompareError`: `.unreadable` when the file
-    /// cannot be read, `.malformed` (with its line) when it is not a results file of this version.
+    /// cannot be read, `.malformed` (with its line) when it is not a results file this version reads.
     package init(path: String) throws(CompareError) {
         do { stream = try CSVStream(path: path) } catch { throw .unreadable(error.description) }
         guard try Self.advance(stream) else { throw .malformed(path, line: 1, "the file is empty") }
         let header = stream.strings
-        guard header == ResultRow.header else {
+        let known = Set(ResultRow.header)
+        guard header.contains(where: known.contains) else {
             let found = header.prefix(4).joined(separator: ",")
-            throw .malformed(path, line: 1, "not a loadgen results file of this version (header starts \"\(found)\")")
+            throw .malformed(path, line: 1, "not a loadgen results file (header starts \"\(found)\")")
         }
+        let unknown = header.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw .malformed(path, line: 1, "columns this version does not know: \(unknown.joined(separator: ", ")) "
+                             + "(written by a newer loadgen, or edited?)")
+        }
+        let repeated = header.filter { name in header.filter { $0 == name }.count > 1 }.uniqued()
+        guard repeated.isEmpty else { throw .malformed(path, line: 1, "columns named twice: \(repeated.joined(separator: ", "))") }
+        let required = ResultRow.requiredColumns.filter { !header.contains($0) }
+        guard required.isEmpty else {
+            throw .malformed(path, line: 1, "lacks the columns every results file has: \(required.joined(separator: ", "))")
+        }
+        let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($0.element, $0.offset) })
+        field = ResultRow.columns.map { position[$0.name] }
+        missingColumns = ResultRow.columns.filter { position[$0.name] == nil }.map(\.name)
+        fieldCount = header.count
     }
 
     /// Moves to the next row, skipping blank lines; false at the end. Throws `.malformed` for
@@ -27,12 +53,15 @@ package struct ResultsReader {
     package func next() throws(CompareError) -> Bool {
         while try Self.advance(stream) {
             if stream.isBlankLine { continue }
-            let columns = ResultRow.columns
-            guard stream.count == columns.count else {
-                throw .malformed(path, line: line, "the row has \(stream.count) fields, the header \(columns.count) (cut short?)")
+            guard stream.count == fieldCount else {
+                throw .malformed(path, line: line, "the row has \(stream.count) fields, the header \(fieldCount) (cut short?)")
             }
-            for (i, column) in columns.enumerated() where column.domain != .text {
-                if let problem = stream.withBytes(i, column.domain.problem) {
+            for (i, column) in ResultRow.columns.enumerated() where column.domain != .text {
+                guard let f = field[i] else {
+                    if column.domain == .status { throw .malformed(path, line: line, "the row has no status") }
+                    continue
+                }
+                if let problem = stream.withBytes(f, column.domain.problem) {
                     throw .malformed(path, line: line, "\(column.name): \(problem)")
                 }
             }
@@ -41,16 +70,16 @@ package struct ResultsReader {
         return false
     }
 
-    /// The cell of column `i` (an index into `ResultRow.columns`).
-    package func string(_ i: Int) -> String { stream.string(i) }
+    /// The cell of column `i` (an index into `ResultRow.columns`); blank where the file lacks it.
+    package func string(_ i: Int) -> String { field[i].map { stream.string($0) } ?? "" }
 
-    /// True when the cell of column `i` is blank.
-    package func isBlank(_ i: Int) -> Bool { stream.isEmpty(i) }
+    /// True when the cell of column `i` is blank (or the file lacks the column).
+    package func isBlank(_ i: Int) -> Bool { field[i].map { stream.isEmpty($0) } ?? true }
 
     /// The whole row, read back.
     package func row() -> ResultRow {
         // The reader checked the status, so there always is one.
-        ResultRow(cell: { i in stream.string(i) })!
+        ResultRow(cell: { i in field[i].map { stream.string($0) } })!
     }
 
     private static func advance(_ stream: CSVStream) throws(CompareError) -> Bool {
@@ -73,6 +102,10 @@ package struct ResultsReader {
 }
 
 extension ResultRow {
+    /// The columns every results file has had since the first version: a file without one is
+    /// not a results file this version can read.
+    package static let requiredColumns = ["run_id", "started_at", "strategy", "dataset", "rows", "status"]
+
     /// Where each column is in `columns`, by name.
     package static let columnIndex: [String: Int] =
         Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($0.element.name, $0.offset) })

@@ -4,11 +4,15 @@ package struct RunIdentity: Codable, Sendable {
     /// ISO 8601, UTC.
     package var startedAt: String
     package var system: SystemInfo
+    /// The command line of the invocation that measured it (`loadgen run --strategy batch …`),
+    /// as a shell reads it: what a review page gives to measure it again.
+    package var command: String
 
-    package init(runID: String, startedAt: String, system: SystemInfo) {
+    package init(runID: String, startedAt: String, system: SystemInfo, command: String = "") {
         self.runID = runID
         self.startedAt = startedAt
         self.system = system
+        self.command = command
     }
 }
 

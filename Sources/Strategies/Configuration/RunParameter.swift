@@ -17,6 +17,8 @@ package struct RunParameter: Sendable {
     package let defaultText: String
     /// True when `--flag a,b,c` runs each value (a sweep axis).
     package let sweeps: Bool
+    /// The value of a switch given alone (`--history` is `--history on`); nil for the others.
+    package var impliedValue: String? = nil
     /// The CSV columns it fills.
     package let columns: [String]
     private let render: @Sendable (RunConfiguration) -> [String]
@@ -41,9 +43,11 @@ package struct RunParameter: Sendable {
     package func clear(in configuration: inout RunConfiguration) { unset(&configuration) }
 }
 
-/// A value a parameter does not accept: what it does accept, for the message.
+/// A value a parameter does not accept: what it does accept, and the accepted value nearest to
+/// it when it looks like a typo, for the message.
 package struct RunParameterError: Error, Sendable {
     package let accepted: String
+    package var suggestion: String? = nil
 }
 
 // MARK: - The table
@@ -58,7 +62,8 @@ extension RunParameter {
                      defaultText: "batch", sweeps: true, columns: ["strategy"], render: { [$0.strategy] },
                      parse: { text, c throws(RunParameterError) in
                          guard StrategyRegistry.strategy(named: text) != nil else {
-                             throw RunParameterError(accepted: "one of \(StrategyRegistry.names.joined(separator: "|")) or all")
+                             throw RunParameterError(accepted: "one of \(StrategyRegistry.names.joined(separator: "|")) or all",
+                                                     suggestion: Nearest.word(to: text, in: StrategyRegistry.names + ["all"]))
                          }
                          c.strategy = text
                      }, uses: always, unset: { _ in }),
@@ -164,6 +169,18 @@ extension RunParameter {
                      render: { [$0.journal?.rawValue ?? ($0.storeKind == .memory ? "memory" : "")] },
                      parse: { text, c throws(RunParameterError) in c.journal = try choice(text, StoreOptions.Journal.self) },
                      uses: { _, c in c.storeKind == .file }, unset: { $0.journal = nil }),
+        RunParameter(flag: "--view-context", valueName: "off|on",
+                     help: "keep a view context watching every saved record, as a list screen would (alone: on)",
+                     defaultText: "off", sweeps: true, impliedValue: "on", columns: ["view_context"],
+                     render: { [$0.viewContext ? "yes" : ""] },
+                     parse: { text, c throws(RunParameterError) in c.viewContext = try onOff(text) },
+                     uses: { s, _ in s.operation == .import && !s.isLimit }, unset: { $0.viewContext = false }),
+        RunParameter(flag: "--history", valueName: "off|on",
+                     help: "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request (alone: on)",
+                     defaultText: "off", sweeps: true, impliedValue: "on", columns: ["history"],
+                     render: { [$0.history ? "yes" : ""] },
+                     parse: { text, c throws(RunParameterError) in c.history = try onOff(text) },
+                     uses: { s, _ in !s.isLimit }, unset: { $0.history = false }),
         RunParameter(flag: "--rate", valueName: "R",
                      help: "open loop: deliver R records/s on a fixed schedule and measure latency to commit",
                      defaultText: "none: as fast as taken", sweeps: true, columns: ["rate"],
@@ -201,10 +218,22 @@ func number(_ text: String, _ range: ClosedRange<Double>, upperOpen: Bool = fals
     return value
 }
 
+/// A switch: on or off (yes/no, true/false as well).
+package func onOffValue(_ text: String) throws(RunParameterError) -> Bool { try onOff(text) }
+
+func onOff(_ text: String) throws(RunParameterError) -> Bool {
+    switch text.lowercased() {
+    case "on", "yes", "true": return true
+    case "off", "no", "false": return false
+    default: throw RunParameterError(accepted: "on or off", suggestion: Nearest.word(to: text, in: ["on", "off"]))
+    }
+}
+
 func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ type: T.Type) throws(RunParameterError) -> T
     where T.RawValue == String {
     guard let value = T(rawValue: text) else {
-        throw RunParameterError(accepted: "one of " + T.allCases.map(\.rawValue).joined(separator: "|"))
+        let names = T.allCases.map(\.rawValue)
+        throw RunParameterError(accepted: "one of " + names.joined(separator: "|"), suggestion: Nearest.word(to: text, in: names))
     }
     return value
 }
@@ -225,7 +254,7 @@ extension RunParameter {
 
 extension RunConfiguration {
     /// Every parameter column's value, by column name: the table's columns plus what is derived
-    /// from them (`unique_keys`, `store`, `input`, `view_context`, `history`).
+    /// from them (`unique_keys`, `store`, `input`).
     package var csvFields: [String: String] {
         var fields: [String: String] = [:]
         for parameter in RunParameter.all {
@@ -234,8 +263,6 @@ extension RunConfiguration {
         fields["unique_keys"] = String(uniqueKeys)
         fields["store"] = storeKind.rawValue
         fields["input"] = input ?? ""
-        fields["view_context"] = viewContext ? "yes" : ""
-        fields["history"] = history ? "yes" : ""
         return fields
     }
 
@@ -244,10 +271,8 @@ extension RunConfiguration {
     package mutating func clearUnused() {
         guard let strategy = writeStrategy else { return }
         for parameter in RunParameter.all where !parameter.isUsed(by: strategy, in: self) { parameter.clear(in: &self) }
-        // History is not a parameter but is normalized the same way: a history consumer always
-        // records it, and a limit (SQLite alone) never can, so its rows say so and `--history`
-        // does not give a second limit configuration.
+        // A history consumer always records history, whatever --history says: its rows say so.
+        // (A limit, SQLite alone, never can: the table clears it there.)
         if strategy.requiresHistory { history = true }
-        if strategy.isLimit { history = false }
     }
 }

@@ -13,6 +13,11 @@ import Workload
 ///
 /// The fix-up is part of the measured time: it is the price of the batch insert's speed.
 struct BatchImport {
+    /// A batch insert writes past every context, so no screen sees its rows until told: what a
+    /// Core Data team does about it (`NSPersistentHistoryChangeRequest`, or the returned object
+    /// IDs merged with `mergeChanges(fromRemoteContextSave:into:)`).
+    static let screenAdvice = "a batch insert bypasses every context: merge its rows into the screen through persistent "
+        + "history (--history on; see history-consumer) or merge the object IDs it returns into the view context"
     var batchSize: Int
     var policy: MergePolicy
     /// Builds something that watches the import from another queue (the history consumer),

@@ -1,0 +1,55 @@
+import Foundation
+import Report
+import Strategies
+
+/// The options that say what a run concludes, shared by `run` and `report`: the objective, the
+/// limits a recommendation must respect, and the smallest difference worth reporting.
+enum ConclusionFlags {
+    static let specs: [OptionSpec] = [
+        .option("--objective", "rate|rss|latency", "what the recommendation optimises: rows/s, peak RSS or p99 latency",
+                default: "rate"),
+        .option("--max-rss", "SIZE", "leave out of the recommendation what peaks above SIZE (200M, 1.5G)"),
+        .option("--max-latency", "MS", "leave out of the recommendation what has a p99 latency above MS"),
+        .option("--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
+                default: "0.05"),
+    ]
+
+    /// The options `a` gives, with the strategies' advice and the workload's columns.
+    static func options(_ a: Arguments) throws -> ConclusionOptions {
+        var options = ConclusionOptions()
+        let objective = try a.choice("--objective", ConclusionOptions.Objective.allCases.map(\.rawValue), default: "rate")
+        options.objective = ConclusionOptions.Objective(rawValue: objective)!
+        if let text = a.string("--max-rss") {
+            guard let bytes = bytes(text) else {
+                throw CommandError.usage("\(a.command): --max-rss expects a size in bytes with an optional K, M or G "
+                                         + "(200M, 1.5G), got '\(text)'")
+            }
+            options.maxRSSBytes = bytes
+        }
+        options.maxLatencyMilliseconds = try a.double("--max-latency", in: 0.001...1e9, describe: "milliseconds above 0")
+        options.minDifference = try a.double("--min-difference", default: ConclusionOptions.defaultMinDifference, in: 0...1,
+                                             describe: "a share from 0 to 1 (0.05: five percent)")!
+        options.screenAdvice = Dictionary(uniqueKeysWithValues: StrategyRegistry.all.compactMap { s in
+            s.screenAdvice.map { (s.name, $0) }
+        })
+        options.workloadColumns = workloadColumns
+        return options
+    }
+
+    /// The columns that describe the records and the task, not a choice a team makes: a
+    /// recommendation is made per value of them. Whether a screen watches (`view_context`) is the
+    /// app's, not the import's.
+    static let workloadColumns: [String] = RunParameter.all.filter { RunParameter.workloadFlags.contains($0.flag) }
+        .flatMap(\.columns) + ["unique_keys", "operation", "fraction", "input", "view_context"]
+
+    /// "200M", "1.5G", "300000000" (decimal units, as the summaries print sizes).
+    static func bytes(_ text: String) -> Int? {
+        let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9]
+        var number = text.uppercased()
+        if number.hasSuffix("B") { number.removeLast() }
+        var scale = 1.0
+        if let unit = number.last, let factor = units[unit] { scale = factor; number.removeLast() }
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        return Int(value * scale)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Issue 18: what a run concludes. Broken promises are ranked apart with the fix, every
+/// parameter sweeps and names itself, a recommendation answers "which configuration", effect
+/// sizes say what they cannot show, and the review page reproduces the run exactly.
+@Suite(.serialized) struct ConclusionTests {
+    /// batch and context-reset with a screen watching: the batch insert's rows never reach it.
+    static let screened = ResultsFixture.make(["--strategy", "batch,context-reset,prefetch", "--rows", "3000", "--dup-rate", "0.1",
+                                               "--view-context", "--repeat", "3"], name: "screened.csv")
+
+    /// 1. A configuration that broke a promise is ranked apart, with why and Core Data's fix,
+    /// and never recommended.
+    @Test func aScreenThatMissesRowsRanksTheConfigurationApart() throws {
+        let dir = CLI.makeFolder()
+        let r = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "2000", "--view-context", "--no-limit"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("ranked apart: batch: its screen (--view-context) misses 2000 of 2000 rows"), "\(r.stdout)")
+        #expect(r.stdout.contains("a batch insert bypasses every context: merge its rows into the screen through persistent history"))
+        #expect(r.stdout.contains("use context-reset:"), "\(r.stdout)")
+        #expect(r.stdout.contains("excluded: batch: its screen"))
+        #expect(r.stdout.contains("screen misses"), "the table has the column")
+    }
+
+    /// 2. Switches sweep (`off,on`) and every configuration is named by what differs.
+    @Test func switchesSweepAndNameBothSides() throws {
+        let r = try CLI.run(["run", "--strategy", "context-reset", "--view-context", "off,on", "--history", "off,on", "--dry-run"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for label in ["[view_context=off history=off]", "[view_context=off history=on]", "[view_context=on history=off]",
+                      "[view_context=on history=on]"] {
+            #expect(r.stdout.contains("context-reset  \(label)"), "\(label): \(r.stdout)")
+        }
+        // Alone, a switch is on, as before.
+        let alone = try CLI.run(["run", "--strategy", "context-reset", "--history", "--rows", "500", "--no-limit", "--out", "-", "--quiet"],
+                                tmpdir: CLI.makeFolder())
+        let records = try CLI.parseCSV(alone.stdout)
+        #expect(records[1][records[0].firstIndex(of: "history")!] == "yes")
+        let bad = try CLI.run(["run", "--view-context", "maybe"])
+        #expect(bad.status == 64 && bad.stderr.contains("--view-context: 'maybe' is not accepted; expects on or off"), "\(bad.stderr)")
+    }
+
+    /// 3. A recommendation by the stated objective, the limits respected, in every output.
+    @Test func theRecommendationFollowsTheObjectiveAndItsLimits() throws {
+        let fixture = try Self.screened.get()
+        let out = fixture.dir + "/review-rss"
+        let report = try CLI.run(["report", fixture.path, "--out", out, "--no-charts", "--objective", "rss", "--max-rss", "1G"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
+        #expect(page.contains("## Conclusion") && page.contains("(least peak RSS)") && page.contains("use "), "\(page)")
+        #expect(page.contains("excluded: batch: its screen"))
+        let tight = try CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-tight", "--no-charts", "--max-rss", "1M"])
+        let tightPage = try String(contentsOfFile: fixture.dir + "/review-tight/review.md", encoding: .utf8)
+        #expect(tight.status == 0 && tightPage.contains("is above --max-rss 1.0 MB") && tightPage.contains("none:"), "\(tightPage)")
+        let json = try CLI.run(["run", "--strategy", "context-reset,prefetch", "--rows", "1500", "--no-limit", "--json", "--quiet"],
+                               tmpdir: CLI.makeFolder())
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let recommendations = try #require(object["recommendations"] as? [[String: Any]])
+        #expect(recommendations.count == 1 && recommendations[0]["objective"] as? String == "rate")
+        #expect((recommendations[0]["best"] as? [String: Any])?["strategy"] != nil)
+        let badObjective = try CLI.run(["run", "--objective", "speed"])
+        #expect(badObjective.status == 64 && badObjective.stderr.contains("--objective expects one of rate|rss|latency"))
+    }
+
+    /// 4. No "N× faster" without saying what the repetitions cannot show; a lead under the
+    /// smallest difference worth reporting reads as equal; big runs say where details went.
+    @Test func effectSizesSayWhatTheyCannotShow() throws {
+        let fixture = try Self.screened.get()
+        let report = try CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-honest", "--no-charts", "--min-difference", "0"])
+        #expect(report.status == 0)
+        let page = try String(contentsOfFile: fixture.dir + "/review-honest/review.md", encoding: .utf8)
+        #expect(page.contains("no interval: 3 repetitions; --repeat 5 or more gives one"), "\(page)")
+        let equal = try CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-equal", "--no-charts", "--min-difference", "1"])
+        #expect(equal.status == 0)
+        let equalPage = try String(contentsOfFile: fixture.dir + "/review-equal/review.md", encoding: .utf8)
+        #expect(equalPage.contains("are equal within 100 %"), "\(equalPage)")
+        let many = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", (1...13).map { String(200 + $0) }.joined(separator: ","),
+                                "--no-limit"], tmpdir: CLI.makeFolder())
+        #expect(many.status == 0 && many.stdout.contains("Per-configuration details are shown up to 12 configurations (this run has 13"))
+    }
+
+    /// 5. The review page gives the invocations' own command lines, says when it mixes them, and
+    /// names every configuration of a ranking apart.
+    @Test func theReviewPageReproducesExactly() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/mixed.csv"
+        let first = ["run", "--strategy", "batch", "--rows", "1000", "--batch-size", "250", "--out", out, "--quiet"]
+        let second = ["run", "--strategy", "batch", "--rows", "1000", "--batch-size", "250", "--history", "--out", out, "--quiet"]
+        for command in [first, second] { #expect(try CLI.run(command, tmpdir: dir).status == 0) }
+        let r = try CLI.run(["report", out, "--out", dir + "/review", "--no-charts"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
+        #expect(page.contains("```sh\nloadgen " + first.joined(separator: " ").replacingOccurrences(of: out, with: out) + "\n```"), "\(page)")
+        #expect(page.contains("--history --out"))
+        #expect(page.contains("These rows come from 2 invocations") && page.contains("through `vs_limit`"))
+        #expect(page.contains("batch [history]") && !page.contains("batch > batch"), "\(page)")
+    }
+
+    /// 7. A mistyped strategy is answered with the nearest; --dry-run estimates the duration;
+    /// --out /dev/null works (and /dev/null stays a device).
+    @Test func typosEstimatesAndDevNull() throws {
+        let typo = try CLI.run(["run", "--strategy", "prefech"])
+        #expect(typo.status == 64 && typo.stderr.contains("did you mean prefetch?"), "\(typo.stderr)")
+        let dry = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "10k", "--repeat", "3", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("estimated duration: about"), "\(dry.stdout)")
+        let null = try CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "/dev/null",
+                                "--markdown", "/dev/null", "--quiet"], tmpdir: CLI.makeFolder())
+        #expect(null.status == 0, "\(null.stderr)")
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+}
