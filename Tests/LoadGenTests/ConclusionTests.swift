@@ -22,6 +22,15 @@ import Testing
         #expect(r.stdout.contains("screen misses"), "the table has the column")
     }
 
+    /// What a screen shows after a batch delete is explained, and not taken for rows it misses:
+    /// it held the targets, and they left it.
+    @Test func aScreenAfterABatchDeleteIsExplainedNotRankedApart() throws {
+        let r = try CLI.run(["run", "--operation", "delete", "--rows", "1000"], tmpdir: CLI.makeFolder())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("objects: the 100 deleted targets left it, the related objects it prefetched stay"), "\(r.stdout)")
+        #expect(!r.stdout.contains("ranked apart") && r.stdout.contains("use "), "\(r.stdout)")
+    }
+
     /// 2. Switches sweep (`off,on`) and every configuration is named by what differs.
     @Test func switchesSweepAndNameBothSides() throws {
         let r = try CLI.run(["run", "--strategy", "context-reset", "--view-context", "off,on", "--history", "off,on", "--dry-run"])

@@ -129,7 +129,10 @@ enum ChildCommand {
         measurement.leakedConnections = leaked
         if leaked > 0 { measurement.fail("left \(leaked) SQLite connection\(leaked == 1 ? "" : "s") open") }
         measurement.verification = verify(task, strategy: strategy, target: job.operationTarget, measurement: &measurement)
-        if let shown = measurement.strategy?.viewObjects, let rows = measurement.verification?.storeRows {
+        // An import's screen should show every row; an update's or delete's shows its targets only,
+        // so rows it does not show are not missing from it.
+        if task.configuration.operation == .import, let shown = measurement.strategy?.viewObjects,
+           let rows = measurement.verification?.storeRows {
             measurement.verification?.viewMissing = rows - shown
         }
         if let problems = measurement.verification?.problems(strategy.expectations), !problems.isEmpty {

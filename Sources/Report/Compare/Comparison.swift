@@ -99,14 +99,18 @@ package struct Comparison: Sendable {
     // MARK: Figures
 
     /// Correctness: must match in every configuration, racing or not.
-    static let correctnessFigures = ["status", "integrity", "lost", "bad_links", "unexpected_rows", "leaked_connections"]
-    /// Work counts: must match where one writer works; where writers race (more than one), within
-    /// a band around the baseline's range.
-    static let exactFigures = correctnessFigures + ["duplicates", "store_rows", "saves", "transactions", "sql_statements",
-                                                    "sql_selects", "sql_inserts", "sql_updates", "sql_deletes"]
-    static let nearExactFigures = ["allocations", "allocated_bytes_total", "instructions", "sql_vm_steps"]
+    /// Each list derives from the rules the results table declares with its columns
+    /// (`ResultRow.columns`, `.judged(…)`), in file order.
+    static let correctnessFigures = ResultRow.columns.filter { $0.rule == .correctness }.map(\.name)
+    /// Work counts: must match where they repeat; where writers race, within a band around the
+    /// baseline's range.
+    static let exactFigures = correctnessFigures + ResultRow.columns.filter { $0.rule == .exact }.map(\.name)
+    static let nearExactFigures = ResultRow.columns.filter { $0.rule == .nearExact }.map(\.name)
     /// Noisy figures and whether higher is better.
-    static let noisyFigures: [(figure: String, higherIsBetter: Bool)] = [("vs_limit", true), ("peak_rss_bytes", false)]
+    static let noisyFigures: [(figure: String, higherIsBetter: Bool)] = ResultRow.columns.compactMap { column in
+        if case .noisy(let higherIsBetter) = column.rule { return (column.name, higherIsBetter) }
+        return nil
+    }
     /// Every column a comparison reads beyond the key, in one list (`ComparisonSide` keeps these).
     static let figureColumns = exactFigures + nearExactFigures + noisyFigures.map(\.figure)
 

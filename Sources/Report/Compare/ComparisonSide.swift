@@ -63,34 +63,51 @@ package struct ComparisonSide: Sendable {
         for name in Comparison.figureColumns where reader.missingColumns.contains(name) && !missingFigures.contains(name) {
             missingFigures.append(name)
         }
-        let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
-        let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
-        let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map { ResultRow.columnIndex[$0]! }
-        let runID = ResultRow.columnIndex["run_id"]!, lag = ResultRow.columnIndex["history_lag_p50_ms"]!
         var rows = 0
         while try reader.next() {
             rows += 1
-            let id = reader.string(runID)
-            if !id.isEmpty {
-                if let earlier = runIDs[id] {
-                    throw .malformed(path, line: reader.line, earlier == files.count
-                        ? "run id \(id) appears twice in this file: rows appended twice?"
-                        : "run id \(id) is also in \(files[earlier]): the same file or shard given twice?")
-                }
-                runIDs[id] = files.count
-            }
-            let name = "\(reader.string(machine[0])), \(reader.string(machine[1])) cores, SQLite \(reader.string(machine[2])), "
-                + "Swift \(reader.string(machine[3]))"
-            if !machines.contains(name) { machines.append(name) }
-            let key = keys.map { reader.string($0) }
-            let cells = figures.map { reader.string($0) }
-            // Mutated in place: a copy taken out and put back would copy every cell so far.
-            let invocation = String(id.split(separator: "-").first ?? "")
-            groups[key, default: Group()].append(cells, invocation: invocation, lag: !reader.isBlank(lag))
+            try add(line: reader.line) { reader.string($0) }
         }
         guard rows > 0 else { throw .malformed(path, line: 2, "the file has a header and no rows") }
         rowCount += rows
     }
+
+    /// Adds rows built in code (tests, and results held in memory), as if read from `source`.
+    package mutating func add(_ rows: [ResultRow], source: String) throws(CompareError) {
+        files.append(source)
+        for (i, row) in rows.enumerated() {
+            let fields = row.fields
+            try add(line: i + 2) { fields[$0] }
+        }
+        rowCount += rows.count
+    }
+
+    /// One row, its cells by column index (`ResultRow.columns`).
+    private mutating func add(line: Int, _ cell: (Int) -> String) throws(CompareError) {
+        let file = files.count - 1
+        let id = cell(Self.runID)
+        if !id.isEmpty {
+            if let earlier = runIDs[id] {
+                throw .malformed(files[file], line: line, earlier == file
+                    ? "run id \(id) appears twice in this file: rows appended twice?"
+                    : "run id \(id) is also in \(files[earlier]): the same file or shard given twice?")
+            }
+            runIDs[id] = file
+        }
+        let machine = Self.machine.map(cell)
+        let name = "\(machine[0]), \(machine[1]) cores, SQLite \(machine[2]), Swift \(machine[3])"
+        if !machines.contains(name) { machines.append(name) }
+        let invocation = String(id.split(separator: "-").first ?? "")
+        // Mutated in place: a copy taken out and put back would copy every cell so far.
+        groups[Self.keys.map(cell), default: Group()].append(Self.figures.map(cell), invocation: invocation,
+                                                             lag: !cell(Self.lag).isEmpty)
+    }
+
+    private static let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
+    private static let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
+    private static let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map { ResultRow.columnIndex[$0]! }
+    private static let runID = ResultRow.columnIndex["run_id"]!
+    private static let lag = ResultRow.columnIndex["history_lag_p50_ms"]!
 
     /// Reads every file of one side.
     package static func read(_ paths: [String]) throws(CompareError) -> ComparisonSide {

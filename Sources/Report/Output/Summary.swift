@@ -86,9 +86,13 @@ package enum Summary {
             text += last.strategy?.fellBehind == true ? "  — could not keep up with --rate\n" : "\n"
         }
         if let shown = last.strategy?.viewObjects {
-            text += "  Screen:    shows \(shown) objects"
-                + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
-                + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
+            // After an update or delete the screen held the targets: say what it shows of them.
+            let operation = c.parameters["operation"]
+            let what = operation == "delete"
+                ? "shows \(shown) objects: the \(last.targets ?? 0) deleted targets left it, the related objects it prefetched stay"
+                : operation == "update" ? "shows the \(shown) targets it held, refreshed by the merge"
+                : "shows \(shown) objects" + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
+            text += "  Screen:    \(what)" + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
         }
         if let lag = last.strategy?.historyLagP50Milliseconds {
             text += String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms", lag, last.strategy?.historyLagP99Milliseconds ?? 0)

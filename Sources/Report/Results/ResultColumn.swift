@@ -14,9 +14,31 @@ package struct ResultColumn: Sendable {
     package let isParameter: Bool
     /// What a cell may hold, checked when a file is read.
     package let domain: CellDomain
+    /// How `compare` judges the figure (nil: not judged), declared with the column so that a
+    /// gated figure is one line of the table and a misspelt name cannot be skipped silently.
+    package private(set) var rule: CompareRule?
+
+    /// The column, judged by `rule`.
+    func judged(_ rule: CompareRule) -> ResultColumn {
+        var column = self
+        column.rule = rule
+        return column
+    }
     let write: @Sendable (ResultRow) -> String
     /// Sets the row's value from a cell; a blank or unreadable cell leaves it as it was.
     let read: @Sendable (inout ResultRow, String) -> Void
+}
+
+/// How the nightly gate judges a figure.
+package enum CompareRule: Sendable, Equatable {
+    /// Must match in every configuration, racing or not (status, integrity, lost keys).
+    case correctness
+    /// A count of work: must match wherever the baseline repeats it, else a band.
+    case exact
+    /// Within a tolerance that follows the baseline's repeatability (allocations, instructions).
+    case nearExact
+    /// Noisy: past a threshold AND significant (Mann-Whitney); `higherIsBetter` gives the bad side.
+    case noisy(higherIsBetter: Bool)
 }
 
 /// What a results cell may hold. A file is checked against it as it is read, so that a cell
@@ -130,7 +152,7 @@ extension ResultColumn {
     private static func value<V: ResultCell>(_ name: String, decimals: Int, domain: CellDomain? = nil,
                                              get: @escaping @Sendable (ResultRow) -> V?,
                                              set: @escaping @Sendable (inout ResultRow, V) -> Void) -> ResultColumn {
-        ResultColumn(name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain,
+        ResultColumn(name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain, rule: nil,
                      write: { get($0)?.cell(decimals: decimals) ?? "" },
                      read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
     }
@@ -155,7 +177,7 @@ extension ResultColumn {
 
     /// A parameter, as its parameter table rendered it: text, or a number ≥ 0 up to `maximum`.
     static func parameter(_ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude) -> ResultColumn {
-        ResultColumn(name: name, isText: text, isParameter: true, domain: text ? .text : .decimal(maximum: maximum),
+        ResultColumn(name: name, isText: text, isParameter: true, domain: text ? .text : .decimal(maximum: maximum), rule: nil,
                      write: { $0.parameters[name] }, read: { row, cell in row.parameters.fields[name] = cell })
     }
 
@@ -192,7 +214,7 @@ extension ResultColumn {
 
     /// A column the file writes for its readers and `ResultRow(csv:)` derives from others.
     static func derived(_ name: String, domain: CellDomain, _ write: @escaping @Sendable (ResultRow) -> String) -> ResultColumn {
-        ResultColumn(name: name, isText: false, isParameter: false, domain: domain, write: write, read: { _, _ in })
+        ResultColumn(name: name, isText: false, isParameter: false, domain: domain, rule: nil, write: write, read: { _, _ in })
     }
 }
 
