@@ -7,11 +7,11 @@ import Testing
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    /// Runs a script of the checkout with `environment` added; stdout and stderr together.
-    func script(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    /// Runs `executable` with `environment` added; stdout and stderr together.
+    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.checkout + "/" + arguments[0])
-        p.arguments = Array(arguments.dropFirst())
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             .filter { $0.key != "GITHUB_ACTIONS" }
         let pipe = Pipe()
@@ -23,12 +23,15 @@ import Testing
         return (p.terminationStatus, text)
     }
 
+    /// Runs a script of the checkout (`scripts/nightly-ci`) with `environment` added.
+    func script(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+        try run(Self.checkout + "/" + arguments[0], Array(arguments.dropFirst()), environment: environment)
+    }
+
     /// The workflow as GitHub reads it: built once, sharded, compared whatever the shards did,
     /// with the baseline's toolchain, history kept and the report in the job summary.
     @Test func theWorkflowBuildsOnceComparesAlwaysAndKeepsHistory() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", """
+        let check = try run("/usr/bin/env", ["python3", "-c", """
             import csv, sys, yaml
             w = yaml.safe_load(open(sys.argv[1]))
             jobs = w["jobs"]
@@ -48,14 +51,9 @@ import Testing
             assert "scripts/nightly-ci compare" in runs and "scripts/nightly-ci suite" in runs and "scripts/nightly-ci baseline" in runs
             assert "NIGHTLY_FAILED_JOBS" in str(steps)
             print("ok")
-            """, Self.checkout + "/.github/workflows/nightly.yml", Self.checkout + "/results/baseline.csv"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0 && text.contains("ok"), "\(text)")
+            """, Self.checkout + "/.github/workflows/nightly.yml",
+                                             Self.checkout + "/results/baseline.csv"])
+        #expect(check.status == 0 && check.output.contains("ok"), "\(check.output)")
     }
 
     /// The workflow's commands on a small suite: two shards, a baseline of two runs, a clean
