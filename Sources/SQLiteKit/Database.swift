@@ -152,6 +152,18 @@ package final class Database: @unchecked Sendable {
     /// True while a transaction is open on this connection.
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// The size of the main database's journal (the `-wal` file in WAL mode) in bytes, read
+    /// through SQLite's own file handle (`SQLITE_FCNTL_JOURNAL_POINTER`, then `xFileSize`), as
+    /// Core Data's post-save tasks read it. Nil when there is none (no journal opened yet, an
+    /// in-memory store).
+    package var journalFileSize: Int64? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file) == SQLITE_OK,
+              let file, let methods = file.pointee.pMethods, let size = methods.pointee.xFileSize else { return nil }
+        var bytes: sqlite3_int64 = 0
+        return size(file, &bytes) == SQLITE_OK ? bytes : nil
+    }
+
     /// Bytes SQLite itself has allocated (page caches, statements), across all connections.
     package static var memoryUsed: Int { Int(sqlite3_memory_used()) }
 

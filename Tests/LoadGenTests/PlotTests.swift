@@ -148,7 +148,10 @@ import Testing
             .map { row in parameters.map { row[$0] ?? "" } })
         #expect(bars.count == configurations.count, "one bar per configuration")
         let vars = try String(contentsOfFile: out + "/data/vars.gp", encoding: .utf8)
-        #expect(vars.contains("throughput_unit = \"records imported per second\"") && vars.contains("throughput_log = \"0\""), "\(vars)")
+        // The scale follows the rates (linear unless they span ten times: ChartDataTests); an
+        // open-loop run at 20,000 rows/s beside the limit may or may not, depending on the machine.
+        #expect(vars.contains("throughput_unit = \"records imported per second\"")
+                && (vars.contains("throughput_log = \"0\"") || vars.contains("throughput_log = \"1\"")), "\(vars)")
         #expect(vars.contains("throughput_settings = \"expenses"))
         let writers = try String(contentsOfFile: out + "/data/writers.dat", encoding: .utf8)
         #expect(writers.hasPrefix("# writers duplicates_median duplicates_min duplicates_max conflicts_median"))

@@ -60,10 +60,10 @@ import Testing
         }
     }
 
-    /// Another writer inserts the key after this save's uniqueness check and before its INSERT
-    /// (a trigger on the key reservation plays that writer): the INSERT meets the UNIQUE index,
-    /// and the save checks again, finds the row and merges into it.
-    @Test func aKeyInsertedBetweenCheckAndInsertIsRetriedAndMerged() throws {
+    /// Another writer inserts the key after this save reserved its keys and before its write
+    /// (a trigger on the key reservation plays that writer): the constrained UPDATE meets the
+    /// UNIQUE index, the attempt rolls back, and the save runs again merged into the row.
+    @Test func aKeyInsertedBeforeTheWriteFailsOneAttemptAndIsMerged() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
         try Database(path: container.path).execute("""
             CREATE TRIGGER racer AFTER UPDATE ON Z_PRIMARYKEY WHEN NEW.Z_NAME = 'Expense'
@@ -72,15 +72,15 @@ import Testing
             """)
         let context = container.newBackgroundContext()
         context.mergePolicy = .mergeByPropertyObjectTrump
-        let conflicts = try context.performAndWait {
+        let (conflicts, attempts) = try context.performAndWait {
             let e = try context.insertNewObject(forEntityName: "Expense")
             e["externalID"] = "race"
             e["amount"] = .double(7)
             try context.save()
             #expect(e.objectID.primaryKey == 1000)
-            return context.conflictCount
+            return (context.conflictCount, context.failedSaveAttempts)
         }
-        #expect(conflicts == 2)   // the failed INSERT, then the merge the second check found
+        #expect(conflicts == 1 && attempts == 1)   // the merge the conflict fetch found, after one failed attempt
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 1)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE WHERE ZEXTERNALID = 'race'") == 7)
     }

@@ -37,23 +37,27 @@ import Testing
         container.counters.startRecording()
         _ = try insertExpenses(context, ["a", "b", "c"])
         let first = container.counters.stopRecording()
-        let strings = [
-            "INSERT OR IGNORE INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, 1, ?)",
-            "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?",
-        ]
-        let transaction = "INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, "
-            + "ZTIMESTAMP, ZQUERYGEN) VALUES (16001, 1, ?, ?, ?, ?, ?, NULL)"
-        let change = "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
-            + "VALUES (16002, 1, ?, ?, ?, ?, ?)"
+        // Every history row's key is reserved in Z_PRIMARYKEY, as any entity's.
+        let reserve = ["SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                       "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?"]
+        let string = reserve + ["INSERT OR IGNORE INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, 1, ?)"]
+        let transaction = reserve + ["INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
+            + "ZPROCESSIDTS, ZTIMESTAMP, ZQUERYGEN) VALUES (?, 16001, 1, ?, ?, ?, ?, ?, NULL)"]
+        let change = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
+            + "VALUES (?, 16002, 1, ?, ?, ?, ?, ?)"
         let insert = "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
-        // Author, bundle ID, context name and process ID are interned once each, then cached.
+        // Author, bundle ID, context name and process ID are interned once each, then cached;
+        // the three inserts' changes take their keys in one reservation.
         #expect(lastTransaction(first) == ["BEGIN EXCLUSIVE", insert, insert, insert]
-                + Array([[String]](repeating: strings, count: 4).joined())
-                + [transaction, change, change, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
+                + Array([[String]](repeating: string, count: 4).joined())
+                + transaction + reserve + [change, change, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
         container.counters.startRecording()
         _ = try insertExpenses(context, ["d"])
         let second = container.counters.stopRecording()
-        #expect(lastTransaction(second) == ["BEGIN EXCLUSIVE", insert, transaction, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
+        // Not the first save: no free-page check after it.
+        #expect(lastTransaction(second) == ["BEGIN EXCLUSIVE", insert] + transaction + reserve + [change, "COMMIT"])
+        #expect(try container.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002") == 4)
+        #expect(try container.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001") == 2)
         #expect(try container.rows("SELECT count(*) FROM ATRANSACTION") == 2)
         #expect(try container.rows("SELECT count(*) FROM ACHANGE WHERE ZCHANGETYPE = 0 AND ZENTITY = 2") == 4)
         #expect(try container.rows("SELECT count(*) FROM ATRANSACTIONSTRING") == 4)

@@ -32,9 +32,9 @@ import Testing
         #expect(sql == [
             "BEGIN EXCLUSIVE",
             "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
             "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
             "COMMIT",
             "BEGIN EXCLUSIVE",
             "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)",
@@ -82,8 +82,6 @@ import Testing
             "BEGIN EXCLUSIVE",
             "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             "COMMIT",
-            "pragma page_count",
-            "pragma freelist_count",
         ])
         #expect(try container.rows("SELECT Z_OPT FROM ZEXPENSE") == 2)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE") == 99)
@@ -108,8 +106,6 @@ import Testing
             "UPDATE OR FAIL ZEXPENSE SET ZNOTE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             "COMMIT",
-            "pragma page_count",
-            "pragma freelist_count",
         ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE Z_OPT = 2") == 3)
         #expect(try container.rows("SELECT sum(ZAMOUNT) FROM ZEXPENSE WHERE Z_PK IN (1, 3)") == 4)
@@ -141,13 +137,81 @@ import Testing
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 1)
     }
 
-    @Test func uniquenessCheckIsOneSelectPerConstrainedEntity() throws {
+    /// Core Data's save has no uniqueness query: a constrained save without conflicts is the
+    /// key reservation and the writes, the keys set by the constrained UPDATEs.
+    @Test func aConflictFreeConstrainedSaveReadsNothingFirst() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
         let sql = try recordSaveOfOneCategory(container, expenses: 3)
-        // (A reader connection opens on first use; its PRAGMAs are not part of the save.)
-        let checks = sql.prefix { $0 != "BEGIN EXCLUSIVE" }.filter { !$0.hasPrefix("PRAGMA") }
-        #expect(checks.count == 2)
-        #expect(checks.allSatisfy { $0.hasPrefix("SELECT Z_PK, Z_OPT") && $0.contains(" IN (") })
-        #expect(sql.filter { $0.hasPrefix("INSERT") }.count == 4)
+        #expect(sql.filter { $0.hasPrefix("SELECT") } == Array(repeating: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", count: 2))
+        #expect(sql.filter { $0 == "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?" }.count == 3)
+        #expect(!sql.contains("ROLLBACK"))
+    }
+
+    /// A key already stored: the first attempt fails at its constrained UPDATE and rolls back;
+    /// the save runs again, the conflict fetch first, and the merge policy merges the new
+    /// object into the stored row. Nothing is lost and nothing is doubled.
+    @Test func aStoredKeyCostsAFailedAttemptARollbackAConflictFetchAndASecondSave() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        let first = container.newBackgroundContext()
+        try first.performAndWait {
+            let e = try first.insertNewObject(forEntityName: "Expense")
+            e["externalID"] = "stored"
+            e["amount"] = .double(1)
+            try first.save()
+        }
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        container.counters.startRecording()
+        try context.performAndWait {
+            for (key, amount) in [("stored", 7.0), ("new", 8.0)] {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string(key)
+                e["amount"] = .double(amount)
+            }
+            try context.save()
+            #expect(context.failedSaveAttempts == 1 && context.conflictCount == 1 && !context.hasChanges)
+        }
+        let insert = "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)"
+        let setKey = "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?"
+        #expect(container.counters.stopRecording() == [
+            "BEGIN EXCLUSIVE",
+            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+            "COMMIT",
+            // The attempt: the stored key fails the first constrained UPDATE.
+            "BEGIN EXCLUSIVE", insert, insert, setKey,
+            "ROLLBACK",
+            // The save again: the conflict fetch, then the survivor's update and the new row.
+            "BEGIN EXCLUSIVE",
+            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE ZEXTERNALID IN (?,?)",
+            insert,
+            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+            setKey,
+            "COMMIT",
+        ])
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
+        #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE WHERE ZEXTERNALID = 'stored'") == 7)
+    }
+
+    /// Two objects of one context with one key: found in memory (Core Data's `NSConstraintCache`),
+    /// merged by the policy, no query and no failed attempt.
+    @Test func conflictsInsideOneContextAreResolvedInMemory() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        container.counters.startRecording()
+        try context.performAndWait {
+            for amount in [1.0, 2.0] {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = "twice"
+                e["amount"] = .double(amount)
+            }
+            try context.save()
+            #expect(context.failedSaveAttempts == 0 && context.conflictCount == 1)
+        }
+        let sql = container.counters.stopRecording()
+        #expect(sql.filter { $0.hasPrefix("SELECT") && !$0.contains("Z_PRIMARYKEY") }.isEmpty && !sql.contains("ROLLBACK"))
+        #expect(sql.filter { $0.hasPrefix("INSERT INTO ZEXPENSE") }.count == 1)
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'twice' AND ZAMOUNT = 2") == 1)
     }
 }

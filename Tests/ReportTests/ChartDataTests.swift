@@ -18,6 +18,19 @@ import Testing
         #expect(throughput.variables["settings"] == "1000 rows, 3 repetitions")
     }
 
+    /// Rates more than ten times apart (a per-row save under synchronous FULL beside a batch
+    /// import) are drawn on a log scale starting at the decade below the slowest bar.
+    @Test func ratesTenTimesApartGetALogScale() throws {
+        var rows = (1...3).map { ComparisonTests.row("batch", "a-\($0)") }   // 1000 rows in 0.01 s
+        for k in 1...3 {
+            var slow = ComparisonTests.row("context-save-per-row", "a-\(k + 3)")
+            slow.measurement.wallSeconds = 0.4                                  // 2500 rows/s
+            rows.append(slow)
+        }
+        let throughput = try chart("throughput", ChartData(rows: rows))
+        #expect(throughput.variables["log"] == "1" && throughput.variables["start"] == "1000", "\(throughput.variables)")
+    }
+
     @Test func aRunWithoutALimitSaysWhyAndCallgrindRowsAreLeftOut() throws {
         var rows = (1...2).map { ComparisonTests.row("batch", "a-\($0)") }
         for i in rows.indices { rows[i].vsLimit = nil; rows[i].parameters.fields["operation"] = "delete" }

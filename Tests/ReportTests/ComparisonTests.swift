@@ -22,6 +22,7 @@ import Testing
         m.leakedConnections = 0
         var counters = StrategyCounters()
         counters.saves = 10
+        counters.saveRetries = 0
         m.strategy = counters
         m.allocations = allocations; m.allocatedBytesTotal = allocations * 64; m.instructions = instructions
         return ResultRow(identity: RunIdentity(runID: id, startedAt: "2026-11-30T08:00:00Z", system: system),

@@ -21,6 +21,7 @@ import Testing
         s.latencyP50Milliseconds = 1.5; s.latencyP99Milliseconds = 2.5; s.latencyMaxMilliseconds = 3.5; s.peakBacklog = 34
         s.mergeMillisecondsTotal = 4.5; s.viewObjects = 35; s.fellBehind = true; s.objectsRead = 36
         s.historyLagP50Milliseconds = 5.5; s.historyLagP99Milliseconds = 6.5; s.autoMergeMissed = 37
+        s.saveRetries = 38
         m.strategy = s
         var v = Verification(storeRows: 41, duplicates: 42, lost: 43, badLinks: 44, integrity: "ok", storeBytes: 45)
         v.viewMissing = 46; v.historyChanges = 47; v.unexpectedRows = 48

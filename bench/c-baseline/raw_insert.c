@@ -10,20 +10,22 @@
  * SHAPE (default plain):
  *   plain    raw-sqlite: one INSERT per row, category set, one transaction.
  *   unique   raw-sqlite-unique: the UNIQUE index on ZEXTERNALID, INSERT OR IGNORE.
- *   context  a context import's saves (context-reset, prefetch), per BATCH rows (default 1000): the
- *            uniqueness check (one SELECT … WHERE ZEXTERNALID IN, padded to a power of two), the key
- *            reservation in its own exclusive transaction, then in another, as Core Data's save:
- *            one INSERT per new row without the constrained ZEXTERNALID, an optimistic-locking
- *            UPDATE of Z_OPT per category the batch related (the to-many side), then
- *            UPDATE OR FAIL … SET ZEXTERNALID per new row; after the commit the post-save
- *            `pragma page_count` and `pragma freelist_count`. Keys found in the store or repeated
- *            within the batch are merged without SQL, as the engine's merge does when the values
- *            are equal.
- *   batch    batch's SQL, per BATCH rows (default 5000): the batch insert (keys reserved in blocks of
- *            1024, INSERT OR IGNORE with ZCATEGORY NULL, one exclusive transaction), the fetch of the
- *            inserted rows by Z_PK IN (…), then the relationship fix-up: one optimistic-locking
- *            UPDATE per row and one per category related, in one exclusive transaction, and the
- *            post-save pragmas.
+ *   context  a context import's saves (context-reset, prefetch), per BATCH rows (default 1000), as
+ *            Core Data's save: keys repeated within the batch merged in memory; the key
+ *            reservation in its own exclusive transaction; then in another one INSERT per new row
+ *            without the constrained ZEXTERNALID, an optimistic-locking UPDATE of Z_OPT per
+ *            category the batch related (the to-many side), then UPDATE OR FAIL … SET ZEXTERNALID
+ *            per new row. A key already stored fails that UPDATE: ROLLBACK, and the save again in
+ *            one exclusive transaction, the conflict fetch (SELECT … WHERE ZEXTERNALID IN, padded
+ *            to a power of two) first, then the writes of the rows not stored. Merges into stored
+ *            rows cost no SQL, as the engine's merge when the values are equal. After each commit,
+ *            the post-save tasks' free-page check on saves 1, 12, 23, …
+ *   batch    batch's SQL, per BATCH rows (default 5000): the batch insert asked for object IDs (its
+ *            capture table and temporary triggers, keys reserved in blocks of 1024, INSERT OR
+ *            IGNORE with ZCATEGORY NULL, the IDs read back, the table and triggers dropped, one
+ *            exclusive transaction), the fetch of the inserted rows by Z_PK IN (…), then the
+ *            relationship fix-up: one optimistic-locking UPDATE per row and one per category
+ *            related, in one exclusive transaction, and the post-save tasks.
  * ORDER: ascending (default) or random keys (loadgen's --key-order).
  * Categories are written first in every shape; the engine's category look-ups are left out, so
  * each ceiling is, if anything, a little high.
@@ -193,18 +195,49 @@ static void bump_categories(sqlite3_stmt *bump, const char *touched) {
     }
 }
 
-/* What Core Data runs after each committed save. */
+/* What Core Data runs after each committed save: the free-page check on the connection's first
+ * save and then every eleventh (the countdown of _performPostSaveTasks:). No vacuum here: an
+ * import frees no pages; and the WAL stays under 8 MiB per save at these batch sizes. */
+static int post_save_countdown;
 static void post_save(sqlite3_stmt *pages, sqlite3_stmt *free_pages) {
+    if (post_save_countdown > 0) { post_save_countdown--; return; }
+    post_save_countdown = 10;
     while (sqlite3_step(pages) == SQLITE_ROW) {}
     sqlite3_reset(pages);
     while (sqlite3_step(free_pages) == SQLITE_ROW) {}
     sqlite3_reset(free_pages);
 }
 
+/* One write attempt of a context save: INSERTs without the key, the categories' Z_OPT, then the keys.
+ * Returns 0 when a key's UPDATE OR FAIL met the UNIQUE index (the caller rolls back). */
+static int write_save(sqlite3_stmt *ins, sqlite3_stmt *bump, sqlite3_stmt *key, const Record *chunk, const char *write,
+                      long n, int64_t first) {
+    char touched[51] = {0};
+    int64_t pk = first;
+    for (long i = 0; i < n; i++) {
+        if (!write[i]) continue;
+        bind_record_without_key(ins, pk++, chunk[i].category, &chunk[i]);
+        step_reset(ins, "insert");
+        touched[chunk[i].category] = 1;
+    }
+    bump_categories(bump, touched);
+    pk = first;
+    for (long i = 0; i < n; i++) {
+        if (!write[i]) continue;
+        sqlite3_bind_text(key, 1, chunk[i].key, 15, SQLITE_STATIC);
+        sqlite3_bind_int64(key, 2, pk++);
+        int rc = sqlite3_step(key);
+        sqlite3_reset(key);
+        if (rc == SQLITE_CONSTRAINT) return 0;
+        check(rc, "constrained values");
+    }
+    return 1;
+}
+
 static void run_context(const Workload *w, long batch) {
     sqlite3_stmt *check_keys = prepare_in(SELECT_EXPENSE, "ZEXTERNALID", padded(batch));
     sqlite3_stmt *get = prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2");
-    sqlite3_stmt *cas = prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 2 AND Z_MAX = ?");
+    sqlite3_stmt *cas = prepare("UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 2 AND Z_MAX = ?");
     sqlite3_stmt *ins = prepare("INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) "
                                 "VALUES (?, 2, 1, ?, ?, ?, ?)");
     sqlite3_stmt *key = prepare("UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?");
@@ -212,66 +245,93 @@ static void run_context(const Workload *w, long batch) {
     sqlite3_stmt *pages = prepare("pragma page_count"), *free_pages = prepare("pragma freelist_count");
     Record *chunk = malloc(sizeof(Record) * (size_t)batch);
     char (*found)[16] = malloc(16 * (size_t)batch);
-    char *fresh = malloc((size_t)batch);
+    char *unique = malloc((size_t)batch), *fresh = malloc((size_t)batch);
     KeySet set = { malloc(sizeof(char *) * 4 * (size_t)padded(batch)), 4 * padded(batch) - 1 };
     for (long start = 0; start < w->rows; start += batch) {
         long n = w->rows - start < batch ? w->rows - start : batch;
         for (long i = 0; i < n; i++) make_record(w, start + i, &chunk[i]);
+        /* Repeats within the batch: merged in memory, before anything is written. */
+        keyset_clear(&set);
+        long inserts = 0;
+        for (long i = 0; i < n; i++) inserts += (unique[i] = !keyset_add(&set, chunk[i].key));
+        exec("BEGIN EXCLUSIVE");
+        int64_t first = reserve(get, cas, inserts);
+        exec("COMMIT");
+        /* The save's saved-state copy of the state before the save: the categories' versions. */
+        int64_t versions[51];
+        memcpy(versions, category_version, sizeof versions);
+        exec("BEGIN EXCLUSIVE");
+        if (write_save(ins, bump, key, chunk, unique, n, first)) {
+            exec("COMMIT");
+            post_save(pages, free_pages);
+            continue;
+        }
+        exec("ROLLBACK");
+        memcpy(category_version, versions, sizeof versions);
+        /* The save again: the conflict fetch, then the rows not stored. */
+        exec("BEGIN EXCLUSIVE");
         if (n < batch) { sqlite3_finalize(check_keys); check_keys = prepare_in(SELECT_EXPENSE, "ZEXTERNALID", padded(n)); }
-        long slots = padded(n);
-        for (long i = 0; i < slots; i++)
-            sqlite3_bind_text(check_keys, (int)i + 1, chunk[i < n ? i : n - 1].key, 15, SQLITE_STATIC);
+        long slots = padded(n), unique_seen = 0, last_unique = 0;
+        for (long i = 0; i < n; i++) if (unique[i]) last_unique = i;
+        for (long i = 0; i < slots; i++) {
+            while (unique_seen < n && !unique[unique_seen]) unique_seen++;
+            long at = unique_seen < n ? unique_seen++ : last_unique;
+            sqlite3_bind_text(check_keys, (int)i + 1, chunk[at].key, 15, SQLITE_STATIC);
+        }
         long nfound = 0;
         while (sqlite3_step(check_keys) == SQLITE_ROW)
             memcpy(found[nfound++], sqlite3_column_text(check_keys, 5), 16);
         sqlite3_reset(check_keys);
         keyset_clear(&set);
         for (long j = 0; j < nfound; j++) keyset_add(&set, found[j]);
-        long inserts = 0;
-        for (long i = 0; i < n; i++) inserts += (fresh[i] = !keyset_add(&set, chunk[i].key));
-        if (inserts == 0) continue;
-        exec("BEGIN EXCLUSIVE");
-        int64_t pk = reserve(get, cas, inserts);
-        exec("COMMIT");
-        exec("BEGIN EXCLUSIVE");
-        char touched[51] = {0};
-        int64_t first = pk;
-        for (long i = 0; i < n; i++) {
-            if (!fresh[i]) continue;
-            bind_record_without_key(ins, pk++, chunk[i].category, &chunk[i]);
-            step_reset(ins, "insert");
-            touched[chunk[i].category] = 1;
-        }
-        bump_categories(bump, touched);
-        for (long i = 0, next = first; i < n; i++) {
-            if (!fresh[i]) continue;
-            sqlite3_bind_text(key, 1, chunk[i].key, 15, SQLITE_STATIC);
-            sqlite3_bind_int64(key, 2, next++);
-            step_reset(key, "constrained values");
-        }
+        for (long i = 0; i < n; i++) fresh[i] = unique[i] && !keyset_add(&set, chunk[i].key);
+        if (!write_save(ins, bump, key, chunk, fresh, n, first)) { fprintf(stderr, "conflict after the fetch\n"); exit(1); }
         exec("COMMIT");
         post_save(pages, free_pages);
     }
     sqlite3_finalize(check_keys); sqlite3_finalize(get); sqlite3_finalize(cas); sqlite3_finalize(ins);
     sqlite3_finalize(key); sqlite3_finalize(bump); sqlite3_finalize(pages); sqlite3_finalize(free_pages);
-    free(chunk); free(found); free(fresh); free(set.slots);
+    free(chunk); free(found); free(unique); free(fresh); free(set.slots);
 }
+
+/* A batch insert asked for object IDs: Core Data's capture table and temporary triggers
+ * (NSSQLBatchOperationRequestContext createObjectIDCaptureStatementsForDrop:). */
+#define CAPTURE_TABLE "TEMP_CDBATCHINSERTOBJECTIDS"
+#define CAPTURE_ROW(event, row, type) "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_" event "_" CAPTURE_TABLE "_Expense AFTER " \
+    event " ON ZEXPENSE FOR EACH ROW BEGIN INSERT INTO " CAPTURE_TABLE " (ENTITYID, PRIMEKEY, TYPE) SELECT " row ".Z_ENT, " \
+    row ".Z_PK, " type "; END;"
+#define CAPTURE_ATTRIBUTE(name, column) "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_UPDATE_" CAPTURE_TABLE "_Expense_" name \
+    " AFTER UPDATE ON ZEXPENSE FOR EACH ROW WHEN OLD." column " IS NOT NEW." column " BEGIN INSERT INTO " CAPTURE_TABLE \
+    " (ENTITYID, PRIMEKEY, TYPE, ATTRIBUTENAME) SELECT OLD.Z_ENT, OLD.Z_PK, 1, '" name "'; END;"
+#define CAPTURE_CREATE "CREATE TEMP TABLE IF NOT EXISTS " CAPTURE_TABLE " (ENTITYID INTEGER, PRIMEKEY INTEGER, TYPE INTEGER, " \
+    "ATTRIBUTENAME VARCHAR);" CAPTURE_ROW("INSERT", "NEW", "0") CAPTURE_ROW("UPDATE", "OLD", "1") \
+    CAPTURE_ATTRIBUTE("amount", "ZAMOUNT") CAPTURE_ATTRIBUTE("date", "ZDATE") CAPTURE_ATTRIBUTE("externalID", "ZEXTERNALID") \
+    CAPTURE_ATTRIBUTE("note", "ZNOTE")
+#define CAPTURE_DROP "DROP TABLE IF EXISTS " CAPTURE_TABLE "; DROP TRIGGER IF EXISTS ZQ_INSERT_" CAPTURE_TABLE "_Expense;" \
+    "DROP TRIGGER IF EXISTS ZQ_UPDATE_" CAPTURE_TABLE "_Expense; DROP TRIGGER IF EXISTS ZQ_UPDATE_" CAPTURE_TABLE "_Expense_amount;" \
+    "DROP TRIGGER IF EXISTS ZQ_UPDATE_" CAPTURE_TABLE "_Expense_date; DROP TRIGGER IF EXISTS ZQ_UPDATE_" CAPTURE_TABLE \
+    "_Expense_externalID; DROP TRIGGER IF EXISTS ZQ_UPDATE_" CAPTURE_TABLE "_Expense_note;"
 
 static void run_batch(const Workload *w, long batch) {
     sqlite3_stmt *get = prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2");
-    sqlite3_stmt *set = prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 2 AND Z_MAX = ?");
+    sqlite3_stmt *set = prepare("UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 2 AND Z_MAX = ?");
     sqlite3_stmt *ins = prepare("INSERT OR IGNORE INTO ZEXPENSE " EXPENSE_COLUMNS " VALUES (?, 2, 1, ?, ?, ?, ?, ?)");
     sqlite3_stmt *fix = prepare("UPDATE OR FAIL ZEXPENSE SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?");
     sqlite3_stmt *bump = prepare("UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?");
     sqlite3_stmt *pages = prepare("pragma page_count"), *free_pages = prepare("pragma freelist_count");
+    sqlite3_stmt *gather = 0;
     sqlite3_stmt *fetch = 0;
     long fetch_slots = 0;
     Record *chunk = malloc(sizeof(Record) * (size_t)batch);
     int64_t *pks = malloc(sizeof(int64_t) * (size_t)batch), *cats = malloc(sizeof(int64_t) * (size_t)batch);
     int64_t next = 0, last = -1;
+    exec(CAPTURE_CREATE);   /* so that the gather can be prepared once */
+    gather = prepare("SELECT DISTINCT ENTITYID, PRIMEKEY FROM " CAPTURE_TABLE);
+    exec(CAPTURE_DROP);
     for (long start = 0; start < w->rows; start += batch) {
         long n = w->rows - start < batch ? w->rows - start : batch, inserted = 0;
         exec("BEGIN EXCLUSIVE");
+        exec(CAPTURE_CREATE);
         for (long i = 0; i < n; i++) {
             make_record(w, start + i, &chunk[i]);
             if (next > last) { next = reserve(get, set, 1024); last = next + 1023; }
@@ -280,6 +340,11 @@ static void run_batch(const Workload *w, long batch) {
             if (sqlite3_changes(db) == 1) { pks[inserted] = next; cats[inserted] = chunk[i].category; inserted++; }
             next++;
         }
+        long captured = 0;
+        while (sqlite3_step(gather) == SQLITE_ROW) captured += sqlite3_column_int64(gather, 1) > 0;
+        sqlite3_reset(gather);
+        if (captured != inserted) { fprintf(stderr, "capture: %ld rows, %ld inserted\n", captured, inserted); exit(1); }
+        exec(CAPTURE_DROP);
         exec("COMMIT");
         if (inserted == 0) continue;
         if (padded(inserted) != fetch_slots) {
@@ -312,6 +377,7 @@ static void run_batch(const Workload *w, long batch) {
         post_save(pages, free_pages);
     }
     if (fetch) sqlite3_finalize(fetch);
+    sqlite3_finalize(gather);
     sqlite3_finalize(get); sqlite3_finalize(set); sqlite3_finalize(ins); sqlite3_finalize(fix);
     sqlite3_finalize(bump); sqlite3_finalize(pages); sqlite3_finalize(free_pages);
     free(chunk); free(pks); free(cats);
@@ -342,7 +408,7 @@ int main(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     check(sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, 0), "open");
-    exec("PRAGMA auto_vacuum=2; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA recursive_triggers=1; PRAGMA wal_autocheckpoint=2048;"
+    exec("PRAGMA page_size=4096; PRAGMA auto_vacuum=2; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA recursive_triggers=1;"
          "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );"
          "CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER,"
          " ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR );"
@@ -351,7 +417,7 @@ int main(int argc, char **argv) {
          "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);"
          "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Category', 0, 50), (2, 'Expense', 0, 0);");
     if (strcmp(shape, "plain") != 0)
-        exec("CREATE UNIQUE INDEX ZEXPENSE_UNIQUE_ZEXTERNALID ON ZEXPENSE (ZEXTERNALID)");
+        exec("CREATE UNIQUE INDEX Z_Expense_UNIQUE_externalID ON ZEXPENSE (ZEXTERNALID)");
     exec("BEGIN");
     sqlite3_stmt *cat = prepare("INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 1, 1, ?)");
     for (int i = 0; i < 50; i++) {

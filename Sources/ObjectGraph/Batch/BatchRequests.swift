@@ -113,9 +113,12 @@ extension ManagedObjectContext {
         let wantsIDs = request.resultType == .objectIDs
         let store = persistentStoreCoordinator.storeIndex
         let history = persistentStoreCoordinator.history
+        // Object IDs come back through Core Data's capture table; without them, no triggers.
+        let capture = wantsIDs ? ObjectIDCapture(.insert, entity: entity, attributes: Array(entity.attributes.indices)) : nil
         return try persistentStoreCoordinator.performWrite { connection in
             var result = BatchResult()
             let historyWrite = try history?.begin(author: transactionAuthor, contextName: name, connection)
+            try capture?.begin(connection)
             let s = try connection.statement(sql)
             var row = BatchInsertRow(entity: entity)
             var next: Int64 = 0, last: Int64 = -1
@@ -130,28 +133,23 @@ extension ManagedObjectContext {
                 s.bind(1, at: 3)
                 var index = Int32(4)
                 for _ in entity.toOne { s.bindNull(at: index); index += 1 }
-                // Text bound in place. Only a real insert (not an ignore, not an upsert's update)
-                // sets the last inserted rowid, so it is cleared to 0 (no key is 0) first: the
-                // rowid left by an earlier insert into another table may equal this key.
-                // RETURNING would tell too, but makes SQLite buffer every statement's output: it
-                // doubles the cost of the insert.
-                connection.db.lastInsertRowID = 0
+                // Text bound in place. For history, only a real insert (not an ignore, not an
+                // upsert's update) sets the last inserted rowid, so it is cleared to 0 (no key is
+                // 0) first: the rowid left by an earlier insert into another table may equal it.
+                if historyWrite != nil { connection.db.lastInsertRowID = 0 }
                 s.bind(row.values[...], from: index)
                 try s.run()
-                let changed = connection.db.changes
-                result.count += changed
-                let inserted = changed == 1 && connection.db.lastInsertRowID == next
-                if wantsIDs && inserted {
-                    result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: next))
-                }
+                result.count += connection.db.changes
                 // An upsert's update of an existing row is not recorded: its key is not known
-                // without reading it back (RETURNING doubles the insert's cost, see above).
-                if let history, let historyWrite, inserted {
-                    try history.record(.insert, entity: entity, primaryKey: next, changedColumns: nil, in: historyWrite)
+                // without reading it back.
+                if let history, let historyWrite, connection.db.changes == 1, connection.db.lastInsertRowID == next {
+                    try history.record(.insert, entity: entity, primaryKey: next, changedColumns: nil, in: historyWrite,
+                                       block: Self.batchKeyBlock, connection)
                 }
                 next += 1
                 row.clear()
             }
+            if let capture { result.objectIDs = try capture.end(connection, store: store) }
             return result
         }
     }
@@ -186,11 +184,17 @@ extension ManagedObjectContext {
         }
         sets.append("Z_OPT = Z_OPT + 1")
         let sql = "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", "))"
-            + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + " RETURNING Z_PK"
-        let columns = keys.reduce(UInt64(0)) { $0 | (1 << UInt64(entity.attributeIndex($1)!)) }
+            + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
+        let indexes = keys.map { entity.attributeIndex($0)! }
+        let columns = indexes.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+        // Core Data captures the rows for their IDs, and for history when it is on.
+        let wantsIDs = request.resultType == .objectIDs
+        let capture = wantsIDs || persistentStoreCoordinator.history != nil
+            ? ObjectIDCapture(.update, entity: entity, attributes: indexes) : nil
         return try run(sql, bindings: keys.map { request.propertiesToUpdate[$0]! } + compiled.bindings,
-                       entity: entity, wantsIDs: request.resultType == .objectIDs,
-                       history: HistoryRecord(type: .update, columns: columns, whereSQL: compiled.sql, bindings: compiled.bindings))
+                       entity: entity, ids: wantsIDs ? (capture.map(IDSource.capture) ?? .none) : .none,
+                       history: HistoryRecord(type: .update, columns: columns, whereSQL: compiled.sql, bindings: compiled.bindings),
+                       capture: capture)
     }
 
     /// Runs a batch delete: one statement in the store. Registered objects are not told
@@ -199,12 +203,23 @@ extension ManagedObjectContext {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
-        let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK IN (SELECT Z_PK FROM \(entity.tableName)"
-            + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql) + ") RETURNING Z_PK"
+        let filter = entity.tableName + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
+        let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK IN (SELECT Z_PK FROM \(filter))"
         let trigger = nullifyTrigger(entity)
-        return try run(sql, bindings: compiled.bindings, entity: entity, wantsIDs: request.resultType == .objectIDs,
+        // Asked for IDs, Core Data fetches the objects to delete first, then deletes.
+        let ids: IDSource = request.resultType == .objectIDs ? .fetchFirst("SELECT Z_PK FROM \(filter)") : .none
+        return try run(sql, bindings: compiled.bindings, entity: entity, ids: ids,
                        before: trigger.map { [$0.create] } ?? [], after: trigger.map { [$0.drop] } ?? [],
                        history: HistoryRecord(type: .delete, columns: nil, whereSQL: compiled.sql, bindings: compiled.bindings))
+    }
+
+    /// Where a batch update or delete gets the IDs it returns.
+    private enum IDSource {
+        case none
+        /// The rows the statement changed, from Core Data's capture table.
+        case capture(ObjectIDCapture)
+        /// A fetch of the rows the statement is about to change (same bindings).
+        case fetchFirst(String)
     }
 
     /// What a batch update or delete records in history: a change per row its predicate
@@ -231,26 +246,39 @@ extension ManagedObjectContext {
                 + updates.joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
     }
 
-    private func run(_ sql: String, bindings: [Value], entity: Entity, wantsIDs: Bool,
-                     before: [String] = [], after: [String] = [], history record: HistoryRecord) throws -> BatchResult {
+    /// A batch update or delete in one exclusive transaction, followed by the post-save tasks
+    /// (Core Data's `_executeBatchUpdateRequest` and `_executeBatchDeleteRequest` run them).
+    private func run(_ sql: String, bindings: [Value], entity: Entity, ids: IDSource,
+                     before: [String] = [], after: [String] = [], history record: HistoryRecord,
+                     capture: ObjectIDCapture? = nil) throws -> BatchResult {
         let store = persistentStoreCoordinator.storeIndex
         let history = persistentStoreCoordinator.history
-        return try persistentStoreCoordinator.performWrite { connection in
+        return try persistentStoreCoordinator.performSave { connection in
+            var result = BatchResult()
+            if case .fetchFirst(let select) = ids {
+                let s = try connection.statement(select)
+                for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
+                while try s.step() {
+                    result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: Int64(s.int(at: 0))))
+                }
+                s.reset()
+            }
             if let history {
                 let write = try history.begin(author: transactionAuthor, contextName: name, connection)
                 try history.recordMatching(record.type, entity: entity, changedColumns: record.columns, whereSQL: record.whereSQL,
                                            bindings: record.bindings, in: write, connection)
             }
+            try capture?.begin(connection)
             for statement in before { try connection.execute(statement) }
             defer { for statement in after { try? connection.execute(statement) } }
             let s = try connection.statement(sql)
             for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
-            var result = BatchResult()
-            while try s.step() {
-                result.count += 1
-                if wantsIDs { result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: Int64(s.int(at: 0)))) }
+            try s.run()
+            result.count = connection.db.changes
+            if let capture {
+                let captured = try capture.end(connection, store: store)
+                if case .capture = ids { result.objectIDs = captured }
             }
-            s.reset()
             return result
         }
     }

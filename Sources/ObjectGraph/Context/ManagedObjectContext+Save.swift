@@ -1,28 +1,32 @@
 import SQLiteKit
 
-/// `save()`: the sequence Core Data's SQL log shows, step by step.
+/// `save()`: the sequence Core Data's save request runs, step by step (docs/ENGINE.md).
 ///
 /// 1. Nothing changed: nothing happens (no SQL).
-/// 2. Uniqueness check, one `SELECT … WHERE key IN (…)` per constrained entity; conflicts (with
-///    the store or between objects of this context) go to the merge policy.
+/// 2. Uniqueness among the context's own objects, in memory (Core Data's `NSConstraintCache`
+///    `validateForSave`): two objects with one key go to the merge policy. No SQL.
 /// 3. Key reservation for inserted objects, in its own short exclusive transaction.
 /// 4. One `BEGIN EXCLUSIVE` transaction, in the order of Core Data's save request context: a
 ///    DELETE checking `Z_OPT` per deleted object, a reused INSERT per inserted object (without
 ///    its constrained columns), an `UPDATE OR FAIL` of the changed columns checking `Z_OPT` per
 ///    updated object (an object whose to-many changed, the category gaining expenses, is one:
 ///    its UPDATE sets `Z_OPT` alone), then `UPDATE OR FAIL … SET <constrained columns>` per
-///    inserted row of a constrained entity and per updated row whose constrained values changed.
+///    inserted row of a constrained entity and per updated row whose constrained values changed
+///    (whose first UPDATE set them to NULL).
 ///    Zero rows changed is an optimistic-locking conflict for the merge policy.
-/// 5. After the commit, the coordinator's post-save maintenance (`pragma page_count`,
-///    `pragma freelist_count`, an incremental vacuum past a threshold).
-/// 6. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
+/// 5. A key already in the store fails its constrained UPDATE: the transaction rolls back (a
+///    failed attempt, `failedSaveAttempts`), and the save runs again in one exclusive
+///    transaction that first fetches the stored rows holding the save's keys and hands the
+///    conflicts to the merge policy. No query looks for conflicts before a save that has none.
+/// 6. After the commit, the coordinator's post-save tasks (`PostSaveMaintenance`).
+/// 7. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
 extension ManagedObjectContext {
-    /// Another writer inserted one of this save's keys between its uniqueness check and its
-    /// INSERT (the check runs before the write transaction, as Core Data's does).
-    private struct UniquenessRace: Error, CustomStringConvertible {
-        var description: String { "another writer inserted one of the save's keys after its uniqueness check" }
+    /// A key this save writes is already in the store (or another object's): the constrained
+    /// `UPDATE OR FAIL` failed and the save's transaction rolled back.
+    struct UniqueConstraintFailure: Error, CustomStringConvertible {
+        let entity: String
+        var description: String { "a \(entity) key this save writes is already in the store" }
     }
-
 
     /// What a merge policy decided for an object that met an optimistic-locking conflict,
     /// applied once the transaction has committed.
@@ -44,14 +48,15 @@ extension ManagedObjectContext {
         pendingIndex = nil
         compactChangeLists()
         guard !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty else { return }
+        let policy = mergePolicy
+        var merged = try resolveUniquenessConflicts(policy, store: nil)
         do {
-            try saveOnce()
-        } catch is UniquenessRace {
-            // Another writer inserted one of our keys between our check and our constrained
-            // UPDATE: check again, now inside the write transaction, where no writer can.
-            conflictCount += 1
-            try saveHoldingTheLock()
+            try saveOnce(policy)
+        } catch is UniqueConstraintFailure {
+            failedSaveAttempts += 1
+            merged += try saveResolvingStoredConflicts(policy)
         }
+        finishMerges(merged)
     }
 
     private func compactChangeLists() {
@@ -64,50 +69,49 @@ extension ManagedObjectContext {
         deletedList.removeAll { !$0.isDeleted || $0.managedObjectContext !== self }
     }
 
-    private func saveOnce() throws {
-        let policy = mergePolicy
-        let merged = try resolveUniquenessConflicts(policy)
+    /// One attempt: keys reserved, then every write in one transaction. Throws
+    /// `UniqueConstraintFailure` (rolled back) when a key is already in the store.
+    private func saveOnce(_ policy: MergePolicy) throws {
         compactChangeLists()
         let inserts = insertedList.sorted { $0.entity.id < $1.entity.id }   // stable: insertion order within
         let updates = updatedList
         let deletes = deletedList
-        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty else {
-            finishMerges(merged)
-            return
-        }
+        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty else { return }
         try loadTouchedFaults(updates, nil)
-        try reserveKeys(for: inserts.filter(\.objectID.isTemporaryID))
+        try reserveKeys(for: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 })
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         try persistentStoreCoordinator.performSave { connection in
             resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
         }
         conflictCount += resolutions.count
         finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
-        finishMerges(merged)
     }
 
-    /// The save after a race: the uniqueness check, the key reservation and the writes in one
-    /// exclusive transaction, so that no writer can insert a key between the check and the
-    /// write. Core Data's own answer to a failed `updateConstrainedValuesForRow:` is not
-    /// documented; this one keeps every save finite (docs/ENGINE.md).
-    private func saveHoldingTheLock() throws {
-        let policy = mergePolicy
+    /// The save again after a constraint failure: in one exclusive transaction, the stored rows
+    /// holding the save's keys are fetched and the conflicts handed to the merge policy, then
+    /// everything is written. Holding the lock from the fetch to the commit means no other
+    /// writer can insert a key in between, so the second attempt is the last. Core Data hands
+    /// the conflicts back to the context's merge policy and saves again; whether it keeps the
+    /// store locked meanwhile is not visible (docs/ENGINE.md). The keys reserved by the failed
+    /// attempt stay reserved, as they are in the store's `Z_PRIMARYKEY`.
+    private func saveResolvingStoredConflicts(_ policy: MergePolicy) throws -> [(ManagedObject, ManagedObject)] {
         var merged: [(ManagedObject, ManagedObject)] = []
         var inserts: [ManagedObject] = [], updates: [ManagedObject] = [], deletes: [ManagedObject] = []
         var resolutions: [ObjectIdentifier: Resolution] = [:]
+        // Every stored key is resolved under the lock: a failure now is thrown as it is.
         try persistentStoreCoordinator.performSave { connection in
-            merged = try resolveUniquenessConflicts(policy, in: connection)
+            merged = try resolveUniquenessConflicts(policy, store: connection)
             compactChangeLists()
             inserts = insertedList.sorted { $0.entity.id < $1.entity.id }
             updates = updatedList
             deletes = deletedList
             try loadTouchedFaults(updates, connection)
-            try assignKeys(to: inserts.filter(\.objectID.isTemporaryID), connection)
+            try assignKeys(to: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 }, connection)
             resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
         }
         conflictCount += resolutions.count
         finishSave(inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions)
-        finishMerges(merged)
+        return merged
     }
 
     /// Objects updated only because a relationship to them changed may still be faults: their
@@ -223,8 +227,8 @@ extension ManagedObjectContext {
 
     /// `UPDATE OR FAIL T SET <constrained columns> = ? WHERE Z_PK = ?` for every inserted row of
     /// a constrained entity and every updated row whose constrained values this save writes,
-    /// after all other writes, as Core Data's `updateConstrainedValuesForRow:`. A key another
-    /// writer inserted since the uniqueness check fails here: the save checks again.
+    /// after all other writes, as Core Data's `updateConstrainedValuesForRow:`. A key already in
+    /// the store fails here (`UniqueConstraintFailure`): the save rolls back and resolves it.
     private func writeConstrainedValues(inserts: [ManagedObject], updates: [ManagedObject],
                                         resolutions: [ObjectIdentifier: Resolution], _ connection: Connection) throws {
         var statement: Statement?
@@ -247,7 +251,7 @@ extension ManagedObjectContext {
                 try s.run()
             } catch let error as SQLiteError where error.isConstraint {
                 s.reset()
-                throw UniquenessRace()
+                throw UniqueConstraintFailure(entity: o.entity.name)
             }
         }
         for o in inserts { try write(o) }
@@ -255,25 +259,38 @@ extension ManagedObjectContext {
     }
 
     /// The save's history, last in its transaction: one transaction row, then a change row per
-    /// inserted object, per updated object whose columns changed (the column mask) and per
-    /// deleted object. An object whose to-many alone changed (the category gaining an expense)
-    /// has no column to record and is left out, as `NSSQLiteConnection`'s `hasAttributeChanges:`
-    /// suggests Core Data does.
+    /// inserted object, per updated object and per deleted object, each group's keys reserved
+    /// at once. An object whose to-many alone changed (the category gaining an expense) is an
+    /// update with that relationship in its mask: `processSaveRequest:` adds the to-many
+    /// changes of the save plan to the objects' property masks and records every updated row
+    /// that has one.
     private func recordHistory(_ history: HistoryRecorder, inserts: [ManagedObject], updates: [ManagedObject],
                                deletes: [ManagedObject], resolutions: [ObjectIdentifier: Resolution],
                                _ connection: Connection) throws {
         let write = try history.begin(author: transactionAuthor, contextName: name, connection)
+        try history.reserveChanges(inserts.count, in: write, connection)
         for o in inserts {
-            try history.record(.insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil, in: write)
+            try history.record(.insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil, in: write, connection)
         }
-        for o in updates {
-            let written = writtenColumns(o, resolutions)
-            guard written != 0 else { continue }
-            try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: written, in: write)
+        let updated = updates.filter { o in
+            switch resolutions[ObjectIdentifier(o)] {
+            case .discarded?, .gone?: false
+            case nil, .merged?: writtenColumns(o, resolutions) != 0 || o.touchedToMany != 0
+            }
         }
-        for o in deletes {
-            if case .discarded? = resolutions[ObjectIdentifier(o)] { continue }
-            try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil, in: write)
+        try history.reserveChanges(updated.count, in: write, connection)
+        for o in updated {
+            try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!,
+                               changedColumns: writtenColumns(o, resolutions), toMany: o.touchedToMany, in: write, connection)
+        }
+        let deleted = deletes.filter { o in
+            if case .discarded? = resolutions[ObjectIdentifier(o)] { return false }
+            return true
+        }
+        try history.reserveChanges(deleted.count, in: write, connection)
+        for o in deleted {
+            try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil, in: write,
+                               connection)
         }
     }
 
@@ -287,13 +304,12 @@ extension ManagedObjectContext {
         }
     }
 
-    /// `UPDATE OR FAIL … SET <columns in mask>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`, the
-    /// constrained columns left to `writeConstrainedValues`; with no columns (a to-many change)
-    /// it sets `Z_OPT` alone. False when no row matched: someone else changed or deleted it first.
-    private func writeUpdate(_ o: ManagedObject, mask fullMask: UInt64, version: Int64, _ connection: Connection,
+    /// `UPDATE OR FAIL … SET <columns in mask>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`, a
+    /// changed constrained column set to NULL (`writeConstrainedValues` sets its value); with no
+    /// columns (a to-many change) it sets `Z_OPT` alone. False when no row matched: someone else changed or deleted it first.
+    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, _ connection: Connection,
                              last: inout LastUpdate?) throws -> Bool {
         let e = o.entity
-        let mask = fullMask & ~e.constrainedMask
         let shape = UpdateKey(entity: e.id, mask: mask)
         let s: Statement
         if let last, last.key == shape {
@@ -308,7 +324,9 @@ extension ManagedObjectContext {
             index += 1
         }
         for i in e.attributes.indices where mask & (1 << UInt64(i)) != 0 {
-            s.bind(o.values[i], at: index)
+            // A constrained column is set to NULL here, as `updateRow:` binds it, and to its
+            // value by the constrained UPDATE after every other write.
+            if e.constrainedMask & (1 << UInt64(i)) != 0 { s.bindNull(at: index) } else { s.bind(o.values[i], at: index) }
             index += 1
         }
         s.bind(version + 1, at: index)
@@ -477,12 +495,13 @@ extension Entity {
 }
 
 /// Reserves keys on a connection already in a write transaction: per entity, `SELECT Z_MAX`
-/// then the compare-and-set `UPDATE`. Returns the first key of each block. Shared by saves and
-/// batch inserts.
+/// then the compare-and-set `UPDATE OR FAIL`, the text of `NSSQLiteConnection
+/// generatePrimaryKeysForEntity:batch:`. Returns the first key of each block. Shared by saves,
+/// batch inserts and persistent history.
 func reserve(_ blocks: [(entity: Int, count: Int)], _ connection: Connection) throws -> [Int: Int64] {
     var first: [Int: Int64] = [:]
     let select = try connection.statement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
-    let update = try connection.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+    let update = try connection.statement("UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
     for (entity, count) in blocks {
         select.bind(entity, at: 1)
         let max = try select.step() ? Int64(select.int(at: 0)) : 0

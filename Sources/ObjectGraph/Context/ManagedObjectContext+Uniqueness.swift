@@ -1,13 +1,14 @@
 import Foundation
 import SQLiteKit
 
-/// Step 2 of a save: uniqueness constraints, checked before anything is written.
+/// Uniqueness constraints in a save: among the context's own objects in memory before anything
+/// is written, and against the store only after a constrained UPDATE failed.
 extension ManagedObjectContext {
-    /// Finds objects whose constrained values collide with a stored row or with another object
-    /// of this context, and resolves them by `policy`. Returns the inserted objects merged into
-    /// another (they take its ID after the save). With `.error` it throws and changes nothing.
-    /// With `connection` (a save's write transaction) the check reads there, under the lock.
-    func resolveUniquenessConflicts(_ policy: MergePolicy, in connection: Connection? = nil) throws -> [(ManagedObject, ManagedObject)] {
+    /// Finds objects whose constrained values collide with another object of this context and,
+    /// given `store` (the retried save's write transaction), with a stored row, and resolves
+    /// them by `policy`. Returns the inserted objects merged into another (they take its ID after
+    /// the save). With `.error` it throws and changes nothing.
+    func resolveUniquenessConflicts(_ policy: MergePolicy, store: Connection?) throws -> [(ManagedObject, ManagedObject)] {
         var merged: [(ManagedObject, ManagedObject)] = []
         for entity in persistentStoreCoordinator.model.runtime where !entity.uniquenessConstraints.isEmpty {
             for constraint in entity.uniquenessConstraints {
@@ -33,7 +34,7 @@ extension ManagedObjectContext {
                         keys.append(key)
                     }
                 }
-                let stored = try storedRows(entity, constraint: constraint, keys: keys, connection)
+                let stored = try store.map { try storedRows(entity, constraint: constraint, keys: keys, $0) } ?? []
                 let collisions = stored.compactMap { row -> (ManagedObject, StoredRow)? in
                     guard let key = ConstraintKey(constraint, row.values), let o = first[key],
                           o.objectID.primaryKey != row.primaryKey else { return nil }
@@ -70,10 +71,11 @@ extension ManagedObjectContext {
         return merged
     }
 
-    /// The stored rows holding any of `keys`: one `SELECT … WHERE (columns) IN (…)` per 4096
-    /// keys. The list is padded to a power of two by repeating a key, so that a handful of
-    /// prepared statements serve every batch size.
-    private func storedRows(_ e: Entity, constraint: [Int], keys: [ConstraintKey], _ transaction: Connection?) throws -> [StoredRow] {
+    /// The conflict fetch: the stored rows holding any of `keys`, one
+    /// `SELECT … WHERE (columns) IN (…)` per 4096 keys, read in the retried save's transaction.
+    /// The list is padded to a power of two by repeating a key, so that a handful of prepared
+    /// statements serve every batch size.
+    private func storedRows(_ e: Entity, constraint: [Int], keys: [ConstraintKey], _ transaction: Connection) throws -> [StoredRow] {
         guard !keys.isEmpty else { return [] }
         var rows: [StoredRow] = []
         var start = 0
@@ -82,20 +84,17 @@ extension ManagedObjectContext {
             start += chunk.count
             let slots = CompiledPredicate.paddedLength(chunk.count)
             let sql = uniquenessCheckSQL(e, constraint: constraint, slots: slots)
-            func read(_ connection: Connection) throws {
-                let s = try connection.statement(sql)
-                var index: Int32 = 1
-                s.startTextRound()
-                for slot in 0..<slots {
-                    let key = chunk[min(slot, chunk.count - 1)]
-                    s.bindInRound(key.first, at: index)
-                    index += 1
-                    for v in key.rest ?? [] { s.bindInRound(v, at: index); index += 1 }
-                }
-                while try s.step() { rows.append(StoredRow(s, entity: e)) }
-                s.reset()
+            let s = try transaction.statement(sql)
+            var index: Int32 = 1
+            s.startTextRound()
+            for slot in 0..<slots {
+                let key = chunk[min(slot, chunk.count - 1)]
+                s.bindInRound(key.first, at: index)
+                index += 1
+                for v in key.rest ?? [] { s.bindInRound(v, at: index); index += 1 }
             }
-            if let transaction { try read(transaction) } else { try persistentStoreCoordinator.performWriterRead(read) }
+            while try s.step() { rows.append(StoredRow(s, entity: e)) }
+            s.reset()
         }
         return rows
     }

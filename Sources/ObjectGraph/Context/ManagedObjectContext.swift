@@ -57,6 +57,9 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// Saves that wrote something, and conflicts met by saves (resolved or not).
     package internal(set) var saveCount = 0
     package internal(set) var conflictCount = 0
+    /// Save attempts that failed on a uniqueness constraint and were rolled back before the
+    /// save ran again with the conflicts resolved.
+    package internal(set) var failedSaveAttempts = 0
     /// Recorded as the author of every history transaction this context's saves and batch
     /// requests write (`transactionAuthor`), so that a consumer can skip its own.
     package var transactionAuthor: String?

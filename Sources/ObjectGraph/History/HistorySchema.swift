@@ -46,12 +46,27 @@ package enum HistorySchema {
 
     // MARK: Statements the recorder reuses
 
-    static let insertString = "INSERT OR IGNORE INTO \(stringTable) (Z_ENT, Z_OPT, ZNAME) VALUES (\(stringEntity), 1, ?)"
+    // Every row's Z_PK is reserved in Z_PRIMARYKEY first, as for any entity
+    // (`generatePrimaryKeysForEntity:batch:` in `_insertTransactionForRequestContext:`,
+    // `insertChanges:type:transactionID:context:` and `_transactionsStringAndPKsForStrings:`).
+    static let insertString = "INSERT OR IGNORE INTO \(stringTable) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(stringEntity), 1, ?)"
     static let selectString = "SELECT Z_PK FROM \(stringTable) WHERE ZNAME = ?"
-    static let insertTransaction = "INSERT INTO \(transactionTable) (Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
-        + "ZPROCESSIDTS, ZTIMESTAMP, ZQUERYGEN) VALUES (\(transactionEntity), 1, ?, ?, ?, ?, ?, NULL)"
-    static let insertChange = "INSERT INTO \(changeTable) (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, "
-        + "ZCOLUMNS) VALUES (\(changeEntity), 1, ?, ?, ?, ?, ?)"
+    static let insertTransaction = "INSERT INTO \(transactionTable) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
+        + "ZPROCESSIDTS, ZTIMESTAMP, ZQUERYGEN) VALUES (?, \(transactionEntity), 1, ?, ?, ?, ?, ?, NULL)"
+    static let insertChange = "INSERT INTO \(changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, "
+        + "ZCOLUMNS) VALUES (?, \(changeEntity), 1, ?, ?, ?, ?, ?)"
+
+    /// Registers the three entities in `Z_PRIMARYKEY` (their `Z_MAX` the highest key stored), so
+    /// that their keys are reserved as every entity's are. Core Data adds a missing row the
+    /// first time it reserves a key (`generatePrimaryKeysForEntity:batch:`); here it is added
+    /// when a store opens with tracking, which keeps the reservation one statement pair.
+    static func registerKeys(in db: Database) throws {
+        for (entity, name, table) in [(transactionEntity, "TRANSACTION", transactionTable), (changeEntity, "CHANGE", changeTable),
+                                      (stringEntity, "TRANSACTIONSTRING", stringTable)] {
+            try db.execute("INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) "
+                           + "SELECT \(entity), '\(name)', 0, IFNULL(MAX(Z_PK), 0) FROM \(table)")
+        }
+    }
 
     // MARK: Looking at a store
 

@@ -60,6 +60,7 @@ package final class PersistentStoreCoordinator: Sendable {
         storeIndex = StoreRegistry.index(of: storeUUID, model: model)
         if options.persistentHistoryTracking {
             try HistorySchema.createMissing(in: db)
+            try HistorySchema.registerKeys(in: db)
             history = HistoryRecorder()
             isReadOnly = false
         } else {
@@ -81,12 +82,12 @@ package final class PersistentStoreCoordinator: Sendable {
         try withWriter { connection in try transaction(connection, body) }
     }
 
-    /// A context's save: `performWrite`, then, still holding the writer, the post-save
-    /// maintenance Core Data runs after every committed save (see `PostSaveMaintenance`).
+    /// A context's save, a batch update or a batch delete: `performWrite`, then, still holding
+    /// the writer, the post-save tasks Core Data runs after each of them (`PostSaveMaintenance`).
     func performSave<T>(_ body: (Connection) throws -> T) throws -> T {
         try withWriter { connection in
             let result = try transaction(connection, body)
-            maintenance.afterSave(connection)
+            maintenance.afterCommit(connection, wal: options.journal == .wal && !options.isInMemory)
             return result
         }
     }
@@ -118,19 +119,13 @@ package final class PersistentStoreCoordinator: Sendable {
 
     /// Incremental vacuums run by post-save maintenance since the coordinator opened.
     package var incrementalVacuums: Int { maintenance.vacuums.load(ordering: .relaxed) }
+    /// WAL checkpoints (TRUNCATE) post-save maintenance ran since the coordinator opened.
+    package var walCheckpoints: Int { maintenance.checkpoints.load(ordering: .relaxed) }
 
     /// Lock waits (busy-handler calls) plus whole transactions retried after a lock error.
     package var busyRetries: Int { busyHandler.retries + retriedTransactions.load(ordering: .relaxed) }
 
     // MARK: Reading
-
-    /// Runs `body` on the writer connection, outside any transaction: for the reads a save makes
-    /// before it writes (the uniqueness check), as Core Data's store runs a whole save request on
-    /// its writer. Reader connections would be slower here: each commit of the writer discards
-    /// their page cache, so every check would reread the key index through the kernel.
-    func performWriterRead<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withWriter(body)
-    }
 
     /// Holds the writer connection for `body`. Taking it again inside `body` (a save or batch
     /// request started from within another's transaction) is a programming error: it traps.

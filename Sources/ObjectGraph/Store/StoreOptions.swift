@@ -4,20 +4,28 @@ import SQLiteKit
 /// a commit costs.
 package struct StoreOptions: Sendable, Equatable, Codable {
     package enum Journal: String, Sendable, Codable, CaseIterable { case wal, delete }
-    package enum Synchronous: String, Sendable, Codable, CaseIterable { case off, normal, full }
+    package enum Synchronous: String, Sendable, Codable, CaseIterable {
+        case off, normal, full
+
+        /// What Core Data runs with: its `connect` sets `synchronous` only when the app passes it
+        /// in `NSSQLitePragmasOption`, so SQLite's compiled default applies, FULL
+        /// (`SQLITE_DEFAULT_SYNCHRONOUS=2`, which WAL also takes unless a build sets
+        /// `SQLITE_DEFAULT_WAL_SYNCHRONOUS`). docs/ENGINE.md has the evidence.
+        package static let coreDataDefault = Synchronous.full
+    }
 
     /// A file path, or a `file:…?mode=memory&cache=shared` URI for an in-memory store that
     /// several connections of one process share.
     package var path: String
     package var journal: Journal = .wal
-    package var synchronous: Synchronous = .normal
+    package var synchronous: Synchronous = .coreDataDefault
     /// How long SQLite waits on a lock before answering SQLITE_BUSY (Core Data: 2–30 s).
     package var busyTimeoutMilliseconds: Int32 = 5_000
     /// Record persistent history (`NSPersistentHistoryTrackingKey`): every save and batch
     /// request writes a transaction and its changes, in its own write transaction.
     package var persistentHistoryTracking = false
 
-    package init(path: String, journal: Journal = .wal, synchronous: Synchronous = .normal) {
+    package init(path: String, journal: Journal = .wal, synchronous: Synchronous = .coreDataDefault) {
         self.path = path
         self.journal = journal
         self.synchronous = synchronous
@@ -31,7 +39,11 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     /// True for a store that lives in memory only.
     package var isInMemory: Bool { path.contains("mode=memory") || path == ":memory:" }
 
-    /// Applies the pragmas every connection to the store needs, as Core Data sets them.
+    /// Applies the pragmas Core Data's `NSSQLiteConnection connect` sets: `auto_vacuum = 2` and
+    /// the page size on a new file, WAL, `recursive_triggers = 1`; `synchronous` only because
+    /// loadgen sweeps it (its default is the one Core Data leaves in place). The WAL's
+    /// auto-checkpoint stays SQLite's (1000 pages): Core Data does not set it, and checkpoints
+    /// itself after a save once the WAL passes 8 MiB (`PostSaveMaintenance`).
     /// With `busyHandler`, the caller has installed a counting `BusyHandler` (which replaces
     /// SQLite's busy timeout); otherwise the plain timeout is set.
     package func configure(_ db: Database, busyHandler: Bool = false) throws {
@@ -39,13 +51,15 @@ package struct StoreOptions: Sendable, Equatable, Codable {
         // Core Data creates its stores with incremental auto-vacuum (its post-save maintenance
         // runs `pragma incremental_vacuum`). It takes only on a file with no table yet, and
         // before the journal becomes WAL; on an existing store it changes nothing.
-        try db.execute("PRAGMA auto_vacuum = 2")
+        try db.execute("PRAGMA auto_vacuum = 2; PRAGMA page_size = \(Self.pageSize)")
         if !isInMemory {
             // journal_mode answers with a row; WAL persists in the file once set.
             _ = try db.scalarText("PRAGMA journal_mode=\(journal == .wal ? "WAL" : "DELETE")")
         }
-        // Checkpoint when the WAL passes 8 MiB (2048 pages of 4 KiB), as Core Data does.
-        try db.execute("PRAGMA synchronous=\(synchronous.rawValue.uppercased()); PRAGMA recursive_triggers=1; "
-                       + "PRAGMA wal_autocheckpoint=2048")
+        try db.execute("PRAGMA synchronous=\(synchronous.rawValue.uppercased()); PRAGMA recursive_triggers=1")
     }
+
+    /// The page size Core Data gives a new store (`connect`: 4096, unless the app's pragmas say
+    /// otherwise); post-save maintenance counts pages of this size.
+    package static let pageSize = 4096
 }

@@ -20,14 +20,19 @@ package enum StoreSchema {
                 let c = EntityDescription.columnName(a.name)
                 sql.append("CREATE INDEX \(e.tableName)_\(c)_INDEX ON \(e.tableName) (\(c))")
             }
+            // Named as Core Data names a constraint's index: Z_<entity>_UNIQUE_<attributes>
+            // (its history store's Z_TRANSACTIONSTRING_UNIQUE_NAME).
             for constraint in e.uniquenessConstraints {
                 let cols = constraint.map(EntityDescription.columnName)
-                sql.append("CREATE UNIQUE INDEX \(e.tableName)_UNIQUE_\(cols.joined(separator: "_")) "
+                sql.append("CREATE UNIQUE INDEX Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_")) "
                            + "ON \(e.tableName) (\(cols.joined(separator: ", ")))")
             }
         }
         sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        // Core Data keeps the compiled model here (`saveCachedModel:`); the engine keeps the same
+        // JSON document as Z_METADATA's, so the table is there and holds the model.
+        sql.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         return sql
     }
 
@@ -56,6 +61,9 @@ package enum StoreSchema {
             let plist = Array(metadataPlist(model).utf8)
             plist.withUnsafeBytes { meta.bindBlob($0, at: 2) }
             try meta.run()
+            let cache = try db.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
+            plist.withUnsafeBytes { cache.bindBlob($0, at: 1) }
+            try cache.run()
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")

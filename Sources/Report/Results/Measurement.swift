@@ -16,6 +16,9 @@ package enum RunStatus: String, Codable, Sendable {
 package struct StrategyCounters: Codable, Sendable, Equatable {
     package var saves: Int?
     package var conflicts: Int?
+    /// Save attempts rolled back on a uniqueness constraint and run again (Core Data's way
+    /// of meeting a key already in the store).
+    package var saveRetries: Int?
     package var busyRetries: Int?
     package var saveP50Milliseconds: Double?
     package var saveP99Milliseconds: Double?

@@ -122,6 +122,7 @@ package struct ResultRow: Sendable {
         .strategy("history_lag_p99_ms", \.historyLagP99Milliseconds, decimals: 3),
         .strategy("auto_merge_missed", \.autoMergeMissed),
         .row("command", \.identity.command),
+        .strategy("save_retries", \.saveRetries).judged(.exact),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

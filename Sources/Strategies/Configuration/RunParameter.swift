@@ -160,7 +160,7 @@ extension RunParameter {
                      parse: { text, c throws(RunParameterError) in c.coordinators = try choice(text, CoordinatorMode.self) },
                      uses: { s, _ in s.usesCoordinators }, unset: { $0.coordinators = nil }),
         RunParameter(flag: "--synchronous", valueName: "normal|full|off", help: "PRAGMA synchronous of a file store",
-                     defaultText: "normal", sweeps: true, columns: ["synchronous"],
+                     defaultText: StoreOptions.Synchronous.coreDataDefault.rawValue, sweeps: true, columns: ["synchronous"],
                      render: { [$0.synchronous?.rawValue ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.synchronous = try choice(text, StoreOptions.Synchronous.self) },
                      uses: { _, c in c.storeKind == .file }, unset: { $0.synchronous = nil }),
