@@ -15,6 +15,8 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
     case unknownEntity(String)
     /// A key in a predicate, sort or batch request is not an attribute or to-one of the entity.
     case unknownKey(String, entity: String)
+    /// Objects failed validation at save (Core Data's 1550–1680 codes; 1560 when several).
+    case validation([ValidationFailure])
 
     package var description: String {
         switch self {
@@ -35,6 +37,10 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
             return "the model has no entity '\(name)'"
         case .unknownKey(let key, let entity):
             return "\(entity) has no attribute or to-one relationship '\(key)'"
+        case .validation(let failures):
+            let first = failures.first.map(\.description) ?? "?"
+            return failures.count == 1 ? "validation failed: \(first)"
+                : "validation failed for \(failures.count) values (1560), first: \(first)"
         }
     }
 }

@@ -5,7 +5,8 @@ import SQLiteKit
 /// 1. Nothing changed: nothing happens (no SQL).
 /// 2. Uniqueness among the context's own objects, in memory (Core Data's `NSConstraintCache`
 ///    `validateForSave`): two objects with one key go to the merge policy. No SQL.
-/// 3. Key reservation for inserted objects, in its own short exclusive transaction.
+/// 3. Validation of every inserted and updated object against the model (`validateForSave`),
+///    then key reservation for inserted objects, in its own short exclusive transaction.
 /// 4. One `BEGIN EXCLUSIVE` transaction, in the order of Core Data's save request context: a
 ///    DELETE checking `Z_OPT` per deleted object, a reused INSERT per inserted object (without
 ///    its constrained columns), an `UPDATE OR FAIL` of the changed columns checking `Z_OPT` per
@@ -78,6 +79,7 @@ extension ManagedObjectContext {
         let deletes = deletedList
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty else { return }
         try loadTouchedFaults(updates, nil)
+        try validateForSave(inserts: inserts, updates: updates)
         try reserveKeys(for: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 })
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         try persistentStoreCoordinator.performSave { connection in
@@ -106,6 +108,7 @@ extension ManagedObjectContext {
             updates = updatedList
             deletes = deletedList
             try loadTouchedFaults(updates, connection)
+            try validateForSave(inserts: inserts, updates: updates)
             try assignKeys(to: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 }, connection)
             resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
         }
@@ -398,14 +401,21 @@ extension ManagedObjectContext {
             reassign(o, to: o.reservedKey)
             o.reservedKey = 0
         }
+        // The did-save notification's inserted, updated and deleted sets are built for every save,
+        // as Core Data's NSManagedObjectContextDidSave userInfo is; the values other contexts merge
+        // (`states`) only when someone listens.
         let notify = persistentStoreCoordinator.hasObservers
         var states: [DidSaveNotification.ObjectState] = []
         var insertedIDs: [ManagedObjectID] = [], updatedIDs: [ManagedObjectID] = [], deletedIDs: [ManagedObjectID] = []
+        insertedIDs.reserveCapacity(inserts.count)
+        updatedIDs.reserveCapacity(updates.count)
+        deletedIDs.reserveCapacity(deletes.count)
         for o in inserts {
             o.isInserted = false
             o.version = 1
             commitSnapshot(o)
-            if notify { insertedIDs.append(o.objectID); states.append(state(of: o)) }
+            insertedIDs.append(o.objectID)
+            if notify { states.append(state(of: o)) }
         }
         for o in updates {
             switch resolutions[ObjectIdentifier(o)] {
@@ -419,11 +429,12 @@ extension ManagedObjectContext {
                 o.version = store.version
             case .gone?:
                 forget(o)
-                if notify { deletedIDs.append(o.objectID) }
+                deletedIDs.append(o.objectID)
                 continue
             }
             commitSnapshot(o)
-            if notify { updatedIDs.append(o.objectID); states.append(state(of: o)) }
+            updatedIDs.append(o.objectID)
+            if notify { states.append(state(of: o)) }
         }
         for o in deletes {
             if case .discarded(let store)? = resolutions[ObjectIdentifier(o)] {
@@ -434,7 +445,7 @@ extension ManagedObjectContext {
                 continue
             }
             forget(o)
-            if notify { deletedIDs.append(o.objectID) }
+            deletedIDs.append(o.objectID)
         }
         insertedList.removeAll(keepingCapacity: true)
         updatedList.removeAll(keepingCapacity: true)

@@ -23,12 +23,23 @@ package struct AttributeDescription: Sendable, Equatable, Codable {
     package var isIndexed: Bool
     /// The value a newly inserted object starts with.
     package var defaultValue: Value
+    /// Core Data's `isOptional` (Xcode's default for a new attribute): a required attribute left
+    /// nil fails validation when the object is saved.
+    package var isOptional: Bool
+    /// The model's minimum and maximum (Xcode's "Min" and "Max"): a number's value, a string's
+    /// length in characters, a binary's length in bytes. Checked at save.
+    package var minimum: Double?
+    package var maximum: Double?
 
-    package init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null) {
+    package init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null,
+                 optional: Bool = true, minimum: Double? = nil, maximum: Double? = nil) {
         self.name = name
         self.type = type
         self.isIndexed = indexed
         self.defaultValue = defaultValue
+        self.isOptional = optional
+        self.minimum = minimum
+        self.maximum = maximum
     }
 }
 

@@ -1,0 +1,70 @@
+/// Validation at save, as Core Data runs it: `validateForInsert` on every inserted object and
+/// `validateForUpdate` on every updated one, "invoked automatically by the framework when the
+/// object's context is saved" (Apple's `NSManagedObject` documentation). Each checks every
+/// attribute against the model: a required one left nil, a number outside its minimum and
+/// maximum, a string or binary value outside its length limits. Batch requests do not validate
+/// (they bypass the context, as `NSBatchInsertRequest` does).
+extension ManagedObjectContext {
+    /// Walks the objects the save writes and throws every failure at once.
+    func validateForSave(inserts: [ManagedObject], updates: [ManagedObject]) throws {
+        var failures: [ValidationFailure] = []
+        for o in inserts { validate(o, into: &failures) }
+        for o in updates where !o.isFault { validate(o, into: &failures) }
+        guard failures.isEmpty else { throw ContextError.validation(failures) }
+    }
+
+    private func validate(_ o: ManagedObject, into failures: inout [ValidationFailure]) {
+        let e = o.entity
+        for (i, a) in e.attributes.enumerated() {
+            if let code = ValidationFailure.Code(o.values[i], a) {
+                failures.append(ValidationFailure(entity: e.name, attribute: a.name, code: code))
+            }
+        }
+    }
+}
+
+/// One value that failed validation, with Core Data's error code.
+package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
+    package enum Code: Int, Sendable {
+        case missingMandatoryProperty = 1570
+        case numberTooSmall = 1610
+        case numberTooLarge = 1620
+        case stringTooLong = 1660
+        case stringTooShort = 1670
+
+        /// The failure of `value` for `attribute`, or nil when it is valid.
+        init?(_ value: Value, _ attribute: AttributeDescription) {
+            let measure: Double?
+            let small: Code, large: Code
+            switch value {
+            case .null:
+                if attribute.isOptional { return nil }
+                self = .missingMandatoryProperty
+                return
+            case .string(let s): measure = Double(s.count); (small, large) = (.stringTooShort, .stringTooLong)
+            case .data(let d): measure = Double(d.count); (small, large) = (.stringTooShort, .stringTooLong)
+            default: measure = value.doubleValue ?? value.int64Value.map(Double.init); (small, large) = (.numberTooSmall, .numberTooLarge)
+            }
+            guard let measure else { return nil }
+            if let minimum = attribute.minimum, measure < minimum { self = small; return }
+            if let maximum = attribute.maximum, measure > maximum { self = large; return }
+            return nil
+        }
+    }
+
+    package let entity: String
+    package let attribute: String
+    package let code: Code
+
+    package var description: String {
+        let what: String
+        switch code {
+        case .missingMandatoryProperty: what = "is required and nil"
+        case .numberTooSmall: what = "is below its minimum"
+        case .numberTooLarge: what = "is above its maximum"
+        case .stringTooShort: what = "is shorter than its minimum length"
+        case .stringTooLong: what = "is longer than its maximum length"
+        }
+        return "\(entity).\(attribute) \(what) (\(code.rawValue))"
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Validation at save (`validateForInsert` / `validateForUpdate`): every inserted and updated
+/// object's attributes against the model, all failures at once, the context's changes kept.
+@Suite struct ValidationTests {
+    /// A ticket: its code is required and 3 to 8 characters long, its seats 1 to 9.
+    func makeTickets() throws -> PersistentContainer {
+        ConcurrencyDebug.isEnabled = true
+        let ticket = EntityDescription("Ticket", attributes: [
+            .init("code", .string, optional: false, minimum: 3, maximum: 8),
+            .init("seats", .integer64, minimum: 1, maximum: 9),
+            .init("note", .string),
+        ])
+        let path = NSTemporaryDirectory() + "val-\(UUID().uuidString).sqlite"
+        return try PersistentContainer(model: try ManagedObjectModel([ticket]), options: StoreOptions(path: path))
+    }
+
+    func save(_ container: PersistentContainer, _ fill: [(code: Value, seats: Value)]) throws -> ContextError? {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            for values in fill {
+                let t = try context.insertNewObject(forEntityName: "Ticket")
+                t["code"] = values.code
+                t["seats"] = values.seats
+            }
+            do { try context.save(); return nil } catch let error as ContextError {
+                #expect(context.hasChanges, "a failed validation keeps the changes")
+                return error
+            }
+        }
+    }
+
+    @Test func validObjectsSave() throws {
+        let container = try makeTickets()
+        #expect(try save(container, [("ABC", .integer(1)), ("ABCDEFGH", .integer(9)), ("XYZ", .null)]) == nil)
+        #expect(try container.rows("SELECT count(*) FROM ZTICKET") == 3)
+    }
+
+    @Test func eachFailureHasCoreDatasCodeAndAllAreReportedAtOnce() throws {
+        let container = try makeTickets()
+        let error = try save(container, [(.null, .integer(2)), ("AB", .integer(0)), ("ABCDEFGHI", .integer(10))])
+        guard case .validation(let failures)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
+        #expect(failures.map(\.code) == [.missingMandatoryProperty, .stringTooShort, .numberTooSmall, .stringTooLong, .numberTooLarge])
+        #expect(failures[0].description == "Ticket.code is required and nil (1570)")
+        #expect(error?.description.hasPrefix("validation failed for 5 values (1560)") == true)
+        #expect(try container.rows("SELECT count(*) FROM ZTICKET") == 0)
+    }
+
+    /// An update is validated too: a stored ticket whose seats go out of range fails its save.
+    @Test func anUpdateIsValidated() throws {
+        let container = try makeTickets()
+        #expect(try save(container, [("ABC", .integer(1))]) == nil)
+        let context = container.newBackgroundContext()
+        let error: ContextError? = try context.performAndWait {
+            let t = try #require(try context.fetch(FetchRequest(entityName: "Ticket")).first)
+            t["seats"] = .integer(12)
+            do { try context.save(); return nil } catch let error as ContextError { return error }
+        }
+        #expect(error == .validation([ValidationFailure(entity: "Ticket", attribute: "seats", code: .numberTooLarge)]))
+    }
+
+    /// A batch insert bypasses the context, and validation with it (as `NSBatchInsertRequest`).
+    @Test func aBatchInsertIsNotValidated() throws {
+        let container = try makeTickets()
+        let context = container.newBackgroundContext()
+        let result = try context.performAndWait {
+            try context.execute(BatchInsertRequest(entityName: "Ticket", objects: [["seats": .integer(99)]]))
+        }
+        let stored = try container.rows("SELECT count(*) FROM ZTICKET WHERE ZCODE IS NULL")
+        #expect(result.count == 1 && stored == 1)
+    }
+}
