@@ -166,7 +166,9 @@ import Testing
         #expect(try CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir).status == 0)
         #expect(files(dir).contains("with space.sqlite"))
         try "--strategy batch --store 'unclosed\n".write(toFile: suite, atomically: true, encoding: .utf8)
-        let bad = try CLI.run(["run", "--suite", suite])
+        // In the test's folder: were the quote ever taken as closed, the store would land there,
+        // not in the checkout (an earlier version of this test left a store named 'unclosed).
+        let bad = try CLI.run(["run", "--suite", suite], tmpdir: dir, cwd: dir)
         #expect(bad.status == 64 && bad.stderr.contains("\(suite):1: a ' quote is not closed"), "\(bad.stderr)")
     }
 

@@ -15,12 +15,19 @@ extension ManagedObjectContext {
 
     private func validate(_ o: ManagedObject, into failures: inout [ValidationFailure]) {
         let e = o.entity
-        for (i, a) in e.attributes.enumerated() {
+        for (i, a) in e.attributes.enumerated() where !a.isOptional || a.hasLimits {
             if let code = ValidationFailure.Code(o.values[i], a) {
                 failures.append(ValidationFailure(entity: e.name, attribute: a.name, code: code))
             }
         }
     }
+}
+
+extension AttributeDescription {
+    /// Whether the model gives the attribute a minimum or maximum. An optional attribute without
+    /// them accepts every value, so validation skips it without measuring the value: counting a
+    /// string's characters per object per save was 5 % of a context import's instructions.
+    var hasLimits: Bool { minimum != nil || maximum != nil }
 }
 
 /// One value that failed validation, with Core Data's error code.
