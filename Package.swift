@@ -28,7 +28,10 @@ let package = Package(
 
         // MARK: Libraries
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: hot),
-        .target(name: "ObjectGraph", dependencies: ["SQLiteKit"], swiftSettings: hot),
+        // The built-in datasets' models, as Xcode writes them, compiled into the binary.
+        .target(name: "ObjectGraph", dependencies: ["SQLiteKit"],
+                resources: [.embedInCode("Model/Bundled/Expenses.contents"), .embedInCode("Model/Bundled/Photos.contents")],
+                swiftSettings: hot),
         .target(name: "Workload", swiftSettings: hot),
         // Report finds jemalloc at run time; only the executable links it (see Heap+Jemalloc.swift).
         .target(name: "Report", dependencies: ["SQLiteKit", "CMalloc", "CLinux"], swiftSettings: strict),

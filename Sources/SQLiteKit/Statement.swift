@@ -89,6 +89,12 @@ package final class Statement {
         check(rc, index)
     }
 
+    /// Binds UTF-8 bytes as text (SQLite copies them). Not for per-row hot paths.
+    package func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                Int32(bytes.count), loadgen_sqlite_transient()), index)
+    }
+
     /// Binds bytes as a BLOB (SQLite copies them).
     package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient()), index)

@@ -25,15 +25,14 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
     package var defaultBatchSize: Int? { 5_000 }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let mapping = try job.importModel(key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "batch-importer")
         let batchSize = job.batchSize(for: self)
         try context.performAndWait {
-            let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
-                                          seed: job.workload.seed)
-            let stream = try job.makeStream()
+            let stream = try job.makeStream(mapping.shape)
+            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool)
             var record = Record()
             var more = true
             var arrivals: [UInt64] = []

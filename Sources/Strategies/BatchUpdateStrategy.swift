@@ -21,7 +21,7 @@ package struct BatchUpdateStrategy: WriteStrategy {
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try FilledStore.runBatchRequest(job, worker: "updater") { worker, store in
             var request = BatchUpdateRequest(entityName: store.expense, predicate: store.target.predicate,
-                                             propertiesToUpdate: ["note": .string(OperationTarget.updatedNote)])
+                                             propertiesToUpdate: [store.noteAttribute!: .string(OperationTarget.updatedNote)])
             request.resultType = .objectIDs
             return try worker.execute(request)
         } merge: { (updated: $0.objectIDs, deleted: []) }

@@ -24,7 +24,7 @@ package struct FetchUpdateStrategy: WriteStrategy {
             for chunk in ids.chunks(of: job.batchSize(for: self)) {
                 let request = FetchRequest(entityName: store.expense, predicate: .in("self", Array(chunk)))
                 for object in try context.fetch(request) {
-                    object.setValue(.string(OperationTarget.updatedNote), at: store.note)
+                    object.setValue(.string(OperationTarget.updatedNote), at: store.note!)
                 }
                 try clock.save(context)
                 context.reset()

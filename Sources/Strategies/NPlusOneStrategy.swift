@@ -12,6 +12,7 @@ package struct NPlusOneStrategy: WriteStrategy {
     package var summary: String { "as context-reset, but fetches the category by name for every record" }
     package var idiom: String { "find-or-create of the related object with one fetch per row (seed 003)" }
     package var keyConstraint: KeyConstraint { .unique }
+    package var resolvesRelatedObjects: Bool { true }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .fetchPerRecord).run(job)

@@ -22,7 +22,7 @@ package struct OneWriterStrategy: WriteStrategy {
     package var usesCoordinators: Bool { false }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let mapping = try job.importModel(key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let writer = container.newBackgroundContext(name: "writer")
@@ -64,15 +64,15 @@ package struct OneWriterStrategy: WriteStrategy {
 
     /// The one writer: takes what the producers queued, a batch at a time, finds-or-creates
     /// each record and saves.
-    private func write(to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: DatasetMapping,
+    private func write(to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: ImportModel,
                        job: StrategyJob, batchSize: Int, clock: inout SaveClock) throws {
         try writer.performAndWait {
-            let upsert = try FindOrCreate(mapping: mapping, context: writer, job: job)
+            let upsert = try FindOrCreate(mapping: mapping, context: writer, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed))
             var batch: [Record] = []
             while queue.take(max: batchSize, into: &batch) {
                 // A full batch or whatever the producers had: keep taking until the batch is full.
                 while batch.count < batchSize, queue.take(max: batchSize - batch.count, into: &batch) {}
-                try upsert.parents.prepare(for: batch, in: writer)
+                try upsert.parents?.prepare(for: batch, in: writer)
                 for r in batch { try upsert.upsert(r, in: writer) }
                 try upsert.finishBatch(batch, in: writer, clock: &clock, job: job)
                 batch.removeAll(keepingCapacity: true)

@@ -14,6 +14,7 @@ package struct PrefetchStrategy: WriteStrategy {
     package var summary: String { "categories prefetched with one IN query per batch, kept as IDs across resets" }
     package var idiom: String { "prefetch into a dictionary, rebuilt after reset (seed 000)" }
     package var keyConstraint: KeyConstraint { .unique }
+    package var resolvesRelatedObjects: Bool { true }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .keepIDs).run(job)

@@ -31,13 +31,12 @@ struct RawImport {
     var batchSize: Int
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let mapping = try job.importModel(key: keyConstraint)
         let db = try job.openConnection()
         try StoreSchema.create(in: db, model: mapping.model)
-        var writer = try RawRecordWriter(db: db, mapping: mapping, payloadBytes: job.workload.payloadBytes,
-                                         seed: job.workload.seed, ignoringDuplicates: keyConstraint == .unique)
+        let stream = try job.makeStream(mapping.shape)
+        var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, ignoringDuplicates: keyConstraint == .unique)
         let batch = batchSize
-        let stream = try job.makeStream()
         var record = Record()
         var inTransaction = 0
         var unreported = 0
@@ -66,75 +65,85 @@ struct RawImport {
     }
 }
 
-/// Inserts records and their parents with prepared statements, numbering `Z_PK` itself.
+/// Inserts records and their related objects with prepared statements, numbering `Z_PK` itself.
 ///
-/// Parents (categories, albums) are inserted the first time a record names them, so the same
-/// code serves generated records and import files whose names are discovered as they are read.
+/// Related objects are inserted the first time a record names them, so the same code serves
+/// generated records and import files whose keys are discovered as they are read.
 struct RawRecordWriter {
     private let insertRecord: Statement
-    private let insertParent: Statement
+    private let insertParent: Statement?
     private let updateMax: Statement
-    private let fields: [RecordField]
-    private let mapping: DatasetMapping
-    private let payloads: PayloadPool?
-    /// Z_PK of each parent by the record's parent index; 0 when not inserted yet.
+    /// What each column after `Z_PK, Z_ENT, Z_OPT` is bound from: a field, or the related object.
+    private let columns: [Column]
+    private let shape: RecordShape
+    private let recordEntity: EntityDescription
+    private let parentEntity: EntityDescription?
+    private let pool: PayloadPool?
+    /// Z_PK of each related object by the record's parent index; 0 when not inserted yet.
     private var parentKeys: [Int64] = []
     private var nextRecordKey: Int64 = 1
     private var nextParentKey: Int64 = 1
 
+    private enum Column { case field(Int), parent }
+
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
-    init(db: Database, mapping: DatasetMapping, payloadBytes: Int, seed: UInt64, ignoringDuplicates: Bool = false) throws {
-        let record = mapping.recordEntity, parent = mapping.parentEntity
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + record.columns.map(\.name)
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    init(db: Database, mapping: ImportModel, pool: PayloadPool?, ignoringDuplicates: Bool = false) throws {
+        let record = mapping.recordEntity
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + record.columns.map(\.name)
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
-        insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
-        insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)")
+        insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+        if let parent = mapping.parentEntity, let key = mapping.roles.parentKey {
+            insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(EntityDescription.columnName(key))) VALUES (?, ?, 1, ?)")
+            insertParent!.bind(parent.entityID, at: 2)
+        } else {
+            insertParent = nil
+        }
         updateMax = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
         insertRecord.bind(record.entityID, at: 2)
         insertRecord.bind(1, at: 3)
-        insertParent.bind(parent.entityID, at: 2)
-        self.fields = mapping.recordFields
-        self.mapping = mapping
-        self.payloads = mapping.dataset == .photos ? PayloadPool(payloadBytes: payloadBytes, seed: seed) : nil
+        let shape = mapping.shape
+        columns = record.columns.map { c in
+            c.property == mapping.roles.relationship ? .parent : .field(shape.field(named: c.property)!)
+        }
+        self.shape = shape
+        recordEntity = record
+        parentEntity = mapping.parentEntity
+        self.pool = pool
     }
 
-    /// Inserts one record (and its parent, the first time it is named).
+    /// Inserts one record (and its related object, the first time it is named).
     @inline(__always)
     mutating func insert(_ r: Record) throws {
-        let parentKey = try parent(of: r)
+        let parentKey = insertParent == nil ? 0 : try parent(of: r)
         insertRecord.bind(nextRecordKey, at: 1)
-        try r.key.withBytes { key in
-            try r.note.withBytes { note in
-                var index: Int32 = 4
-                for field in fields {
-                    switch field {
-                    case .key: insertRecord.bindText(noCopy: key, at: index)
-                    case .parent: insertRecord.bind(parentKey, at: index)
-                    case .amount: insertRecord.bind(r.amount, at: index)
-                    case .date: insertRecord.bind(r.date, at: index)
-                    case .note: insertRecord.bindText(noCopy: note, at: index)
-                    case .isSeen: insertRecord.bind(r.isSeen ? 1 : 0, at: index)
-                    case .imageData:
-                        if let bytes = r.payload {
-                            bytes.withUnsafeBytes { insertRecord.bindBlob($0, at: index) }
-                        } else {
-                            bindPayload(r.payloadOffset, at: index)
-                        }
-                    }
-                    index += 1
+        // Bound without copies, and stepped while the record's bytes are borrowed.
+        try r.values.withBorrowed { v in
+            var index: Int32 = 4
+            for column in columns {
+                switch column {
+                case .parent: insertRecord.bind(parentKey, at: index)
+                case .field(let f): bind(v, f, to: insertRecord, at: index)
                 }
-                try insertRecord.run()
+                index += 1
             }
+            try insertRecord.run()
         }
         nextRecordKey += 1
     }
 
+    /// Binds field `f` without copying its bytes: call inside `withBorrowed`, and step there.
     @inline(__always)
-    private func bindPayload(_ offset: Int, at index: Int32) {
-        // The pool outlives the statement's execution, so binding without a copy is safe.
-        if let payloads { insertRecord.bindBlob(noCopy: payloads.payload(at: offset), at: index) }
+    private func bind(_ v: RecordValues.Borrowed, _ f: Int, to statement: Statement, at index: Int32) {
+        if v.isNull(f) { statement.bindNull(at: index); return }
+        switch shape.fields[f].type {
+        case .text: statement.bindText(noCopy: v.bytes(f, pool: pool), at: index)
+        case .integer16, .integer32, .integer64: statement.bind(v.integer(f), at: index)
+        case .real, .date: statement.bind(v.double(f), at: index)
+        case .bool: statement.bind(v.bool(f) ? 1 : 0, at: index)
+        case .bytes, .uuid: statement.bindBlob(noCopy: v.bytes(f, pool: pool), at: index)
+        }
     }
 
     @inline(__always)
@@ -144,8 +153,11 @@ struct RawRecordWriter {
             parentKeys.append(contentsOf: repeatElement(0, count: r.parentIndex + 1 - parentKeys.count))
         }
         let key = nextParentKey
-        insertParent.bind(key, at: 1)
-        try r.parentName.withBytes { insertParent.bindText(noCopy: $0, at: 3); try insertParent.run() }
+        insertParent!.bind(key, at: 1)
+        try r.values.withBorrowed { v in
+            bind(v, shape.parentKey[0], to: insertParent!, at: 3)
+            try insertParent!.run()
+        }
         parentKeys[r.parentIndex] = key
         nextParentKey += 1
         return key
@@ -159,7 +171,7 @@ struct RawRecordWriter {
     }
 
     private func recordMaxKeys() throws {
-        for (entity, next) in [(mapping.recordEntity, nextRecordKey), (mapping.parentEntity, nextParentKey)] {
+        for (entity, next) in [(recordEntity, nextRecordKey)] + (parentEntity.map { [($0, nextParentKey)] } ?? []) {
             updateMax.bind(next - 1, at: 1)
             updateMax.bind(entity.entityID, at: 2)
             try updateMax.run()

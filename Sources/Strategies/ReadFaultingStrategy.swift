@@ -9,6 +9,7 @@ package struct ReadFaultingStrategy: WriteStrategy {
     package var summary: String { "fetch every expense, touch category.name: one fault query per distinct category" }
     package var idiom: String { "a list fetched plainly, relationships faulted in as cells show them" }
     package var keyConstraint: KeyConstraint { .unique }
+    package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .read }
 

@@ -9,6 +9,7 @@ package struct ReadPrefetchStrategy: WriteStrategy {
     package var summary: String { "fetch every expense with relationshipKeyPathsForPrefetching = [\"category\"]" }
     package var idiom: String { "relationshipKeyPathsForPrefetching: one extra query for all related objects" }
     package var keyConstraint: KeyConstraint { .unique }
+    package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .read }
 

@@ -83,9 +83,25 @@ package struct StrategyJob: Sendable {
         set { configuration.viewContext = newValue }
     }
 
-    /// The records, in order: generated, or read from the input file; paced in an open-loop run.
-    func makeStream() throws -> RecordStream {
-        let source: any RecordSource = try input.map { try RecordFileReader(path: $0) } ?? GeneratedRecords(spec: workload)
+    // MARK: The model
+
+    /// The model the records are written with, its roles resolved (cached per process: the child
+    /// resolves it before the measured window).
+    package func importSource() throws -> ImportSource { try ImportSource.resolve(configuration) }
+
+    /// The model for a strategy that protects the key as `key` says.
+    package func importModel(key: KeyConstraint) throws -> ImportModel {
+        try ImportModel(importSource(), key: key, options: configuration.shapeOptions)
+    }
+
+    /// The records' shape.
+    package func shape() throws -> RecordShape { try importSource().shape(configuration.shapeOptions) }
+
+    /// The records of `shape`, in order: generated, or read from the input file; paced in an
+    /// open-loop run.
+    func makeStream(_ shape: RecordShape) throws -> RecordStream {
+        let source: any RecordSource = try input.map { try RecordFileReader(path: $0, shape: shape) }
+            ?? GeneratedRecords(spec: workload, shape: shape)
         return RecordStream(source, rate: rate, latency: latency)
     }
 
@@ -94,26 +110,21 @@ package struct StrategyJob: Sendable {
         if rate != nil { latency.committed(records.lazy.map(\.arrival)) }
     }
 
-    /// Every key the store should hold with its parent's name, for the verifier: regenerated,
-    /// or read back from the input file.
-    package func forEachExpected(_ sink: StoreVerifier.ExpectedSink) throws {
-        if configuration.operation == .delete, let cutoff = operationTarget?.cutoff {
+    /// Every record the store should hold, for the verifier (its key and related object's key):
+    /// regenerated, or read back from the input file.
+    package func forEachExpected(_ sink: (Record) throws -> Void) throws {
+        let shape = try shape()
+        if configuration.operation == .delete, let cutoff = operationTarget?.cutoff, let target = shape.targetField {
             // The deleted targets are no longer expected.
-            let generator = Generator(spec: workload)
-            var record = Record()
-            for k in 0..<workload.uniqueKeys {
-                generator.fill(keyIndex: k, into: &record)
-                guard record.date >= cutoff else { continue }
-                try record.key.withBytes { key in try record.parentName.withBytes { try sink(key, $0) } }
+            try Generator(spec: workload, shape: shape).forEachExpected { record in
+                if OperationTarget.position(of: record, field: target, shape: shape) >= cutoff { try sink(record) }
             }
             return
         }
-        guard let input else { return try Generator(spec: workload).forEachExpected(sink) }
-        let reader = try RecordFileReader(path: input)
+        guard let input else { return try Generator(spec: workload, shape: shape).forEachExpected(sink) }
+        let reader = try RecordFileReader(path: input, shape: shape)
         var record = Record()
-        while try reader.next(into: &record) {
-            try record.key.withBytes { key in try record.parentName.withBytes { try sink(key, $0) } }
-        }
+        while try reader.next(into: &record) { try sink(record) }
     }
 
     /// The batch size to use: the job's, else the strategy's default, else everything at once.
@@ -157,4 +168,37 @@ package final class PreparedState: @unchecked Sendable {
     package var container: PersistentContainer?
     package var screen: ManagedObjectContext?
     package init() {}
+}
+
+// MARK: - Verifying
+
+extension StrategyJob {
+    /// Checks the job's store on a connection of its own against what the records say it must
+    /// hold (each unique key, related to its object), for a strategy that protects the key as
+    /// `key` says.
+    package func verifyStore(key: KeyConstraint) throws -> Verification {
+        let model = try importModel(key: key)
+        let verifier = StoreVerifier(path: store.path, layout: model.verifierLayout)
+        let shape = model.shape
+        let pool = PayloadPool(for: shape, seed: workload.seed)
+        let fields = shape.key + shape.parentKey
+        return try verifier.verify { sink in
+            try forEachExpected { record in
+                try sink { statement in
+                    // Copied (SQLite's own copy): the verifier steps after this returns.
+                    for (i, f) in fields.enumerated() {
+                        let index = Int32(i + 1)
+                        let v = record.values
+                        switch shape.fields[f].type {
+                        case .text: v.withBytes(f, pool: pool) { statement.bindText($0, at: index) }
+                        case .integer16, .integer32, .integer64: statement.bind(v.integer(f), at: index)
+                        case .real, .date: statement.bind(v.double(f), at: index)
+                        case .bool: statement.bind(v.bool(f) ? 1 : 0, at: index)
+                        case .bytes, .uuid: v.withBytes(f, pool: pool) { statement.bindBlob($0, at: index) }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

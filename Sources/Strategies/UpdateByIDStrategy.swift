@@ -29,7 +29,7 @@ package struct UpdateByIDStrategy: WriteStrategy {
         try context.performAndWait {
             for chunk in ids.chunks(of: job.batchSize(for: self)) {
                 for id in chunk {
-                    context.object(with: id).setValue(.string(OperationTarget.updatedNote), at: store.note)
+                    context.object(with: id).setValue(.string(OperationTarget.updatedNote), at: store.note!)
                 }
                 try clock.save(context)
                 context.reset()

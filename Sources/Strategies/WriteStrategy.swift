@@ -35,6 +35,9 @@ package protocol WriteStrategy: Sendable {
     /// True for a strategy that needs persistent history: its runs record it (`--history`)
     /// whether asked or not.
     var requiresHistory: Bool { get }
+    /// True for a strategy whose idiom is finding the related object of each record (N+1,
+    /// prefetching): it cannot run on a model whose records relate to nothing.
+    var resolvesRelatedObjects: Bool { get }
     /// What a team does when this strategy's writes do not reach a screen (`--view-context`
     /// shows rows missing): Core Data's fix, for the summary to give beside the verdict. Nil for
     /// a strategy whose saves reach the screen.
@@ -60,6 +63,7 @@ extension WriteStrategy {
     package var caveat: String { "" }
     package var isLimit: Bool { false }
     package var requiresHistory: Bool { false }
+    package var resolvesRelatedObjects: Bool { false }
     package var screenAdvice: String? { nil }
 }
 

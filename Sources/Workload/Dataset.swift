@@ -1,7 +1,5 @@
-/// The datasets loadgen generates, each shaped like the data of a real app.
-///
-/// A dataset names its entities and attributes as the Core Data model that stores it does,
-/// so that generators, import files and strategies agree on one vocabulary.
+/// The built-in datasets, each shaped like the data of a real app: a model file bundled with
+/// loadgen (see ObjectGraph's `BundledModels`) read the same way as a team's own.
 package enum Dataset: String, CaseIterable, Codable, Sendable {
     /// Expense(externalID unique, amount, date, note) → Category(name unique).
     case expenses
@@ -17,17 +15,4 @@ package enum Dataset: String, CaseIterable, Codable, Sendable {
             return "Photo(remoteURL, imageData of --payload-bytes, isSeen) → Album(name); the photo downloader"
         }
     }
-
-    /// The entity that records become.
-    package var entityName: String { self == .expenses ? "Expense" : "Photo" }
-    /// The entity every record relates to (to-one), found or created by name.
-    package var parentEntityName: String { self == .expenses ? "Category" : "Album" }
-    /// The record entity's unique key attribute.
-    package var keyAttribute: String { self == .expenses ? "externalID" : "remoteURL" }
-    /// The to-one relationship from record to parent.
-    package var parentRelationship: String { self == .expenses ? "category" : "album" }
-    /// The array's name in a JSON import file: `{"expenses": [ … ]}`.
-    package var jsonArrayName: String { rawValue }
-    /// The field naming the parent in import files (as in the seeds: `categoryName`).
-    package var parentField: String { self == .expenses ? "categoryName" : "albumName" }
 }

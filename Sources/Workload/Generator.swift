@@ -1,21 +1,33 @@
-/// Produces the records of a `WorkloadSpec`, each from its position alone.
+/// Produces the records of a `WorkloadSpec` shaped by a `RecordShape`, each from its position alone.
 ///
-/// Stateless per record (values are hashes of seed and key index), so producers can share a
-/// stream by position, memory never grows with `rows`, and a repeated key repeats its record
-/// exactly, as a retried request or a re-sent page would.
+/// Stateless per record (values are hashes of seed, key index and field), so producers can share
+/// a stream by position, memory never grows with `rows`, and a repeated key repeats its record
+/// exactly, as a retried request or a re-sent page would. It knows fields and how to make their
+/// values, never which entity they belong to.
 package struct Generator: Sendable {
     package let spec: WorkloadSpec
+    package let shape: RecordShape
     package let plan: KeyPlan
+    /// The bytes generated binary values point into (nil when the shape has none).
+    package let pool: PayloadPool?
     private let valueSeed: UInt64
+    private let fields: [CompiledField]
 
     /// Core Data's reference date is 2001-01-01; this is 2026-01-01 in seconds since then.
     static let dateBase = 788_918_400.0
     static let year = 365 * 86_400
 
-    package init(spec: WorkloadSpec) {
+    package init(spec: WorkloadSpec, shape: RecordShape) {
         self.spec = spec
+        self.shape = shape
         self.plan = spec.keyPlan
         self.valueSeed = Mixing.mix(spec.seed ^ 0x00DA_7A5E_ED00)
+        let largest = shape.largestPayload
+        pool = largest > 0 ? PayloadPool(largest: largest, seed: spec.seed) : nil
+        let parentKeys = Set(shape.parentKey)
+        fields = shape.fields.enumerated().map { i, field in
+            CompiledField(field, salt: Mixing.nameSalt(field.name), fromParent: parentKeys.contains(i), entity: shape.parentEntity)
+        }
     }
 
     /// Fills `record` with the record at position `i` (0 ≤ i < rows).
@@ -29,19 +41,15 @@ package struct Generator: Sendable {
     @inline(__always)
     package func fill(keyIndex k: Int, into record: inout Record) {
         record.keyIndex = k
-        fillKey(k, into: &record.key)
         let h = Mixing.hash(valueSeed, UInt64(k))
         let parent = Int(Mixing.hash(h, 1) % UInt64(max(1, spec.parents)))
         record.parentIndex = parent
-        parentName(parent, into: &record.parentName)
-        switch spec.dataset {
-        case .expenses:
-            record.amount = Double(1 + Mixing.hash(h, 2) % 99_999) / 100
-            record.date = Self.dateBase - Double(Mixing.hash(h, 3) % UInt64(Self.year))
-            fillNote(Mixing.hash(h, 4), into: &record.note)
-        case .photos:
-            record.isSeen = Mixing.hash(h, 5) % 10 == 0
-            record.payloadOffset = Int(Mixing.hash(h, 6) % UInt64(PayloadPool.slack))
+        record.values.reset(fields: fields.count)
+        let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))
+        for f in fields.indices {
+            let field = fields[f]
+            field.generate(keyIndex: k, parent: parent, hash: field.fromParent ? parentHash : h, spec: spec,
+                           at: f, into: &record.values)
         }
     }
 
@@ -52,51 +60,157 @@ package struct Generator: Sendable {
         return r
     }
 
-    /// The key of unique-key index `k`: `ex-` + 12 hex digits, or a photo URL. Distinct for
-    /// distinct `k` (a bijection), so the verifier can rebuild the expected key set. Ascending
-    /// keys are a seeded base plus `k` (below 2^47, so 12 hex digits hold them).
+    /// An integer key of unique-key index `k`: the 48-bit value for a 64-bit attribute; for
+    /// narrower ones a bijection within the type (ascending: k + 1), so distinct keys stay
+    /// distinct as long as the unique keys fit (`RecordShape.keyCapacity`).
     @inline(__always)
-    package func fillKey(_ k: Int, into key: inout InlineText) {
-        let v = spec.keyOrder == .random ? Mixing.permute48(UInt64(k), seed: spec.seed)
-                                         : (Mixing.mix(spec.seed) & 0x7FFF_0000_0000) &+ UInt64(k)
-        key.removeAll()
-        switch spec.dataset {
-        case .expenses:
-            key.append("ex-")
-            key.append(hex: v, digits: 12)
-        case .photos:
-            key.append("https://img.example.com/p/")
-            key.append(hex: v, digits: 12)
-            key.append(".jpg")
+    static func integerKey(_ k: Int, _ type: FieldType, spec: WorkloadSpec) -> UInt64 {
+        let bits = type == .integer16 ? 15 : type == .integer32 ? 31 : 64
+        guard bits < 64 else { return keyValue(k, spec: spec) }
+        return spec.keyOrder == .random ? Mixing.permute(UInt64(k), bits: bits, seed: spec.seed) : UInt64(k + 1)
+    }
+
+    /// The key value of unique-key index `k` before formatting: distinct for distinct `k` (a
+    /// bijection on 48 bits). Ascending keys are a seeded base plus `k` (below 2^47, so 12 hex
+    /// digits hold them).
+    @inline(__always)
+    package static func keyValue(_ k: Int, spec: WorkloadSpec) -> UInt64 {
+        spec.keyOrder == .random ? Mixing.permute48(UInt64(k), seed: spec.seed)
+                                 : (Mixing.mix(spec.seed) & 0x7FFF_0000_0000) &+ UInt64(k)
+    }
+}
+
+/// A field with its generation resolved to what the per-record loop needs (texts as inline
+/// bytes, the field's hash salt), so making a value looks nothing up.
+private struct CompiledField: Sendable {
+    let type: FieldType
+    let generation: Generation
+    let salt: UInt64
+    /// Made from the related object's index (its key), not the record's.
+    let fromParent: Bool
+    let prefix: InlineText
+    let suffix: InlineText
+    /// "<Entity> " for generated names past the word list.
+    let entityPrefix: InlineText
+
+    init(_ field: FieldSpec, salt: UInt64, fromParent: Bool, entity: String?) {
+        type = field.type
+        generation = field.generation
+        self.salt = salt
+        self.fromParent = fromParent
+        switch field.generation {
+        case .key(let p, let s): prefix = InlineText(p) ?? InlineText(); suffix = InlineText(s) ?? InlineText()
+        case .uri(let p): prefix = InlineText(p) ?? InlineText(); suffix = InlineText()
+        default: prefix = InlineText(); suffix = InlineText()
+        }
+        entityPrefix = InlineText((entity ?? "Item") + " ") ?? InlineText()
+    }
+
+    @inline(__always)
+    func generate(keyIndex k: Int, parent: Int, hash h: UInt64, spec: WorkloadSpec, at f: Int, into v: inout RecordValues) {
+        let x = Mixing.hash(h, salt)
+        switch generation {
+        case .key:
+            let value = Generator.keyValue(k, spec: spec)
+            switch type {
+            case .text:
+                var text = prefix
+                text.append(hex: value, digits: 12)
+                suffix.withBytes { text.append($0) }
+                text.withBytes { v.setBytes($0, at: f) }
+            case .uuid:
+                setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
+            default:
+                v.setInteger(Int64(bitPattern: Generator.integerKey(k, type, spec: spec)), at: f)
+            }
+        case .parentKey(let names):
+            switch type {
+            case .text:
+                let start = v.beginText()
+                if let names, parent < names.words.count {
+                    v.appendText(names.words[parent])
+                } else {
+                    v.appendText(entityPrefix)
+                    var n = InlineText()
+                    n.append(decimal: UInt64(parent + 1))
+                    v.appendText(n)
+                }
+                v.endText(start, at: f)
+            case .uuid: setUUID(high: UInt64(parent), low: x, at: f, &v)
+            case .real, .date: v.setDouble(Double(parent + 1), at: f)
+            case .bool: v.setBool(parent % 2 == 1, at: f)
+            default: v.setInteger(Int64(parent + 1), at: f)
+            }
+        case .words:
+            let start = v.beginText()
+            appendWords(x, into: &v)
+            v.endText(start, at: f)
+        case .text(let minimum, let maximum):
+            let length = minimum + Int(x % UInt64(max(1, maximum - minimum + 1)))
+            let start = v.beginText()
+            var word = x
+            var written = 0
+            while written < length {
+                // Words of the lists, space-separated, the last one cut to the length (ASCII, so
+                // a cut never splits a character).
+                let piece = Names.nouns[Int(word & 15)]
+                let n = min(piece.utf8CodeUnitCount, length - written)
+                v.appendText(UnsafeRawBufferPointer(start: piece.utf8Start, count: n))
+                written += n
+                if written < length { v.appendText(" "); written += 1 }
+                word = Mixing.mix(word)
+            }
+            v.endText(start, at: f)
+        case .cents(let minimum, let maximum):
+            v.setDouble(Double(minimum + Int(x % UInt64(max(1, maximum - minimum + 1)))) / 100, at: f)
+        case .number(let minimum, let maximum):
+            v.setDouble(minimum + Mixing.unit(x) * (maximum - minimum), at: f)
+        case .integer(let minimum, let maximum):
+            let span = UInt64(bitPattern: maximum &- minimum) &+ 1
+            v.setInteger(minimum &+ Int64(bitPattern: span == 0 ? x : x % span), at: f)
+        case .pastYear:
+            v.setDouble(Generator.dateBase - Double(x % UInt64(Generator.year)), at: f)
+        case .share(let share):
+            v.setBool(Mixing.unit(x) < share, at: f)
+        case .payload(let bytes):
+            v.setPooled(offset: Int(x % UInt64(PayloadPool.slack)), length: bytes, at: f)
+        case .uuid:
+            setUUID(high: x, low: Mixing.mix(x), at: f, &v)
+        case .uri:
+            var text = prefix
+            text.append(hex: x, digits: 12)
+            text.withBytes { v.setBytes($0, at: f) }
         }
     }
 
-    /// The name of parent `index` (category or album). Names are unique.
-    package func parentName(_ index: Int, into name: inout InlineText) {
-        name.removeAll()
-        let list = spec.dataset == .expenses ? Names.categories : Names.albums
-        if index < list.count {
-            name.append(list[index])
-        } else {
-            name.append(spec.dataset == .expenses ? "Category " : "Album ")
-            name.append(decimal: UInt64(index + 1))
-        }
-    }
-
-    /// The name of parent `index`, as a String.
-    package func parentName(_ index: Int) -> String {
-        var name = InlineText()
-        parentName(index, into: &name)
-        return name.string
-    }
-
+    /// "<adjective> <noun> #N".
     @inline(__always)
-    private func fillNote(_ h: UInt64, into note: inout InlineText) {
-        note.removeAll()
-        note.append(Names.adjectives[Int(h & 15)])
-        note.append(byte: 32)
-        note.append(Names.nouns[Int((h >> 4) & 15)])
-        note.append(" #")
-        note.append(decimal: (h >> 8) % 10_000)
+    func appendWords(_ h: UInt64, into v: inout RecordValues) {
+        var text = InlineText()
+        text.append(Names.adjectives[Int(h & 15)])
+        text.append(byte: 32)
+        text.append(Names.nouns[Int((h >> 4) & 15)])
+        text.append(" #")
+        text.append(decimal: (h >> 8) % 10_000)
+        v.appendText(text)
+    }
+
+    /// A version-4 UUID's 16 bytes whose first six carry `high` (distinct highs below 2^48,
+    /// distinct UUIDs).
+    @inline(__always)
+    func setUUID(high: UInt64, low: UInt64, at f: Int, _ v: inout RecordValues) {
+        var words: (UInt64, UInt64) = ((high << 16) | 0x4000 | ((low >> 52) & 0x0FFF),
+                                       (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000)
+        withUnsafeBytes(of: &words) { v.setBytes($0, at: f) }
+    }
+}
+
+extension NameList {
+    /// The list's words, in order.
+    var words: [StaticString] {
+        switch self {
+        case .categories: return Names.categories
+        case .albums: return Names.albums
+        }
     }
 }

@@ -38,4 +38,23 @@ package enum Mixing {
         v ^= v >> 24
         return v
     }
+
+    /// A bijection on [0, 2^bits) for narrow integer keys, built like `permute48`.
+    package static func permute(_ x: UInt64, bits: Int, seed: UInt64) -> UInt64 {
+        let mask: UInt64 = (1 << UInt64(bits)) - 1
+        var v = (x &+ mix(seed)) & mask
+        v = (v &* 0x5_DEEC_E66D) & mask
+        v ^= v >> UInt64(bits / 2)
+        v = (v &* 0xB_2F5A_8E63_1F35) & mask
+        v ^= v >> UInt64(bits / 3 + 1)
+        return v
+    }
+
+    /// A field's salt: FNV-1a of its name, so a field's values do not depend on the fields
+    /// around it.
+    package static func nameSalt(_ name: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return mix(h)
+    }
 }

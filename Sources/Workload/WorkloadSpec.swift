@@ -12,8 +12,12 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var categories: Int = 50
     /// Number of albums (photos).
     package var albums: Int = 20
-    /// Size of each photo's imageData (photos).
+    /// Size of each generated binary value (photos' imageData, a model's binary attributes).
     package var payloadBytes: Int = 4096
+    /// Related objects of a model run (`--parents`).
+    package var modelParents: Int = 50
+    /// Whether the records come from a team's model (then `modelParents` counts related objects).
+    package var usesModel = false
 
     package init() {}
 
@@ -26,5 +30,5 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var uniqueKeys: Int { keyPlan.uniqueKeys }
 
     /// Number of distinct parents (categories or albums) records are spread over.
-    package var parents: Int { dataset == .expenses ? categories : albums }
+    package var parents: Int { usesModel ? modelParents : dataset == .expenses ? categories : albums }
 }

@@ -56,7 +56,7 @@ import Testing
     static let good = #"{"id": "a", "amount": 1.5, "date": "2025-01-01T00:00:00Z", "note": "x", "categoryName": "c"}"#
     static let malformed: [(String, String, String)] = [
         ("bad-json", "{\"expenses\": [\n\(good),\n{\"id\": \"b\",, }]}", "record 2"),
-        ("missing-field", good + "\n" + good.replacingOccurrences(of: #""amount": 1.5, "#, with: "") + "\n", "record 2"),
+        ("missing-key", good + "\n" + good.replacingOccurrences(of: #""id": "a", "#, with: "") + "\n", "record 2"),
         ("wrong-type", "{\"expenses\": [\(good), \(good), " + good.replacingOccurrences(of: #""x""#, with: "7") + "]}", "record 3"),
         ("truncated", "{\"expenses\": [\n\(good),\n\(good.prefix(50))", "record 2"),
         ("empty", "", "empty"),

@@ -170,7 +170,7 @@ import Testing
         (["--fraction", "0.2"], "--fraction applies only with --operation update or delete"),
         (["--strategy", "batch-update"], "batch-update is an update strategy; run it with --operation update"),
         (["--operation", "delete", "--strategy", "batch"], "batch is an import strategy; run it with --operation import"),
-        (["--operation", "read", "--dataset", "photos"], "works on the expenses dataset"),
+        (["--operation", "update", "--dataset", "photos"], "Photo has no date or number attribute (besides its key) to select the targets by"),
         (["--operation", "rewrite"], "--operation: 'rewrite' is not accepted; expects one of import|update|delete|read"),
     ]
 

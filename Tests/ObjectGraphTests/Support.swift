@@ -71,3 +71,17 @@ func recordSaveOfOneCategory(_ container: PersistentContainer, expenses count: I
     return container.counters.stopRecording()
 }
 
+
+extension BundledModels {
+    /// The expenses model with its keys protected as `key` says (what the strategies of each
+    /// idiom write).
+    static func expenses(key: KeyConstraint) -> ManagedObjectModel {
+        try! ManagedObjectModel(key.apply(to: file(named: "Expenses").entities,
+                                          keys: [("Expense", ["externalID"]), ("Category", ["name"])]))
+    }
+
+    /// The photos model, likewise.
+    static func photos(key: KeyConstraint) -> ManagedObjectModel {
+        try! ManagedObjectModel(key.apply(to: file(named: "Photos").entities, keys: [("Photo", ["remoteURL"]), ("Album", ["name"])]))
+    }
+}

@@ -7,8 +7,7 @@ import Testing
 /// The verifier on a store made by hand, with known duplicates, missing keys and wrong links.
 @Suite struct StoreVerifierTests {
     let path = NSTemporaryDirectory() + "loadgen-verifier-\(UUID().uuidString).sqlite"
-    let layout = StoreVerifier.Layout(table: "ZEXPENSE", keyColumn: "ZEXTERNALID", parentColumn: "ZCATEGORY",
-                                      parentTable: "ZCATEGORY", parentNameColumn: "ZNAME")
+    let layout = StoreVerifier.Layout.expenses
 
     func makeStore() throws {
         let db = try Database(path: path)
@@ -24,7 +23,7 @@ import Testing
     func expected(_ sink: StoreVerifier.ExpectedSink) throws {
         // e is missing from the store, c is linked to Food but should be Rent, d has no category.
         for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Rent"), ("d", "Food"), ("e", "Rent"), ("a", "Rent")] {
-            try Array(key.utf8).withUnsafeBytes { k in try Array(parent.utf8).withUnsafeBytes { p in try sink(k, p) } }
+            try sink { $0.bind(key, at: 1); $0.bind(parent, at: 2) }
         }
     }
 
@@ -50,7 +49,7 @@ import Testing
             INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES (1, 2, 1, 1, 'a');
             """)
         let v = try StoreVerifier(path: path, layout: layout).verify { sink in
-            try Array("a".utf8).withUnsafeBytes { k in try Array("Rent".utf8).withUnsafeBytes { p in try sink(k, p) } }
+            try sink { $0.bind("a", at: 1); $0.bind("Rent", at: 2) }
         }
         #expect(v == Verification(storeRows: 1, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes))
     }

@@ -65,12 +65,10 @@ import Testing
     }
 
     func verify(_ path: String, expected: [(String, String)]) throws -> Verification {
-        let layout = StoreVerifier.Layout(table: "ZEXPENSE", keyColumn: "ZEXTERNALID", parentColumn: "ZCATEGORY",
-                                          parentTable: "ZCATEGORY", parentNameColumn: "ZNAME")
+        let layout = StoreVerifier.Layout.expenses
         return try StoreVerifier(path: path, layout: layout).verify { sink in
             for (key, parent) in expected {
-                var k = key, p = parent
-                try k.withUTF8 { kb in try p.withUTF8 { pb in try sink(UnsafeRawBufferPointer(kb), UnsafeRawBufferPointer(pb)) } }
+                try sink { $0.bind(key, at: 1); $0.bind(parent, at: 2) }
             }
         }
     }

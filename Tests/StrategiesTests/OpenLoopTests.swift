@@ -7,6 +7,9 @@ import Workload
 
 /// Open-loop delivery and latency, and the watching screen.
 @Suite struct OpenLoopTests {
+    /// The expenses' records, as the bundled model shapes them.
+    static let shape = try! StrategyJob(workload: WorkloadSpec(), store: StoreOptions(path: "")).shape()
+
     func spec(rows: Int) -> WorkloadSpec {
         var s = WorkloadSpec()
         s.rows = rows
@@ -16,7 +19,7 @@ import Workload
     /// Each record is stamped with its due time and never handed out before it: an open loop
     /// that ran ahead of its schedule would offer more than `--rate`.
     @Test func recordsArriveOnScheduleAndNeverEarly() throws {
-        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 200)), rate: 10_000)
+        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 200), shape: Self.shape), rate: 10_000)
         var r = Record()
         var arrivals: [UInt64] = []
         while try stream.next(into: &r) {
@@ -29,7 +32,7 @@ import Workload
     }
 
     @Test func noRateMeansNoStamp() throws {
-        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 3)), rate: nil)
+        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 3), shape: Self.shape), rate: nil)
         var r = Record()
         while try stream.next(into: &r) { #expect(r.arrival == 0) }
     }
@@ -39,7 +42,7 @@ import Workload
     /// the stall although the writer took each as soon as it could. Counted from when the writer
     /// took them, the stall would vanish: that is coordinated omission.
     @Test func aStalledWriterShowsItsStallInTheTail() throws {
-        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 1_000)), rate: 20_000)
+        let stream = RecordStream(GeneratedRecords(spec: spec(rows: 1_000), shape: Self.shape), rate: 20_000)
         let fromArrival = LatencyRecorder(), fromTaking = LatencyRecorder()
         var clock = stream.due(0)
         for i in 0..<1_000 {
@@ -80,8 +83,7 @@ import Workload
         job.writers = 3
         let strategy = StrategyRegistry.strategy(named: name)!
         let counters = try strategy.run(job)
-        let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
-            .verify { try job.forEachExpected($0) }
+        let v = try job.verifyStore(key: strategy.keyConstraint)
         #expect(counters.viewObjects == v.storeRows)
         #expect(counters.mergeMillisecondsTotal != nil, "the merge time is measured")
     }
@@ -101,8 +103,8 @@ import Workload
         s.dupRate = 0.25
         let file = NSTemporaryDirectory() + "import-\(UUID().uuidString).ndjson"
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var writer = RecordFileWriter(fd: fd, format: .ndjson, spec: s)
-        var source = GeneratedRecords(spec: s)
+        var source = GeneratedRecords(spec: s, shape: Self.shape)
+        var writer = RecordFileWriter(fd: fd, format: .ndjson, shape: Self.shape, pool: source.pool)
         var r = Record()
         while source.next(into: &r) { try writer.write(r) }
         try writer.finish()
@@ -113,8 +115,7 @@ import Workload
             job.input = file
             job.writers = 2
             _ = try strategy.run(job)
-            let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: strategy.keyConstraint).verifierLayout)
-                .verify { try job.forEachExpected($0) }
+            let v = try job.verifyStore(key: strategy.keyConstraint)
             #expect(v.storeRows == 300 && v.duplicates == 0 && v.lost == 0 && v.badLinks == 0, "\(strategy.name)")
         }
     }

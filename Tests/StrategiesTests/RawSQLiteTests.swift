@@ -26,16 +26,13 @@ import Workload
         #expect(sql.insert == 1_000 + 50 + 2 + 1 + 1 - (50 - categoriesUsed(job)))
         #expect(sql.select == 0)
         #expect(job.progress.value == 1_000)
-        let mapping = DatasetMapping(dataset: .expenses, key: .none)
-        let v = try StoreVerifier(path: path, layout: mapping.verifierLayout).verify { sink in
-            try Generator(spec: job.workload).forEachExpected(sink)
-        }
+        let v = try job.verifyStore(key: .none)
         #expect(v == Verification(storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok",
                                   storeBytes: v.storeBytes))
     }
 
     func categoriesUsed(_ job: StrategyJob) -> Int {
-        var source = GeneratedRecords(spec: job.workload)
+        var source = GeneratedRecords(spec: job.workload, shape: try! job.shape())
         var r = Record()
         var used = Set<Int>()
         while source.next(into: &r) { used.insert(r.parentIndex) }

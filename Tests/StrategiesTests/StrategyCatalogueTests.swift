@@ -31,9 +31,7 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     job.writers = writers
     job.writerScenario = scenario
     let counters = try strategy.run(job)
-    let mapping = DatasetMapping(dataset: spec.dataset, key: strategy.keyConstraint)
-    let generator = Generator(spec: spec)
-    let verification = try StoreVerifier(path: path, layout: mapping.verifierLayout).verify { try generator.forEachExpected($0) }
+    let verification = try job.verifyStore(key: strategy.keyConstraint)
     return Outcome(counters: counters, verification: verification, sql: job.counters.snapshot())
 }
 
@@ -151,8 +149,7 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
         job.coordinators = .perWriter
         job.writerScenario = .sameKeysForEveryWriter
         let counters = try ManyWritersConstrainedStrategy().run(job)
-        let v = try StoreVerifier(path: path, layout: DatasetMapping(dataset: .expenses, key: .unique).verifierLayout)
-            .verify { try Generator(spec: spec).forEachExpected($0) }
+        let v = try job.verifyStore(key: .unique)
         #expect(v.lost == 0 && v.duplicates == 0 && v.storeRows == 2_000)
         #expect((counters.busyRetries ?? 0) > 0)
     }

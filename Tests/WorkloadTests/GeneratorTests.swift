@@ -2,15 +2,17 @@ import Testing
 @testable import Workload
 
 @Suite struct GeneratorTests {
-    func spec(rows: Int, dupRate: Double = 0, seed: UInt64 = 7, dist: KeyDistribution = .uniform,
-              dataset: Dataset = .expenses) -> WorkloadSpec {
+    let shape = Shapes.expenses
+    let key = 2, amount = 0, date = 1, note = 3, parent = 4
+
+    func spec(rows: Int, dupRate: Double = 0, seed: UInt64 = 7, dist: KeyDistribution = .uniform) -> WorkloadSpec {
         var s = WorkloadSpec()
-        s.rows = rows; s.dupRate = dupRate; s.seed = seed; s.keyDistribution = dist; s.dataset = dataset
+        s.rows = rows; s.dupRate = dupRate; s.seed = seed; s.keyDistribution = dist
         return s
     }
 
-    func records(_ s: WorkloadSpec) -> [Record] {
-        var source = GeneratedRecords(spec: s)
+    func records(_ s: WorkloadSpec, shape: RecordShape? = nil) -> [Record] {
+        var source = GeneratedRecords(spec: s, shape: shape ?? self.shape)
         var r = Record()
         var out: [Record] = []
         while source.next(into: &r) { out.append(r) }
@@ -26,8 +28,8 @@ import Testing
     @Test func differentSeedGivesDifferentRecords() {
         let a = records(spec(rows: 1_000, seed: 1))
         let b = records(spec(rows: 1_000, seed: 2))
-        #expect(a.map(\.key) != b.map(\.key))
-        #expect(a.map(\.amount) != b.map(\.amount))
+        #expect(a.map { $0.text(key) } != b.map { $0.text(key) })
+        #expect(a.map { $0.values.double(amount) } != b.map { $0.values.double(amount) })
     }
 
     @Test(arguments: [(1, 0.0), (1, 0.9), (10, 0.5), (1_000, 0.1), (12_345, 0.29), (100_000, 0.37), (99_999, 0.999)])
@@ -35,22 +37,21 @@ import Testing
         let s = spec(rows: rows, dupRate: dupRate)
         let all = records(s)
         #expect(all.count == rows)
-        #expect(Set(all.map(\.key)).count == s.uniqueKeys)
+        #expect(Set(all.map { $0.text(key) }).count == s.uniqueKeys)
         #expect(s.uniqueKeys == rows - min(rows - 1, Int((Double(rows) * dupRate).rounded())))
     }
 
     @Test func repeatedKeyRepeatsTheWholeRecord() {
         let all = records(spec(rows: 20_000, dupRate: 0.3))
-        var first: [InlineText: Record] = [:]
+        var first: [String: Record] = [:]
         var repeats = 0
         for r in all {
-            if let earlier = first[r.key] {
+            if let earlier = first[r.text(key)] {
                 repeats += 1
                 #expect(earlier.keyIndex == r.keyIndex)
-                #expect(earlier.amount == r.amount && earlier.date == r.date && earlier.note == r.note)
-                #expect(earlier.parentName == r.parentName)
+                #expect(earlier.values == r.values && earlier.parentIndex == r.parentIndex)
             } else {
-                first[r.key] = r
+                first[r.text(key)] = r
             }
         }
         #expect(repeats == 6_000)
@@ -72,7 +73,7 @@ import Testing
         let whole = records(s)
         var parts: [Record] = []
         for range in [0..<1_000, 1_000..<2_500, 2_500..<3_000] {
-            var source = GeneratedRecords(spec: s, range: range)
+            var source = GeneratedRecords(spec: s, shape: shape, range: range)
             var r = Record()
             while source.next(into: &r) { parts.append(r) }
         }
@@ -83,34 +84,65 @@ import Testing
         var seen = Set<UInt64>()
         for k in 0..<200_000 { seen.insert(Mixing.permute48(UInt64(k), seed: 11)) }
         #expect(seen.count == 200_000)
+        for bits in [15, 31] {
+            var narrow = Set<UInt64>()
+            for k in 0..<20_000 { narrow.insert(Mixing.permute(UInt64(k), bits: bits, seed: 11)) }
+            #expect(narrow.count == 20_000 && narrow.allSatisfy { $0 < 1 << UInt64(bits) })
+        }
     }
 
     @Test func expectedSetIsTheUniqueKeysWithTheirParents() {
         let s = spec(rows: 2_000, dupRate: 0.25)
         var fromStream: [String: String] = [:]
-        for r in records(s) { fromStream[r.key.string] = r.parentName.string }
+        for r in records(s) { fromStream[r.text(key)] = r.text(parent) }
         var expected: [String: String] = [:]
-        Generator(spec: s).forEachExpected { key, parent in
-            expected[String(decoding: key, as: UTF8.self)] = String(decoding: parent, as: UTF8.self)
-        }
+        Generator(spec: s, shape: shape).forEachExpected { r in expected[r.text(key)] = r.text(parent) }
         #expect(expected == fromStream)
     }
 
     @Test func valuesLookLikeAnExpenseTracker() {
-        let r = Generator(spec: spec(rows: 10)).record(at: 0)
-        #expect(r.key.string.hasPrefix("ex-") && r.key.count == 15)
-        #expect(r.amount > 0 && r.amount < 1_000)
-        #expect((r.amount * 100).rounded() == r.amount * 100)
-        #expect(r.date <= Generator.dateBase && r.date > Generator.dateBase - 366 * 86_400)
-        #expect(!r.note.isEmpty && !r.parentName.isEmpty)
+        let r = Generator(spec: spec(rows: 10), shape: shape).record(at: 0)
+        #expect(r.text(key).hasPrefix("ex-") && r.text(key).utf8.count == 15)
+        let a = r.values.double(amount)
+        #expect(a > 0 && a < 1_000 && (a * 100).rounded() == a * 100)
+        #expect(r.values.double(date) <= Generator.dateBase && r.values.double(date) > Generator.dateBase - 366 * 86_400)
+        #expect(!r.text(note).isEmpty && !r.text(parent).isEmpty)
     }
 
-    @Test func photosHaveURLKeysAndPayloadOffsets() {
-        let r = Generator(spec: spec(rows: 10, dataset: .photos)).record(at: 3)
-        #expect(r.key.string.hasPrefix("https://img.example.com/p/") && r.key.string.hasSuffix(".jpg"))
-        #expect(r.payloadOffset >= 0 && r.payloadOffset < PayloadPool.slack)
-        let pool = PayloadPool(payloadBytes: 100, seed: 1)
-        #expect(pool.payload(at: r.payloadOffset).count == 100)
+    @Test func photosHaveURLKeysAndPooledPayloads() {
+        let shape = Shapes.photos(payloadBytes: 100)
+        let generator = Generator(spec: spec(rows: 10), shape: shape)
+        let r = generator.record(at: 3)
+        #expect(r.text(2).hasPrefix("https://img.example.com/p/") && r.text(2).hasSuffix(".jpg"))
+        #expect(r.bytes(0, pool: generator.pool).count == 100)
+        // Another pool of the same size and seed holds the same bytes.
+        #expect(r.bytes(0, pool: PayloadPool(for: shape, seed: 7)) == r.bytes(0, pool: generator.pool))
+    }
+
+    /// Every type a model's attribute can have gets values of its kind, within its range.
+    @Test func everyFieldTypeIsGenerated() {
+        var shape = RecordShape(entity: "Thing", fields: [
+            FieldSpec("id", .integer16, .key(prefix: "", suffix: "")),
+            FieldSpec("count", .integer32, .integer(minimum: -5, maximum: 5)),
+            FieldSpec("ratio", .real, .number(minimum: 0, maximum: 1)),
+            FieldSpec("flag", .bool, .share(0.5)),
+            FieldSpec("token", .uuid, .uuid),
+            FieldSpec("link", .text, .uri(prefix: "https://example.com/thing/")),
+            FieldSpec("body", .text, .text(minimum: 200, maximum: 600)),
+        ], key: [0], arrayName: "things")
+        shape.targetField = 2
+        var s = spec(rows: 5_000)
+        s.keyOrder = .random
+        let all = records(s, shape: shape)
+        #expect(Set(all.map { $0.values.integer(0) }).count == 5_000)
+        #expect(all.allSatisfy { $0.values.integer(0) >= 0 && $0.values.integer(0) <= Int64(Int16.max) })
+        #expect(all.allSatisfy { (-5...5).contains($0.values.integer(1)) })
+        #expect(all.allSatisfy { (0..<1).contains($0.values.double(2)) })
+        #expect(Set(all.map { $0.bytes(4, pool: nil) }).count == 5_000 && all.allSatisfy { $0.bytes(4, pool: nil).count == 16 })
+        #expect(all.allSatisfy { $0.text(5).hasPrefix("https://example.com/thing/") })
+        // Long texts leave the record's inline arena for a buffer of its own, and stay intact.
+        #expect(all.allSatisfy { (200...600).contains($0.text(6).utf8.count) })
+        #expect(all[0] == Generator(spec: s, shape: shape).record(at: 0))
     }
 }
 

@@ -8,8 +8,8 @@ enum WorkloadOptions {
         .option(p.flag, p.valueName, p.help, default: p.defaultText)
     }
 
-    /// Reads and checks the workload options.
-    static func parse(_ a: Arguments) throws -> WorkloadSpec {
+    /// Reads and checks the workload options: the configuration whose records they describe.
+    static func parse(_ a: Arguments) throws -> RunConfiguration {
         var configuration = RunConfiguration()
         if a.has("--zipf-s") && a.string("--key-dist") != "zipf" {
             throw CommandError.usage("\(a.command): --zipf-s applies only with --key-dist zipf")
@@ -20,6 +20,6 @@ enum WorkloadOptions {
                 throw CommandError.usage("\(a.command): \(parameter.flag) expects \(error.accepted), got '\(text)'")
             }
         }
-        return configuration.workload
+        return configuration
     }
 }

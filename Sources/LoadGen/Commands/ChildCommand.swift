@@ -42,6 +42,13 @@ enum ChildCommand {
         // An in-memory store lives while a connection is open: keep one open from before it is
         // filled (an update, delete or read) until it is verified.
         let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
+        // Before the window: the model file read and its roles found (the bundled models are
+        // parsed once per process), so the window measures the strategy, not the reading.
+        do { _ = try job.importSource() } catch {
+            var failed = RunMeasurement(status: .failed)
+            failed.fail("\(error)")
+            return failed
+        }
         var prefill: RunMeasurement?
         if task.configuration.operation.needsFilledStore {
             // Before the window: fill the store, find the targets, let the strategy prepare.
@@ -145,12 +152,10 @@ enum ChildCommand {
     /// Checks the store on a connection of its own; a verifier failure is recorded, not hidden.
     private static func verify(_ task: ChildTask, strategy: any WriteStrategy, target: OperationTarget?,
                                measurement: inout RunMeasurement) -> Verification? {
-        let mapping = DatasetMapping(dataset: task.configuration.workload.dataset, key: strategy.keyConstraint)
-        let verifier = StoreVerifier(path: task.store.path, layout: mapping.verifierLayout)
         var job = StrategyJob(configuration: task.configuration, store: task.store)
         job.operationTarget = target
         do {
-            let verification = try verifier.verify { sink in try job.forEachExpected(sink) }
+            let verification = try job.verifyStore(key: strategy.keyConstraint)
             if let target {
                 let problems = try OperationSetup.problems(job, target, counters: measurement.strategy)
                 if !problems.isEmpty { measurement.fail("verifier: " + problems.joined(separator: ", ")) }

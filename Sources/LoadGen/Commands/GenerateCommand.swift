@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import Strategies
 import Workload
 
 /// `loadgen generate`: writes a dataset's records as an import file (JSON or NDJSON), the same
@@ -25,7 +26,15 @@ enum GenerateCommand {
         if !a.positional.isEmpty {
             throw CommandError.usage("generate: unexpected argument '\(a.positional[0])'; options start with --")
         }
-        let spec = try WorkloadOptions.parse(a)
+        let configuration = try WorkloadOptions.parse(a)
+        let spec = configuration.workload
+        let shape: RecordShape
+        do {
+            shape = try ImportSource.resolve(configuration).shape(configuration.shapeOptions)
+        } catch let error as ImportModelError {
+            let run = RunPlan.modelError(error)
+            throw CommandError(message: run.message.replacingOccurrences(of: "run: ", with: "generate: "), exitCode: run.exitCode)
+        }
         guard let out = a.string("--out"), !out.isEmpty else {
             throw CommandError.usage("generate: --out FILE is required (- for stdout, /dev/null to time generation)")
         }
@@ -36,8 +45,8 @@ enum GenerateCommand {
         let target = try OutputTarget(out)
         let start = Clock.nanoseconds()
         do {
-            var writer = RecordFileWriter(fd: target.fd, format: format, spec: spec)
-            var source = GeneratedRecords(spec: spec)
+            var source = GeneratedRecords(spec: spec, shape: shape)
+            var writer = RecordFileWriter(fd: target.fd, format: format, shape: shape, pool: source.pool)
             var record = Record()
             while source.next(into: &record) { try writer.write(record) }
             try writer.finish()
@@ -48,7 +57,8 @@ enum GenerateCommand {
         }
         let seconds = Clock.seconds(since: start)
         if !a.flag("--quiet") {
-            let line = "generated \(spec.rows) \(spec.dataset.rawValue) records (\(spec.uniqueKeys) unique keys) as "
+            let what = configuration.model.path == nil ? spec.dataset.rawValue : shape.entity
+            let line = "generated \(spec.rows) \(what) records (\(spec.uniqueKeys) unique keys) as "
                 + "\(format.rawValue) to \(out) in \(Format.duration(seconds)) (\(Format.rate(Double(spec.rows) / seconds)))\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
@@ -99,7 +109,7 @@ struct OutputTarget {
         guard path != "-", !path.hasPrefix("/dev/") else { return }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
-        if (try? RecordFileReader(path: path)) != nil { return }
+        if (try? RecordFileReader.header(of: path)) != nil { return }
         throw CommandError(message: "generate: --out \(path) exists and is not an import file loadgen wrote; "
                            + "choose another path, or add --force to replace it", exitCode: ExitCode.cannotCreate)
     }

@@ -39,15 +39,18 @@ enum RunCommand {
         for i in plans.indices {
             var input: InputFile?
             if let path = plans[i].inputPath {
-                let file = try InputFile.scan(path)
-                if let datasets = plans[i].axes.first(where: { $0.parameter.flag == "--dataset" })?.values,
-                   datasets != [file.dataset.rawValue] {
-                    throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")) does not match \(path), "
-                                             + "which holds \(file.dataset.rawValue) records")
+                let datasets = plans[i].axes.first(where: { $0.parameter.flag == "--dataset" })?.values
+                if let datasets, datasets.count > 1 {
+                    throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
                 }
-                input = file
+                input = try InputFile.scan(path, for: plans[i].baseConfiguration,
+                                           datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
             }
             try plans[i].expand(input: input)
+        }
+        if !plan.quiet && !plan.json {
+            let notes = plans.flatMap(\.modelNotes).uniqued()
+            if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
         }
         try Suite.shard(&plans, arguments)
         if plan.dryRun {

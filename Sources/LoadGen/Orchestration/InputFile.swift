@@ -1,46 +1,71 @@
 import Foundation
+import Strategies
 import Workload
 
 /// An import file given with `--input`, read once in full before any repetition: a malformed
 /// file stops the run at once (exit 65) with nothing created, and the run learns how many
-/// records and distinct keys the file holds.
+/// records and distinct keys the file holds, and which dataset it is when no model is named.
 struct InputFile {
     let path: String
     let format: RecordFileFormat
+    /// The built-in dataset the file holds (recognised from it), when the run names no model.
     let dataset: Dataset
     let records: Int
     /// Distinct keys, counted by 64-bit hashes of the key bytes (memory stays small: 8 bytes
     /// per key; a collision, about 1 in 10^7 at a million keys, would undercount by one).
     let uniqueKeys: Int
+    /// Members of the file's records that no field of the model reads.
+    let ignoredMembers: [String]
 
-    static func scan(_ path: String) throws -> InputFile {
-        let reader: RecordFileReader
+    /// Reads the file at `path` for `configuration`'s model (or the dataset the file holds).
+    static func scan(_ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?) throws -> InputFile {
+        var configuration = configuration
         do {
-            reader = try RecordFileReader(path: path)
+            if configuration.model.path == nil {
+                configuration.workload.dataset = try datasetGiven ?? recognise(path)
+            }
+            let source = try ImportSource.resolve(configuration)
+            let shape = try source.shape(configuration.shapeOptions)
+            let reader = try RecordFileReader(path: path, shape: shape)
+            var record = Record()
+            var keys = Set<UInt64>()
+            while try reader.next(into: &record) { keys.insert(keyHash(record, shape)) }
+            guard reader.recordNumber > 0 else {
+                throw CommandError(message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
+            }
+            return InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
+                             uniqueKeys: keys.count, ignoredMembers: reader.ignoredMembers)
         } catch let error as ImportFileError {
             throw CommandError(message: "run: --input \(error)", exitCode: ExitCode.noInput)
         } catch let error as ImportError {
             throw CommandError(message: "run: --input \(error)", exitCode: ExitCode.dataError)
+        } catch let error as ImportModelError {
+            throw RunPlan.modelError(error)
         }
-        var record = Record()
-        var keys = Set<UInt64>()
-        do {
-            while try reader.next(into: &record) {
-                keys.insert(record.key.withBytes(fnv1a))
-            }
-        } catch let error as ImportError {
-            throw CommandError(message: "run: --input \(error)", exitCode: ExitCode.dataError)
-        }
-        guard reader.recordNumber > 0 else {
-            throw CommandError(message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
-        }
-        return InputFile(path: path, format: reader.format, dataset: reader.dataset, records: reader.recordNumber,
-                         uniqueKeys: keys.count)
     }
 
-    private static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    /// The built-in dataset whose file this is: by the JSON wrapper's array name, or by the key's
+    /// member in the first record (expenses when neither tells).
+    static func recognise(_ path: String) throws -> Dataset {
+        let header = try RecordFileReader.header(of: path)
+        for dataset in Dataset.allCases {
+            var c = RunConfiguration()
+            c.workload.dataset = dataset
+            let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
+            if header.arrayName == shape.arrayName { return dataset }
+            if header.arrayName == nil, header.firstMembers.contains(shape.fields[shape.key[0]].fileName) { return dataset }
+        }
+        return .expenses
+    }
+
+    private static func keyHash(_ record: Record, _ shape: RecordShape) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        func add(_ bytes: UnsafeRawBufferPointer) { for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
+        for f in shape.key {
+            if shape.fields[f].type.isBytes { record.values.withBytes(f, pool: nil, add) }
+            else { withUnsafeBytes(of: record.values.integer(f), add) }
+            h = (h ^ 0x1F) &* 0x100_0000_01b3
+        }
         return Mixing.mix(h)
     }
 }

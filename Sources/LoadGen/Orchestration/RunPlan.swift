@@ -12,13 +12,17 @@ import Workload
 /// does not use cleared, so it is not multiplied for that strategy.
 struct RunPlan {
     /// The configurations asked for, in the order of the product (strategy outermost).
-    private(set) var configurations: [RunConfiguration] = []
+    var configurations: [RunConfiguration] = []
     /// `raw-sqlite` configurations added so that every other configuration has its limit.
     private(set) var addedLimits: [RunConfiguration] = []
     /// Parameter columns that took more than one value (strategy aside).
     private(set) var sweptColumns: [String] = []
     /// Flags given that a strategy does not use, by strategy.
     private(set) var ignored: [(strategy: String, flags: [String])] = []
+    /// Strategies the model cannot serve, with why (not run).
+    var refused: [(strategy: String, reason: String)] = []
+    /// What the model file held that was not honoured, and how its roles were found.
+    var modelNotes: [String] = []
     /// The axes as given, for messages: flag and values.
     private(set) var axes: [(parameter: RunParameter, values: [String])] = []
 
@@ -44,6 +48,16 @@ struct RunPlan {
 
     /// The configuration every point starts from (store kind, view context).
     private var base = RunConfiguration()
+
+    /// The starting configuration with the model named on the command line (for an import
+    /// file, which is read before the sweep is expanded).
+    var baseConfiguration: RunConfiguration {
+        var c = base
+        for (parameter, values) in axes where RunParameter.modelFlags.contains(parameter.flag) {
+            if let value = values.first { try? parameter.set(value, in: &c) }
+        }
+        return c
+    }
 
     /// The most configurations one run may have.
     static let maxConfigurations = 10_000
@@ -88,7 +102,8 @@ struct RunPlan {
             base.synchronous = nil
         }
         axes = try Self.readAxes(a)
-        if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag) }) {
+        if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag)
+            && !RunParameter.modelFlags.contains($0.parameter.flag) }) {
             throw CommandError.usage("run: \(workload.parameter.flag) does not apply with --input "
                                      + "(the file's records are imported as they are)")
         }
@@ -149,9 +164,6 @@ struct RunPlan {
                 throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
                                          + "filled first with one row per key); drop it, or run the import on its own")
             }
-            if let datasets = axes.first(where: { $0.parameter.flag == "--dataset" })?.values, datasets != ["expenses"] {
-                throw CommandError.usage("run: --operation \(operation.rawValue) works on the expenses dataset; drop --dataset")
-            }
         }
         let chosen: [String]
         if let given = axes.firstIndex(where: { $0.parameter.flag == "--strategy" }) {
@@ -210,6 +222,9 @@ struct RunPlan {
             start.inputUniqueKeys = file.uniqueKeys
             start.workload.dataset = file.dataset
             start.workload.rows = file.records
+            if !file.ignoredMembers.isEmpty {
+                modelNotes.append("--input \(file.path): members no field reads, ignored: \(file.ignoredMembers.joined(separator: ", "))")
+            }
         }
         var product = [start]
         for (parameter, values) in axes {
@@ -227,6 +242,7 @@ struct RunPlan {
         configurations = product.filter { $0.writeStrategy?.operation == $0.operation }
             .map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
         sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(\.parameter.columns)
+        try checkModels()
         findIgnored()
         addLimits()
     }
@@ -336,6 +352,7 @@ struct RunPlan {
     /// Lines for the summary: what was added and what was ignored.
     var notes: [String] {
         var lines: [String] = []
+        for (strategy, reason) in refused { lines.append("\(strategy) was not run: it \(reason)") }
         if !addedLimits.isEmpty {
             lines.append("raw-sqlite was added as the limit (one transaction, closed loop): vs_limit divides by it; "
                          + "--no-limit to skip it")

@@ -116,13 +116,13 @@ extension Statement {
     @inline(__always)
     func value(at column: Int32, as type: AttributeType) -> Value {
         if isNull(at: column) { return .null }
-        switch type {
-        case .integer64: return .integer(Int64(int(at: column)))
-        case .double: return .double(double(at: column))
-        case .string: return .string(text(at: column) ?? "")
+        switch type.storage {
+        case .integer: return .integer(Int64(int(at: column)))
+        case .real: return .double(double(at: column))
+        case .text: return .string(text(at: column) ?? "")
         case .date: return .date(double(at: column))
-        case .boolean: return .bool(int(at: column) != 0)
-        case .binary: return .data(blob(at: column) ?? [])
+        case .bool: return .bool(int(at: column) != 0)
+        case .bytes: return .data(blob(at: column) ?? [])
         }
     }
 }

@@ -1,3 +1,5 @@
+import SQLiteKit
+
 /// How a record entity's key attribute is protected in the store.
 package enum KeyConstraint: String, Sendable, Codable, CaseIterable {
     /// No index: the layout of a plain insert (`raw-sqlite`), which cannot find by key cheaply.
@@ -8,50 +10,61 @@ package enum KeyConstraint: String, Sendable, Codable, CaseIterable {
     case unique
 }
 
-/// The models that ship with the engine, one per dataset, as an app would define them in code.
+extension KeyConstraint {
+    /// `entities` with each of `keys` (an entity and the attributes that key it) protected as
+    /// this says: `unique` keeps the model's uniqueness constraints; `indexed` replaces a key's
+    /// constraint by an index (a fetch index for several attributes), `none` by nothing: the
+    /// layouts the unconstrained idioms write (`many-writers`, `raw-sqlite`).
+    package func apply(to entities: [EntityDescription], keys: [(entity: String, attributes: [String])]) -> [EntityDescription] {
+        guard self != .unique else { return entities }
+        var result = entities
+        for i in result.indices {
+            guard let keyed = keys.first(where: { $0.entity == result[i].name })?.attributes else { continue }
+            result[i].uniquenessConstraints.removeAll { Set($0) == Set(keyed) }
+            result[i].fetchIndexes.removeAll { index in index.elements.map(\.property) == keyed }
+            for j in result[i].attributes.indices where keyed.contains(result[i].attributes[j].name) {
+                result[i].attributes[j].isIndexed = self == .indexed && keyed.count == 1
+            }
+            if self == .indexed && keyed.count > 1 {
+                result[i].fetchIndexes.append(FetchIndexDescription("loadgenKey", elements: keyed.map { ($0, true) }))
+            }
+        }
+        return result
+    }
+}
+
+/// The models that ship with loadgen, one per built-in dataset: model files as Xcode writes them
+/// (`Model/Bundled/*.contents`), compiled into the binary and read by the same reader as a team's
+/// own model, so nothing knows their entities by name.
 package enum BundledModels {
-    /// Expense(externalID, amount, date, note) → Category(name), to-many `expenses` back.
-    package static func expenses(key: KeyConstraint) -> ManagedObjectModel {
-        let unique = key == .unique
-        let category = EntityDescription(
-            "Category",
-            attributes: [.init("name", .string, indexed: key == .indexed)],
-            relationships: [.init("expenses", to: "Expense", inverse: "category", toMany: true)],
-            uniquenessConstraints: unique ? [["name"]] : [])
-        let expense = EntityDescription(
-            "Expense",
-            attributes: [.init("externalID", .string, indexed: key == .indexed), .init("amount", .double),
-                         .init("date", .date), .init("note", .string)],
-            relationships: [.init("category", to: "Category", inverse: "expenses")],
-            uniquenessConstraints: unique ? [["externalID"]] : [])
-        return build([category, expense])
+    /// The names of the bundled models.
+    package static let names = ["Expenses", "Photos"]
+
+    /// The bundled model named `name` (one of `names`), read once per process.
+    package static func file(named name: String) -> ModelFile {
+        cache.withLock { files in
+            if let file = files[name] { return file }
+            let file = read(name)
+            files[name] = file
+            return file
+        }
     }
 
-    /// Photo(remoteURL, imageData, isSeen) → Album(name), to-many `photos` back: the seed's
-    /// photo downloader.
-    package static func photos(key: KeyConstraint) -> ManagedObjectModel {
-        let unique = key == .unique
-        let album = EntityDescription(
-            "Album",
-            attributes: [.init("name", .string, indexed: key == .indexed)],
-            relationships: [.init("photos", to: "Photo", inverse: "album", toMany: true)],
-            uniquenessConstraints: unique ? [["name"]] : [])
-        let photo = EntityDescription(
-            "Photo",
-            attributes: [.init("remoteURL", .string, indexed: key == .indexed), .init("imageData", .binary),
-                         .init("isSeen", .boolean, default: .bool(false))],
-            relationships: [.init("album", to: "Album", inverse: "photos")],
-            uniquenessConstraints: unique ? [["remoteURL"]] : [])
-        return build([album, photo])
-    }
+    private static let cache = Protected<[String: ModelFile]>([:])
 
-    private static func build(_ entities: [EntityDescription]) -> ManagedObjectModel {
+    private static func read(_ name: String) -> ModelFile {
+        let bytes: [UInt8]
+        switch name {
+        case "Expenses": bytes = PackageResources.Expenses_contents
+        case "Photos": bytes = PackageResources.Photos_contents
+        default: preconditionFailure("no bundled model named \(name) (one of \(names.joined(separator: ", ")))")
+        }
         do {
-            return try ManagedObjectModel(entities)
+            return try ModelFile.parse(String(decoding: bytes, as: UTF8.self), path: "<bundled \(name)>", name: name)
         } catch {
-            // The bundled models are constants checked by the tests; a failure here is a bug
-            // in this file, never a consequence of input.
-            preconditionFailure("bundled model is invalid: \(error)")
+            // The bundled models are files checked by the tests; a failure here is a bug in
+            // them, never a consequence of input.
+            preconditionFailure("bundled model \(name) is invalid: \(error)")
         }
     }
 }

@@ -9,6 +9,12 @@ package struct EntityDescription: Sendable, Codable {
     /// Each constraint is a list of attribute names that must be unique together
     /// (a real `CREATE UNIQUE INDEX` in the store).
     package var uniquenessConstraints: [[String]]
+    /// Named indexes over one or more properties (Xcode's "Fetch Indexes"), each a real index.
+    package var fetchIndexes: [FetchIndexDescription] = []
+    /// An abstract entity has no instances of its own (Xcode's "Abstract Entity").
+    package var isAbstract = false
+    /// The model's user info for the entity (loadgen reads roles from it; the engine nothing).
+    package var userInfo: [String: String] = [:]
 
     // MARK: Layout, filled in by the model
 
@@ -62,5 +68,5 @@ package struct EntityDescription: Sendable, Codable {
     }
 
     /// The column name Core Data gives a property: `Z` + upper-cased name.
-    static func columnName(_ property: String) -> String { "Z" + property.uppercased() }
+    package static func columnName(_ property: String) -> String { "Z" + property.uppercased() }
 }

@@ -48,6 +48,17 @@ package final class ManagedObjectModel: Sendable {
                 throw ModelError.unknownAttribute(name, in: "\(entity.name) uniqueness constraint")
             }
         }
+        for index in entity.fetchIndexes {
+            for element in index.elements where entity.attribute(element.property) == nil
+                && entity.relationship(element.property).map({ $0.isToMany }) != false {
+                throw ModelError.unknownAttribute(element.property, in: "\(entity.name) fetch index \(index.name)")
+            }
+        }
+        for r in entity.relationships where r.isToMany {
+            // The engine keeps a to-many as the inverse of a to-one (no join table).
+            let inverse = r.inverse.flatMap { all[byName[r.destination]!].relationship($0) }
+            guard let inverse, !inverse.isToMany else { throw ModelError.toManyWithoutToOneInverse("\(entity.name).\(r.name)") }
+        }
         return columns
     }
 
@@ -74,7 +85,14 @@ package final class ManagedObjectModel: Sendable {
             text += "\(e.entityID):\(e.tableName)("
             text += e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ",")
             text += ") idx[" + e.attributes.filter(\.isIndexed).map(\.name).joined(separator: ",")
-            text += "] uniq[" + e.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(separator: ";") + "];"
+            text += "] uniq[" + e.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(separator: ";") + "]"
+            // Only when there are some, so the bundled models keep the hash their stores carry.
+            if !e.fetchIndexes.isEmpty {
+                text += " fetch[" + e.fetchIndexes.map { index in
+                    index.name + ":" + index.elements.map { $0.property + ($0.ascending ? "+" : "-") }.joined(separator: ",")
+                }.joined(separator: ";") + "]"
+            }
+            text += ";"
         }
         // FNV-1a 64: stable across runs and machines (Swift's Hasher is seeded per process).
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -89,12 +107,15 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
     case unknownEntity(String, in: String)
     case unknownInverse(String, in: String)
     case unknownAttribute(String, in: String)
+    case toManyWithoutToOneInverse(String)
 
     package var description: String {
         switch self {
         case .unknownEntity(let n, let w): return "model: \(w) names unknown entity '\(n)'"
         case .unknownInverse(let n, let w): return "model: \(w) names unknown inverse '\(n)'"
         case .unknownAttribute(let n, let w): return "model: \(w) names unknown attribute '\(n)'"
+        case .toManyWithoutToOneInverse(let w):
+            return "model: \(w) is a to-many without a to-one inverse (many-to-many and one-way to-manys are not supported)"
         }
     }
 }

@@ -20,6 +20,12 @@ package enum StoreSchema {
                 let c = EntityDescription.columnName(a.name)
                 sql.append("CREATE INDEX \(e.tableName)_\(c)_INDEX ON \(e.tableName) (\(c))")
             }
+            // A fetch index from the model: named Z_<entity>_<index name>, as the constraint's
+            // index below is (the engine's choice: the name Core Data gives one was not found).
+            for index in e.fetchIndexes {
+                let cols = index.elements.map { EntityDescription.columnName($0.property) + ($0.ascending ? "" : " DESC") }
+                sql.append("CREATE INDEX Z_\(e.name)_\(index.name) ON \(e.tableName) (\(cols.joined(separator: ", ")))")
+            }
             // Named as Core Data names a constraint's index: Z_<entity>_UNIQUE_<attributes>
             // (its history store's Z_TRANSACTIONSTRING_UNIQUE_NAME).
             for constraint in e.uniquenessConstraints {

@@ -123,6 +123,11 @@ package struct ResultRow: Sendable {
         .strategy("auto_merge_missed", \.autoMergeMissed),
         .row("command", \.identity.command),
         .strategy("save_retries", \.saveRetries).judged(.exact),
+        .parameter("model", text: true),
+        .parameter("entity", text: true),
+        .parameter("key", text: true),
+        .parameter("relationship", text: true),
+        .parameter("parents"),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

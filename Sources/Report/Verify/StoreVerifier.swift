@@ -10,29 +10,41 @@ import SQLiteKit
 package struct StoreVerifier: Sendable {
     /// Where the records live in the store.
     package struct Layout: Sendable {
-        /// The records' table and unique-key column (`ZEXPENSE`, `ZEXTERNALID`).
+        /// The records' table and the columns of its key (`ZEXPENSE`, `ZEXTERNALID`; several for a
+        /// key constrained together).
         package var table: String
-        package var keyColumn: String
-        /// The foreign key to the parent and the parent's table and name column.
-        package var parentColumn: String
-        package var parentTable: String
-        package var parentNameColumn: String
+        package var keyColumns: [String]
+        /// The related object each record points at, when records relate to one.
+        package var parent: Parent?
         /// Persistent history's change table (`ACHANGE`): its rows left are counted when the
         /// store has it.
         package var historyChangeTable: String?
 
-        package init(table: String, keyColumn: String, parentColumn: String, parentTable: String, parentNameColumn: String) {
-            self.table = table
-            self.keyColumn = keyColumn
-            self.parentColumn = parentColumn
-            self.parentTable = parentTable
-            self.parentNameColumn = parentNameColumn
+        /// The foreign key to the related object, its table and its key column.
+        package struct Parent: Sendable {
+            package var column: String
+            package var table: String
+            package var keyColumn: String
+            package init(column: String, table: String, keyColumn: String) {
+                self.column = column
+                self.table = table
+                self.keyColumn = keyColumn
+            }
         }
+
+        package init(table: String, keyColumns: [String]) {
+            self.table = table
+            self.keyColumns = keyColumns
+        }
+
+        /// Parameters of one expected row: the key's values, then the related object's key.
+        package var expectedColumns: Int { keyColumns.count + (parent == nil ? 0 : 1) }
     }
 
-    /// Receives expected (key, parent name) pairs as UTF-8 bytes. A key may be given twice
-    /// (an import file with repeats); it counts once.
-    package typealias ExpectedSink = (_ key: UnsafeRawBufferPointer, _ parent: UnsafeRawBufferPointer) throws -> Void
+    /// Receives expected rows: each call binds, on the statement it is given, the key's values at
+    /// 1…k and (with a parent) the related object's key at k + 1, with their stored types. A key
+    /// may be given twice (an import file with repeats); it counts once.
+    package typealias ExpectedSink = (_ bind: (Statement) -> Void) throws -> Void
 
     package let path: String
     package let layout: Layout
@@ -51,39 +63,51 @@ package struct StoreVerifier: Sendable {
         db.setBusyTimeout(milliseconds: 10_000)
         let integrity = try integrityCheck(db)
         let t = layout
+        let keys = t.keyColumns.joined(separator: ", ")
+        let keyed = "(" + t.keyColumns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ") + ")"
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
-        // count(key) skips NULL keys: a row without a key is not a second row of any key (it is
-        // counted as unexpected below).
-        let keyed = try db.scalarInt("SELECT count(\(t.keyColumn)) FROM \(t.table)")
-        let distinct = try db.scalarInt("SELECT count(DISTINCT \(t.keyColumn)) FROM \(t.table)")
+        // Rows without a key are not second rows of any key (they count as unexpected below).
+        let withKey = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(keyed)")
+        let distinct = try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT \(keys) FROM \(t.table) WHERE \(keyed))")
 
-        try db.execute("CREATE TEMP TABLE loadgen_expected (key TEXT PRIMARY KEY, parent TEXT) WITHOUT ROWID")
+        // Columns without a declared type: no affinity, so every value keeps the type it is bound with.
+        let expectedKeys = t.keyColumns.indices.map { "k\($0)" }
+        let columns = expectedKeys + (t.parent == nil ? [] : ["parent"])
+        try db.execute("CREATE TEMP TABLE loadgen_expected (\(columns.joined(separator: ", ")), "
+                       + "PRIMARY KEY (\(expectedKeys.joined(separator: ", ")))) WITHOUT ROWID")
         try db.execute("BEGIN")
-        let insert = try db.prepare("INSERT OR IGNORE INTO temp.loadgen_expected (key, parent) VALUES (?, ?)")
-        try expected { key, parent in
-            insert.bindText(noCopy: key, at: 1)
-            insert.bindText(noCopy: parent, at: 2)
+        let insert = try db.prepare("INSERT OR IGNORE INTO temp.loadgen_expected VALUES ("
+                                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        try expected { bind in
+            bind(insert)
             try insert.run()
         }
         try db.execute("COMMIT")
 
+        let tuple = { (names: [String], prefix: String) -> String in
+            names.count == 1 ? prefix + names[0] : "(" + names.map { prefix + $0 }.joined(separator: ", ") + ")"
+        }
         let lost = try db.scalarInt("""
             SELECT count(*) FROM temp.loadgen_expected
-            WHERE key NOT IN (SELECT \(t.keyColumn) FROM main.\(t.table) WHERE \(t.keyColumn) IS NOT NULL)
+            WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM main.\(t.table) WHERE \(keyed))
             """)
-        let badLinks = try db.scalarInt("""
-            SELECT count(*) FROM main.\(t.table) x
-            JOIN temp.loadgen_expected e ON e.key = x.\(t.keyColumn)
-            LEFT JOIN main.\(t.parentTable) p ON p.Z_PK = x.\(t.parentColumn)
-            WHERE p.\(t.parentNameColumn) IS NOT e.parent
-            """)
+        var badLinks = 0
+        if let p = t.parent {
+            let join = zip(t.keyColumns, expectedKeys).map { "e.\($1) = x.\($0)" }.joined(separator: " AND ")
+            badLinks = try db.scalarInt("""
+                SELECT count(*) FROM main.\(t.table) x
+                JOIN temp.loadgen_expected e ON \(join)
+                LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+                WHERE p.\(p.keyColumn) IS NOT e.parent
+                """)
+        }
         let unexpected = try db.scalarInt("""
             SELECT count(*) FROM main.\(t.table) x
-            WHERE x.\(t.keyColumn) IS NULL OR x.\(t.keyColumn) NOT IN (SELECT key FROM temp.loadgen_expected)
+            WHERE NOT (\(t.keyColumns.map { "x.\($0) IS NOT NULL" }.joined(separator: " AND "))) OR \(tuple(t.keyColumns, "x.")) NOT IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
             """)
         let bytes = try storeBytes(db, isMemory: isMemory)
         try db.execute("DROP TABLE temp.loadgen_expected")
-        var verification = Verification(storeRows: rows, duplicates: keyed - distinct, lost: lost, badLinks: badLinks,
+        var verification = Verification(storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = unexpected
         if let history = t.historyChangeTable,

@@ -16,6 +16,8 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var fraction: Double?
     /// Which records: dataset, rows, seed, duplicates, key order and the dataset's sizes.
     package var workload = WorkloadSpec()
+    /// A team's own model (`--model`) and the roles named for it; empty: the dataset's bundled model.
+    package var model = ModelChoice()
     /// Records per save or transaction; nil: the strategy's default (or unused).
     package var batchSize: Int?
     /// Concurrent producers, for strategies that take records from several. The defaults of
@@ -43,6 +45,13 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var inputUniqueKeys: Int?
 
     package init() {}
+
+    /// The knobs of generated values this configuration sets.
+    package var shapeOptions: ShapeOptions {
+        var options = ShapeOptions()
+        options.payloadBytes = workload.payloadBytes
+        return options
+    }
 
     /// The strategy this configuration runs (nil for a name not in the registry).
     package var writeStrategy: (any WriteStrategy)? { StrategyRegistry.strategy(named: strategy) }

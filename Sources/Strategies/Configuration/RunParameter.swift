@@ -82,10 +82,40 @@ extension RunParameter {
                          guard f > 0 else { throw RunParameterError(accepted: "a share above 0, up to 1") }
                          c.fraction = f
                      }, uses: { s, _ in s.operation == .update || s.operation == .delete }, unset: { $0.fraction = nil }),
-        RunParameter(flag: "--dataset", valueName: "expenses|photos", help: "what the records look like",
-                     defaultText: "expenses", sweeps: true, columns: ["dataset"], render: { [$0.workload.dataset.rawValue] },
+        RunParameter(flag: "--dataset", valueName: "expenses|photos", help: "what the records look like (a built-in model)",
+                     defaultText: "expenses", sweeps: true, columns: ["dataset"],
+                     render: { [$0.model.path == nil ? $0.workload.dataset.rawValue : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.dataset = try choice(text, Dataset.self) },
                      uses: always, unset: { _ in }),
+        RunParameter(flag: "--model", valueName: "PATH",
+                     help: "a team's own Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) instead of a dataset",
+                     defaultText: "none: --dataset's", sweeps: false, columns: ["model"], render: { [$0.model.path ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard !text.isEmpty else { throw RunParameterError(accepted: "a model path") }
+                         c.model.path = text
+                         c.workload.usesModel = true
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--entity", valueName: "NAME", help: "with --model: the entity records become",
+                     defaultText: "found from the model", sweeps: false, columns: ["entity"], render: { [$0.model.entity ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard !text.isEmpty else { throw RunParameterError(accepted: "an entity name") }
+                         c.model.entity = text
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--key", valueName: "ATTRIBUTE[,ATTRIBUTE]", help: "with --model: the attributes that key a record",
+                     defaultText: "its uniqueness constraint", sweeps: false, columns: ["key"],
+                     render: { [$0.model.key?.joined(separator: "+") ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                         guard !names.contains(where: \.isEmpty) else { throw RunParameterError(accepted: "attribute names, comma-separated") }
+                         c.model.key = names
+                     }, uses: always, unset: { _ in }),
+        RunParameter(flag: "--relationship", valueName: "NAME|none",
+                     help: "with --model: the to-one a find-or-create resolves", defaultText: "the entity's only to-one",
+                     sweeps: false, columns: ["relationship"], render: { [$0.model.relationship ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard !text.isEmpty else { throw RunParameterError(accepted: "a relationship name or none") }
+                         c.model.relationship = text
+                     }, uses: always, unset: { _ in }),
         RunParameter(flag: "--rows", valueName: "N", help: "records to write (100000, 100k, 1M)",
                      defaultText: "100000", sweeps: true, columns: ["rows"], render: { [String($0.workload.rows)] },
                      parse: { text, c throws(RunParameterError) in c.workload.rows = try integer(text, 1...maxRows) },
@@ -127,19 +157,25 @@ extension RunParameter {
                      uses: always, unset: { _ in }),
         RunParameter(flag: "--categories", valueName: "N", help: "categories in the expenses dataset",
                      defaultText: "50", sweeps: true, columns: ["categories"],
-                     render: { [$0.input == nil && $0.workload.dataset == .expenses ? String($0.workload.categories) : ""] },
+                     render: { [$0.input == nil && $0.model.path == nil && $0.workload.dataset == .expenses ? String($0.workload.categories) : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.categories = try integer(text, 1...1_000_000) },
-                     uses: { _, c in c.workload.dataset == .expenses }, unset: { $0.workload.categories = 50 }),
+                     uses: { _, c in c.model.path == nil && c.workload.dataset == .expenses }, unset: { $0.workload.categories = 50 }),
         RunParameter(flag: "--albums", valueName: "N", help: "albums in the photos dataset",
                      defaultText: "20", sweeps: true, columns: ["albums"],
-                     render: { [$0.input == nil && $0.workload.dataset == .photos ? String($0.workload.albums) : ""] },
+                     render: { [$0.input == nil && $0.model.path == nil && $0.workload.dataset == .photos ? String($0.workload.albums) : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.albums = try integer(text, 1...1_000_000) },
-                     uses: { _, c in c.workload.dataset == .photos }, unset: { $0.workload.albums = 20 }),
-        RunParameter(flag: "--payload-bytes", valueName: "N", help: "size of each photo's imageData",
+                     uses: { _, c in c.model.path == nil && c.workload.dataset == .photos }, unset: { $0.workload.albums = 20 }),
+        RunParameter(flag: "--parents", valueName: "N", help: "with --model: related objects records are spread over",
+                     defaultText: "50", sweeps: true, columns: ["parents"],
+                     render: { [$0.input == nil && $0.model.path != nil ? String($0.workload.modelParents) : ""] },
+                     parse: { text, c throws(RunParameterError) in c.workload.modelParents = try integer(text, 1...1_000_000) },
+                     uses: { _, c in c.model.path != nil }, unset: { $0.workload.modelParents = 50 }),
+        RunParameter(flag: "--payload-bytes", valueName: "N",
+                     help: "size of each generated binary value (photos' imageData; a model's Binary attributes)",
                      defaultText: "4096", sweeps: true, columns: ["payload_bytes"],
-                     render: { [$0.input == nil && $0.workload.dataset == .photos ? String($0.workload.payloadBytes) : ""] },
+                     render: { [$0.input == nil && ($0.model.path != nil || $0.workload.dataset == .photos) ? String($0.workload.payloadBytes) : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
-                     uses: { _, c in c.workload.dataset == .photos }, unset: { $0.workload.payloadBytes = 4096 }),
+                     uses: { _, c in c.model.path != nil || c.workload.dataset == .photos }, unset: { $0.workload.payloadBytes = 4096 }),
         RunParameter(flag: "--batch-size", valueName: "N", help: "records per save or transaction",
                      defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: ["batch_size"],
                      render: { c in [(c.batchSize ?? c.writeStrategy?.defaultBatchSize).map(String.init) ?? ""] },
@@ -193,9 +229,13 @@ extension RunParameter {
     /// The parameter of `flag`, if it is one.
     package static func named(_ flag: String) -> RunParameter? { all.first { $0.flag == flag } }
 
+    /// The parameters that name a team's model and its roles (they apply with `--input` too).
+    package static let modelFlags: Set<String> = ["--model", "--entity", "--key", "--relationship"]
+
     /// The workload's parameters (what `generate` takes too).
     package static let workloadFlags: Set<String> = ["--dataset", "--rows", "--seed", "--dup-rate", "--key-dist", "--zipf-s",
-                                                    "--key-order", "--categories", "--albums", "--payload-bytes"]
+                                                    "--key-order", "--categories", "--albums", "--payload-bytes",
+                                                    "--model", "--entity", "--key", "--relationship", "--parents"]
 }
 
 // MARK: - Reading values

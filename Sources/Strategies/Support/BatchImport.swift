@@ -22,16 +22,16 @@ struct BatchImport {
     var policy: MergePolicy
     /// Builds something that watches the import from another queue (the history consumer),
     /// on the import's container before the first chunk; told after each chunk commits.
-    var watcher: ((PersistentContainer, DatasetMapping) throws -> any ImportWatcher)?
+    var watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)?
 
-    init(batchSize: Int, policy: MergePolicy, watcher: ((PersistentContainer, DatasetMapping) throws -> any ImportWatcher)? = nil) {
+    init(batchSize: Int, policy: MergePolicy, watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)? = nil) {
         self.batchSize = batchSize
         self.policy = policy
         self.watcher = watcher
     }
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = DatasetMapping(dataset: job.workload.dataset, key: .unique)
+        let mapping = try job.importModel(key: .unique)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let watcher = try self.watcher?(container, mapping)
@@ -41,10 +41,10 @@ struct BatchImport {
         context.transactionAuthor = "importer"
         var clock = SaveClock()
         try context.performAndWait {
-            let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
-                                          seed: job.workload.seed)
+            let stream = try job.makeStream(mapping.shape)
+            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool)
             let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
-            try job.makeStream().forEachBatch(of: batchSize, progress: job.progress) { chunk in
+            try stream.forEachBatch(of: batchSize, progress: job.progress) { chunk in
                 try importChunk(chunk, context: context, mapper: mapper, parents: parents, clock: &clock)
                 job.committed(chunk)
                 watcher?.chunkCommitted()
@@ -57,13 +57,18 @@ struct BatchImport {
     }
 
     private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper,
-                             parents: ParentDirectory, clock: inout SaveClock) throws {
+                             parents: ParentDirectory?, clock: inout SaveClock) throws {
         // 1. Categories, as objects with permanent IDs.
-        try parents.prepare(for: chunk, in: context)
-        var parentOf: [String: ManagedObject] = [:]
-        for r in chunk where parentOf[r.key.string] == nil { parentOf[r.key.string] = try parents.parent(for: r, in: context) }
-        try clock.save(context)
-        parents.didSave()
+        var parentOf: [Value: ManagedObject] = [:]
+        if let parents {
+            try parents.prepare(for: chunk, in: context)
+            for r in chunk {
+                let key = mapper.keyLookup(of: r)
+                if parentOf[key] == nil { parentOf[key] = try parents.parent(for: r, in: context) }
+            }
+            try clock.save(context)
+            parents.didSave()
+        }
 
         // 2. The rows, straight into the store.
         var next = 0
@@ -77,15 +82,17 @@ struct BatchImport {
         let inserted = try context.execute(request).objectIDs
 
         // 3. Relationships, through the context.
-        if !inserted.isEmpty {
-            let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
-            for object in try context.fetch(fetch) {
-                guard case .string(let key) = object.value(at: mapper.key), let parent = parentOf[key] else { continue }
-                try object.setObject(parent, at: mapper.parentRelationship)
+        if let relationship = mapper.parentRelationship {
+            if !inserted.isEmpty {
+                let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
+                for object in try context.fetch(fetch) {
+                    guard let parent = parentOf[mapper.keyLookup(of: object)] else { continue }
+                    try object.setObject(parent, at: relationship)
+                }
             }
+            try clock.save(context)
         }
-        try clock.save(context)
         context.reset()
-        parents.didReset()
+        parents?.didReset()
     }
 }

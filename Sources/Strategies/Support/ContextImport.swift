@@ -14,7 +14,7 @@ struct ContextImport {
     var keyConstraint: KeyConstraint = .unique
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let mapping = try job.importModel(key: keyConstraint)
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "importer")
@@ -22,27 +22,29 @@ struct ContextImport {
         context.mergePolicy = .mergeByPropertyObjectTrump
         var clock = SaveClock()
         try context.performAndWait {
-            let mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
-                                          seed: job.workload.seed)
+            let stream = try job.makeStream(mapping.shape)
+            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool)
             let parents = ParentDirectory(lookup: lookup, mapper: mapper)
             // Records are taken a save's worth at a time, so a record waits for the records it
             // is saved with and no more: saving after every record commits each as it arrives
             // (in an open-loop run its latency is one save, not a reset interval of arrivals).
             let saveEvery = min(self.saveEvery ?? batchSize, batchSize)
             var sinceReset = 0
-            try job.makeStream().forEachBatch(of: saveEvery, progress: job.progress) { group in
-                try parents.prepare(for: group, in: context)
+            try stream.forEachBatch(of: saveEvery, progress: job.progress) { group in
+                try parents?.prepare(for: group, in: context)
                 for r in group {
                     let object = mapper.insert(r, into: context)
-                    try object.setObject(try parents.parent(for: r, in: context), at: mapper.parentRelationship)
+                    if let parents, let relationship = mapper.parentRelationship {
+                        try object.setObject(try parents.parent(for: r, in: context), at: relationship)
+                    }
                 }
                 try clock.save(context)
                 job.committed(group)
-                parents.didSave()
+                parents?.didSave()
                 sinceReset += group.count
                 if resetsAfterSave && sinceReset >= batchSize {
                     context.reset()
-                    parents.didReset()
+                    parents?.didReset()
                     sinceReset = 0
                 }
             }

@@ -2,31 +2,41 @@ import ObjectGraph
 import Report
 import Workload
 
-/// The store an update, delete or read works on, opened as an app would: the expenses model
-/// with its uniqueness constraints (the layout the store was filled with), and the names the
+/// The store an update, delete or read works on, opened as an app would: the model with its
+/// uniqueness constraints (the layout the store was filled with), and the properties the
 /// strategies touch resolved once.
 struct FilledStore {
     let container: PersistentContainer
     let target: OperationTarget
+    /// The record entity's name (`Expense`).
     let expense: String
-    /// Attribute and to-one indexes of Expense and Category.
-    let note: Int
-    let category: Int
-    let categoryName: Int
+    /// The text attribute an update writes (`note`), by name and index; nil when there is none.
+    let noteAttribute: String?
+    let note: Int?
+    /// The to-one a cell shows (`category`) and its destination's key (`name`), when there is one.
+    let categoryRelationship: String?
+    let category: Int?
+    let categoryName: Int?
 
     /// Opens the store (three reads: the schema, and the metadata that identifies the model),
     /// or uses `container` when the strategy's setUp opened it already.
     init(_ job: StrategyJob, container: PersistentContainer? = nil) throws {
         guard let target = job.operationTarget else { throw OperationError.notFilled }
-        let mapping = DatasetMapping(dataset: .expenses, key: .unique)
+        let mapping = try job.importModel(key: .unique)
         self.container = try container ?? job.makeContainer(mapping.model)
         self.target = target
         expense = mapping.recordEntity.name
         let entity = mapping.model.runtimeEntity(named: mapping.recordEntity.name)!
-        let parent = mapping.model.runtimeEntity(named: mapping.parentEntity.name)!
-        note = entity.attributeIndex("note")!
-        category = entity.toOneIndex("category")!
-        categoryName = parent.attributeIndex("name")!
+        noteAttribute = mapping.shape.updateField.map { mapping.shape.fields[$0].name }
+        note = noteAttribute.flatMap(entity.attributeIndex)
+        categoryRelationship = mapping.roles.relationship
+        category = mapping.roles.relationship.flatMap(entity.toOneIndex)
+        categoryName = mapping.parentEntity.flatMap { parent in
+            mapping.roles.parentKey.flatMap { mapping.model.runtimeEntity(named: parent.name)!.attributeIndex($0) }
+        }
+        if let missing = OperationRoles.missing(job.configuration.operation, in: mapping.shape) {
+            throw OperationError.missingRole(missing)
+        }
     }
 
     /// The targets: every expense dated before the cutoff.
@@ -37,7 +47,7 @@ struct FilledStore {
     func screenShowingTargets() throws -> ManagedObjectContext {
         let screen = container.viewContext
         var request = targets
-        request.relationshipKeyPathsForPrefetching = ["category"]
+        request.relationshipKeyPathsForPrefetching = categoryRelationship.map { [$0] } ?? []
         _ = try screen.performAndWait { try screen.fetch(request) }
         return screen
     }
@@ -84,9 +94,11 @@ struct FilledStore {
 /// A strategy of another operation ran on an empty store.
 enum OperationError: Error, CustomStringConvertible {
     case notFilled
+    case missingRole(String)
     var description: String {
         switch self {
         case .notFilled: return "this strategy works on a filled store: run it with its --operation (see 'loadgen list')"
+        case .missingRole(let why): return why
         }
     }
 }

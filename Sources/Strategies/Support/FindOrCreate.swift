@@ -6,21 +6,23 @@ import Workload
 /// none is found, then set its values and its category.
 struct FindOrCreate {
     let mapper: RecordMapper
-    let parents: ParentDirectory
+    let parents: ParentDirectory?
 
-    /// A writer for `context`, its categories kept as IDs across resets.
-    init(mapping: DatasetMapping, context: ManagedObjectContext, job: StrategyJob) throws {
-        mapper = try RecordMapper(mapping: mapping, context: context, payloadBytes: job.workload.payloadBytes,
-                                  seed: job.workload.seed)
+    /// A writer for `context`, its categories kept as IDs across resets; `pool` is where the
+    /// stream's generated binary values point.
+    init(mapping: ImportModel, context: ManagedObjectContext, pool: PayloadPool?) throws {
+        mapper = try RecordMapper(model: mapping, context: context, pool: pool)
         parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
     }
 
     func upsert(_ record: Record, in context: ManagedObjectContext) throws {
-        var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: .equal(mapper.keyAttribute, record.key.string))
+        var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: mapper.keyPredicate(record))
         request.fetchLimit = 1
         let object = try context.fetch(request).first ?? context.insert(mapper.recordEntity)
         mapper.apply(record, to: object)
-        try object.setObject(try parents.parent(for: record, in: context), at: mapper.parentRelationship)
+        if let parents, let relationship = mapper.parentRelationship {
+            try object.setObject(try parents.parent(for: record, in: context), at: relationship)
+        }
     }
 
     /// Ends a writer's batch: saves (timed), notes the records durable, resets the context and
@@ -29,9 +31,9 @@ struct FindOrCreate {
                      job: StrategyJob) throws {
         try clock.save(context)
         job.committed(records)
-        parents.didSave()
+        parents?.didSave()
         context.reset()
-        parents.didReset()
+        parents?.didReset()
         job.progress.add(records.count)
     }
 }

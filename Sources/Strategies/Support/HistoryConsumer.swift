@@ -39,7 +39,7 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
     private var lags = LatencyHistogram()
     private var failure: Error?
 
-    init(container: PersistentContainer, mapping: DatasetMapping) throws {
+    init(container: PersistentContainer, mapping: ImportModel) throws {
         recordEntity = mapping.recordEntity.name
         reader = container.newBackgroundContext(name: "history-consumer")
         view = container.newBackgroundContext(name: "history-screen")   // the seed's view context; --view-context keeps its own

@@ -9,7 +9,7 @@ struct ManyWriters {
     var keyConstraint: KeyConstraint
 
     func run(_ job: StrategyJob, batchSize: Int) throws -> StrategyCounters {
-        let mapping = DatasetMapping(dataset: job.workload.dataset, key: keyConstraint)
+        let mapping = try job.importModel(key: keyConstraint)
         let first = try job.makeContainer(mapping.model)
         // The screen watches the first coordinator: with per-writer coordinators it sees only
         // that writer's saves, as an app misses its extension's without persistent history.
@@ -35,7 +35,7 @@ struct ManyWriters {
             let context = contextsToRun[p]
             var clock = SaveClock()
             try context.performAndWait {
-                let upsert = try FindOrCreate(mapping: mapping, context: context, job: job)
+                let upsert = try FindOrCreate(mapping: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed))
                 let feed = try producers.records(for: p)
                 var record = Record()
                 var pending: [Record] = []
@@ -47,7 +47,7 @@ struct ManyWriters {
                 }
                 while try feed.next(into: &record) {
                     producers.simulateFetch(record.index)
-                    try upsert.parents.prepare(for: [record], in: context)
+                    try upsert.parents?.prepare(for: [record], in: context)
                     try upsert.upsert(record, in: context)
                     pending.append(record)
                     if pending.count == batchSize { try save() }

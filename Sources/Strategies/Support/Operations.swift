@@ -5,11 +5,15 @@ import SQLiteKit
 import Workload
 
 /// What an update, delete or read works on: a store filled before the timed window, and the
-/// records an update or delete targets — every record dated before `cutoff`, the date below
-/// which `--fraction` of the keys fall ("the expenses older than …", a predicate an app would
-/// write). Every strategy of an operation targets the same rows, and the checks know them.
+/// records an update or delete targets — every record whose target attribute (the expenses'
+/// date) is below `cutoff`, the value below which `--fraction` of the keys fall ("the expenses
+/// older than …", a predicate an app would write). Every strategy of an operation targets the
+/// same rows, and the checks know them.
 package struct OperationTarget: Sendable, Codable {
-    /// Records dated before this (seconds since 2001) are the targets.
+    /// The attribute targets are selected by, and how its values are held.
+    package var attribute: String
+    package var kind: FieldType
+    /// Records whose attribute is below this are the targets.
     package var cutoff: Double
     /// How many rows that is.
     package var expected: Int
@@ -20,17 +24,48 @@ package struct OperationTarget: Sendable, Codable {
     /// How long filling the store took (not part of the measured window).
     package var fillSeconds: Double
 
-    /// The note an update writes on every target.
+    /// The text an update writes on every target.
     package static let updatedNote = "reviewed by loadgen"
 
+    /// The cutoff as a value of the attribute's kind.
+    package var cutoffValue: Value {
+        switch kind {
+        case .date: return .date(cutoff)
+        case .integer16, .integer32, .integer64: return .integer(Int64(cutoff.rounded(.up)))
+        default: return .double(cutoff)
+        }
+    }
+
     /// The targets as a predicate.
-    package var predicate: ObjectGraph.Predicate { .compare("date", .less, .value(.date(cutoff))) }
+    package var predicate: ObjectGraph.Predicate { .compare(attribute, .less, .value(cutoffValue)) }
+
+    /// Where a record falls on the target attribute.
+    package static func position(of record: Record, field: Int, shape: RecordShape) -> Double {
+        shape.fields[field].type.isInteger ? Double(record.values.integer(field)) : record.values.double(field)
+    }
+}
+
+/// What an operation on a filled store needs of the model: an ordered attribute to select targets
+/// by and (for updates) a text attribute to write.
+package enum OperationRoles {
+    /// Why `operation` cannot run on `shape`, nil when it can.
+    package static func missing(_ operation: Operation, in shape: RecordShape) -> String? {
+        guard operation == .update || operation == .delete else { return nil }
+        if shape.targetField == nil {
+            return "\(shape.entity) has no date or number attribute (besides its key) to select the targets by"
+        }
+        if operation == .update && shape.updateField == nil {
+            return "\(shape.entity) has no string attribute (besides its key and constrained ones) for the update to write"
+        }
+        return nil
+    }
 }
 
 /// Filling the store and checking it afterwards, for the operations on a filled store.
 package enum OperationSetup {
     /// Fills `job`'s store with the workload's records (the raw insert on the constrained layout,
-    /// categories related: fast, and the store a Core Data app would have) and finds the targets.
+    /// related objects related: fast, and the store a Core Data app would have) and finds the
+    /// targets.
     package static func prepare(_ job: StrategyJob) throws -> OperationTarget {
         let start = Clock.nanoseconds()
         var fill = job
@@ -38,33 +73,64 @@ package enum OperationSetup {
         fill.counters = StatementCounters()   // the fill's SQL and rows are not the strategy's
         fill.progress = ProgressCounter()
         _ = try RawImport(keyConstraint: .unique, batchSize: Int.max).run(fill)
-        let spec = job.workload
-        let generator = Generator(spec: spec)
-        var dates: [Double] = []
-        dates.reserveCapacity(spec.uniqueKeys)
-        var record = Record()
-        for k in 0..<spec.uniqueKeys {
-            generator.fill(keyIndex: k, into: &record)
-            dates.append(record.date)
-        }
-        dates.sort()
-        let wanted = Int((Double(dates.count) * (job.configuration.fraction ?? 0)).rounded())
-        let cutoff = wanted < dates.count ? dates[wanted] : (dates.last ?? 0) + 1
-        let expected = dates.prefix { $0 < cutoff }.count
-        let db = try Database(path: job.store.path)
+        let model = try job.importModel(key: .unique)
+        let shape = model.shape
         let operation = job.configuration.operation
-        let digest = try Self.digest(db, below: operation == .read ? nil : cutoff,
-                                     categoryVersions: operation != .delete)
-        let rows = try db.scalarInt("SELECT count(*) FROM ZEXPENSE")
-        return OperationTarget(cutoff: cutoff, expected: job.configuration.operation == .read ? rows : expected, rows: rows,
+        // A read targets every row: the first attribute serves as a placeholder.
+        let field = shape.targetField ?? 0
+        var positions: [Double] = []
+        if shape.targetField != nil {
+            let spec = job.workload
+            positions.reserveCapacity(spec.uniqueKeys)
+            let generator = Generator(spec: spec, shape: shape)
+            var record = Record()
+            for k in 0..<spec.uniqueKeys {
+                generator.fill(keyIndex: k, into: &record)
+                positions.append(OperationTarget.position(of: record, field: field, shape: shape))
+            }
+            positions.sort()
+        }
+        let wanted = Int((Double(positions.count) * (job.configuration.fraction ?? 0)).rounded())
+        let cutoff = wanted < positions.count ? positions[wanted] : (positions.last ?? 0) + 1
+        let expected = positions.prefix { $0 < cutoff }.count
+        let target = Columns(model, targetField: shape.targetField)
+        let db = try Database(path: job.store.path)
+        let digest = try Self.digest(db, target, below: operation == .read ? nil : cutoff,
+                                     parentVersions: operation != .delete)
+        let rows = try db.scalarInt("SELECT count(*) FROM \(target.table)")
+        return OperationTarget(attribute: shape.fields[field].name, kind: shape.fields[field].type, cutoff: cutoff,
+                               expected: operation == .read ? rows : expected, rows: rows,
                                untouchedDigest: digest, fillSeconds: Clock.seconds(since: start))
     }
 
-    /// FNV-1a over every column of the expenses dated at or after `below` (all, when nil), in
-    /// key order, and over the categories and key counters. Without `categoryVersions` the
-    /// categories' `Z_OPT` is left out: a delete bumps it on the other side of each deleted
-    /// expense's relationship, as Core Data's does (its names and keys must still not change).
-    static func digest(_ db: Database, below cutoff: Double?, categoryVersions: Bool) throws -> UInt64 {
+    /// The tables and columns the checks read, from the model.
+    struct Columns {
+        let table: String
+        let columns: String
+        let target: String?
+        let update: String?
+        let parentTable: String?
+        let parentKey: String?
+        let foreignKey: String?
+
+        init(_ model: ImportModel, targetField: Int?) {
+            let entity = model.model.runtimeEntity(named: model.recordEntity.name)!
+            table = entity.tableName
+            columns = entity.selectColumns
+            target = targetField.map { EntityDescription.columnName(model.shape.fields[$0].name) }
+            update = model.shape.updateField.map { EntityDescription.columnName(model.shape.fields[$0].name) }
+            parentTable = model.parentEntity?.tableName
+            parentKey = model.roles.parentKey.map(EntityDescription.columnName)
+            foreignKey = model.roles.relationship.map(EntityDescription.columnName)
+        }
+    }
+
+    /// FNV-1a over every column of the records at or above `below` on the target attribute (all,
+    /// when nil), in key order, and over the related objects and key counters. Without
+    /// `parentVersions` the related objects' `Z_OPT` is left out: a delete bumps it on the other
+    /// side of each deleted record's relationship, as Core Data's does (their keys must still
+    /// not change).
+    static func digest(_ db: Database, _ t: Columns, below cutoff: Double?, parentVersions: Bool) throws -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ s: Statement, columns: Int32) {
             for c in 0..<columns {
@@ -72,12 +138,15 @@ package enum OperationSetup {
                 hash = (hash ^ 0x1F) &* 0x100_0000_01b3
             }
         }
-        let expenses = try db.prepare("SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE "
-                                      + (cutoff == nil ? "" : "WHERE ZDATE >= ?1 ") + "ORDER BY Z_PK")
-        if let cutoff { expenses.bind(cutoff, at: 1) }
-        while try expenses.step() { add(expenses, columns: 7) }
-        let others = try db.prepare("SELECT Z_PK, ZNAME, Z_OPT FROM ZCATEGORY ORDER BY Z_PK")
-        while try others.step() { add(others, columns: categoryVersions ? 3 : 2) }
+        let filter = cutoff == nil || t.target == nil ? "" : "WHERE \(t.target!) >= ?1 "
+        let records = try db.prepare("SELECT \(t.columns) FROM \(t.table) \(filter)ORDER BY Z_PK")
+        if let cutoff, !filter.isEmpty { records.bind(cutoff, at: 1) }
+        let count = Int32(t.columns.split(separator: ",").count)
+        while try records.step() { add(records, columns: count) }
+        if let parentTable = t.parentTable, let parentKey = t.parentKey {
+            let others = try db.prepare("SELECT Z_PK, \(parentKey), Z_OPT FROM \(parentTable) ORDER BY Z_PK")
+            while try others.step() { add(others, columns: parentVersions ? 3 : 2) }
+        }
         let keys = try db.prepare("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         while try keys.step() { add(keys, columns: 2) }
         return hash
@@ -85,12 +154,14 @@ package enum OperationSetup {
 
     /// What is wrong with the store after `operation` on `target` (empty when it is right).
     package static func problems(_ job: StrategyJob, _ target: OperationTarget, counters: StrategyCounters?) throws -> [String] {
+        let model = try job.importModel(key: .unique)
+        let t = Columns(model, targetField: model.shape.targetField)
         let db = try Database(path: job.store.path)
         db.setBusyTimeout(milliseconds: 10_000)
         var found: [String] = []
         let operation = job.configuration.operation
         if operation != .read,
-           try digest(db, below: target.cutoff, categoryVersions: operation != .delete) != target.untouchedDigest {
+           try digest(db, t, below: target.cutoff, parentVersions: operation != .delete) != target.untouchedDigest {
             found.append("rows the \(operation.rawValue) must not touch changed")
         }
         let bind = { (sql: String) throws -> Int in
@@ -100,19 +171,23 @@ package enum OperationSetup {
         }
         switch operation {
         case .update:
-            let updated = try bind("SELECT count(*) FROM ZEXPENSE WHERE ZDATE < ?1 AND ZNOTE = '\(OperationTarget.updatedNote)'")
-            let targets = try bind("SELECT count(*) FROM ZEXPENSE WHERE ZDATE < ?1")
+            guard let column = t.target, let update = t.update else { break }
+            let updated = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1 AND \(update) = '\(OperationTarget.updatedNote)'")
+            let targets = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
             if targets != target.expected { found.append("\(targets) targeted rows, expected \(target.expected)") }
             if updated != targets { found.append("\(targets - updated) of \(targets) targeted rows not updated") }
         case .delete:
-            let left = try bind("SELECT count(*) FROM ZEXPENSE WHERE ZDATE < ?1")
+            guard let column = t.target else { break }
+            let left = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
             if left > 0 { found.append("\(left) of \(target.expected) targeted rows not deleted") }
-            let rows = try db.scalarInt("SELECT count(*) FROM ZEXPENSE")
+            let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
             if rows != target.rows - target.expected { found.append("\(rows) rows left, expected \(target.rows - target.expected)") }
-            let dangling = try db.scalarInt("SELECT count(*) FROM ZEXPENSE WHERE ZCATEGORY IS NOT NULL AND ZCATEGORY NOT IN (SELECT Z_PK FROM ZCATEGORY)")
-            if dangling > 0 { found.append("\(dangling) rows point at a missing category") }
+            if let fk = t.foreignKey, let parentTable = t.parentTable {
+                let dangling = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(fk) IS NOT NULL AND \(fk) NOT IN (SELECT Z_PK FROM \(parentTable))")
+                if dangling > 0 { found.append("\(dangling) rows point at a missing \(model.parentEntity!.name)") }
+            }
         case .read:
-            if try digest(db, below: nil, categoryVersions: true) != target.untouchedDigest { found.append("a read changed the store") }
+            if try digest(db, t, below: nil, parentVersions: true) != target.untouchedDigest { found.append("a read changed the store") }
             if let read = counters?.objectsRead, read != target.expected {
                 found.append("read \(read) objects, expected \(target.expected)")
             }

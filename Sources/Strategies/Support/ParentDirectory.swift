@@ -1,8 +1,9 @@
 import ObjectGraph
 import Workload
 
-/// Finds or creates the parent (category, album) a record names, the way the strategy's idiom
-/// does it. Names are compared as bytes (`InlineText`), so looking one up allocates nothing.
+/// Finds or creates the related object (a category, an album) a record names by its key, the way
+/// the strategy's idiom does it. Keys are compared as bytes (`InlineText`), so looking one up
+/// allocates nothing.
 final class ParentDirectory {
     enum Lookup {
         /// The seed's import: one `name IN (…)` fetch of every name seen so far, again after each
@@ -19,12 +20,21 @@ final class ParentDirectory {
     let mapper: RecordMapper
     private var objects: [InlineText: ManagedObject] = [:]
     private var ids: [InlineText: ManagedObjectID] = [:]
-    /// Every name seen, for the refetch after a reset.
-    private var names = Set<InlineText>()
+    /// Every key seen (with its value), for the refetch after a reset.
+    private var keys: [InlineText: Value] = [:]
+    private let parentEntity: Entity
+    private let keyAttribute: String
+    private let keyIndex: Int
 
-    init(lookup: Lookup, mapper: RecordMapper) {
+    /// A directory for `mapper`'s related entity; nil when records relate to nothing.
+    init?(lookup: Lookup, mapper: RecordMapper) {
+        guard let parentEntity = mapper.parentEntity, let keyAttribute = mapper.parentKeyAttribute,
+              let keyIndex = mapper.parentKey else { return nil }
         self.lookup = lookup
         self.mapper = mapper
+        self.parentEntity = parentEntity
+        self.keyAttribute = keyAttribute
+        self.keyIndex = keyIndex
     }
 
     /// Prepares for a batch of records (before any of them is resolved).
@@ -33,27 +43,30 @@ final class ParentDirectory {
         case .fetchPerRecord:
             objects.removeAll(keepingCapacity: true)
         case .refetchAfterReset:
-            if objects.isEmpty, !names.isEmpty { try fetch(Array(names), into: context) }
+            if objects.isEmpty, !keys.isEmpty { try fetch(Array(keys.values), into: context) }
         case .keepIDs:
             var unknown: [InlineText] = []
             var seen = Set<InlineText>()
-            for r in batch where objects[r.parentName] == nil && seen.insert(r.parentName).inserted {
-                if let id = ids[r.parentName] { objects[r.parentName] = context.object(with: id) } else { unknown.append(r.parentName) }
+            var values: [Value] = []
+            for r in batch {
+                let name = mapper.parentName(of: r)
+                guard objects[name] == nil, seen.insert(name).inserted else { continue }
+                if let id = ids[name] { objects[name] = context.object(with: id) } else { unknown.append(name); values.append(mapper.parentKeyValue(of: r)) }
             }
-            if !unknown.isEmpty { try fetch(unknown, into: context) }
+            if !unknown.isEmpty { try fetch(values, into: context) }
         }
     }
 
     /// The parent object for `record` in `context`, fetched or created as the lookup says.
     func parent(for record: Record, in context: ManagedObjectContext) throws -> ManagedObject {
         if lookup == .fetchPerRecord {
-            var request = FetchRequest(entityName: mapper.parentEntity.name, predicate: .equal("name", record.parentName.string))
+            var request = FetchRequest(entityName: parentEntity.name, predicate: .equal(keyAttribute, mapper.parentKeyValue(of: record)))
             request.fetchLimit = 1
             if let found = try context.fetch(request).first { return found }
-            return create(record.parentName, in: context)
+            return create(record, in: context)
         }
-        if let object = objects[record.parentName] { return object }
-        return create(record.parentName, in: context)
+        if let object = objects[mapper.parentName(of: record)] { return object }
+        return create(record, in: context)
     }
 
     /// After a save: remember permanent IDs. After a reset: forget the objects.
@@ -63,21 +76,24 @@ final class ParentDirectory {
 
     func didReset() { objects.removeAll(keepingCapacity: true) }
 
-    private func create(_ name: InlineText, in context: ManagedObjectContext) -> ManagedObject {
-        let object = context.insert(mapper.parentEntity)
-        object.setValue(.string(name.string), at: mapper.parentName)
+    private func create(_ record: Record, in context: ManagedObjectContext) -> ManagedObject {
+        let object = context.insert(parentEntity)
+        let value = mapper.parentKeyValue(of: record)
+        object.setValue(value, at: keyIndex)
+        let name = mapper.parentName(of: record)
         objects[name] = object
-        names.insert(name)
+        keys[name] = value
         return object
     }
 
-    private func fetch(_ wanted: [InlineText], into context: ManagedObjectContext) throws {
-        let request = FetchRequest(entityName: mapper.parentEntity.name, predicate: .in("name", wanted.map(\.string)))
+    private func fetch(_ wanted: [Value], into context: ManagedObjectContext) throws {
+        let request = FetchRequest(entityName: parentEntity.name, predicate: .in(keyAttribute, wanted))
         for object in try context.fetch(request) {
-            guard case .string(let s) = object.value(at: mapper.parentName), let name = InlineText(s) else { continue }
+            let value = object.value(at: keyIndex)
+            guard let name = mapper.parentName(of: value) else { continue }
             objects[name] = object
             ids[name] = object.objectID
-            names.insert(name)
+            keys[name] = value
         }
     }
 }

@@ -11,6 +11,7 @@ struct Producers {
     let seed: UInt64
     let scenario: WriterScenario
     private let shared: RecordStream?
+    private let shape: RecordShape
     private let job: StrategyJob
 
     init(job: StrategyJob) throws {
@@ -19,14 +20,16 @@ struct Producers {
         latencyMicroseconds = job.producerLatencyMicroseconds
         seed = job.workload.seed
         scenario = job.writerScenario
-        shared = scenario == .split ? try job.makeStream() : nil
+        let shape = try job.shape()
+        self.shape = shape
+        shared = scenario == .split ? try job.makeStream(shape) : nil
     }
 
     /// Where producer `p` takes its records: the one shared stream, each record once; or, in
     /// the race scenario, a whole stream of its own.
     func records(for p: Int) throws -> Feed {
         if let shared { return Feed(stream: shared, shared: true) }
-        return Feed(stream: try job.makeStream(), shared: false)
+        return Feed(stream: try job.makeStream(shape), shared: false)
     }
 
     /// One producer's view of its stream.

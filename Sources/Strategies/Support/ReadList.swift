@@ -13,7 +13,9 @@ struct ReadList {
         var counters = StrategyCounters()
         try context.performAndWait {
             var request = FetchRequest(entityName: store.expense)
-            if prefetchesCategories { request.relationshipKeyPathsForPrefetching = ["category"] }
+            if prefetchesCategories, let relationship = store.categoryRelationship {
+                request.relationshipKeyPathsForPrefetching = [relationship]
+            }
             request.fetchBatchSize = batchSize
             let list = try context.fetch(request)
             var shown = 0, bytes = 0, peak = 0
@@ -22,9 +24,10 @@ struct ReadList {
             let every = batchSize > 0 ? batchSize * 10 : Int.max
             for (i, expense) in list.enumerated() {
                 // What a cell shows: the note and the category's name.
-                if case .string(let note) = expense.value(at: store.note) { bytes += note.utf8.count }
-                if case .string(let name)? = expense.object(at: store.category)?.value(at: store.categoryName) {
-                    bytes += name.utf8.count
+                if let note = store.note, case .string(let text) = expense.value(at: note) { bytes += text.utf8.count }
+                if let category = store.category, let name = store.categoryName,
+                   case .string(let text)? = expense.object(at: category)?.value(at: name) {
+                    bytes += text.utf8.count
                 }
                 shown += 1
                 if i % every == every - 1 { peak = max(peak, context.materializedObjectCount) }

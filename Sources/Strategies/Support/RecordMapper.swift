@@ -1,58 +1,70 @@
 import ObjectGraph
 import Workload
 
-/// Turns records into managed objects: which attribute each record field fills, resolved to
+/// Turns records into managed objects and rows: which attribute each field fills, resolved to
 /// indexes once so the per-record work is index stores, as generated accessors would be.
 struct RecordMapper {
     let recordEntity: Entity
-    let parentEntity: Entity
-    /// (attribute index, field) for every attribute the record fills.
-    private let fields: [(Int, RecordField)]
-    /// The record entity's to-one to its parent.
-    let parentRelationship: Int
-    /// The parent's `name` attribute.
-    let parentName: Int
-    /// The record entity's key attribute.
-    let key: Int
-    let keyAttribute: String
-    private let payloads: PayloadPool?
+    let parentEntity: Entity?
+    let shape: RecordShape
+    /// (attribute index, field) for every attribute a record fills.
+    private let fields: [(attribute: Int, field: Int)]
+    /// The record entity's to-one to the related object, nil without one.
+    let parentRelationship: Int?
+    /// The related entity's key attribute.
+    let parentKey: Int?
+    /// The record's key: attribute indexes and names, with the fields that hold them.
+    let key: [Int]
+    let keyAttributes: [String]
+    let parentKeyAttribute: String?
+    /// Where generated binary values point.
+    let pool: PayloadPool?
 
-    init(mapping: DatasetMapping, context: ManagedObjectContext, payloadBytes: Int, seed: UInt64) throws {
-        recordEntity = try context.entity(named: mapping.dataset.entityName)
-        parentEntity = try context.entity(named: mapping.dataset.parentEntityName)
-        let dataset = mapping.dataset
-        fields = recordEntity.attributes.enumerated().map { ($0.offset, RecordField(property: $0.element.name, dataset: dataset)) }
-        parentRelationship = recordEntity.toOneIndex(dataset.parentRelationship)!
-        parentName = parentEntity.attributeIndex("name")!
-        key = recordEntity.attributeIndex(dataset.keyAttribute)!
-        keyAttribute = dataset.keyAttribute
-        payloads = dataset == .photos ? PayloadPool(payloadBytes: payloadBytes, seed: seed) : nil
+    init(model: ImportModel, context: ManagedObjectContext, pool: PayloadPool?) throws {
+        let record = try context.entity(named: model.recordEntity.name)
+        let parent = try model.parentEntity.map { try context.entity(named: $0.name) }
+        recordEntity = record
+        parentEntity = parent
+        shape = model.shape
+        let parentFields = Set(model.shape.parentKey)
+        fields = model.shape.fields.indices.filter { !parentFields.contains($0) }.map { f in
+            (record.attributeIndex(model.shape.fields[f].name)!, f)
+        }
+        parentRelationship = model.roles.relationship.flatMap(record.toOneIndex)
+        parentKeyAttribute = model.roles.parentKey
+        parentKey = model.roles.parentKey.flatMap { parent?.attributeIndex($0) }
+        key = model.roles.key.map { record.attributeIndex($0)! }
+        keyAttributes = model.roles.key
+        self.pool = pool
     }
 
-    /// Sets every attribute of `object` from `record` (not the relationship).
+    /// Sets every attribute of `object` a record gives (a null field keeps the default).
     @inline(__always)
     func apply(_ record: Record, to object: ManagedObject) {
-        for (index, field) in fields { object.setValue(value(field, of: record), at: index) }
+        for (attribute, field) in fields where !record.values.isNull(field) {
+            object.setValue(value(field, of: record), at: attribute)
+        }
     }
 
-    /// The value a record field stores.
+    /// The value field `f` stores, as the engine holds it.
     @inline(__always)
-    func value(_ field: RecordField, of r: Record) -> Value {
-        switch field {
-        case .key: return .string(r.key.string)
-        case .amount: return .double(r.amount)
-        case .date: return .date(r.date)
-        case .note: return .string(r.note.string)
-        case .isSeen: return .bool(r.isSeen)
-        case .imageData: return .data(r.payload ?? payloads.map { Array($0.payload(at: r.payloadOffset)) } ?? [])
-        case .parent: return .null
+    func value(_ f: Int, of r: Record) -> Value {
+        let v = r.values
+        if v.isNull(f) { return .null }
+        switch shape.fields[f].type {
+        case .text: return .string(v.withBytes(f, pool: pool) { String(decoding: $0, as: UTF8.self) })
+        case .integer16, .integer32, .integer64: return .integer(v.integer(f))
+        case .real: return .double(v.double(f))
+        case .date: return .date(v.double(f))
+        case .bool: return .bool(v.bool(f))
+        case .bytes, .uuid: return .data(v.withBytes(f, pool: pool) { Array($0) })
         }
     }
 
     /// Fills a batch-insert row from `record`.
     @inline(__always)
     func fill(_ row: inout BatchInsertRow, from record: Record) {
-        for (index, field) in fields { row[index] = value(field, of: record) }
+        for (attribute, field) in fields where !record.values.isNull(field) { row[attribute] = value(field, of: record) }
     }
 
     /// Inserts a new object for `record` into `context` (attributes only).
@@ -61,5 +73,56 @@ struct RecordMapper {
         let object = context.insert(recordEntity)
         apply(record, to: object)
         return object
+    }
+
+    // MARK: Keys
+
+    /// The predicate that finds `record`'s object by its key (`key == value`, joined with AND for a
+    /// key of several attributes).
+    func keyPredicate(_ record: Record) -> Predicate {
+        // One attribute: no array of parts (a find-or-create asks once per record).
+        if shape.key.count == 1 { return .equal(keyAttributes[0], value(shape.key[0], of: record)) }
+        let parts = zip(keyAttributes, shape.key).map { Predicate.equal($0, value($1, of: record)) }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    /// The record's key as one value to look it up by: its key attribute's value, or for a key of
+    /// several attributes their values' descriptions joined (the same for the stored object).
+    func keyLookup(of record: Record) -> Value {
+        shape.key.count == 1 ? value(shape.key[0], of: record) : .string(shape.key.map { value($0, of: record).description }.joined(separator: "\u{1F}"))
+    }
+
+    /// The same for a stored object.
+    func keyLookup(of object: ManagedObject) -> Value {
+        key.count == 1 ? object.value(at: key[0]) : .string(key.map { object.value(at: $0).description }.joined(separator: "\u{1F}"))
+    }
+
+    /// The related object's key in `record`, as the engine holds it.
+    func parentKeyValue(of record: Record) -> Value { shape.parentKey.first.map { value($0, of: record) } ?? .null }
+
+    /// The related object's key in `record` as bytes (texts as they are, numbers by their bits):
+    /// what the directory of related objects is looked up by, allocation-free.
+    @inline(__always)
+    func parentName(of record: Record) -> InlineText {
+        var name = InlineText()
+        guard let f = shape.parentKey.first else { return name }
+        if shape.fields[f].type.isBytes {
+            record.values.withBytes(f, pool: pool) { name.append($0) }
+        } else {
+            withUnsafeBytes(of: record.values.integer(f)) { name.append($0) }
+        }
+        return name
+    }
+
+    /// The same bytes for a related object's stored key.
+    func parentName(of value: Value) -> InlineText? {
+        switch value {
+        case .string(let s): return InlineText(s)
+        case .data(let d): return d.withUnsafeBytes { InlineText(bytes: $0) }
+        case .integer(let i): return withUnsafeBytes(of: i) { InlineText(bytes: $0) }
+        case .double(let d), .date(let d): return withUnsafeBytes(of: d.bitPattern) { InlineText(bytes: $0) }
+        case .bool(let b): return withUnsafeBytes(of: Int64(b ? 1 : 0)) { InlineText(bytes: $0) }
+        case .null: return nil
+        }
     }
 }

@@ -19,8 +19,12 @@ final class RecordStream: @unchecked Sendable {
     /// Told of every record handed out in an open-loop run (for its backlog).
     private let latency: LatencyRecorder?
 
+    /// Where the source's generated binary values point.
+    let pool: PayloadPool?
+
     init(_ source: any RecordSource, rate: Double?, latency: LatencyRecorder? = nil) {
         self.source = source
+        pool = source.pool
         interval = rate.map { 1e9 / $0 }
         start = Clock.nanoseconds()
         self.latency = latency

@@ -14,7 +14,7 @@ final class Screen: @unchecked Sendable {
     private let controller: FetchedResultsController
 
     /// A screen on `container`, or nil when the job does not ask for one.
-    init?(job: StrategyJob, container: PersistentContainer, mapping: DatasetMapping) throws {
+    init?(job: StrategyJob, container: PersistentContainer, mapping: ImportModel) throws {
         guard job.watchesWithViewContext else { return nil }
         let context = container.viewContext
         context.automaticallyMergesChangesFromParent = true

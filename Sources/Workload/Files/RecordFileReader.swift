@@ -19,15 +19,20 @@ package struct ImportError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Reads the records of a JSON (`{"expenses": [ … ]}`) or NDJSON import file, streaming: the
-/// file is read 256 KiB at a time and no decoded copy of the whole is ever held, so memory does
-/// not grow with the file. Dataset and format are recognised from the file itself.
+/// Reads the records of a JSON (`{"<array>": [ … ]}` or `[ … ]`) or NDJSON import file shaped by
+/// a `RecordShape`, streaming: the file is read 256 KiB at a time and no decoded copy of the whole
+/// is ever held, so memory does not grow with the file. Members map to fields by name
+/// (`FieldSpec.fileName`); members the shape does not know are skipped and listed
+/// (`ignoredMembers`); a missing field is null (the model's default applies) unless the model
+/// requires it.
 package final class RecordFileReader: RecordSource {
     package let path: String
+    package let shape: RecordShape
     package private(set) var format: RecordFileFormat = .json
-    package private(set) var dataset: Dataset = .expenses
     /// Records returned so far.
     package private(set) var recordNumber = 0
+    /// Members of records that name no field (the first few), for the user to see once.
+    package private(set) var ignoredMembers: [String] = []
 
     private let fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
@@ -35,15 +40,26 @@ package final class RecordFileReader: RecordSource {
     private var bufferOffset = 0          // file offset of buffer[0]
     private var atEOF = false
     private var finished = false
+    /// A bare `[ … ]` rather than `{"name": [ … ]}`.
+    private var bareArray = false
     private var parents: [InlineText: Int] = [:]
     private var scratch: [UInt8] = []
     private var field = InlineText()
     private var text = InlineText()
+    /// Field index by the member name that fills it.
+    private let fieldByName: [InlineText: Int]
+    /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
+    private let keyFields: UInt64
 
-    /// Opens `path` and recognises its format and dataset. Throws `ImportError` for an empty or
-    /// non-JSON file, `ImportFileError` when it cannot be opened.
-    package init(path: String) throws {
+    /// Opens `path` for records of `shape`. Throws `ImportError` for an empty or non-JSON file,
+    /// `ImportFileError` when it cannot be opened.
+    package init(path: String, shape: RecordShape) throws {
         self.path = path
+        self.shape = shape
+        var byName: [InlineText: Int] = [:]
+        for (i, f) in shape.fields.enumerated() { if let name = InlineText(f.fileName) { byName[name] = i } }
+        fieldByName = byName
+        keyFields = (shape.key + shape.parentKey).reduce(0) { $0 | (1 << UInt64($1)) }
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
         buffer = .allocate(byteCount: 1 << 18, alignment: 16)
@@ -57,50 +73,80 @@ package final class RecordFileReader: RecordSource {
 
     // MARK: Recognising the file
 
+    /// What a file starts with, to tell which shape it holds before reading it: its format, the
+    /// wrapper's array name (JSON), and the member names of its first record.
+    package struct Header: Sendable, Equatable {
+        package var format: RecordFileFormat
+        package var arrayName: String?
+        package var firstMembers: [String]
+    }
+
+    /// The header of the file at `path`.
+    package static func header(of path: String) throws -> Header {
+        let probe = RecordShape(entity: "", fields: [], key: [], arrayName: "")
+        let reader = try RecordFileReader(path: path, shape: probe)
+        var members: [String] = []
+        try reader.skipWhitespace()
+        if reader.format == .json, try reader.peek() == UInt8(ascii: "]") { return Header(format: .json, arrayName: reader.arrayName, firstMembers: []) }
+        if reader.format == .json, try reader.peek() != UInt8(ascii: "{") { return Header(format: .json, arrayName: reader.arrayName, firstMembers: []) }
+        reader.position += 1
+        while true {
+            try reader.skipWhitespace()
+            guard let c = try reader.peek(), c != UInt8(ascii: "}") else { break }
+            if c == UInt8(ascii: ",") { reader.position += 1; try reader.skipWhitespace() }
+            try reader.readString(into: &reader.field, what: "a member name")
+            members.append(reader.field.string)
+            try reader.skipWhitespace()
+            guard try reader.peek() == UInt8(ascii: ":") else { break }
+            reader.position += 1
+            try reader.skipWhitespace()
+            try reader.skipValue()
+        }
+        return Header(format: reader.format, arrayName: reader.arrayName, firstMembers: members)
+    }
+
+    /// The wrapper's array name, when the file is `{"name": [ … ]}`.
+    package private(set) var arrayName: String?
+
     private func sniff() throws {
         try skipWhitespace()
         guard let first = try peek() else { throw error(nil, "the file is empty (expected JSON records)") }
-        guard first == UInt8(ascii: "{") else { throw unexpected(first, expecting: "'{'", record: nil) }
-        // NDJSON starts with a record; the JSON shape starts with {"expenses": [ or {"photos": [.
-        if let dataset = try wrapperDataset() {
-            self.dataset = dataset
+        if first == UInt8(ascii: "[") {
+            position += 1
+            bareArray = true
+            format = .json
+            return
+        }
+        guard first == UInt8(ascii: "{") else { throw unexpected(first, expecting: "'{' or '['", record: nil) }
+        // NDJSON starts with a record; the JSON shape starts with {"<array name>": [.
+        if let name = try wrapperName() {
+            arrayName = name
             format = .json
         } else {
             format = .ndjson
-            dataset = try looksLikePhotos() ? .photos : .expenses
         }
     }
 
-    /// Consumes `{"<dataset>": [` when the file starts so; otherwise consumes nothing.
-    private func wrapperDataset() throws -> Dataset? {
-        try fill(atLeast: 64)
+    /// Consumes `{"<name>": [` when the file starts so (and returns the name); otherwise consumes
+    /// nothing. A record's first member is never an array in a shape, so `[` tells them apart.
+    private func wrapperName() throws -> String? {
+        try fill(atLeast: 4096)
         var i = position + 1
         func skip() { while i < filled, isWhitespace(buffer[i]) { i += 1 } }
         skip()
-        for d in Dataset.allCases {
-            let name = Array("\"\(d.jsonArrayName)\"".utf8)
-            guard i + name.count <= filled, (0..<name.count).allSatisfy({ buffer[i + $0] == name[$0] }) else { continue }
-            var j = i + name.count
-            while j < filled, isWhitespace(buffer[j]) { j += 1 }
-            guard j < filled, buffer[j] == UInt8(ascii: ":") else { continue }
-            j += 1
-            while j < filled, isWhitespace(buffer[j]) { j += 1 }
-            guard j < filled, buffer[j] == UInt8(ascii: "[") else { continue }
-            position = j + 1
-            return d
-        }
-        return nil
-    }
-
-    private func looksLikePhotos() throws -> Bool {
-        try fill(atLeast: 4096)
-        let marker = Array("\"remoteURL\"".utf8)
-        let end = min(filled, position + 65_536)
-        guard end - position >= marker.count else { return false }
-        for i in position...(end - marker.count) where buffer[i] == marker[0] {
-            if (0..<marker.count).allSatisfy({ buffer[i + $0] == marker[$0] }) { return true }
-        }
-        return false
+        guard i < filled, buffer[i] == UInt8(ascii: "\"") else { return nil }
+        var j = i + 1
+        while j < filled, buffer[j] != UInt8(ascii: "\""), buffer[j] != UInt8(ascii: "\\") { j += 1 }
+        guard j < filled, buffer[j] == UInt8(ascii: "\"") else { return nil }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[(i + 1)..<j]), as: UTF8.self)
+        j += 1
+        while j < filled, isWhitespace(buffer[j]) { j += 1 }
+        guard j < filled, buffer[j] == UInt8(ascii: ":") else { return nil }
+        j += 1
+        while j < filled, isWhitespace(buffer[j]) { j += 1 }
+        guard j < filled, buffer[j] == UInt8(ascii: "[") else { return nil }
+        position = j + 1
+        return name
     }
 
     // MARK: Records
@@ -110,10 +156,12 @@ package final class RecordFileReader: RecordSource {
         if finished { return false }
         try skipWhitespace()
         if format == .json {
-            guard let c = try peek() else { throw error(nil, "the file ends before the closing ']' of \"\(dataset.jsonArrayName)\"") }
+            guard let c = try peek() else {
+                throw error(nil, "the file ends before the closing ']'\(arrayName.map { " of \"\($0)\"" } ?? "")")
+            }
             if c == UInt8(ascii: "]") {
                 position += 1
-                try expectEnd(closing: "}")
+                if bareArray { try expectEndOfFile() } else { try expectEnd(closing: "}") }
                 finished = true
                 return false
             }
@@ -140,6 +188,10 @@ package final class RecordFileReader: RecordSource {
             throw unexpected(c, expecting: "'\(closing)'", record: nil)
         }
         position += 1
+        try expectEndOfFile()
+    }
+
+    private func expectEndOfFile() throws {
         try skipWhitespace()
         if let extra = try peek() { throw unexpected(extra, expecting: "the end of the file", record: nil) }
     }
@@ -149,93 +201,117 @@ package final class RecordFileReader: RecordSource {
         guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
         guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting a record", record: recordNumber) }
         position += 1
-        var seen: UInt8 = 0
-        r.payload = nil
-        var firstField = true
+        var seen: UInt64 = 0
+        r.values.reset(fields: shape.fields.count)
+        var firstMember = true
         while true {
             try skipWhitespace()
             guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
             if c == UInt8(ascii: "}") { position += 1; break }
-            if !firstField {
+            if !firstMember {
                 guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: recordNumber) }
                 position += 1
                 try skipWhitespace()
             }
-            firstField = false
+            firstMember = false
             try readString(into: &field, what: "a field name")
             try skipWhitespace()
             guard let colon = try peek() else { throw error(recordNumber, "the file ends inside the record") }
             guard colon == UInt8(ascii: ":") else { throw unexpected(colon, expecting: "':'", record: recordNumber) }
             position += 1
             try skipWhitespace()
+            guard let f = fieldByName[field] else {
+                if ignoredMembers.count < 8, !ignoredMembers.contains(field.string) { ignoredMembers.append(field.string) }
+                try skipValue()
+                continue
+            }
             let fieldStart = offset
-            let bit = try readField(into: &r)
             // JSON leaves a repeated name to the reader; a record must say one thing per field.
-            guard seen & bit == 0 else {
+            guard seen & (1 << UInt64(f)) == 0 else {
                 throw ImportError(path: path, record: recordNumber, offset: fieldStart, message: "field \"\(field)\" is given twice")
             }
-            seen |= bit
+            seen |= 1 << UInt64(f)
+            try readValue(of: f, into: &r.values)
         }
-        let required: [(UInt8, String)] = dataset == .expenses
-            ? [(1, "id"), (2, "amount"), (4, "date"), (8, "note"), (16, "categoryName")]
-            : [(1, "remoteURL"), (2, "imageData"), (4, "isSeen"), (16, "albumName")]
-        for (bit, name) in required where seen & bit == 0 {
-            throw ImportError(path: path, record: recordNumber, offset: start, message: "missing field \"\(name)\"")
+        for (f, spec) in shape.fields.enumerated() where seen & (1 << UInt64(f)) == 0 || r.values.isNull(f) {
+            if spec.isRequired || shape.key.contains(f) || shape.parentKey.contains(f) {
+                let why = seen & (1 << UInt64(f)) == 0 ? "missing field" : "null field"
+                let role = shape.key.contains(f) ? " (the key)" : shape.parentKey.contains(f) ? " (names the related object)"
+                    : " (the model requires it and gives no default)"
+                throw ImportError(path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.fileName)\"\(role)")
+            }
         }
-        if r.key.isEmpty {
-            let name = dataset == .expenses ? "id" : "remoteURL"
-            throw ImportError(path: path, record: recordNumber, offset: start, message: "field \"\(name)\" is empty (a key needs text)")
+        for f in shape.key where shape.fields[f].type == .text && r.values.byteCount(f) == 0 {
+            throw ImportError(path: path, record: recordNumber, offset: start,
+                              message: "field \"\(shape.fields[f].fileName)\" is empty (a key needs text)")
         }
+        if !shape.parentKey.isEmpty { try numberParent(of: &r) }
         if format == .ndjson { try endOfLine() }
     }
 
-    /// Reads the value of the field just named; returns its bit (0 for fields loadgen ignores).
-    private func readField(into r: inout Record) throws -> UInt8 {
-        switch dataset {
-        case .expenses:
-            if field == "id" { try readString(into: &r.key, what: "field \"id\""); return 1 }
-            if field == "amount" {
-                r.amount = try readNumber("amount")
-                guard Record.amountRange.contains(r.amount) else {
-                    throw error(recordNumber, "field \"amount\" is \(r.amount), outside what an amount in whole cents can hold "
-                                + "(±\(Record.amountRange.upperBound))")
-                }
-                return 2
+    /// Reads the value of field `f` (its member just named), checked against its type.
+    private func readValue(of f: Int, into v: inout RecordValues) throws {
+        let spec = shape.fields[f]
+        let what = "field \"\(spec.fileName)\""
+        if try matchLiteral("null") { v.setNull(f); return }
+        switch spec.type {
+        case .text:
+            try readLongString(what: what)
+            if keyFields & (1 << UInt64(f)) != 0, scratch.count > InlineText.capacity {
+                throw error(recordNumber, "\(what) is longer than \(InlineText.capacity) bytes (loadgen's limit for a key)")
             }
-            if field == "date" {
-                try readString(into: &text, what: "field \"date\"")
-                guard let d = text.withBytes(ISO8601.parse) else {
-                    throw error(recordNumber, "field \"date\" is not an ISO 8601 date: \"\(text)\"")
-                }
-                r.date = d
-                return 4
+            scratch.withUnsafeBytes { v.setBytes($0, at: f) }
+        case .integer16, .integer32, .integer64:
+            let n = try readNumber(spec.fileName)
+            let maximum = Double(spec.type.integerMaximum!)
+            guard n == n.rounded(), n >= -maximum - 1, n <= maximum else {
+                throw error(recordNumber, "\(what) is \(n), not an integer a \(spec.type.rawValue) attribute holds")
             }
-            if field == "note" { try readString(into: &r.note, what: "field \"note\""); return 8 }
-            if field == "categoryName" { try readParent(into: &r, "categoryName"); return 16 }
-        case .photos:
-            if field == "remoteURL" { try readString(into: &r.key, what: "field \"remoteURL\""); return 1 }
-            if field == "imageData" {
-                try readLongString(what: "field \"imageData\"")
-                guard let bytes = scratch.withUnsafeBytes(Base64.decode) else {
-                    throw error(recordNumber, "field \"imageData\" is not base64")
-                }
-                r.payload = bytes
-                return 2
+            v.setInteger(Int64(n), at: f)
+        case .real:
+            let n = try readNumber(spec.fileName)
+            guard Record.amountRange.contains(n) else {
+                throw error(recordNumber, "\(what) is \(n), outside what a number in whole cents holds exactly "
+                            + "(±\(Record.amountRange.upperBound))")
             }
-            if field == "isSeen" { r.isSeen = try readBool("isSeen"); return 4 }
-            if field == "albumName" { try readParent(into: &r, "albumName"); return 16 }
+            v.setDouble(n, at: f)
+        case .date:
+            try readString(into: &text, what: what)
+            guard let d = text.withBytes(ISO8601.parse) else {
+                throw error(recordNumber, "\(what) is not an ISO 8601 date: \"\(text)\"")
+            }
+            v.setDouble(d, at: f)
+        case .bool:
+            v.setBool(try readBool(spec.fileName), at: f)
+        case .bytes:
+            try readLongString(what: what)
+            guard let bytes = scratch.withUnsafeBytes(Base64.decode) else { throw error(recordNumber, "\(what) is not base64") }
+            bytes.withUnsafeBytes { v.setBytes($0, at: f) }
+        case .uuid:
+            try readString(into: &text, what: what)
+            guard let bytes = UUIDText.parse(text) else {
+                throw error(recordNumber, "\(what) is not a UUID (8-4-4-4-12 hex digits): \"\(text)\"")
+            }
+            withUnsafeBytes(of: bytes) { v.setBytes($0, at: f) }
         }
-        try skipValue()
-        return 0
     }
 
-    private func readParent(into r: inout Record, _ name: String) throws {
-        try readString(into: &r.parentName, what: "field \"\(name)\"")
-        if let i = parents[r.parentName] {
+    /// Numbers related objects in order of first appearance, by their key's bytes.
+    private func numberParent(of r: inout Record) throws {
+        var key = InlineText()
+        for f in shape.parentKey {
+            if shape.fields[f].type.isBytes {
+                r.values.withBytes(f, pool: nil) { key.append($0) }
+            } else {
+                withUnsafeBytes(of: r.values.integer(f)) { key.append($0) }
+            }
+            key.append(byte: 0x1F)
+        }
+        if let i = parents[key] {
             r.parentIndex = i
         } else {
             r.parentIndex = parents.count
-            parents[r.parentName] = r.parentIndex
+            parents[key] = r.parentIndex
         }
     }
 

@@ -12,55 +12,70 @@ package enum RecordFileFormat: String, Sendable, Codable, CaseIterable {
     case ndjson
 }
 
-/// Writes records as JSON or NDJSON, straight into a buffer flushed with write(2).
+/// Writes records of a shape as JSON or NDJSON, straight into a buffer flushed with write(2):
+/// each field under its file name, texts as JSON strings, dates as ISO 8601, bytes as base64,
+/// UUIDs as their text.
 ///
 /// Built byte by byte (no Foundation, no Codable) because `loadgen generate` must never be the
 /// bottleneck: millions of records per second into a null sink.
 package struct RecordFileWriter {
     package let format: RecordFileFormat
-    package let dataset: Dataset
+    package let shape: RecordShape
     private let fd: Int32
     private let out = OutputBuffer()
     private var written = 0
-    private let payloads: PayloadPool?
-    /// Scratch for base64 payloads (photos).
+    private let pool: PayloadPool?
+    /// Each field's `"name": ` prefix, built once.
+    private let prefixes: [[UInt8]]
+    /// Scratch for base64 values.
     private var scratch: [UInt8] = []
 
-    /// Writes to the open file descriptor `fd` (not closed by the writer).
-    package init(fd: Int32, format: RecordFileFormat, spec: WorkloadSpec) {
+    /// Writes to the open file descriptor `fd` (not closed by the writer); `pool` is the
+    /// generator's, for generated binary values.
+    package init(fd: Int32, format: RecordFileFormat, shape: RecordShape, pool: PayloadPool?) {
         self.fd = fd
         self.format = format
-        self.dataset = spec.dataset
-        payloads = spec.dataset == .photos ? PayloadPool(payloadBytes: spec.payloadBytes, seed: spec.seed) : nil
-        if format == .json { out.put(Array("{\"\(dataset.jsonArrayName)\": [\n".utf8)) }
+        self.shape = shape
+        self.pool = pool
+        prefixes = shape.fields.enumerated().map { i, f in Array(((i == 0 ? "{\"" : ", \"") + f.fileName + "\": ").utf8) }
+        if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
     }
 
     /// Appends one record.
     package mutating func write(_ r: Record) throws {
         if format == .json && written > 0 { out.put(",\n") }
-        switch dataset {
-        case .expenses:
-            out.put("{\"id\": "); out.string(r.key)
-            out.put(", \"amount\": "); out.cents(r.amount)
-            out.put(", \"date\": \""); out.date(r.date)
-            out.put("\", \"note\": "); out.string(r.note)
-            out.put(", \"categoryName\": "); out.string(r.parentName)
-        case .photos:
-            out.put("{\"remoteURL\": "); out.string(r.key)
-            out.put(", \"imageData\": \"")
-            scratch.removeAll(keepingCapacity: true)
-            if let bytes = r.payload {
-                bytes.withUnsafeBytes { Base64.encode($0, into: &scratch) }
-            } else if let payloads {
-                Base64.encode(payloads.payload(at: r.payloadOffset), into: &scratch)
-            }
-            out.put(scratch)
-            out.put("\", \"isSeen\": "); out.put(r.isSeen ? "true" : "false")
-            out.put(", \"albumName\": "); out.string(r.parentName)
+        for (f, spec) in shape.fields.enumerated() {
+            out.put(prefixes[f])
+            writeValue(r.values, f, spec)
         }
         out.put(format == .ndjson ? "}\n" : "}")
         written += 1
         if out.count >= OutputBuffer.flushAt { try flush() }
+    }
+
+    @inline(__always)
+    private mutating func writeValue(_ v: RecordValues, _ f: Int, _ spec: FieldSpec) {
+        if v.isNull(f) { out.put("null"); return }
+        switch spec.type {
+        case .text: v.withBytes(f, pool: pool) { out.string($0) }
+        case .integer16, .integer32, .integer64:
+            let n = v.integer(f)
+            if n < 0 { out.byte(45) }
+            out.decimal(n.magnitude)
+        case .real:
+            if case .cents = spec.generation { out.cents(v.double(f)) } else { out.put(Array("\(v.double(f))".utf8)) }
+        case .date:
+            out.byte(34); out.date(v.double(f)); out.byte(34)
+        case .bool: out.put(v.bool(f) ? "true" : "false")
+        case .bytes:
+            scratch.removeAll(keepingCapacity: true)
+            v.withBytes(f, pool: pool) { Base64.encode($0, into: &scratch) }
+            out.byte(34); out.put(scratch); out.byte(34)
+        case .uuid:
+            var text = InlineText()
+            v.withBytes(f, pool: pool) { UUIDText.format($0, into: &text) }
+            text.withBytes { out.string($0) }
+        }
     }
 
     /// Ends the document and writes what is buffered.
@@ -131,15 +146,13 @@ private final class OutputBuffer {
 
     /// A JSON string, escaping what JSON requires (copied whole when nothing needs escaping).
     @inline(__always)
-    func string(_ text: InlineText) {
-        reserve(text.count * 6 + 2)
+    func string(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count * 6 + 2)
         byte(34)
-        text.withBytes { bytes in
-            if !bytes.contains(where: { $0 < 32 || $0 == 34 || $0 == 92 }) {
-                if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
-                count += bytes.count
-                return
-            }
+        if !bytes.contains(where: { $0 < 32 || $0 == 34 || $0 == 92 }) {
+            if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+            count += bytes.count
+        } else {
             let hex: StaticString = "0123456789abcdef"
             for b in bytes {
                 switch b {

@@ -1,0 +1,79 @@
+import Foundation
+import ObjectGraph
+import Strategies
+import Workload
+
+/// The model of a run: read and its roles found before anything runs, so that a broken model or
+/// a role it leaves ambiguous is one line naming the flag, and a strategy that needs a role the
+/// model lacks is refused by name while the others run.
+extension RunPlan {
+    /// Resolves every configuration's model, records the roles found in model runs' rows, and
+    /// drops the configurations whose strategy the model cannot serve (listed in `refused`).
+    mutating func checkModels() throws {
+        var kept: [RunConfiguration] = []
+        var refusedHere: [(strategy: String, reason: String)] = []
+        for var c in configurations {
+            let source: ImportSource
+            do {
+                source = try ImportSource.resolve(c)
+            } catch let error as ImportModelError {
+                throw Self.modelError(error)
+            }
+            if c.model.path != nil {
+                c.model.entity = source.roles.entity
+                c.model.key = source.roles.key
+                c.model.relationship = source.roles.relationship ?? ModelChoice.noRelationship
+                noteOnce(source)
+            }
+            let shape = try source.shape(c.shapeOptions)
+            if let strategy = c.writeStrategy, let reason = Self.refusal(of: strategy, source, shape, c) {
+                if !refusedHere.contains(where: { $0.strategy == strategy.name }) { refusedHere.append((strategy.name, reason)) }
+                continue
+            }
+            let capacity = try ImportModel(source, key: .unique, options: c.shapeOptions).keyCapacity
+            if c.uniqueKeys > capacity {
+                throw CommandError.usage("run: --rows: \(c.uniqueKeys) unique keys do not fit \(source.roles.entity).\(source.roles.key[0]) "
+                                         + "(a \(shape.fields[shape.key[0]].type.rawValue) key holds \(capacity)); give fewer rows")
+            }
+            kept.append(c)
+        }
+        refused = refusedHere
+        guard !kept.isEmpty || configurations.isEmpty else {
+            throw CommandError.usage("run: nothing to run: " + refusedHere.map { "\($0.strategy) \($0.reason)" }.joined(separator: "; "))
+        }
+        configurations = kept
+    }
+
+    /// Why `strategy` cannot run on this model, nil when it can.
+    static func refusal(of strategy: any WriteStrategy, _ source: ImportSource, _ shape: RecordShape,
+                        _ c: RunConfiguration) -> String? {
+        let roles = source.roles
+        if strategy.keyConstraint == .unique && !roles.keyIsUnique {
+            return "needs a uniqueness constraint on the key (\(roles.entity).\(roles.key.joined(separator: "+")) has none in "
+                + "\(source.file.name)): add one to the model to measure it"
+        }
+        if strategy.resolvesRelatedObjects && roles.relationship == nil {
+            return "resolves related objects, and \(roles.entity) relates to none here"
+        }
+        if let missing = OperationRoles.missing(strategy.operation, in: shape) {
+            return "cannot \(strategy.operation.rawValue): \(missing)"
+        }
+        return nil
+    }
+
+    private mutating func noteOnce(_ source: ImportSource) {
+        let lines = ["model \(source.file.name) (\(source.file.path)): records are \(source.roles.entity)"]
+            + source.roles.explanation.map { "  " + $0 } + source.file.notes.map { "  " + $0 }
+        for line in lines where !modelNotes.contains(line) { modelNotes.append(line) }
+    }
+
+    /// A model that cannot be used: missing (66), unreadable or malformed (65), or leaving a role
+    /// open (64).
+    static func modelError(_ error: ImportModelError) -> CommandError {
+        switch error.kind {
+        case .missing: return CommandError(message: "run: " + error.message, exitCode: ExitCode.noInput)
+        case .malformed: return CommandError(message: "run: " + error.message, exitCode: ExitCode.dataError)
+        case .roles: return CommandError.usage("run: " + error.message)
+        }
+    }
+}

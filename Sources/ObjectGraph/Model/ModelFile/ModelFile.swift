@@ -1,0 +1,142 @@
+import Foundation
+
+/// A Core Data model read from the files Xcode writes: a `.xcdatamodeld` folder (its current
+/// version, named by `.xccurrentversion`), one `.xcdatamodel` version folder, or the XML file
+/// named `contents` inside one.
+///
+/// What the engine can honour becomes an `EntityDescription` exactly as a bundled model would be
+/// written in code; what it reads but does not act on is listed in `notes`, one line each with its
+/// location; what it cannot honour is refused with its location (`ModelFileError`). Nothing is
+/// guessed silently.
+package struct ModelFile: Sendable {
+    /// The XML file read.
+    package let path: String
+    /// The model's name: the `.xcdatamodeld` (or `.xcdatamodel`) folder's name, without extension.
+    package let name: String
+    /// The entities, as the engine builds its store from them.
+    package let entities: [EntityDescription]
+    /// What was read and not honoured (`path:line: …`), for the user to see once per run.
+    package let notes: [String]
+
+    /// The model, numbered and laid out as the engine uses it.
+    package func model() throws -> ManagedObjectModel { try ManagedObjectModel(entities) }
+
+    /// The entity named `name`.
+    package func entity(named name: String) -> EntityDescription? { entities.first { $0.name == name } }
+}
+
+/// A model file that cannot be read or honoured: where, and what.
+package struct ModelFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var line: Int?
+    package var message: String
+    /// Nothing is at the path.
+    package var isMissing = false
+
+    package var description: String {
+        "\(path)\(line.map { ":\($0)" } ?? ""): \(message)"
+    }
+}
+
+// MARK: - Finding the file
+
+extension ModelFile {
+    /// Reads the model at `path` (a `.xcdatamodeld` folder, a `.xcdatamodel` folder or a
+    /// `contents` file).
+    package static func read(_ path: String) throws(ModelFileError) -> ModelFile {
+        let (file, name) = try locate(path)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ModelFileError(path: file, message: "cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ModelFileError(path: file, message: "is not UTF-8 text")
+        }
+        return try parse(text, path: file, name: name)
+    }
+
+    /// The `contents` file `path` means, and the model's name.
+    static func locate(_ path: String) throws(ModelFileError) -> (file: String, name: String) {
+        var isFolder: ObjCBool = false
+        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isFolder) else {
+            throw ModelFileError(path: path, message: "does not exist (expected a .xcdatamodeld folder, a .xcdatamodel folder or its contents file)",
+                                 isMissing: true)
+        }
+        let url = URL(fileURLWithPath: trimmed)
+        guard isFolder.boolValue else {
+            // A contents file: the model is named by its version folder (or the file itself).
+            let folder = url.deletingLastPathComponent()
+            let name = folder.pathExtension == "xcdatamodel" ? folder.deletingPathExtension().lastPathComponent
+                : url.deletingPathExtension().lastPathComponent
+            return (trimmed, modelName(of: folder, fallback: name))
+        }
+        if url.pathExtension == "xcdatamodeld" {
+            let version = try currentVersion(in: trimmed)
+            return (url.appendingPathComponent(version).appendingPathComponent("contents").path,
+                    url.deletingPathExtension().lastPathComponent)
+        }
+        let contents = url.appendingPathComponent("contents").path
+        guard FileManager.default.fileExists(atPath: contents) else {
+            throw ModelFileError(path: trimmed, message: "holds no contents file (a .xcdatamodel folder holds the model as XML named contents)")
+        }
+        return (contents, modelName(of: url, fallback: url.deletingPathExtension().lastPathComponent))
+    }
+
+    /// A version folder inside a `.xcdatamodeld` is a version of the folder's model.
+    private static func modelName(of versionFolder: URL, fallback: String) -> String {
+        let parent = versionFolder.deletingLastPathComponent()
+        return parent.pathExtension == "xcdatamodeld" ? parent.deletingPathExtension().lastPathComponent : fallback
+    }
+
+    /// The version `.xccurrentversion` names (`_XCCurrentVersionName`), or the only one there is.
+    static func currentVersion(in folder: String) throws(ModelFileError) -> String {
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+        let marker = folder + "/.xccurrentversion"
+        if let data = FileManager.default.contents(atPath: marker) {
+            let plist: ModelXML.Element
+            do {
+                plist = try ModelXML.parse(String(decoding: data, as: UTF8.self))
+            } catch {
+                throw ModelFileError(path: marker, line: error.line, message: error.message)
+            }
+            let dict = plist.child(named: "dict")?.children ?? []
+            guard let k = dict.firstIndex(where: { $0.name == "key" && $0.text == "_XCCurrentVersionName" }),
+                  k + 1 < dict.count, dict[k + 1].name == "string" else {
+                throw ModelFileError(path: marker, message: "names no _XCCurrentVersionName")
+            }
+            let version = dict[k + 1].text
+            guard versions.contains(version) else {
+                throw ModelFileError(path: marker, line: dict[k + 1].line,
+                                     message: "names version \(version), which the folder does not hold (it holds: \(versions.isEmpty ? "none" : versions.joined(separator: ", ")))")
+            }
+            return version
+        }
+        guard versions.count == 1 else {
+            throw ModelFileError(path: folder, message: versions.isEmpty
+                ? "holds no .xcdatamodel version folder"
+                : "holds \(versions.count) versions (\(versions.joined(separator: ", "))) and no .xccurrentversion to say which is current: give the version folder")
+        }
+        return versions[0]
+    }
+}
+
+// MARK: - Reading the XML
+
+extension ModelFile {
+    /// Reads a model from the text of a `contents` file.
+    package static func parse(_ text: String, path: String, name: String) throws(ModelFileError) -> ModelFile {
+        let root: ModelXML.Element
+        do {
+            root = try ModelXML.parse(text)
+        } catch {
+            throw ModelFileError(path: path, line: error.line, message: "\(error.message) (column \(error.column))")
+        }
+        guard root.name == "model" else {
+            throw ModelFileError(path: path, line: root.line, message: "the root element is <\(root.name)>, not the <model> of a Core Data model")
+        }
+        var reader = ModelReader(path: path)
+        let entities = try reader.entities(of: root)
+        return ModelFile(path: path, name: name, entities: entities, notes: reader.notes)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+// MARK: - Attributes
+
+extension ModelReader {
+    /// One `<attribute>`, or nil for a transient one (Core Data does not store it).
+    mutating func attribute(_ e: ModelXML.Element, in entity: String) throws(ModelFileError) -> AttributeDescription? {
+        guard let name = e["name"], !name.isEmpty else { throw fail(e, "an attribute of \(entity) has no name") }
+        if e["transient"] == "YES" { return nil }
+        let what = "\(entity).\(name)"
+        guard let typeName = e["attributeType"] else { throw fail(e, "attribute \(what) has no attributeType") }
+        guard let type = AttributeType(rawValue: typeName) else {
+            let why = switch typeName {
+            case "Undefined": "Undefined is only allowed for transient attributes"
+            case "Composite": "composite attributes are not supported"
+            case "ObjectID": "object-ID attributes are not stored"
+            default: "unknown type"
+            }
+            throw fail(e, "attribute \(what) has attributeType \"\(typeName)\": \(why) (one of: "
+                       + AttributeType.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        var a = AttributeDescription(name, type, indexed: e["indexed"] == "YES", optional: e["optional"] == "YES")
+        a.defaultValue = try defaultValue(e, a, what)
+        (a.minimum, a.maximum) = try limits(e, a, what)
+        if let userInfo = e.child(named: "userInfo") { a.userInfo = self.userInfo(userInfo) }
+        if e["allowsExternalBinaryDataStorage"] == "YES" {
+            note(e, "\(what) allows external storage: kept in its column (Core Data moves values over about 100 KB to files)")
+        }
+        if e["derived"] == "YES" {
+            note(e, "\(what) is derived (\(e["derivationExpression"] ?? "")): stored as a plain column, without the trigger that computes it")
+        }
+        if type == .transformable {
+            note(e, "\(what) is transformable: stored as the bytes given (no value transformer runs)")
+        }
+        return a
+    }
+
+    /// `defaultValueString` (or `defaultDateTimeInterval`) as a value of the attribute's type.
+    func defaultValue(_ e: ModelXML.Element, _ a: AttributeDescription, _ what: String) throws(ModelFileError) -> Value {
+        if a.type == .date, let interval = e["defaultDateTimeInterval"] {
+            guard let seconds = Double(interval) else { throw fail(e, "\(what): defaultDateTimeInterval \"\(interval)\" is not a number") }
+            return .date(seconds)
+        }
+        guard let text = e["defaultValueString"] else { return .null }
+        guard let value = Self.value(text, as: a.type) else {
+            throw fail(e, "\(what): defaultValueString \"\(text)\" is not a \(a.type.rawValue)")
+        }
+        return value
+    }
+
+    /// The model's minimum and maximum: values for numbers and dates, lengths for strings and bytes.
+    func limits(_ e: ModelXML.Element, _ a: AttributeDescription, _ what: String) throws(ModelFileError) -> (Double?, Double?) {
+        let keys = a.type == .date ? ("minDateTimeInterval", "maxDateTimeInterval") : ("minValueString", "maxValueString")
+        var result: (Double?, Double?) = (nil, nil)
+        for (i, key) in [keys.0, keys.1].enumerated() {
+            guard let text = e[key] else { continue }
+            guard let number = Double(text) else { throw fail(e, "\(what): \(key) \"\(text)\" is not a number") }
+            if i == 0 { result.0 = number } else { result.1 = number }
+        }
+        if let low = result.0, let high = result.1, low > high {
+            throw fail(e, "\(what): the minimum \(low) is above the maximum \(high)")
+        }
+        return result
+    }
+
+    /// A model file's text as a value of `type` (nil when it is not one).
+    static func value(_ text: String, as type: AttributeType) -> Value? {
+        switch type.storage {
+        case .integer:
+            guard let n = Int64(text), type.integerRange?.contains(n) ?? true else { return nil }
+            return .integer(n)
+        case .real: return Double(text).map(Value.double)
+        case .text: return .string(text)
+        case .bool:
+            switch text {
+            case "YES", "1", "true": return .bool(true)
+            case "NO", "0", "false": return .bool(false)
+            default: return nil
+            }
+        case .date: return Double(text).map(Value.date)
+        case .bytes:
+            guard type == .uuid, let uuid = UUID(uuidString: text) else { return nil }
+            return .data(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+        }
+    }
+}
+
+// MARK: - Relationships
+
+extension ModelReader {
+    mutating func relationship(_ e: ModelXML.Element, in entity: String) throws(ModelFileError) -> RelationshipDescription {
+        guard let name = e["name"], !name.isEmpty else { throw fail(e, "a relationship of \(entity) has no name") }
+        let what = "\(entity).\(name)"
+        guard let destination = e["destinationEntity"] else { throw fail(e, "relationship \(what) has no destinationEntity") }
+        var r = RelationshipDescription(name, to: destination, inverse: e["inverseName"], toMany: e["toMany"] == "YES")
+        r.isOptional = e["optional"] == "YES"
+        if let rule = e["deletionRule"] {
+            guard let parsed = RelationshipDescription.DeleteRule(rawValue: rule) else {
+                throw fail(e, "relationship \(what) has deletionRule \"\(rule)\" (one of: No Action, Nullify, Cascade, Deny)")
+            }
+            r.deleteRule = parsed
+            if parsed != .nullify {
+                note(e, "\(what) has the \(rule) delete rule: read, not acted on (no strategy deletes a \(entity))")
+            }
+        }
+        if let max = e["maxCount"], r.isToMany {
+            guard let n = Int(max), n >= 0 else { throw fail(e, "relationship \(what): maxCount \"\(max)\" is not a count") }
+            r.maxCount = n
+            note(e, "\(what) has maxCount \(n): not checked at save")
+        }
+        if e["ordered"] == "YES" {
+            note(e, "\(what) is ordered: kept unordered (no order column)")
+        }
+        if let userInfo = e.child(named: "userInfo") { r.userInfo = self.userInfo(userInfo) }
+        return r
+    }
+
+    /// Destinations and inverses exist and agree; what the engine cannot store (many-to-many,
+    /// a to-many without a to-one inverse) is left out with a note.
+    mutating func checkRelationships(_ entities: inout [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
+        let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+        var dropped: Set<String> = []
+        for entity in entities {
+            let e = lines[entity.name]!
+            for r in entity.relationships {
+                let element = e.children.first { $0.name == "relationship" && $0["name"] == r.name } ?? e
+                let what = "\(entity.name).\(r.name)"
+                guard let destination = byName[r.destination] else {
+                    throw fail(element, "relationship \(what) has destination \(r.destination), which is not an entity of the model")
+                }
+                guard let inverseName = r.inverse else {
+                    if r.isToMany {
+                        note(element, "\(what) is a to-many without an inverse: left out (the engine keeps a to-many as its to-one inverse)")
+                        dropped.insert(what)
+                    }
+                    continue
+                }
+                guard let inverse = destination.relationship(inverseName) else {
+                    throw fail(element, "relationship \(what) names inverse \(inverseName), which \(destination.name) does not have")
+                }
+                guard inverse.destination == entity.name, inverse.inverse == nil || inverse.inverse == r.name else {
+                    throw fail(element, "relationship \(what) and its inverse \(destination.name).\(inverseName) do not point at each other")
+                }
+                if r.isToMany && inverse.isToMany {
+                    note(element, "\(what) is many-to-many: left out (no join table; no strategy writes it)")
+                    dropped.insert(what)
+                }
+            }
+        }
+        for i in entities.indices {
+            let name = entities[i].name
+            entities[i].relationships.removeAll { dropped.contains("\(name).\($0.name)") }
+            // A to-one whose inverse was left out keeps its column and loses the inverse.
+            for j in entities[i].relationships.indices {
+                let r = entities[i].relationships[j]
+                if let inverse = r.inverse, dropped.contains("\(r.destination).\(inverse)") { entities[i].relationships[j].inverse = nil }
+            }
+        }
+    }
+}

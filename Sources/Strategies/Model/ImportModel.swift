@@ -1,0 +1,138 @@
+import ObjectGraph
+import SQLiteKit
+import Report
+import Workload
+
+/// A model ready for one strategy's import: the store's entities with the key protected as the
+/// strategy's idiom does it, the record and related entities, and the record shape generators and
+/// import files follow. One place, so strategies, generators and the verifier cannot disagree,
+/// and none of them knows an entity by name.
+package struct ImportModel: Sendable {
+    /// The model's name (`Expenses`, or a team's model).
+    package let name: String
+    package let roles: ImportRoles
+    package let model: ManagedObjectModel
+    package let recordEntity: EntityDescription
+    package let parentEntity: EntityDescription?
+    package let shape: RecordShape
+
+    /// Builds the model of `source` for a strategy that protects the key with `key`.
+    package init(_ source: ImportSource, key: KeyConstraint, options: ShapeOptions) throws {
+        name = source.file.name
+        roles = source.roles
+        var keys = [(entity: source.roles.entity, attributes: source.roles.key)]
+        if let parent = source.roles.parentEntity, let parentKey = source.roles.parentKey { keys.append((parent, [parentKey])) }
+        model = try ManagedObjectModel(key.apply(to: source.file.entities, keys: keys))
+        let model = self.model
+        recordEntity = model.entity(named: source.roles.entity)!
+        parentEntity = source.roles.parentEntity.flatMap { model.entity(named: $0) }
+        shape = try source.shape(options)
+    }
+
+    // MARK: The shape
+
+    static func shape(_ record: EntityDescription, _ parent: EntityDescription?, _ roles: ImportRoles,
+                      _ options: ShapeOptions) throws -> RecordShape {
+        let attributes = record.attributes.sorted { $0.name < $1.name }   // column order
+        var fields: [FieldSpec] = []
+        for a in attributes {
+            let generation: Generation
+            if a.name == roles.key[0] {
+                generation = .key(prefix: a.userInfo[GenerationHints.keyPrefix] ?? "\(record.name.lowercased())-",
+                                  suffix: a.userInfo[GenerationHints.keySuffix] ?? "")
+            } else {
+                generation = try hinted(a, in: record.name, options)
+            }
+            var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: a.userInfo[GenerationHints.mappedKeyName])
+            field.isRequired = !a.isOptional && a.defaultValue.isNull
+            fields.append(field)
+        }
+        let key = roles.key.map { name in fields.firstIndex { $0.name == name }! }
+        var shape = RecordShape(entity: record.name, fields: fields, key: key,
+                                arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
+        if let parent, let relationship = roles.relationship.flatMap(record.relationship), let parentKey = roles.parentKey {
+            let a = parent.attribute(parentKey)!
+            let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
+                if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
+            }
+            let fileName = relationship.userInfo[GenerationHints.mappedKeyName]
+                ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
+            shape.fields.append(FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName))
+            shape.parentKey = [shape.fields.count - 1]
+            shape.parentEntity = parent.name
+        }
+        let keySet = Set(roles.key)
+        let constrained = Set(record.uniquenessConstraints.joined())
+        let others = attributes.filter { !keySet.contains($0.name) }
+        let target = others.first { $0.type == .date } ?? others.first { $0.type.storage == .real || $0.type.storage == .integer }
+        shape.targetField = target.flatMap { t in fields.firstIndex { $0.name == t.name } }
+        shape.updateField = others.first { $0.type == .string && !constrained.contains($0.name) }
+            .flatMap { u in fields.firstIndex { $0.name == u.name } }
+        return shape
+    }
+
+    /// The generation the attribute's `loadgen.generate` names, or the default for its type.
+    private static func hinted(_ a: AttributeDescription, in entity: String, _ options: ShapeOptions) throws -> Generation {
+        guard let hint = a.userInfo[GenerationHints.generate] else { return GenerationHints.byType(a, entity: entity, options: options) }
+        guard let generation = GenerationHints.parse(hint, payloadBytes: options.payloadBytes) else {
+            throw ImportModelError("model: \(entity).\(a.name): \(GenerationHints.generate) \"\(hint)\" is not one of: \(GenerationHints.accepted)")
+        }
+        return generation
+    }
+
+    // MARK: What the verifier reads
+
+    /// Where the records live, for the verifier.
+    package var verifierLayout: StoreVerifier.Layout {
+        var layout = StoreVerifier.Layout(table: recordEntity.tableName,
+                                          keyColumns: roles.key.map { "Z" + $0.uppercased() })
+        if let relationship = roles.relationship, let parentEntity, let parentKey = roles.parentKey {
+            layout.parent = .init(column: "Z" + relationship.uppercased(), table: parentEntity.tableName,
+                                  keyColumn: "Z" + parentKey.uppercased())
+        }
+        layout.historyChangeTable = HistorySchema.changeTable
+        return layout
+    }
+
+    /// The most unique keys the key's type can hold distinct (an Integer 16 key holds 32767).
+    package var keyCapacity: Int {
+        let first = shape.fields[shape.key[0]].type
+        return first.integerMaximum.map { Int(min($0, Int64(1) << 47)) } ?? (1 << 47)
+    }
+}
+
+/// A model file with its roles resolved: what every job of a run reads its model from. Built once
+/// per process and configuration (parsing and checking the file happens outside the measured
+/// window).
+package struct ImportSource: Sendable {
+    package let file: ModelFile
+    package let roles: ImportRoles
+
+    /// The source `configuration` names: its `--model` file, or its dataset's bundled model.
+    package static func resolve(_ configuration: RunConfiguration) throws -> ImportSource {
+        let key = CacheKey(choice: configuration.model, dataset: configuration.workload.dataset)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let file: ModelFile
+        if let path = configuration.model.path {
+            do { file = try ModelFile.read(path) } catch {
+                throw ImportModelError("--model \(error)", kind: error.isMissing ? .missing : .malformed)
+            }
+        } else {
+            file = BundledModels.file(named: configuration.workload.dataset.bundledModelName)
+        }
+        let source = ImportSource(file: file, roles: try ImportRoles.resolve(file, configuration.model))
+        cache.withLock { $0[key] = source }
+        return source
+    }
+
+    /// The records' shape: the same whatever a strategy does to the key's protection.
+    package func shape(_ options: ShapeOptions) throws -> RecordShape {
+        try ImportModel.shape(file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)), roles, options)
+    }
+
+    private struct CacheKey: Hashable, Sendable {
+        let choice: ModelChoice
+        let dataset: Dataset
+    }
+    private static let cache = Protected<[CacheKey: ImportSource]>([:])
+}

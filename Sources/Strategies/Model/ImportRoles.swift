@@ -1,0 +1,167 @@
+import ObjectGraph
+
+/// The roles an import needs from a model: the entity records become, the attributes that key
+/// a record, and the to-one relationship a find-or-create resolves with its destination's key.
+///
+/// Taken from the command line when given (`--entity`, `--key`, `--relationship`), else from the
+/// model (its uniqueness constraints, fetch indexes and relationships); when the model leaves a
+/// role ambiguous or missing, the error says which and lists the choices.
+package struct ImportRoles: Sendable, Hashable {
+    package var entity: String
+    /// The record's key: one attribute, or several constrained together.
+    package var key: [String]
+    /// The key is one of the entity's uniqueness constraints (deduplicating strategies need one).
+    package var keyIsUnique: Bool
+    /// The to-one from record to related object, nil when records relate to nothing.
+    package var relationship: String?
+    package var parentEntity: String?
+    /// The related entity's key attribute (its uniqueness constraint, or an indexed attribute).
+    package var parentKey: String?
+    package var parentKeyIsUnique = false
+    /// How each role was found, for the run's notes.
+    package var explanation: [String] = []
+
+    /// Attribute types a generated key can have: distinct values are made for distinct keys.
+    static let keyTypes: Set<AttributeType> = [.string, .uri, .integer16, .integer32, .integer64, .uuid]
+}
+
+/// A model that does not give a strategy the roles it needs, or a role named wrongly: one line
+/// naming the flag and the choices.
+package struct ImportModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    package var kind: Kind
+    package init(_ message: String, kind: Kind = .roles) {
+        self.message = message
+        self.kind = kind
+    }
+    package var description: String { message }
+
+    /// What went wrong: a role left open or named wrongly (a usage error), a model file that
+    /// cannot be read or honoured, or one that is not there.
+    package enum Kind: Sendable, Equatable { case roles, malformed, missing }
+}
+
+extension ImportRoles {
+    /// The roles of `file` for `choice`.
+    package static func resolve(_ file: ModelFile, _ choice: ModelChoice) throws(ImportModelError) -> ImportRoles {
+        let where_ = "--model \(file.name)"
+        let entity = try recordEntity(file, choice, where_)
+        var roles = ImportRoles(entity: entity.name, key: [], keyIsUnique: false)
+        try roles.findKey(entity, choice, where_)
+        try roles.findRelationship(entity, file, choice, where_)
+        return roles
+    }
+
+    private static func recordEntity(_ file: ModelFile, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) -> EntityDescription {
+        let concrete = file.entities.filter { !$0.isAbstract }
+        let names = concrete.map(\.name).joined(separator: ", ")
+        if let name = choice.entity {
+            guard let entity = file.entity(named: name) else {
+                throw ImportModelError("\(where_): --entity \(name) is not an entity of the model (one of: \(names))")
+            }
+            guard !entity.isAbstract else { throw ImportModelError("\(where_): --entity \(name) is abstract (one of: \(names))") }
+            return entity
+        }
+        let marked = concrete.filter { $0.userInfo["loadgen.records"] == "YES" }
+        if marked.count == 1 { return marked[0] }
+        if concrete.count == 1 { return concrete[0] }
+        // The shape of an import: a keyed entity that relates to another.
+        let candidates = concrete.filter { e in
+            !e.uniquenessConstraints.isEmpty && e.relationships.contains { !$0.isToMany }
+        }
+        if candidates.count == 1 { return candidates[0] }
+        throw ImportModelError("\(where_): which entity do records become? give --entity NAME (one of: \(names))")
+    }
+
+    private mutating func findKey(_ entity: EntityDescription, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) {
+        let usable = entity.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted()
+        let choices = "one of: " + (usable.isEmpty ? "none: \(entity.name) has no string, integer or UUID attribute" : usable.joined(separator: ", "))
+        if let named = choice.key {
+            for name in named where entity.attribute(name) == nil {
+                throw ImportModelError("\(where_): --key \(name) is not an attribute of \(entity.name) (\(choices))")
+            }
+            key = named
+            keyIsUnique = entity.uniquenessConstraints.contains { Set($0) == Set(named) }
+            explanation.append("key: \(entity.name).\(named.joined(separator: " + ")) (--key\(keyIsUnique ? ", its uniqueness constraint" : ", not constrained"))")
+        } else if entity.uniquenessConstraints.count == 1 {
+            key = entity.uniquenessConstraints[0]
+            keyIsUnique = true
+            explanation.append("key: \(entity.name).\(key.joined(separator: " + ")) (its uniqueness constraint)")
+        } else if entity.uniquenessConstraints.count > 1 {
+            let listed = entity.uniquenessConstraints.map { $0.joined(separator: ",") }.joined(separator: "; ")
+            throw ImportModelError("\(where_): \(entity.name) has \(entity.uniquenessConstraints.count) uniqueness constraints "
+                                   + "(\(listed)): give --key ATTRIBUTE[,ATTRIBUTE] to say which keys a record")
+        } else {
+            let indexed = Self.indexedAttributes(entity).filter { Self.keyTypes.contains(entity.attribute($0)!.type) }
+            guard indexed.count == 1 else {
+                throw ImportModelError("\(where_): \(entity.name) has no uniqueness constraint\(indexed.isEmpty ? " or index" : "") "
+                                       + "to find records by: give --key ATTRIBUTE (\(choices))")
+            }
+            key = indexed
+            explanation.append("key: \(entity.name).\(indexed[0]) (its index; no uniqueness constraint, so strategies that deduplicate through one do not run)")
+        }
+        let first = entity.attribute(key[0])!
+        guard Self.keyTypes.contains(first.type) else {
+            throw ImportModelError("\(where_): the key \(entity.name).\(first.name) is a \(first.type.rawValue) attribute; "
+                                   + "loadgen generates distinct keys for string, URI, integer and UUID attributes (\(choices))")
+        }
+    }
+
+    /// Attributes with an index of their own (Xcode's "Indexed", or a one-attribute fetch index).
+    static func indexedAttributes(_ entity: EntityDescription) -> [String] {
+        let fromIndexes = entity.fetchIndexes.filter { $0.elements.count == 1 }.map { $0.elements[0].property }
+        return Array(Set(entity.attributes.filter(\.isIndexed).map(\.name) + fromIndexes)).filter { entity.attribute($0) != nil }.sorted()
+    }
+
+    private mutating func findRelationship(_ entity: EntityDescription, _ file: ModelFile, _ choice: ModelChoice,
+                                           _ where_: String) throws(ImportModelError) {
+        let toOnes = entity.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
+        let listed = "one of: " + (toOnes.map(\.name) + [ModelChoice.noRelationship]).joined(separator: ", ")
+        var chosen: RelationshipDescription?
+        switch choice.relationship {
+        case ModelChoice.noRelationship?:
+            chosen = nil
+        case let name?:
+            guard let r = toOnes.first(where: { $0.name == name }) else {
+                throw ImportModelError("\(where_): --relationship \(name) is not a to-one relationship of \(entity.name) (\(listed))")
+            }
+            chosen = r
+        case nil:
+            guard toOnes.count <= 1 else {
+                throw ImportModelError("\(where_): \(entity.name) has \(toOnes.count) to-one relationships: give --relationship NAME "
+                                       + "to say which one records are related by (\(listed))")
+            }
+            chosen = toOnes.first
+        }
+        for r in toOnes where !r.isOptional && r.name != chosen?.name {
+            throw ImportModelError("\(where_): \(entity.name).\(r.name) is a required to-one that loadgen would leave empty: "
+                                   + "give --relationship \(r.name), or make it optional in the model")
+        }
+        guard let r = chosen else {
+            explanation.append("relationship: none (records relate to nothing; strategies that resolve related objects do not run)")
+            return
+        }
+        let destination = file.entity(named: r.destination)!
+        relationship = r.name
+        parentEntity = destination.name
+        let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
+        if single.count == 1 {
+            parentKey = single[0]
+            parentKeyIsUnique = true
+        } else if single.isEmpty, let indexed = Self.indexedAttributes(destination).first, Self.indexedAttributes(destination).count == 1 {
+            parentKey = indexed
+        } else {
+            let why = single.count > 1 ? "has \(single.count) one-attribute uniqueness constraints"
+                : destination.uniquenessConstraints.isEmpty ? "has no uniqueness constraint or index" : "is constrained by several attributes together"
+            throw ImportModelError("\(where_): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
+                                   + "points at by one key attribute: constrain one, or give --relationship none")
+        }
+        let keyType = destination.attribute(parentKey!)!.type
+        guard Self.keyTypes.contains(keyType) else {
+            throw ImportModelError("\(where_): \(destination.name).\(parentKey!) is a \(keyType.rawValue) attribute; "
+                                   + "related objects are keyed by string, URI, integer or UUID attributes")
+        }
+        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKey!)"
+                           + (parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
+    }
+}

@@ -1,0 +1,125 @@
+/// What a record holds, field by field, and how generated values are made: derived from a model
+/// and its roles (see Strategies' `ImportModel`), so that generators and import files know fields,
+/// never entities.
+///
+/// Fields are the record entity's stored attributes in column order, then the fields naming the
+/// related object (its key's attributes). Roles point into that list.
+package struct RecordShape: Sendable, Hashable, Codable {
+    /// Every field, in order.
+    package var fields: [FieldSpec]
+    /// The fields that make up the record's key (one, or several constrained together).
+    package var key: [Int]
+    /// The fields that name the related object (its key's values); empty without a relationship.
+    package var parentKey: [Int] = []
+    /// The related entity's name, for generated names ("Category 51") and messages.
+    package var parentEntity: String?
+    /// The record entity's name, for messages and generated texts.
+    package var entity: String
+    /// The field an update or delete selects its targets by (an ordered value: a date or a number),
+    /// nil when the record has none.
+    package var targetField: Int?
+    /// The text field an update writes, nil when the record has none.
+    package var updateField: Int?
+    /// The array's name in a JSON import file (`{"expenses": [ … ]}`).
+    package var arrayName: String
+
+    package init(entity: String, fields: [FieldSpec], key: [Int], arrayName: String) {
+        self.entity = entity
+        self.fields = fields
+        self.key = key
+        self.arrayName = arrayName
+    }
+
+    /// The largest generated binary value, for the payload pool.
+    package var largestPayload: Int {
+        fields.map { if case .payload(let n) = $0.generation { return n } else { return 0 } }.max() ?? 0
+    }
+
+    /// The field named `name`.
+    package func field(named name: String) -> Int? { fields.firstIndex { $0.name == name } }
+}
+
+/// One field of a record: what it holds, how it is generated and how an import file names it.
+package struct FieldSpec: Sendable, Hashable, Codable {
+    /// The attribute it fills (for a parent-key field: the related entity's attribute).
+    package var name: String
+    package var type: FieldType
+    package var generation: Generation
+    /// The member naming it in an import file (the attribute's name unless the model maps it).
+    package var fileName: String
+    /// An import file must give it: the model requires it and gives no default.
+    package var isRequired = false
+
+    package init(_ name: String, _ type: FieldType, _ generation: Generation, fileName: String? = nil) {
+        self.name = name
+        self.type = type
+        self.generation = generation
+        self.fileName = fileName ?? name
+    }
+}
+
+/// The kinds of value a field holds, as records carry them.
+package enum FieldType: String, Sendable, Hashable, Codable {
+    /// An integer that fits in `Int64`; `bits` narrows what is generated and read.
+    case integer16, integer32, integer64
+    /// A floating-point number.
+    case real
+    /// UTF-8 text (strings, URIs).
+    case text
+    case bool
+    /// Seconds since 2001-01-01 00:00:00 UTC, Core Data's reference date.
+    case date
+    /// Bytes (binary data, transformables).
+    case bytes
+    /// A UUID's 16 bytes (written as its string in import files).
+    case uuid
+
+    /// The largest value of an integer type.
+    package var integerMaximum: Int64? {
+        switch self {
+        case .integer16: return Int64(Int16.max)
+        case .integer32: return Int64(Int32.max)
+        case .integer64: return Int64.max
+        default: return nil
+        }
+    }
+
+    package var isInteger: Bool { integerMaximum != nil }
+    /// Whether the value lives in the record's bytes (text, binary, UUID).
+    package var isBytes: Bool { self == .text || self == .bytes || self == .uuid }
+}
+
+/// How a generated value is made. Every value is a hash of the seed, the key index (or the
+/// related object's index) and the field, so a repeated key repeats its record exactly.
+package enum Generation: Sendable, Hashable, Codable {
+    /// The record's key: distinct for distinct key indexes (a bijection), ascending or in random
+    /// order per `--key-order`; a text key is `prefix` + 12 hex digits + `suffix`.
+    case key(prefix: String, suffix: String)
+    /// The related object's key, from its index: a name from `names` (then "<Entity> N"), or N.
+    case parentKey(names: NameList?)
+    /// "<adjective> <noun> #N": short free text, as notes are.
+    case words
+    /// Text of a length drawn from the range (in bytes), readable words.
+    case text(minimum: Int, maximum: Int)
+    /// An amount in whole cents from the range, as a real number of units.
+    case cents(minimum: Int, maximum: Int)
+    /// A real number from the range.
+    case number(minimum: Double, maximum: Double)
+    /// An integer from the range.
+    case integer(minimum: Int64, maximum: Int64)
+    /// A date within the year before 2026-01-01.
+    case pastYear
+    /// True for this share of records.
+    case share(Double)
+    /// `bytes` bytes from the shared payload pool (no copy per record).
+    case payload(bytes: Int)
+    /// A random-looking UUID.
+    case uuid
+    /// `prefix` + the field's hash in hex: a URL.
+    case uri(prefix: String)
+}
+
+/// The word lists generated names come from.
+package enum NameList: String, Sendable, Hashable, Codable, CaseIterable {
+    case categories, albums
+}
