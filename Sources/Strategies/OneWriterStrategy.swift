@@ -67,7 +67,7 @@ package struct OneWriterStrategy: WriteStrategy {
     private func write(to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: ImportModel,
                        job: StrategyJob, batchSize: Int, clock: inout SaveClock) throws {
         try writer.performAndWait {
-            let upsert = try FindOrCreate(mapping: mapping, context: writer, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed))
+            let upsert = try FindOrCreate(mapping: mapping, context: writer, job: job)
             var batch: [Record] = []
             while queue.take(max: batchSize, into: &batch) {
                 // A full batch or whatever the producers had: keep taking until the batch is full.

@@ -35,7 +35,8 @@ struct RawImport {
         let db = try job.openConnection()
         try StoreSchema.create(in: db, model: mapping.model)
         let stream = try job.makeStream(mapping.shape)
-        var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, ignoringDuplicates: keyConstraint == .unique)
+        var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, spec: job.workload,
+                                         ignoringDuplicates: keyConstraint == .unique)
         let batch = batchSize
         var record = Record()
         var inTransaction = 0
@@ -79,33 +80,42 @@ struct RawRecordWriter {
     private let recordEntity: EntityDescription
     private let parentEntity: EntityDescription?
     private let pool: PayloadPool?
+    /// Makes a related object's other attributes, when its entity has any.
+    private let parentValues: Generator?
     /// Z_PK of each related object by the record's parent index; 0 when not inserted yet.
     private var parentKeys: [Int64] = []
     private var nextRecordKey: Int64 = 1
     private var nextParentKey: Int64 = 1
 
-    private enum Column { case field(Int), parent }
+    /// A field's value, the related object's key, or NULL (another to-one, which nothing sets).
+    private enum Column { case field(Int), parent, null }
 
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
-    init(db: Database, mapping: ImportModel, pool: PayloadPool?, ignoringDuplicates: Bool = false) throws {
+    init(db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, ignoringDuplicates: Bool = false) throws {
         let record = mapping.recordEntity
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + record.columns.map(\.name)
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
         insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
         if let parent = mapping.parentEntity, let key = mapping.roles.parentKey {
-            insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(EntityDescription.columnName(key))) VALUES (?, ?, 1, ?)")
+            let columns = ([key] + mapping.shape.parentFields.map(\.name)).map(EntityDescription.columnName)
+            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns.joined(separator: ", "))) "
+                                          + "VALUES (?, ?, 1, \(marks))")
             insertParent!.bind(parent.entityID, at: 2)
         } else {
             insertParent = nil
         }
+        parentValues = mapping.shape.parentFields.isEmpty ? nil : Generator(spec: spec, shape: mapping.shape)
         updateMax = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
         insertRecord.bind(record.entityID, at: 2)
         insertRecord.bind(1, at: 3)
         let shape = mapping.shape
         columns = record.columns.map { c in
-            c.property == mapping.roles.relationship ? .parent : .field(shape.field(named: c.property)!)
+            if c.property == mapping.roles.relationship { return .parent }
+            if case .toOne = c.kind { return .null }
+            return .field(shape.field(named: c.property)!)
         }
         self.shape = shape
         recordEntity = record
@@ -125,6 +135,7 @@ struct RawRecordWriter {
                 switch column {
                 case .parent: insertRecord.bind(parentKey, at: index)
                 case .field(let f): bind(v, f, to: insertRecord, at: index)
+                case .null: insertRecord.bindNull(at: index)
                 }
                 index += 1
             }
@@ -136,8 +147,14 @@ struct RawRecordWriter {
     /// Binds field `f` without copying its bytes: call inside `withBorrowed`, and step there.
     @inline(__always)
     private func bind(_ v: RecordValues.Borrowed, _ f: Int, to statement: Statement, at index: Int32) {
+        bind(v, f, type: shape.fields[f].type, pool: pool, to: statement, at: index)
+    }
+
+    @inline(__always)
+    private func bind(_ v: RecordValues.Borrowed, _ f: Int, type: FieldType, pool: PayloadPool?, to statement: Statement,
+                      at index: Int32) {
         if v.isNull(f) { statement.bindNull(at: index); return }
-        switch shape.fields[f].type {
+        switch type {
         case .text: statement.bindText(noCopy: v.bytes(f, pool: pool), at: index)
         case .integer16, .integer32, .integer64: statement.bind(v.integer(f), at: index)
         case .real, .date: statement.bind(v.double(f), at: index)
@@ -154,9 +171,16 @@ struct RawRecordWriter {
         }
         let key = nextParentKey
         insertParent!.bind(key, at: 1)
+        var others = RecordValues()
+        parentValues?.fillParent(r.parentIndex, into: &others)
         try r.values.withBorrowed { v in
-            bind(v, shape.parentKey[0], to: insertParent!, at: 3)
-            try insertParent!.run()
+            try others.withBorrowed { o in
+                bind(v, shape.parentKey[0], to: insertParent!, at: 3)
+                for (f, field) in shape.parentFields.enumerated() {
+                    bind(o, f, type: field.type, pool: parentValues?.pool, to: insertParent!, at: Int32(4 + f))
+                }
+                try insertParent!.run()
+            }
         }
         parentKeys[r.parentIndex] = key
         nextParentKey += 1

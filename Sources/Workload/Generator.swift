@@ -12,6 +12,7 @@ package struct Generator: Sendable {
     package let pool: PayloadPool?
     private let valueSeed: UInt64
     private let fields: [CompiledField]
+    private let parentFields: [CompiledField]
 
     /// Core Data's reference date is 2001-01-01; this is 2026-01-01 in seconds since then.
     static let dateBase = 788_918_400.0
@@ -27,6 +28,9 @@ package struct Generator: Sendable {
         let parentKeys = Set(shape.parentKey)
         fields = shape.fields.enumerated().map { i, field in
             CompiledField(field, salt: Mixing.nameSalt(field.name), fromParent: parentKeys.contains(i), entity: shape.parentEntity)
+        }
+        parentFields = shape.parentFields.map {
+            CompiledField($0, salt: Mixing.nameSalt($0.name), fromParent: true, entity: shape.parentEntity)
         }
     }
 
@@ -50,6 +54,16 @@ package struct Generator: Sendable {
             let field = fields[f]
             field.generate(keyIndex: k, parent: parent, hash: field.fromParent ? parentHash : h, spec: spec,
                            at: f, into: &record.values)
+        }
+    }
+
+    /// Fills `values` with the related object `parent`'s other attributes (`shape.parentFields`),
+    /// the same for the same index in every run.
+    package func fillParent(_ parent: Int, into values: inout RecordValues) {
+        values.reset(fields: parentFields.count)
+        let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))
+        for f in parentFields.indices {
+            parentFields[f].generate(keyIndex: parent, parent: parent, hash: parentHash, spec: spec, at: f, into: &values)
         }
     }
 

@@ -13,6 +13,9 @@ package struct RecordShape: Sendable, Hashable, Codable {
     package var parentKey: [Int] = []
     /// The related entity's name, for generated names ("Category 51") and messages.
     package var parentEntity: String?
+    /// The related entity's other attributes (column order): generated from the related object's
+    /// index when it is created, as an app sets them from what it downloaded.
+    package var parentFields: [FieldSpec] = []
     /// The record entity's name, for messages and generated texts.
     package var entity: String
     /// The field an update or delete selects its targets by (an ordered value: a date or a number),
@@ -32,7 +35,7 @@ package struct RecordShape: Sendable, Hashable, Codable {
 
     /// The largest generated binary value, for the payload pool.
     package var largestPayload: Int {
-        fields.map { if case .payload(let n) = $0.generation { return n } else { return 0 } }.max() ?? 0
+        (fields + parentFields).map { if case .payload(let n) = $0.generation { return n } else { return 0 } }.max() ?? 0
     }
 
     /// The field named `name`.

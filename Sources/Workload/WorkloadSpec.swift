@@ -14,6 +14,9 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var albums: Int = 20
     /// Size of each generated binary value (photos' imageData, a model's binary attributes).
     package var payloadBytes: Int = 4096
+    /// Lengths in bytes of a model run's generated strings that the model does not bound
+    /// (`--string-length`).
+    package var stringLength: ClosedRange<Int> = 8...32
     /// Related objects of a model run (`--parents`).
     package var modelParents: Int = 50
     /// Whether the records come from a team's model (then `modelParents` counts related objects).

@@ -22,7 +22,8 @@ extension RunPlan {
             if c.model.path != nil {
                 c.model.entity = source.roles.entity
                 c.model.key = source.roles.key
-                c.model.relationship = source.roles.relationship ?? ModelChoice.noRelationship
+                c.model.relationship = source.roles.relationship.map { r in source.roles.parentKey.map { "\(r).\($0)" } ?? r }
+                    ?? ModelChoice.noRelationship
                 noteOnce(source)
             }
             let shape = try source.shape(c.shapeOptions)

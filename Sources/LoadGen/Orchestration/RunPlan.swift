@@ -352,7 +352,14 @@ struct RunPlan {
     /// Lines for the summary: what was added and what was ignored.
     var notes: [String] {
         var lines: [String] = []
-        for (strategy, reason) in refused { lines.append("\(strategy) was not run: it \(reason)") }
+        // One line per reason: "batch, context-reset were not run: they need a uniqueness constraint …".
+        for reason in refused.map(\.reason).uniqued() {
+            let names = refused.filter { $0.reason == reason }.map(\.strategy)
+            let them = names.count == 1 ? "it" : "they"
+            let need = names.count == 1 ? reason : reason.replacingOccurrences(of: "needs ", with: "need ")
+                .replacingOccurrences(of: "resolves ", with: "resolve ")
+            lines.append("\(names.joined(separator: ", ")) \(names.count == 1 ? "was" : "were") not run: \(them) \(need)")
+        }
         if !addedLimits.isEmpty {
             lines.append("raw-sqlite was added as the limit (one transaction, closed loop): vs_limit divides by it; "
                          + "--no-limit to skip it")

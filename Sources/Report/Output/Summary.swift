@@ -43,7 +43,7 @@ package enum Summary {
     private static func block(_ c: RunSummary.Configuration, mark: String?) -> String {
         let p = c.parameters
         var text = "\(c.strategy)\(mark == nil ? "" : " *")" + (c.label.isEmpty ? "" : "  [\(c.label)]")
-            + "  (\(p.dataset), \(p.rows) rows, \(p.uniqueKeys) unique keys, \(c.rows.count) repetition"
+            + "  (\(p.records), \(p.rows) rows, \(p.uniqueKeys) unique keys, \(c.rows.count) repetition"
             + (c.rows.count == 1 ? ")\n" : "s)\n")
         for bad in c.rows where bad.measurement.status != .ok {
             text += "  repetition \(bad.repetition): \(bad.measurement.status.rawValue)"

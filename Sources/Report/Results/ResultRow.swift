@@ -128,6 +128,7 @@ package struct ResultRow: Sendable {
         .parameter("key", text: true),
         .parameter("relationship", text: true),
         .parameter("parents"),
+        .parameter("string_length", text: true),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

@@ -29,6 +29,14 @@ package struct ParameterValues: Codable, Sendable, Hashable {
 
     package var strategy: String { self["strategy"] }
     package var dataset: String { self["dataset"] }
+    /// What the records are, for a reader: the dataset, or a model run's entity and model file
+    /// (`Status of CoreData.xcdatamodeld`).
+    package var records: String {
+        let model = self["model"]
+        guard !model.isEmpty else { return dataset }
+        let file = model.split(separator: "/").last.map(String.init) ?? model
+        return self["entity"].isEmpty ? file : "\(self["entity"]) of \(file)"
+    }
     package var rows: Int { Int(self["rows"]) ?? 0 }
     package var uniqueKeys: Int { Int(self["unique_keys"]) ?? 0 }
 }

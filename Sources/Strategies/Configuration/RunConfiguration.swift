@@ -50,6 +50,7 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var shapeOptions: ShapeOptions {
         var options = ShapeOptions()
         options.payloadBytes = workload.payloadBytes
+        options.stringLength = workload.stringLength
         return options
     }
 

@@ -109,8 +109,9 @@ extension RunParameter {
                          guard !names.contains(where: \.isEmpty) else { throw RunParameterError(accepted: "attribute names, comma-separated") }
                          c.model.key = names
                      }, uses: always, unset: { _ in }),
-        RunParameter(flag: "--relationship", valueName: "NAME|none",
-                     help: "with --model: the to-one a find-or-create resolves", defaultText: "the entity's only to-one",
+        RunParameter(flag: "--relationship", valueName: "NAME[.KEY]|none",
+                     help: "with --model: the to-one a find-or-create resolves (and the destination's attribute it finds by)",
+                     defaultText: "the entity's only to-one",
                      sweeps: false, columns: ["relationship"], render: { [$0.model.relationship ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          guard !text.isEmpty else { throw RunParameterError(accepted: "a relationship name or none") }
@@ -176,6 +177,17 @@ extension RunParameter {
                      render: { [$0.input == nil && ($0.model.path != nil || $0.workload.dataset == .photos) ? String($0.workload.payloadBytes) : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
                      uses: { _, c in c.model.path != nil || c.workload.dataset == .photos }, unset: { $0.workload.payloadBytes = 4096 }),
+        RunParameter(flag: "--string-length", valueName: "MIN-MAX",
+                     help: "with --model: bytes of each generated string the model does not bound (its Min/Max Length do)",
+                     defaultText: "8-32", sweeps: true, columns: ["string_length"],
+                     render: { [$0.input == nil && $0.model.path != nil ? "\($0.workload.stringLength.lowerBound)-\($0.workload.stringLength.upperBound)" : ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         let parts = text.split(separator: "-", maxSplits: 1).map { Int($0) }
+                         guard parts.count == 2, let low = parts[0], let high = parts[1], 0 <= low, low <= high, high <= 1_000_000 else {
+                             throw RunParameterError(accepted: "lengths MIN-MAX in bytes, 0 ≤ MIN ≤ MAX ≤ 1000000 (8-32)")
+                         }
+                         c.workload.stringLength = low...high
+                     }, uses: { _, c in c.model.path != nil }, unset: { $0.workload.stringLength = 8...32 }),
         RunParameter(flag: "--batch-size", valueName: "N", help: "records per save or transaction",
                      defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: ["batch_size"],
                      render: { c in [(c.batchSize ?? c.writeStrategy?.defaultBatchSize).map(String.init) ?? ""] },
@@ -235,7 +247,7 @@ extension RunParameter {
     /// The workload's parameters (what `generate` takes too).
     package static let workloadFlags: Set<String> = ["--dataset", "--rows", "--seed", "--dup-rate", "--key-dist", "--zipf-s",
                                                     "--key-order", "--categories", "--albums", "--payload-bytes",
-                                                    "--model", "--entity", "--key", "--relationship", "--parents"]
+                                                    "--model", "--entity", "--key", "--relationship", "--parents", "--string-length"]
 }
 
 // MARK: - Reading values

@@ -19,7 +19,7 @@ enum GenerationHints {
 
     /// What `loadgen.generate` accepts, for messages.
     static let accepted = "words, text:MIN-MAX, names:categories|albums, cents:MIN-MAX, number:MIN-MAX, integer:MIN-MAX, "
-        + "past-year, share:P, payload, uuid, uri:PREFIX"
+        + "past-year, share:P, payload[:BYTES], uuid, uri:PREFIX"
 
     /// The generation a hint names, nil when the text is not one.
     static func parse(_ text: String, payloadBytes: Int) -> Generation? {
@@ -33,7 +33,7 @@ enum GenerationHints {
         switch name {
         case "words": return .words
         case "past-year": return .pastYear
-        case "payload": return .payload(bytes: payloadBytes)
+        case "payload": return argument.isEmpty ? .payload(bytes: payloadBytes) : Int(argument).flatMap { $0 >= 0 ? .payload(bytes: $0) : nil }
         case "uuid": return .uuid
         case "uri": return .uri(prefix: argument.isEmpty ? "https://example.com/" : argument)
         case "names": return NameList(rawValue: argument).map { .parentKey(names: $0) }

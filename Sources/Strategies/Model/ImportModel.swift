@@ -60,6 +60,11 @@ package struct ImportModel: Sendable {
             shape.fields.append(FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName))
             shape.parentKey = [shape.fields.count - 1]
             shape.parentEntity = parent.name
+            shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { $0.name != parentKey }.map { a in
+                var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))
+                field.isRequired = !a.isOptional && a.defaultValue.isNull
+                return field
+            }
         }
         let keySet = Set(roles.key)
         let constrained = Set(record.uniquenessConstraints.joined())

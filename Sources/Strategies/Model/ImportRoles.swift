@@ -54,7 +54,7 @@ extension ImportRoles {
 
     private static func recordEntity(_ file: ModelFile, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) -> EntityDescription {
         let concrete = file.entities.filter { !$0.isAbstract }
-        let names = concrete.map(\.name).joined(separator: ", ")
+        let names = concrete.map(\.name).sorted().joined(separator: ", ")
         if let name = choice.entity {
             guard let entity = file.entity(named: name) else {
                 throw ImportModelError("\(where_): --entity \(name) is not an entity of the model (one of: \(names))")
@@ -118,7 +118,10 @@ extension ImportRoles {
         let toOnes = entity.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
         let listed = "one of: " + (toOnes.map(\.name) + [ModelChoice.noRelationship]).joined(separator: ", ")
         var chosen: RelationshipDescription?
-        switch choice.relationship {
+        // `author.identifier`: the relationship, and the destination's attribute it is found by.
+        let path = choice.relationship?.split(separator: ".", maxSplits: 1).map(String.init)
+        let namedKey = path.flatMap { $0.count == 2 ? $0[1] : nil }
+        switch path?.first {
         case ModelChoice.noRelationship?:
             chosen = nil
         case let name?:
@@ -145,7 +148,15 @@ extension ImportRoles {
         relationship = r.name
         parentEntity = destination.name
         let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
-        if single.count == 1 {
+        if let namedKey {
+            guard destination.attribute(namedKey) != nil else {
+                let names = destination.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted().joined(separator: ", ")
+                throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) has no attribute \(namedKey) "
+                                       + "(one of: \(names))")
+            }
+            parentKey = namedKey
+            parentKeyIsUnique = single.contains(namedKey)
+        } else if single.count == 1 {
             parentKey = single[0]
             parentKeyIsUnique = true
         } else if single.isEmpty, let indexed = Self.indexedAttributes(destination).first, Self.indexedAttributes(destination).count == 1 {
@@ -154,7 +165,8 @@ extension ImportRoles {
             let why = single.count > 1 ? "has \(single.count) one-attribute uniqueness constraints"
                 : destination.uniquenessConstraints.isEmpty ? "has no uniqueness constraint or index" : "is constrained by several attributes together"
             throw ImportModelError("\(where_): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
-                                   + "points at by one key attribute: constrain one, or give --relationship none")
+                                   + "points at by one key attribute: give --relationship \(r.name).ATTRIBUTE, constrain one, "
+                                   + "or give --relationship none")
         }
         let keyType = destination.attribute(parentKey!)!.type
         guard Self.keyTypes.contains(keyType) else {
@@ -162,6 +174,10 @@ extension ImportRoles {
                                    + "related objects are keyed by string, URI, integer or UUID attributes")
         }
         explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKey!)"
-                           + (parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
+                           + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
+        for a in destination.relationships where !a.isToMany && !a.isOptional {
+            throw ImportModelError("\(where_): \(destination.name).\(a.name) is a required to-one that loadgen would leave empty "
+                                   + "when it creates a \(destination.name): make it optional in the model")
+        }
     }
 }

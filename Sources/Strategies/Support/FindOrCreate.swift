@@ -10,8 +10,9 @@ struct FindOrCreate {
 
     /// A writer for `context`, its categories kept as IDs across resets; `pool` is where the
     /// stream's generated binary values point.
-    init(mapping: ImportModel, context: ManagedObjectContext, pool: PayloadPool?) throws {
-        mapper = try RecordMapper(model: mapping, context: context, pool: pool)
+    init(mapping: ImportModel, context: ManagedObjectContext, job: StrategyJob) throws {
+        mapper = try RecordMapper(model: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed),
+                                  spec: job.workload)
         parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
     }
 

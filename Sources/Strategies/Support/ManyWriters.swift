@@ -35,7 +35,7 @@ struct ManyWriters {
             let context = contextsToRun[p]
             var clock = SaveClock()
             try context.performAndWait {
-                let upsert = try FindOrCreate(mapping: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed))
+                let upsert = try FindOrCreate(mapping: mapping, context: context, job: job)
                 let feed = try producers.records(for: p)
                 var record = Record()
                 var pending: [Record] = []

@@ -80,6 +80,7 @@ final class ParentDirectory {
         let object = context.insert(parentEntity)
         let value = mapper.parentKeyValue(of: record)
         object.setValue(value, at: keyIndex)
+        mapper.applyParentValues(record, to: object)
         let name = mapper.parentName(of: record)
         objects[name] = object
         keys[name] = value

@@ -19,15 +19,18 @@ struct RecordMapper {
     let parentKeyAttribute: String?
     /// Where generated binary values point.
     let pool: PayloadPool?
+    /// Makes a related object's other attributes, when its entity has any; with their indexes.
+    private let parentValues: Generator?
+    private let parentFields: [Int]
 
-    init(model: ImportModel, context: ManagedObjectContext, pool: PayloadPool?) throws {
+    init(model: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, spec: WorkloadSpec) throws {
         let record = try context.entity(named: model.recordEntity.name)
         let parent = try model.parentEntity.map { try context.entity(named: $0.name) }
         recordEntity = record
         parentEntity = parent
         shape = model.shape
-        let parentFields = Set(model.shape.parentKey)
-        fields = model.shape.fields.indices.filter { !parentFields.contains($0) }.map { f in
+        let parentKeyFields = Set(model.shape.parentKey)
+        fields = model.shape.fields.indices.filter { !parentKeyFields.contains($0) }.map { f in
             (record.attributeIndex(model.shape.fields[f].name)!, f)
         }
         parentRelationship = model.roles.relationship.flatMap(record.toOneIndex)
@@ -36,6 +39,18 @@ struct RecordMapper {
         key = model.roles.key.map { record.attributeIndex($0)! }
         keyAttributes = model.roles.key
         self.pool = pool
+        parentValues = model.shape.parentFields.isEmpty ? nil : Generator(spec: spec, shape: model.shape)
+        parentFields = model.shape.parentFields.map { f in parent!.attributeIndex(f.name)! }
+    }
+
+    /// Sets a new related object's other attributes, made from its index.
+    func applyParentValues(_ record: Record, to object: ManagedObject) {
+        guard let parentValues else { return }
+        var values = RecordValues()
+        parentValues.fillParent(record.parentIndex, into: &values)
+        for (f, attribute) in parentFields.enumerated() {
+            object.setValue(Self.value(values, f, type: shape.parentFields[f].type, pool: parentValues.pool), at: attribute)
+        }
     }
 
     /// Sets every attribute of `object` a record gives (a null field keeps the default).
@@ -48,10 +63,13 @@ struct RecordMapper {
 
     /// The value field `f` stores, as the engine holds it.
     @inline(__always)
-    func value(_ f: Int, of r: Record) -> Value {
-        let v = r.values
+    func value(_ f: Int, of r: Record) -> Value { Self.value(r.values, f, type: shape.fields[f].type, pool: pool) }
+
+    /// Field `f` of `v`, of `type`, as the engine holds it.
+    @inline(__always)
+    static func value(_ v: RecordValues, _ f: Int, type: FieldType, pool: PayloadPool?) -> Value {
         if v.isNull(f) { return .null }
-        switch shape.fields[f].type {
+        switch type {
         case .text: return .string(v.withBytes(f, pool: pool) { String(decoding: $0, as: UTF8.self) })
         case .integer16, .integer32, .integer64: return .integer(v.integer(f))
         case .real: return .double(v.double(f))

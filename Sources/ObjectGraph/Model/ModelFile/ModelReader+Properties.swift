@@ -120,6 +120,13 @@ extension ModelReader {
     mutating func checkRelationships(_ entities: inout [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
         let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
         var dropped: Set<String> = []
+        var manyToMany: [String] = []
+        defer {
+            if !manyToMany.isEmpty {
+                notes.append("\(path): \(manyToMany.count) many-to-many relationship\(manyToMany.count == 1 ? "" : "s") left out "
+                             + "(no join table; no strategy writes one): " + manyToMany.joined(separator: ", "))
+            }
+        }
         for entity in entities {
             let e = lines[entity.name]!
             for r in entity.relationships {
@@ -142,7 +149,7 @@ extension ModelReader {
                     throw fail(element, "relationship \(what) and its inverse \(destination.name).\(inverseName) do not point at each other")
                 }
                 if r.isToMany && inverse.isToMany {
-                    note(element, "\(what) is many-to-many: left out (no join table; no strategy writes it)")
+                    manyToMany.append("\(what) (line \(element.line))")
                     dropped.insert(what)
                 }
             }

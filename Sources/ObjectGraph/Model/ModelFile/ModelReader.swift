@@ -5,7 +5,7 @@ import Foundation
 struct ModelReader {
     let path: String
     /// What was read and not honoured, one line each.
-    private(set) var notes: [String] = []
+    var notes: [String] = []
 
     init(path: String) { self.path = path }
 

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// `--model`: a team's own model end to end (issue 22): roles refused or found, strategies the
+/// model cannot serve refused by name, the team's feed read with its extra, missing and mistyped
+/// members, and the README's example.
+@Suite(.serialized) struct ModelCommandTests {
+    /// Post → Author, Post keyed by an unconstrained `slug` (found through its index).
+    static let loose = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Post" syncable="YES">
+                <attribute name="slug" attributeType="String" indexed="YES"/>
+                <attribute name="title" attributeType="String"/>
+                <attribute name="views" optional="YES" attributeType="Integer 32"/>
+                <attribute name="postedAt" optional="YES" attributeType="Date"/>
+                <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="posts" inverseEntity="Author"/>
+            </entity>
+            <entity name="Author" syncable="YES">
+                <attribute name="handle" attributeType="String"/>
+                <relationship name="posts" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Post" inverseName="author" inverseEntity="Post"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="handle"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+        </model>
+        """
+
+    static func model(_ text: String, in dir: String) -> String {
+        let folder = dir + "/Blog.xcdatamodel"
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try! text.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// A model without a uniqueness constraint on the records' key: the strategies that
+    /// deduplicate through one are refused by name, the rest run and are recorded with the model.
+    @Test func strategiesTheModelCannotServeAreRefusedByName() throws {
+        let dir = CLI.makeFolder()
+        let model = Self.model(Self.loose, in: dir), out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--model", model, "--entity", "Post", "--strategy", "all", "--rows", "400", "--dup-rate", "0.1",
+                             "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("raw-sqlite-unique, batch, batch-upsert, context-reset, context-noreset, context-save-per-row, "
+                                  + "many-writers-constrained, n-plus-one, prefetch, history-consumer were not run: they need a "
+                                  + "uniqueness constraint on the key (Post.slug has none in Blog)"), "\(r.stdout)")
+        #expect(r.stderr.contains("key: Post.slug (its index; no uniqueness constraint"), "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(Set(rows.map { $0["strategy"]! }) == ["raw-sqlite", "batch-insert-only", "one-writer", "many-writers"])
+        for row in rows {
+            #expect(row["status"] == "ok" && row["lost"] == "0" && row["model"] == model && row["entity"] == "Post", "\(row)")
+            #expect(row["key"] == "slug" && row["relationship"] == "author.handle" && row["dataset"] == "")
+        }
+        // Naming only refused strategies leaves nothing to run: a usage error that says why.
+        let none = try CLI.run(["run", "--model", model, "--entity", "Post", "--strategy", "batch", "--rows", "400"], tmpdir: dir)
+        #expect(none.status == 64 && none.stderr.contains("nothing to run: batch needs a uniqueness constraint"), "\(none.stderr)")
+    }
+
+    /// Roles the model leaves open, a model that is not there or not readable: one line each,
+    /// naming the flag (64), the missing file (66), or the file and line (65).
+    @Test func badModelsAndRolesAreOneLine() throws {
+        let dir = CLI.makeFolder()
+        let model = Self.model(Self.loose, in: dir)
+        let ambiguous = try CLI.run(["run", "--model", model, "--rows", "100"], tmpdir: dir)
+        #expect(ambiguous.status == 64 && ambiguous.stderr.contains("give --entity NAME (one of: Author, Post)"), "\(ambiguous.stderr)")
+        let key = try CLI.run(["run", "--model", model, "--entity", "Post", "--key", "nope", "--rows", "100"], tmpdir: dir)
+        #expect(key.status == 64 && key.stderr.contains("--key nope is not an attribute of Post (one of: slug, title, views)"), "\(key.stderr)")
+        let missing = try CLI.run(["run", "--model", dir + "/None.xcdatamodeld", "--rows", "100"], tmpdir: dir)
+        #expect(missing.status == 66 && missing.stderr.contains("None.xcdatamodeld: does not exist"), "\(missing.stderr)")
+        let broken = Self.model(Self.loose.replacingOccurrences(of: "attributeType=\"Integer 32\"", with: "attributeType=\"Integer 24\""),
+                                in: dir + "/broken")
+        let bad = try CLI.run(["run", "--model", broken, "--entity", "Post", "--rows", "100"], tmpdir: dir)
+        #expect(bad.status == 65 && bad.stderr.contains("contents:6: attribute Post.views has attributeType \"Integer 24\""), "\(bad.stderr)")
+        #expect(bad.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["Blog.xcdatamodel", "broken"])
+    }
+
+    /// The team's feed: members mapped to attributes by name, the related object's key by the
+    /// member that names it; extra members ignored and listed, missing optional ones taking the
+    /// model's default, a missing required one and a mistyped one refused with their record.
+    @Test func theTeamsFeedIsReadByTheModel() throws {
+        let dir = CLI.makeFolder()
+        let model = Self.model(Self.loose, in: dir), feed = dir + "/feed.ndjson", out = dir + "/runs.csv"
+        let lines = [
+            #"{"slug": "a", "title": "First", "views": 3, "postedAt": "2025-01-02T03:04:05Z", "authorHandle": "ann", "tags": ["x"]}"#,
+            #"{"slug": "b", "title": "Second", "authorHandle": "bob", "mood": "calm"}"#,
+            #"{"slug": "a", "title": "First", "views": 3, "postedAt": "2025-01-02T03:04:05Z", "authorHandle": "ann"}"#,
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: feed, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--model", model, "--entity", "Post", "--input", feed, "--strategy", "one-writer,raw-sqlite",
+                             "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("members no field reads, ignored: tags, mood"), "\(r.stderr)")
+        let row = try CLI.row(of: "one-writer", in: out)
+        #expect(row["rows"] == "3" && row["unique_keys"] == "2" && row["store_rows"] == "2" && row["bad_links"] == "0", "\(row)")
+        let required = lines[1].replacingOccurrences(of: #""title": "Second", "#, with: "")
+        try required.write(toFile: feed, atomically: true, encoding: .utf8)
+        let missing = try CLI.run(["run", "--model", model, "--entity", "Post", "--input", feed, "--strategy", "one-writer"], tmpdir: dir)
+        #expect(missing.status == 65 && missing.stderr.contains("record 1") && missing.stderr.contains(
+            #"missing field "title" (the model requires it and gives no default)"#), "\(missing.stderr)")
+        try lines[0].replacingOccurrences(of: #""views": 3"#, with: #""views": "three""#).write(toFile: feed, atomically: true, encoding: .utf8)
+        let mistyped = try CLI.run(["run", "--model", model, "--entity", "Post", "--input", feed, "--strategy", "one-writer"], tmpdir: dir)
+        #expect(mistyped.status == 65 && mistyped.stderr.contains(#"field "views" must be a number, found a string"#), "\(mistyped.stderr)")
+    }
+
+    /// `generate --model` writes the feed `run --model --input` reads, with the same records.
+    @Test func generateWritesTheModelsFeed() throws {
+        let dir = CLI.makeFolder()
+        let model = Self.model(Self.loose, in: dir), feed = dir + "/posts.json", out = dir + "/runs.csv"
+        let g = try CLI.run(["generate", "--model", model, "--entity", "Post", "--rows", "500", "--dup-rate", "0.2", "--out", feed])
+        #expect(g.status == 0 && g.stderr.contains("generated 500 Post records (400 unique keys)"), "\(g.stderr)")
+        let text = try String(contentsOfFile: feed, encoding: .utf8)
+        #expect(text.hasPrefix(#"{"posts": ["#) && text.contains(#""authorHandle": "Author "#))
+        let r = try CLI.run(["run", "--model", model, "--entity", "Post", "--input", feed, "--strategy", "one-writer", "--out", out],
+                            tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let row = try CLI.row(of: "one-writer", in: out)
+        #expect(row["store_rows"] == "400" && row["lost"] == "0" && row["duplicates"] == "0" && row["bad_links"] == "0", "\(row)")
+    }
+
+    /// The README's example model runs every strategy as the README says, status ok.
+    @Test func theReadmeExampleRuns() throws {
+        let dir = CLI.makeFolder()
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/Podcasts.xcdatamodeld")
+            .standardizedFileURL.path
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--model", example, "--strategy", "all", "--rows", "600", "--dup-rate", "0.1", "--batch-size", "200",
+                             "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.count == 14 && rows.allSatisfy { $0["status"] == "ok" && $0["entity"] == "Episode" }, "\(rows.map { $0["error"] ?? "" })")
+    }
+}

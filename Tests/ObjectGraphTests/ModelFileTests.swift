@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Model files as Xcode writes them: read field by field, and every malformed case refused with
+/// its location.
+@Suite struct ModelFileTests {
+    /// A model with several entities, every attribute type, relationships of each kind, a
+    /// constraint of two attributes, a fetch index and user info.
+    static let every = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+            <entity name="Item" representedClassName="Item" syncable="YES">
+                <attribute name="i16" attributeType="Integer 16" minValueString="-5" maxValueString="500" defaultValueString="7" usesScalarValueType="YES"/>
+                <attribute name="i32" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+                <attribute name="i64" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                <attribute name="dec" optional="YES" attributeType="Decimal" defaultValueString="1.25"/>
+                <attribute name="dbl" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+                <attribute name="flt" optional="YES" attributeType="Float" usesScalarValueType="YES"/>
+                <attribute name="str" attributeType="String" minValueString="1" maxValueString="40" defaultValueString="a &amp; b"/>
+                <attribute name="flag" optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"/>
+                <attribute name="when" optional="YES" attributeType="Date" defaultDateTimeInterval="631123200" minDateTimeInterval="0" usesScalarValueType="NO"/>
+                <attribute name="blob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                <attribute name="uuid" optional="YES" attributeType="UUID" defaultValueString="E621E1F8-C36C-495A-93FC-0C247A3E6E5F" usesScalarValueType="NO"/>
+                <attribute name="link" optional="YES" attributeType="URI"/>
+                <attribute name="thing" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
+                <attribute name="scratch" optional="YES" transient="YES" attributeType="String"/>
+                <attribute name="source" attributeType="String">
+                    <userInfo>
+                        <entry key="mappedKeyName" value="src"/>
+                    </userInfo>
+                </attribute>
+                <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
+                <fetchIndex name="byWhen">
+                    <fetchIndexElement property="when" type="Binary" order="descending"/>
+                </fetchIndex>
+                <uniquenessConstraints>
+                    <uniquenessConstraint>
+                        <constraint value="str"/>
+                        <constraint value="source"/>
+                    </uniquenessConstraint>
+                </uniquenessConstraints>
+                <userInfo>
+                    <entry key="loadgen.records" value="YES"/>
+                </userInfo>
+            </entity>
+            <entity name="Folder" representedClassName="Folder" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+                <relationship name="items" optional="YES" toMany="YES" maxCount="100" deletionRule="Cascade" destinationEntity="Item" inverseName="folder" inverseEntity="Item"/>
+            </entity>
+            <entity name="Tag" representedClassName="Tag" syncable="YES">
+                <attribute name="label" attributeType="String"/>
+                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
+            </entity>
+            <elements>
+                <element name="Item" positionX="0" positionY="0" width="128" height="300"/>
+            </elements>
+        </model>
+        """
+
+    func parse(_ text: String) throws(ModelFileError) -> ModelFile {
+        try ModelFile.parse(text, path: "m/contents", name: "M")
+    }
+
+    @Test func everyAttributeTypeIsReadFieldByField() throws {
+        let file = try parse(Self.every)
+        #expect(file.entities.map(\.name) == ["Item", "Folder", "Tag"])
+        let item = try #require(file.entity(named: "Item"))
+        let a = { (name: String) in item.attribute(name)! }
+        #expect(item.attributes.count == 14, "the transient attribute is not stored")
+        #expect(item.attribute("scratch") == nil)
+        #expect(a("i16").type == .integer16 && a("i16").defaultValue == .integer(7) && !a("i16").isOptional)
+        #expect(a("i16").minimum == -5 && a("i16").maximum == 500)
+        #expect(a("i32").type == .integer32 && a("i32").isOptional && a("i32").defaultValue == .null)
+        #expect(a("i64").type == .integer64)
+        #expect(a("dec").type == .decimal && a("dec").defaultValue == .double(1.25))
+        #expect(a("dbl").type == .double && a("flt").type == .float)
+        #expect(a("str").type == .string && a("str").defaultValue == .string("a & b") && a("str").maximum == 40)
+        #expect(a("flag").type == .boolean && a("flag").defaultValue == .bool(true))
+        #expect(a("when").type == .date && a("when").defaultValue == .date(631_123_200) && a("when").minimum == 0)
+        #expect(a("blob").type == .binary && a("link").type == .uri && a("thing").type == .transformable)
+        #expect(a("uuid").type == .uuid && a("uuid").defaultValue.dataValue?.count == 16)
+        #expect(a("source").userInfo == ["mappedKeyName": "src"])
+        #expect(item.uniquenessConstraints == [["str", "source"]])
+        #expect(item.fetchIndexes == [FetchIndexDescription("byWhen", elements: [("when", false)])])
+        #expect(item.userInfo["loadgen.records"] == "YES")
+        let folder = try #require(item.relationship("folder"))
+        #expect(!folder.isToMany && folder.destination == "Folder" && folder.inverse == "items" && folder.isOptional)
+        let items = try #require(file.entity(named: "Folder")?.relationship("items"))
+        #expect(items.isToMany && items.deleteRule == .cascade && items.maxCount == 100)
+        // Many-to-many is left out with a note; what is read and not acted on is said, with its line.
+        #expect(item.relationship("tags") == nil && file.entity(named: "Tag")?.relationship("items") == nil)
+        #expect(file.notes.contains { $0.contains("2 many-to-many relationships left out") && $0.contains("Item.tags (line 24)") })
+        #expect(file.notes.contains { $0.hasPrefix("m/contents:13:") && $0.contains("external storage") })
+        #expect(file.notes.contains { $0.contains("Folder.items has the Cascade delete rule") })
+        #expect(file.notes.contains { $0.contains("Item.thing is transformable") })
+        #expect(file.notes.contains { $0.contains("maxCount 100") })
+    }
+
+    /// The engine builds its store from what was read, as for a model written in code: Core
+    /// Data's column types, the fetch index, the constraint's unique index.
+    @Test func theStoreIsLaidOutFromTheFile() throws {
+        let model = try parse(Self.every).model()
+        let sql = StoreSchema.createStatements(for: model).joined(separator: "\n")
+        #expect(sql.contains("ZI16 INTEGER") && sql.contains("ZDEC DECIMAL") && sql.contains("ZFLT FLOAT") && sql.contains("ZSTR VARCHAR"))
+        #expect(sql.contains("ZWHEN TIMESTAMP") && sql.contains("ZUUID BLOB") && sql.contains("ZLINK VARCHAR") && sql.contains("ZTHING BLOB"))
+        #expect(sql.contains("CREATE INDEX Z_Item_byWhen ON ZITEM (ZWHEN DESC)"))
+        #expect(sql.contains("CREATE UNIQUE INDEX Z_Item_UNIQUE_str_source ON ZITEM (ZSTR, ZSOURCE)"))
+        #expect(sql.contains("ZITEM_ZFOLDER_INDEX"))
+    }
+
+    /// The bundled models are model files too, and give the layouts the strategies always wrote.
+    @Test func theBundledModelsAreModelFiles() throws {
+        let expenses = BundledModels.file(named: "Expenses")
+        #expect(expenses.notes.isEmpty)
+        #expect(expenses.entity(named: "Expense")?.uniquenessConstraints == [["externalID"]])
+        let layout = StoreSchema.createStatements(for: BundledModels.expenses(key: .unique))
+        #expect(layout.contains("CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR )"))
+        let indexed = StoreSchema.createStatements(for: BundledModels.expenses(key: .indexed))
+        #expect(indexed.contains("CREATE INDEX ZEXPENSE_ZEXTERNALID_INDEX ON ZEXPENSE (ZEXTERNALID)"))
+        #expect(!indexed.contains { $0.contains("UNIQUE") })
+        #expect(BundledModels.file(named: "Photos").entity(named: "Photo")?.attribute("isSeen")?.defaultValue == .bool(false))
+    }
+
+    /// Each malformed case is refused with where it is.
+    @Test(arguments: [
+        ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>",
+         1, "attribute A.x has attributeType \"Integer 128\": unknown type"),
+        ("<model>\n<entity name=\"A\">\n<relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"a\"/>\n</entity>\n</model>",
+         3, "relationship A.b has destination B, which is not an entity of the model"),
+        ("<model><entity name=\"A\"><relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"as\"/></entity>\n"
+            + "<entity name=\"B\"><attribute name=\"n\" attributeType=\"String\"/></entity></model>",
+         1, "relationship A.b names inverse as, which B does not have"),
+        ("<model><entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<uniquenessConstraints><uniquenessConstraint>"
+            + "<constraint value=\"y\"/></uniquenessConstraint></uniquenessConstraints></entity></model>",
+         3, "the uniqueness constraint of A names y, which is not an attribute of A"),
+        ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"String\">\n</entity></model>",
+         2, "</entity> closes <attribute> (opened on line 1)"),
+        ("<model><entity name=\"A\" parentEntity=\"B\"/></model>", 1, "entity A inherits from B"),
+        ("<model><entity name=\"A\"><attribute name=\"n\" attributeType=\"Integer 16\" defaultValueString=\"70000\"/></entity></model>",
+         1, "A.n: defaultValueString \"70000\" is not a Integer 16"),
+        ("<plist/>", 1, "the root element is <plist>"),
+    ])
+    func malformedModelsAreRefusedWithTheirLocation(text: String, line: Int, message: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.line == line, "\(error)")
+            #expect(error.message.contains(message), "\(error)")
+            #expect(error.description.hasPrefix("m/contents:\(line): "))
+        }
+    }
+
+    /// A .xcdatamodeld folder's current version is the one .xccurrentversion names; without one,
+    /// the only version; a version folder missing, or several without the marker, are refused.
+    @Test func versionFoldersAreResolved() throws {
+        let root = NSTemporaryDirectory() + "models-\(UUID().uuidString)/App.xcdatamodeld"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fm = FileManager.default
+        for version in ["App.xcdatamodel", "App 2.xcdatamodel"] {
+            try fm.createDirectory(atPath: root + "/" + version, withIntermediateDirectories: true)
+            let entity = version == "App.xcdatamodel" ? "Old" : "New"
+            try "<model><entity name=\"\(entity)\"><attribute name=\"n\" attributeType=\"String\"/></entity></model>"
+                .write(toFile: root + "/" + version + "/contents", atomically: true, encoding: .utf8)
+        }
+        #expect(throws: ModelFileError.self) { try ModelFile.read(root) }   // two versions, no marker
+        let marker = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>App 2.xcdatamodel</string></dict></plist>
+            """
+        try marker.write(toFile: root + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        let current = try ModelFile.read(root)
+        #expect(current.name == "App" && current.entities.map(\.name) == ["New"])
+        #expect(try ModelFile.read(root + "/App.xcdatamodel").entities.map(\.name) == ["Old"])
+        #expect(try ModelFile.read(root + "/App.xcdatamodel/contents").name == "App")
+        try marker.replacingOccurrences(of: "App 2", with: "App 3").write(toFile: root + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        do {
+            _ = try ModelFile.read(root)
+            Issue.record("a missing version was accepted")
+        } catch {
+            #expect(error.message.contains("names version App 3.xcdatamodel, which the folder does not hold"), "\(error)")
+        }
+        do {
+            _ = try ModelFile.read(root + "/missing.xcdatamodeld")
+            Issue.record("a missing model was accepted")
+        } catch {
+            #expect(error.isMissing)
+        }
+    }
+}

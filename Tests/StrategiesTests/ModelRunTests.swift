@@ -1,0 +1,173 @@
+import Foundation
+import ObjectGraph
+import Report
+import SQLiteKit
+import Testing
+import Workload
+@testable import Strategies
+
+/// A team's own model (issue 22): every strategy on a three-entity model, the roles found or
+/// named, and a model that lacks what some strategies need.
+@Suite struct ModelRunTests {
+    /// Article (a key constrained with its source, a to-one to Feed, every kind of value) →
+    /// Feed (constrained by url, with required attributes of its own); Reader stands apart.
+    static let articleConstraint = #"<uniquenessConstraints><uniquenessConstraint><constraint value="identifier"/>"#
+        + #"<constraint value="source"/></uniquenessConstraint></uniquenessConstraints>"#
+
+    static let model = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Article" syncable="YES">
+                <attribute name="body" optional="YES" attributeType="String" maxValueString="300"/>
+                <attribute name="identifier" attributeType="String"/>
+                <attribute name="source" attributeType="Integer 16" defaultValueString="1"/>
+                <attribute name="publishedAt" attributeType="Date"/>
+                <attribute name="score" optional="YES" attributeType="Double"/>
+                <attribute name="rank" optional="YES" attributeType="Integer 32" minValueString="0" maxValueString="100"/>
+                <attribute name="starred" attributeType="Boolean" defaultValueString="NO"/>
+                <attribute name="token" optional="YES" attributeType="UUID"/>
+                <attribute name="link" optional="YES" attributeType="URI"/>
+                <attribute name="thumbnail" optional="YES" attributeType="Binary"/>
+                <relationship name="feed" maxCount="1" deletionRule="Nullify" destinationEntity="Feed" inverseName="articles" inverseEntity="Feed"/>
+                \(articleConstraint)
+            </entity>
+            <entity name="Feed" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <attribute name="refreshedAt" attributeType="Date"/>
+                <attribute name="url" attributeType="String"/>
+                <relationship name="articles" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Article" inverseName="feed" inverseEntity="Article"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint><constraint value="url"/></uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            <entity name="Reader" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+            </entity>
+        </model>
+        """
+
+    static func write(_ text: String) -> String {
+        let folder = NSTemporaryDirectory() + "model-\(UUID().uuidString)/News.xcdatamodel"
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try! text.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    static let path = write(model)
+
+    func configuration(_ strategy: any WriteStrategy, rows: Int = 600, path: String = ModelRunTests.path) -> RunConfiguration {
+        var c = RunConfiguration()
+        c.strategy = strategy.name
+        c.operation = strategy.operation
+        c.fraction = strategy.operation == .update || strategy.operation == .delete ? 0.2 : nil
+        c.model.path = path
+        c.workload.usesModel = true
+        c.workload.modelParents = 9
+        c.workload.payloadBytes = 48
+        c.workload.rows = rows
+        c.workload.dupRate = strategy.operation == .import ? 0.2 : 0
+        c.batchSize = 100
+        c.writers = 2
+        return c
+    }
+
+    @Test func theRolesComeFromTheModel() throws {
+        let source = try ImportSource.resolve(configuration(ContextResetStrategy()))
+        #expect(source.roles.entity == "Article" && source.roles.key == ["identifier", "source"] && source.roles.keyIsUnique)
+        #expect(source.roles.relationship == "feed" && source.roles.parentKey == "url" && source.roles.parentKeyIsUnique)
+        let shape = try source.shape(ShapeOptions())
+        #expect(shape.fields.map(\.name) == ["body", "identifier", "link", "publishedAt", "rank", "score", "source", "starred",
+                                             "thumbnail", "token", "url"])
+        #expect(shape.parentFields.map(\.name) == ["refreshedAt", "title"])
+        #expect(shape.fields.last?.fileName == "feedUrl")
+        #expect(shape.targetField.map { shape.fields[$0].name } == "publishedAt")
+        #expect(shape.updateField.map { shape.fields[$0].name } == "body")
+    }
+
+    /// Every strategy on the model: status ok, and the verifier's figures exact.
+    @Test(arguments: StrategyRegistry.names)
+    func everyStrategyRunsOnTheModel(name: String) throws {
+        ConcurrencyDebug.isEnabled = true
+        let strategy = StrategyRegistry.strategy(named: name)!
+        let c = configuration(strategy)
+        let path = NSTemporaryDirectory() + "model-run-\(UUID().uuidString).sqlite"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
+        var options = StoreOptions(path: path)
+        options.persistentHistoryTracking = strategy.requiresHistory
+        var job = StrategyJob(configuration: c, store: options)
+        if strategy.operation.needsFilledStore {
+            job.operationTarget = try OperationSetup.prepare(job)
+            job.prepared = try strategy.setUp(job)
+        }
+        let counters = try strategy.run(job)
+        job.prepared = nil
+        let v = try job.verifyStore(key: strategy.keyConstraint)
+        #expect(v.integrity == "ok" && v.lost == 0 && v.unexpectedRows == 0, "\(name): \(v)")
+        #expect(v.problems(strategy.expectations).isEmpty, "\(name): \(v.problems(strategy.expectations))")
+        switch strategy.operation {
+        case .import:
+            let unique = c.workload.uniqueKeys
+            if strategy.expectations.uniqueKeys {
+                #expect(v.storeRows == unique && v.duplicates == 0, "\(name)")
+            } else if strategy.isLimit || name == "batch-insert-only" {
+                #expect(v.storeRows == c.workload.rows && v.duplicates == c.workload.rows - unique, "\(name)")
+            } else {
+                // The buggy idiom: each writer deduplicates what it sees, racing writers do not.
+                #expect((unique...c.workload.rows).contains(v.storeRows) && v.duplicates == v.storeRows - unique, "\(name)")
+            }
+            if strategy.expectations.linked { #expect(v.badLinks == 0, "\(name)") }
+        case .update, .delete, .read:
+            let problems = try OperationSetup.problems(job, job.operationTarget!, counters: counters)
+            #expect(problems.isEmpty, "\(name): \(problems)")
+            #expect(v.storeRows == (strategy.operation == .delete ? 600 - job.operationTarget!.expected : 600), "\(name)")
+        }
+    }
+
+    /// The related objects carry their own required attributes, made from their index.
+    @Test func relatedObjectsAreCompleteRows() throws {
+        let path = NSTemporaryDirectory() + "model-feeds-\(UUID().uuidString).sqlite"
+        for strategy in [ContextResetStrategy(), RawSQLiteStrategy()] as [any WriteStrategy] {
+            let store = path + strategy.name
+            let job = StrategyJob(configuration: configuration(strategy), store: StoreOptions(path: store))
+            _ = try strategy.run(job)
+            let db = try Database(path: store)
+            #expect(try db.scalarInt("SELECT count(*) FROM ZFEED WHERE ZTITLE IS NOT NULL AND ZREFRESHEDAT IS NOT NULL") == 9)
+            #expect(try db.scalarInt("SELECT count(*) FROM ZREADER") == 0)
+        }
+    }
+
+    /// A model without a uniqueness constraint has no key unless one is named (the CLI test
+    /// checks that the deduplicating strategies are then refused by name and the rest run).
+    @Test func withoutAConstraintTheKeyIsNamed() throws {
+        let loose = Self.write(Self.model.replacingOccurrences(of: Self.articleConstraint, with: ""))
+        var c = configuration(ContextResetStrategy(), path: loose)
+        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+            // Article no longer looks like the records (no constraint): the entity must be named.
+            #expect(error.message.contains("give --entity NAME (one of: Article, Feed, Reader)"))
+        }
+        c.model.entity = "Article"
+        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+            #expect(error.message.contains("Article has no uniqueness constraint or index to find records by: give --key ATTRIBUTE (one of: body, identifier, link, rank, source, token)"), "\(error)")
+        }
+        c.model.key = ["identifier"]
+        let source = try ImportSource.resolve(c)
+        #expect(!source.roles.keyIsUnique && source.roles.key == ["identifier"])
+    }
+
+    @Test func ambiguousRolesListTheChoices() throws {
+        var c = configuration(ContextResetStrategy())
+        c.model.entity = "Nope"
+        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+            #expect(error.message.contains("--entity Nope is not an entity of the model (one of: Article, Feed, Reader)"))
+        }
+        c.model.entity = "Article"
+        c.model.relationship = "author"
+        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+            #expect(error.message.contains("--relationship author is not a to-one relationship of Article (one of: feed, none)"))
+        }
+        c.model.relationship = "none"
+        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+            #expect(error.message.contains("Article.feed is a required to-one"))
+        }
+    }
+}
