@@ -87,8 +87,12 @@ struct RawRecordWriter {
     private var nextRecordKey: Int64 = 1
     private var nextParentKey: Int64 = 1
 
-    /// A field's value, the related object's key, or NULL (another to-one, which nothing sets).
-    private enum Column { case field(Int), parent, null }
+    /// A field's value (with its type, read once here rather than from the shape per row), the
+    /// related object's key, or NULL (another to-one, which nothing sets).
+    private enum Column { case field(Int, FieldType), parent, null }
+    /// The related object's key field and other fields' types, likewise.
+    private let parentKeyField: (Int, FieldType)?
+    private let parentTypes: [FieldType]
 
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
@@ -115,8 +119,11 @@ struct RawRecordWriter {
         columns = record.columns.map { c in
             if c.property == mapping.roles.relationship { return .parent }
             if case .toOne = c.kind { return .null }
-            return .field(shape.field(named: c.property)!)
+            let f = shape.field(named: c.property)!
+            return .field(f, shape.fields[f].type)
         }
+        parentKeyField = shape.parentKey.first.map { ($0, shape.fields[$0].type) }
+        parentTypes = shape.parentFields.map(\.type)
         self.shape = shape
         recordEntity = record
         parentEntity = mapping.parentEntity
@@ -134,7 +141,7 @@ struct RawRecordWriter {
             for column in columns {
                 switch column {
                 case .parent: insertRecord.bind(parentKey, at: index)
-                case .field(let f): bind(v, f, to: insertRecord, at: index)
+                case .field(let f, let type): bind(v, f, type: type, pool: pool, to: insertRecord, at: index)
                 case .null: insertRecord.bindNull(at: index)
                 }
                 index += 1
@@ -145,11 +152,6 @@ struct RawRecordWriter {
     }
 
     /// Binds field `f` without copying its bytes: call inside `withBorrowed`, and step there.
-    @inline(__always)
-    private func bind(_ v: RecordValues.Borrowed, _ f: Int, to statement: Statement, at index: Int32) {
-        bind(v, f, type: shape.fields[f].type, pool: pool, to: statement, at: index)
-    }
-
     @inline(__always)
     private func bind(_ v: RecordValues.Borrowed, _ f: Int, type: FieldType, pool: PayloadPool?, to statement: Statement,
                       at index: Int32) {
@@ -175,9 +177,9 @@ struct RawRecordWriter {
         parentValues?.fillParent(r.parentIndex, into: &others)
         try r.values.withBorrowed { v in
             try others.withBorrowed { o in
-                bind(v, shape.parentKey[0], to: insertParent!, at: 3)
-                for (f, field) in shape.parentFields.enumerated() {
-                    bind(o, f, type: field.type, pool: parentValues?.pool, to: insertParent!, at: Int32(4 + f))
+                bind(v, parentKeyField!.0, type: parentKeyField!.1, pool: pool, to: insertParent!, at: 3)
+                for (f, type) in parentTypes.enumerated() {
+                    bind(o, f, type: type, pool: parentValues?.pool, to: insertParent!, at: Int32(4 + f))
                 }
                 try insertParent!.run()
             }

@@ -13,6 +13,8 @@ package struct Generator: Sendable {
     private let valueSeed: UInt64
     private let fields: [CompiledField]
     private let parentFields: [CompiledField]
+    private let texts: [CompiledTexts]
+    private let parentTexts: [CompiledTexts]
 
     /// Core Data's reference date is 2001-01-01; this is 2026-01-01 in seconds since then.
     static let dateBase = 788_918_400.0
@@ -27,11 +29,11 @@ package struct Generator: Sendable {
         pool = largest > 0 ? PayloadPool(largest: largest, seed: spec.seed) : nil
         let parentKeys = Set(shape.parentKey)
         fields = shape.fields.enumerated().map { i, field in
-            CompiledField(field, salt: Mixing.nameSalt(field.name), fromParent: parentKeys.contains(i), entity: shape.parentEntity)
+            CompiledField(field, salt: Mixing.nameSalt(field.name), fromParent: parentKeys.contains(i))
         }
-        parentFields = shape.parentFields.map {
-            CompiledField($0, salt: Mixing.nameSalt($0.name), fromParent: true, entity: shape.parentEntity)
-        }
+        parentFields = shape.parentFields.map { CompiledField($0, salt: Mixing.nameSalt($0.name), fromParent: true) }
+        texts = shape.fields.map { CompiledTexts($0, entity: shape.parentEntity) }
+        parentTexts = shape.parentFields.map { CompiledTexts($0, entity: shape.parentEntity) }
     }
 
     /// Fills `record` with the record at position `i` (0 ≤ i < rows).
@@ -50,10 +52,14 @@ package struct Generator: Sendable {
         record.parentIndex = parent
         record.values.reset(fields: fields.count)
         let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))
-        for f in fields.indices {
-            let field = fields[f]
-            field.generate(keyIndex: k, parent: parent, hash: field.fromParent ? parentHash : h, spec: spec,
-                           at: f, into: &record.values)
+        let spec = self.spec
+        fields.withUnsafeBufferPointer { fields in
+            texts.withUnsafeBufferPointer { texts in
+                for f in fields.indices {
+                    fields[f].generate(keyIndex: k, parent: parent, hash: fields[f].fromParent ? parentHash : h, spec: spec,
+                                       texts: texts.baseAddress! + f, at: f, into: &record.values)
+                }
+            }
         }
     }
 
@@ -62,8 +68,11 @@ package struct Generator: Sendable {
     package func fillParent(_ parent: Int, into values: inout RecordValues) {
         values.reset(fields: parentFields.count)
         let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))
-        for f in parentFields.indices {
-            parentFields[f].generate(keyIndex: parent, parent: parent, hash: parentHash, spec: spec, at: f, into: &values)
+        parentTexts.withUnsafeBufferPointer { texts in
+            for f in parentFields.indices {
+                parentFields[f].generate(keyIndex: parent, parent: parent, hash: parentHash, spec: spec, texts: texts.baseAddress! + f,
+                                         at: f, into: &values)
+            }
         }
     }
 
@@ -94,67 +103,81 @@ package struct Generator: Sendable {
     }
 }
 
-/// A field with its generation resolved to what the per-record loop needs (texts as inline
-/// bytes, the field's hash salt), so making a value looks nothing up.
+/// A field with its generation resolved to what the per-record loop needs: plain values only
+/// (no String, no array), so reading one per field per record copies a few words and touches no
+/// reference count; texts around generated values sit apart, in `CompiledTexts`.
 private struct CompiledField: Sendable {
+    enum Kind: Sendable {
+        case textKey, uuidKey, integerKey
+        case parentText(NameList?), parentUUID, parentNumber, parentBool, parentInteger
+        case words, text(Int, Int), cents(Int, Int), number(Double, Double), integer(Int64, Int64)
+        case pastYear, share(Double), payload(Int), uuid, uri
+    }
+
+    let kind: Kind
     let type: FieldType
-    let generation: Generation
     let salt: UInt64
     /// Made from the related object's index (its key), not the record's.
     let fromParent: Bool
-    let prefix: InlineText
-    let suffix: InlineText
-    /// "<Entity> " for generated names past the word list.
-    let entityPrefix: InlineText
 
-    init(_ field: FieldSpec, salt: UInt64, fromParent: Bool, entity: String?) {
+    init(_ field: FieldSpec, salt: UInt64, fromParent: Bool) {
         type = field.type
-        generation = field.generation
         self.salt = salt
         self.fromParent = fromParent
         switch field.generation {
-        case .key(let p, let s): prefix = InlineText(p) ?? InlineText(); suffix = InlineText(s) ?? InlineText()
-        case .uri(let p): prefix = InlineText(p) ?? InlineText(); suffix = InlineText()
-        default: prefix = InlineText(); suffix = InlineText()
+        case .key:
+            kind = field.type == .text ? .textKey : field.type == .uuid ? .uuidKey : .integerKey
+        case .parentKey(let names):
+            switch field.type {
+            case .text: kind = .parentText(names)
+            case .uuid: kind = .parentUUID
+            case .real, .date: kind = .parentNumber
+            case .bool: kind = .parentBool
+            default: kind = .parentInteger
+            }
+        case .words: kind = .words
+        case .text(let minimum, let maximum): kind = .text(minimum, maximum)
+        case .cents(let minimum, let maximum): kind = .cents(minimum, maximum)
+        case .number(let minimum, let maximum): kind = .number(minimum, maximum)
+        case .integer(let minimum, let maximum): kind = .integer(minimum, maximum)
+        case .pastYear: kind = .pastYear
+        case .share(let share): kind = .share(share)
+        case .payload(let bytes): kind = .payload(bytes)
+        case .uuid: kind = .uuid
+        case .uri: kind = .uri
         }
-        entityPrefix = InlineText((entity ?? "Item") + " ") ?? InlineText()
     }
 
     @inline(__always)
-    func generate(keyIndex k: Int, parent: Int, hash h: UInt64, spec: WorkloadSpec, at f: Int, into v: inout RecordValues) {
+    func generate(keyIndex k: Int, parent: Int, hash h: UInt64, spec: WorkloadSpec, texts: UnsafePointer<CompiledTexts>,
+                  at f: Int, into v: inout RecordValues) {
         let x = Mixing.hash(h, salt)
-        switch generation {
-        case .key:
+        switch kind {
+        case .textKey:
+            var text = texts.pointee.prefix
+            text.append(hex: Generator.keyValue(k, spec: spec), digits: 12)
+            texts.pointee.suffix.withBytes { text.append($0) }
+            text.withBytes { v.setBytes($0, at: f) }
+        case .uuidKey:
             let value = Generator.keyValue(k, spec: spec)
-            switch type {
-            case .text:
-                var text = prefix
-                text.append(hex: value, digits: 12)
-                suffix.withBytes { text.append($0) }
-                text.withBytes { v.setBytes($0, at: f) }
-            case .uuid:
-                setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
-            default:
-                v.setInteger(Int64(bitPattern: Generator.integerKey(k, type, spec: spec)), at: f)
+            setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
+        case .integerKey:
+            v.setInteger(Int64(bitPattern: Generator.integerKey(k, type, spec: spec)), at: f)
+        case .parentText(let names):
+            let start = v.beginText()
+            if let names, parent < names.words.count {
+                v.appendText(names.words[parent])
+            } else {
+                v.appendText(texts.pointee.entityPrefix)
+                var n = InlineText()
+                n.append(decimal: UInt64(parent + 1))
+                v.appendText(n)
             }
-        case .parentKey(let names):
-            switch type {
-            case .text:
-                let start = v.beginText()
-                if let names, parent < names.words.count {
-                    v.appendText(names.words[parent])
-                } else {
-                    v.appendText(entityPrefix)
-                    var n = InlineText()
-                    n.append(decimal: UInt64(parent + 1))
-                    v.appendText(n)
-                }
-                v.endText(start, at: f)
-            case .uuid: setUUID(high: UInt64(parent), low: x, at: f, &v)
-            case .real, .date: v.setDouble(Double(parent + 1), at: f)
-            case .bool: v.setBool(parent % 2 == 1, at: f)
-            default: v.setInteger(Int64(parent + 1), at: f)
-            }
+            v.endText(start, at: f)
+        case .parentUUID: setUUID(high: UInt64(parent), low: x, at: f, &v)
+        case .parentNumber: v.setDouble(Double(parent + 1), at: f)
+        case .parentBool: v.setBool(parent % 2 == 1, at: f)
+        case .parentInteger: v.setInteger(Int64(parent + 1), at: f)
         case .words:
             let start = v.beginText()
             appendWords(x, into: &v)
@@ -191,7 +214,7 @@ private struct CompiledField: Sendable {
         case .uuid:
             setUUID(high: x, low: Mixing.mix(x), at: f, &v)
         case .uri:
-            var text = prefix
+            var text = texts.pointee.prefix
             text.append(hex: x, digits: 12)
             text.withBytes { v.setBytes($0, at: f) }
         }
@@ -216,6 +239,23 @@ private struct CompiledField: Sendable {
         var words: (UInt64, UInt64) = ((high << 16) | 0x4000 | ((low >> 52) & 0x0FFF),
                                        (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000)
         withUnsafeBytes(of: &words) { v.setBytes($0, at: f) }
+    }
+}
+
+/// The texts around a field's generated values (a key's prefix and suffix, a URL's prefix, the
+/// entity's name before a number), as inline bytes.
+private struct CompiledTexts: Sendable {
+    let prefix: InlineText
+    let suffix: InlineText
+    let entityPrefix: InlineText
+
+    init(_ field: FieldSpec, entity: String?) {
+        switch field.generation {
+        case .key(let p, let s): prefix = InlineText(p) ?? InlineText(); suffix = InlineText(s) ?? InlineText()
+        case .uri(let p): prefix = InlineText(p) ?? InlineText(); suffix = InlineText()
+        default: prefix = InlineText(); suffix = InlineText()
+        }
+        entityPrefix = InlineText((entity ?? "Item") + " ") ?? InlineText()
     }
 }
 

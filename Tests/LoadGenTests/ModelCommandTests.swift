@@ -63,6 +63,10 @@ import Testing
         #expect(ambiguous.status == 64 && ambiguous.stderr.contains("give --entity NAME (one of: Author, Post)"), "\(ambiguous.stderr)")
         let key = try CLI.run(["run", "--model", model, "--entity", "Post", "--key", "nope", "--rows", "100"], tmpdir: dir)
         #expect(key.status == 64 && key.stderr.contains("--key nope is not an attribute of Post (one of: slug, title, views)"), "\(key.stderr)")
+        let stray = try CLI.run(["run", "--dataset", "photos", "--entity", "Album", "--rows", "100"], tmpdir: dir)
+        #expect(stray.status == 64 && stray.stderr.contains("--entity applies only with --model"), "\(stray.stderr)")
+        let both = try CLI.run(["generate", "--dataset", "photos", "--model", model, "--out", dir + "/x.json"], tmpdir: dir)
+        #expect(both.status == 64 && both.stderr.contains("--dataset and --model both say what the records are"), "\(both.stderr)")
         let missing = try CLI.run(["run", "--model", dir + "/None.xcdatamodeld", "--rows", "100"], tmpdir: dir)
         #expect(missing.status == 66 && missing.stderr.contains("None.xcdatamodeld: does not exist"), "\(missing.stderr)")
         let broken = Self.model(Self.loose.replacingOccurrences(of: "attributeType=\"Integer 32\"", with: "attributeType=\"Integer 24\""),

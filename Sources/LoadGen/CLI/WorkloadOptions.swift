@@ -10,6 +10,7 @@ enum WorkloadOptions {
 
     /// Reads and checks the workload options: the configuration whose records they describe.
     static func parse(_ a: Arguments) throws -> RunConfiguration {
+        try RunPlan.checkModelFlags(a)
         var configuration = RunConfiguration()
         if a.has("--zipf-s") && a.string("--key-dist") != "zipf" {
             throw CommandError.usage("\(a.command): --zipf-s applies only with --key-dist zipf")

@@ -107,6 +107,7 @@ struct RunPlan {
             throw CommandError.usage("run: \(workload.parameter.flag) does not apply with --input "
                                      + "(the file's records are imported as they are)")
         }
+        try Self.checkModelFlags(a)
         if a.has("--zipf-s"), !(axes.first { $0.parameter.flag == "--key-dist" }?.values.contains("zipf") ?? false) {
             throw CommandError.usage("run: --zipf-s applies only with --key-dist zipf")
         }
@@ -116,6 +117,17 @@ struct RunPlan {
             let product = axes.filter { $0.values.count > 1 }.map { "\($0.parameter.flag) \($0.values.count)" }.joined(separator: " × ")
             throw CommandError.usage("run: the sweep has \(count) configurations (\(product)); at most "
                                      + "\(Self.maxConfigurations): give fewer values")
+        }
+    }
+
+    /// The roles and sizes of a team's model mean nothing for a built-in dataset, whose model says them.
+    static func checkModelFlags(_ a: Arguments) throws {
+        guard !a.has("--model") else {
+            if a.has("--dataset") { throw CommandError.usage("\(a.command): --dataset and --model both say what the records are; give one") }
+            return
+        }
+        for flag in ["--entity", "--key", "--relationship", "--parents", "--string-length"] where a.has(flag) {
+            throw CommandError.usage("\(a.command): \(flag) applies only with --model (a built-in dataset's model gives its roles)")
         }
     }
 

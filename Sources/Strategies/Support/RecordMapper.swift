@@ -7,8 +7,11 @@ struct RecordMapper {
     let recordEntity: Entity
     let parentEntity: Entity?
     let shape: RecordShape
-    /// (attribute index, field) for every attribute a record fills.
-    private let fields: [(attribute: Int, field: Int)]
+    /// (attribute index, field, its type) for every attribute a record fills: types read once here,
+    /// not from the shape (whose fields hold Strings) per record.
+    private let fields: [(attribute: Int, field: Int, type: FieldType)]
+    /// Every field's type, likewise.
+    private let types: [FieldType]
     /// The record entity's to-one to the related object, nil without one.
     let parentRelationship: Int?
     /// The related entity's key attribute.
@@ -31,8 +34,9 @@ struct RecordMapper {
         shape = model.shape
         let parentKeyFields = Set(model.shape.parentKey)
         fields = model.shape.fields.indices.filter { !parentKeyFields.contains($0) }.map { f in
-            (record.attributeIndex(model.shape.fields[f].name)!, f)
+            (record.attributeIndex(model.shape.fields[f].name)!, f, model.shape.fields[f].type)
         }
+        types = model.shape.fields.map(\.type)
         parentRelationship = model.roles.relationship.flatMap(record.toOneIndex)
         parentKeyAttribute = model.roles.parentKey
         parentKey = model.roles.parentKey.flatMap { parent?.attributeIndex($0) }
@@ -56,14 +60,14 @@ struct RecordMapper {
     /// Sets every attribute of `object` a record gives (a null field keeps the default).
     @inline(__always)
     func apply(_ record: Record, to object: ManagedObject) {
-        for (attribute, field) in fields where !record.values.isNull(field) {
-            object.setValue(value(field, of: record), at: attribute)
+        for (attribute, field, type) in fields where !record.values.isNull(field) {
+            object.setValue(Self.value(record.values, field, type: type, pool: pool), at: attribute)
         }
     }
 
     /// The value field `f` stores, as the engine holds it.
     @inline(__always)
-    func value(_ f: Int, of r: Record) -> Value { Self.value(r.values, f, type: shape.fields[f].type, pool: pool) }
+    func value(_ f: Int, of r: Record) -> Value { Self.value(r.values, f, type: types[f], pool: pool) }
 
     /// Field `f` of `v`, of `type`, as the engine holds it.
     @inline(__always)
@@ -82,7 +86,9 @@ struct RecordMapper {
     /// Fills a batch-insert row from `record`.
     @inline(__always)
     func fill(_ row: inout BatchInsertRow, from record: Record) {
-        for (attribute, field) in fields where !record.values.isNull(field) { row[attribute] = value(field, of: record) }
+        for (attribute, field, type) in fields where !record.values.isNull(field) {
+            row[attribute] = Self.value(record.values, field, type: type, pool: pool)
+        }
     }
 
     /// Inserts a new object for `record` into `context` (attributes only).
@@ -124,7 +130,7 @@ struct RecordMapper {
     func parentName(of record: Record) -> InlineText {
         var name = InlineText()
         guard let f = shape.parentKey.first else { return name }
-        if shape.fields[f].type.isBytes {
+        if types[f].isBytes {
             record.values.withBytes(f, pool: pool) { name.append($0) }
         } else {
             withUnsafeBytes(of: record.values.integer(f)) { name.append($0) }

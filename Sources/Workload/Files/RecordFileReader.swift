@@ -50,6 +50,9 @@ package final class RecordFileReader: RecordSource {
     private let fieldByName: [InlineText: Int]
     /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
     private let keyFields: UInt64
+    /// Each field's type and how messages name it, built once (not per record).
+    private let types: [FieldType]
+    private let names: [String]
 
     /// Opens `path` for records of `shape`. Throws `ImportError` for an empty or non-JSON file,
     /// `ImportFileError` when it cannot be opened.
@@ -60,6 +63,8 @@ package final class RecordFileReader: RecordSource {
         for (i, f) in shape.fields.enumerated() { if let name = InlineText(f.fileName) { byName[name] = i } }
         fieldByName = byName
         keyFields = (shape.key + shape.parentKey).reduce(0) { $0 | (1 << UInt64($1)) }
+        types = shape.fields.map(\.type)
+        names = shape.fields.map { "field \"\($0.fileName)\"" }
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
         buffer = .allocate(byteCount: 1 << 18, alignment: 16)
@@ -251,10 +256,9 @@ package final class RecordFileReader: RecordSource {
 
     /// Reads the value of field `f` (its member just named), checked against its type.
     private func readValue(of f: Int, into v: inout RecordValues) throws {
-        let spec = shape.fields[f]
-        let what = "field \"\(spec.fileName)\""
+        let what = names[f], type = types[f]
         if try matchLiteral("null") { v.setNull(f); return }
-        switch spec.type {
+        switch type {
         case .text:
             try readLongString(what: what)
             if keyFields & (1 << UInt64(f)) != 0, scratch.count > InlineText.capacity {
@@ -262,14 +266,14 @@ package final class RecordFileReader: RecordSource {
             }
             scratch.withUnsafeBytes { v.setBytes($0, at: f) }
         case .integer16, .integer32, .integer64:
-            let n = try readNumber(spec.fileName)
-            let maximum = Double(spec.type.integerMaximum!)
+            let n = try readNumber(what)
+            let maximum = Double(type.integerMaximum!)
             guard n == n.rounded(), n >= -maximum - 1, n <= maximum else {
-                throw error(recordNumber, "\(what) is \(n), not an integer a \(spec.type.rawValue) attribute holds")
+                throw error(recordNumber, "\(what) is \(n), not an integer a \(type.rawValue) attribute holds")
             }
             v.setInteger(Int64(n), at: f)
         case .real:
-            let n = try readNumber(spec.fileName)
+            let n = try readNumber(what)
             guard Record.amountRange.contains(n) else {
                 throw error(recordNumber, "\(what) is \(n), outside what a number in whole cents holds exactly "
                             + "(±\(Record.amountRange.upperBound))")
@@ -282,7 +286,7 @@ package final class RecordFileReader: RecordSource {
             }
             v.setDouble(d, at: f)
         case .bool:
-            v.setBool(try readBool(spec.fileName), at: f)
+            v.setBool(try readBool(what), at: f)
         case .bytes:
             try readLongString(what: what)
             guard let bytes = scratch.withUnsafeBytes(Base64.decode) else { throw error(recordNumber, "\(what) is not base64") }
@@ -409,15 +413,16 @@ package final class RecordFileReader: RecordSource {
         return v
     }
 
-    private func readNumber(_ name: String) throws -> Double {
-        guard let first = try peek() else { throw error(recordNumber, "the file ends where field \"\(name)\" should be") }
+    /// Reads a number; `what` names it in errors (`field "amount"`).
+    private func readNumber(_ what: String) throws -> Double {
+        guard let first = try peek() else { throw error(recordNumber, "the file ends where \(what) should be") }
         guard first == UInt8(ascii: "-") || (first >= 48 && first <= 57) else {
-            throw typeError("field \"\(name)\"", expected: "a number", found: first)
+            throw typeError(what, expected: "a number", found: first)
         }
         var chars: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes, NUL-terminated
         var n = 0
         while let c = try peek(), (c >= 48 && c <= 57) || c == 45 || c == 43 || c == 46 || c == 101 || c == 69 {
-            guard n < 31 else { throw error(recordNumber, "field \"\(name)\" is too long a number") }
+            guard n < 31 else { throw error(recordNumber, "\(what) is too long a number") }
             withUnsafeMutableBytes(of: &chars) { $0[n] = c }
             n += 1
             position += 1
@@ -428,15 +433,15 @@ package final class RecordFileReader: RecordSource {
             let v = strtod(p, &end)
             return end == p + n ? v : .nan
         }
-        guard value.isFinite else { throw error(recordNumber, "field \"\(name)\" is not a number") }
+        guard value.isFinite else { throw error(recordNumber, "\(what) is not a number") }
         return value
     }
 
-    private func readBool(_ name: String) throws -> Bool {
-        guard let c = try peek() else { throw error(recordNumber, "the file ends where field \"\(name)\" should be") }
+    private func readBool(_ what: String) throws -> Bool {
+        guard let c = try peek() else { throw error(recordNumber, "the file ends where \(what) should be") }
         if try matchLiteral("true") { return true }
         if try matchLiteral("false") { return false }
-        throw typeError("field \"\(name)\"", expected: "true or false", found: c)
+        throw typeError(what, expected: "true or false", found: c)
     }
 
     private func matchLiteral(_ word: StaticString) throws -> Bool {
@@ -463,7 +468,7 @@ package final class RecordFileReader: RecordSource {
             } while depth > 0
         default:
             if try matchLiteral("true") || matchLiteral("false") || matchLiteral("null") { return }
-            _ = try readNumber(field.string)
+            _ = try readNumber("field \"\(field)\"")
         }
     }
 
