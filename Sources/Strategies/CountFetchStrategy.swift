@@ -12,15 +12,6 @@ package struct CountFetchStrategy: WriteStrategy {
     package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let store = try FilledStore(job)
-        let context = store.container.newBackgroundContext(name: "counter")
-        var counters = StrategyCounters()
-        try context.performAndWait {
-            let all = try context.fetch(FetchRequest(entityName: store.expense))
-            counters.objectsRead = all.count
-            counters.peakRegisteredObjects = context.registeredObjectCount
-        }
-        job.progress.add(counters.objectsRead ?? 0)
-        return counters
+        try FilledStore.count(job) { context, all in try context.fetch(all).count }
     }
 }

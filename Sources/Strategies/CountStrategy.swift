@@ -12,14 +12,6 @@ package struct CountStrategy: WriteStrategy {
     package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let store = try FilledStore(job)
-        let context = store.container.newBackgroundContext(name: "counter")
-        var counters = StrategyCounters()
-        try context.performAndWait {
-            counters.objectsRead = try context.count(for: FetchRequest(entityName: store.expense))
-            counters.peakRegisteredObjects = context.registeredObjectCount
-        }
-        job.progress.add(counters.objectsRead ?? 0)
-        return counters
+        try FilledStore.count(job) { context, all in try context.count(for: all) }
     }
 }

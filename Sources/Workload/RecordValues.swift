@@ -12,7 +12,7 @@ import Darwin
 /// text or bytes sit), then the text and bytes themselves. A record whose values outgrow the arena
 /// (long texts, an import file's binary data) moves them to one heap buffer of its own; bytes
 /// generated from a shared `PayloadPool` are referenced, never copied.
-package struct RecordValues: Sendable {
+package struct RecordValues: Sendable, FieldSlots {
     /// Bytes held inline (slots and variable data together).
     package static let inlineCapacity = 256
     /// The most fields a shape may have (the null flags are one 64-bit word).
@@ -24,7 +24,7 @@ package struct RecordValues: Sendable {
     /// Bytes used (slots, then variable data).
     private var used = 0
     private var fieldCount = 0
-    private var nulls: UInt64 = 0
+    package private(set) var nulls: UInt64 = 0
     /// Fields whose slot says where bytes are (texts, binary data), not a number's bits.
     private var byteFields: UInt64 = 0
 
@@ -110,32 +110,10 @@ package struct RecordValues: Sendable {
 
     package var count: Int { fieldCount }
 
-    @inline(__always)
-    package func isNull(_ field: Int) -> Bool { nulls & (1 << UInt64(field)) != 0 }
-
-    @inline(__always)
-    package func integer(_ field: Int) -> Int64 { Int64(bitPattern: slot(field)) }
-
-    @inline(__always)
-    package func double(_ field: Int) -> Double { Double(bitPattern: slot(field)) }
-
-    @inline(__always)
-    package func bool(_ field: Int) -> Bool { slot(field) != 0 }
-
     /// Calls `body` with the field's text or bytes (empty for a null), valid only during the call.
     @inline(__always)
     package func withBytes<R>(_ field: Int, pool: PayloadPool?, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        guard !isNull(field) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        let s = slot(field)
-        let offset = Int((s & ~Self.pooled) >> 32), length = Int(s & 0xFFFF_FFFF)
-        if s & Self.pooled != 0 {
-            guard let pool else { preconditionFailure("a pooled value read without its payload pool") }
-            return try body(pool.bytes(at: offset, count: length))
-        }
-        if let spill {
-            return try spill.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
-        }
-        return try withUnsafeBytes(of: arena) { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+        try withBorrowed { try body($0.bytes(field, pool: pool)) }
     }
 
     /// The field's length in bytes, for texts and bytes.
@@ -151,23 +129,14 @@ package struct RecordValues: Sendable {
     }
 
     /// The values with a base address that is stable for the call of `withBorrowed`.
-    package struct Borrowed {
-        fileprivate let nulls: UInt64
+    package struct Borrowed: FieldSlots {
+        package let nulls: UInt64
         fileprivate let base: UnsafeRawPointer
 
         fileprivate init(values: RecordValues, base: UnsafeRawPointer) {
             nulls = values.nulls
             self.base = base
         }
-
-        @inline(__always)
-        package func isNull(_ field: Int) -> Bool { nulls & (1 << UInt64(field)) != 0 }
-        @inline(__always)
-        package func integer(_ field: Int) -> Int64 { Int64(bitPattern: slot(field)) }
-        @inline(__always)
-        package func double(_ field: Int) -> Double { Double(bitPattern: slot(field)) }
-        @inline(__always)
-        package func bool(_ field: Int) -> Bool { slot(field) != 0 }
 
         /// The field's text or bytes (in the record, or in `pool`), valid during `withBorrowed`.
         @inline(__always)
@@ -183,13 +152,13 @@ package struct RecordValues: Sendable {
         }
 
         @inline(__always)
-        private func slot(_ field: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: field * 8, as: UInt64.self) }
+        package func slot(_ field: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: field * 8, as: UInt64.self) }
     }
 
     // MARK: The arena
 
     @inline(__always)
-    private func slot(_ field: Int) -> UInt64 {
+    package func slot(_ field: Int) -> UInt64 {
         if let spill { return spill.withUnsafeBytes { $0.load(fromByteOffset: field * 8, as: UInt64.self) } }
         return withUnsafeBytes(of: arena) { $0.load(fromByteOffset: field * 8, as: UInt64.self) }
     }
@@ -251,4 +220,24 @@ extension RecordValues: Equatable {
         }
         return true
     }
+}
+
+/// How a record's values read, in place or borrowed: a number from its slot's bits, nulls from
+/// one flag word. One definition for both.
+package protocol FieldSlots {
+    /// Bit `f` set: field `f` is null.
+    var nulls: UInt64 { get }
+    /// Field `f`'s 8-byte slot.
+    func slot(_ field: Int) -> UInt64
+}
+
+extension FieldSlots {
+    @inline(__always)
+    package func isNull(_ field: Int) -> Bool { nulls & (1 << UInt64(field)) != 0 }
+    @inline(__always)
+    package func integer(_ field: Int) -> Int64 { Int64(bitPattern: slot(field)) }
+    @inline(__always)
+    package func double(_ field: Int) -> Double { Double(bitPattern: slot(field)) }
+    @inline(__always)
+    package func bool(_ field: Int) -> Bool { slot(field) != 0 }
 }

@@ -18,16 +18,8 @@ import Testing
     /// A saves amount = 1; then B (which read the object before A saved) saves amount = 2 and
     /// note = "B's note" under `policy`.
     func race(_ policy: MergePolicy) throws -> Outcome {
-        let container = try makeContainer()
-        let id = try seedExpenses(container.newBackgroundContext(), count: 1, categories: 1)[0]
-        let a = container.newBackgroundContext(name: "A"), b = container.newBackgroundContext(name: "B")
-        b.mergePolicy = policy
-        try b.performAndWait { _ = try b.existingObject(with: id) }
-        try a.performAndWait {
-            let e = try a.existingObject(with: id)
-            e["amount"] = .double(1)
-            try a.save()
-        }
+        let two = try ReadByTwo(policy: policy) { $0["amount"] = .double(1) }
+        let (container, id, b) = (two.container, two.id, two.b)
         var outcome = Outcome(threw: nil, storeAmount: 0, storeNote: "", contextAmount: .null, contextStillHasChanges: false,
                               conflicts: 0, id: id)
         try b.performAndWait {

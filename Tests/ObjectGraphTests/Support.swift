@@ -85,3 +85,26 @@ extension BundledModels {
         try! ManagedObjectModel(key.apply(to: file(named: "Photos").entities, keys: [("Photo", ["remoteURL"]), ("Album", ["name"])]))
     }
 }
+
+/// One stored expense, and two contexts that have both read it: B, under `policy`, is the one
+/// that meets the conflict when A saves first (`aChanges`, then A's save).
+struct ReadByTwo {
+    let container: PersistentContainer
+    let id: ManagedObjectID
+    let a: ManagedObjectContext
+    let b: ManagedObjectContext
+
+    init(policy: MergePolicy, aChanges: (ManagedObject) -> Void) throws {
+        container = try makeContainer()
+        id = try seedExpenses(container.newBackgroundContext(), count: 1, categories: 1)[0]
+        a = container.newBackgroundContext(name: "A")
+        b = container.newBackgroundContext(name: "B")
+        b.mergePolicy = policy
+        let (a, b, id) = (a, b, id)
+        try b.performAndWait { _ = try b.existingObject(with: id) }
+        try a.performAndWait {
+            aChanges(try a.existingObject(with: id))
+            try a.save()
+        }
+    }
+}

@@ -19,6 +19,39 @@ import Workload
         #expect(Set(RunParameter.all.map(\.flag)).count == RunParameter.all.count)
     }
 
+    /// The other direction: every parameter column of the results file is a column of the table
+    /// (or one the table derives), so a column cannot be added to the file without its parameter.
+    @Test func everyParameterColumnHasItsParameter() {
+        let declared = Set(RunParameter.all.flatMap(\.columns)).union(RunConfiguration().csvFields.keys)
+        for column in ResultRow.parameterColumns { #expect(declared.contains(column), "\(column)") }
+    }
+
+    /// The default `--help` shows is the configuration's: a default that is a value (not a
+    /// description such as "per strategy, see 'loadgen list'") parses back to it.
+    @Test func theDefaultsHelpShowsAreTheRealOnes() throws {
+        var plain = RunConfiguration()
+        plain.clearUnused()
+        for p in RunParameter.all where !p.defaultText.contains(" ") {
+            var c = RunConfiguration()
+            try p.set(p.defaultText, in: &c)
+            c.clearUnused()   // --fraction's 0.1 is the default of the operations that use it
+            #expect(c == plain, "\(p.flag) shows \(p.defaultText) as its default")
+        }
+    }
+
+    /// The side facts are the parameters' own: which say what the records are, which name a
+    /// model's roles, which mean nothing on a filled store.
+    @Test func eachParameterSaysWhereItApplies() {
+        #expect(RunParameter.workloadFlags.isSuperset(of: ["--rows", "--dup-rate", "--model", "--entity", "--string-length"]))
+        #expect(!RunParameter.workloadFlags.contains("--batch-size") && !RunParameter.workloadFlags.contains("--writers"))
+        #expect(RunParameter.modelFlags == ["--model", "--entity", "--key", "--relationship"])
+        #expect(Set(RunParameter.all.filter(\.scope.needsModel).map(\.flag))
+            == ["--entity", "--key", "--relationship", "--parents", "--string-length"])
+        #expect(Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
+            == ["--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency", "--coordinators",
+                "--view-context", "--rate"])
+    }
+
     @Test func aConfigurationRendersAsTheCSVShowsIt() throws {
         var c = RunConfiguration()
         for (flag, value) in [("--strategy", "many-writers"), ("--rows", "10k"), ("--dup-rate", "0.25"),

@@ -34,10 +34,8 @@ enum CompareCommand {
         } catch let error as CommandError {
             FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))
             return Self.usage
-        } catch let error as CompareError {
-            FileHandle.standardError.write(Data("loadgen: compare: \(error)\n".utf8))
-            return Self.usage
         } catch {
+            // A CompareError (files that cannot be compared) or any other: the same line and status.
             FileHandle.standardError.write(Data("loadgen: compare: \(error)\n".utf8))
             return Self.usage
         }

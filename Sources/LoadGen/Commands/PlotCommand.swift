@@ -75,6 +75,7 @@ struct Charts {
         let baseline = try baselinePath.map { try Self.results($0, command: command) }
         data = ChartData(rows: rows, timeline: timeline, history: history, baseline: baseline,
                          writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
+                         limit: RawSQLiteStrategy().name,
                          band: Comparison.Options().speed)
     }
 

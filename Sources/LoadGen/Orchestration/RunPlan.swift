@@ -126,7 +126,7 @@ struct RunPlan {
             if a.has("--dataset") { throw CommandError.usage("\(a.command): --dataset and --model both say what the records are; give one") }
             return
         }
-        for flag in ["--entity", "--key", "--relationship", "--parents", "--string-length"] where a.has(flag) {
+        for flag in RunParameter.all.filter(\.scope.needsModel).map(\.flag) where a.has(flag) {
             throw CommandError.usage("\(a.command): \(flag) applies only with --model (a built-in dataset's model gives its roles)")
         }
     }
@@ -170,8 +170,7 @@ struct RunPlan {
             throw CommandError.usage("run: --fraction applies only with --operation update or delete")
         }
         if let operation = filled.first {
-            let meaningless = ["--dup-rate", "--key-dist", "--zipf-s", "--rate", "--input", "--writers", "--producer-latency",
-                               "--coordinators", "--view-context", "--key-order"]
+            let meaningless = RunParameter.all.filter { !$0.onFilledStore }.map(\.flag) + ["--input"]
             for flag in meaningless where a.has(flag) {
                 throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
                                          + "filled first with one row per key); drop it, or run the import on its own")

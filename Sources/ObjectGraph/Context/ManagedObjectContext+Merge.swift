@@ -35,7 +35,13 @@ extension ManagedObjectContext {
                 for controller in resultsControllers { controller.merged(o) }
             }
         }
-        for id in note.deletedObjectIDs {
+        mergeDeletions(note.deletedObjectIDs, resultsControllers: resultsControllers)
+    }
+
+    /// Objects deleted by another context's save or by a batch request: each leaves its related
+    /// objects' to-manys and the registry, and the screens that showed it are told.
+    private func mergeDeletions(_ ids: [ManagedObjectID], resultsControllers: [FetchedResultsController]) {
+        for id in ids {
             guard let o = registry[id] else { continue }
             for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
                 if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
@@ -121,16 +127,8 @@ extension ManagedObjectContext {
             // A row deleted since it was recorded stays a fault: forget it.
             for o in objects where o.isFault { forget(o) }
         }
-        for id in deleted {
-            guard let o = registry[id] else { continue }
-            // As a merged save's deletions: the object leaves its related objects' to-manys.
-            for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
-                if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
-                o.toOne[i] = nil   // or a to-many loading later would take it back
-            }
-            forget(o)
-            for controller in resultsControllers { controller.merged(o) }
-        }
+        // As a merged save's deletions.
+        mergeDeletions(deleted, resultsControllers: resultsControllers)
     }
 
     /// Starts telling `controller` about merged objects.

@@ -63,12 +63,7 @@ final class HistoryRecorder: @unchecked Sendable {
         s.bind(entity.id, at: 3)
         s.bind(primaryKey, at: 4)
         s.bind(write.transaction, at: 5)
-        if let changedColumns {
-            fillColumns(changedColumns, toMany: toMany, entity: entity)
-            columns.withUnsafeBytes { s.bindBlob($0, at: 6) }
-        } else {
-            s.bindNull(at: 6)
-        }
+        bindMask(changedColumns, toMany: toMany, entity: entity, to: s, at: 6)
         try s.run()
         write.nextKey += 1
         write.keysLeft -= 1
@@ -96,12 +91,7 @@ final class HistoryRecorder: @unchecked Sendable {
         let s = try connection.statement(sql)
         s.bind(write.nextKey, at: 1)
         s.bind(write.transaction, at: 2)
-        if let changedColumns {
-            fillColumns(changedColumns, toMany: 0, entity: entity)
-            columns.withUnsafeBytes { s.bindBlob($0, at: 3) }
-        } else {
-            s.bindNull(at: 3)
-        }
+        bindMask(changedColumns, toMany: 0, entity: entity, to: s, at: 3)
         for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 4)) }
         try s.run()
         write.keysLeft = 0
@@ -130,6 +120,16 @@ final class HistoryRecorder: @unchecked Sendable {
         }
         stringKeys[string] = k
         return k
+    }
+
+    /// Binds an update's column mask (`ZCOLUMNS`, see `record`), or NULL for an insert or delete.
+    private func bindMask(_ changedColumns: UInt64?, toMany: UInt64, entity: Entity, to s: Statement, at index: Int32) {
+        if let changedColumns {
+            fillColumns(changedColumns, toMany: toMany, entity: entity)
+            columns.withUnsafeBytes { s.bindBlob($0, at: index) }
+        } else {
+            s.bindNull(at: index)
+        }
     }
 
     private func fillColumns(_ mask: UInt64, toMany: UInt64, entity: Entity) {

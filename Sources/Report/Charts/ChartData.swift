@@ -25,18 +25,21 @@ package struct ChartData: Sendable {
     /// Every chart the inputs allow. `rows` are results rows; `timeline` the rows of a timeline
     /// file (`TimelineWriter.fileHeader`); `history` the rows of a history of nightly results, and
     /// `baseline` the baseline's.
+    /// `writerStrategies` are the strategies with writers (their chart); `limit` is the strategy
+    /// `vs_limit` divides by (named in titles, and left out of the trend, where it is 1 every
+    /// night). The caller names them: Report knows no strategy.
     package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
-                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], band: Double = 0.05) {
+                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], limit: String = "the limit", band: Double = 0.05) {
         let summary = RunSummary(rows: rows)
         charts = [
-            Self.throughput(summary),
+            Self.throughput(summary, limit: limit),
             Self.scaling(summary),
             Self.batchSize(summary),
             Self.memory(rows: rows, timeline: timeline),
             Self.writers(summary, strategies: writerStrategies),
             Self.sqlPerRow(summary),
             Self.latency(summary),
-            Self.trend(history: history, baseline: baseline, band: band),
+            Self.trend(history: history, baseline: baseline, limit: limit, band: band),
         ]
     }
 
@@ -60,7 +63,7 @@ package struct ChartData: Sendable {
     /// per configuration (labels stay readable however many), a linear scale unless the rates
     /// span more than ten times (a log scale hid differences under 2×). Rows counted under
     /// callgrind are left out: their time is callgrind's.
-    static func throughput(_ s: RunSummary) -> Chart {
+    static func throughput(_ s: RunSummary, limit: String) -> Chart {
         let measured = s.configurations.filter { $0.rate != nil && $0.last?.instructionsCountedBy != "callgrind" }
         guard !measured.isEmpty else { return skip("throughput", "Throughput", "no repetition finished ok") }
         var text = "# y label median_rows_per_s low high limit_rows_per_s\n"
@@ -84,9 +87,9 @@ package struct ChartData: Sendable {
         let noLimit = operations.subtracting(["import"]) == operations
             ? "operations on a filled store have no limit" : "no limit was measured in these runs"
         return Chart(name: "throughput", title: "Throughput", data: text,
-                     series: ["median " + unit] + (limited ? ["limit (raw-sqlite)"] : []), skipped: nil,
+                     series: ["median " + unit] + (limited ? ["limit (\(limit))"] : []), skipped: nil,
                      variables: ["count": String(measured.count), "log": logScale ? "1" : "0", "start": n(start), "unit": unit,
-                                 "limitnote": limited ? "black tick: the limit (raw-sqlite on the same records)" : noLimit,
+                                 "limitnote": limited ? "black tick: the limit (\(limit) on the same records)" : noLimit,
                                  "settings": settings(s, of: measured)])
     }
 
@@ -104,11 +107,13 @@ package struct ChartData: Sendable {
     /// rows, dup_rate 0.1000, 5 repetitions"): what a reader must know to read it.
     static func settings(_ s: RunSummary, of configurations: [RunSummary.Configuration]) -> String {
         var parts: [String] = []
-        for column in ["dataset", "rows", "dup_rate", "batch_size", "writers", "journal", "synchronous", "store"] {
+        // What the records are: the dataset, or a model run's entity and model file.
+        let records = Set(configurations.map(\.parameters.records).filter { !$0.isEmpty })
+        if records.count == 1, let value = records.first { parts.append(value) }
+        for column in ["rows", "dup_rate", "batch_size", "writers", "journal", "synchronous", "store"] {
             let values = Set(configurations.map { $0.parameters[column] }.filter { !$0.isEmpty })
             guard values.count == 1, let value = values.first else { continue }
-            parts.append(column == "dataset" || column == "rows" ? (column == "rows" ? "\(value) rows" : value)
-                         : "\(column) \(value)")
+            parts.append(column == "rows" ? "\(value) rows" : "\(column) \(value)")
         }
         let repetitions = Set(configurations.map { $0.rows.count })
         if repetitions.count == 1, let count = repetitions.first { parts.append("\(count) repetition\(count == 1 ? "" : "s")") }
@@ -249,7 +254,7 @@ package struct ChartData: Sendable {
     /// median over the strategy's configurations of night median ÷ baseline median). One
     /// baseline for every line (1.0), the band the gate tolerates around it, and a mark on each
     /// night a strategy fell below the band.
-    static func trend(history: [TrendSample]?, baseline: [ResultRow]?, band: Double = 0.05) -> Chart {
+    static func trend(history: [TrendSample]?, baseline: [ResultRow]?, limit: String = "", band: Double = 0.05) -> Chart {
         guard let history, !history.isEmpty else {
             return skip("trend", "Nightly trend", "no --history file was given (results/history.csv)")
         }
@@ -271,7 +276,7 @@ package struct ChartData: Sendable {
         var flags = ""
         // Strategies with a vs_limit first: the top panel draws those, the bottom all.
         var blocks: [(strategy: String, text: String, hasSpeed: Bool)] = []
-        for strategy in history.map(\.strategy).uniqued() where strategy != "raw-sqlite" {
+        for strategy in history.map(\.strategy).uniqued() where strategy != limit {
             var lines: [String] = []
             var hasSpeed = false
             for run in order {

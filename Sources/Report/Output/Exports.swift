@@ -44,24 +44,74 @@ package enum JSONExport {
 /// `--summary-csv`: one row per configuration with its statistics, for charts and spreadsheets.
 /// Parameter columns first (as the results file orders them), then the figures.
 package enum SummaryCSV {
-    /// Figures after the parameters, in file order.
-    static let figures = [
-        "config", "repetitions", "ok", "rank",
-        "rows_per_s_median", "rows_per_s_mean", "rows_per_s_sd", "rows_per_s_mad", "rows_per_s_min", "rows_per_s_max",
-        "rows_per_s_ci_low", "rows_per_s_ci_high", "rows_per_s_outliers",
-        "wall_s_median", "wall_s_mad", "wall_s_min", "wall_s_max", "wall_s_ci_low", "wall_s_ci_high",
-        "vs_limit_median", "vs_limit_ci_low", "vs_limit_ci_high",
-        "peak_rss_bytes_median", "peak_rss_bytes_max", "peak_heap_bytes_max",
-        "sql_per_row", "sql_statements", "sql_selects", "saves", "transactions", "conflicts", "busy_retries",
-        "duplicates", "lost", "bad_links", "integrity",
-        "latency_p50_ms", "latency_p99_ms", "latency_max_ms", "status",
+    /// One figure column: its name, whether it holds text, and how a configuration's cell is made.
+    struct Figure: Sendable {
+        let name: String
+        var isText = false
+        let cell: @Sendable (Row) -> String
+    }
+
+    /// What a figure's cell reads: the configuration, its rank, and its last repetition.
+    struct Row {
+        let c: RunSummary.Configuration
+        let rank: Int?
+        var last: RunMeasurement? { c.last }
+        /// The median of a strategy counter over the repetitions that were ok.
+        func median(_ pick: (StrategyCounters) -> Double?) -> Double? {
+            Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
+        }
+    }
+
+    /// Every figure after the parameters, in file order: one declaration each, name and value
+    /// together.
+    static let figures: [Figure] = [
+        Figure(name: "config", isText: true) { $0.c.label },
+        Figure(name: "repetitions") { String($0.c.rows.count) },
+        Figure(name: "ok") { String($0.c.ok.count) },
+        Figure(name: "rank") { $0.rank.map(String.init) ?? "" },
+        Figure(name: "rows_per_s_median") { n($0.c.rate?.median, 1) },
+        Figure(name: "rows_per_s_mean") { n($0.c.rate?.mean, 1) },
+        Figure(name: "rows_per_s_sd") { n($0.c.rate?.standardDeviation, 1) },
+        Figure(name: "rows_per_s_mad") { n($0.c.rate?.mad, 1) },
+        Figure(name: "rows_per_s_min") { n($0.c.rate?.min, 1) },
+        Figure(name: "rows_per_s_max") { n($0.c.rate?.max, 1) },
+        Figure(name: "rows_per_s_ci_low") { n($0.c.rate?.medianInterval?.lowerBound, 1) },
+        Figure(name: "rows_per_s_ci_high") { n($0.c.rate?.medianInterval?.upperBound, 1) },
+        Figure(name: "rows_per_s_outliers") { $0.c.rate.map { String($0.outliers.count) } ?? "" },
+        Figure(name: "wall_s_median") { n($0.c.wall?.median, 6) },
+        Figure(name: "wall_s_mad") { n($0.c.wall?.mad, 6) },
+        Figure(name: "wall_s_min") { n($0.c.wall?.min, 6) },
+        Figure(name: "wall_s_max") { n($0.c.wall?.max, 6) },
+        Figure(name: "wall_s_ci_low") { n($0.c.wall?.medianInterval?.lowerBound, 6) },
+        Figure(name: "wall_s_ci_high") { n($0.c.wall?.medianInterval?.upperBound, 6) },
+        Figure(name: "vs_limit_median") { n($0.c.vsLimit?.median, 4) },
+        Figure(name: "vs_limit_ci_low") { n($0.c.vsLimit?.medianInterval?.lowerBound, 4) },
+        Figure(name: "vs_limit_ci_high") { n($0.c.vsLimit?.medianInterval?.upperBound, 4) },
+        Figure(name: "peak_rss_bytes_median") { n($0.c.peakRSS?.median, 0) },
+        Figure(name: "peak_rss_bytes_max") { n($0.c.peakRSS?.max, 0) },
+        Figure(name: "peak_heap_bytes_max") { $0.c.ok.compactMap(\.measurement.peakHeapBytes).max().map(String.init) ?? "" },
+        Figure(name: "sql_per_row") { n($0.c.sqlPerRow, 4) },
+        Figure(name: "sql_statements") { i($0.last?.sql?.total) },
+        Figure(name: "sql_selects") { i($0.last?.sql?.select) },
+        Figure(name: "saves") { i($0.last?.strategy?.saves) },
+        Figure(name: "transactions") { i($0.last?.sql?.commits) },
+        Figure(name: "conflicts") { i($0.last?.strategy?.conflicts) },
+        Figure(name: "busy_retries") { i($0.last?.strategy?.busyRetries) },
+        Figure(name: "duplicates") { i($0.last?.verification?.duplicates) },
+        Figure(name: "lost") { i($0.last?.verification?.lost) },
+        Figure(name: "bad_links") { i($0.last?.verification?.badLinks) },
+        Figure(name: "integrity", isText: true) { $0.last?.verification?.integrity ?? "" },
+        Figure(name: "latency_p50_ms") { n($0.median(\.latencyP50Milliseconds), 3) },
+        Figure(name: "latency_p99_ms") { n($0.median(\.latencyP99Milliseconds), 3) },
+        Figure(name: "latency_max_ms") { n($0.median(\.latencyMaxMilliseconds), 3) },
+        Figure(name: "status", isText: true) { $0.c.ok.count == $0.c.rows.count ? "ok" : "\($0.c.rows.count - $0.c.ok.count) not ok" },
     ]
-    static let textColumns: Set<String> = ["config", "integrity", "status"]
+    static let textColumns: Set<String> = Set(figures.filter(\.isText).map(\.name))
 
     /// The parameter columns present in the run, in results-file order, then the figures.
     package static func header(_ summary: RunSummary) -> [String] {
         let present = Set(summary.configurations.flatMap { $0.parameters.fields.keys })
-        return ResultRow.header.filter { present.contains($0) && $0 != "config" } + figures
+        return ResultRow.header.filter { present.contains($0) && $0 != "config" } + figures.map(\.name)
     }
 
     package static func rows(_ summary: RunSummary) -> [[String]] {
@@ -72,29 +122,8 @@ package enum SummaryCSV {
             for (i, c) in ranking.members.enumerated() where rank[c.parameters] == nil { rank[c.parameters] = i + 1 }
         }
         return summary.configurations.map { c in
-            let last = c.last
-            let latency = { (pick: (StrategyCounters) -> Double?) in
-                Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
-            }
-            let figures: [String] = [
-                c.label, String(c.rows.count), String(c.ok.count), rank[c.parameters].map(String.init) ?? "",
-                n(c.rate?.median, 1), n(c.rate?.mean, 1), n(c.rate?.standardDeviation, 1), n(c.rate?.mad, 1),
-                n(c.rate?.min, 1), n(c.rate?.max, 1), n(c.rate?.medianInterval?.lowerBound, 1),
-                n(c.rate?.medianInterval?.upperBound, 1), c.rate.map { String($0.outliers.count) } ?? "",
-                n(c.wall?.median, 6), n(c.wall?.mad, 6), n(c.wall?.min, 6), n(c.wall?.max, 6),
-                n(c.wall?.medianInterval?.lowerBound, 6), n(c.wall?.medianInterval?.upperBound, 6),
-                n(c.vsLimit?.median, 4), n(c.vsLimit?.medianInterval?.lowerBound, 4), n(c.vsLimit?.medianInterval?.upperBound, 4),
-                n(c.peakRSS?.median, 0), n(c.peakRSS?.max, 0),
-                c.ok.compactMap(\.measurement.peakHeapBytes).max().map(String.init) ?? "",
-                n(c.sqlPerRow, 4), i(last?.sql?.total), i(last?.sql?.select), i(last?.strategy?.saves), i(last?.sql?.commits),
-                i(last?.strategy?.conflicts), i(last?.strategy?.busyRetries),
-                i(last?.verification?.duplicates), i(last?.verification?.lost), i(last?.verification?.badLinks),
-                last?.verification?.integrity ?? "",
-                n(latency(\.latencyP50Milliseconds), 3), n(latency(\.latencyP99Milliseconds), 3),
-                n(latency(\.latencyMaxMilliseconds), 3),
-                c.ok.count == c.rows.count ? "ok" : "\(c.rows.count - c.ok.count) not ok",
-            ]
-            return parameterColumns.map { c.parameters[$0] } + figures
+            let row = Row(c: c, rank: rank[c.parameters])
+            return parameterColumns.map { c.parameters[$0] } + figures.map { $0.cell(row) }
         }
     }
 

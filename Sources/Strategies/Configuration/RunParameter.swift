@@ -25,6 +25,38 @@ package struct RunParameter: Sendable {
     private let parse: @Sendable (String, inout RunConfiguration) throws(RunParameterError) -> Void
     private let uses: @Sendable (any WriteStrategy, RunConfiguration) -> Bool
     private let unset: @Sendable (inout RunConfiguration) -> Void
+    /// What the parameter says (`Scope`): how the run writes, which records, or which model.
+    package private(set) var scope: Scope = .run
+    /// False for a parameter that means nothing for an update, delete or read, whose store is
+    /// filled first with one row per key (`--dup-rate`, `--writers`, …): refused with one.
+    package private(set) var onFilledStore = true
+
+    /// What a parameter says, which decides where it applies.
+    package enum Scope: Sendable, Equatable {
+        /// How the run writes (strategy, batch size, writers, store settings).
+        case run
+        /// Which records are generated: `generate` takes it too, and an import file (`--input`),
+        /// which holds its records, refuses it. `needsModel`: only for a team's model.
+        case records(needsModel: Bool)
+        /// The model and its roles: with `--input` too (the file is read by the model).
+        /// `needsModel`: a role of a team's model (`--entity`), not the model itself.
+        case model(needsModel: Bool)
+
+        /// Whether it says something about the records (the workload).
+        package var isWorkload: Bool { self != .run }
+        /// Whether it means something only with `--model`.
+        package var needsModel: Bool {
+            switch self {
+            case .run: return false
+            case .records(let needs), .model(let needs): return needs
+            }
+        }
+    }
+
+    /// The parameter, saying `scope`.
+    func scoped(_ scope: Scope) -> RunParameter { var p = self; p.scope = scope; return p }
+    /// The parameter, meaning nothing on a filled store.
+    func notOnFilledStore() -> RunParameter { var p = self; p.onFilledStore = false; return p }
 
     /// Sets one value (one element of a list) in `configuration`; throws what is accepted.
     package func set(_ text: String, in configuration: inout RunConfiguration) throws(RunParameterError) {
@@ -86,7 +118,7 @@ extension RunParameter {
                      defaultText: "expenses", sweeps: true, columns: ["dataset"],
                      render: { [$0.model.path == nil ? $0.workload.dataset.rawValue : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.dataset = try choice(text, Dataset.self) },
-                     uses: always, unset: { _ in }),
+                     uses: always, unset: { _ in }).scoped(.records(needsModel: false)),
         RunParameter(flag: "--model", valueName: "PATH",
                      help: "a team's own Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) instead of a dataset",
                      defaultText: "none: --dataset's", sweeps: false, columns: ["model"], render: { [$0.model.path ?? ""] },
@@ -94,13 +126,13 @@ extension RunParameter {
                          guard !text.isEmpty else { throw RunParameterError(accepted: "a model path") }
                          c.model.path = text
                          c.workload.usesModel = true
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.model(needsModel: false)),
         RunParameter(flag: "--entity", valueName: "NAME", help: "with --model: the entity records become",
                      defaultText: "found from the model", sweeps: false, columns: ["entity"], render: { [$0.model.entity ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          guard !text.isEmpty else { throw RunParameterError(accepted: "an entity name") }
                          c.model.entity = text
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.model(needsModel: true)),
         RunParameter(flag: "--key", valueName: "ATTRIBUTE[,ATTRIBUTE]", help: "with --model: the attributes that key a record",
                      defaultText: "its uniqueness constraint", sweeps: false, columns: ["key"],
                      render: { [$0.model.key?.joined(separator: "+") ?? ""] },
@@ -108,7 +140,7 @@ extension RunParameter {
                          let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                          guard !names.contains(where: \.isEmpty) else { throw RunParameterError(accepted: "attribute names, comma-separated") }
                          c.model.key = names
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.model(needsModel: true)),
         RunParameter(flag: "--relationship", valueName: "NAME[.KEY]|none",
                      help: "with --model: the to-one a find-or-create resolves (and the destination's attribute it finds by)",
                      defaultText: "the entity's only to-one",
@@ -116,21 +148,21 @@ extension RunParameter {
                      parse: { text, c throws(RunParameterError) in
                          guard !text.isEmpty else { throw RunParameterError(accepted: "a relationship name or none") }
                          c.model.relationship = text
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.model(needsModel: true)),
         RunParameter(flag: "--rows", valueName: "N", help: "records to write (100000, 100k, 1M)",
                      defaultText: "100000", sweeps: true, columns: ["rows"], render: { [String($0.workload.rows)] },
                      parse: { text, c throws(RunParameterError) in c.workload.rows = try integer(text, 1...maxRows) },
-                     uses: always, unset: { _ in }),
+                     uses: always, unset: { _ in }).scoped(.records(needsModel: false)),
         RunParameter(flag: "--seed", valueName: "N", help: "generator seed: same seed, same records",
                      defaultText: "1", sweeps: true, columns: ["seed"], render: { [String($0.workload.seed)] },
                      parse: { text, c throws(RunParameterError) in c.workload.seed = UInt64(try integer(text, 0...Int.max)) },
-                     uses: always, unset: { _ in }),
+                     uses: always, unset: { _ in }).scoped(.records(needsModel: false)),
         RunParameter(flag: "--dup-rate", valueName: "R", help: "share of records repeating an earlier key, 0 ≤ R < 1",
                      defaultText: "0", sweeps: true, columns: ["dup_rate"],
                      render: { [$0.input == nil ? Format.share($0.workload.dupRate) : Format.fixed($0.effectiveDupRate, 4)] },
                      parse: { text, c throws(RunParameterError) in
                          c.workload.dupRate = try number(text, 0...1, upperOpen: true, "a share from 0 up to (not including) 1")
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore(),
         RunParameter(flag: "--key-dist", valueName: "uniform|zipf", help: "which earlier keys repeat",
                      defaultText: "uniform", sweeps: true, columns: ["key_dist"],
                      render: { [$0.input == nil ? $0.workload.keyDistribution.name : "file"] },
@@ -140,7 +172,7 @@ extension RunParameter {
                          case "zipf": if case .zipf = c.workload.keyDistribution {} else { c.workload.keyDistribution = .zipf(s: 1.1) }
                          default: throw RunParameterError(accepted: "one of uniform|zipf")
                          }
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore(),
         RunParameter(flag: "--zipf-s", valueName: "S", help: "zipf exponent (with --key-dist zipf), 0.01 to 10",
                      defaultText: "1.1", sweeps: true, columns: ["zipf_s"],
                      render: { c in
@@ -150,44 +182,45 @@ extension RunParameter {
                      parse: { text, c throws(RunParameterError) in
                          let s = try number(text, 0.01...10, "an exponent from 0.01 to 10")
                          if case .zipf = c.workload.keyDistribution { c.workload.keyDistribution = .zipf(s: s) }
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore(),
         RunParameter(flag: "--key-order", valueName: "ascending|random",
                      help: "order new keys arrive in (IDs that grow, or UUIDv4-like)", defaultText: "ascending", sweeps: true,
                      columns: ["key_order"], render: { [$0.input == nil ? $0.workload.keyOrder.rawValue : ""] },
                      parse: { text, c throws(RunParameterError) in c.workload.keyOrder = try choice(text, KeyOrder.self) },
-                     uses: always, unset: { _ in }),
-        RunParameter(flag: "--categories", valueName: "N", help: "categories in the expenses dataset",
-                     defaultText: "50", sweeps: true, columns: ["categories"],
-                     render: { [$0.input == nil && $0.model.path == nil && $0.workload.dataset == .expenses ? String($0.workload.categories) : ""] },
-                     parse: { text, c throws(RunParameterError) in c.workload.categories = try integer(text, 1...1_000_000) },
-                     uses: { _, c in c.model.path == nil && c.workload.dataset == .expenses }, unset: { $0.workload.categories = 50 }),
-        RunParameter(flag: "--albums", valueName: "N", help: "albums in the photos dataset",
-                     defaultText: "20", sweeps: true, columns: ["albums"],
-                     render: { [$0.input == nil && $0.model.path == nil && $0.workload.dataset == .photos ? String($0.workload.albums) : ""] },
-                     parse: { text, c throws(RunParameterError) in c.workload.albums = try integer(text, 1...1_000_000) },
-                     uses: { _, c in c.model.path == nil && c.workload.dataset == .photos }, unset: { $0.workload.albums = 20 }),
-        RunParameter(flag: "--parents", valueName: "N", help: "with --model: related objects records are spread over",
-                     defaultText: "50", sweeps: true, columns: ["parents"],
-                     render: { [$0.input == nil && $0.model.path != nil ? String($0.workload.modelParents) : ""] },
-                     parse: { text, c throws(RunParameterError) in c.workload.modelParents = try integer(text, 1...1_000_000) },
-                     uses: { _, c in c.model.path != nil }, unset: { $0.workload.modelParents = 50 }),
-        RunParameter(flag: "--payload-bytes", valueName: "N",
-                     help: "size of each generated binary value (photos' imageData; a model's Binary attributes)",
-                     defaultText: "4096", sweeps: true, columns: ["payload_bytes"],
-                     render: { [$0.input == nil && ($0.model.path != nil || $0.workload.dataset == .photos) ? String($0.workload.payloadBytes) : ""] },
-                     parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
-                     uses: { _, c in c.model.path != nil || c.workload.dataset == .photos }, unset: { $0.workload.payloadBytes = 4096 }),
-        RunParameter(flag: "--string-length", valueName: "MIN-MAX",
-                     help: "with --model: bytes of each generated string the model does not bound (its Min/Max Length do)",
-                     defaultText: "8-32", sweeps: true, columns: ["string_length"],
-                     render: { [$0.input == nil && $0.model.path != nil ? "\($0.workload.stringLength.lowerBound)-\($0.workload.stringLength.upperBound)" : ""] },
-                     parse: { text, c throws(RunParameterError) in
-                         let parts = text.split(separator: "-", maxSplits: 1).map { Int($0) }
-                         guard parts.count == 2, let low = parts[0], let high = parts[1], 0 <= low, low <= high, high <= 1_000_000 else {
-                             throw RunParameterError(accepted: "lengths MIN-MAX in bytes, 0 ≤ MIN ≤ MAX ≤ 1000000 (8-32)")
-                         }
-                         c.workload.stringLength = low...high
-                     }, uses: { _, c in c.model.path != nil }, unset: { $0.workload.stringLength = 8...32 }),
+                     uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore(),
+        generatedSize(flag: "--categories", valueName: "N", help: "categories in the expenses dataset", defaultText: "50",
+                      column: "categories", applies: { $0.model.path == nil && $0.workload.dataset == .expenses },
+                      value: { String($0.workload.categories) },
+                      parse: { text, c throws(RunParameterError) in c.workload.categories = try integer(text, 1...1_000_000) },
+                      reset: { $0.workload.categories = 50 }),
+        generatedSize(flag: "--albums", valueName: "N", help: "albums in the photos dataset", defaultText: "20",
+                      column: "albums", applies: { $0.model.path == nil && $0.workload.dataset == .photos },
+                      value: { String($0.workload.albums) },
+                      parse: { text, c throws(RunParameterError) in c.workload.albums = try integer(text, 1...1_000_000) },
+                      reset: { $0.workload.albums = 20 }),
+        generatedSize(flag: "--parents", valueName: "N", help: "with --model: related objects records are spread over",
+                      defaultText: "50", column: "parents", applies: { $0.model.path != nil },
+                      value: { String($0.workload.modelParents) },
+                      parse: { text, c throws(RunParameterError) in c.workload.modelParents = try integer(text, 1...1_000_000) },
+                      reset: { $0.workload.modelParents = 50 }).scoped(.records(needsModel: true)),
+        generatedSize(flag: "--payload-bytes", valueName: "N",
+                      help: "size of each generated binary value (photos' imageData; a model's Binary attributes)",
+                      defaultText: "4096", column: "payload_bytes",
+                      applies: { $0.model.path != nil || $0.workload.dataset == .photos },
+                      value: { String($0.workload.payloadBytes) },
+                      parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
+                      reset: { $0.workload.payloadBytes = 4096 }),
+        generatedSize(flag: "--string-length", valueName: "MIN-MAX",
+                      help: "with --model: bytes of each generated string the model does not bound (its Min/Max Length do)",
+                      defaultText: "8-32", column: "string_length", applies: { $0.model.path != nil },
+                      value: { "\($0.workload.stringLength.lowerBound)-\($0.workload.stringLength.upperBound)" },
+                      parse: { text, c throws(RunParameterError) in
+                          let parts = text.split(separator: "-", maxSplits: 1).map { Int($0) }
+                          guard parts.count == 2, let low = parts[0], let high = parts[1], 0 <= low, low <= high, high <= 1_000_000 else {
+                              throw RunParameterError(accepted: "lengths MIN-MAX in bytes, 0 ≤ MIN ≤ MAX ≤ 1000000 (8-32)")
+                          }
+                          c.workload.stringLength = low...high
+                      }, reset: { $0.workload.stringLength = 8...32 }).scoped(.records(needsModel: true)),
         RunParameter(flag: "--batch-size", valueName: "N", help: "records per save or transaction",
                      defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: ["batch_size"],
                      render: { c in [(c.batchSize ?? c.writeStrategy?.defaultBatchSize).map(String.init) ?? ""] },
@@ -196,17 +229,17 @@ extension RunParameter {
         RunParameter(flag: "--writers", valueName: "K", help: "concurrent producers for writer strategies",
                      defaultText: "1", sweeps: true, columns: ["writers"], render: { [$0.writers.map(String.init) ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.writers = try integer(text, 1...256) },
-                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }),
+                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }).notOnFilledStore(),
         RunParameter(flag: "--producer-latency", valueName: "US", help: "simulated fetch time per record in µs",
                      defaultText: "0", sweeps: true, columns: ["producer_latency_us"],
                      render: { [$0.producerLatencyMicroseconds.map(String.init) ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.producerLatencyMicroseconds = try integer(text, 0...10_000_000) },
-                     uses: { s, _ in s.usesWriters }, unset: { $0.producerLatencyMicroseconds = nil }),
+                     uses: { s, _ in s.usesWriters }, unset: { $0.producerLatencyMicroseconds = nil }).notOnFilledStore(),
         RunParameter(flag: "--coordinators", valueName: "shared|per-writer",
                      help: "writer contexts share one coordinator, or one each", defaultText: "shared", sweeps: true,
                      columns: ["coordinators"], render: { [$0.coordinators?.rawValue ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.coordinators = try choice(text, CoordinatorMode.self) },
-                     uses: { s, _ in s.usesCoordinators }, unset: { $0.coordinators = nil }),
+                     uses: { s, _ in s.usesCoordinators }, unset: { $0.coordinators = nil }).notOnFilledStore(),
         RunParameter(flag: "--synchronous", valueName: "normal|full|off", help: "PRAGMA synchronous of a file store",
                      defaultText: StoreOptions.Synchronous.coreDataDefault.rawValue, sweeps: true, columns: ["synchronous"],
                      render: { [$0.synchronous?.rawValue ?? ""] },
@@ -222,7 +255,7 @@ extension RunParameter {
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["view_context"],
                      render: { [$0.viewContext ? "yes" : ""] },
                      parse: { text, c throws(RunParameterError) in c.viewContext = try onOff(text) },
-                     uses: { s, _ in s.operation == .import && !s.isLimit }, unset: { $0.viewContext = false }),
+                     uses: { s, _ in s.operation == .import && !s.isLimit }, unset: { $0.viewContext = false }).notOnFilledStore(),
         RunParameter(flag: "--history", valueName: "off|on",
                      help: "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request (alone: on)",
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["history"],
@@ -235,19 +268,31 @@ extension RunParameter {
                      render: { [$0.rate.map { Format.fixed($0, 1) } ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          c.rate = try number(text, 1...10_000_000, "records per second, from 1 to 10000000")
-                     }, uses: { s, _ in s.operation == .import }, unset: { $0.rate = nil }),
+                     }, uses: { s, _ in s.operation == .import }, unset: { $0.rate = nil }).notOnFilledStore(),
     ]
+
+    /// A size or count of generated records that only some records have (the expenses'
+    /// categories, a model's string lengths): used by every strategy when `applies`, and shown
+    /// blank where it does not, or with an import file, whose records are what they are. One
+    /// condition decides both, so the column and the sweep cannot disagree.
+    static func generatedSize(flag: String, valueName: String, help: String, defaultText: String, column: String,
+                              applies: @escaping @Sendable (RunConfiguration) -> Bool,
+                              value: @escaping @Sendable (RunConfiguration) -> String,
+                              parse: @escaping @Sendable (String, inout RunConfiguration) throws(RunParameterError) -> Void,
+                              reset: @escaping @Sendable (inout RunConfiguration) -> Void) -> RunParameter {
+        RunParameter(flag: flag, valueName: valueName, help: help, defaultText: defaultText, sweeps: true, columns: [column],
+                     render: { [$0.input == nil && applies($0) ? value($0) : ""] }, parse: parse,
+                     uses: { _, c in applies(c) }, unset: reset).scoped(.records(needsModel: false))
+    }
 
     /// The parameter of `flag`, if it is one.
     package static func named(_ flag: String) -> RunParameter? { all.first { $0.flag == flag } }
 
     /// The parameters that name a team's model and its roles (they apply with `--input` too).
-    package static let modelFlags: Set<String> = ["--model", "--entity", "--key", "--relationship"]
+    package static let modelFlags: Set<String> = Set(all.filter { if case .model = $0.scope { true } else { false } }.map(\.flag))
 
     /// The workload's parameters (what `generate` takes too).
-    package static let workloadFlags: Set<String> = ["--dataset", "--rows", "--seed", "--dup-rate", "--key-dist", "--zipf-s",
-                                                    "--key-order", "--categories", "--albums", "--payload-bytes",
-                                                    "--model", "--entity", "--key", "--relationship", "--parents", "--string-length"]
+    package static let workloadFlags: Set<String> = Set(all.filter(\.scope.isWorkload).map(\.flag))
 }
 
 // MARK: - Reading values

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import Report
+
+@Suite struct StatisticsTests {
+    /// Values computed by hand (and, for the bootstrap, by an independent Python port of the
+    /// same SplitMix64 resampling): the statistics are the textbook ones.
+    @Test func centreSpreadAndOutliersAsComputedByHand() {
+        let s = Statistics([10, 12, 11, 13, 100])!
+        #expect(s.median == 12 && s.min == 10 && s.max == 100 && s.count == 5)
+        #expect(s.mean == 29.2)
+        #expect(abs(s.standardDeviation - 39.594191493197584) < 1e-9)
+        #expect(s.mad == 1)                              // |x − 12| = 2, 0, 1, 1, 88
+        #expect(s.outliers == [4])                       // 0.6745 × 88 / 1 = 59.4 > 3.5
+        #expect(s.modifiedZScore(10) == -1.349)
+        #expect(s.medianInterval == 10...100)            // five values: the resampled medians span them
+        #expect(Statistics([3, 1, 2, 10])!.median == 2.5)
+        #expect(Statistics([3, 1, 2, 10])!.medianInterval == nil)   // fewer than five repetitions
+        #expect(Statistics([]) == nil)
+    }
+
+    @Test func theBootstrapIsSeededAndMatchesAReferenceImplementation() {
+        let values: [Double] = [100, 102, 98, 101, 99, 103, 97, 100]
+        let s = Statistics(values)!
+        #expect(s.median == 100 && s.medianInterval == 98...102)
+        #expect(Statistics(values.reversed())!.medianInterval == s.medianInterval)   // order does not matter
+        #expect(s.outliers.isEmpty)
+        let pairs: [(Double, Double)] = [(200, 100), (210, 101), (190, 99), (205, 100), (199, 98), (202, 102)]
+        let ratio = Bootstrap.ratioInterval(pairs)!
+        #expect(abs(ratio.lowerBound - 1.9646464646464648) < 1e-12 && abs(ratio.upperBound - 2.0646766169154227) < 1e-12)
+        #expect(Statistics([5, 5, 5, 5, 5])!.medianInterval == 5...5 && Statistics([5, 5, 5, 5, 5])!.outliers.isEmpty)
+    }
+
+    @Test func histogramQuantilesAreWithinOnePercent() {
+        var h = LatencyHistogram()
+        for us in 1...100_000 { h.record(nanoseconds: UInt64(us) * 1000) }
+        #expect(h.count == 100_000)
+        let p50 = h.quantileMilliseconds(0.5)!, p99 = h.quantileMilliseconds(0.99)!
+        #expect(abs(p50 - 50.0) / 50.0 < 0.01)
+        #expect(abs(p99 - 99.0) / 99.0 < 0.01)
+        #expect(h.maxMilliseconds == 100.0)
+        var other = LatencyHistogram()
+        other.record(nanoseconds: 5_000_000_000)
+        h.merge(other)
+        #expect(h.maxMilliseconds == 5_000.0 && h.count == 100_001)
+    }
+}
