@@ -36,6 +36,32 @@ import Testing
         #expect(try container.rows("SELECT count(DISTINCT ZEXTERNALID) FROM ZEXPENSE") == 2_000)
     }
 
+    /// A key of two attributes (`externalID == x AND note == y`): the index narrows by one part and
+    /// the whole predicate judges; linear as a key of one. A number compared with a number of
+    /// another kind (5 against 5.0) is not filed: every unsaved object is judged, and it is found.
+    @Test func aKeyOfSeveralAttributesIsLinearToo() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .indexed))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let entity = try context.entity(named: "Expense")
+            for i in 0..<3_000 {
+                let key = "k\(i / 2)", source = "s\(i % 2)"
+                var request = FetchRequest(entityName: "Expense", predicate: .and([.equal("externalID", key), .equal("note", source)]))
+                request.fetchLimit = 1
+                #expect(try context.fetch(request).isEmpty, "\(key) \(source) is new")
+                let e = context.insert(entity)
+                e["externalID"] = .string(key)
+                e["note"] = .string(source)
+                e["amount"] = .double(Double(i))
+            }
+            #expect(context.pendingObjectsExamined < 4 * 3_000, "\(context.pendingObjectsExamined) examined")
+            let twice = FetchRequest(entityName: "Expense", predicate: .and([.equal("externalID", "k7"), .equal("note", "s1")]))
+            #expect(try context.fetch(twice).count == 1)
+            let mixed = FetchRequest(entityName: "Expense", predicate: .equal("amount", 15))
+            #expect(try context.fetch(mixed).count == 1, "amount 15.0 is found by the integer 15")
+        }
+    }
+
     /// An unsaved object whose key changes after the index filed it is found by its new key only.
     @Test func aChangedKeyMovesInTheIndex() throws {
         let container = try makeContainer(BundledModels.expenses(key: .indexed))

@@ -238,10 +238,12 @@ extension ManagedObjectContext {
 
     // MARK: Pending changes
 
-    /// Unsaved objects that may match: for `attribute == "text"` the objects the pending index
-    /// files under that text, otherwise every updated and inserted object (in that order).
+    /// Unsaved objects that may match: for `attribute == value` (alone or in an AND) the objects
+    /// the pending index files under that value, otherwise every updated and inserted object (in
+    /// that order).
     private func forEachPendingCandidate(for predicate: PendingMatcher, entity: Entity, _ body: (ManagedObject) -> Void) {
-        guard let (attribute, value) = predicate.textEquality, insertedList.count + updatedList.count > 32 else {
+        guard let (attribute, value) = predicate.indexableEquality, Self.filesExactly(value, entity.attributes[attribute].type),
+              insertedList.count + updatedList.count > 32 else {
             pendingObjectsExamined += updatedList.count + insertedList.count
             updatedList.forEach(body)
             insertedList.forEach(body)
@@ -254,6 +256,16 @@ extension ManagedObjectContext {
         let candidates = pendingIndex!.candidates(value)
         pendingObjectsExamined += candidates.count
         candidates.forEach(body)
+    }
+
+    /// Whether unsaved objects filed by `value` (Value's Hashable) are every object the predicate's
+    /// comparison could match: a text, an integer or bytes compared with an attribute that stores
+    /// that kind. (A number of another kind, 5 against 5.0, compares equal but files apart.)
+    private static func filesExactly(_ value: Value, _ type: AttributeType) -> Bool {
+        switch (value, type.storage) {
+        case (.string, .text), (.integer, .integer), (.data, .bytes): return true
+        default: return false
+        }
     }
 
     /// Core Data's fetches see the context's unsaved work: inserted objects that match join the

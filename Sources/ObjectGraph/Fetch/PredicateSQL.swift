@@ -183,9 +183,17 @@ struct PendingMatcher {
 
     /// `attribute == "text"`, the find-or-create shape a `PendingIndex` serves (text only:
     /// numbers compare across types, which hashing cannot follow).
-    var textEquality: (attribute: Int, value: Value)? {
-        guard case .attribute(let i, .equal, let value) = root, case .string = value else { return nil }
-        return (i, value)
+    /// An `attribute == value` the predicate requires: the whole predicate, or one part of an AND
+    /// (a key of several attributes is found with `a == x AND b == y`). What the pending index
+    /// files unsaved objects by; the whole predicate still judges each candidate.
+    var indexableEquality: (attribute: Int, value: Value)? {
+        func equality(_ node: Node) -> (Int, Value)? {
+            guard case .attribute(let i, .equal, let value) = node, !value.isNull else { return nil }
+            return (i, value)
+        }
+        if let found = equality(root) { return found }
+        if case .and(let nodes) = root { return nodes.lazy.compactMap(equality).first }
+        return nil
     }
 
     private static func matches(_ node: Node, _ o: ManagedObject) -> Bool {
