@@ -46,6 +46,8 @@ enum ListCommand {
         for d in Dataset.allCases {
             text += "  " + d.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + d.summary + "\n"
         }
+        text += "  " + "--model PATH".padding(toLength: width, withPad: " ", startingAt: 0)
+            + "a team's own Core Data model (.xcdatamodeld): every strategy on its entities (README: Your own model)\n"
         return text
     }
 }
