@@ -90,6 +90,8 @@ import Testing
         #expect(truncated?.record == 2 && truncated?.message.contains("ends") == true)
         let date = read(Self.good.replacingOccurrences(of: "2025-01-01T00:00:00Z", with: "yesterday"))
         #expect(date?.record == 1 && date?.message.contains("ISO 8601") == true)
+        // A number is seconds since 1970: 2025-01-01T00:00:00Z is 1735689600.
+        #expect(read(Self.good.replacingOccurrences(of: #""2025-01-01T00:00:00Z""#, with: "1735689600")) == nil)
         let binary = read("\u{0}\u{1}\u{2}")
         #expect(binary?.offset == 0 && binary?.message.contains("not JSON") == true)
         #expect(read("{\"expenses\": [" + Self.good + "]}") == nil)
@@ -124,6 +126,18 @@ import Testing
         #expect(r.values.double(1) == 788_914_800.25 - 86_400 * 365)
         #expect(reader.ignoredMembers == ["extra"])
         #expect(try !reader.next(into: &r))
+    }
+
+    /// A date given as a number is seconds since 1970: the same instant as its ISO 8601 text.
+    @Test func datesAsUnixSecondsAreTheSameInstant() throws {
+        let text = Self.good + "\n" + Self.good.replacingOccurrences(of: #""2025-01-01T00:00:00Z""#, with: "1735689600") + "\n"
+        let path = NSTemporaryDirectory() + "dates-\(UUID().uuidString).ndjson"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try RecordFileReader(path: path, shape: Shapes.expenses)
+        var a = Record(), b = Record()
+        #expect(try reader.next(into: &a) && reader.next(into: &b))
+        #expect(a.values.double(1) == b.values.double(1) && a.values.double(1) == 757_382_400)
     }
 
     @Test func isoDatesRoundTrip() {

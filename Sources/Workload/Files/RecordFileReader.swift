@@ -54,6 +54,9 @@ package final class RecordFileReader: RecordSource {
     private let types: [FieldType]
     private let names: [String]
 
+    /// 1970-01-01 in seconds since 2001-01-01, Core Data's reference date.
+    static let unixEpochSinceReferenceDate = 978_307_200.0
+
     /// Opens `path` for records of `shape`. Throws `ImportError` for an empty or non-JSON file,
     /// `ImportFileError` when it cannot be opened.
     package init(path: String, shape: RecordShape) throws {
@@ -280,9 +283,14 @@ package final class RecordFileReader: RecordSource {
             }
             v.setDouble(n, at: f)
         case .date:
+            // An ISO 8601 string, or a number: seconds since 1970, as feeds that count time write it.
+            if let c = try peek(), c == UInt8(ascii: "-") || (c >= 48 && c <= 57) {
+                v.setDouble(try readNumber(what) - Self.unixEpochSinceReferenceDate, at: f)
+                return
+            }
             try readString(into: &text, what: what)
             guard let d = text.withBytes(ISO8601.parse) else {
-                throw error(recordNumber, "\(what) is not an ISO 8601 date: \"\(text)\"")
+                throw error(recordNumber, "\(what) is not a date: \"\(text)\" (an ISO 8601 string, or seconds since 1970)")
             }
             v.setDouble(d, at: f)
         case .bool:
