@@ -169,5 +169,19 @@ import Workload
         do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
             #expect(error.message.contains("Article.feed is a required to-one"))
         }
+        // A to-one back to the records' own entity cannot be the relationship.
+        let tree = Self.write("""
+            <model><entity name="Node"><attribute name="id" attributeType="String"/>
+            <relationship name="parent" optional="YES" maxCount="1" destinationEntity="Node" inverseName="children" inverseEntity="Node"/>
+            <relationship name="children" optional="YES" toMany="YES" destinationEntity="Node" inverseName="parent" inverseEntity="Node"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="id"/></uniquenessConstraint></uniquenessConstraints>
+            </entity></model>
+            """)
+        var t = configuration(ContextResetStrategy(), path: tree)
+        do { _ = try ImportSource.resolve(t); Issue.record("accepted") } catch let error as ImportModelError {
+            #expect(error.message.contains("Node.parent points back at Node"), "\(error)")
+        }
+        t.model.relationship = "none"
+        #expect(try ImportSource.resolve(t).roles.relationship == nil)
     }
 }

@@ -145,6 +145,12 @@ extension ImportRoles {
             return
         }
         let destination = file.entity(named: r.destination)!
+        guard destination.name != entity.name else {
+            // Related objects would be rows of the records' own table, which the verifier counts
+            // as records the workload never made.
+            throw ImportModelError("\(where_): \(entity.name).\(r.name) points back at \(entity.name); loadgen relates records "
+                                   + "to objects of another entity: give another --relationship, or none (\(listed))")
+        }
         relationship = r.name
         parentEntity = destination.name
         let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
