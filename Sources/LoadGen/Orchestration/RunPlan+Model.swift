@@ -27,6 +27,12 @@ extension RunPlan {
                 noteOnce(source)
             }
             let shape = try source.shape(c.shapeOptions)
+            if c.model.path != nil, c.operation == .update || c.operation == .delete, let target = shape.targetField {
+                let update = shape.updateField.map { "; an update writes \(shape.fields[$0].name)" } ?? ""
+                let line = "  \(c.operation.rawValue)s target the \(source.roles.entity) records whose \(shape.fields[target].name) "
+                    + "is below the cutoff (the first date, else number, attribute)" + (c.operation == .update ? update : "")
+                if !modelNotes.contains(line) { modelNotes.append(line) }
+            }
             if let strategy = c.writeStrategy, let reason = Self.refusal(of: strategy, source, shape, c) {
                 if !refusedHere.contains(where: { $0.strategy == strategy.name }) { refusedHere.append((strategy.name, reason)) }
                 continue
