@@ -105,39 +105,3 @@ package struct ImportModel: Sendable {
         return first.integerMaximum.map { Int(min($0, Int64(1) << 47)) } ?? (1 << 47)
     }
 }
-
-/// A model file with its roles resolved: what every job of a run reads its model from. Built once
-/// per process and configuration (parsing and checking the file happens outside the measured
-/// window).
-package struct ImportSource: Sendable {
-    package let file: ModelFile
-    package let roles: ImportRoles
-
-    /// The source `configuration` names: its `--model` file, or its dataset's bundled model.
-    package static func resolve(_ configuration: RunConfiguration) throws -> ImportSource {
-        let key = CacheKey(choice: configuration.model, dataset: configuration.workload.dataset)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
-        let file: ModelFile
-        if let path = configuration.model.path {
-            do { file = try ModelFile.read(path) } catch {
-                throw ImportModelError("--model \(error)", kind: error.isMissing ? .missing : .malformed)
-            }
-        } else {
-            file = BundledModels.file(named: configuration.workload.dataset.bundledModelName)
-        }
-        let source = ImportSource(file: file, roles: try ImportRoles.resolve(file, configuration.model))
-        cache.withLock { $0[key] = source }
-        return source
-    }
-
-    /// The records' shape: the same whatever a strategy does to the key's protection.
-    package func shape(_ options: ShapeOptions) throws -> RecordShape {
-        try ImportModel.shape(file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)), roles, options)
-    }
-
-    private struct CacheKey: Hashable, Sendable {
-        let choice: ModelChoice
-        let dataset: Dataset
-    }
-    private static let cache = Protected<[CacheKey: ImportSource]>([:])
-}
