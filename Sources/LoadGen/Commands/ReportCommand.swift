@@ -79,6 +79,10 @@ enum ReportCommand {
                                  unranked: limits, options: options)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
         text += machine(rows) + "\n"
+        let records = rows.map(\.parameters.records).uniqued().filter { !$0.isEmpty }
+        if records != ["expenses"] && !records.isEmpty {
+            text += "Records: \(records.joined(separator: "; ")).\n\n"
+        }
         if machines.count > 1 {
             text += "**Measured on \(machines.count) machines (--cross-machine)**: \(machines.joined(separator: "; ")). "
                 + "Medians below mix them; compare across machines only through `vs_limit`.\n\n"
