@@ -23,6 +23,12 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
             + "so it may beat the limit"
     }
     package var defaultBatchSize: Int? { 5_000 }
+    package func fix(for requirement: Requirement) -> String? {
+        // One fix closes both gaps: said once when both are missing.
+        requirement == .screen ? screenAdvice
+            : "batch: the batch insert on a uniqueness constraint (INSERT OR IGNORE) followed by the relationship fix-up it "
+                + "needs, or batch-upsert (ON CONFLICT DO UPDATE)"
+    }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         let mapping = try job.importModel(key: keyConstraint)

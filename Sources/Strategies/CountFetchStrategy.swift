@@ -7,6 +7,8 @@ package struct CountFetchStrategy: WriteStrategy {
     package var name: String { "count-fetch" }
     package var summary: String { "fetch every expense and count the array" }
     package var idiom: String { "counting with fetch(…).count (seed 004's anti-pattern)" }
+    /// A count, not a list: compared only with the other way of counting.
+    package var purpose: String? { "a count" }
     package var keyConstraint: KeyConstraint { .unique }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .read }

@@ -18,6 +18,15 @@ package struct ManyWritersStrategy: WriteStrategy {
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     package var caveat: String { "the buggy idiom: its duplicates are what it measures" }
     package var usesWriters: Bool { true }
+    /// Its duplicates are closed by the bug's own fix, said once.
+    package func fix(for requirement: Requirement) -> String? {
+        requirement == .unique ? demonstratedBug?.fix : StoreAdvice.fix(for: requirement)
+    }
+    package var demonstratedBug: DemonstratedBug? {
+        DemonstratedBug(bug: "check-then-insert in contexts that save at once lets duplicates race in (seed 001)",
+                        fix: "one-writer (the producers feed ONE writer context), or many-writers-constrained (a uniqueness "
+                            + "constraint with a merge policy)")
+    }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))

@@ -42,6 +42,17 @@ package protocol WriteStrategy: Sendable {
     /// shows rows missing): Core Data's fix, for the summary to give beside the verdict. Nil for
     /// a strategy whose saves reach the screen.
     var screenAdvice: String? { get }
+    /// What Core Data offers to close the gap when this idiom's store falls short of what a
+    /// workload needs (duplicated keys, records without their parent, a screen that misses rows):
+    /// the conclusion gives it beside the shortfall. Defaults to `StoreAdvice`'s, the screen's to
+    /// `screenAdvice`.
+    func fix(for requirement: Requirement) -> String?
+    /// For an idiom in the catalogue to demonstrate a bug (seed 001's downloader): the bug and
+    /// its fix. Such an idiom is measured and shown, never recommended.
+    var demonstratedBug: DemonstratedBug? { get }
+    /// What the strategy's result is when it is not the records themselves (`a count`): it is
+    /// compared only with strategies of the same purpose. Nil for the rest.
+    var purpose: String? { get }
 
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet), or
     /// for another operation works on the store filled before. Throws when the work cannot be
@@ -65,6 +76,19 @@ extension WriteStrategy {
     package var requiresHistory: Bool { false }
     package var resolvesRelatedObjects: Bool { false }
     package var screenAdvice: String? { nil }
+    package func fix(for requirement: Requirement) -> String? {
+        requirement == .screen ? screenAdvice ?? StoreAdvice.fix(for: .screen) : StoreAdvice.fix(for: requirement)
+    }
+    package var demonstratedBug: DemonstratedBug? { nil }
+    package var purpose: String? { nil }
+}
+
+/// A bug an idiom of the catalogue demonstrates, and the idiom that fixes it.
+package struct DemonstratedBug: Sendable {
+    /// What goes wrong ("check-then-insert in contexts saving at once lets duplicates race in").
+    package let bug: String
+    /// What a team does instead.
+    package let fix: String
 }
 
 /// What a strategy does to the store, and what a run measures (`--operation`).

@@ -12,6 +12,9 @@ enum ConclusionFlags {
         .option("--max-latency", "MS", "leave out of the recommendation what has a p99 latency above MS"),
         .option("--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
                 default: "0.05"),
+        .option("--require", "unique,links,screen|none",
+                "what every recommended store must hold (default: what the workload needs: unique keys where keys repeat, "
+                    + "records linked to their parent, a current screen with --view-context)"),
     ]
 
     /// The options `a` gives, with the strategies' advice and the workload's columns.
@@ -29,18 +32,40 @@ enum ConclusionFlags {
         options.maxLatencyMilliseconds = try a.double("--max-latency", in: 0.001...1e9, describe: "milliseconds above 0")
         options.minDifference = try a.double("--min-difference", default: ConclusionOptions.defaultMinDifference, in: 0...1,
                                              describe: "a share from 0 to 1 (0.05: five percent)")!
-        options.screenAdvice = Dictionary(uniqueKeysWithValues: StrategyRegistry.all.compactMap { s in
-            s.screenAdvice.map { (s.name, $0) }
-        })
+        options.require = try require(a)
+        for s in StrategyRegistry.all {
+            var fixes: [Requirement: String] = [:]
+            for requirement in Requirement.allCases { fixes[requirement] = s.fix(for: requirement) }
+            options.fixes[s.name] = fixes
+            if let bug = s.demonstratedBug { options.bugs[s.name] = (bug.bug, bug.fix) }
+            if let purpose = s.purpose { options.purposes[s.name] = purpose }
+        }
         options.workloadColumns = workloadColumns
+        options.switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
         return options
     }
 
+    /// `--require unique,links` or `none`: nil when not given (each workload's own needs).
+    static func require(_ a: Arguments) throws -> Set<Requirement>? {
+        guard let text = a.string("--require") else { return nil }
+        let accepted = "unique, links and screen, comma-separated, or none"
+        if text == "none" { return [] }
+        var set: Set<Requirement> = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let requirement = Requirement(rawValue: String(word)) else {
+                throw CommandError.usage("\(a.command): --require: '\(word)' is not accepted; expects \(accepted)")
+            }
+            set.insert(requirement)
+        }
+        return set
+    }
+
     /// The columns that describe the records and the task, not a choice a team makes: a
-    /// recommendation is made per value of them. Whether a screen watches (`view_context`) is the
-    /// app's, not the import's.
+    /// recommendation is made per value of them. Whether a screen watches (`view_context`), history
+    /// is recorded and how many producers deliver records (`writers`) are the app's, not the
+    /// import's.
     static let workloadColumns: [String] = RunParameter.all.filter { RunParameter.workloadFlags.contains($0.flag) }
-        .flatMap(\.columns) + ["unique_keys", "operation", "fraction", "input", "view_context"]
+        .flatMap(\.columns) + ["unique_keys", "operation", "fraction", "input", "view_context", "history", "writers"]
 
     /// "200M", "1.5G", "300000000" (decimal units, as the summaries print sizes).
     static func bytes(_ text: String) -> Int? {

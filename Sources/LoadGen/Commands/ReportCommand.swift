@@ -73,8 +73,7 @@ enum ReportCommand {
         let limits = Set(StrategyRegistry.all.filter(\.isLimit).map(\.name))
         var marks: [String: String] = [:]
         for s in StrategyRegistry.all where !s.caveat.isEmpty { marks[s.name] = s.caveat }
-        let swept = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys"
-            && Set(rows.map { $0.parameters[c] }.filter { !$0.isEmpty }).count > 1 }
+        let swept = RunSummary.sweptColumns(rows.map(\.parameters), options: options)
         let summary = RunSummary(rows: rows, sweptColumns: swept, marks: marks.filter { m in rows.contains { $0.parameters.strategy == m.key } },
                                  unranked: limits, options: options)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"

@@ -15,19 +15,33 @@ package enum JSONExport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A recommendation as JSON: the objective, the best, those within noise, those excluded.
+    /// A recommendation as JSON: what the workload needs, the winner (null unless these
+    /// repetitions tell it apart from every other), every configuration that may be recommended
+    /// with its lead behind the first, how stable the first is, and those excluded with why.
     static func recommendation(_ r: Recommendation) -> [String: Any] {
-        func named(_ c: RunSummary.Configuration) -> [String: Any] { ["strategy": c.strategy, "config": c.label] }
-        var object: [String: Any] = ["workload": r.workload, "objective": r.objective.rawValue, "through_vs_limit": r.throughLimit]
-        if let best = r.best {
-            object["best"] = named(best).merging(["value": RunSummary.objectiveValue(best, r.objective, throughLimit: r.throughLimit)
-                                                    ?? NSNull()]) { a, _ in a }
-        } else {
-            object["best"] = NSNull()
-            object["why_none"] = r.none ?? ""
+        func named(_ c: RunSummary.Configuration) -> [String: Any] { ["strategy": c.strategy, "config": c.label, "name": r.name(c)] }
+        var object: [String: Any] = ["workload": r.workload, "objective": r.objective.rawValue, "through_vs_limit": r.metric == .vsLimit,
+                                     "metric": r.metric?.rawValue ?? NSNull(), "needs": r.needs.sorted().map(\.rawValue),
+                                     "order": r.ranked.isEmpty ? "none" : r.orderUnknown ? "unknown" : r.winner != nil ? "winner" : "tied",
+                                     "stability": r.stability ?? NSNull()]
+        object["best"] = r.winner.map { named($0) } ?? NSNull()
+        if let none = r.none { object["why_none"] = none }
+        object["leaders"] = r.ranked.isEmpty ? [] : r.leaders.map(named)
+        object["ranked"] = r.ranked.map { entry -> [String: Any] in
+            var o = named(entry.configuration)
+            o["value"] = r.metric.flatMap { $0.median(entry.configuration) } ?? NSNull()
+            if let lead = entry.lead {
+                o["first_ahead_by"] = lead.ratio
+                o["ci_low"] = lead.interval?.lowerBound ?? NSNull()
+                o["ci_high"] = lead.interval?.upperBound ?? NSNull()
+                o["told_apart"] = lead.toldApart
+                if !lead.toldApart { o["why_not"] = lead.whyNot }
+            }
+            return o
         }
-        object["within_noise"] = r.withinNoise.map { named($0.configuration).merging(["behind": $0.difference]) { a, _ in a } }
-        object["excluded"] = r.excluded.map { named($0.configuration).merging(["why": $0.why]) { a, _ in a } }
+        object["excluded"] = r.excluded.map { entry -> [String: Any] in
+            named(entry.configuration).merging(["why": entry.why, "outcome": entry.configuration.verdict.outcome]) { a, _ in a }
+        }
         return object
     }
 
@@ -105,6 +119,10 @@ package enum SummaryCSV {
         Figure(name: "latency_p99_ms") { n($0.median(\.latencyP99Milliseconds), 3) },
         Figure(name: "latency_max_ms") { n($0.median(\.latencyMaxMilliseconds), 3) },
         Figure(name: "status", isText: true) { $0.c.ok.count == $0.c.rows.count ? "ok" : "\($0.c.rows.count - $0.c.ok.count) not ok" },
+        // What the workload needs of the store, and what this configuration's stores delivered:
+        // ok, failed, bug (an idiom shown for its bug), or short:unique+links.
+        Figure(name: "needs", isText: true) { $0.c.verdict.needs.sorted().map(\.rawValue).joined(separator: "+") },
+        Figure(name: "outcome", isText: true) { $0.c.verdict.outcome },
     ]
     static let textColumns: Set<String> = Set(figures.filter(\.isText).map(\.name))
 
@@ -154,7 +172,10 @@ package enum MarkdownExport {
                      "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|"]
         for c in summary.configurations {
             var cells = [c.strategy + (summary.marks[c.strategy] == nil ? "" : " \\*")]
-            cells += swept.map { c.parameters[$0].isEmpty ? "—" : c.parameters[$0] }
+            cells += swept.map { column in
+                let value = summary.options.value(column, of: c.parameters)
+                return value.isEmpty ? "—" : value
+            }
             cells += c.figureCells(withInterval: true) + occasional.map { $0.cell(c) }
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
@@ -167,7 +188,9 @@ package enum MarkdownExport {
         if !rankings.isEmpty { text += "\n" }
         for ranking in rankings {
             text += "- " + Summary.leadLine(ranking, summary: summary) + "\n"
-            for c in ranking.apart { text += "  - ranked apart: " + Summary.apartLine(c) + "\n" }
+            for (c, name) in zip(ranking.apart, ranking.apartNames) {
+                text += "  - ranked apart: " + Summary.apartLine(c, name: name) + "\n"
+            }
         }
         let conclusion = Summary.recommendations(summary)
         if !conclusion.isEmpty {
@@ -178,12 +201,6 @@ package enum MarkdownExport {
 
     /// Parameter columns that differ between configurations (strategy aside), in file order.
     static func sweptColumns(_ summary: RunSummary) -> [String] {
-        ResultRow.header.filter { column in
-            column != "strategy" && column != "unique_keys" && column != "config"
-                && Set(summary.configurations.compactMap { c -> String? in
-                    let v = c.parameters[column]
-                    return c.parameters.fields[column] == nil || v.isEmpty ? nil : v
-                }).count > 1
-        }
+        RunSummary.sweptColumns(summary.configurations.map(\.parameters), options: summary.options)
     }
 }

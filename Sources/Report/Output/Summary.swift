@@ -123,76 +123,110 @@ package enum Summary {
             + (ranking.point.isEmpty ? ":\n" : " at \(ranking.point):\n")
         let width = ranking.names.map(\.count).max() ?? 0
         for (i, c) in ranking.members.enumerated() {
-            let figure = summary.throughLimit ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0) : Format.rate(c.rate?.median ?? 0)
+            let figure = summary.throughLimit && c.vsLimit != nil ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0)
+                : Format.rate(c.rate?.median ?? 0)
             text += "  \(i + 1). " + ranking.names[i].padding(toLength: width, withPad: " ", startingAt: 0) + "  \(figure)\n"
         }
-        if ranking.lead != nil { text += "  " + leadLine(ranking, summary: summary, withPoint: false) + "\n" }
-        for c in ranking.apart { text += "  ranked apart: " + apartLine(c) + "\n" }
+        if ranking.members.count > 1 { text += "  " + leadLine(ranking, summary: summary, withPoint: false) + "\n" }
+        for (c, name) in zip(ranking.apart, ranking.apartNames) { text += "  ranked apart: " + apartLine(c, name: name) + "\n" }
         return text
     }
 
-    /// "context-reset [view_context=on]: its screen misses 135000 of 135000 rows — the fix".
-    static func apartLine(_ c: RunSummary.Configuration) -> String {
-        c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") + ": " + c.verdict.reasons.joined(separator: "; ")
-            + (c.verdict.fix.map { " — \($0)" } ?? "")
+    /// "context-reset [view_context=on] (41 k rows/s): its screen misses 135000 of 135000 rows — the fix".
+    static func apartLine(_ c: RunSummary.Configuration, name: String) -> String {
+        let figure = c.rate.map { " (\(Format.rate($0.median)))" } ?? ""
+        return name + figure + ": " + c.verdict.reasons.joined(separator: "; ") + (c.verdict.fix.map { " — \($0)" } ?? "")
     }
 
-    /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)", at the point; "equal"
-    /// below the smallest difference worth reporting; the missing interval said, with why.
+    /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)"; the members not told
+    /// apart from the first named as such, with why; no order at all without intervals.
     static func leadLine(_ ranking: RunSummary.Ranking, summary: RunSummary, withPoint: Bool = true) -> String {
         let point = withPoint && !ranking.point.isEmpty ? ranking.point + ": " : ""
-        guard let lead = ranking.lead, ranking.members.count > 1 else {
+        guard ranking.members.count > 1 else {
             return point + (ranking.names.first ?? "nothing ranked") + (ranking.apart.isEmpty ? "" : " (\(ranking.apart.count) ranked apart)")
         }
-        let (first, second) = (ranking.names[0], ranking.names[1])
-        let minimum = summary.options.minDifference
-        if lead.ratio < 1 + minimum {
-            return point + String(format: "%@ and %@ are equal within %.0f %% (%.2f×), the smallest difference reported "
-                                  + "(--min-difference)", first, second, minimum * 100, lead.ratio)
+        let leads = ranking.leads
+        if ranking.orderUnknown {
+            let reps = leads.compactMap { $0?.repetitions }.min() ?? 0
+            return point + "no order can be given: \(reps) repetition\(reps == 1 ? "" : "s") in common (an interval needs "
+                + "\(Statistics.minimumForInterval): --repeat \(Statistics.minimumForInterval) or more); measured order: "
+                + ranking.names.joined(separator: ", ")
         }
-        var line = point + String(format: "%@ is %.2f× %@ %@", first, lead.ratio,
-                                  summary.throughLimit ? "the vs_limit of" : "faster than", second)
-        if let ci = lead.interval {
-            line += String(format: " (95%% CI %.2f … %.2f)", ci.lowerBound, ci.upperBound)
-            if ci.lowerBound <= 1 { line += ": within noise, not a difference these repetitions can show" }
-        } else if summary.throughLimit {
-            line += " (rows of \(summary.invocations.count) invocations: compared through vs_limit, no paired interval)"
-        } else {
-            let reps = min(ranking.members[0].ok.count, ranking.members[1].ok.count)
-            line += " (no interval: \(reps) repetition\(reps == 1 ? "" : "s"); --repeat 5 or more gives one)"
+        let tied = leads.indices.filter { leads[$0]?.toldApart != true }
+        guard !tied.isEmpty else { return point + ahead(ranking.names[0], leads[0]!, ranking.names[1]) }
+        let equal = ([0] + tied.map { $0 + 1 }).map { ranking.names[$0] }
+        var line = point + listed(equal) + " are not told apart: "
+            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(leads[i]!.whyNot))" }.joined(separator: "; ")
+        if let next = leads.indices.first(where: { leads[$0]?.toldApart == true }) {
+            line += "; " + ahead(ranking.names[0], leads[next]!, ranking.names[next + 1])
         }
         return line
     }
 
-    /// The conclusion: per workload, the configuration to use by the objective, those within
-    /// noise of it, and those excluded with why.
+    /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)".
+    static func ahead(_ first: String, _ lead: Lead, _ other: String) -> String {
+        String(format: "%@ is %.2f× %@ %@", first, lead.ratio, lead.comparing, other)
+            + (lead.interval.map { String(format: " (95%% CI %.2f … %.2f)", $0.lowerBound, $0.upperBound) } ?? "")
+    }
+
+    /// "3.1 % behind".
+    static func behind(_ lead: Lead) -> String {
+        String(format: "%.1f %% behind", (1 - 1 / lead.ratio) * 100)
+    }
+
+    /// "a, b and c".
+    static func listed(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// The conclusion: per workload, what it needs, the configuration to use by the objective (or
+    /// those not told apart, or why no order can be given), and those excluded with why.
     package static func recommendations(_ summary: RunSummary) -> String {
-        let useful = summary.recommendations.filter { $0.best != nil || !$0.excluded.isEmpty }
+        let useful = summary.recommendations.filter { !$0.ranked.isEmpty || !$0.excluded.isEmpty }
         guard !useful.isEmpty, summary.configurations.filter({ !summary.unranked.contains($0.strategy) }).count > 1 else { return "" }
         var text = ""
         for r in useful {
-            text += "Recommendation" + (r.workload.isEmpty ? "" : " at \(r.workload)") + " (\(r.objective.phrase)"
-                + (r.throughLimit ? ", through vs_limit: rows of several invocations" : "") + "):\n"
-            if let best = r.best {
-                text += "  use \(name(best)): \(objectiveText(best, r))\n"
-            } else {
-                text += "  none: \(r.none ?? "")\n"
-            }
-            for (c, difference) in r.withinNoise {
-                text += String(format: "  as good within noise: %@ (%.1f %% behind)\n", name(c), difference * 100)
-            }
-            for (c, why) in r.excluded { text += "  excluded: \(name(c)): \(why)\n" }
+            text += "Recommendation" + (r.purpose.map { " for \($0)" } ?? "") + (r.workload.isEmpty ? "" : " at \(r.workload)")
+                + " (\(r.objective.phrase)"
+                + (r.metric == .vsLimit ? ", through vs_limit: rows of several invocations"
+                   : r.throughLimit && r.metric == .rate ? ", by rows/s paired by round: operations have no limit" : "")
+                + (r.needs.isEmpty ? "" : "; the store must hold \(Requirement.describe(r.needs))") + "):\n"
+            text += "  " + conclusionLine(r) + "\n"
+            for (c, why) in r.excluded { text += "  excluded: \(r.name(c)): \(why)\n" }
         }
         return text + "\n"
+    }
+
+    /// The recommendation's one line: use X, or which are equal, or why none.
+    static func conclusionLine(_ r: Recommendation) -> String {
+        guard let first = r.ranked.first?.configuration else { return "none: \(r.none ?? "")" }
+        let stable = r.stability.map { String(format: "; first in %.0f %% of %d resamples of the rounds", $0 * 100, Bootstrap.resamples) } ?? ""
+        if r.ranked.count == 1 {
+            return "use \(r.name(first)): \(objectiveText(first, r)), the only configuration that may be recommended here"
+        }
+        if r.orderUnknown {
+            let reps = r.ranked.compactMap { $0.lead?.repetitions }.min() ?? 0
+            return "no order can be given: \(reps) repetition\(reps == 1 ? "" : "s") in common (an interval needs "
+                + "\(Statistics.minimumForInterval): --repeat \(Statistics.minimumForInterval) or more); measured: "
+                + r.ranked.map { "\(r.name($0.configuration)) \(objectiveText($0.configuration, r))" }.joined(separator: ", ")
+        }
+        if let winner = r.winner, let next = r.ranked[1].lead {
+            return "use \(r.name(winner)): \(objectiveText(winner, r)), ahead of \(r.name(r.ranked[1].configuration)) by \(next.text)\(stable)"
+        }
+        let tied = r.ranked.dropFirst().filter { $0.lead?.toldApart != true }
+        return "not told apart: " + listed(r.leaders.map(r.name)) + " (" + tied.map { entry in
+            "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(entry.lead!.whyNot)"
+        }.joined(separator: "; ") + ")\(stable): use any of them, or decide by another objective or more repetitions"
     }
 
     static func name(_ c: RunSummary.Configuration) -> String { c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") }
 
     static func objectiveText(_ c: RunSummary.Configuration, _ r: Recommendation) -> String {
-        switch r.objective {
-        case .rate: return r.throughLimit ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0) : Format.rate(c.rate?.median ?? 0)
-        case .rss: return "peak RSS " + Format.bytes(Int(c.peakRSS?.median ?? 0))
-        case .latency: return String(format: "p99 %.1f ms", c.latencyP99?.median ?? 0)
+        switch r.metric {
+        case .vsLimit?: return String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0)
+        case .peakRSS?: return "peak RSS " + Format.bytes(Int(c.peakRSS?.median ?? 0))
+        case .latency?: return String(format: "p99 %.1f ms", c.latencyP99?.median ?? 0)
+        case .rate?, nil: return Format.rate(c.rate?.median ?? 0)
         }
     }
 

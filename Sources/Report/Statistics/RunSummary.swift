@@ -19,14 +19,21 @@ package struct RunSummary: Sendable {
         package let latencyP99: Statistics?
         /// SQL statements per record, median over ok repetitions.
         package let sqlPerRow: Double?
-        /// The promises it broke (none: it may be ranked and recommended).
-        package internal(set) var verdict = Verdict(reasons: [], fix: nil)
+        /// What its verified stores delivered (nil: nothing was verified).
+        package let outcome: StoreOutcome?
+        /// True when its repetitions were counted under callgrind (`--instructions`): their time and
+        /// memory are valgrind's, so they are never ranked or recommended by them.
+        package let underCallgrind: Bool
+        /// Why it may not be ranked or recommended (no reasons: it may).
+        package internal(set) var verdict = Verdict(reasons: [], fix: nil, needs: [], missing: [], failed: 0, isBug: false)
 
         init(rows: [ResultRow]) {
             self.rows = rows
             parameters = rows[0].parameters
             label = rows[0].configuration
             let ok = rows.filter { $0.measurement.status == .ok }
+            outcome = StoreOutcome(ok)
+            underCallgrind = rows[0].measurement.instructionsCountedBy == "callgrind"
             rate = Statistics(ok.compactMap(\.measurement.rowsPerSecond))
             wall = Statistics(ok.compactMap(\.measurement.wallSeconds))
             vsLimit = Statistics(ok.compactMap(\.vsLimit))
@@ -71,12 +78,15 @@ package struct RunSummary: Sendable {
         /// Each member's name: its strategy, and what tells it from a member of the same
         /// strategy (so that a ranking never reads "batch > batch").
         package let names: [String]
-        /// How much faster the first is than the second: the ratio of their median rates (of
-        /// `vs_limit` across invocations) and, from five repetitions paired by round, the
-        /// bootstrap interval of that ratio.
-        package let lead: (ratio: Double, interval: ClosedRange<Double>?)?
-        /// Configurations at this point that broke a promise: not ranked, shown with why.
+        /// Each member after the first: how far the first is ahead of it (rate, or `vs_limit`
+        /// across invocations), and whether these repetitions tell them apart.
+        package let leads: [Lead?]
+        /// True when some lead has no interval: these repetitions cannot give an order.
+        package var orderUnknown: Bool { leads.contains { $0?.interval == nil } }
+        /// Configurations at this point that may not be recommended: not ranked, shown with why.
         package let apart: [Configuration]
+        /// Their names, as `names` gives the members'.
+        package let apartNames: [String]
     }
 
     /// Every repetition, in the order it ran.
@@ -103,22 +113,25 @@ package struct RunSummary: Sendable {
     /// one (blank there) is ranked at every value of it.
     package init(rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
                 unranked: Set<String> = [], options: ConclusionOptions = ConclusionOptions()) {
-        var order: [ParameterValues] = []
-        var byParameters: [ParameterValues: [ResultRow]] = [:]
+        // Rows counted under callgrind are another configuration than the same parameters timed.
+        struct Key: Hashable { let parameters: ParameterValues; let callgrind: Bool }
+        var order: [Key] = []
+        var byKey: [Key: [ResultRow]] = [:]
         for row in rows {
-            if byParameters[row.parameters] == nil { order.append(row.parameters) }
-            byParameters[row.parameters, default: []].append(row)
+            let key = Key(parameters: row.parameters, callgrind: row.measurement.instructionsCountedBy == "callgrind")
+            if byKey[key] == nil { order.append(key) }
+            byKey[key, default: []].append(row)
         }
         self.rows = rows
-        configurations = order.map { parameters in
-            var c = Configuration(rows: byParameters[parameters]!)
+        configurations = order.map { key in
+            var c = Configuration(rows: byKey[key]!)
             c.verdict = Verdict.of(c, options: options)
             return c
         }
         invocations = rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }.uniqued()
         let throughLimit = invocations.count > 1
-        rankings = Self.rank(configurations.filter { !unranked.contains($0.strategy) }, sweptColumns: sweptColumns,
-                             throughLimit: throughLimit)
+        rankings = Self.rank(configurations.filter { !unranked.contains($0.strategy) && !$0.underCallgrind },
+                             sweptColumns: sweptColumns, options: options, throughLimit: throughLimit)
         recommendations = Self.recommend(configurations, unranked: unranked, options: options, throughLimit: throughLimit)
         self.notes = notes
         self.marks = marks
@@ -126,51 +139,48 @@ package struct RunSummary: Sendable {
         self.options = options
     }
 
-    private static func rank(_ configurations: [Configuration], sweptColumns: [String], throughLimit: Bool) -> [Ranking] {
-        // The points: every combination of swept values that some configuration sets fully.
-        var points: [[String: String]] = []
-        for c in configurations {
-            let point = Dictionary(uniqueKeysWithValues: sweptColumns.map { ($0, c.parameters[$0]) })
-            if point.values.allSatisfy({ !$0.isEmpty }) && !points.contains(point) { points.append(point) }
+    /// One ranking per workload and sweep point: the configurations' workload (as the
+    /// recommendations group them) and their values of the swept columns, a blank (a parameter a
+    /// strategy does not use) ranked at every value of it. A point is named by the columns that
+    /// tell it from the others.
+    private static func rank(_ configurations: [Configuration], sweptColumns: [String], options: ConclusionOptions,
+                             throughLimit: Bool) -> [Ranking] {
+        let swept = sweptColumns.filter { !options.workloadColumns.contains($0) }
+        let points = groups(configurations) { c in
+            workload(of: c, options: options) + swept.map { options.value($0, of: c.parameters) }
         }
-        if points.isEmpty { points = [[:]] }
-        return points.map { point in ranking(at: point, configurations, sweptColumns: sweptColumns, throughLimit: throughLimit) }
+        guard !points.isEmpty else { return [ranking(point: "", [], sweptColumns: sweptColumns, options: options, throughLimit: throughLimit)] }
+        // The workload's two never-blank parts sit between the workload columns and the swept ones.
+        let keyColumns = options.workloadColumns + ["", ""] + swept
+        let varying = keyColumns.indices.filter { i in
+            !keyColumns[i].isEmpty && keyColumns[i] != "unique_keys" && Set(points.map { $0.key[i] }).count > 1
+        }
+        return points.map { key, members in
+            var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
+            if let purpose = options.purposes[members[0].strategy] { words.insert("for \(purpose),", at: 0) }
+            return ranking(point: words.joined(separator: " "), members, sweptColumns: sweptColumns, options: options,
+                           throughLimit: throughLimit)
+        }
     }
 
-    /// The ranking at one sweep point: the configurations there that kept their promises, by
-    /// their rate (their `vs_limit` across invocations), and those that did not, apart.
-    private static func ranking(at point: [String: String], _ configurations: [Configuration], sweptColumns: [String],
-                                throughLimit: Bool) -> Ranking {
-        let here = configurations.filter { c in
-            point.allSatisfy { column, value in c.parameters[column].isEmpty || c.parameters[column] == value }
-        }
-        var scored: [(configuration: Configuration, value: Double)] = []
+    /// The ranking at one sweep point: the configurations there that may be recommended, by their
+    /// rate (their `vs_limit` across invocations), and those that may not, apart.
+    private static func ranking(point label: String, _ here: [Configuration], sweptColumns: [String],
+                                options: ConclusionOptions, throughLimit: Bool) -> Ranking {
+        var scored: [(configuration: Configuration, metric: Metric, value: Double)] = []
         for c in here where c.verdict.isOK {
-            if let value = objectiveValue(c, .rate, throughLimit: throughLimit) { scored.append((c, value)) }
+            let metric = Metric.of(c, .rate, throughLimit: throughLimit)
+            if let value = metric.median(c) { scored.append((c, metric, value)) }
         }
         scored.sort { $0.value > $1.value }
         let members = scored.map(\.configuration)
-        let label = sweptColumns.compactMap { column in point[column].map { "\(column)=\($0)" } }.joined(separator: " ")
-        var lead: (ratio: Double, interval: ClosedRange<Double>?)?
-        if scored.count >= 2 && scored[1].value > 0 {
-            let interval = throughLimit ? nil : pairedRatio(members[0], members[1])?.interval
-            lead = (scored[0].value / scored[1].value, interval)
+        let leads = scored.dropFirst().map { other in
+            Lead.of(scored[0].configuration, over: other.configuration, metric: scored[0].metric, minDifference: options.minDifference)
         }
-        return Ranking(point: label, members: members, names: names(members, sweptColumns: sweptColumns), lead: lead,
-                       apart: here.filter { !$0.verdict.isOK })
-    }
-
-    /// The ratio of `a`'s median rate to `b`'s, and from five repetitions paired by round (each
-    /// configuration's repetition r ran in round r) the bootstrap interval of that ratio.
-    static func pairedRatio(_ a: Configuration, _ b: Configuration) -> (ratio: Double, interval: ClosedRange<Double>?)? {
-        guard let x = a.rate?.median, let y = b.rate?.median, y > 0 else { return nil }
-        var byRound: [Int: Double] = [:]
-        for row in b.ok { if let rate = row.measurement.rowsPerSecond { byRound[row.repetition] = rate } }
-        let pairs = a.ok.compactMap { row -> (Double, Double)? in
-            guard let rate = row.measurement.rowsPerSecond, let other = byRound[row.repetition] else { return nil }
-            return (rate, other)
-        }
-        return (x / y, Bootstrap.ratioInterval(pairs))
+        let apart = here.filter { !$0.verdict.isOK }
+        let all = names(members + apart, sweptColumns: sweptColumns)
+        return Ranking(point: label, members: members, names: Array(all.prefix(members.count)), leads: leads, apart: apart,
+                       apartNames: Array(all.dropFirst(members.count)))
     }
 
     /// Each configuration's name among `members`: its strategy, and where another member has the

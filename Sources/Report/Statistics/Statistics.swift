@@ -112,6 +112,26 @@ package enum Bootstrap {
         return ratios.isEmpty ? nil : percentiles(&ratios)
     }
 
+    /// The 95 % interval of median(a) / median(b), each side resampled on its own: for samples
+    /// that share no rounds (rows of different invocations, each divided by its own limit).
+    package static func unpairedRatioInterval(_ a: [Double], _ b: [Double]) -> ClosedRange<Double>? {
+        guard a.count >= Statistics.minimumForInterval, b.count >= Statistics.minimumForInterval else { return nil }
+        var random = SplitMix64(seed: seed)
+        var ratios: [Double] = []
+        ratios.reserveCapacity(resamples)
+        var x = a, y = b
+        for _ in 0..<resamples {
+            for i in x.indices { x[i] = a[random.next(below: a.count)] }
+            for i in y.indices { y[i] = b[random.next(below: b.count)] }
+            x.sort()
+            y.sort()
+            let denominator = Statistics.median(ofSorted: y)
+            guard denominator > 0 else { continue }
+            ratios.append(Statistics.median(ofSorted: x) / denominator)
+        }
+        return ratios.isEmpty ? nil : percentiles(&ratios)
+    }
+
     /// The 2.5th and 97.5th percentiles (nearest rank).
     private static func percentiles(_ values: inout [Double]) -> ClosedRange<Double> {
         values.sort()

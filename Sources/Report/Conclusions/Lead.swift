@@ -1,0 +1,165 @@
+/// What a configuration is judged by in a conclusion: one value per repetition, and which way
+/// is better.
+package enum Metric: String, Sendable {
+    /// `vs_limit`: rows of several invocations, each divided by its own round's limit.
+    case vsLimit = "vs_limit"
+    /// Rows per second: one invocation, or an operation (updates, deletes, reads have no limit).
+    case rate = "rows/s"
+    case peakRSS = "peak RSS"
+    /// p99 latency to commit (open loop), else of a save.
+    case latency = "p99 latency"
+
+    package var higherIsBetter: Bool { self == .vsLimit || self == .rate }
+
+    /// The metric `objective` is judged by for `c`: across invocations an import compares
+    /// through `vs_limit`; an operation, which has no limit, by its rate paired by round.
+    static func of(_ c: RunSummary.Configuration, _ objective: ConclusionOptions.Objective, throughLimit: Bool) -> Metric {
+        switch objective {
+        case .rate: return throughLimit && c.vsLimit != nil ? .vsLimit : .rate
+        case .rss: return .peakRSS
+        case .latency: return .latency
+        }
+    }
+
+    /// The configuration's median of it.
+    func median(_ c: RunSummary.Configuration) -> Double? {
+        switch self {
+        case .vsLimit: return c.vsLimit?.median
+        case .rate: return c.rate?.median
+        case .peakRSS: return c.peakRSS?.median
+        case .latency: return c.latencyP99?.median
+        }
+    }
+
+    /// One repetition's value, keyed by its round (invocation and repetition): repetitions of two
+    /// configurations in the same round ran back to back on the same machine state.
+    func values(_ c: RunSummary.Configuration) -> [String: Double] {
+        let openLoop = c.ok.contains { $0.measurement.strategy?.latencyP99Milliseconds != nil }
+        var byRound: [String: Double] = [:]
+        for row in c.ok {
+            let m = row.measurement
+            let value: Double?
+            switch self {
+            case .vsLimit: value = row.vsLimit
+            case .rate: value = m.rowsPerSecond
+            case .peakRSS: value = m.peakRSSBytes.map(Double.init)
+            case .latency: value = openLoop ? m.strategy?.latencyP99Milliseconds : m.strategy?.saveP99Milliseconds
+            }
+            if let value { byRound[RunSummary.round(of: row)] = value }
+        }
+        return byRound
+    }
+}
+
+/// How far one configuration is ahead of another, and whether these repetitions tell them apart.
+///
+/// Told apart means both: the 95 % interval of the ratio excludes 1, and the lead is at least
+/// the smallest difference worth reporting (`--min-difference`). Without an interval (fewer than
+/// five repetitions in common) no order can be given, however large the measured ratio: two
+/// identical runs here gave 1.01× and 1.28× for the same pair.
+package struct Lead: Sendable {
+    /// The first's advantage as a ratio ≥ 1 when it is ahead: the ratio of medians for a figure
+    /// where higher is better, its inverse for one where lower is.
+    package let ratio: Double
+    /// The bootstrap interval of that ratio: over repetitions paired by round when the two share
+    /// five rounds, else (rows of several invocations, through `vs_limit`) over each side's own.
+    package let interval: ClosedRange<Double>?
+    /// Rounds in common (the pairs), or the smaller side's repetitions when unpaired.
+    package let repetitions: Int
+    package let paired: Bool
+    package let minDifference: Double
+    /// What the ratio is of.
+    package let metric: Metric
+
+    /// Whether these repetitions show that the first is ahead by a difference worth reporting.
+    package var toldApart: Bool { (interval?.lowerBound ?? 0) > 1 && ratio >= 1 + minDifference }
+
+    /// Why the two are not told apart ("" when they are).
+    package var whyNot: String {
+        guard let interval else {
+            return "no interval from \(repetitions) repetition\(repetitions == 1 ? "" : "s")"
+                + (paired ? " in common" : "") + " (an interval needs \(Statistics.minimumForInterval): --repeat "
+                + "\(Statistics.minimumForInterval) or more)"
+        }
+        if interval.lowerBound <= 1 {
+            return String(format: "95%% CI %.2f … %.2f includes 1", interval.lowerBound, interval.upperBound)
+        }
+        if ratio < 1 + minDifference {
+            return String(format: "%.1f %% is below --min-difference %.0f %%", (ratio - 1) * 100, minDifference * 100)
+        }
+        return ""
+    }
+
+    /// How a sentence compares the two: "faster than", "the vs_limit of", "less peak RSS than".
+    package var comparing: String {
+        switch metric {
+        case .vsLimit: return "the vs_limit of"
+        case .rate: return "faster than"
+        case .peakRSS: return "less peak RSS than"
+        case .latency: return "less p99 latency than"
+        }
+    }
+
+    /// "1.86× (95% CI 1.80 … 1.93)".
+    package var text: String {
+        String(format: "%.2f×", ratio) + (interval.map { String(format: " (95%% CI %.2f … %.2f)", $0.lowerBound, $0.upperBound) } ?? "")
+    }
+
+    /// The lead of `a` over `b` on `metric`, nil when either lacks it.
+    static func of(_ a: RunSummary.Configuration, over b: RunSummary.Configuration, metric: Metric,
+                   minDifference: Double) -> Lead? {
+        guard let x = metric.median(a), let y = metric.median(b), x > 0, y > 0 else { return nil }
+        let (va, vb) = (metric.values(a), metric.values(b))
+        // Oriented so that a ratio above 1 favours `a`.
+        let orient: (Double, Double) -> (Double, Double) = { p, q in metric.higherIsBetter ? (p, q) : (q, p) }
+        let pairs = va.keys.sorted().compactMap { round in vb[round].map { orient(va[round]!, $0) } }
+        let ratio = metric.higherIsBetter ? x / y : y / x
+        if metric != .vsLimit || !Set(va.keys).isDisjoint(with: vb.keys) {
+            return Lead(ratio: ratio, interval: Bootstrap.ratioInterval(pairs), repetitions: pairs.count, paired: true,
+                        minDifference: minDifference, metric: metric)
+        }
+        // vs_limit of different invocations: each is divided by its own round's limit, so the
+        // samples compare unpaired.
+        let (sa, sb) = metric.higherIsBetter ? (Array(va.values), Array(vb.values)) : (Array(vb.values), Array(va.values))
+        return Lead(ratio: ratio, interval: Bootstrap.unpairedRatioInterval(sa, sb), repetitions: min(sa.count, sb.count),
+                    paired: false, minDifference: minDifference, metric: metric)
+    }
+}
+
+extension RunSummary {
+    /// The round a repetition ran in: its invocation (the run id's prefix) and its repetition.
+    static func round(of row: ResultRow) -> String {
+        "\(row.identity.runID.split(separator: "-").first ?? "")#\(row.repetition)"
+    }
+
+    /// How often `candidates[0]` stays best when the rounds are resampled (2,000 times, with the
+    /// bootstrap's fixed seed): each resample draws rounds with replacement, and every
+    /// configuration's median is taken over its repetitions in the drawn rounds. Nil below five
+    /// rounds.
+    static func stability(_ candidates: [Configuration], metric: Metric) -> Double? {
+        guard candidates.count > 1 else { return nil }
+        let samples = candidates.map(metric.values)
+        let rounds = Array(Set(samples.flatMap(\.keys))).sorted()
+        guard rounds.count >= Statistics.minimumForInterval else { return nil }
+        var random = SplitMix64(seed: Bootstrap.seed)
+        var stays = 0, counted = 0
+        var drawn: [Double] = []
+        for _ in 0..<Bootstrap.resamples {
+            let picks = (0..<rounds.count).map { _ in rounds[random.next(below: rounds.count)] }
+            var best: (index: Int, value: Double)?
+            var complete = true
+            for (i, sample) in samples.enumerated() {
+                drawn.removeAll(keepingCapacity: true)
+                for round in picks { if let v = sample[round] { drawn.append(v) } }
+                guard !drawn.isEmpty else { complete = false; break }
+                drawn.sort()
+                let median = Statistics.median(ofSorted: drawn)
+                if best == nil || (metric.higherIsBetter ? median > best!.value : median < best!.value) { best = (i, median) }
+            }
+            guard complete, let best else { continue }
+            counted += 1
+            if best.index == 0 { stays += 1 }
+        }
+        return counted == 0 ? nil : Double(stays) / Double(counted)
+    }
+}

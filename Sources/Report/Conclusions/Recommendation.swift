@@ -1,0 +1,146 @@
+/// The configuration to use, by the objective, at one workload: only configurations that
+/// deliver what the workload needs are compared, and a winner is named only when these
+/// repetitions tell it apart from every other.
+package struct Recommendation: Sendable {
+    /// The workload it is for, as what is constant in the group and varies in the run
+    /// (`rows=100000 view_context=on`); "" when the run has one workload.
+    package let workload: String
+    /// What the result is when it is not the records (`a count`), nil for the records.
+    package let purpose: String?
+    package let objective: ConclusionOptions.Objective
+    /// What the configurations are judged by (nil when none could be).
+    package let metric: Metric?
+    /// True when rows of several invocations are compared.
+    package let throughLimit: Bool
+    /// What the workload needs of the store.
+    package let needs: Set<Requirement>
+    /// The configurations that may be recommended, best first; each after the first with its lead
+    /// behind the first.
+    package let ranked: [(configuration: RunSummary.Configuration, lead: Lead?)]
+    /// How often the first stays first when the rounds are resampled (nil below five rounds).
+    package let stability: Double?
+    /// Left out, with why.
+    package let excluded: [(configuration: RunSummary.Configuration, why: String)]
+    /// When nothing may be recommended, why not.
+    package let none: String?
+    /// Each member's name within the workload: its strategy, and what tells it from another
+    /// member of the same strategy (what the heading says is left out).
+    package let names: [ParameterValues: String]
+
+    /// The name of `c` in this recommendation.
+    package func name(_ c: RunSummary.Configuration) -> String { names[c.parameters] ?? c.strategy }
+
+    /// The first and every configuration these repetitions do not tell apart from it.
+    package var leaders: [RunSummary.Configuration] {
+        ranked.enumerated().filter { $0.offset == 0 || $0.element.lead?.toldApart != true }.map(\.element.configuration)
+    }
+
+    /// The configuration to use: the first, when it is told apart from every other.
+    package var winner: RunSummary.Configuration? { leaders.count == 1 ? ranked.first?.configuration : nil }
+
+    /// True when some lead has no interval: these repetitions cannot give an order.
+    package var orderUnknown: Bool { ranked.dropFirst().contains { $0.lead?.interval == nil } }
+}
+
+extension RunSummary {
+    /// The value of the objective for `c` (higher is better for the rate, lower for the others),
+    /// or nil when the configuration has no such figure.
+    static func objectiveValue(_ c: Configuration, _ objective: ConclusionOptions.Objective, throughLimit: Bool) -> Double? {
+        Metric.of(c, objective, throughLimit: throughLimit).median(c)
+    }
+
+    /// One recommendation per workload, in run order. A workload is a value of every workload
+    /// column (a switch's blank read as off), of what the result is (a count is not a list), and
+    /// of whether the rows were timed at all (callgrind's are not).
+    static func recommend(_ configurations: [Configuration], unranked: Set<String>, options: ConclusionOptions,
+                          throughLimit: Bool) -> [Recommendation] {
+        let candidates = configurations.filter { !unranked.contains($0.strategy) }
+        let columns = options.workloadColumns
+        let workloads = groups(candidates) { c in
+            columns.map { options.value($0, of: c.parameters) }             // Never blank: a list is not a count, and a timed row is not callgrind's.
+                + [options.purposes[c.strategy] ?? "the records", c.underCallgrind ? "callgrind" : "timed"]
+        }
+        // A heading names the columns that tell this workload from the run's others (unique keys
+        // follow from rows and the duplicate rate).
+        let varying = columns.indices.filter { i in columns[i] != "unique_keys" && Set(workloads.map { $0.key[i] }).count > 1 }
+        return workloads.map { key, members in
+            var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(columns[i])=\(key[i])" }
+            if members[0].underCallgrind { words.append("under callgrind") }
+            return recommendation(members, workload: words.joined(separator: " "), purpose: options.purposes[members[0].strategy],
+                                  options: options, throughLimit: throughLimit)
+        }
+    }
+
+    private static func recommendation(_ candidates: [Configuration], workload: String, purpose: String?, options: ConclusionOptions,
+                                       throughLimit: Bool) -> Recommendation {
+        var excluded: [(Configuration, String)] = []
+        var eligible: [Configuration] = []
+        for c in candidates {
+            if let why = exclusion(of: c, options: options, throughLimit: throughLimit) {
+                excluded.append((c, why))
+            } else {
+                eligible.append(c)
+            }
+        }
+        let needs = candidates.first.map { options.needs(of: $0.parameters) } ?? []
+        // One metric for the group: through vs_limit only when every member has it.
+        let metric: Metric? = eligible.isEmpty ? nil
+            : eligible.allSatisfy({ Metric.of($0, options.objective, throughLimit: throughLimit) == .vsLimit }) ? .vsLimit
+            : Metric.of(eligible[0], options.objective, throughLimit: false)
+        guard let metric, !eligible.isEmpty else {
+            let why = candidates.isEmpty ? "nothing was measured"
+                : candidates.allSatisfy(\.underCallgrind) ? "every configuration here was counted under callgrind: compare "
+                    + "their instructions with loadgen compare, and time them without --instructions"
+                : "no configuration delivered \(Requirement.describe(needs)) and kept its promises"
+            return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: nil, throughLimit: throughLimit,
+                                  needs: needs, ranked: [], stability: nil, excluded: excluded, none: why,
+                                  names: memberNames(candidates))
+        }
+        eligible.sort { a, b in
+            let (x, y) = (metric.median(a)!, metric.median(b)!)
+            return metric.higherIsBetter ? x > y : x < y
+        }
+        let ranked = eligible.enumerated().map { i, c in
+            (c, i == 0 ? nil : Lead.of(eligible[0], over: c, metric: metric, minDifference: options.minDifference))
+        }
+        return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: metric, throughLimit: throughLimit,
+                              needs: needs, ranked: ranked, stability: stability(eligible, metric: metric), excluded: excluded,
+                              none: nil, names: memberNames(candidates))
+    }
+
+    /// What tells one workload from another: the workload columns' values, what the result is (a
+    /// list is not a count) and whether the rows were timed (callgrind's are not). The last two
+    /// are never blank, so they never join another group.
+    static func workload(of c: Configuration, options: ConclusionOptions) -> [String] {
+        options.workloadColumns.map { options.value($0, of: c.parameters) }
+            + [options.purposes[c.strategy] ?? "the records", c.underCallgrind ? "callgrind" : "timed"]
+    }
+
+    private static func memberNames(_ members: [Configuration]) -> [ParameterValues: String] {
+        Dictionary(zip(members.map(\.parameters), names(members)), uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Why `c` may not be recommended, nil when it may.
+    private static func exclusion(of c: Configuration, options: ConclusionOptions, throughLimit: Bool) -> String? {
+        if !c.verdict.isOK {
+            return c.verdict.reasons.joined(separator: "; ") + (c.verdict.fix.map { " — \($0)" } ?? "")
+        }
+        if c.underCallgrind {
+            return "counted under callgrind (--instructions): its time and memory are valgrind's, not a timing"
+        }
+        let rss = c.peakRSS?.median ?? 0
+        if let limit = options.maxRSSBytes, rss > Double(limit) {
+            return "peak RSS \(Format.bytes(Int(rss))) is above --max-rss \(Format.bytes(limit))"
+        }
+        let p99 = c.latencyP99?.median ?? 0
+        if let limit = options.maxLatencyMilliseconds, p99 > limit {
+            return String(format: "p99 latency %.1f ms is above --max-latency %.1f ms", p99, limit)
+        }
+        guard Metric.of(c, options.objective, throughLimit: throughLimit).median(c) == nil else { return nil }
+        switch options.objective {
+        case .rate: return "no rate"
+        case .rss: return "no peak RSS"
+        case .latency: return "no latency (a --rate run, or saves)"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// What a team needs the store to hold when an import is done, beyond what every strategy must
+/// leave (no lost keys, no foreign rows, an intact file: a repetition that breaks those fails).
+///
+/// Two configurations are compared only where both deliver what the workload needs: a store that
+/// keeps duplicated keys is not a faster way of doing the same thing, it is another result.
+package enum Requirement: String, Sendable, CaseIterable, Comparable {
+    /// One row per key: the data repeats keys, and the app looks records up by them.
+    case unique
+    /// Every record related to its parent (the relationship role).
+    case links
+    /// A watching screen (`--view-context`) shows every saved row.
+    case screen
+
+    /// The `--require` word and how a heading says it.
+    package var phrase: String {
+        switch self {
+        case .unique: return "unique keys"
+        case .links: return "every record linked to its parent"
+        case .screen: return "a current screen"
+        }
+    }
+
+    package static func < (a: Requirement, b: Requirement) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// What a configuration's workload needs, from its parameters: repeated keys in the records
+    /// need unique keys; a relationship role (every record has a parent, unless `--relationship
+    /// none`) needs links; `--view-context` needs a current screen. A need no configuration can
+    /// miss changes nothing: without repeated keys there are no duplicates to keep.
+    package static func needs(of parameters: ParameterValues) -> Set<Requirement> {
+        var needs: Set<Requirement> = []
+        let operation = parameters["operation"]
+        guard operation.isEmpty || operation == "import" else { return needs }
+        if let rows = Int(parameters["rows"]), let unique = Int(parameters["unique_keys"]), unique < rows { needs.insert(.unique) }
+        if parameters["relationship"] != "none" { needs.insert(.links) }
+        if parameters["view_context"] == "yes" { needs.insert(.screen) }
+        return needs
+    }
+
+    /// "unique keys and every record linked to its parent".
+    package static func describe(_ needs: Set<Requirement>) -> String {
+        let words = needs.sorted().map(\.phrase)
+        guard words.count > 1 else { return words.first ?? "nothing beyond every key stored" }
+        return words.dropLast().joined(separator: ", ") + " and " + words.last!
+    }
+}
+
+/// What a configuration's verified stores delivered, over its repetitions that were ok (the
+/// worst of them: a store that kept duplicates once can keep them again).
+package struct StoreOutcome: Sendable, Equatable {
+    /// Rows beyond one per key, at most.
+    package let duplicates: Int
+    /// Records whose related object is missing or wrong, at most.
+    package let badLinks: Int
+    /// Rows a watching screen did not show, at most (nil: no screen watched).
+    package let screenMisses: Int?
+    /// Rows the store held (the last ok repetition's), for "3000 of 3000".
+    package let storeRows: Int
+
+    init?(_ rows: [ResultRow]) {
+        let verified = rows.compactMap(\.measurement.verification)
+        guard let last = verified.last else { return nil }
+        duplicates = verified.map(\.duplicates).max() ?? 0
+        badLinks = verified.map(\.badLinks).max() ?? 0
+        screenMisses = verified.compactMap(\.viewMissing).max()
+        storeRows = last.storeRows
+    }
+
+    /// Whether the stores delivered `requirement`.
+    package func delivers(_ requirement: Requirement) -> Bool {
+        switch requirement {
+        case .unique: return duplicates == 0
+        case .links: return badLinks == 0
+        case .screen: return (screenMisses ?? 0) == 0
+        }
+    }
+
+    /// The needs it fell short of, in order.
+    package func shortfalls(of needs: Set<Requirement>) -> [Requirement] {
+        needs.sorted().filter { !delivers($0) }
+    }
+
+    /// What it failed to deliver, in words: "keeps 300 duplicated keys".
+    package func shortfall(_ requirement: Requirement) -> String {
+        switch requirement {
+        case .unique:
+            return "keeps \(duplicates) duplicated key\(duplicates == 1 ? "" : "s")"
+        case .links:
+            return badLinks >= storeRows ? "relates none of its \(storeRows) records to its parent"
+                : "leaves \(badLinks) of \(storeRows) records without their parent"
+        case .screen:
+            return "its screen (--view-context) misses \(screenMisses ?? 0) of \(storeRows) rows"
+        }
+    }
+}
