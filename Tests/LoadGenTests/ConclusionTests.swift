@@ -142,4 +142,26 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--require: 'fast' is not accepted; expects unique, links and screen"),
                 "\(bad.stderr)")
     }
+
+    /// Issue 26, 5: the estimate is measured here, with the plan's own settings (synchronous
+    /// FULL, the store, the batch size), never taken from another machine's baseline; a kept
+    /// store is never touched by it; the ETA times each configuration on its own and says what
+    /// is not yet timed.
+    @Test func theDurationEstimateIsCalibratedHereAndTheETASaysWhatItKnows() throws {
+        let dir = CLI.makeFolder()
+        let kept = dir + "/kept.sqlite"
+        let dry = try CLI.run(["run", "--strategy", "context-save-per-row", "--rows", "2k", "--synchronous", "full",
+                               "--store", kept, "--dry-run"], tmpdir: dir)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("estimated duration: about ") && dry.stdout.contains("run here at up to 250 × 4ⁿ rows"),
+                "\(dry.stdout)")
+        #expect(!dry.stdout.contains("baseline"), "\(dry.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: kept), "the calibration never writes the kept store")
+        let run = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--repeat", "2", "--progress", "lines"],
+                              tmpdir: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("repetition") }
+        #expect(lines.contains { $0.contains("configuration 2 of 3, repetition 1 of 2") && $0.contains("not yet timed") }, "\(lines)")
+        #expect(lines.contains { $0.contains("repetition 2 of 2") && $0.contains("· ETA") && !$0.contains("not yet timed") }, "\(lines)")
+    }
 }

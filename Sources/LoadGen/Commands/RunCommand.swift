@@ -54,7 +54,9 @@ enum RunCommand {
         }
         try Suite.shard(&plans, arguments)
         if plan.dryRun {
-            print(plans.map(DryRun.render).joined(separator: "\n") + DryRun.estimate(plans), terminator: "")
+            print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
+            try ProcessLimits.checkForRun()
+            print(try DryRun.estimate(plans), terminator: "")
             return ExitCode.success
         }
         try ProcessLimits.checkForRun()
@@ -145,16 +147,14 @@ enum RunCommand {
 
 /// `--dry-run`: the configurations and the order repetitions would run in.
 enum DryRun {
-    /// "estimated duration: about 4 min …", from the baseline's rates.
-    static func estimate(_ plans: [RunPlan]) -> String {
-        guard let estimate = DurationEstimate() else {
-            return "estimated duration: unknown (no results/baseline.csv in the checkout to take rates from)\n"
-        }
-        let (seconds, unknown) = estimate.seconds(plans)
-        return "estimated duration: about \(Format.duration(seconds)) (rates of \(estimate.source), this machine kind's "
-            + "nightly; wall time moves ±30 % here"
-            + (unknown.isEmpty ? "" : "; no figure for \(unknown.joined(separator: ", ")): counted at "
-               + "\(Int(DurationEstimate.fallbackRowsPerSecond / 1000)) k rows/s") + ")\n"
+    /// "estimated duration: about 4 min …", from a short calibration of every configuration here.
+    static func estimate(_ plans: [RunPlan]) throws -> String {
+        let (seconds, spent, unknown) = try Calibration.estimate(plans)
+        let configurations = Set(plans.flatMap(\.schedule)).count
+        return "estimated duration: " + (unknown.count == configurations ? "unknown" : "about \(Format.duration(seconds))")
+            + " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
+            + "\(Calibration.firstRows) × \(Calibration.growth)ⁿ rows and extrapolated, in \(Format.duration(spent)); wall time "
+            + "moves ±30 % here" + (unknown.isEmpty ? "" : "; not counted: \(unknown.joined(separator: ", "))") + ")\n"
     }
 
     static func render(_ plan: RunPlan) -> String {

@@ -24,8 +24,11 @@ struct Runner {
     private var failedOutputs: Set<String> = []
     /// `--out -` or a device or pipe (`/dev/null`): rows stream to it, header first.
     private var streamedOut: FileHandle?
-    private let started = Clock.nanoseconds()
-    private var repetitionsDone = 0
+    /// Per suite line and configuration: the children still to run, and the seconds those that
+    /// ran took (for the ETA: configurations differ by orders of magnitude, so each is timed on
+    /// its own).
+    private var childrenLeft: [Int: [RunConfiguration: Int]] = [:]
+    private var childSeconds: [Int: [RunConfiguration: [Double]]] = [:]
     private var saidWhyNoInstructions = false
 
     /// The invocation's command line, recorded with every row (`command`).
@@ -33,6 +36,13 @@ struct Runner {
 
     init(plans: [RunPlan], arguments: [String]) {
         self.plans = plans
+        for (i, plan) in plans.enumerated() {
+            let divisors = plan.divisorLimits
+            for c in plan.schedule {
+                childrenLeft[i, default: [:]][c, default: 0] += plan.repeats * (divisors.contains(c) ? RunPlan.limitSamples : 1)
+                    + plan.warmups
+            }
+        }
         command = (["loadgen", "run"] + arguments).map(Self.shellQuoted).joined(separator: " ")
     }
 
@@ -137,12 +147,14 @@ struct Runner {
                              progress: plan.progress, timelinePath: timelinePart, orphanPaths: location.orphanPaths)
         task.underCallgrind = plan.countsInstructions
         var measurement: RunMeasurement
+        let childStarted = Clock.nanoseconds()
         switch try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil) {
         case .finished(let m): measurement = m
         case .crashed(let reason):
             measurement = { var m = RunMeasurement(status: .crashed); m.error = reason; return m }()
         }
-        repetitionsDone += 1
+        childSeconds[current, default: [:]][configuration, default: []].append(Clock.seconds(since: childStarted))
+        childrenLeft[current]?[configuration]? -= 1
         if let reason = measurement.instructionsUnavailable, !saidWhyNoInstructions, !plan.quiet {
             saidWhyNoInstructions = true
             FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
@@ -169,12 +181,24 @@ struct Runner {
         return Repetition(runID: runID, startedAt: startedAt, measurement: measurement, timelineRows: timelineRows)
     }
 
-    /// " · ETA 1 min 5 s" from the repetitions done so far (blank before the first).
+    /// " · ETA 1 min 5 s": each configuration's children still to run times what its children
+    /// took so far; until every configuration has run once, what is known and how many are not
+    /// yet timed (a per-row save under FULL can take 10 000 times a limit's run: an average over
+    /// other configurations would be wrong by as much).
     private func eta() -> String {
-        let total = plans.reduce(0) { $0 + $1.childProcesses }
-        guard repetitionsDone > 0, total > repetitionsDone else { return "" }
-        let perRepetition = Clock.seconds(since: started) / Double(repetitionsDone)
-        return " · ETA \(Format.duration(perRepetition * Double(total - repetitionsDone)))"
+        var seconds = 0.0
+        var untimed = 0
+        for (line, left) in childrenLeft {
+            for (c, count) in left where count > 0 {
+                if let taken = childSeconds[line]?[c], !taken.isEmpty {
+                    seconds += Double(count) * taken.reduce(0, +) / Double(taken.count)
+                } else {
+                    untimed += 1
+                }
+            }
+        }
+        guard seconds > 0 else { return "" }
+        return " · ETA \(Format.duration(seconds))" + (untimed == 0 ? "" : " + \(untimed) configuration\(untimed == 1 ? "" : "s") not yet timed")
     }
 
     // MARK: Outputs
