@@ -28,25 +28,43 @@ has(name) = int(system(sprintf("test -s '%s/%s.dat' && echo 1 || echo 0", data, 
 file(name) = data . "/" . name . ".dat"
 formats = (format eq "both") ? "png svg" : format
 
-# Sixteen line styles that stay apart in grey: colour, dash pattern and point shape differ from
-# their neighbours, and no two share all three (the nightly trend has a line per strategy: 13).
-set linetype 1 lc rgb "#1b9e77" lw 2 dt 1 pt 7 ps 1.1
+# Sixteen line styles: sixteen colours, and dash patterns and point shapes that also differ from
+# their neighbours', so that no two series share a colour (nor, in grey, all three). A chart with
+# more than sixteen series repeats them (the nightly trend has one per strategy: up to 24), so lines
+# 17-32 take the same colours with other dashes and points.
+set linetype 1 lc rgb "#1f77b4" lw 2 dt 1 pt 7 ps 1.1
 set linetype 2 lc rgb "#d95f02" lw 2 dt 2 pt 5 ps 1.1
-set linetype 3 lc rgb "#7570b3" lw 2 dt 3 pt 9 ps 1.3
-set linetype 4 lc rgb "#e7298a" lw 2 dt 4 pt 11 ps 1.3
-set linetype 5 lc rgb "#66a61e" lw 2 dt 5 pt 13 ps 1.3
-set linetype 6 lc rgb "#e6ab02" lw 2 dt (10,4,2,4) pt 3 ps 1.3
-set linetype 7 lc rgb "#a6761d" lw 2 dt (2,6) pt 6 ps 1.1
-set linetype 8 lc rgb "#444444" lw 2 dt (12,4) pt 8 ps 1.3
-set linetype 9 lc rgb "#7570b3" lw 2 dt (8,3,2,3,2,3) pt 4 ps 1.2
-set linetype 10 lc rgb "#e7298a" lw 2 dt (1,2) pt 10 ps 1.3
-set linetype 11 lc rgb "#66a61e" lw 2 dt (16,6) pt 12 ps 1.4
-set linetype 12 lc rgb "#e6ab02" lw 2 dt (4,2) pt 14 ps 1.4
-set linetype 13 lc rgb "#a6761d" lw 2 dt (8,2,1,2) pt 15 ps 1.4
-set linetype 14 lc rgb "#444444" lw 2 dt (3,3,12,3) pt 1 ps 1.5
-set linetype 15 lc rgb "#1b9e77" lw 2 dt (6,2,6,8) pt 2 ps 1.5
-set linetype 16 lc rgb "#d95f02" lw 2 dt (1,4,8,4) pt 6 ps 1.1
-set linetype cycle 16
+set linetype 3 lc rgb "#2ca02c" lw 2 dt 3 pt 9 ps 1.3
+set linetype 4 lc rgb "#d62728" lw 2 dt 4 pt 11 ps 1.3
+set linetype 5 lc rgb "#9467bd" lw 2 dt 5 pt 13 ps 1.3
+set linetype 6 lc rgb "#8c564b" lw 2 dt (10,4,2,4) pt 3 ps 1.3
+set linetype 7 lc rgb "#e377c2" lw 2 dt (2,6) pt 6 ps 1.1
+set linetype 8 lc rgb "#17becf" lw 2 dt (12,4) pt 8 ps 1.3
+set linetype 9 lc rgb "#7f7f7f" lw 2 dt (8,3,2,3,2,3) pt 4 ps 1.2
+set linetype 10 lc rgb "#bcbd22" lw 2 dt (1,2) pt 10 ps 1.3
+set linetype 11 lc rgb "#000080" lw 2 dt (16,6) pt 12 ps 1.4
+set linetype 12 lc rgb "#800000" lw 2 dt (4,2) pt 14 ps 1.4
+set linetype 13 lc rgb "#008080" lw 2 dt (8,2,1,2) pt 15 ps 1.4
+set linetype 14 lc rgb "#ff00ff" lw 2 dt (3,3,12,3) pt 1 ps 1.5
+set linetype 15 lc rgb "#556b2f" lw 2 dt (6,2,6,8) pt 2 ps 1.5
+set linetype 16 lc rgb "#daa520" lw 2 dt (1,4,8,4) pt 6 ps 1.1
+set linetype 17 lc rgb "#1f77b4" lw 3 dt 4 pt 4 ps 1.0
+set linetype 18 lc rgb "#d95f02" lw 3 dt 5 pt 10 ps 1.0
+set linetype 19 lc rgb "#2ca02c" lw 3 dt (2,4) pt 6 ps 1.0
+set linetype 20 lc rgb "#d62728" lw 3 dt (12,2,2,2) pt 2 ps 1.0
+set linetype 21 lc rgb "#9467bd" lw 3 dt (6,3) pt 8 ps 1.0
+set linetype 22 lc rgb "#8c564b" lw 3 dt 3 pt 12 ps 1.0
+set linetype 23 lc rgb "#e377c2" lw 3 dt (16,3,3,3) pt 1 ps 1.0
+set linetype 24 lc rgb "#17becf" lw 3 dt 2 pt 14 ps 1.0
+set linetype 25 lc rgb "#7f7f7f" lw 3 dt (1,3) pt 3 ps 1.0
+set linetype 26 lc rgb "#bcbd22" lw 3 dt (5,5) pt 5 ps 1.0
+set linetype 27 lc rgb "#000080" lw 3 dt 4 pt 13 ps 1.0
+set linetype 28 lc rgb "#800000" lw 3 dt (9,3,1,3) pt 7 ps 1.0
+set linetype 29 lc rgb "#008080" lw 3 dt 3 pt 9 ps 1.0
+set linetype 30 lc rgb "#ff00ff" lw 3 dt (2,2,6,2) pt 11 ps 1.0
+set linetype 31 lc rgb "#556b2f" lw 3 dt 5 pt 15 ps 1.0
+set linetype 32 lc rgb "#daa520" lw 3 dt (14,4) pt 1 ps 1.0
+set linetype cycle 32
 
 # Settings every chart starts from (`reset` between charts keeps the line types above).
 common = 'set termoption noenhanced; set grid lc rgb "#dddddd"; set key outside right top noenhanced box opaque; set datafile missing "NaN"'
@@ -55,47 +73,51 @@ common = 'set termoption noenhanced; set grid lc rgb "#dddddd"; set key outside 
 # Opens the output of chart `chart` in format `fmt`.
 open = 'if (fmt eq "png") { set terminal pngcairo size 1280,800 font "DejaVu Sans,11" noenhanced } else { set terminal svg size 1280,800 font "DejaVu Sans,11" noenhanced }; set output out . chart . "." . fmt'
 
-# 1. Throughput per configuration: one horizontal bar each (labels stay readable), linear unless
-#    the rates span more than ten times, the image as tall as the bars need.
-chart = "throughput"
+# 1. Throughput per configuration, one chart per operation: one horizontal bar each (labels stay
+#    readable), grouped by workload, linear unless the rates span more than ten times, the image as
+#    tall as the bars need. Bars that may not be recommended are hatched grey and say why; the
+#    limit is one black line per workload at its own measured median.
+do for [chart in "throughput throughput_update throughput_delete throughput_read"] {
 if (has(chart)) { do for [fmt in formats] {
-    bars = int(throughput_count)
-    height = (bars * 24 + 230 > 500) ? bars * 24 + 230 : 500
+    bars = int(value(chart . "_count"))
+    height = (bars * 24 + 260 > 500) ? bars * 24 + 260 : 500
     if (fmt eq "png") { set terminal pngcairo size 1280,height font "DejaVu Sans,11" noenhanced } else { set terminal svg size 1280,height font "DejaVu Sans,11" noenhanced }
     set output out . chart . "." . fmt
-    set title "Throughput per configuration: longer is faster\n" . throughput_settings . "\nwhiskers: 95% CI of the median (min…max below 5 repetitions); " . throughput_limitnote noenhanced font ",11"
-    set xlabel throughput_unit . (throughput_log eq "1" ? " (log scale)" : "")
-    if (throughput_log eq "1") { set logscale x; set xrange [real(throughput_start):*] }
-    else { set xrange [0:*] }
-    set format x "%.0s%c"
-    set grid xtics lc rgb "#dddddd"
+    caveats = value(chart . "_caveats")
+    set title "Throughput per configuration: longer is faster\n" . value(chart . "_settings") . "\nwhiskers: 95% CI of the median (min…max below 5 repetitions); " . value(chart . "_limitnote") . (strlen(caveats) > 0 ? "\n" . caveats : "") noenhanced font ",11" offset -int(value(chart . "_margin")) / 2, 0
+    islog = value(chart . "_log") eq "1"
+    set xlabel value(chart . "_unit") . (islog ? " (log scale)" : "")
+    if (islog) { set logscale x; set xrange [real(value(chart . "_start")):*]; set format x "%.0s%c" }
+    else { set xrange [0:*]; set xtics real(value(chart . "_step")); set format x value(chart . "_format") }
     unset grid
     set grid xtics lc rgb "#dddddd"
     set ytics noenhanced nomirror font ",10"
     set yrange [0.4:bars + 0.6]
-    set lmargin 34
+    set lmargin int(value(chart . "_margin"))
     set key outside top center horizontal opaque font ",9"
-    set style fill solid 0.55 border -1
-    left = (throughput_log eq "1") ? real(throughput_start) : 0
-    # The limit's ticks only when loadgen named them (a --no-limit run has no limit to draw).
-    if (|throughput_series| > 1) {
-        plot file(chart) using (left):1:(left):3:($1-0.32):($1+0.32):ytic(2) with boxxyerror lc rgb "#1b9e77" title throughput_series[1], \
-             ''          using 3:1:4:5 with xerrorbars lc rgb "#333333" pt -1 notitle, \
-             ''          using 6:($1-0.42):(0):(0.84) with vectors nohead lw 5 lc rgb "black" title throughput_series[2]
-    } else {
-        plot file(chart) using (left):1:(left):3:($1-0.32):($1+0.32):ytic(2) with boxxyerror lc rgb "#1b9e77" title throughput_series[1], \
-             ''          using 3:1:4:5 with xerrorbars lc rgb "#333333" pt -1 notitle
-    }
+    left = islog ? real(value(chart . "_start")) : 0
+    # Each kind of bar only when there is one (gnuplot warns of a plot with no points).
+    apart = int(value(chart . "_apart"))
+    limits = int(value(chart . "_limits"))
+    # Built as a command: a kind of bar, or the limit, only when there is one (gnuplot warns
+    # of a data set with no points).
+    cmd = 'plot file(chart) index 0 using (left):1:(left):($6 == 0 ? $3 : NaN):($1-0.32):($1+0.32) with boxxyerror fs solid 0.55 border -1 lt 1 dt 1 lc rgb "#1b9e77" title value(chart . "_titleok")'
+    if (apart > 0) { cmd = cmd . ', file(chart) index 0 using (left):1:(left):($6 == 1 ? $3 : NaN):($1-0.32):($1+0.32) with boxxyerror fs pattern 4 border -1 lt 1 dt 1 lc rgb "#888888" title value(chart . "_titleapart")' }
+    if (int(value(chart . "_limitbar")) > 0) { cmd = cmd . ', file(chart) index 0 using (left):1:(left):($6 == 2 ? $3 : NaN):($1-0.32):($1+0.32) with boxxyerror fs solid 0.25 border -1 lt 1 dt 1 lc rgb "#444444" notitle' }
+    cmd = cmd . ', file(chart) index 0 using 3:1:4:5 with xerrorbars lt 1 dt 1 lc rgb "#333333" pt -1 notitle, file(chart) index 0 using (left):1:ytic(2) with points ps 0 notitle'
+    if (limits > 0) { cmd = cmd . ', file(chart) index 1 using 1:3:(0):($2-$3) with vectors nohead lt 1 dt 1 lw 3 lc rgb "black" title value(chart . "_titlelimit")' }
+    eval cmd
     unset output
     reset
     @common
 } }
+}
 
 # 2. Scaling: wall time and rate against rows.
 chart = "scaling"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Scaling: how wall time (left) and rate (right) follow the number of rows, log–log\na line of slope 1 on the left is a cost per row that does not grow with the data" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Scaling: how wall time (left) and rate (right) follow the number of rows, log–log; a line of slope 1 on the left\nis a cost per row that does not grow with the data. " . scaling_settings noenhanced font ",12"
     set logscale xy
     set format x "%.0s%c"
     set format y "%.0s%c"
@@ -103,7 +125,7 @@ if (has(chart)) { do for [fmt in formats] {
     set ylabel "wall time (s), bars min…max"
     set key inside top left opaque box noenhanced font ",8"
     plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:2:3:4 with yerrorlines lt i title scaling_series[i]
-    set ylabel "records per second (median)"
+    set ylabel scaling_unit . " (median)"
     unset key
     plot for [i=1:|scaling_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title scaling_series[i]
     unset multiplot
@@ -113,38 +135,39 @@ if (has(chart)) { do for [fmt in formats] {
     @common
 } }
 
-# 3. Batch size: rate and memory.
-chart = "batchsize"
+# 3. Batch size: rate and memory, one chart per operation (a fetch's batch is not a save's).
+do for [chart in "batchsize batchsize_update batchsize_delete batchsize_read"] {
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Batch size: records per second (left) and peak RSS (right) against --batch-size\nbigger batches commit less often and hold more objects" font ",12"
+    unit = value(chart . "_unit")
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.84 spacing 0.08 title "Batch size: " . unit . " (left) and peak RSS (right) against the batch size\n" . value(chart . "_settings") . "\n" . value(chart . "_headline") noenhanced font ",12"
     set logscale x
     set format x "%.0s%c"
-    set format y "%.0s%c"
-    set xlabel "--batch-size (records per save or transaction, log scale)"
-    set ylabel "rows/s (median; bars: 95% CI, series side by side)"
+    set xlabel value(chart . "_axis")
+    set ylabel unit . " (median; bars: 95% CI, series side by side)"
+    set format y "%g"
     set key inside bottom right opaque box noenhanced font ",8"
     # Each series' whiskers a little to the side of the others', so that they do not overlap.
-    nb = |batchsize_series|
-    plot for [i=1:nb] file(chart) index (i-1) using ($1*(1+0.05*(i-(nb+1)/2.0))):2:3:4 with yerrorlines lt i title batchsize_series[i]
+    nb = int(value(chart . "_n"))
+    plot for [i=1:nb] file(chart) index (i-1) using ($1*(1+0.05*(i-(nb+1)/2.0))):2:3:4 with yerrorlines lt i title value(sprintf("%s_title%d", chart, i))
     set ylabel "peak RSS (MB, median)"
-    set format y "%g"
     unset key
-    plot for [i=1:|batchsize_series|] file(chart) index (i-1) using 1:5 with linespoints lt i title batchsize_series[i]
+    plot for [i=1:nb] file(chart) index (i-1) using 1:5 with linespoints lt i notitle
     unset multiplot
     unset logscale
     unset output
     reset
     @common
 } }
+}
 
 # 4. Memory over rows processed.
 chart = "memory"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Memory while importing: save + reset() keeps memory flat (a sawtooth),\nan import that never resets grows with every row" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Memory over records processed (the first repetition of each strategy in the longest run)\n" . memory_headline noenhanced font ",12"
     set xlabel "records processed"
-    set format x "%.0s%c"
+    set xtics real(memory_step); set format x memory_format
     set xtics rotate by -30
     set ylabel "resident memory (MB)"
     set key inside top left opaque box noenhanced font ",8"
@@ -162,10 +185,11 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "writers"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Writers: duplicate rows (left) and merge conflicts (right) as writers are added\none writer, or a uniqueness constraint, keeps duplicates at 0; bars: min…max over the repetitions" font ",12"
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.86 spacing 0.08 title "Writers: duplicate rows (left) and merge conflicts (right) as writers are added; bars: min…max over the repetitions\n" . writers_settings . "\n" . writers_headline noenhanced font ",12"
     set xlabel "writers (concurrent producers)"
     set ylabel "duplicate rows (median)"
-    set format y "%.0s%c"
+    # Counts in full: SI prefixes with no decimal printed 1000, 1200 and 1400 all as "1k".
+    set format y "%g"
     set key inside top left opaque box noenhanced font ",8"
     stats file(chart) using 4 nooutput
     if (STATS_max <= 0) { set yrange [0:1] } else { set yrange [0:*] }
@@ -187,7 +211,7 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "sqlperrow"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set title "SQL per record against rows: the N+1 pattern issues a query for every record,\nprefetching about one per batch" font ",12"
+    set title "SQL per record against rows: statements (solid) and SELECTs (dashed) per record\n" . sqlperrow_headline noenhanced font ",12"
     set logscale x
     set xlabel "rows (log scale)"
     set ylabel "SQL statements per record (solid) and SELECTs per record (dashed)"

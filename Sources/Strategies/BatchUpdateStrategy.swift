@@ -12,6 +12,11 @@ package struct BatchUpdateStrategy: WriteStrategy {
     package var name: String { "batch-update" }
     package var summary: String { "one BatchUpdateRequest (UPDATE … WHERE date < cutoff), IDs merged into the screen" }
     package var idiom: String { "NSBatchUpdateRequest + mergeChanges(fromRemoteContextSave:into:) (seed 004)" }
+    /// A lopsided pair with its fetch-and-save sibling, said wherever the two stand side by side.
+    package var caveat: String {
+        "its time includes merging the updated objects' IDs into a screen, which the fetch-and-save idiom does not need "
+            + "(its own context already has them)"
+    }
     package var keyConstraint: KeyConstraint { .unique }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .update }

@@ -55,11 +55,12 @@ import Testing
         #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r.stderr)")
         #expect(header(out + "/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
         let vars = try String(contentsOfFile: out + "/data/vars.gp", encoding: .utf8)
-        #expect(vars.contains("array throughput_series[1]") && !vars.contains("limit (raw-sqlite)"))
+        #expect(vars.contains("throughput_limits = \"0\""), "no limit line is drawn: \(vars)")
         let withLimit = try CLI.run(["plot", Self.sweep.results, "--out", dir + "/limited", "--data-only"])
         #expect(withLimit.status == 0, "\(withLimit.stderr)")
         let limited = try String(contentsOfFile: dir + "/limited/data/vars.gp", encoding: .utf8)
-        #expect(limited.contains("throughput_series[2] = \"limit (raw-sqlite)\""))
+        #expect(limited.contains("throughput_titlelimit = \"limit (raw-sqlite, its measured median)\"")
+                && !limited.contains("throughput_limits = \"0\""), "\(limited)")
     }
 
     @Test func theTrendComesFromAHistory() throws {
@@ -77,7 +78,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
         for part in ["# Design review:", "### Reproduce", "loadgen run --strategy", "## Summary", "| strategy |", "## Conclusion",
-                     "## Charts", "![Throughput](throughput.png)", "## What the verifier found", "| one-writer |"] {
+                     "## Charts", "![Throughput (import)](throughput.png)", "## What the verifier found", "| one-writer |"] {
             #expect(page.contains(part), "review.md lacks \(part)")
         }
         #expect(header(out + "/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
@@ -141,7 +142,9 @@ import Testing
         try Data("stale".utf8).write(to: URL(fileURLWithPath: out + "/latency.png"))
         let r = try CLI.run(["plot", sweep.results, "--out", out, "--data-only"])
         #expect(r.status == 0, "\(r.stderr)")
-        let bars = try String(contentsOfFile: out + "/data/throughput.dat", encoding: .utf8).split(separator: "\n").dropFirst()
+        // The bars are the first block; the limit's lines (one per workload) the second.
+        let throughput = try String(contentsOfFile: out + "/data/throughput.dat", encoding: .utf8)
+        let bars = throughput.components(separatedBy: "\n\n\n")[0].split(separator: "\n").dropFirst()
         let parameters = ["strategy", "rows", "batch_size", "writers", "rate", "coordinators", "producer_latency_us", "history",
                           "view_context", "dup_rate", "operation"]
         let configurations = Set(try CLI.rows(sweep.results).filter { ($0["instructions_by"] ?? "").isEmpty }
@@ -162,7 +165,7 @@ import Testing
         #expect(try CLI.run(["run", "--operation", "delete", "--rows", "1000", "--out", ops, "--quiet"], tmpdir: dir).status == 0)
         #expect(try CLI.run(["plot", ops, "--out", dir + "/ops", "--data-only"]).status == 0)
         let opsVars = try String(contentsOfFile: dir + "/ops/data/vars.gp", encoding: .utf8)
-        #expect(opsVars.contains("throughput_unit = \"records deleted per second\"")
+        #expect(opsVars.contains("throughput_delete_unit = \"records deleted per second\"")
                 && opsVars.contains("operations on a filled store have no limit"), "\(opsVars)")
     }
 
@@ -190,5 +193,23 @@ import Testing
         let data = try String(contentsOfFile: dir + "/p/data/trend.dat", encoding: .utf8)
         #expect(data.contains("# prefetch") && data.contains("\"prefetch\""), "the halved night is marked: \(data)")
         #expect(!data.contains("\"context-reset\""), "an unchanged strategy is not marked")
+    }
+
+    /// Issue 26, 6: no two series share a colour among the first sixteen, and the next sixteen
+    /// never repeat one of those with its dash pattern.
+    @Test func noTwoSeriesShareColourAndDash() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("plots.gnuplot").path
+        let lines = try String(contentsOfFile: script, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("set linetype ") }
+        var styles: [Int: (colour: String, dash: String)] = [:]
+        for line in lines {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count > 8, let n = Int(words[2]), let rgb = words.firstIndex(of: "rgb"), let dt = words.firstIndex(of: "dt") else { continue }
+            styles[n] = (words[rgb + 1], words[dt + 1])
+        }
+        #expect(styles.count == 32, "\(styles.keys.sorted())")
+        #expect(Set((1...16).compactMap { styles[$0]?.colour }).count == 16)
+        let pairs = (1...32).compactMap { styles[$0].map { "\($0.colour) \($0.dash)" } }
+        #expect(Set(pairs).count == 32, "\(pairs)")
     }
 }

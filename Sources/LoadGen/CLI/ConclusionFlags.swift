@@ -33,17 +33,18 @@ enum ConclusionFlags {
         options.minDifference = try a.double("--min-difference", default: ConclusionOptions.defaultMinDifference, in: 0...1,
                                              describe: "a share from 0 to 1 (0.05: five percent)")!
         options.require = try require(a)
-        for s in StrategyRegistry.all {
-            var fixes: [Requirement: String] = [:]
-            for requirement in Requirement.allCases { fixes[requirement] = s.fix(for: requirement) }
-            options.fixes[s.name] = fixes
-            if let bug = s.demonstratedBug { options.bugs[s.name] = (bug.bug, bug.fix) }
-            if let purpose = s.purpose { options.purposes[s.name] = purpose }
-        }
-        options.workloadColumns = workloadColumns
-        options.switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
+        options.fillFromCatalogue()
         return options
     }
+
+    /// What the strategy catalogue tells a conclusion (fixes, bugs, purposes) and the workload's
+    /// columns, with no flag read: what `plot` needs to draw outcomes as `run` judges them.
+    static var catalogue: ConclusionOptions {
+        var options = ConclusionOptions()
+        options.fillFromCatalogue()
+        return options
+    }
+
 
     /// `--require unique,links` or `none`: nil when not given (each workload's own needs).
     static func require(_ a: Arguments) throws -> Set<Requirement>? {
@@ -76,5 +77,21 @@ enum ConclusionFlags {
         if let unit = number.last, let factor = units[unit] { scale = factor; number.removeLast() }
         guard let value = Double(number), value.isFinite, value > 0 else { return nil }
         return Int(value * scale)
+    }
+}
+
+extension ConclusionOptions {
+    /// Fills what the registry and the parameter table say: per strategy its fixes, its bug and
+    /// its purpose; the workload's columns and the switches.
+    mutating func fillFromCatalogue() {
+        for s in StrategyRegistry.all {
+            var fixes: [Requirement: String] = [:]
+            for requirement in Requirement.allCases { fixes[requirement] = s.fix(for: requirement) }
+            self.fixes[s.name] = fixes
+            if let bug = s.demonstratedBug { bugs[s.name] = (bug.bug, bug.fix) }
+            if let purpose = s.purpose { purposes[s.name] = purpose }
+        }
+        workloadColumns = ConclusionFlags.workloadColumns
+        switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
     }
 }

@@ -76,7 +76,8 @@ struct Charts {
         data = ChartData(rows: rows, timeline: timeline, history: history, baseline: baseline,
                          writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
                          limit: RawSQLiteStrategy().name,
-                         band: Comparison.Options().speed)
+                         band: Comparison.Options().speed, options: ConclusionFlags.catalogue,
+                         marks: Dictionary(uniqueKeysWithValues: StrategyRegistry.all.filter { !$0.caveat.isEmpty }.map { ($0.name, $0.caveat) }))
     }
 
     /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).
@@ -95,7 +96,9 @@ struct Charts {
             let path = "\(dataFolder)/\(chart.name).dat"
             guard let text = chart.data else {
                 try? FileManager.default.removeItem(atPath: path)
-                FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+                if !chart.quiet {
+                    FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+                }
                 continue
             }
             try write(text, to: path)

@@ -18,6 +18,9 @@ package struct ChartData: Sendable {
         /// What the script needs beyond the data (`<chart>_<name>` in vars.gp): scale, unit,
         /// the subtitle with the run's settings.
         package var variables: [String: String] = [:]
+        /// A skipped chart that needs no word (the throughput of an operation the run did not
+        /// measure, beside the one it did).
+        package var quiet = false
     }
 
     package let charts: [Chart]
@@ -27,14 +30,16 @@ package struct ChartData: Sendable {
     /// `baseline` the baseline's.
     /// `writerStrategies` are the strategies with writers (their chart); `limit` is the strategy
     /// `vs_limit` divides by (named in titles, and left out of the trend, where it is 1 every
-    /// night). The caller names them: Report knows no strategy.
+    /// night); `options` judge each configuration as a run's conclusion does (drawn apart when it
+    /// may not be recommended), and `marks` are the strategies' caveats (said under the bars).
+    /// The caller names them: Report knows no strategy.
     package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
-                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], limit: String = "the limit", band: Double = 0.05) {
-        let summary = RunSummary(rows: rows)
-        charts = [
-            Self.throughput(summary, limit: limit),
+                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], limit: String = "the limit", band: Double = 0.05,
+                options: ConclusionOptions = ConclusionOptions(), marks: [String: String] = [:]) {
+        let summary = RunSummary(rows: rows, unranked: [limit], options: options)
+        charts = Self.throughputs(summary, limit: limit, marks: marks) + [
             Self.scaling(summary),
-            Self.batchSize(summary),
+        ] + Self.batchSizes(summary) + [
             Self.memory(rows: rows, timeline: timeline),
             Self.writers(summary, strategies: writerStrategies),
             Self.sqlPerRow(summary),
@@ -50,6 +55,10 @@ package struct ChartData: Sendable {
             let titles = chart.series.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }
             text += "array \(chart.name)_series[\(max(1, titles.count))]\n"
             for (i, title) in titles.enumerated() { text += "\(chart.name)_series[\(i + 1)] = \(title)\n" }
+            // The same as scalars, for a block that draws several charts in a loop (gnuplot's
+            // value() reads a variable by name, not an array).
+            text += "\(chart.name)_n = \(titles.count)\n"
+            for (i, title) in titles.enumerated() { text += "\(chart.name)_title\(i + 1) = \(title)\n" }
             for (name, value) in chart.variables.sorted(by: { $0.key < $1.key }) {
                 text += "\(chart.name)_\(name) = \"" + value.replacingOccurrences(of: "\"", with: "'") + "\"\n"
             }
@@ -59,46 +68,12 @@ package struct ChartData: Sendable {
 
     // MARK: The charts
 
-    /// 1. Median rows/s per configuration with its interval, and its limit: one horizontal bar
-    /// per configuration (labels stay readable however many), a linear scale unless the rates
-    /// span more than ten times (a log scale hid differences under 2×). Rows counted under
-    /// callgrind are left out: their time is callgrind's.
-    static func throughput(_ s: RunSummary, limit: String) -> Chart {
-        let measured = s.configurations.filter { $0.rate != nil && $0.last?.instructionsCountedBy != "callgrind" }
-        guard !measured.isEmpty else { return skip("throughput", "Throughput", "no repetition finished ok") }
-        var text = "# y label median_rows_per_s low high limit_rows_per_s\n"
-        var limited = false
-        // Top to bottom in run order: gnuplot's y grows upwards, so the first bar gets the top.
-        for (i, c) in measured.enumerated() {
-            let rate = c.rate!
-            let interval = rate.medianInterval ?? rate.min...rate.max
-            let limit = c.vsLimit.map { rate.median / $0.median } ?? .nan
-            limited = limited || limit.isFinite
-            // Quoted: gnuplot reads a quoted field with spaces as one column.
-            let label = "\"" + (c.strategy + (c.label.isEmpty ? "" : " " + c.label)).replacingOccurrences(of: "\"", with: "'") + "\""
-            text += "\(measured.count - i) \(label) \(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(limit))\n"
-        }
-        let rates = measured.compactMap { $0.rate?.min }.filter { $0 > 0 }
-        let logScale = (measured.compactMap { $0.rate?.median }.max() ?? 1) / (rates.min() ?? 1) > 10
-        // A log scale starts at the decade below the slowest bar, not at 1.
-        let start = logScale ? pow(10, floor(log10(rates.min() ?? 1))) : 0
-        let operations = Set(measured.map { $0.parameters["operation"].isEmpty ? "import" : $0.parameters["operation"] })
-        let unit = operations.count == 1 ? Self.unit(operations.first!) : "records (or targets) per second"
-        let noLimit = operations.subtracting(["import"]) == operations
-            ? "operations on a filled store have no limit" : "no limit was measured in these runs"
-        return Chart(name: "throughput", title: "Throughput", data: text,
-                     series: ["median " + unit] + (limited ? ["limit (\(limit))"] : []), skipped: nil,
-                     variables: ["count": String(measured.count), "log": logScale ? "1" : "0", "start": n(start), "unit": unit,
-                                 "limitnote": limited ? "black tick: the limit (\(limit) on the same records)" : noLimit,
-                                 "settings": settings(s, of: measured)])
-    }
-
     /// What a chart's axis counts for an operation.
     static func unit(_ operation: String) -> String {
         switch operation {
         case "update": return "records updated per second"
         case "delete": return "records deleted per second"
-        case "read": return "records read per second"
+        case "read": return "rows read per second"
         default: return "records imported per second"
         }
     }
@@ -110,10 +85,15 @@ package struct ChartData: Sendable {
         // What the records are: the dataset, or a model run's entity and model file.
         let records = Set(configurations.map(\.parameters.records).filter { !$0.isEmpty })
         if records.count == 1, let value = records.first { parts.append(value) }
-        for column in ["rows", "dup_rate", "batch_size", "writers", "journal", "synchronous", "store"] {
+        for column in ["rows", "dup_rate", "fraction", "batch_size", "writers", "journal", "synchronous", "store"] {
             let values = Set(configurations.map { $0.parameters[column] }.filter { !$0.isEmpty })
             guard values.count == 1, let value = values.first else { continue }
-            parts.append(column == "rows" ? "\(value) rows" : "\(column) \(value)")
+            switch column {
+            case "rows": parts.append("\(value) rows")
+            // An update or delete works on a share of the records: the rate is of those.
+            case "fraction": parts.append(String(format: "each targets %g %% of the records", (Double(value) ?? 0) * 100))
+            default: parts.append("\(column) \(value)")
+            }
         }
         let repetitions = Set(configurations.map { $0.rows.count })
         if repetitions.count == 1, let count = repetitions.first { parts.append("\(count) repetition\(count == 1 ? "" : "s")") }
@@ -129,21 +109,57 @@ package struct ChartData: Sendable {
         }
     }
 
-    /// 3. Rows/s and peak RSS against batch size.
-    static func batchSize(_ s: RunSummary) -> Chart {
-        series(s, name: "batchsize", title: "Batch size", axis: "batch_size", need: "sweep of --batch-size",
-               header: "# batch_size rows_per_s_median low high peak_rss_mb_median") { c in
+    /// The batch size charts' names, one per operation (a fetch's batch is not a save's).
+    static let batchSizeCharts: [(operation: String, name: String)] = [
+        ("import", "batchsize"), ("update", "batchsize_update"), ("delete", "batchsize_delete"), ("read", "batchsize_read"),
+    ]
+
+    /// 3. Rows/s and peak RSS against batch size, one chart per operation.
+    static func batchSizes(_ s: RunSummary) -> [Chart] {
+        let charts = batchSizeCharts.map { op, name in
+            let rows = s.configurations.filter { operation(of: $0) == op }.flatMap(\.rows)
+            return batchSize(RunSummary(rows: rows, unranked: s.unranked, options: s.options), name: name)
+        }
+        let drawn = charts.contains { $0.data != nil }
+        return charts.map { chart in
+            var chart = chart
+            chart.quiet = chart.data == nil && (drawn || chart.name != "batchsize")
+            return chart
+        }
+    }
+
+    private static func batchSize(_ s: RunSummary, name: String) -> Chart {
+        var chart = series(s, name: name, title: "Batch size", axis: "batch_size", need: "sweep of --batch-size",
+                           header: "# batch_size rows_per_s_median low high peak_rss_mb_median") { c in
             guard let rate = c.rate, let rss = c.peakRSS else { return nil }
             let interval = rate.medianInterval ?? rate.min...rate.max
             return "\(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(rss.median / 1e6))"
         }
+        guard chart.data != nil else { return chart }
+        // What a batch is depends on the operation: a fetch's batch for reads, a save's otherwise.
+        let swept = s.configurations.filter { Double($0.parameters["batch_size"]) != nil && !$0.underCallgrind }
+        let reads = swept.allSatisfy { operation(of: $0) == "read" }
+        chart.variables["axis"] = reads ? "fetchBatchSize (rows fetched per batch, log scale)"
+            : "--batch-size (records per save or batch request, log scale)"
+        // The headline says what the data shows: per strategy, rate and memory from the smallest
+        // batch to the largest.
+        var parts: [String] = []
+        for strategy in swept.map(\.strategy).uniqued().prefix(4) {
+            let mine = swept.filter { $0.strategy == strategy }.sorted { Double($0.parameters["batch_size"])! < Double($1.parameters["batch_size"])! }
+            guard let small = mine.first, let large = mine.last, mine.count > 1, let a = small.rate?.median, let b = large.rate?.median,
+                  let m = small.peakRSS?.median, let M = large.peakRSS?.median else { continue }
+            parts.append("\(strategy) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))")
+        }
+        chart.variables["headline"] = parts.isEmpty ? "" : wrapped("smallest → largest batch: " + parts.joined(separator: "; "), width: 120)
+            .joined(separator: "\\n")
+        return chart
     }
 
     /// 5. Duplicates and conflicts against writers, for the writer strategies (the caller names
     /// them: Report knows no strategy), with their spread over the repetitions.
     static func writers(_ s: RunSummary, strategies: [String]) -> Chart {
-        let writers = s.configurations.filter { strategies.contains($0.strategy) }
-        return series(RunSummary(rows: writers.flatMap(\.rows)), name: "writers", title: "Writers", axis: "writers",
+        let writers = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
+        var chart = series(RunSummary(rows: writers.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "writers", title: "Writers", axis: "writers",
                       need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more",
                       header: "# writers duplicates_median duplicates_min duplicates_max conflicts_median conflicts_min conflicts_max") { c in
             let dup = Statistics(c.ok.compactMap { $0.measurement.verification.map { Double($0.duplicates) } })
@@ -152,23 +168,42 @@ package struct ChartData: Sendable {
             return "\(n(dup.median)) \(n(dup.min)) \(n(dup.max)) \(n(conflicts?.median ?? 0)) \(n(conflicts?.min ?? 0)) "
                 + "\(n(conflicts?.max ?? 0))"
         }
+        guard chart.data != nil else { return chart }
+        // The headline from the data: who kept duplicates at 0 at every writer count, who did not.
+        var clean: [String] = [], dirty: [String] = []
+        for strategy in writers.map(\.strategy).uniqued() {
+            let most = writers.filter { $0.strategy == strategy }.flatMap(\.ok).compactMap { $0.measurement.verification?.duplicates }.max() ?? 0
+            if most == 0 { clean.append(strategy) } else { dirty.append("\(strategy) up to \(most)") }
+        }
+        let headline = [clean.isEmpty ? nil : "\(listed(clean)) kept duplicates at 0 at every writer count",
+                        dirty.isEmpty ? nil : "duplicates: " + dirty.joined(separator: ", ")].compactMap { $0 }.joined(separator: "; ")
+        chart.variables["headline"] = wrapped(headline, width: 120).joined(separator: "\\n")
+        return chart
     }
 
     /// 6. SQL statements per record against rows: the N+1 wall against prefetching.
     static func sqlPerRow(_ s: RunSummary) -> Chart {
-        let pair = s.configurations.filter { ["n-plus-one", "prefetch"].contains($0.strategy) }
-        return series(RunSummary(rows: pair.flatMap(\.rows)), name: "sqlperrow", title: "SQL per row", axis: "rows",
+        let pair = s.configurations.filter { ["n-plus-one", "prefetch"].contains($0.strategy) && !$0.underCallgrind }
+        var chart = series(RunSummary(rows: pair.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "sqlperrow", title: "SQL per row", axis: "rows",
                       need: "n-plus-one or prefetch at two --rows values or more",
                       header: "# rows sql_statements_per_row selects_per_row") { c in
             guard let perRow = c.sqlPerRow, let last = c.last, let sql = last.sql, let done = last.rowsDone, done > 0 else { return nil }
             return "\(n(perRow)) \(n(Double(sql.select) / Double(done)))"
         }
+        guard chart.data != nil else { return chart }
+        // The headline from the data: selects per record at each strategy's largest size.
+        chart.variables["headline"] = pair.map(\.strategy).uniqued().compactMap { strategy -> String? in
+            guard let largest = pair.filter({ $0.strategy == strategy }).max(by: { $0.parameters.rows < $1.parameters.rows }),
+                  let last = largest.last, let sql = last.sql, let done = last.rowsDone, done > 0 else { return nil }
+            return String(format: "%@: %.3f SELECTs per record at %d rows", strategy, Double(sql.select) / Double(done), largest.parameters.rows)
+        }.joined(separator: "; ")
+        return chart
     }
 
     /// 7. Open-loop latency against the offered rate.
     static func latency(_ s: RunSummary) -> Chart {
         let open = s.configurations.filter { !$0.parameters["rate"].isEmpty }
-        return series(RunSummary(rows: open.flatMap(\.rows)), name: "latency", title: "Open-loop latency", axis: "rate",
+        return series(RunSummary(rows: open.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "latency", title: "Open-loop latency", axis: "rate",
                       need: "--rate run", minimumPoints: 1,
                       header: "# rate p50_ms p99_ms max_ms") { c in
             func median(_ pick: (StrategyCounters) -> Double?) -> Double? {
@@ -180,26 +215,30 @@ package struct ChartData: Sendable {
     }
 
     /// Lines of `figure` against the swept column `axis`, one per strategy and value of the
-    /// other parameters that vary; skipped unless some line has `minimumPoints` points.
+    /// other parameters that vary; skipped unless some line has `minimumPoints` points. A line's
+    /// title is its strategy and what tells it from another line of the same strategy (a
+    /// parameter other strategies leave blank is no difference), and, when its configurations may
+    /// not be recommended, why ("— bug", "— short: unique").
     private static func series(_ s: RunSummary, name: String, title: String, axis: String, need: String,
                                minimumPoints: Int = 2, header: String,
                                _ figure: (RunSummary.Configuration) -> String?) -> Chart {
-        // A line is a strategy at one value of every other parameter; its title names the
-        // parameters that differ between the lines drawn (so constants do not clutter it).
         let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
         var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
-        for c in s.configurations where Double(c.parameters[axis]) != nil && figure(c) != nil {
+        for c in s.configurations where Double(c.parameters[axis]) != nil && figure(c) != nil && !c.underCallgrind {
             let key = [c.strategy] + others.map { c.parameters[$0] }
             if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].configurations.append(c) }
             else { groups.append((key, [c])) }
         }
         groups = groups.filter { $0.configurations.count >= minimumPoints }
-        let varying = others.indices.filter { i in Set(groups.map { $0.key[i + 1] }).count > 1 }
         var lines: [(title: String, points: [(Double, String)])] = []
         for group in groups {
-            let title = ([group.key[0]] + varying.compactMap { i in
+            let same = groups.filter { $0.key[0] == group.key[0] }
+            let differing = others.indices.filter { i in Set(same.map { $0.key[i + 1] }).count > 1 }
+            // The limit is a yardstick: what its store lacks is by design, never a verdict.
+            let outcome = s.unranked.contains(group.key[0]) ? nil : group.configurations.map(\.verdict.outcome).first { $0 != "ok" }
+            let title = ([group.key[0]] + differing.compactMap { i in
                 group.key[i + 1].isEmpty ? nil : "\(others[i])=\(group.key[i + 1])"
-            }).joined(separator: " ")
+            }).joined(separator: " ") + (outcome.map { " — " + $0.replacingOccurrences(of: "short:", with: "short: ") } ?? "")
             lines.append((title, group.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }))
         }
         guard !lines.isEmpty else { return skip(name, title, "the results hold no \(need)") }
@@ -209,7 +248,16 @@ package struct ChartData: Sendable {
             for (x, y) in line.points.sorted(by: { $0.0 < $1.0 }) { text += "\(n(x)) \(y)\n" }
             text += "\n\n"
         }
-        return Chart(name: name, title: title, data: text, series: lines.map(\.title), skipped: nil)
+        let drawn = groups.flatMap(\.configurations)
+        let operations = Set(drawn.map(operation(of:)))
+        return Chart(name: name, title: title, data: text, series: lines.map(\.title), skipped: nil,
+                     variables: ["unit": operations.count == 1 ? unit(operations.first!) : "records (or targets) per second",
+                                 "settings": wrapped(settings(s, of: drawn), width: 120).joined(separator: "\\n")])
+    }
+
+    /// "a, b and c".
+    static func listed(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// 4. RSS and heap over rows processed, from the timeline: one line per strategy (its first
@@ -237,16 +285,35 @@ package struct ChartData: Sendable {
         let common = words.dropFirst().reduce(Set(words[0].dropFirst())) { $0.intersection($1.dropFirst()) }
         let titles = words.map { w in ([w[0]] + w.dropFirst().filter { !common.contains($0) }).joined(separator: " ") }
         var text = "# rows_done rss_mb heap_mb\n"
-        for key in order {
+        var grows: [String] = []
+        for (key, title) in zip(order, titles) {
             text += "# \(key)\n"
+            var heaps: [(done: Double, heap: Double)] = []
             for sample in timeline where sample["run_id"] == firstRun[key] {
                 guard let done = Double(sample["rows_done"] ?? ""), let rss = Double(sample["rss_bytes"] ?? ""),
                       let heap = Double(sample["heap_bytes"] ?? "") else { continue }
                 text += "\(n(done)) \(n(rss / 1e6)) \(n(heap / 1e6))\n"
+                heaps.append((done, heap))
             }
             text += "\n\n"
+            if Self.grows(heaps, rows: longest) { grows.append(title) }
         }
-        return Chart(name: "memory", title: "Memory over rows", data: text, series: titles, skipped: nil)
+        // The headline says what the lines show, not what they are expected to show.
+        let headline = grows.isEmpty ? "no line grows with the rows: each stays near the heap it had a tenth of the way in"
+            : "\(listed(grows)) \(grows.count == 1 ? "grows" : "grow") with every row (the heap at the end more than twice, and "
+                + "5 MB more than, a tenth of the way in); the others stay near that level"
+        let ticks = siTicks(upTo: longest)
+        return Chart(name: "memory", title: "Memory over rows", data: text, series: titles, skipped: nil,
+                     variables: ["headline": wrapped(headline, width: 120).joined(separator: "\\n"), "step": n(ticks.step),
+                                 "format": ticks.format])
+    }
+
+    /// Whether a line's heap grows with the rows: its largest heap in the last tenth of the run is
+    /// more than twice, and 5 MB more than, its largest in the first tenth.
+    static func grows(_ samples: [(done: Double, heap: Double)], rows: Double) -> Bool {
+        let early = samples.filter { $0.done <= rows / 10 }.map(\.heap).max() ?? 0
+        let late = samples.filter { $0.done >= rows * 0.9 }.map(\.heap).max() ?? 0
+        return late > 2 * early && late - early > 5e6
     }
 
     /// 8. The nightly trend: per nightly run (one invocation) and strategy, its `vs_limit` and
@@ -309,12 +376,12 @@ package struct ChartData: Sendable {
                                  "marks": String(flags.split(separator: "\n").count)])
     }
 
-    private static func skip(_ name: String, _ title: String, _ why: String) -> Chart {
+    static func skip(_ name: String, _ title: String, _ why: String) -> Chart {
         Chart(name: name, title: title, data: nil, series: [], skipped: why)
     }
 
     /// A number as gnuplot reads it; NaN as "NaN" (gnuplot skips it).
-    private static func n(_ v: Double) -> String {
+    static func n(_ v: Double) -> String {
         guard v.isFinite else { return "NaN" }
         return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.6g", v)
     }
