@@ -99,8 +99,10 @@ import Testing
         let r = try CLI.run(["report", out, "--out", dir + "/review", "--no-charts"])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
-        #expect(page.contains("```sh\nloadgen " + first.joined(separator: " ").replacingOccurrences(of: out, with: out) + "\n```"), "\(page)")
-        #expect(page.contains("--history --out"))
+        // Each invocation's own line, made pasteable: scripts/loadgen, the output in a fresh folder.
+        let pasted = "scripts/loadgen " + first.joined(separator: " ").replacingOccurrences(of: out, with: "\"$out\"/mixed.csv")
+        #expect(page.contains("```sh\nout=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\n" + pasted + "\n```"), "\(page)")
+        #expect(page.contains("--history --out \"$out\"/mixed.csv"))
         #expect(page.contains("These rows come from 2 invocations") && page.contains("through `vs_limit`"))
         // With and without history are two workloads, never one ranking.
         #expect(page.contains("Recommendation at history=off") && page.contains("Recommendation at history=on"), "\(page)")
@@ -163,5 +165,51 @@ import Testing
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("repetition") }
         #expect(lines.contains { $0.contains("configuration 2 of 3, repetition 1 of 2") && $0.contains("not yet timed") }, "\(lines)")
         #expect(lines.contains { $0.contains("repetition 2 of 2") && $0.contains("· ETA") && !$0.contains("not yet timed") }, "\(lines)")
+    }
+
+    /// Issue 26, 7: the review page's reproduce lines run as printed (here with the test binary
+    /// for scripts/loadgen) and write a fresh folder, never onto the rows they reproduce; the page
+    /// says how far a rerun may move the figures, and its verifier table has each outcome.
+    @Test func theReviewPageIsPasteable() throws {
+        let dir = CLI.makeFolder()
+        let results = dir + "/r.csv"
+        let run = try CLI.run(["run", "--strategy", "batch,batch-insert-only", "--rows", "800", "--dup-rate", "0.1", "--no-limit",
+                               "--out", results, "--quiet"], tmpdir: dir, cwd: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try CLI.run(["report", results, "--out", dir + "/review", "--no-charts"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
+        let block = try #require(page.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        #expect(block.hasPrefix("out=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\nscripts/loadgen run "), "\(block)")
+        #expect(block.contains("--out \"$out\"/r.csv"), "\(block)")
+        #expect(page.contains("**A rerun on another day** may move rates and memory by ±30 %"), "\(page)")
+        #expect(page.contains("| needs | outcome | errors |") && page.contains("| unique+links | short:unique+links |"), "\(page)")
+        let before = try String(contentsOfFile: results, encoding: .utf8)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
+        shell.currentDirectoryURL = URL(fileURLWithPath: dir)
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        #expect(try String(contentsOfFile: results, encoding: .utf8) == before, "the rerun appended to the rows it reproduces")
+        let fresh = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("rerun-") }
+        #expect(fresh.count == 1 && FileManager.default.fileExists(atPath: dir + "/" + fresh[0] + "/r.csv"), "\(fresh)")
+    }
+
+    /// Issue 26, 7: `all,-NAME` leaves idioms out; `--rows 50,000` names the comma problem.
+    @Test func allLessSomeAndTheThousandsComma() throws {
+        let dry = try CLI.run(["run", "--strategy", "all,-context-save-per-row,-history-consumer", "--rows", "100", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("n-plus-one") && !dry.stdout.contains("context-save-per-row")
+                && !dry.stdout.contains("history-consumer"), "\(dry.stdout)")
+        let beside = try CLI.run(["run", "--strategy", "all,batch"])
+        #expect(beside.status == 64 && beside.stderr.contains("leave one out with a minus (all,-context-save-per-row)"), "\(beside.stderr)")
+        let typo = try CLI.run(["run", "--strategy", "all,-prefech"])
+        #expect(typo.status == 64 && typo.stderr.contains("did you mean -prefetch?"), "\(typo.stderr)")
+        let comma = try CLI.run(["run", "--rows", "50,000"])
+        #expect(comma.status == 64 && comma.stderr.contains("a comma separates a sweep's values: for one value write 50000 (or 50k)"),
+                "\(comma.stderr)")
+        let sweep = try CLI.run(["run", "--strategy", "batch", "--rows", "1,500", "--no-limit", "--dry-run"])
+        #expect(sweep.status == 0 && sweep.stderr.contains("--rows 1,500 is a sweep of 1 and 500"), "\(sweep.stderr)")
     }
 }

@@ -87,6 +87,7 @@ enum ReportCommand {
                 + "Medians below mix them; compare across machines only through `vs_limit`.\n\n"
         }
         text += reproduce(rows)
+        text += rerunNote(summary) + "\n"
         let conclusion = Summary.recommendations(summary)
         if !conclusion.isEmpty {
             text += "## Conclusion\n\n```\n" + conclusion.trimmingCharacters(in: .newlines) + "\n```\n\n"
@@ -133,7 +134,8 @@ enum ReportCommand {
             if byInvocation[invocation] == nil { order.append(invocation) }
             byInvocation[invocation, default: []].append(row)
         }
-        var text = "### Reproduce\n\n"
+        var text = "### Reproduce\n\nFrom the checkout (`scripts/loadgen` builds what is missing); each rerun writes into a "
+            + "folder of its own, never onto these rows.\n\n"
         if order.count > 1 {
             let revisions = Set(rows.map(\.identity.system.gitRevision)).count
             text += "These rows come from \(order.count) invocations" + (revisions > 1 ? " at \(revisions) revisions" : "")
@@ -144,7 +146,8 @@ enum ReportCommand {
             let mine = byInvocation[invocation]!
             let first = mine[0].identity
             let command = first.command.isEmpty
-                ? "# not recorded: these rows predate loadgen recording its command line" : first.command
+                ? "# not recorded: these rows predate loadgen recording its command line"
+                : Rerun.lines(first.command) ?? first.command
             text += "```sh\n\(command)\n```\n"
             if order.count > 1 {
                 text += "(\(mine.count) repetitions, started \(first.startedAt), revision \(first.system.gitRevision), "
@@ -155,10 +158,41 @@ enum ReportCommand {
         return text
     }
 
+    /// How far a rerun on another day may move the figures: measured from these rows when a
+    /// configuration ran in several invocations (each invocation's median against all of them),
+    /// else the repetitions' own spread, and always what repeats exactly.
+    static func rerunNote(_ summary: RunSummary) -> String {
+        var moves: [Double] = []
+        var spreads: [Double] = []
+        for c in summary.configurations where !c.underCallgrind {
+            let byInvocation = Dictionary(grouping: c.ok) { String($0.identity.runID.split(separator: "-").first ?? "") }
+            let medians = byInvocation.values.compactMap { Statistics($0.compactMap(\.measurement.rowsPerSecond))?.median }
+            if medians.count > 1, let all = c.rate?.median, all > 0 {
+                moves.append(medians.map { abs($0 / all - 1) }.max()!)
+            }
+            if let rate = c.rate, rate.count > 1, rate.median > 0 { spreads.append(rate.mad / rate.median) }
+        }
+        let exact = "SQL statements, saves, rows, duplicates, lost keys and bad links repeat exactly where one writer works "
+            + "(racing writers move them a little); allocations and instructions within 1 %."
+        if let typical = Statistics(moves) {
+            return String(format: "**A rerun on another day** may move rates and memory: between the invocations of these rows a "
+                          + "configuration's median moved by %.0f %% (median over %d configurations; at most %.0f %%). ",
+                          typical.median * 100, moves.count, typical.max * 100) + exact + "\n"
+        }
+        let spread = Statistics(spreads).map { String(format: " (here the repetitions spread by %.0f %% of the median, MAD)", $0.median * 100) } ?? ""
+        return "**A rerun on another day** may move rates and memory by ±30 %: wall time moves that much between invocations "
+            + "on a shared machine\(spread), which is why leads are judged by intervals within one run. " + exact + "\n"
+    }
+
     /// What the verifier found, per strategy: the correctness side of the numbers.
     private static func findings(_ summary: RunSummary) -> String {
-        var text = "## What the verifier found\n\n| strategy | repetitions ok | duplicates | lost | bad links | unexpected rows | integrity | errors |\n|---|---:|---:|---:|---:|---:|---|---|\n"
+        var text = "## What the verifier found\n\n| strategy | repetitions ok | duplicates | lost | bad links | unexpected rows | integrity | "
+            + "needs | outcome | errors |\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n"
         for strategy in summary.configurations.map(\.strategy).uniqued() {
+            let mine = summary.configurations.filter { $0.strategy == strategy }
+            let needs = Set(mine.flatMap(\.verdict.needs)).sorted().map(\.rawValue).joined(separator: "+")
+            let outcome = summary.unranked.contains(strategy) ? "the limit"
+                : mine.map(\.verdict.outcome).uniqued().joined(separator: "; ")
             let rows = summary.rows.filter { $0.parameters.strategy == strategy }
             let v = rows.compactMap(\.measurement.verification)
             func range(_ pick: (Verification) -> Int) -> String {
@@ -168,9 +202,13 @@ enum ReportCommand {
             let integrity = Set(v.map(\.integrity)).sorted().joined(separator: "; ")
             let errors = Set(rows.compactMap(\.measurement.error)).sorted().joined(separator: "; ")
             text += "| \(strategy) | \(rows.filter { $0.measurement.status == .ok }.count) of \(rows.count) | \(range(\.duplicates)) | "
-                + "\(range(\.lost)) | \(range(\.badLinks)) | \(range(\.unexpectedRows)) | \(integrity) | \(errors) |\n"
+                + "\(range(\.lost)) | \(range(\.badLinks)) | \(range(\.unexpectedRows)) | \(integrity) | \(needs.isEmpty ? "—" : needs) | "
+                + "\(outcome) | \(errors) |\n"
         }
-        return text + "\nA strategy's duplicates and bad links count against it only where it promises none "
-            + "(`loadgen list`; the limits and the buggy idioms are marked \\*).\n"
+        return text + "\nA repetition fails where its strategy breaks its own promise (`loadgen list`). The conclusion "
+            + "above goes further: it compares only configurations whose stores hold what the workload needs (needs: "
+            + "unique keys where keys repeat, every record linked to its parent, a current screen with --view-context; "
+            + "`--require` states it otherwise). Outcome `short:…` names what a store lacked, `bug` an idiom shown for "
+            + "the bug it demonstrates: both are measured, ranked apart, and never recommended.\n"
     }
 }

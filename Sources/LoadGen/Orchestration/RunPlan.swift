@@ -178,7 +178,8 @@ struct RunPlan {
         }
         let chosen: [String]
         if let given = axes.firstIndex(where: { $0.parameter.flag == "--strategy" }) {
-            let explicit = a.string("--strategy") != "all"
+            // `all` (or `all,-NAME`) means every strategy of the operations asked for.
+            let explicit = !(a.string("--strategy") ?? "").split(separator: ",").contains("all")
             chosen = axes[given].values.filter { name in
                 let operation = StrategyRegistry.strategy(named: name)!.operation
                 return operations.contains(operation) || !explicit
@@ -202,7 +203,9 @@ struct RunPlan {
         for parameter in RunParameter.all {
             guard let text = a.string(parameter.flag) else { continue }
             var values = parameter.sweeps ? text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [text]
-            if parameter.flag == "--strategy" && values == ["all"] { values = StrategyRegistry.names }
+            if parameter.flag == "--strategy" && values.contains(where: { $0 == "all" || $0.hasPrefix("-") }) {
+                values = try allExcept(values)
+            }
             var seen: [String: String] = [:]
             for value in values {
                 var scratch = RunConfiguration()
@@ -210,7 +213,8 @@ struct RunPlan {
                 do { try parameter.set(value, in: &scratch) } catch {
                     let place = values.count > 1 ? "'\(value)' in '\(text)'" : "'\(value)'"
                     let hint = error.suggestion.map { "did you mean \($0)? " } ?? ""
-                    throw CommandError.usage("run: \(parameter.flag): \(place) is not accepted; \(hint)expects \(error.accepted)")
+                    throw CommandError.usage("run: \(parameter.flag): \(place) is not accepted; \(hint)expects \(error.accepted)"
+                                             + (Self.looksGrouped(text) ? Self.groupingHint(text) : ""))
                 }
                 let normalized = RunParameter.parseInteger(value).map(String.init) ?? Double(value).map { "\($0)" } ?? value
                 if let earlier = seen[normalized] {
@@ -218,9 +222,54 @@ struct RunPlan {
                 }
                 seen[normalized] = value
             }
+            if parameter.sweeps && values.count > 1 && Self.looksGrouped(text) {
+                // Valid as a sweep, and as a number written with thousands separators: say which.
+                FileHandle.standardError.write(Data(("loadgen: note: \(parameter.flag) \(text) is a sweep of "
+                                                     + values.joined(separator: " and ") + Self.groupingHint(text) + "\n").utf8))
+            }
             axes.append((parameter, values))
         }
         return axes
+    }
+
+    /// `50,000` or `1,500,000`: digits grouped by threes, as a number is written with thousands
+    /// separators, which a comma list reads as a sweep.
+    static func looksGrouped(_ text: String) -> Bool {
+        let groups = text.split(separator: ",", omittingEmptySubsequences: false)
+        return groups.count > 1 && (1...3).contains(groups[0].count)
+            && groups.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) } && groups.dropFirst().allSatisfy { $0.count == 3 }
+    }
+
+    /// "; a comma separates a sweep's values: for one value write 50000 (or 50k)".
+    static func groupingHint(_ text: String) -> String {
+        let joined = text.replacingOccurrences(of: ",", with: "")
+        let short = Int(joined).map { n in n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : n % 1000 == 0 ? "\(n / 1000)k" : "" } ?? ""
+        return "; a comma separates a sweep's values: for one value write \(joined)" + (short.isEmpty ? "" : " (or \(short))")
+    }
+
+    /// `all`, less the strategies named with a minus (`all,-context-save-per-row`).
+    static func allExcept(_ values: [String]) throws -> [String] {
+        guard values.contains("all") else {
+            let first = values.first { $0.hasPrefix("-") } ?? ""
+            throw CommandError.usage("run: --strategy: '\(first)' leaves a strategy out of all: write all,\(first)")
+        }
+        var kept = StrategyRegistry.names
+        for value in values where value != "all" {
+            guard value.hasPrefix("-") else {
+                throw CommandError.usage("run: --strategy: '\(value)' beside all, which has every strategy; leave one out with "
+                                         + "a minus (all,-context-save-per-row)")
+            }
+            let name = String(value.dropFirst())
+            guard kept.contains(name) else {
+                let known = StrategyRegistry.names.contains(name)
+                let hint = known ? "it is left out already" : Nearest.word(to: name, in: StrategyRegistry.names).map { "did you mean -\($0)?" }
+                    ?? "expects one of " + StrategyRegistry.names.joined(separator: "|")
+                throw CommandError.usage("run: --strategy: '\(value)' is not accepted; \(hint)")
+            }
+            kept.removeAll { $0 == name }
+        }
+        guard !kept.isEmpty else { throw CommandError.usage("run: --strategy: every strategy is left out of all") }
+        return kept
     }
 
     /// Builds the configurations: the cartesian product of the axes (on the import file's

@@ -90,11 +90,13 @@ extension RunParameter {
 
     /// Every parameter, in the order `--help` lists them.
     package static let all: [RunParameter] = [
-        RunParameter(flag: "--strategy", valueName: "NAME[,NAME…]|all", help: "strategies to run (see 'loadgen list')",
+        RunParameter(flag: "--strategy", valueName: "NAME[,NAME…]|all[,-NAME…]",
+                     help: "strategies to run (see 'loadgen list'); all,-NAME leaves NAME out",
                      defaultText: "batch", sweeps: true, columns: ["strategy"], render: { [$0.strategy] },
                      parse: { text, c throws(RunParameterError) in
                          guard StrategyRegistry.strategy(named: text) != nil else {
-                             throw RunParameterError(accepted: "one of \(StrategyRegistry.names.joined(separator: "|")) or all",
+                             throw RunParameterError(accepted: "one of \(StrategyRegistry.names.joined(separator: "|")), or all "
+                                                         + "(all,-NAME leaves NAME out)",
                                                      suggestion: Nearest.word(to: text, in: StrategyRegistry.names + ["all"]))
                          }
                          c.strategy = text

@@ -1,0 +1,81 @@
+import Foundation
+import Report
+
+/// A recorded `loadgen run` command line made into one a reader can paste in the checkout:
+/// `scripts/loadgen` (which builds what is missing) instead of a bare `loadgen` that need not be
+/// on the path, and every file the run wrote (`--out`, `--timeline`, `--markdown`,
+/// `--summary-csv`, a kept `--store`) moved into a fresh folder, so that a rerun never appends to
+/// the rows it reproduces nor replaces their store.
+enum Rerun {
+    /// The options whose value is a file the run writes.
+    static let outputs: Set<String> = ["--out", "--timeline", "--markdown", "--summary-csv", "--store"]
+
+    /// The folder a rerun writes into: a new one each time the line runs.
+    static let folder = "rerun-$(date +%Y%m%d-%H%M%S)"
+
+    /// The pasteable lines for `command` ("loadgen run …"), or nil when it is not one.
+    static func lines(_ command: String) -> String? {
+        guard var words = shellWords(command), words.first == "loadgen" else { return nil }
+        words[0] = "scripts/loadgen"
+        var wrote = false
+        var i = 1
+        while i < words.count {
+            var word = words[i]
+            var value: String?
+            if let eq = word.firstIndex(of: "="), outputs.contains(String(word[..<eq])) {
+                value = String(word[word.index(after: eq)...])
+                word = String(word[..<eq])
+                words[i] = word
+                words.insert(value!, at: i + 1)
+            } else if outputs.contains(word), i + 1 < words.count {
+                value = words[i + 1]
+            }
+            if let value, value != "-", value != "memory", !value.hasPrefix("/dev/") {
+                let name = URL(fileURLWithPath: value).lastPathComponent
+                words[i + 1] = "\"$out\"/" + Runner.shellQuoted(name)
+                wrote = true
+                i += 2
+                continue
+            }
+            // A file of the checkout (a suite, a model) is named from the checkout, where the line runs.
+            if let root = Checkout.root, words[i].hasPrefix(root + "/") { words[i] = String(words[i].dropFirst(root.count + 1)) }
+            words[i] = Runner.shellQuoted(words[i])
+            i += 1
+        }
+        // Every word is now as the shell must read it.
+        let line = words.joined(separator: " ")
+        return wrote ? "out=\(folder); mkdir -p \"$out\"\n\(line)" : line
+    }
+
+    /// The words of a line as a POSIX shell splits it, for the quoting `Runner.shellQuoted`
+    /// writes (single quotes, `'\''` inside them); nil for anything else.
+    static func shellWords(_ line: String) -> [String]? {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quoted = false
+        var escaped = false
+        for ch in line {
+            if escaped {
+                word.append(ch)
+                escaped = false
+            } else if quoted {
+                if ch == "'" { quoted = false } else { word.append(ch) }
+            } else if ch == "'" {
+                quoted = true
+                inWord = true
+            } else if ch == "\\" {
+                escaped = true
+                inWord = true
+            } else if ch == " " {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else {
+                word.append(ch)
+                inWord = true
+            }
+        }
+        guard !quoted, !escaped else { return nil }
+        if inWord { words.append(word) }
+        return words
+    }
+}
