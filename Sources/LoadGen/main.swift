@@ -15,6 +15,7 @@ enum LoadGen {
           list      list strategies and datasets
           generate  write a dataset as a JSON or NDJSON import file
           compare   compare results with a baseline (the nightly gate); exit 1 on a regression
+          ab        judge timing against a base revision built here: paired, interleaved runs (the A/B gate)
           plot      draw the charts of results files with gnuplot (plots.gnuplot)
           report    write a design-review page: summary, ranking, charts, store checks, how to reproduce
 
@@ -35,13 +36,14 @@ enum LoadGen {
             case "list": return try ListCommand.main(rest)
             case "generate": return try GenerateCommand.main(rest)
             case "compare": return CompareCommand.main(rest)
+            case "ab": return try ABCommand.main(rest)
             case "plot": return try PlotCommand.main(rest)
             case "report": return try ReportCommand.main(rest)
             case ChildCommand.name: return ChildCommand.main(rest)
             case "--version", "version": print("loadgen \(version)"); return ExitCode.success
             case "--help", "-h", "help": print(usage, terminator: ""); return ExitCode.success
             default:
-                throw CommandError.usage("unknown command '\(command)'; expected run, list, generate, compare, plot or report (see 'loadgen --help')")
+                throw CommandError.usage("unknown command '\(command)'; expected run, list, generate, compare, ab, plot or report (see 'loadgen --help')")
             }
         } catch let error as CommandError {
             FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))

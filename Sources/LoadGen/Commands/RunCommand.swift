@@ -36,18 +36,7 @@ enum RunCommand {
                 throw CommandError(message: place + error.message.replacingOccurrences(of: "run: ", with: ""), exitCode: error.exitCode)
             }
         }
-        for i in plans.indices {
-            var input: InputFile?
-            if let path = plans[i].inputPath {
-                let datasets = plans[i].axes.first(where: { $0.parameter.flag == "--dataset" })?.values
-                if let datasets, datasets.count > 1 {
-                    throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
-                }
-                input = try InputFile.scan(path, for: plans[i].baseConfiguration,
-                                           datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
-            }
-            try plans[i].expand(input: input)
-        }
+        try expandAll(&plans)
         if !plan.quiet && !plan.json {
             let notes = plans.flatMap(\.modelNotes).uniqued()
             if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
@@ -136,6 +125,22 @@ enum RunCommand {
                                          + "give each its own path")
             }
             seen[key] = file
+        }
+    }
+
+    /// Expands every plan's configurations, on its import file's records when it has one.
+    static func expandAll(_ plans: inout [RunPlan]) throws {
+        for i in plans.indices {
+            var input: InputFile?
+            if let path = plans[i].inputPath {
+                let datasets = plans[i].axes.first(where: { $0.parameter.flag == "--dataset" })?.values
+                if let datasets, datasets.count > 1 {
+                    throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
+                }
+                input = try InputFile.scan(path, for: plans[i].baseConfiguration,
+                                           datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
+            }
+            try plans[i].expand(input: input)
         }
     }
 

@@ -40,4 +40,15 @@ package enum Format {
         }
         return fixed(value, 17)
     }
+
+    /// "38,458": a count with thousands separators, as a reader compares two of them.
+    package static func thousands(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
 }

@@ -1,0 +1,163 @@
+import Foundation
+import Report
+
+/// `loadgen ab --base BINARY --suite FILE --out DIR`: timing judged against a base revision on
+/// this machine, now.
+///
+/// Each suite line's configurations run one at a time, once per side per round, the base's
+/// binary and this one back to back, the order alternating (ABBA) so that neither side always
+/// runs second. Every run is a `loadgen run` of the binary's own (so a base of another version
+/// runs its own code, options and child protocol): a one-line suite of that line at one
+/// repetition without limits, and `--shard K/N` picking its K-th configuration. The pairs are
+/// judged by `PairedComparison`. The stored baseline still judges exact figures (`compare`).
+enum ABCommand {
+    static let about = "Judge timing against a base revision built here: paired, interleaved runs of a suite (the A/B gate)."
+
+    static let specs: [OptionSpec] = [
+        .option("--base", "BINARY", "the base revision's loadgen (scripts/nightly --against REV builds it)"),
+        .option("--suite", "FILE", "the runs to compare, one line of run arguments each (repetitions and limits are ab's)"),
+        .option("--out", "DIR", "where each side's rows (DIR/base, DIR/new, one file per round) and ab.md go"),
+        .option("--rounds", "N", "pairs per configuration", default: "12"),
+        .option("--threshold", "R", "the smallest slowdown reported (0.03: 3 %)", default: "0.03"),
+        .option("--alpha", "P", "the gate's level, split over its tests", default: "0.01"),
+        .option("--base-label", "TEXT", "how the report names the base (a revision)", default: "base"),
+        .option("--new-label", "TEXT", "how the report names this binary", default: "new"),
+        .flag("--judge", "judge the rounds already in DIR again, running nothing"),
+    ]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        if arguments.contains("--help") {
+            print(Help.render(usage: "loadgen ab --base BINARY --suite FILE --out DIR [options]", about: about, specs: specs,
+                              footer: "Example: scripts/nightly --against origin/main   (builds the base and runs this)"),
+                  terminator: "")
+            return ExitCode.success
+        }
+        let a = try Arguments(command: "ab", arguments: arguments, specs: specs)
+        guard let out = a.string("--out") else { throw CommandError.usage("ab: --out DIR is required (where the rows and ab.md go)") }
+        var options = PairedComparison.Options()
+        options.threshold = try a.double("--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!
+        options.alpha = try a.double("--alpha", default: options.alpha, in: 1e-9...0.5, describe: "a level above 0, up to 0.5")!
+        var context = PairedReport.Context()
+        context.base = a.string("--base-label") ?? "base"
+        context.new = a.string("--new-label") ?? "new"
+        if !a.flag("--judge") {
+            guard let base = a.string("--base") else { throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)") }
+            guard access(base, X_OK) == 0 else {
+                throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
+            }
+            guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }
+            let rounds = try a.int("--rounds", default: 12, in: 1...1000)!
+            let started = Clock.nanoseconds()
+            let before = loadAverage()
+            context.notJudged = try run(base: base, suite: suite, rounds: rounds, out: out)
+            context.seconds = Clock.seconds(since: started)
+            context.load = before.flatMap { b in loadAverage().map { (b, $0) } }
+        }
+        let (base, new) = try readRounds(out)
+        context.rounds = base.count
+        context.machine = new.first?.first.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores" } ?? ""
+        let comparison = PairedComparison(base: base, new: new, options: options)
+        let text = PairedReport.render(comparison, context: context)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: out + "/ab.md"))
+        print(text, terminator: "")
+        // As compare: 2 when nothing could be judged (a gate that judged nothing must not pass).
+        if comparison.configurations.isEmpty { return CompareCommand.usage }
+        return comparison.regressions.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    // MARK: Running
+
+    /// Runs every configuration of `suite` `rounds` times a side; returns what it could not pair.
+    static func run(base: String, suite: String, rounds: Int, out: String) throws -> [String] {
+        guard let text = try? String(contentsOfFile: suite, encoding: .utf8) else {
+            throw CommandError(message: "ab: --suite \(suite) cannot be read", exitCode: ExitCode.noInput)
+        }
+        for side in ["base", "new", "lines"] { try Charts.makeFolders(out + "/" + side) }
+        let new = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var lines: [(file: String, count: Int)] = []
+        var notJudged: [String] = []
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let words = try Suite.words(of: line)
+            guard !words.isEmpty else { continue }
+            if words.contains("--instructions") {
+                notJudged.append("\(suite):\(number + 1) counts instructions under callgrind (not timings: the baseline judges them)")
+                continue
+            }
+            let file = "\(out)/lines/line-\(number + 1).suite"
+            let own = stripped(words) + ["--repeat", "1", "--no-limit"]
+            try Data((own.map(Runner.shellQuoted).joined(separator: " ") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+            var plans = try Suite.plans(["--suite", file])
+            try RunCommand.expandAll(&plans)
+            lines.append((file, plans.reduce(0) { $0 + $1.schedule.count }))
+        }
+        let total = lines.reduce(0) { $0 + $1.count } * rounds
+        var done = 0
+        let started = Clock.nanoseconds()
+        for round in 1...rounds {
+            let name = String(format: "round-%03d.csv", round)
+            for line in lines {
+                for k in 1...max(1, line.count) {
+                    let sides = (round + k) % 2 == 0 ? [("base", base), ("new", new)] : [("new", new), ("base", base)]
+                    for (side, binary) in sides {
+                        let status = try runOnce(binary, ["run", "--suite", line.file, "--shard", "\(k)/\(line.count)",
+                                                         "--out", "\(out)/\(side)/\(name)", "--quiet"])
+                        if status != 0 && status != 1 {
+                            let why = "\(line.file) configuration \(k): the \(side) exited \(status)"
+                            if !notJudged.contains(why) { notJudged.append(why) }
+                        }
+                    }
+                    done += 1
+                    let elapsed = Clock.seconds(since: started)
+                    FileHandle.standardError.write(Data(("ab: round \(round) of \(rounds), \(done) of \(total) pairs · ETA "
+                                                         + Format.duration(elapsed / Double(done) * Double(total - done)) + "\n").utf8))
+                }
+            }
+        }
+        return notJudged
+    }
+
+    /// A suite line's words without what ab decides: repetitions, warm-ups, limits.
+    static func stripped(_ words: [String]) -> [String] {
+        var out: [String] = []
+        var skip = false
+        for word in words {
+            if skip { skip = false; continue }
+            if ["--repeat", "--warmup"].contains(word) { skip = true; continue }
+            if word == "--no-limit" || word.hasPrefix("--repeat=") || word.hasPrefix("--warmup=") { continue }
+            out.append(word)
+        }
+        return out
+    }
+
+    /// Runs `binary arguments`, its output to this one's stderr; its exit status.
+    static func runOnce(_ binary: String, _ arguments: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// The rounds of each side, in order: `DIR/base/round-*.csv` and `DIR/new/round-*.csv`.
+    static func readRounds(_ out: String) throws -> (base: [[ResultRow]], new: [[ResultRow]]) {
+        func side(_ name: String) throws -> [[ResultRow]] {
+            let folder = out + "/" + name
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { $0.hasPrefix("round-") && $0.hasSuffix(".csv") }.sorted()
+            return try files.map { try Charts.results(folder + "/" + $0, command: "ab") }
+        }
+        let (base, new) = (try side("base"), try side("new"))
+        guard !base.isEmpty, base.count == new.count else {
+            throw CommandError(message: "ab: \(out) holds \(base.count) rounds of the base and \(new.count) of the new revision; "
+                               + "run ab again", exitCode: ExitCode.dataError)
+        }
+        return (base, new)
+    }
+
+    /// The one-minute load average.
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Paired A/B timing: the base revision and the new one built and run on the same machine in the
+/// same job, one configuration at a time, their runs interleaved (the order alternating between
+/// rounds), judged on the ratios of each pair.
+///
+/// A stored baseline judges time across days and machines, and on this 2-core VM the smallest
+/// slowdown it could flag was 41–51 %: a configuration's median moves ±30 % between
+/// invocations. A pair of runs seconds apart shares the machine's state, so the ratio of their
+/// times is what the change did. Each configuration's log ratios are tested with the Wilcoxon
+/// signed-rank test (ranks only: a stall is one rank), and so are a strategy's pooled over its
+/// configurations (a slowdown of one strategy shows in all of them); a finding needs both a
+/// p-value under the level divided by the number of tests (Bonferroni: the gate makes dozens)
+/// and a change of at least `threshold`.
+package struct PairedComparison: Sendable {
+    package struct Options: Sendable {
+        /// The smallest slowdown reported: a change below it is no finding, whatever its p.
+        package var threshold = 0.03
+        /// The level for the whole gate (family-wise), split over its tests.
+        package var alpha = 0.01
+
+        package init() {}
+    }
+
+    /// One configuration's (or strategy's) judged pairs.
+    package struct Judged: Sendable {
+        /// The configuration's label (`context-reset rows=20000 …`), or the strategy's name.
+        package let name: String
+        package let strategy: String
+        package let pairs: Int
+        /// Median of the new time ÷ the base time − 1: positive is slower.
+        package let change: Double
+        /// The 95 % bootstrap interval of that median.
+        package let interval: ClosedRange<Double>?
+        /// One-sided p that the new revision is slower, and that it is faster.
+        package let pSlower: Double
+        package let pFaster: Double
+        /// The smallest slowdown these pairs could have been flagged at (their own spread shifted
+        /// until the test and the threshold both pass), nil when none under 100 %.
+        package let smallestVisible: Double?
+        package let verdict: Verdict
+    }
+
+    package enum Verdict: String, Sendable {
+        case slower, faster, unchanged
+    }
+
+    /// A figure that repeats exactly and differs between the two sides: what the change did to
+    /// the work ("sql_statements 38,458 → 38,463 (+5)").
+    package struct WorkChange: Sendable {
+        package let configuration: String
+        package let figure: String
+        package let base: Int
+        package let new: Int
+    }
+
+    package let configurations: [Judged]
+    package let strategies: [Judged]
+    package let workChanges: [WorkChange]
+    /// Configurations measured on one side only, or whose pairs were not ok, with why.
+    package let unpaired: [(configuration: String, why: String)]
+    /// The level each test is held to: `alpha` over the number of tests.
+    package let testLevel: Double
+    package let options: Options
+
+    package var regressions: [Judged] { (configurations + strategies).filter { $0.verdict == .slower } }
+
+    /// `base[r]` and `new[r]` are round r's rows of each side; a configuration is paired with
+    /// itself (same parameters) within a round.
+    package init(base: [[ResultRow]], new: [[ResultRow]], options: Options = Options()) {
+        self.options = options
+        var order: [ParameterValues] = []
+        var pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]] = [:]
+        var seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)] = [:]
+        for (b, n) in zip(base, new) {
+            let newByKey = Dictionary(n.map { ($0.parameters, $0) }, uniquingKeysWith: { a, _ in a })
+            for row in b {
+                if seen[row.parameters] == nil { order.append(row.parameters); seen[row.parameters] = (false, false, false) }
+                seen[row.parameters]!.base = true
+                guard let other = newByKey[row.parameters] else { continue }
+                seen[row.parameters]!.new = true
+                guard row.measurement.status == .ok, other.measurement.status == .ok,
+                      row.measurement.rowsPerSecond != nil, other.measurement.rowsPerSecond != nil else {
+                    seen[row.parameters]!.failed = true
+                    continue
+                }
+                pairs[row.parameters, default: []].append((row, other))
+            }
+            for row in n where seen[row.parameters] == nil {
+                order.append(row.parameters)
+                seen[row.parameters] = (false, true, false)
+            }
+        }
+        var unpaired: [(String, String)] = []
+        var logRatios: [(key: ParameterValues, label: String, strategy: String, d: [Double])] = []
+        var work: [WorkChange] = []
+        for key in order {
+            let label = Self.label(key, among: order)
+            let mine = pairs[key] ?? []
+            guard !mine.isEmpty else {
+                let s = seen[key]!
+                unpaired.append((label, !s.base ? "measured by the new revision only" : !s.new ? "measured by the base only"
+                                    : "no pair where both repetitions were ok"))
+                continue
+            }
+            // Time per record: the ratio of rates, inverted, so that positive is slower.
+            logRatios.append((key, label, key.strategy, mine.map { log($0.base.measurement.rowsPerSecond! / $0.new.measurement.rowsPerSecond!) }))
+            work += Self.workChanges(label, mine)
+        }
+        let byStrategy = Dictionary(grouping: logRatios, by: \.strategy)
+        let strategies = logRatios.map(\.strategy).uniqued().filter { byStrategy[$0]!.count > 1 }
+        let tests = logRatios.count + strategies.count
+        let level = options.alpha / Double(max(1, tests))
+        testLevel = level
+        configurations = logRatios.map { Self.judge($0.label, $0.strategy, $0.d, level: level, threshold: options.threshold) }
+        self.strategies = strategies.map { s in
+            Self.judge(s + " (pooled over \(byStrategy[s]!.count) configurations)", s, byStrategy[s]!.flatMap(\.d), level: level,
+                       threshold: options.threshold)
+        }
+        workChanges = work
+        self.unpaired = unpaired
+    }
+
+    /// A configuration named by its strategy and the parameters that tell it from the others.
+    static func label(_ key: ParameterValues, among all: [ParameterValues]) -> String {
+        let varying = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys" && Set(all.map { $0[c] }).count > 1 }
+        let words = varying.compactMap { c in key[c].isEmpty ? nil : "\(c)=\(key[c])" }
+        return ([key.strategy] + words).joined(separator: " ")
+    }
+
+    static func judge(_ name: String, _ strategy: String, _ d: [Double], level: Double, threshold: Double) -> Judged {
+        let sorted = d.sorted()
+        let median = Statistics.median(ofSorted: sorted)
+        let change = exp(median) - 1
+        let interval: ClosedRange<Double>? = sorted.count >= Statistics.minimumForInterval
+            ? { let i = Bootstrap.medianInterval(sorted); return (exp(i.lowerBound) - 1)...(exp(i.upperBound) - 1) }() : nil
+        let pSlower = Wilcoxon.pGreater(d)
+        let pFaster = Wilcoxon.pGreater(d.map { -$0 })
+        let verdict: Verdict = pSlower < level && change >= threshold ? .slower
+            : pFaster < level && -change >= threshold ? .faster : .unchanged
+        return Judged(name: name, strategy: strategy, pairs: d.count, change: change, interval: interval, pSlower: pSlower,
+                      pFaster: pFaster, smallestVisible: smallestVisible(d, level: level, threshold: threshold), verdict: verdict)
+    }
+
+    /// The smallest slowdown, in steps of half a percent, that would have been flagged had these
+    /// pairs' times been that much longer: what the gate can see of this configuration today.
+    static func smallestVisible(_ d: [Double], level: Double, threshold: Double) -> Double? {
+        let centred = d.map { $0 - Statistics.median(ofSorted: d.sorted()) }
+        for step in 1...200 {
+            let shift = Double(step) * 0.005
+            let moved = centred.map { $0 + log(1 + shift) }
+            if shift >= threshold && Wilcoxon.pGreater(moved) < level { return shift }
+        }
+        return nil
+    }
+
+    /// The exact figures that differ between the pairs' two sides (the first pair's: they repeat).
+    static func workChanges(_ label: String, _ pairs: [(base: ResultRow, new: ResultRow)]) -> [WorkChange] {
+        guard let first = pairs.first, first.base.parameters["writers"].isEmpty || first.base.parameters["writers"] == "1" else { return [] }
+        let figures: [(String, (RunMeasurement) -> Int?)] = [
+            ("sql_statements", { $0.sql?.total }), ("sql_selects", { $0.sql?.select }), ("transactions", { $0.sql?.commits }),
+            ("saves", { $0.strategy?.saves }), ("store_rows", { $0.verification?.storeRows }),
+            ("duplicates", { $0.verification?.duplicates }), ("lost", { $0.verification?.lost }),
+        ]
+        return figures.compactMap { name, pick in
+            guard let b = pick(first.base.measurement), let n = pick(first.new.measurement), b != n else { return nil }
+            return WorkChange(configuration: label, figure: name, base: b, new: n)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The A/B gate's report in Markdown: the verdict first, what was and was not judged and why,
+/// then every configuration with its change, interval, p and the smallest change it could show.
+package enum PairedReport {
+    /// How the run went, for the heading: the sides, the rounds, the machine's load, the time.
+    package struct Context: Sendable {
+        package var base = "base"
+        package var new = "new"
+        package var rounds = 0
+        package var seconds = 0.0
+        package var load: (before: Double, after: Double)?
+        package var machine = ""
+        package var notJudged: [String] = []
+
+        package init() {}
+    }
+
+    package static func render(_ c: PairedComparison, context: Context) -> String {
+        let regressions = c.regressions
+        let faster = (c.configurations + c.strategies).filter { $0.verdict == .faster }
+        var text = "## loadgen ab: "
+        if c.configurations.isEmpty {
+            text += "nothing was paired\n\n"
+        } else if regressions.isEmpty {
+            text += "no slowdown in \(c.configurations.count) configuration\(c.configurations.count == 1 ? "" : "s")"
+                + (faster.isEmpty ? "" : "; \(faster.count) faster") + "\n\n"
+        } else {
+            text += "\(regressions.count) slowdown\(regressions.count == 1 ? "" : "s"): "
+                + regressions.map { "\($0.name) \(percent($0.change)) (p = \(p($0.pSlower)))" }.joined(separator: "; ") + "\n\n"
+        }
+        text += "\(context.new) against \(context.base), built and run on this machine in one job: \(context.rounds) rounds, each "
+            + "running every configuration once per side, back to back, the order alternating (ABBA). "
+            + String(format: "A finding needs p < %.2g (%.2g over %d tests) and a change of at least %.0f %%.",
+                     c.testLevel, c.options.alpha, c.configurations.count + c.strategies.count, c.options.threshold * 100)
+        if let load = context.load { text += String(format: " Load average %.2f before, %.2f after.", load.before, load.after) }
+        if context.seconds > 0 { text += " Took \(Format.duration(context.seconds))." }
+        if !context.machine.isEmpty { text += " \(context.machine)." }
+        text += "\n\n"
+        let visible = c.configurations.compactMap(\.smallestVisible).sorted()
+        if !visible.isEmpty {
+            text += String(format: "**What it can see:** the smallest slowdown these pairs could have been flagged at is %.1f %% "
+                           + "(median over configurations; %.1f … %.1f %%).", visible[visible.count / 2] * 100, visible.first! * 100,
+                           visible.last! * 100) + "\n\n"
+        }
+        let notJudged = c.unpaired.map { "\($0.configuration): \($0.why)" } + context.notJudged
+        if !notJudged.isEmpty { text += "**Not judged:** " + notJudged.joined(separator: "; ") + ".\n\n" }
+        text += table("Per configuration", c.configurations)
+        if !c.strategies.isEmpty { text += table("Per strategy, pooled", c.strategies) }
+        if !c.workChanges.isEmpty {
+            text += "### Work that changed (exact figures of the first pair)\n\n"
+            for w in c.workChanges {
+                text += "- \(w.configuration): \(w.figure) \(Format.thousands(w.base)) → \(Format.thousands(w.new)) "
+                    + "(\(w.new >= w.base ? "+" : "")\(Format.thousands(w.new - w.base)))\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    private static func table(_ title: String, _ rows: [PairedComparison.Judged]) -> String {
+        var text = "### \(title)\n\n| | pairs | time (median) | 95 % CI | p slower | p faster | smallest visible | verdict |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---|\n"
+        for j in rows {
+            let ci = j.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? ""
+            text += "| \(j.name) | \(j.pairs) | \(percent(j.change)) | \(ci) | \(p(j.pSlower)) | \(p(j.pFaster)) | "
+                + "\(j.smallestVisible.map { String(format: "%.1f %%", $0 * 100) } ?? "> 100 %") | \(j.verdict.rawValue) |\n"
+        }
+        return text + "\n"
+    }
+
+    static func percent(_ change: Double) -> String { String(format: "%+.1f %%", change * 100) }
+
+    static func p(_ value: Double) -> String { value < 0.0001 ? "< 0.0001" : String(format: "%.4f", value) }
+}
