@@ -154,4 +154,107 @@ import Testing
         let w = try CLI.run(["compare", wandering, plus])
         #expect(w.status == 0, "\(w.stdout)")
     }
+
+    /// Issue 32, 3: the gate can block a merge. The pull-request workflow runs the A/B against the
+    /// base branch; every job of both workflows has a timeout; they read the repository only; a
+    /// newer push replaces a running gate; the history's cache key changes with each attempt; a
+    /// runner baseline is refused when a shard failed; each night judges time against the last
+    /// green night.
+    @Test func theWorkflowsCanBlockAMergeAndKeepTheirHistoryOnce() throws {
+        let check = try run("/usr/bin/env", ["python3", "-c", """
+            import sys, yaml
+            gate = yaml.safe_load(open(sys.argv[1]))
+            nightly = yaml.safe_load(open(sys.argv[2]))
+            on = gate.get(True, gate.get("on"))
+            assert "pull_request" in on, on
+            for name, w in (("gate", gate), ("nightly", nightly)):
+                assert w["permissions"] == {"contents": "read"}, (name, w.get("permissions"))
+                assert "group" in w["concurrency"], name
+                for job, spec in w["jobs"].items():
+                    assert "timeout-minutes" in spec, (name, job)
+            assert gate["concurrency"]["cancel-in-progress"] is True
+            runs = "\\n".join(s.get("run", "") for j in gate["jobs"].values() for s in j["steps"])
+            assert "scripts/nightly --against" in runs and "pull_request.base.sha" in str(gate), runs
+            assert all(j["timeout-minutes"] <= 30 for j in gate["jobs"].values()), "the pull-request gate fits 30 minutes"
+            steps = nightly["jobs"]["compare"]["steps"]
+            keys = [s["with"]["key"] for s in steps if s.get("uses", "").startswith("actions/cache/")]
+            assert keys and all("run_attempt" in k for k in keys), keys
+            joins = [s for s in steps if "nightly-ci baseline" in s.get("run", "")]
+            assert joins and "needs.shard.result == 'success'" in joins[0]["if"], joins
+            ab = nightly["jobs"]["ab"]
+            assert "last-green" in str(ab) and "scripts/nightly --against" in str(ab)
+            print("ok")
+            """, Self.checkout + "/.github/workflows/gate.yml", Self.checkout + "/.github/workflows/nightly.yml"])
+        #expect(check.status == 0 && check.output.contains("ok"), "\(check.output)")
+    }
+
+    /// Issue 32: the gate's commands on a small suite, as the workflows run them. The A/B against
+    /// the same binary judges time (no slowdown, with how small a change it could see) and work
+    /// (against a baseline of the same suite); a history appended twice keeps each run id once; a
+    /// baseline joined from a run given twice, or an empty one, is refused.
+    @Test func theABGateAndItsBookkeepingRunHere() throws {
+        let dir = CLI.makeFolder()
+        let suite = dir + "/pr"
+        try "--strategy batch,prefetch --rows 600 --dup-rate 0.1 --synchronous normal --repeat 3\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        let env = ["LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "AB_SUITE": suite, "AB_ROUNDS": "6",
+                   "NIGHTLY_RESULTS": dir + "/results", "NIGHTLY_BASELINE": dir + "/baseline.csv", "GITHUB_STEP_SUMMARY": dir + "/summary.md",
+                   "TMPDIR": dir + "/", "LOADGEN_GIT_REV": "test"]
+        let base = dir + "/base.csv"
+        #expect(try script(["scripts/nightly-ci", "suite", base], environment: env).status == 0)
+        #expect(try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv", base], environment: env).status == 0)
+        let ab = try script(["scripts/nightly-ci", "ab", CLI.binary, dir + "/ab", "the same binary"], environment: env)
+        #expect(ab.status == 0, "\(ab.output)")
+        let gate = try String(contentsOfFile: dir + "/ab/gate.md", encoding: .utf8)
+        #expect(gate.contains("## loadgen ab: no slowdown in 2 configurations") && gate.contains("**What it can see:**"), "\(gate)")
+        #expect(gate.contains("## loadgen compare: no regression"), "\(gate)")
+        #expect(try String(contentsOfFile: dir + "/summary.md", encoding: .utf8).contains("# The gate:"))
+        // The rows of one night appended twice (a re-run restoring the history its first attempt
+        // saved) are in the history once.
+        #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
+        #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
+        #expect(try CLI.rows(dir + "/results/history.csv").count == CLI.rows(base).count)
+        let twice = try script(["scripts/nightly-ci", "baseline", dir + "/b2.csv", base, base], environment: env)
+        #expect(twice.status == 2 && twice.output.contains("is in the runs twice"), "\(twice.output)")
+        try (try String(contentsOfFile: base, encoding: .utf8).split(separator: "\r\n").first.map { String($0) + "\r\n" } ?? "")
+            .write(toFile: dir + "/empty.csv", atomically: true, encoding: .utf8)
+        let empty = try script(["scripts/nightly-ci", "baseline", dir + "/b3.csv", base, dir + "/empty.csv"], environment: env)
+        #expect(empty.status == 2 && empty.output.contains("holds no rows"), "\(empty.output)")
+    }
+
+    /// Issue 32, 5 and 6: a failed night says how to find the commit (the bisect command for the
+    /// first exact figure that moved, whose options make that configuration again: run here, they
+    /// give the baseline's value), and a baseline's work figures are one per line.
+    @Test func aFailedNightSaysHowToBisectAndTheFiguresAreOnePerLine() throws {
+        let base = try CompareTests.base
+        let moved = try base.write("bisect-moved.csv") { row in
+            if row["strategy"] == "prefetch" { row["sql_statements"] = String(Int(row["sql_statements"]!)! + 5) }
+        }
+        let r = try CLI.run(["compare", base.path, moved, "--good", "abc1234"])
+        #expect(r.status == 1 && r.stdout.contains("### Find the commit") && r.stdout.contains("git bisect start HEAD abc1234"),
+                "\(r.stdout)")
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("git bisect run scripts/bisect-figure sql_statements ") })
+        let words = line.split(separator: " ").map(String.init)
+        let expected = words[5]
+        let value = try #require(Int(expected), "\(line)")
+        #expect(r.stdout.contains("(\(Format(expected)) → \(Format(String(value + 5))))"), "\(r.stdout)")
+        let again = try CLI.run(["run"] + Array(words.dropFirst(6)) + ["--repeat", "1", "--no-limit", "--out", "-", "--quiet"],
+                                tmpdir: CLI.makeFolder())
+        #expect(again.status == 0, "\(again.stderr)")
+        let rows = try CLI.parseCSV(again.stdout)
+        #expect(rows[1][rows[0].firstIndex(of: "sql_statements")!] == expected, "the options make the same configuration again")
+        let figures = CLI.makeFolder() + "/b.figures"
+        #expect(try CLI.run(["compare", "--figures", figures, base.path]).status == 0)
+        let text = try String(contentsOfFile: figures, encoding: .utf8)
+        #expect(text.contains("| sql_statements | ") && text.split(separator: "\n").count > 20, "\(text)")
+    }
+
+    /// "38458" as the report writes it: "38,458".
+    func Format(_ digits: String) -> String {
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out
+    }
 }

@@ -17,9 +17,9 @@ enum ABCommand {
         .option("--base", "BINARY", "the base revision's loadgen (scripts/nightly --against REV builds it)"),
         .option("--suite", "FILE", "the runs to compare, one line of run arguments each (repetitions and limits are ab's)"),
         .option("--out", "DIR", "where each side's rows (DIR/base, DIR/new, one file per round) and ab.md go"),
-        .option("--rounds", "N", "pairs per configuration", default: "12"),
+        .option("--rounds", "N", "pairs per configuration", default: "16"),
         .option("--threshold", "R", "the smallest slowdown reported (0.03: 3 %)", default: "0.03"),
-        .option("--alpha", "P", "the gate's level, split over its tests", default: "0.01"),
+        .option("--alpha", "P", "the gate's level (unchanged code fails one run in 1/P), split over its tests", default: "0.05"),
         .option("--base-label", "TEXT", "how the report names the base (a revision)", default: "base"),
         .option("--new-label", "TEXT", "how the report names this binary", default: "new"),
         .flag("--judge", "judge the rounds already in DIR again, running nothing"),
@@ -46,7 +46,7 @@ enum ABCommand {
                 throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
             }
             guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }
-            let rounds = try a.int("--rounds", default: 12, in: 1...1000)!
+            let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
             let started = Clock.nanoseconds()
             let before = loadAverage()
             context.notJudged = try run(base: base, suite: suite, rounds: rounds, out: out)

@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import Strategies
 
 /// `loadgen compare BASELINE.csv CURRENT.csv [more CURRENT files]`: the nightly gate.
 enum CompareCommand {
@@ -14,6 +15,9 @@ enum CompareCommand {
         .option("--memory", "R", "least peak RSS growth that counts (likewise; 0.20 for one night)", default: "0.075"),
         .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
         .flag("--cross-machine", "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
+        .option("--figures", "FILE", "write FILE: the baseline's work figures one per line (its diff is what a rebaseline moved), and stop"),
+        .option("--good", "REV", "a revision where the figures matched (the last green night): named in how to bisect"),
+        .flag("--work-only", "judge work only (SQL, rows, allocations, instructions): time and memory are the A/B gate's (loadgen ab)"),
         .flag("--allow-missing", "a configuration of the baseline missing from the new results is listed, not a failure"),
     ]
 
@@ -46,6 +50,12 @@ enum CompareCommand {
 
     private static func run(_ arguments: [String]) throws -> Int32 {
         let a = try Arguments(command: "compare", arguments: arguments, specs: specs)
+        if let figures = a.string("--figures") {
+            guard a.positional.count == 1 else { throw CommandError.usage("compare: --figures FILE takes one BASELINE.csv") }
+            let side = try ComparisonSide.read(a.positional)
+            try Data(BaselineFigures.render(side).utf8).write(to: URL(fileURLWithPath: figures))
+            return ExitCode.success
+        }
         guard a.positional.count >= 2 else {
             throw CommandError.usage("compare: expects BASELINE.csv and at least one CURRENT.csv (see 'loadgen compare --help')")
         }
@@ -56,17 +66,52 @@ enum CompareCommand {
         options.alpha = try a.double("--alpha", default: 0.01, in: 0.0001...0.5)!
         options.crossMachine = a.flag("--cross-machine")
         options.allowMissing = a.flag("--allow-missing")
+        options.workOnly = a.flag("--work-only")
         let report = a.string("--report")
         if let report { try ReportFile(path: report, signature: "## loadgen compare").check() }
         let baseline = try ComparisonSide.read([a.positional[0]])
         let current = try ComparisonSide.read(Array(a.positional.dropFirst()))
         let comparison = try Comparison(baseline: baseline, current: current, options: options)
         let text = CompareReport.render(comparison, baseline: baseline.files, current: current.files)
+            + Bisect.hint(comparison, good: a.string("--good"))
         if let report {
             try ReportFile(path: report, signature: "## loadgen compare").write(text)
         } else {
             print(text, terminator: "")
         }
         return comparison.isClean ? ExitCode.success : ExitCode.failure
+    }
+}
+
+/// How to find the commit that moved an exact figure: exact figures repeat, so `git bisect run`
+/// can test each commit on one repetition of the one configuration (scripts/bisect-figure).
+enum Bisect {
+    /// The first exact regression's bisect command, or "" when there is none.
+    static func hint(_ c: Comparison, good: String?) -> String {
+        let exact = Set(Comparison.exactFigureNames)
+        guard let f = c.regressions.first(where: { exact.contains($0.figure) && Int($0.baseline.replacingOccurrences(of: ",", with: "")) != nil }),
+              !f.parameters.isEmpty else { return "" }
+        let expected = f.baseline.replacingOccurrences(of: ",", with: "")
+        let args = arguments(f.parameters).map(Runner.shellQuoted).joined(separator: " ")
+        return "\n### Find the commit\n\nThe first exact figure that moved is \(f.figure) of \(f.configuration) "
+            + "(\(f.baseline) → \(f.now)). Exact figures repeat, so git bisect can test each commit on one repetition:\n\n"
+            + "```sh\ngit bisect start HEAD \(good ?? "<a revision where it was \(expected)>")\n"
+            + "git bisect run scripts/bisect-figure \(f.figure) \(expected) \(args)\ngit bisect reset\n```\n"
+    }
+
+    /// The `run` options that make a configuration again, from its parameter columns.
+    static func arguments(_ parameters: [String: String]) -> [String] {
+        var words: [String] = []
+        for p in RunParameter.all {
+            let values = p.columns.map { parameters[$0] ?? "" }
+            guard let value = values.first, !value.isEmpty, values.count == 1 else { continue }
+            if p.impliedValue != nil {
+                if value == "yes" { words.append(p.flag) }
+            } else {
+                words += [p.flag, p.columns[0] == "key" ? value.replacingOccurrences(of: "+", with: ",") : value]
+            }
+        }
+        if parameters["store"] == "memory" { words += ["--store", "memory"] }
+        return words
     }
 }

@@ -7,7 +7,10 @@ package enum CompareReport {
     package static func render(_ c: Comparison, baseline: [String], current: [String]) -> String {
         var text = "## loadgen compare: " + verdict(c) + "\n\n"
         text += "Baseline: \(baseline.joined(separator: ", ")). Now: \(current.joined(separator: ", ")).  \n"
-        if c.crossMachine {
+        if c.workOnly {
+            text += "**Work only (--work-only)**: exact and near-exact figures are judged here; time and memory are judged by "
+                + "the A/B pairs on one machine, not against a stored baseline.\n\n"
+        } else if c.crossMachine {
             text += "**Compared across machines (--cross-machine)**: baseline on \(c.baselineMachines.joined(separator: "; ")), "
                 + "now on \(c.currentMachines.joined(separator: "; ")). Exact and near-exact figures are judged; time and "
                 + "memory need not transfer, so they are shown, not judged.\n\n"
@@ -57,7 +60,11 @@ package enum CompareReport {
             verdicts.append("\(c.onlyInBaseline.count) configuration" + (c.onlyInBaseline.count == 1 ? "" : "s")
                             + " of the baseline not measured")
         }
-        return verdicts.isEmpty ? "no regression" : verdicts.joined(separator: ", ")
+        guard verdicts.isEmpty else { return verdicts.joined(separator: ", ") }
+        // What "no regression" covers: with --allow-missing, only the configurations measured.
+        guard c.allowsMissing && !c.onlyInBaseline.isEmpty else { return "no regression" }
+        let all = c.configurationsCompared + c.onlyInBaseline.count
+        return "no regression in \(c.configurationsCompared) of \(all) configurations; \(c.onlyInBaseline.count) not measured"
     }
 
     private static func table(_ findings: [Comparison.Finding]) -> String {

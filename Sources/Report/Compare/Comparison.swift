@@ -53,6 +53,10 @@ package struct Comparison: Sendable {
         /// One-sided significance level of the Mann-Whitney U test.
         package var alpha = 0.01
         package var crossMachine = false
+        /// Judge work only (exact and near-exact figures): time and memory are judged elsewhere
+        /// (the A/B gate's pairs), so they are neither judged, shown, nor missed here, and rows of
+        /// another machine are compared as with `crossMachine`.
+        package var workOnly = false
         /// A configuration of the baseline missing from the new results is listed, not a failure.
         package var allowMissing = false
         /// The share of a threshold past which an unflagged move is listed as a near miss.
@@ -68,6 +72,8 @@ package struct Comparison: Sendable {
         package let now: String
         package let change: String
         package let verdict: String
+        /// The configuration's parameters, column by column: what reproduces it (a bisect).
+        package var parameters: [String: String] = [:]
     }
 
     package let regressions: [Finding]
@@ -91,6 +97,8 @@ package struct Comparison: Sendable {
     package let baselineMachines: [String]
     package let currentMachines: [String]
     package let crossMachine: Bool
+    /// Work only: time and memory were left to the A/B pairs.
+    package let workOnly: Bool
 
     /// Clean when nothing regressed and every configuration of the baseline was measured again
     /// (unless `--allow-missing`): a gate that compared part of the baseline has not passed it.
@@ -105,6 +113,8 @@ package struct Comparison: Sendable {
     /// Work counts: must match where they repeat; where writers race, within a band around the
     /// baseline's range.
     static let exactFigures = correctnessFigures + ResultRow.columns.filter { $0.rule == .exact }.map(\.name)
+    /// The exact figures' names, for a caller that picks what to bisect on.
+    package static var exactFigureNames: [String] { exactFigures }
     static let nearExactFigures = ResultRow.columns.filter { $0.rule == .nearExact }.map(\.name)
     /// Noisy figures and whether higher is better.
     static let noisyFigures: [(figure: String, higherIsBetter: Bool)] = ResultRow.columns.compactMap { column in
@@ -129,7 +139,8 @@ package struct Comparison: Sendable {
         unjudgedFigures = base.missingFigures
         crossMachine = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
         allowsMissing = options.allowMissing
-        if crossMachine && !options.crossMachine {
+        workOnly = options.workOnly
+        if crossMachine && !options.crossMachine && !options.workOnly {
             throw .foreignMachines("the files were measured on different machines, SQLite or Swift versions "
                 + "(baseline: \(baselineMachines.joined(separator: "; ")); now: \(currentMachines.joined(separator: "; "))); "
                 + "compare them anyway with --cross-machine")
@@ -172,7 +183,7 @@ package struct Comparison: Sendable {
 
     /// "context-reset rows=100000": the strategy and the parameters that differ between its
     /// configurations (derived columns aside), and "(callgrind)" for rows counted under it.
-    private static func labels(_ keys: [[String]]) -> [[String]: String] {
+    static func labels(_ keys: [[String]]) -> [[String]: String] {
         let strategy = keyColumns.firstIndex(of: "strategy")!
         let counter = keyColumns.firstIndex(of: "instructions_by")!
         var labels: [[String]: String] = [:]

@@ -44,7 +44,7 @@ struct Judge {
     /// judged as a noisy figure there, like memory.
     var noisyFigures: [(figure: String, higherIsBetter: Bool)] {
         if underCallgrind { return [] }
-        return Comparison.noisyFigures + (racing ? [(figure: "allocated_bytes_total", higherIsBetter: false)] : [])
+        return (options.workOnly ? [] : Comparison.noisyFigures) + (racing ? [(figure: "allocated_bytes_total", higherIsBetter: false)] : [])
     }
 
     func all() -> [Outcome] {
@@ -55,7 +55,9 @@ struct Judge {
             + noisyFigures.map { n in (n.figure, { self.noisy(n.figure, higherIsBetter: n.higherIsBetter) }) }
         // Across machines a time or memory figure may be missing (another kind of counter): it
         // is not judged there, so its absence is not either.
+        let timeAndMemory = Comparison.noisyFigures.map(\.figure)
         let gone = judged.map(\.0).filter { isMissing($0) && !(crossMachine && noisyNames.contains($0)) }
+            .filter { !(options.workOnly && timeAndMemory.contains($0)) }
         let outcomes = judged.filter { !gone.contains($0.0) }.compactMap { $0.1() }
         guard !gone.isEmpty else { return outcomes }
         let blanks = gone.map { f in current.cells(f).filter(\.isEmpty).count }.max() ?? 0
@@ -98,8 +100,9 @@ struct Judge {
             let expected = before[0]
             let wrong = after.filter { $0 != expected }
             guard let first = wrong.first else { return .unchanged(.exact, nearMiss: nil) }
-            return .regression(finding(figure, expected, wrong.count == after.count ? first : "\(first) in \(wrong.count) of \(after.count)",
-                                       change(expected, first), "changed: an exact figure must match"))
+            return .regression(finding(figure, Self.count(expected), wrong.count == after.count ? Self.count(first)
+                                        : "\(Self.count(first)) in \(wrong.count) of \(after.count)",
+                                       countChange(expected, first), "changed: an exact figure must match"))
         }
         let b = before.compactMap(Double.init), a = after.compactMap(Double.init)
         guard b.count == before.count, let low = b.min(), let high = b.max(), let now = Statistics(a)?.median else {
@@ -211,8 +214,20 @@ struct Judge {
     // MARK: Findings
 
     private func finding(_ figure: String, _ before: String, _ now: String, _ change: String, _ verdict: String) -> Comparison.Finding {
-        Comparison.Finding(configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
+        var f = Comparison.Finding(configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
+        f.parameters = Dictionary(uniqueKeysWithValues: zip(Comparison.keyColumns, key))
+        return f
     }
+
+    /// An exact figure's change as the difference it is: "+5" (38,458 → 38,463), never
+    /// "+0.0 %"; a figure that is not a number (integrity, status) has none.
+    private func countChange(_ before: String, _ after: String) -> String {
+        guard let b = Int(before), let a = Int(after) else { return change(before, after) }
+        return (a >= b ? "+" : "") + Format.thousands(a - b)
+    }
+
+    /// A count with thousands separators; any other cell as it is.
+    static func count(_ cell: String) -> String { Int(cell).map(Format.thousands) ?? cell }
 
     private func change(_ before: String, _ after: String) -> String {
         guard let b = Double(before), let a = Double(after), b != 0 else { return "" }

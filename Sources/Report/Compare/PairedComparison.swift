@@ -16,8 +16,9 @@ package struct PairedComparison: Sendable {
     package struct Options: Sendable {
         /// The smallest slowdown reported: a change below it is no finding, whatever its p.
         package var threshold = 0.03
-        /// The level for the whole gate (family-wise), split over its tests.
-        package var alpha = 0.01
+        /// The level for the whole gate (family-wise), split over its tests: unchanged code fails
+        /// at most one run in twenty.
+        package var alpha = 0.05
 
         package init() {}
     }
@@ -121,9 +122,11 @@ package struct PairedComparison: Sendable {
         self.unpaired = unpaired
     }
 
-    /// A configuration named by its strategy and the parameters that tell it from the others.
+    /// A configuration named by its strategy and what tells it from the strategy's other
+    /// configurations (`context-reset rows=100000`), as the summaries name them.
     static func label(_ key: ParameterValues, among all: [ParameterValues]) -> String {
-        let varying = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys" && Set(all.map { $0[c] }).count > 1 }
+        let same = all.filter { $0.strategy == key.strategy }
+        let varying = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys" && Set(same.map { $0[c] }).count > 1 }
         let words = varying.compactMap { c in key[c].isEmpty ? nil : "\(c)=\(key[c])" }
         return ([key.strategy] + words).joined(separator: " ")
     }

@@ -38,11 +38,21 @@ package enum PairedReport {
         if !context.machine.isEmpty { text += " \(context.machine)." }
         text += "\n\n"
         let visible = c.configurations.compactMap(\.smallestVisible).sorted()
+        let blind = c.configurations.filter { $0.smallestVisible == nil }.map(\.name)
         if !visible.isEmpty {
             text += String(format: "**What it can see:** the smallest slowdown these pairs could have been flagged at is %.1f %% "
                            + "(median over configurations; %.1f … %.1f %%).", visible[visible.count / 2] * 100, visible.first! * 100,
-                           visible.last! * 100) + "\n\n"
+                           visible.last! * 100)
+        } else if !c.configurations.isEmpty {
+            text += "**What it can see:** nothing under 100 %."
         }
+        if !blind.isEmpty {
+            // The signed-rank test's smallest p with n pairs is 1/2ⁿ.
+            let needed = Int(ceil(log2(1 / c.testLevel)))
+            text += " \(blind.count) configuration\(blind.count == 1 ? "" : "s") cannot be flagged at all: with n pairs the test's "
+                + "smallest p is 1/2ⁿ, and p < \(PairedReport.p(c.testLevel)) takes \(needed) pairs or more (--rounds)."
+        }
+        if !c.configurations.isEmpty { text += "\n\n" }
         let notJudged = c.unpaired.map { "\($0.configuration): \($0.why)" } + context.notJudged
         if !notJudged.isEmpty { text += "**Not judged:** " + notJudged.joined(separator: "; ") + ".\n\n" }
         text += table("Per configuration", c.configurations)
