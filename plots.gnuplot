@@ -147,7 +147,7 @@ if (has(chart)) { do for [fmt in formats] {
     set ylabel unit . " (median; bars: 95% CI, series side by side)"
     set format y "%g"
     set key inside bottom right opaque box noenhanced font ",8"
-    # Each series' whiskers a little to the side of the others', so that they do not overlap.
+    # The whiskers of each series a little to the side of the others, so that they do not overlap.
     nb = int(value(chart . "_n"))
     plot for [i=1:nb] file(chart) index (i-1) using ($1*(1+0.05*(i-(nb+1)/2.0))):2:3:4 with yerrorlines lt i title value(sprintf("%s_title%d", chart, i))
     set ylabel "peak RSS (MB, median)"
@@ -244,39 +244,42 @@ if (has(chart)) { do for [fmt in formats] {
     @common
 } }
 
-# 8. The nightly trend: each strategy relative to the baseline (1.0), the band the gate tolerates,
-#    and a red mark where a strategy fell below it.
+# 8. The nightly trend: each strategy's vs_limit change against the baseline in units of its own
+#    configurations' thresholds (0 the baseline, ±1 each one's threshold: 7.5 % or twice its drift),
+#    and a red mark where a strategy fell below it; allocations per record ÷ the baseline's below.
 chart = "trend"
 if (has(chart)) { do for [fmt in formats] {
     @open
     band = real(trend_band)
-    # The panels' ranges (stats cannot read time data, so before `set xdata time`).
+    # The ranges of the panels (stats cannot read time data, so before `set xdata time`).
     stats file(chart) using 2 nooutput
     speedmin = STATS_min; speedmax = STATS_max
     stats file(chart) using 3 nooutput
     allocmin = STATS_min; allocmax = STATS_max
-    set multiplot layout 2,1 margins 0.07,0.78,0.12,0.88 spacing 0.14 title sprintf("Nightly trend over %s nights: each strategy's vs_limit (top) and allocations per record (bottom) ÷ the baseline's\n1.0 is the baseline; grey: the ±%.0f%% band the gate tolerates; red ×: a night below it", trend_nights, band*100) font ",12"
+    set multiplot layout 2,1 margins 0.07,0.78,0.12,0.88 spacing 0.14 title sprintf("Nightly trend over %s nights: the vs_limit change of each strategy (top), in units of its own threshold,\nand allocations per record ÷ those of the baseline (bottom); grey: the threshold (%.1f %% or twice the drift of the configuration); red ×: a night past it", trend_nights, band*100) font ",12"
     set xdata time
     set timefmt "%s"
     set format x "%m-%d\n%H:%M"
     set xtics font ",9"
     set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
+    # One night: half a day either side, so that its points sit on an axis a reader can read.
+    if (int(trend_first) == int(trend_last)) { set xrange [int(trend_first) - 43200:int(trend_last) + 43200] }
     unset xlabel
-    set ylabel "vs_limit ÷ baseline"
-    # At least twice the band, so that nights equal to the baseline still have a scale.
-    set yrange [(speedmin < 1-2*band ? speedmin : 1-2*band):(speedmax > 1+2*band ? speedmax : 1+2*band)]
+    set ylabel "vs_limit change ÷ its threshold"
+    # At least twice the threshold, so that nights equal to the baseline still have a scale.
+    set yrange [(speedmin < -2 ? speedmin : -2):(speedmax > 2 ? speedmax : 2)]
     set key at screen 0.995,0.88 right top noenhanced box opaque font ",8" maxrows 40
     n = |trend_series|
     ns = int(trend_speedcount)
     # The red marks only when some night fell below the band (gnuplot warns of an empty block).
     if (int(trend_marks) > 0) {
-        plot (1+band) with filledcurves y1=(1-band) lc rgb "#e8e8e8" notitle, \
-             1 with lines lc rgb "black" lw 1 dt 1 title "baseline", \
+        plot 1 with filledcurves y1=-1 lc rgb "#e8e8e8" notitle, \
+             0 with lines lc rgb "black" lw 1 dt 1 title "baseline", \
              for [i=1:ns] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i], \
              file(chart) index n using 1:2 with points pt 2 ps 2 lw 2 lc rgb "red" title "below the band"
     } else {
-        plot (1+band) with filledcurves y1=(1-band) lc rgb "#e8e8e8" notitle, \
-             1 with lines lc rgb "black" lw 1 dt 1 title "baseline", \
+        plot 1 with filledcurves y1=-1 lc rgb "#e8e8e8" notitle, \
+             0 with lines lc rgb "black" lw 1 dt 1 title "baseline", \
              for [i=1:ns] file(chart) index (i-1) using 1:2 with linespoints lt i title trend_series[i]
     }
     set ylabel "allocations per record ÷ baseline"

@@ -101,8 +101,11 @@ import Testing
         let bad = (1...5).map { TrendSample(ComparisonTests.row("batch", "n2-\($0)", vs: 0.4)) }
         let trend = try chart("trend", ChartData(rows: baseline, history: good + bad, baseline: baseline, band: 0.075))
         let data = try #require(trend.data)
-        #expect(data.contains(" 1 1\n") && data.contains(" 0.8 1\n"), "\(data)")
-        #expect(data.contains("# below the band\n") && data.contains(" 0.8 \"batch\""))
+        // In units of the configuration's own threshold: a baseline of one night has 10 %, so
+        // −20 % is −2 (past it: marked), and an unchanged night 0.
+        #expect(data.contains(" 0 1\n") && data.contains(" -2 1\n"), "\(data)")
+        #expect(data.contains("# below the band\n") && data.contains(" -2 \"batch\""))
+        #expect(trend.variables["first"] != nil && trend.variables["last"] != nil)
         #expect(trend.variables["marks"] == "1" && trend.variables["band"] == "0.075")
     }
 

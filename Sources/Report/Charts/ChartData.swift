@@ -331,6 +331,19 @@ package struct ChartData: Sendable {
         let base = Dictionary(grouping: baseline.filter { $0.measurement.instructionsCountedBy == nil }.map(TrendSample.init),
                               by: \.configuration)
         let baseSpeed = base.compactMapValues { Statistics($0.compactMap(\.vsLimit))?.median }
+        // Each configuration's own threshold, as the gate judges it: the floor (`band`) or twice
+        // the baseline's night-to-night drift, the wider; a baseline of one night has the larger
+        // fixed one. The speed line is drawn in units of it, so that one band (±1) is every
+        // configuration's own.
+        let thresholds = base.mapValues { samples -> Double in
+            let nights = Dictionary(grouping: samples, by: \.night).values.compactMap { Statistics($0.compactMap(\.vsLimit)) }
+                .filter { $0.count >= 2 }
+            guard nights.count >= 2, let all = Statistics(samples.compactMap(\.vsLimit)), all.median > 0 else {
+                return max(band, Comparison.Options.speedWithoutDrift)
+            }
+            let drift = nights.map { abs($0.median / all.median - 1) }.max() ?? 0
+            return max(band, Comparison.Options.driftFactor * drift)
+        }
         let baseAllocations = base.compactMapValues { Statistics($0.compactMap(\.allocationsPerRow))?.median }
         // One point per nightly run, placed at the time it started (ISO 8601 in UTC sorts as
         // text, so the earliest is found without parsing every row's date).
@@ -349,7 +362,9 @@ package struct ChartData: Sendable {
             for run in order {
                 let mine = Dictionary(grouping: runs[run]!.filter { $0.strategy == strategy }, by: \.configuration)
                 let speed = Statistics(mine.compactMap { key, rows in
-                    Statistics(rows.compactMap(\.vsLimit)).flatMap { night in baseSpeed[key].map { night.median / $0 } }
+                    Statistics(rows.compactMap(\.vsLimit)).flatMap { night in
+                        baseSpeed[key].map { (night.median / $0 - 1) / (thresholds[key] ?? band) }
+                    }
                 })?.median
                 let allocations = Statistics(mine.compactMap { key, rows in
                     Statistics(rows.compactMap(\.allocationsPerRow)).flatMap { night in baseAllocations[key].map { night.median / $0 } }
@@ -357,13 +372,13 @@ package struct ChartData: Sendable {
                 guard speed != nil || allocations != nil else { continue }
                 hasSpeed = hasSpeed || speed != nil
                 lines.append("\(Int(start[run]!)) \(n(speed ?? .nan)) \(n(allocations ?? .nan))")
-                if let speed, speed < 1 - band { flags += "\(Int(start[run]!)) \(n(speed)) \"\(strategy)\"\n" }
+                if let speed, speed < -1 { flags += "\(Int(start[run]!)) \(n(speed)) \"\(strategy)\"\n" }
             }
             guard !lines.isEmpty else { continue }
             blocks.append((strategy, "# \(strategy)\n" + lines.joined(separator: "\n") + "\n\n\n", hasSpeed))
         }
         blocks = blocks.filter(\.hasSpeed) + blocks.filter { !$0.hasSpeed }
-        var text = "# run_start_epoch vs_limit_to_baseline allocations_per_row_to_baseline\n" + blocks.map(\.text).joined()
+        var text = "# run_start_epoch vs_limit_change_in_thresholds allocations_per_row_to_baseline\n" + blocks.map(\.text).joined()
         let series = blocks.map(\.strategy)
         guard !series.isEmpty else {
             return skip("trend", "Nightly trend", "no configuration of the history is in the baseline")
@@ -372,6 +387,7 @@ package struct ChartData: Sendable {
         text += "# below the band\n" + (flags.isEmpty ? "NaN NaN \"\"\n" : flags)
         return Chart(name: "trend", title: "Nightly trend", data: text, series: series, skipped: nil,
                      variables: ["band": n(band), "nights": String(order.count),
+                                 "first": String(Int(start[order.first!]!)), "last": String(Int(start[order.last!]!)),
                                  "speedcount": String(blocks.filter(\.hasSpeed).count),
                                  "marks": String(flags.split(separator: "\n").count)])
     }
