@@ -248,6 +248,24 @@ import Testing
         #expect(text.contains("| sql_statements | ") && text.split(separator: "\n").count > 20, "\(text)")
     }
 
+    /// Bad input to `ab` is one line naming the flag, exit 64 (66 for a base that is not there),
+    /// and nothing is written.
+    @Test func abRefusesBadInputWithTheFlagNamed() throws {
+        let dir = CLI.makeFolder()
+        let cases: [([String], Int32, String)] = [
+            (["ab", "--suite", "s", "--out", dir + "/o"], 64, "--base BINARY is required"),
+            (["ab", "--base", dir + "/nope", "--suite", "s", "--out", dir + "/o"], 66, "--base \(dir)/nope is not an executable loadgen"),
+            (["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/o", "--rounds", "0"], 64, "--rounds expects a whole number from 1"),
+            (["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/o", "--alpha", "2"], 64, "--alpha expects a level above 0, up to 0.5"),
+            (["ab", "--base", CLI.binary, "--out", dir + "/o"], 64, "--suite FILE is required"),
+        ]
+        for (arguments, status, message) in cases {
+            let r = try CLI.run(arguments)
+            #expect(r.status == status && r.stderr.contains(message), "\(arguments): \(r.status) \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+    }
+
     /// "38458" as the report writes it: "38,458".
     func Format(_ digits: String) -> String {
         var out = ""
