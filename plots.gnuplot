@@ -230,7 +230,7 @@ if (has(chart)) { do for [fmt in formats] {
 chart = "latency"
 if (has(chart)) { do for [fmt in formats] {
     @open
-    set title "Open-loop latency, arrival to commit, against the offered rate: a batch waits for its last record\n(latency falls as the rate rises) until the strategy cannot keep up (then p99 and max climb)" font ",12"
+    set title "Open-loop latency, arrival to commit, against the offered rate\n" . latency_settings . "\n" . latency_headline noenhanced font ",12"
     set xlabel "offered rate (records per second)"
     set ylabel "latency (ms, log scale): p50 solid, p99 dashed, max dotted"
     set logscale y

@@ -202,16 +202,30 @@ package struct ChartData: Sendable {
 
     /// 7. Open-loop latency against the offered rate.
     static func latency(_ s: RunSummary) -> Chart {
-        let open = s.configurations.filter { !$0.parameters["rate"].isEmpty }
-        return series(RunSummary(rows: open.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "latency", title: "Open-loop latency", axis: "rate",
-                      need: "--rate run", minimumPoints: 1,
-                      header: "# rate p50_ms p99_ms max_ms") { c in
-            func median(_ pick: (StrategyCounters) -> Double?) -> Double? {
-                Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
-            }
-            guard let p50 = median(\.latencyP50Milliseconds) else { return nil }
-            return "\(n(p50)) \(n(median(\.latencyP99Milliseconds) ?? .nan)) \(n(median(\.latencyMaxMilliseconds) ?? .nan))"
+        let open = s.configurations.filter { !$0.parameters["rate"].isEmpty && !$0.underCallgrind }
+        func median(_ c: RunSummary.Configuration, _ pick: (StrategyCounters) -> Double?) -> Double? {
+            Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
         }
+        var chart = series(RunSummary(rows: open.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "latency",
+                           title: "Open-loop latency", axis: "rate", need: "--rate run", minimumPoints: 1,
+                           header: "# rate p50_ms p99_ms max_ms") { c in
+            guard let p50 = median(c, \.latencyP50Milliseconds) else { return nil }
+            return "\(n(p50)) \(n(median(c, \.latencyP99Milliseconds) ?? .nan)) \(n(median(c, \.latencyMaxMilliseconds) ?? .nan))"
+        }
+        guard chart.data != nil else { return chart }
+        // The headline from the data: per strategy, p50 from the lowest offered rate to the
+        // highest, and the rates it could not keep up with.
+        let parts = open.map(\.strategy).uniqued().compactMap { strategy -> String? in
+            let mine = open.filter { $0.strategy == strategy }.sorted { Double($0.parameters["rate"])! < Double($1.parameters["rate"])! }
+            guard let low = mine.first, let high = mine.last, let a = median(low, \.latencyP50Milliseconds),
+                  let b = median(high, \.latencyP50Milliseconds) else { return nil }
+            let behind = mine.filter { $0.ok.contains { $0.measurement.strategy?.fellBehind == true } }.map { n(Double($0.parameters["rate"]) ?? 0) }
+            let move = mine.count < 2 ? String(format: "p50 %.0f ms", a)
+                : String(format: "p50 %.0f → %.0f ms (%@)", a, b, b < a ? "falls as the rate rises: batches fill sooner" : "rises with the rate")
+            return "\(strategy) \(move)" + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")
+        }
+        chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 120).joined(separator: "\\n")
+        return chart
     }
 
     /// Lines of `figure` against the swept column `axis`, one per strategy and value of the
