@@ -264,6 +264,11 @@ import Testing
             #expect(r.status == status && r.stderr.contains(message), "\(arguments): \(r.status) \(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+        // A folder with an earlier ab's rounds is never mixed into.
+        try FileManager.default.createDirectory(atPath: dir + "/used/new", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/used/new/round-001.csv"))
+        let used = try CLI.run(["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/used"])
+        #expect(used.status == 73 && used.stderr.contains("holds the rounds of an earlier ab"), "\(used.stderr)")
     }
 
     /// "38458" as the report writes it: "38,458".

@@ -46,6 +46,11 @@ enum ABCommand {
                 throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
             }
             guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }
+            // Rounds of an earlier ab would be judged with these: never mixed, never replaced.
+            for side in ["base", "new"] where !((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + side)) ?? []).isEmpty {
+                throw CommandError(message: "ab: --out \(out) holds the rounds of an earlier ab; give a new folder (or judge "
+                                   + "them again with --judge --out \(out))", exitCode: ExitCode.cannotCreate)
+            }
             let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
             let started = Clock.nanoseconds()
             let before = loadAverage()

@@ -43,12 +43,6 @@ package struct Recommendation: Sendable {
 }
 
 extension RunSummary {
-    /// The value of the objective for `c` (higher is better for the rate, lower for the others),
-    /// or nil when the configuration has no such figure.
-    static func objectiveValue(_ c: Configuration, _ objective: ConclusionOptions.Objective, throughLimit: Bool) -> Double? {
-        Metric.of(c, objective, throughLimit: throughLimit).median(c)
-    }
-
     /// One recommendation per workload, in run order. A workload is a value of every workload
     /// column (a switch's blank read as off), of what the result is (a count is not a list), and
     /// of whether the rows were timed at all (callgrind's are not).
@@ -56,10 +50,7 @@ extension RunSummary {
                           throughLimit: Bool) -> [Recommendation] {
         let candidates = configurations.filter { !unranked.contains($0.strategy) }
         let columns = options.workloadColumns
-        let workloads = groups(candidates) { c in
-            columns.map { options.value($0, of: c.parameters) }             // Never blank: a list is not a count, and a timed row is not callgrind's.
-                + [options.purposes[c.strategy] ?? "the records", c.underCallgrind ? "callgrind" : "timed"]
-        }
+        let workloads = groups(candidates) { workload(of: $0, options: options) }
         // A heading names the columns that tell this workload from the run's others (unique keys
         // follow from rows and the duplicate rate).
         let varying = columns.indices.filter { i in columns[i] != "unique_keys" && Set(workloads.map { $0.key[i] }).count > 1 }
