@@ -199,8 +199,13 @@ package enum MarkdownExport {
         return text
     }
 
-    /// Parameter columns that differ between configurations (strategy aside), in file order.
+    /// Parameter columns whose values differ between configurations (strategy aside), in file
+    /// order: what a reader must see to tell the table's rows apart (a strategy's own default
+    /// batch size too, which is no sweep).
     static func sweptColumns(_ summary: RunSummary) -> [String] {
-        RunSummary.sweptColumns(summary.configurations.map(\.parameters), options: summary.options)
+        ResultRow.header.filter { column in
+            column != "strategy" && column != "unique_keys" && column != "config"
+                && Set(summary.configurations.map { summary.options.value(column, of: $0.parameters) }.filter { !$0.isEmpty }).count > 1
+        }
     }
 }
