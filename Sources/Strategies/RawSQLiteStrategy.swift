@@ -98,7 +98,7 @@ struct RawRecordWriter {
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
     init(db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, ignoringDuplicates: Bool = false) throws {
         let record = mapping.recordEntity
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + record.columns.map(\.name)
+        let names = EntityDescription.fixedColumns + record.columns.map(\.name)
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
         insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")

@@ -241,7 +241,7 @@ extension ManagedObjectContext {
             "UPDATE OR FAIL \(model.runtime[r.destination - 1].tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); "
         }
         guard !updates.isEmpty else { return nil }
-        let name = "ZQ_\(e.tableName)_TRIGGER"
+        let name = SQLIdentifier.quoted("ZQ_" + EntityDescription.storedName(e.name) + "_TRIGGER")
         return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(e.tableName) FOR EACH ROW BEGIN "
                 + updates.joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
     }

@@ -154,7 +154,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
             target?.touch(toMany: inverse, in: context)
         }
         let differs = committedToOne.map { $0[index] != target?.objectID } ?? true
-        markChanged(bit: UInt64(1) << UInt64(32 + index), differs: differs, in: context)
+        markChanged(bit: ChangeMask.toOne(index), differs: differs, in: context)
     }
 
     // MARK: To-many relationships
@@ -235,7 +235,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         for (i, a) in entity.attributes.enumerated() where isInserted || changed & (1 << UInt64(i)) != 0 {
             out[a.name] = values[i]
         }
-        for (i, r) in entity.toOne.enumerated() where isInserted || changed & (1 << UInt64(32 + i)) != 0 {
+        for (i, r) in entity.toOne.enumerated() where isInserted || changed & ChangeMask.toOne(i) != 0 {
             out[r.name] = toOne[i].map { .string($0.objectID.uriRepresentation) } ?? .null
         }
         return out

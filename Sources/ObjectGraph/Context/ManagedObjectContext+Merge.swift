@@ -59,7 +59,7 @@ extension ManagedObjectContext {
         if o.isFault { o.values = o.entity.defaults }
         let local = o.values
         for i in state.values.indices where keep & (1 << UInt64(i)) == 0 { o.values[i] = state.values[i] }
-        for (i, rel) in o.entity.toOne.enumerated() where keep & (1 << UInt64(32 + i)) == 0 {
+        for (i, rel) in o.entity.toOne.enumerated() where keep & ChangeMask.toOne(i) == 0 {
             let target = state.toOne[i].map { object(with: $0) }
             guard o.toOne[i] !== target else { continue }
             if let inverse = rel.inverseToMany {

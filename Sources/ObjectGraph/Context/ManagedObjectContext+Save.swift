@@ -322,7 +322,7 @@ extension ManagedObjectContext {
             last = LastUpdate(key: shape, statement: s)
         }
         var index: Int32 = 1
-        for i in e.toOne.indices where mask & (1 << UInt64(32 + i)) != 0 {
+        for i in e.toOne.indices where mask & ChangeMask.toOne(i) != 0 {
             if let fk = o.toOne[i].flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
             index += 1
         }
@@ -353,7 +353,7 @@ extension ManagedObjectContext {
         let key = UpdateKey(entity: e.id, mask: mask)
         if let sql = updateStatements[key] { return sql }
         var sets: [String] = []
-        for (i, r) in e.toOne.enumerated() where mask & (1 << UInt64(32 + i)) != 0 { sets.append("\(r.column) = ?") }
+        for (i, r) in e.toOne.enumerated() where mask & ChangeMask.toOne(i) != 0 { sets.append("\(r.column) = ?") }
         for (i, c) in e.attributeColumns.enumerated() where mask & (1 << UInt64(i)) != 0 { sets.append("\(c) = ?") }
         sets.append("Z_OPT = ?")
         let sql = "UPDATE OR FAIL \(e.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
@@ -501,7 +501,7 @@ struct LastUpdate {
 extension Entity {
     /// Every to-one and attribute bit.
     var allColumnsMask: UInt64 {
-        (toOne.indices.reduce(0) { $0 | (1 << UInt64(32 + $1)) }) | (attributes.indices.reduce(0) { $0 | (1 << UInt64($1)) })
+        (toOne.indices.reduce(0) { $0 | ChangeMask.toOne($1) }) | (attributes.indices.reduce(0) { $0 | (1 << UInt64($1)) })
     }
 }
 

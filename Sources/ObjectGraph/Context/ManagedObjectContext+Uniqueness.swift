@@ -151,7 +151,7 @@ extension ManagedObjectContext {
                 survivor.setValue(duplicate.values[i], at: i)
             }
             for i in e.toOne.indices where duplicate.toOne[i] != nil
-                && (policy == .overwrite || duplicate.changed & (1 << UInt64(32 + i)) != 0) {
+                && (policy == .overwrite || duplicate.changed & ChangeMask.toOne(i) != 0) {
                 try? survivor.setObject(duplicate.toOne[i], at: i)
             }
         }

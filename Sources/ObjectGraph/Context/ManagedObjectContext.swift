@@ -350,7 +350,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
             for i in object.entity.attributes.indices where local.changed & (1 << UInt64(i)) != 0 {
                 object.values[i] = local.values[i]
             }
-            for i in object.entity.toOne.indices where local.changed & (1 << UInt64(32 + i)) != 0 {
+            for i in object.entity.toOne.indices where local.changed & ChangeMask.toOne(i) != 0 {
                 try? object.setObject(local.toOne[i], at: i)
             }
             object.changed = local.changed

@@ -137,7 +137,7 @@ final class HistoryRecorder: @unchecked Sendable {
         columns.removeAll(keepingCapacity: true)
         columns.append(contentsOf: repeatElement(0, count: (count + 7) / 8))
         func set(_ bit: Int) { columns[bit / 8] |= UInt8(1) << UInt8(bit % 8) }
-        for i in entity.toOne.indices where mask & (1 << UInt64(32 + i)) != 0 { set(i) }
+        for i in entity.toOne.indices where mask & ChangeMask.toOne(i) != 0 { set(i) }
         for i in entity.attributes.indices where mask & (1 << UInt64(i)) != 0 { set(entity.toOne.count + i) }
         for i in entity.toMany.indices where toMany & (1 << UInt64(i)) != 0 {
             set(entity.toOne.count + entity.attributes.count + i)

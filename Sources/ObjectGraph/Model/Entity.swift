@@ -95,7 +95,7 @@ package final class Entity: Sendable, CustomStringConvertible {
         defaults = attributes.map(\.defaultValue)
         let columns = toOne.map(\.column) + attributeColumns
         selectColumns = (["Z_PK", "Z_OPT"] + columns).joined(separator: ", ")
-        let all = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
+        let all = EntityDescription.fixedColumns + columns
         insertSQL = Self.insert(tableName, columns: all)
         let constrained = Set(uniquenessConstraints.joined())
         constrainedAttributes = attributes.indices.filter(constrained.contains)

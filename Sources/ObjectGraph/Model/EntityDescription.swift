@@ -1,3 +1,5 @@
+import SQLiteKit
+
 /// An entity as written in code: its attributes, relationships and uniqueness constraints.
 ///
 /// Entities are finished by `ManagedObjectModel`, which numbers them (`Z_ENT`) and lays out
@@ -67,6 +69,14 @@ package struct EntityDescription: Sendable, Codable {
         attributes.first { $0.name == name }
     }
 
-    /// The column name Core Data gives a property: `Z` + upper-cased name.
-    package static func columnName(_ property: String) -> String { "Z" + property.uppercased() }
+    /// The columns every entity's table begins with: the row's key, its entity and its version.
+    package static let fixedColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
+
+    /// The column name Core Data gives a property, `Z` + upper-cased name, as SQL text (quoted
+    /// when it is not a plain word: see `SQLIdentifier`).
+    package static func columnName(_ property: String) -> String { SQLIdentifier.quoted(storedName(property)) }
+
+    /// `Z` + the upper-cased name: what Core Data calls the table of an entity or the column of a
+    /// property, before any quoting. Two names that give the same stored name collide in the store.
+    package static func storedName(_ name: String) -> String { "Z" + name.uppercased() }
 }

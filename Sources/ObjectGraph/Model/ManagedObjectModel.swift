@@ -1,3 +1,5 @@
+import SQLiteKit
+
 /// A finished model: entities numbered and laid out, relationships checked.
 ///
 /// Immutable once built, so one model is shared by every coordinator and context in a process.
@@ -16,7 +18,7 @@ package final class ManagedObjectModel: Sendable {
         for (i, e) in sorted.enumerated() { byName[e.name] = i }
         for i in sorted.indices {
             sorted[i].entityID = i + 1
-            sorted[i].tableName = "Z" + sorted[i].name.uppercased()
+            sorted[i].tableName = SQLIdentifier.quoted(EntityDescription.storedName(sorted[i].name))
             sorted[i].columns = try Self.layout(sorted[i], byName: byName, all: sorted)
         }
         self.entities = sorted
@@ -53,6 +55,11 @@ package final class ManagedObjectModel: Sendable {
                 && entity.relationship(element.property).map({ $0.isToMany }) != false {
                 throw ModelError.unknownAttribute(element.property, in: "\(entity.name) fetch index \(index.name)")
             }
+        }
+        let toOnes = entity.relationships.count { !$0.isToMany }
+        if entity.attributes.count > ChangeMask.attributeCapacity || toOnes > ChangeMask.toOneCapacity
+            || entity.relationships.count - toOnes > ChangeMask.toManyCapacity {
+            throw ModelError.tooManyProperties(entity.name, attributes: entity.attributes.count, toOne: toOnes)
         }
         for r in entity.relationships where r.isToMany {
             // The engine keeps a to-many as the inverse of a to-one (no join table).
@@ -108,6 +115,7 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
     case unknownInverse(String, in: String)
     case unknownAttribute(String, in: String)
     case toManyWithoutToOneInverse(String)
+    case tooManyProperties(String, attributes: Int, toOne: Int)
 
     package var description: String {
         switch self {
@@ -116,6 +124,10 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
         case .unknownAttribute(let n, let w): return "model: \(w) names unknown attribute '\(n)'"
         case .toManyWithoutToOneInverse(let w):
             return "model: \(w) is a to-many without a to-one inverse (many-to-many and one-way to-manys are not supported)"
+        case .tooManyProperties(let e, let attributes, let toOne):
+            return "model: \(e) has \(attributes) attributes and \(toOne) to-ones; the engine tracks changes of at most "
+                + "\(ChangeMask.attributeCapacity) attributes, \(ChangeMask.toOneCapacity) to-ones and "
+                + "\(ChangeMask.toManyCapacity) to-manys per entity"
         }
     }
 }

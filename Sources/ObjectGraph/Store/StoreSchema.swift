@@ -13,24 +13,23 @@ package enum StoreSchema {
             sql.append("CREATE TABLE \(e.tableName) ( \(columns.joined(separator: ", ")) )")
             for c in e.columns {
                 if case .toOne = c.kind {
-                    sql.append("CREATE INDEX \(e.tableName)_\(c.name)_INDEX ON \(e.tableName) (\(c.name))")
+                    sql.append("CREATE INDEX \(indexName(e, c.property)) ON \(e.tableName) (\(c.name))")
                 }
             }
             for a in e.attributes where a.isIndexed {
-                let c = EntityDescription.columnName(a.name)
-                sql.append("CREATE INDEX \(e.tableName)_\(c)_INDEX ON \(e.tableName) (\(c))")
+                sql.append("CREATE INDEX \(indexName(e, a.name)) ON \(e.tableName) (\(EntityDescription.columnName(a.name)))")
             }
             // A fetch index from the model: named Z_<entity>_<index name>, as the constraint's
             // index below is (the engine's choice: the name Core Data gives one was not found).
             for index in e.fetchIndexes {
                 let cols = index.elements.map { EntityDescription.columnName($0.property) + ($0.ascending ? "" : " DESC") }
-                sql.append("CREATE INDEX Z_\(e.name)_\(index.name) ON \(e.tableName) (\(cols.joined(separator: ", ")))")
+                sql.append("CREATE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_\(index.name)")) ON \(e.tableName) (\(cols.joined(separator: ", ")))")
             }
             // Named as Core Data names a constraint's index: Z_<entity>_UNIQUE_<attributes>
             // (its history store's Z_TRANSACTIONSTRING_UNIQUE_NAME).
             for constraint in e.uniquenessConstraints {
                 let cols = constraint.map(EntityDescription.columnName)
-                sql.append("CREATE UNIQUE INDEX Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_")) "
+                sql.append("CREATE UNIQUE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_"))")) "
                            + "ON \(e.tableName) (\(cols.joined(separator: ", ")))")
             }
         }
@@ -40,6 +39,12 @@ package enum StoreSchema {
         // JSON document as Z_METADATA's, so the table is there and holds the model.
         sql.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         return sql
+    }
+
+    /// `Z<ENTITY>_Z<PROPERTY>_INDEX`: the index Core Data makes for a to-one's column or an
+    /// indexed attribute.
+    private static func indexName(_ e: EntityDescription, _ property: String) -> String {
+        SQLIdentifier.quoted(EntityDescription.storedName(e.name) + "_" + EntityDescription.storedName(property) + "_INDEX")
     }
 
     private static func columnType(_ column: EntityDescription.Column) -> String {
@@ -96,7 +101,9 @@ package enum StoreSchema {
     /// A small JSON document in place of Core Data's binary plist: the model's hash (what
     /// `check` compares) and its entities, for someone reading the store by hand.
     static func metadataPlist(_ model: ManagedObjectModel) -> String {
-        let entities = model.entities.map { "\"\($0.name)\"" }.joined(separator: ",")
+        // Entity names are plain words (the model reader refuses others); escaped anyway.
+        let entities = model.entities.map { "\"" + $0.name.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",")
         return "{\"loadgenModelHash\":\"\(model.versionHash)\",\"entities\":[\(entities)]}"
     }
 

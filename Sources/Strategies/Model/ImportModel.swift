@@ -90,10 +90,10 @@ package struct ImportModel: Sendable {
     /// Where the records live, for the verifier.
     package var verifierLayout: StoreVerifier.Layout {
         var layout = StoreVerifier.Layout(table: recordEntity.tableName,
-                                          keyColumns: roles.key.map { "Z" + $0.uppercased() })
+                                          keyColumns: roles.key.map(EntityDescription.columnName))
         if let relationship = roles.relationship, let parentEntity, let parentKey = roles.parentKey {
-            layout.parent = .init(column: "Z" + relationship.uppercased(), table: parentEntity.tableName,
-                                  keyColumn: "Z" + parentKey.uppercased())
+            layout.parent = .init(column: EntityDescription.columnName(relationship), table: parentEntity.tableName,
+                                  keyColumn: EntityDescription.columnName(parentKey))
         }
         layout.historyChangeTable = HistorySchema.changeTable
         return layout

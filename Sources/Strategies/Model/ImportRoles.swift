@@ -160,6 +160,16 @@ extension ImportRoles {
                 throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) has no attribute \(namedKey) "
                                        + "(one of: \(names))")
             }
+            // Found by an attribute the model does not keep unique while another one is: two
+            // related objects with different names could share the constrained value, and the
+            // save then meets a conflict the workload never meant.
+            let others = destination.uniquenessConstraints.filter { !$0.contains(namedKey) }
+            if !single.contains(namedKey), !others.isEmpty {
+                let unique = others.map { $0.joined(separator: " + ") }.joined(separator: ", ")
+                throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) is kept unique by \(unique), "
+                                       + "not \(namedKey); find it by its constrained key (--relationship \(r.name).\(single.first ?? others[0][0])) "
+                                       + "or constrain \(namedKey) in the model")
+            }
             parentKey = namedKey
             parentKeyIsUnique = single.contains(namedKey)
         } else if single.count == 1 {

@@ -6,6 +6,7 @@ extension ModelReader {
     /// One `<attribute>`, or nil for a transient one (Core Data does not store it).
     mutating func attribute(_ e: ModelXML.Element, in entity: String) throws(ModelFileError) -> AttributeDescription? {
         guard let name = e["name"], !name.isEmpty else { throw fail(e, "an attribute of \(entity) has no name") }
+        if let problem = ModelNames.propertyProblem(name) { throw fail(e, "\(entity): \(problem)") }
         if e["transient"] == "YES" { return nil }
         let what = "\(entity).\(name)"
         guard let typeName = e["attributeType"] else { throw fail(e, "attribute \(what) has no attributeType") }
@@ -22,6 +23,7 @@ extension ModelReader {
         var a = AttributeDescription(name, type, indexed: e["indexed"] == "YES", optional: e["optional"] == "YES")
         a.defaultValue = try defaultValue(e, a, what)
         (a.minimum, a.maximum) = try limits(e, a, what)
+        try checkDefault(e, a, what)
         if let userInfo = e.child(named: "userInfo") { a.userInfo = self.userInfo(userInfo) }
         if e["allowsExternalBinaryDataStorage"] == "YES" {
             note(e, "\(what) allows external storage: kept in its column (Core Data moves values over about 100 KB to files)")
@@ -54,13 +56,41 @@ extension ModelReader {
         var result: (Double?, Double?) = (nil, nil)
         for (i, key) in [keys.0, keys.1].enumerated() {
             guard let text = e[key] else { continue }
-            guard let number = Double(text) else { throw fail(e, "\(what): \(key) \"\(text)\" is not a number") }
+            guard let number = Double(text), number.isFinite else {
+                throw fail(e, "\(what): \(key) \"\(text)\" is not a finite number")
+            }
+            if let range = a.type.integerRange, Double(range.lowerBound) > number || number > Double(range.upperBound) {
+                throw fail(e, "\(what): \(key) \"\(text)\" is outside what an \(a.type.rawValue) holds "
+                           + "(\(range.lowerBound) … \(range.upperBound))")
+            }
+            if [.text, .bytes].contains(a.type.storage), number < 0 || number != number.rounded() {
+                throw fail(e, "\(what): \(key) \"\(text)\" is not a length (a whole number of characters or bytes, 0 or more)")
+            }
             if i == 0 { result.0 = number } else { result.1 = number }
         }
         if let low = result.0, let high = result.1, low > high {
             throw fail(e, "\(what): the minimum \(low) is above the maximum \(high)")
         }
         return result
+    }
+
+    /// A default the model's own limits refuse would fail every save of an object that keeps it.
+    func checkDefault(_ e: ModelXML.Element, _ a: AttributeDescription, _ what: String) throws(ModelFileError) {
+        let measure: Double? = switch a.defaultValue {
+        case .integer(let n): Double(n)
+        case .double(let x), .date(let x): x
+        case .string(let s) where a.type.storage == .text: Double(s.count)
+        case .data(let bytes): Double(bytes.count)
+        default: nil
+        }
+        guard let measure else { return }
+        let unit = a.type.storage == .text ? " characters long" : a.type.storage == .bytes ? " bytes long" : ""
+        if let low = a.minimum, measure < low {
+            throw fail(e, "\(what): the default is \(measure.formatted)\(unit), below the minimum \(low.formatted)")
+        }
+        if let high = a.maximum, measure > high {
+            throw fail(e, "\(what): the default is \(measure.formatted)\(unit), above the maximum \(high.formatted)")
+        }
     }
 
     /// A model file's text as a value of `type` (nil when it is not one).
@@ -90,6 +120,7 @@ extension ModelReader {
 extension ModelReader {
     mutating func relationship(_ e: ModelXML.Element, in entity: String) throws(ModelFileError) -> RelationshipDescription {
         guard let name = e["name"], !name.isEmpty else { throw fail(e, "a relationship of \(entity) has no name") }
+        if let problem = ModelNames.propertyProblem(name) { throw fail(e, "\(entity): \(problem)") }
         let what = "\(entity).\(name)"
         guard let destination = e["destinationEntity"] else { throw fail(e, "relationship \(what) has no destinationEntity") }
         var r = RelationshipDescription(name, to: destination, inverse: e["inverseName"], toMany: e["toMany"] == "YES")
@@ -164,4 +195,9 @@ extension ModelReader {
             }
         }
     }
+}
+
+private extension Double {
+    /// `40000`, not `40000.0`, for a whole number.
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteKit
 
 /// Turns a model file's `<entity>` elements into `EntityDescription`s, checking what Core Data
 /// would check and what the engine can honour, with the line of each element it refuses.
@@ -40,6 +41,7 @@ struct ModelReader {
             }
         }
         guard !entities.isEmpty else { throw fail(root, "the model holds no entity") }
+        try checkTables(entities, lines: lines)
         try checkRelationships(&entities, lines: lines)
         return entities
     }
@@ -48,6 +50,7 @@ struct ModelReader {
 
     mutating func entity(_ e: ModelXML.Element) throws(ModelFileError) -> EntityDescription {
         guard let name = e["name"], !name.isEmpty else { throw fail(e, "<entity> has no name") }
+        if let problem = ModelNames.entityProblem(name) { throw fail(e, problem) }
         if let parent = e["parentEntity"] {
             throw fail(e, "entity \(name) inherits from \(parent): entity inheritance (one table for the hierarchy) is not supported")
         }
@@ -94,6 +97,7 @@ struct ModelReader {
             }
         }
         try checkConstraints(entity, e)
+        try checkColumns(entity, e)
         return entity
     }
 
@@ -119,6 +123,49 @@ struct ModelReader {
                 throw fail(lineOf(index.name.hasPrefix("compound") ? "compoundIndexes" : "fetchIndex"),
                            "index \(index.name) of \(entity.name) names \(element.property), which is not an attribute or to-one of \(entity.name)")
             }
+        }
+    }
+
+    // MARK: What the store can lay out
+
+    /// Two entities whose tables would have one name (`Item` and `ITEM` are both `ZITEM`:
+    /// SQLite's names ignore case) are refused, as are tables the store itself uses.
+    func checkTables(_ entities: [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
+        var tables: [String: String] = [:]
+        for entity in entities {
+            let table = EntityDescription.storedName(entity.name)
+            if let other = tables[table] {
+                throw fail(lines[entity.name]!, "entities \(other) and \(entity.name) would share the table \(table) "
+                           + "(a table's name is Z + the upper-cased entity name): rename one")
+            }
+            tables[table] = entity.name
+        }
+    }
+
+    /// Properties whose columns would share a name (`name` and `nAme` are both `ZNAME`), more
+    /// columns than SQLite allows in a table, and more attributes or to-ones than the engine's
+    /// change mask tracks are refused when the model is read, before anything runs.
+    func checkColumns(_ entity: EntityDescription, _ e: ModelXML.Element) throws(ModelFileError) {
+        var columns: [String: String] = [:]
+        let stored = entity.relationships.filter { !$0.isToMany }.map(\.name) + entity.attributes.map(\.name)
+        for property in stored {
+            let column = EntityDescription.storedName(property)
+            if let other = columns[column] {
+                throw fail(e, "\(entity.name).\(other) and \(entity.name).\(property) would share the column \(column) "
+                           + "(a column's name is Z + the upper-cased property name): rename one")
+            }
+            columns[column] = property
+        }
+        let limit = SQLIdentifier.maximumColumns - EntityDescription.fixedColumns.count
+        if stored.count > limit {
+            throw fail(e, "entity \(entity.name) has \(stored.count) stored properties; an SQLite table holds at most \(limit) "
+                       + "beside Z_PK, Z_ENT and Z_OPT")
+        }
+        let toOnes = stored.count - entity.attributes.count
+        if entity.attributes.count > ChangeMask.attributeCapacity || toOnes > ChangeMask.toOneCapacity {
+            throw fail(e, "entity \(entity.name) has \(entity.attributes.count) attributes and \(toOnes) to-one relationships; "
+                       + "the engine tracks changes of at most \(ChangeMask.attributeCapacity) attributes and "
+                       + "\(ChangeMask.toOneCapacity) to-ones per entity")
         }
     }
 
