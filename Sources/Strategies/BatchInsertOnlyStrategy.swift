@@ -16,6 +16,8 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
     package var summary: String { "BatchInsertRequests alone on raw-sqlite's layout: no dedup, no relationships" }
     package var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }
     package var keyConstraint: KeyConstraint { .none }
+    /// No deduplication: every copy is a row of its own.
+    package var repeatedKey: RepeatedKey { .any }
     /// Neither deduplicated nor related: what the bare batch insert leaves.
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false, linked: false) }
     package var caveat: String {

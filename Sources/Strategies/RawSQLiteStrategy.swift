@@ -15,6 +15,8 @@ package struct RawSQLiteStrategy: WriteStrategy {
     package var idiom: String { "the physical limit every other strategy is compared with" }
     package var isLimit: Bool { true }
     package var keyConstraint: KeyConstraint { .none }
+    /// No deduplication: every copy is a row of its own, related as its record says.
+    package var repeatedKey: RepeatedKey { .any }
     /// No index on the key: a repeated record is a second row, by design.
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     package var caveat: String { "the limit: no engine, one transaction; its duplicates are the repeated records, by design" }

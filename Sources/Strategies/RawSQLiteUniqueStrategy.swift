@@ -14,6 +14,8 @@ package struct RawSQLiteUniqueStrategy: WriteStrategy {
     package var idiom: String { "the limit for deduplicating strategies: what the uniqueness constraint alone costs" }
     package var isLimit: Bool { true }
     package var keyConstraint: KeyConstraint { .unique }
+    /// `INSERT OR IGNORE`: the first copy stays.
+    package var repeatedKey: RepeatedKey { .first }
     package var defaultBatchSize: Int? { nil }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

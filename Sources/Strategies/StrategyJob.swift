@@ -176,13 +176,13 @@ extension StrategyJob {
     /// Checks the job's store on a connection of its own against what the records say it must
     /// hold (each unique key, related to its object), for a strategy that protects the key as
     /// `key` says.
-    package func verifyStore(key: KeyConstraint) throws -> Verification {
+    package func verifyStore(key: KeyConstraint, repeated: RepeatedKey = .first) throws -> Verification {
         let model = try importModel(key: key)
         let verifier = StoreVerifier(path: store.path, layout: model.verifierLayout)
         let shape = model.shape
         let pool = PayloadPool(for: shape, seed: workload.seed)
         let fields = shape.key + shape.parentKey
-        return try verifier.verify { sink in
+        return try verifier.verify(repeated: repeated) { sink in
             try forEachExpected { record in
                 try sink { statement in
                     // Copied (SQLite's own copy): the verifier steps after this returns.

@@ -23,6 +23,10 @@ package protocol WriteStrategy: Sendable {
     /// What it does to the store: imports records (most), or updates, deletes or reads the
     /// records of a store filled first (`--operation`).
     var operation: Operation { get }
+    /// Which copy of a key an import file repeats the store keeps, as this idiom merges: the
+    /// verifier expects that copy's related object. Defaults to the last (a find-or-create sets
+    /// the found object from each later record), any copy for concurrent producers.
+    var repeatedKey: RepeatedKey { get }
     /// What the store holds when it is done: a verifier finding that breaks this fails the
     /// repetition. Everything but the limits and the buggy idioms promises `.complete`.
     var expectations: StoreExpectations { get }
@@ -71,6 +75,7 @@ extension WriteStrategy {
     package var usesCoordinators: Bool { usesWriters }
     package var defaultBatchSize: Int? { 1_000 }
     package var expectations: StoreExpectations { .complete }
+    package var repeatedKey: RepeatedKey { usesWriters ? .any : .last }
     package var caveat: String { "" }
     package var isLimit: Bool { false }
     package var requiresHistory: Bool { false }

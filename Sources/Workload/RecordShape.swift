@@ -88,6 +88,16 @@ package enum FieldType: String, Sendable, Hashable, Codable {
     }
 
     package var isInteger: Bool { integerMaximum != nil }
+
+    /// The model's name for an integer type, as messages show it ("Integer 16").
+    package var attributeTypeName: String {
+        switch self {
+        case .integer16: "Integer 16"
+        case .integer32: "Integer 32"
+        case .integer64: "Integer 64"
+        default: rawValue
+        }
+    }
     /// Whether the value lives in the record's bytes (text, binary, UUID).
     package var isBytes: Bool { self == .text || self == .bytes || self == .uuid }
 }

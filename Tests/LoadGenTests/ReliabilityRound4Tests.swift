@@ -31,4 +31,81 @@ import Testing
                 && r.stderr.contains("--relationship podcast.feedURL"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    static func feed(_ lines: [String], in dir: String) throws -> String {
+        let path = dir + "/feed.ndjson"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func expense(_ id: String, _ category: String, amount: String = "1.5") -> String {
+        #"{"id": "\#(id)", "amount": \#(amount), "date": "2025-01-01T00:00:00Z", "note": "x", "categoryName": "\#(category)"}"#
+    }
+
+    /// A feed whose repeated key changes category: each idiom keeps the copy its merge keeps
+    /// (batch the first, find-or-create and upsert the last), and every one is ok (item 4).
+    /// Keys that differ only in Unicode normalisation are two keys, as SQLite and Core Data
+    /// see them (item 5).
+    @Test func repeatsAndNormalisationAreVerifiedAsEachIdiomMerges() throws {
+        let dir = CLI.makeFolder(), out = dir + "/runs.csv"
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let feed = try Self.feed([Self.expense("a", "c1"), Self.expense("b", composed), Self.expense("a", "c2"),
+                                  Self.expense("n\u{E9}", decomposed), Self.expense("ne\u{301}", composed)], in: dir)
+        for batchSize in ["1000", "1"] {
+            let r = try CLI.run(["run", "--strategy", "all", "--input", feed, "--batch-size", batchSize, "--out", out, "--quiet"],
+                                tmpdir: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let rows = try CLI.rows(out)
+        #expect(rows.count == 28)
+        for row in rows where row["strategy"] != "batch-insert-only" {
+            #expect(row["status"] == "ok" && row["bad_links"] == "0" && row["lost"] == "0", "\(row)")
+            let deduplicates = !["raw-sqlite", "many-writers"].contains(row["strategy"]!)
+            if deduplicates { #expect(row["store_rows"] == "4", "\(row)") }
+        }
+    }
+
+    static let numbers = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Item" syncable="YES">
+                <attribute name="id" attributeType="Integer 64"/>
+                <attribute name="small" optional="YES" attributeType="Integer 16"/>
+                <attribute name="size" optional="YES" attributeType="Double"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="id"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+        </model>
+        """
+
+    /// Integers are read from their digits, never through a double (items 3, 11); a value the
+    /// type cannot hold is refused with its record (9, 22); a model's Double takes 1e15 (27); a
+    /// byte-order mark is skipped (22).
+    @Test func integersAreReadExactly() throws {
+        let dir = CLI.makeFolder(), out = dir + "/runs.csv"
+        let model = ModelCommandTests.model(Self.numbers, in: dir)
+        func run(_ lines: [String], bom: Bool = false) throws -> CLI.Result {
+            let path = try Self.feed(lines, in: dir)
+            if bom {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                try (Data([0xEF, 0xBB, 0xBF]) + data).write(to: URL(fileURLWithPath: path))
+            }
+            return try CLI.run(["run", "--model", model, "--input", path, "--strategy", "batch,context-reset", "--out", out, "--quiet"],
+                               tmpdir: dir)
+        }
+        let exact = try run([#"{"id": 9007199254740993, "size": 1e15}"#, #"{"id": 9007199254740992}"#,
+                             #"{"id": 9007199254740994, "small": -32768}"#, #"{"id": 9223372036854775807}"#,
+                             #"{"id": -9223372036854775808}"#], bom: true)
+        #expect(exact.status == 0, "\(exact.stderr)")
+        for row in try CLI.rows(out) {
+            #expect(row["status"] == "ok" && row["unique_keys"] == "5" && row["store_rows"] == "5", "\(row)")
+        }
+        let tooBig = try run([#"{"id": 1}"#, #"{"id": 9223372036854775808}"#])
+        #expect(tooBig.status == 65 && tooBig.stderr.contains("record 2") && tooBig.stderr.contains(
+            #"field "id" is 9223372036854775808, outside what an Integer 64 attribute holds"#), "\(tooBig.stderr)")
+        let small = try run([#"{"id": 1, "small": 40000}"#])
+        #expect(small.status == 65 && small.stderr.contains(#"field "small" is 40000, outside what an Integer 16 attribute holds (-32768 … 32767)"#),
+                "\(small.stderr)")
+        let fraction = try run([#"{"id": 1.5}"#])
+        #expect(fraction.status == 65 && fraction.stderr.contains("not a whole number"), "\(fraction.stderr)")
+    }
 }

@@ -40,6 +40,26 @@ import Testing
         #expect(v.storeBytes == size, "the store closed: no WAL, the file alone")
     }
 
+    /// A key given twice with two related objects: the expected store follows the idiom's merge
+    /// (issue 27): the first copy for a batch insert, the last for a find-or-create, any copy for
+    /// concurrent producers or a store that keeps every copy.
+    @Test(arguments: [(RepeatedKey.first, "Rent", 0), (.first, "Food", 1), (.last, "Food", 0), (.last, "Rent", 1),
+                      (.any, "Rent", 0), (.any, "Food", 0), (.any, "Travel", 1)])
+    func aRepeatedKeyIsExpectedAsTheIdiomMergesIt(repeated: RepeatedKey, stored: String, badLinks: Int) throws {
+        let db = try Database(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
+        try db.execute("""
+            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent'), (2, 1, 1, 'Food'), (3, 1, 1, 'Travel');
+            INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES
+              (1, 2, 1, (SELECT Z_PK FROM ZCATEGORY WHERE ZNAME = '\(stored)'), 'a');
+            """)
+        let v = try StoreVerifier(path: path, layout: layout).verify(repeated: repeated) { sink in
+            for parent in ["Rent", "Food"] { try sink { $0.bind("a", at: 1); $0.bind(parent, at: 2) } }
+        }
+        #expect(v.badLinks == badLinks && v.lost == 0 && v.duplicates == 0, "\(v)")
+    }
+
     @Test func cleanStoreVerifiesClean() throws {
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }

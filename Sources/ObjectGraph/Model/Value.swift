@@ -48,6 +48,41 @@ package enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 }
 
+// MARK: Equality as the store sees it
+
+extension Value {
+    /// Strings are equal when their bytes are, as SQLite compares them (and Core Data, whose
+    /// `isEqual:` on strings is a literal comparison): Swift's `String ==` is canonical
+    /// equivalence, which would make "café" composed and decomposed one key in a dictionary
+    /// while the store holds two rows (issue 27).
+    package static func == (a: Value, b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.date(let x), .date(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.data(let x), .data(let y)): return x == y
+        default: return false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .integer(let x): hasher.combine(1 as UInt8); hasher.combine(x)
+        case .double(let x): hasher.combine(2 as UInt8); hasher.combine(x)
+        case .string(var s):
+            hasher.combine(3 as UInt8)
+            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .date(let x): hasher.combine(4 as UInt8); hasher.combine(x)
+        case .bool(let x): hasher.combine(5 as UInt8); hasher.combine(x)
+        case .data(let x): hasher.combine(6 as UInt8); hasher.combine(x)
+        }
+    }
+}
+
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
                  ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
     package init(stringLiteral value: String) { self = .string(value) }

@@ -55,7 +55,9 @@ package struct StoreVerifier: Sendable {
     }
 
     /// Verifies the store; `expected` is called once and feeds every expected record to the sink.
-    package func verify(expected: (ExpectedSink) throws -> Void) throws -> Verification {
+    /// `repeated` says which record of a key given more than once the store must relate (the
+    /// strategy's merge semantics).
+    package func verify(repeated: RepeatedKey = .first, expected: (ExpectedSink) throws -> Void) throws -> Verification {
         let isMemory = path.contains("mode=memory")
         // Read-write, though it writes only temporary tables: a read-only connection cannot
         // rebuild a WAL store's shared-memory index, and then reports "database is locked".
@@ -73,10 +75,14 @@ package struct StoreVerifier: Sendable {
         // Columns without a declared type: no affinity, so every value keeps the type it is bound with.
         let expectedKeys = t.keyColumns.indices.map { "k\($0)" }
         let columns = expectedKeys + (t.parent == nil ? [] : ["parent"])
+        // Every copy's related object is a right one when any copy may be the one kept.
+        let anyCopy = repeated == .any && t.parent != nil
+        let primary = anyCopy ? columns : expectedKeys
         try db.execute("CREATE TEMP TABLE loadgen_expected (\(columns.joined(separator: ", ")), "
-                       + "PRIMARY KEY (\(expectedKeys.joined(separator: ", ")))) WITHOUT ROWID")
+                       + "PRIMARY KEY (\(primary.joined(separator: ", ")))) WITHOUT ROWID")
         try db.execute("BEGIN")
-        let insert = try db.prepare("INSERT OR IGNORE INTO temp.loadgen_expected VALUES ("
+        let verb = repeated == .last ? "INSERT OR REPLACE" : "INSERT OR IGNORE"
+        let insert = try db.prepare("\(verb) INTO temp.loadgen_expected VALUES ("
                                     + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
         try expected { bind in
             bind(insert)
@@ -88,13 +94,18 @@ package struct StoreVerifier: Sendable {
             names.count == 1 ? prefix + names[0] : "(" + names.map { prefix + $0 }.joined(separator: ", ") + ")"
         }
         let lost = try db.scalarInt("""
-            SELECT count(*) FROM temp.loadgen_expected
+            SELECT count(*) FROM (SELECT DISTINCT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
             WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM main.\(t.table) WHERE \(keyed))
             """)
         var badLinks = 0
         if let p = t.parent {
             let join = zip(t.keyColumns, expectedKeys).map { "e.\($1) = x.\($0)" }.joined(separator: " AND ")
-            badLinks = try db.scalarInt("""
+            badLinks = try db.scalarInt(anyCopy ? """
+                SELECT count(*) FROM main.\(t.table) x
+                LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+                WHERE \(tuple(t.keyColumns, "x.")) IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
+                AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND e.parent IS p.\(p.keyColumn))
+                """ : """
                 SELECT count(*) FROM main.\(t.table) x
                 JOIN temp.loadgen_expected e ON \(join)
                 LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
@@ -140,4 +151,17 @@ package struct StoreVerifier: Sendable {
         }
         return total
     }
+}
+
+/// Which record of a key given more than once (an import file's repeats) the store should hold,
+/// as the idiom merges them: the verifier's expected store follows it.
+package enum RepeatedKey: String, Sendable {
+    /// The first copy stays: `INSERT OR IGNORE` (a batch insert, the deduplicating limit).
+    case first
+    /// The last copy wins: a find-or-create sets the found object from each later record, an
+    /// upsert overwrites.
+    case last
+    /// Any copy may be the one kept (records arrive from concurrent producers), or every copy is
+    /// stored (no deduplication): each stored row must relate to what some copy of its key says.
+    case any
 }

@@ -64,7 +64,9 @@ struct BatchImport {
             try parents.prepare(for: chunk, in: context)
             for r in chunk {
                 let key = mapper.keyLookup(of: r)
-                if parentOf[key] == nil { parentOf[key] = try parents.parent(for: r, in: context) }
+                // A batch insert keeps a key's first row; an upsert's later row overwrites it,
+                // and the row's related object is the one that row names.
+                if parentOf[key] == nil || policy != .error { parentOf[key] = try parents.parent(for: r, in: context) }
             }
             try clock.save(context)
             parents.didSave()

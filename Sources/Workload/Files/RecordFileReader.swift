@@ -53,6 +53,8 @@ package final class RecordFileReader: RecordSource {
     /// Each field's type and how messages name it, built once (not per record).
     private let types: [FieldType]
     private let names: [String]
+    /// Fields holding an amount in whole cents (the built-in datasets' `amount`), by bit.
+    private let centsFields: UInt64
 
     /// 1970-01-01 in seconds since 2001-01-01, Core Data's reference date.
     static let unixEpochSinceReferenceDate = 978_307_200.0
@@ -66,6 +68,8 @@ package final class RecordFileReader: RecordSource {
         for (i, f) in shape.fields.enumerated() { if let name = InlineText(f.fileName) { byName[name] = i } }
         fieldByName = byName
         keyFields = (shape.key + shape.parentKey).reduce(0) { $0 | (1 << UInt64($1)) }
+        centsFields = shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } }
+            .reduce(0) { $0 | (1 << UInt64($1)) }
         types = shape.fields.map(\.type)
         names = shape.fields.map { "field \"\($0.fileName)\"" }
         fd = open(path, O_RDONLY)
@@ -117,6 +121,11 @@ package final class RecordFileReader: RecordSource {
     package private(set) var arrayName: String?
 
     private func sniff() throws {
+        // A UTF-8 byte-order mark, which editors on Windows write: RFC 8259 lets a parser ignore it.
+        try fill(atLeast: 3)
+        if filled - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
+            position += 3
+        }
         try skipWhitespace()
         guard let first = try peek() else { throw error(nil, "the file is empty (expected JSON records)") }
         if first == UInt8(ascii: "[") {
@@ -269,15 +278,11 @@ package final class RecordFileReader: RecordSource {
             }
             scratch.withUnsafeBytes { v.setBytes($0, at: f) }
         case .integer16, .integer32, .integer64:
-            let n = try readNumber(what)
-            let maximum = Double(type.integerMaximum!)
-            guard n == n.rounded(), n >= -maximum - 1, n <= maximum else {
-                throw error(recordNumber, "\(what) is \(n), not an integer a \(type.rawValue) attribute holds")
-            }
-            v.setInteger(Int64(n), at: f)
+            v.setInteger(try readInteger(what, type), at: f)
         case .real:
             let n = try readNumber(what)
-            guard Record.amountRange.contains(n) else {
+            // Only the built-in amount is kept in whole cents; a model's Double takes any double.
+            guard centsFields & (1 << UInt64(f)) == 0 || Record.amountRange.contains(n) else {
                 throw error(recordNumber, "\(what) is \(n), outside what a number in whole cents holds exactly "
                             + "(±\(Record.amountRange.upperBound))")
             }
@@ -422,27 +427,80 @@ package final class RecordFileReader: RecordSource {
     }
 
     /// Reads a number; `what` names it in errors (`field "amount"`).
-    private func readNumber(_ what: String) throws -> Double {
+    /// A number's characters, at most 31, NUL-terminated (no allocation per value).
+    private typealias NumberText = (chars: (UInt64, UInt64, UInt64, UInt64), count: Int)
+
+    private func readNumberText(_ what: String) throws -> NumberText {
         guard let first = try peek() else { throw error(recordNumber, "the file ends where \(what) should be") }
         guard first == UInt8(ascii: "-") || (first >= 48 && first <= 57) else {
             throw typeError(what, expected: "a number", found: first)
         }
-        var chars: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes, NUL-terminated
-        var n = 0
+        var text: NumberText = ((0, 0, 0, 0), 0)
         while let c = try peek(), (c >= 48 && c <= 57) || c == 45 || c == 43 || c == 46 || c == 101 || c == 69 {
-            guard n < 31 else { throw error(recordNumber, "\(what) is too long a number") }
-            withUnsafeMutableBytes(of: &chars) { $0[n] = c }
-            n += 1
+            guard text.count < 31 else { throw error(recordNumber, "\(what) is too long a number") }
+            withUnsafeMutableBytes(of: &text.chars) { $0[text.count] = c }
+            text.count += 1
             position += 1
         }
+        return text
+    }
+
+    private func readNumber(_ what: String) throws -> Double {
+        var text = try readNumberText(what)
+        guard let value = Self.double(&text), value.isFinite else { throw error(recordNumber, "\(what) is not a number") }
+        return value
+    }
+
+    /// An integer read exactly from its digits (never through a double, which holds 2⁵³ at
+    /// most), checked against the attribute's type. `1e3` or `2.0` are read as the integer
+    /// they are when a double holds it exactly.
+    private func readInteger(_ what: String, _ type: FieldType) throws -> Int64 {
+        var text = try readNumberText(what)
+        let shown = withUnsafeBytes(of: text.chars) { String(decoding: $0.prefix(text.count), as: UTF8.self) }
+        let range = -type.integerMaximum! - 1 ... type.integerMaximum!
+        let outside = "\(what) is \(shown), outside what an \(type.attributeTypeName) attribute holds (\(range.lowerBound) … \(range.upperBound))"
+        if let n = Self.digits(text) {
+            guard let n, range.contains(n) else { throw error(recordNumber, outside) }
+            return n
+        }
+        guard let x = Self.double(&text), x.isFinite else { throw error(recordNumber, "\(what) is not a number") }
+        guard x == x.rounded() else { throw error(recordNumber, "\(what) is \(shown), not a whole number") }
+        guard abs(x) <= 9_007_199_254_740_992 else {
+            throw error(recordNumber, "\(what) is \(shown): above 2^53 an integer must be written as its digits to be read exactly")
+        }
+        guard range.contains(Int64(x)) else { throw error(recordNumber, outside) }
+        return Int64(x)
+    }
+
+    /// `-?[0-9]+` as an Int64: nil when the text is not plain digits, `.some(nil)` when they
+    /// overflow an Int64.
+    private static func digits(_ text: NumberText) -> Int64?? {
+        withUnsafeBytes(of: text.chars) { raw -> Int64?? in
+            let bytes = raw.prefix(text.count)
+            let negative = bytes.first == UInt8(ascii: "-")
+            let body = bytes.dropFirst(negative ? 1 : 0)
+            guard !body.isEmpty, body.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            var n: Int64 = 0
+            for c in body {
+                // Accumulated negatively, so that Int64.min is reached without overflow.
+                let (m, o1) = n.multipliedReportingOverflow(by: 10)
+                let (s, o2) = m.subtractingReportingOverflow(Int64(c - 48))
+                if o1 || o2 { return .some(nil) }
+                n = s
+            }
+            if negative { return .some(n) }
+            return n == .min ? .some(nil) : .some(-n)
+        }
+    }
+
+    private static func double(_ text: inout NumberText) -> Double? {
+        let n = text.count
         var end: UnsafeMutablePointer<CChar>?
-        let value = withUnsafeMutableBytes(of: &chars) { raw -> Double in
+        return withUnsafeMutableBytes(of: &text.chars) { raw -> Double? in
             let p = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
             let v = strtod(p, &end)
-            return end == p + n ? v : .nan
+            return end == p + n ? v : nil
         }
-        guard value.isFinite else { throw error(recordNumber, "\(what) is not a number") }
-        return value
     }
 
     private func readBool(_ what: String) throws -> Bool {
