@@ -108,4 +108,48 @@ import Testing
         let fraction = try run([#"{"id": 1.5}"#])
         #expect(fraction.status == 65 && fraction.stderr.contains("not a whole number"), "\(fraction.stderr)")
     }
+
+    /// Odd sizes, words and paths: one line naming the flag or the file and why, never a trap,
+    /// never a silent replace (items 2, 8, 12, 21, 22, 23, 25).
+    @Test func oddInputIsOneLineThatSaysWhy() throws {
+        let dir = CLI.makeFolder()
+        let package = dir + "/package.json"
+        try #"{"name": "app", "version": "1.0"}"#.write(toFile: package, atomically: true, encoding: .utf8)
+        let generate = try CLI.run(["generate", "--rows", "10", "--out", package], tmpdir: dir)
+        #expect(generate.status == 73 && generate.stderr.contains("is not an import file of these records"), "\(generate.stderr)")
+        #expect(try String(contentsOfFile: package, encoding: .utf8).contains("version"))
+        let again = dir + "/e.json"
+        #expect(try CLI.run(["generate", "--rows", "10", "--out", again], tmpdir: dir).status == 0)
+        #expect(try CLI.run(["generate", "--rows", "20", "--out", again], tmpdir: dir).status == 0, "an earlier generate is replaced")
+        let model = ModelCommandTests.model(ModelCommandTests.loose, in: dir)
+        let length = try CLI.run(["run", "--model", model, "--entity", "Post", "--string-length", "-1-5", "--rows", "10"], tmpdir: dir)
+        #expect(length.status == 64 && length.stderr.contains("--string-length"), "\(length.stderr)")
+        for size in ["1e30", "1e19"] {
+            let rss = try CLI.run(["run", "--strategy", "batch", "--rows", "10", "--max-rss", size], tmpdir: dir)
+            #expect(rss.status == 64 && rss.stderr.contains("at most 1000000G"), "\(rss.stderr)")
+        }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/loop1", withDestinationPath: dir + "/loop2")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/loop2", withDestinationPath: dir + "/loop1")
+        let loop = try CLI.run(["run", "--model", dir + "/loop1", "--rows", "10"], tmpdir: dir)
+        #expect(loop.status == 66 && loop.stderr.contains("is a loop of symbolic links"), "\(loop.stderr)")
+        try FileManager.default.createDirectory(atPath: dir + "/F.xcdatamodel/contents", withIntermediateDirectories: true)
+        let folder = try CLI.run(["run", "--model", dir + "/F.xcdatamodel", "--rows", "10"], tmpdir: dir)
+        #expect(folder.status == 65 && folder.stderr.contains("is a folder, not the model's XML file"), "\(folder.stderr)")
+        let device = try CLI.run(["run", "--model", "/dev/null", "--rows", "10"], tmpdir: dir)
+        #expect(device.status == 65 && device.stderr.contains("is not a regular file"), "\(device.stderr)")
+        let abstract = ModelCommandTests.model(#"<model><entity name="Base" isAbstract="YES"><attribute name="k" attributeType="String"/></entity></model>"#,
+                                               in: dir + "/abstract")
+        let onlyAbstract = try CLI.run(["run", "--model", abstract, "--rows", "10"], tmpdir: dir)
+        #expect(onlyAbstract.status == 64 && onlyAbstract.stderr.contains("every entity of the model is abstract (Base)")
+                && !onlyAbstract.stderr.contains("one of: )"), "\(onlyAbstract.stderr)")
+        let help = try CLI.run(["list", "--help"])
+        #expect(help.stdout.contains("  --help  show this help") && !help.stdout.contains("--show"), "\(help.stdout)")
+        let extra = try CLI.run(["list", "extra"])
+        #expect(extra.status == 64 && extra.stderr.contains("unexpected argument 'extra'"), "\(extra.stderr)")
+        let suite = dir + "/s.suite"
+        try "--strategy batch --rows 100\n--strategy batch --rows 100 --model \(dir)/None.xcdatamodeld\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        let line = try CLI.run(["run", "--suite", suite, "--out", dir + "/s.csv"], tmpdir: dir)
+        #expect(line.status == 66 && line.stderr.contains("--suite \(suite):2: --model"), "\(line.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s.csv"))
+    }
 }

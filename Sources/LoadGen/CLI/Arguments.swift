@@ -117,6 +117,13 @@ struct Arguments {
     /// Accepts 100000, 100_000, 100k, 1M (what people type for row counts).
     static func parseInt(_ text: String) -> Int? { RunParameter.parseInteger(text) }
 
+    /// Refuses words that are not options, for a command that takes none.
+    func refusePositional() throws {
+        if let word = positional.first {
+            throw CommandError.usage("\(command): unexpected argument '\(word)'; options start with -- (see 'loadgen \(command) --help')")
+        }
+    }
+
     /// The option nearest to a mistyped one, when it is close enough to be a typo.
     static func closest(to name: String, in names: [String]) -> String? { Nearest.word(to: name, in: names) }
 }
@@ -125,7 +132,7 @@ struct Arguments {
 enum Help {
     static func render(usage: String, about: String, specs: [OptionSpec], footer: String = "") -> String {
         var text = "\(about)\n\nUsage: \(usage)\n\nOptions:\n"
-        let width = specs.map { $0.name.count + ($0.value.map { $0.count + 3 } ?? 0) }.max() ?? 0
+        let width = (specs.map { $0.name.count + ($0.value.map { $0.count + 3 } ?? 0) } + ["--help".count]).max()!
         for spec in specs {
             let left = spec.name + (spec.value.map { spec.impliedValue == nil ? " " + $0 : " [" + $0 + "]" } ?? "")
             text += "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help

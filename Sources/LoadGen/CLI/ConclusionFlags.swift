@@ -25,7 +25,7 @@ enum ConclusionFlags {
         if let text = a.string("--max-rss") {
             guard let bytes = bytes(text) else {
                 throw CommandError.usage("\(a.command): --max-rss expects a size in bytes with an optional K, M or G "
-                                         + "(200M, 1.5G), got '\(text)'")
+                                         + "(200M, 1.5G; above 0, at most 1000000G), got '\(text)'")
             }
             options.maxRSSBytes = bytes
         }
@@ -69,13 +69,17 @@ enum ConclusionFlags {
         .flatMap(\.columns) + ["unique_keys", "operation", "fraction", "input", "view_context", "history", "writers"]
 
     /// "200M", "1.5G", "300000000" (decimal units, as the summaries print sizes).
+    /// The largest size `--max-rss` takes (1000000G).
+    static let maximumBytes = 1e15
+
     static func bytes(_ text: String) -> Int? {
         let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9]
         var number = text.uppercased()
         if number.hasSuffix("B") { number.removeLast() }
         var scale = 1.0
         if let unit = number.last, let factor = units[unit] { scale = factor; number.removeLast() }
-        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        // Up to a petabyte: a larger limit holds nothing back, and past 2⁶³ it is no Int.
+        guard let value = Double(number), value.isFinite, value > 0, value * scale <= maximumBytes else { return nil }
         return Int(value * scale)
     }
 }

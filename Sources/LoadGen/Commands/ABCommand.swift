@@ -33,6 +33,7 @@ enum ABCommand {
             return ExitCode.success
         }
         let a = try Arguments(command: "ab", arguments: arguments, specs: specs)
+        try a.refusePositional()
         guard let out = a.string("--out") else { throw CommandError.usage("ab: --out DIR is required (where the rows and ab.md go)") }
         var options = PairedComparison.Options()
         options.threshold = try a.double("--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!

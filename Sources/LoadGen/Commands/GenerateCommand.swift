@@ -41,7 +41,7 @@ enum GenerateCommand {
         let guessed = out.hasSuffix(".ndjson") || out.hasSuffix(".jsonl") ? "ndjson" : "json"
         let format = RecordFileFormat(rawValue: try a.choice("--format", RecordFileFormat.allCases.map(\.rawValue),
                                                              default: guessed))!
-        if !a.flag("--force") { try OutputTarget.checkReplaceable(out) }
+        if !a.flag("--force") { try OutputTarget.checkReplaceable(out, shape: shape) }
         let target = try OutputTarget(out)
         let start = Clock.nanoseconds()
         do {
@@ -102,15 +102,20 @@ struct OutputTarget {
         }
     }
 
-    /// Refuses to replace a file that is not an import file (a results CSV, a store, anything
-    /// else a typo could name): `run` protects its outputs the same way. Empty files, devices
-    /// and stdout are fine.
-    static func checkReplaceable(_ path: String) throws {
+    /// Refuses to replace a file that is not an import file of these records (a results CSV, a
+    /// store, a `package.json`: any other JSON a typo could name): `run` protects its outputs the
+    /// same way. A file whose first record holds only members of `shape` is an earlier
+    /// `generate` of the same records and is replaced; empty files, devices and stdout are fine.
+    static func checkReplaceable(_ path: String, shape: RecordShape) throws {
         guard path != "-", !path.hasPrefix("/dev/") else { return }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
-        if (try? RecordFileReader.header(of: path)) != nil { return }
-        throw CommandError(message: "generate: --out \(path) exists and is not an import file loadgen wrote; "
+        let names = Set((shape.fields).map(\.fileName))
+        if let header = try? RecordFileReader.header(of: path), !header.firstMembers.isEmpty,
+           header.firstMembers.allSatisfy(names.contains), header.arrayName.map({ $0 == shape.arrayName }) ?? true {
+            return
+        }
+        throw CommandError(message: "generate: --out \(path) exists and is not an import file of these records; "
                            + "choose another path, or add --force to replace it", exitCode: ExitCode.cannotCreate)
     }
 

@@ -8,7 +8,7 @@ enum ListCommand {
             print(Help.render(usage: "loadgen list", about: "List the strategies and datasets.", specs: []), terminator: "")
             return ExitCode.success
         }
-        _ = try Arguments(command: "list", arguments: arguments, specs: [])
+        try Arguments(command: "list", arguments: arguments, specs: []).refusePositional()
         print(render(), terminator: "")
         return ExitCode.success
     }

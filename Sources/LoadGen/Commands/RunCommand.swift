@@ -131,17 +131,26 @@ enum RunCommand {
     /// Expands every plan's configurations, on its import file's records when it has one.
     static func expandAll(_ plans: inout [RunPlan]) throws {
         for i in plans.indices {
-            var input: InputFile?
-            if let path = plans[i].inputPath {
-                let datasets = plans[i].axes.first(where: { $0.parameter.flag == "--dataset" })?.values
-                if let datasets, datasets.count > 1 {
-                    throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
-                }
-                input = try InputFile.scan(path, for: plans[i].baseConfiguration,
-                                           datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
+            do { try expand(&plans[i]) } catch let error as CommandError {
+                // A suite line's model, import file or roles: the line says which run it was.
+                guard let line = plans[i].suiteLine else { throw error }
+                throw CommandError(message: "run: --suite \(line): " + error.message.replacingOccurrences(of: "run: ", with: ""),
+                                   exitCode: error.exitCode)
             }
-            try plans[i].expand(input: input)
         }
+    }
+
+    private static func expand(_ plan: inout RunPlan) throws {
+        var input: InputFile?
+        if let path = plan.inputPath {
+            let datasets = plan.axes.first(where: { $0.parameter.flag == "--dataset" })?.values
+            if let datasets, datasets.count > 1 {
+                throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
+            }
+            input = try InputFile.scan(path, for: plan.baseConfiguration,
+                                       datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
+        }
+        try plan.expand(input: input)
     }
 
     /// An absolute path with `.`/`..` and symbolic links in it resolved (as far as they exist).

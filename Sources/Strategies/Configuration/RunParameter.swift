@@ -217,7 +217,7 @@ extension RunParameter {
                       defaultText: "8-32", column: "string_length", applies: { $0.model.path != nil },
                       value: { "\($0.workload.stringLength.lowerBound)-\($0.workload.stringLength.upperBound)" },
                       parse: { text, c throws(RunParameterError) in
-                          let parts = text.split(separator: "-", maxSplits: 1).map { Int($0) }
+                          let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { Int($0) }
                           guard parts.count == 2, let low = parts[0], let high = parts[1], 0 <= low, low <= high, high <= 1_000_000 else {
                               throw RunParameterError(accepted: "lengths MIN-MAX in bytes, 0 ≤ MIN ≤ MAX ≤ 1000000 (8-32)")
                           }

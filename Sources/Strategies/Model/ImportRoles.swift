@@ -54,6 +54,10 @@ extension ImportRoles {
 
     private static func recordEntity(_ file: ModelFile, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) -> EntityDescription {
         let concrete = file.entities.filter { !$0.isAbstract }
+        guard !concrete.isEmpty else {
+            throw ImportModelError("\(where_): every entity of the model is abstract (\(file.entities.map(\.name).sorted().joined(separator: ", "))): "
+                                   + "records become objects of a concrete entity; untick Abstract Entity on one in Xcode")
+        }
         let names = concrete.map(\.name).sorted().joined(separator: ", ")
         if let name = choice.entity {
             guard let entity = file.entity(named: name) else {

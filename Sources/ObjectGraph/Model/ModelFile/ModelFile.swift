@@ -45,13 +45,32 @@ extension ModelFile {
     /// `contents` file).
     package static func read(_ path: String) throws(ModelFileError) -> ModelFile {
         let (file, name) = try locate(path)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ModelFileError(path: file, message: "cannot be read")
-        }
+        let data = try contents(of: file)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ModelFileError(path: file, message: "is not UTF-8 text")
         }
         return try parse(text, path: file, name: name)
+    }
+
+    /// The bytes of the model's XML file, or why they cannot be read (a folder, a device, a
+    /// file without read permission: each says so).
+    static func contents(of file: String) throws(ModelFileError) -> Data {
+        var info = stat()
+        guard stat(file, &info) == 0 else {
+            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ModelFileError(path: file, message: "is a folder, not the model's XML file (a contents file is a file)")
+        default: throw ModelFileError(path: file, message: "is not a regular file (a device or a pipe): give the model's folder or its contents file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        do { return try handle.readToEnd() ?? Data() } catch {
+            throw ModelFileError(path: file, message: "cannot be read: \(error.localizedDescription)")
+        }
     }
 
     /// The `contents` file `path` means, and the model's name.
@@ -59,6 +78,13 @@ extension ModelFile {
         var isFolder: ObjCBool = false
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isFolder) else {
+            var link = stat()
+            if lstat(trimmed, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+                // The name is there, but following it fails: a loop, or a link to nothing.
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: trimmed)) ?? "?"
+                let why = stat(trimmed, &link) != 0 && errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to \(target), which does not exist"
+                throw ModelFileError(path: path, message: "is \(why)", isMissing: true)
+            }
             throw ModelFileError(path: path, message: "does not exist (expected a .xcdatamodeld folder, a .xcdatamodel folder or its contents file)",
                                  isMissing: true)
         }
