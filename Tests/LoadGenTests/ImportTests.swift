@@ -7,7 +7,8 @@ import Testing
         let dir = CLI.makeFolder()
         for format in ["json", "ndjson"] {
             for dataset in ["expenses", "photos"] {
-                let a = dir + "/a.\(format)", b = dir + "/b.\(format)"
+                // One file per dataset: generate replaces only an earlier generate of the same records.
+                let a = dir + "/a-\(dataset).\(format)", b = dir + "/b-\(dataset).\(format)"
                 for path in [a, b] {
                     let r = try CLI.run(["generate", "--dataset", dataset, "--rows", "3000", "--dup-rate", "0.2",
                                          "--key-dist", "zipf", "--seed", "9", "--payload-bytes", "64", "--out", path, "--quiet"])

@@ -152,4 +152,52 @@ import Testing
         #expect(line.status == 66 && line.stderr.contains("--suite \(suite):2: --model"), "\(line.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/s.csv"))
     }
+
+    static let results = ResultsFixture.make(["--strategy", "batch,context-reset,context-noreset", "--rows", "1500",
+                                              "--batch-size", "100,500", "--repeat", "2"], name: "runs.csv")
+
+    /// plot and report replace or remove only what they wrote in that folder (their manifest):
+    /// a team's own memory.png or data file stops the command before it writes; an earlier
+    /// plot's charts are replaced and the charts it drew that this one does not are removed
+    /// (item 1). A full disk while the data is written leaves the earlier data whole (26).
+    @Test func plotTouchesOnlyWhatItWrote() throws {
+        let fixture = try Self.results.get()
+        let out = fixture.dir + "/plots-mine"
+        try FileManager.default.createDirectory(atPath: out + "/data", withIntermediateDirectories: true)
+        try "mine".write(toFile: out + "/memory.png", atomically: true, encoding: .utf8)
+        try "mine".write(toFile: out + "/data/throughput.dat", atomically: true, encoding: .utf8)
+        for command in ["plot", "report"] {
+            let r = try CLI.run([command, fixture.path, "--out", out])
+            #expect(r.status == 73 && r.stderr.contains("holds 2 files loadgen did not write there")
+                    && r.stderr.contains("memory.png") && r.stderr.contains("data/throughput.dat"), "\(r.stderr)")
+            #expect(try String(contentsOfFile: out + "/memory.png", encoding: .utf8) == "mine")
+        }
+        let fresh = fixture.dir + "/plots-ours"
+        #expect(try CLI.run(["plot", fixture.path, "--out", fresh]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: fresh + "/batchsize.png"))
+        let before = try String(contentsOfFile: fresh + "/data/throughput.dat", encoding: .utf8)
+        let narrow = try fixture.write("narrow.csv")
+        let full = try CLI.run(["plot", narrow, "--out", fresh, "--data-only"], limits: ["--fsize=100"])
+        #expect(full.status == 74 && full.stderr.contains("is the disk full? (the earlier data is untouched)"), "\(full.stderr)")
+        #expect(try String(contentsOfFile: fresh + "/data/throughput.dat", encoding: .utf8) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fresh + "/data").allSatisfy { !$0.contains(".partial-") })
+        let again = try CLI.run(["plot", fixture.path, "--out", fresh])
+        #expect(again.status == 0, "an earlier plot's charts are replaced: \(again.stderr)")
+    }
+
+    /// Rows appended twice, or one file given twice, would count double: refused naming the
+    /// line, as compare refuses them (item 7).
+    @Test func rowsReadTwiceAreRefused() throws {
+        let fixture = try Self.results.get()
+        let text = try String(contentsOfFile: fixture.path, encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline)
+        let doubled = fixture.dir + "/doubled.csv"
+        try (text + lines.dropFirst().joined(separator: "\n") + "\n").write(toFile: doubled, atomically: true, encoding: .utf8)
+        for command in ["plot", "report"] {
+            let r = try CLI.run([command, doubled, "--out", fixture.dir + "/doubled-\(command)", command == "plot" ? "--data-only" : "--no-charts"])
+            let twice = try CLI.run([command, fixture.path, fixture.path, "--out", fixture.dir + "/twice-\(command)"])
+            #expect(r.status == 65 && r.stderr.contains("appears twice in this file: rows appended twice?"), "\(r.stderr)")
+            #expect(twice.status == 65 && twice.stderr.contains("the same file given twice?"), "\(twice.stderr)")
+        }
+    }
 }

@@ -34,6 +34,7 @@ enum PlotCommand {
 
 /// Reading the inputs and drawing, shared by `plot` and `report`.
 struct Charts {
+    let command: String
     let inputs: [String]
     let out: String
     let format: String
@@ -45,6 +46,7 @@ struct Charts {
     let data: ChartData
 
     init(_ a: Arguments, command: String, defaultOut: String = "plots/") throws {
+        self.command = command
         guard !a.positional.isEmpty else {
             throw CommandError.usage("\(command): expects one or more results CSV files (see 'loadgen \(command) --help')")
         }
@@ -64,7 +66,7 @@ struct Charts {
         }
         script = dataOnly || noCharts ? nil : try Self.findScript(a.string("--script"), command: command)
         // Everything is read and checked before anything is written.
-        rows = try inputs.flatMap { try Self.results($0, command: command) }
+        rows = try Self.distinctRuns(inputs.map { ($0, try Self.results($0, command: command)) }, command: command)
         let timeline = try a.string("--timeline").map { try Self.timeline($0, command: command) }
         let historyPath = a.string("--history")
         let history = try historyPath.map { path in try Self.reading(path, command: command) { () throws(CompareError) in try TrendSample.read(path) } }
@@ -81,33 +83,58 @@ struct Charts {
     }
 
     /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).
+    ///
+    /// Only files an earlier plot or report wrote into the folder (its manifest) are replaced or
+    /// removed; any other file at a chart's or data file's name stops the command before it
+    /// writes anything. The data files are written beside their names first and renamed once all
+    /// are written, so a full disk leaves the earlier data whole.
     func draw() throws -> [String] {
         if noCharts { return [] }
         let folder = out.hasSuffix("/") ? out : out + "/"
         let dataFolder = folder + "data"
+        var manifest = ChartManifest(folder: folder)
+        let imageNames = data.charts.flatMap { chart in ["png", "svg"].map { "\(chart.name).\($0)" } }
+        let dataNames = data.charts.map { "data/\($0.name).dat" } + ["data/vars.gp"]
+        let foreign = manifest.foreign(imageNames + dataNames)
+        guard foreign.isEmpty else {
+            throw CommandError(message: "\(command): --out \(out) holds \(foreign.count) file\(foreign.count == 1 ? "" : "s") loadgen did "
+                               + "not write there (\(foreign.prefix(4).joined(separator: ", "))\(foreign.count > 4 ? ", …" : "")); "
+                               + "give another --out, or move them", exitCode: ExitCode.cannotCreate)
+        }
         try Self.makeFolders(dataFolder)
         // A chart an earlier plot drew into this folder and this one does not (its data is
         // gone) must not stay beside the new ones as if it were theirs.
-        for chart in data.charts {
-            for format in ["png", "svg"] { unlink("\(folder)\(chart.name).\(format)") }
-        }
-        var written: [String] = []
-        for chart in data.charts {
-            let path = "\(dataFolder)/\(chart.name).dat"
-            guard let text = chart.data else {
-                try? FileManager.default.removeItem(atPath: path)
-                if !chart.quiet {
-                    FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+        for name in imageNames { manifest.removeOwned(name) }
+        var staged: [(temporary: String, name: String)] = []
+        do {
+            for chart in data.charts {
+                guard let text = chart.data else {
+                    manifest.removeOwned("data/\(chart.name).dat")
+                    if !chart.quiet {
+                        FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+                    }
+                    continue
                 }
-                continue
+                staged.append((try stage(text, as: "data/\(chart.name).dat", in: folder), "data/\(chart.name).dat"))
             }
-            try write(text, to: path)
-            if dataOnly { written.append(path) }
+            staged.append((try stage(data.variables, as: "data/vars.gp", in: folder), "data/vars.gp"))
+        } catch {
+            for file in staged { unlink(file.temporary) }
+            throw error
         }
-        try write(data.variables, to: dataFolder + "/vars.gp")
-        if dataOnly { return written + [dataFolder + "/vars.gp"] }
-        try runGnuplot(data: dataFolder, out: folder)
+        for file in staged {
+            guard rename(file.temporary, folder + file.name) == 0 else {
+                throw CommandError(message: "cannot write \(folder + file.name): \(String(cString: strerror(errno)))", exitCode: ExitCode.ioError)
+            }
+            manifest.record(file.name)
+        }
+        try manifest.save()
+        if dataOnly { return staged.map { folder + $0.name } }
         let formats = format == "both" ? ["png", "svg"] : [format]
+        for chart in data.charts where chart.data != nil { for f in formats { manifest.record("\(chart.name).\(f)") } }
+        defer { try? manifest.save() }
+        try runGnuplot(data: dataFolder, out: folder)
+        var written: [String] = []
         for chart in data.charts where chart.data != nil {
             for f in formats {
                 let path = "\(folder)\(chart.name).\(f)"
@@ -119,6 +146,20 @@ struct Charts {
         }
         try Self.checkImages(written)
         return written
+    }
+
+    /// Writes `text` beside `name` (a temporary name in the same folder), for a rename once
+    /// every file is written. A failed write removes its own partial file.
+    private func stage(_ text: String, as name: String, in folder: String) throws -> String {
+        let temporary = folder + name + ".partial-\(getpid())"
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            unlink(temporary)
+            throw CommandError(message: "cannot write \(folder + name): \((error as NSError).localizedFailureReason ?? "\(error)"); "
+                               + "is the disk full? (the earlier data is untouched)", exitCode: ExitCode.ioError)
+        }
+        return temporary
     }
 
     /// `mkdir -p`, with the system's reason when a part cannot be made (Foundation's error on
@@ -158,12 +199,6 @@ struct Charts {
         guard broken.isEmpty else {
             throw CommandError(message: "gnuplot left \(broken.count) chart\(broken.count == 1 ? "" : "s") empty or cut: "
                                + broken.joined(separator: ", ") + "; is the disk full? (removed)", exitCode: ExitCode.ioError)
-        }
-    }
-
-    private func write(_ text: String, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw CommandError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.ioError)
         }
     }
 
@@ -214,6 +249,24 @@ struct Charts {
                                + "checkout); give --script FILE", exitCode: ExitCode.noInput)
         }
         return found
+    }
+
+    /// The rows of every file, refused (65) when a run id is read twice: rows appended twice, or
+    /// one file given twice, would count their repetitions double (compare refuses them too).
+    static func distinctRuns(_ files: [(path: String, rows: [ResultRow])], command: String) throws -> [ResultRow] {
+        var seen: [String: Int] = [:]
+        for (file, (path, rows)) in files.enumerated() {
+            for (i, row) in rows.enumerated() where !row.identity.runID.isEmpty {
+                let id = row.identity.runID
+                if let earlier = seen[id] {
+                    let why = earlier == file ? "appears twice in this file: rows appended twice?"
+                        : "is also in \(files[earlier].path): the same file given twice?"
+                    throw CommandError(message: "\(command): \(path):\(i + 2): run id \(id) \(why)", exitCode: ExitCode.dataError)
+                }
+                seen[id] = file
+            }
+        }
+        return files.flatMap(\.rows)
     }
 
     /// The rows of a results file; a foreign, empty or cut file is exit 65 naming file and line.
