@@ -93,6 +93,21 @@ package struct Generator: Sendable {
         return spec.keyOrder == .random ? Mixing.permute(UInt64(k), bits: bits, seed: spec.seed) : UInt64(k + 1)
     }
 
+    /// Hex digits of a generated text key (its 48-bit value).
+    package static let keyDigits = 12
+
+    /// Unique-key index `k` as an offset in `0 ..< count`: `k` ascending, else a seeded bijection
+    /// on the smallest power of two holding `count`, walked until it lands inside (cycle-walking:
+    /// still a bijection, and under two steps on average).
+    @inline(__always)
+    static func rangedKey(_ k: Int, count: UInt64, spec: WorkloadSpec) -> UInt64 {
+        guard spec.keyOrder == .random else { return UInt64(k) }
+        let bits = max(2, 64 - (count &- 1).leadingZeroBitCount)   // permute needs 2 bits or more
+        var v = Mixing.permute(UInt64(k), bits: bits, seed: spec.seed)
+        while v >= count { v = Mixing.permute(v, bits: bits, seed: spec.seed) }
+        return v
+    }
+
     /// The key value of unique-key index `k` before formatting: distinct for distinct `k` (a
     /// bijection on 48 bits). Ascending keys are a seeded base plus `k` (below 2^47, so 12 hex
     /// digits hold them).
@@ -108,7 +123,7 @@ package struct Generator: Sendable {
 /// reference count; texts around generated values sit apart, in `CompiledTexts`.
 private struct CompiledField: Sendable {
     enum Kind: Sendable {
-        case textKey, uuidKey, integerKey
+        case textKey, uuidKey, integerKey, rangedKey(Int64, UInt64)
         case parentText(NameList?), parentUUID, parentNumber, parentBool, parentInteger
         case words, text(Int, Int), cents(Int, Int), number(Double, Double), integer(Int64, Int64)
         case pastYear, share(Double), payload(Int), uuid, uri
@@ -127,6 +142,8 @@ private struct CompiledField: Sendable {
         switch field.generation {
         case .key:
             kind = field.type == .text ? .textKey : field.type == .uuid ? .uuidKey : .integerKey
+        case .rangedKey(let minimum, let count):
+            kind = .rangedKey(minimum, count)
         case .parentKey(let names):
             switch field.type {
             case .text: kind = .parentText(names)
@@ -155,7 +172,7 @@ private struct CompiledField: Sendable {
         switch kind {
         case .textKey:
             var text = texts.pointee.prefix
-            text.append(hex: Generator.keyValue(k, spec: spec), digits: 12)
+            text.append(hex: Generator.keyValue(k, spec: spec), digits: Generator.keyDigits)
             texts.pointee.suffix.withBytes { text.append($0) }
             text.withBytes { v.setBytes($0, at: f) }
         case .uuidKey:
@@ -163,6 +180,8 @@ private struct CompiledField: Sendable {
             setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
         case .integerKey:
             v.setInteger(Int64(bitPattern: Generator.integerKey(k, type, spec: spec)), at: f)
+        case .rangedKey(let minimum, let count):
+            v.setInteger(minimum &+ Int64(bitPattern: Generator.rangedKey(k, count: count, spec: spec)), at: f)
         case .parentText(let names):
             let start = v.beginText()
             if let names, parent < names.words.count {

@@ -25,6 +25,9 @@ package struct RecordShape: Sendable, Hashable, Codable {
     package var updateField: Int?
     /// The array's name in a JSON import file (`{"expenses": [ … ]}`).
     package var arrayName: String
+    /// Why keys cannot be generated within the model's limits (nil when they can): records from
+    /// a file are still read, generating them is refused with this.
+    package var keyProblem: String?
 
     package init(entity: String, fields: [FieldSpec], key: [Int], arrayName: String) {
         self.entity = entity
@@ -108,6 +111,9 @@ package enum Generation: Sendable, Hashable, Codable {
     /// The record's key: distinct for distinct key indexes (a bijection), ascending or in random
     /// order per `--key-order`; a text key is `prefix` + 12 hex digits + `suffix`.
     case key(prefix: String, suffix: String)
+    /// An integer key within the model's Min and Max: `minimum` + a bijection of the key index on
+    /// `0 ..< count` (ascending: `minimum + k`), so every key satisfies the model's limits.
+    case rangedKey(minimum: Int64, count: UInt64)
     /// The related object's key, from its index: a name from `names` (then "<Entity> N"), or N.
     case parentKey(names: NameList?)
     /// "<adjective> <noun> #N": short free text, as notes are.

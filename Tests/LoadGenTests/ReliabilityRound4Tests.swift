@@ -200,4 +200,52 @@ import Testing
             #expect(twice.status == 65 && twice.stderr.contains("the same file given twice?"), "\(twice.stderr)")
         }
     }
+
+    /// Generated keys keep the key attribute's limits, so no strategy is blamed for the
+    /// generator's values (item 6): a text key's prefix is shortened to the Max Length, an
+    /// integer key drawn from Min … Max; keys no limit can hold are refused before anything runs.
+    @Test func generatedKeysKeepTheModelsLimits() throws {
+        let dir = CLI.makeFolder()
+        let short = ModelCommandTests.loose.replacingOccurrences(of: #"<attribute name="slug" attributeType="String" indexed="YES"/>"#,
+                                                                 with: #"<attribute name="slug" attributeType="String" minValueString="14" maxValueString="14" indexed="YES"/>"#)
+        let text = ModelCommandTests.model(short, in: dir + "/text")
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--model", text, "--entity", "Post", "--strategy", "one-writer,raw-sqlite", "--rows", "300",
+                             "--key-order", "random", "--out", out, "--store", dir + "/text.sqlite", "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        for row in try CLI.rows(out) { #expect(row["status"] == "ok" && row["store_rows"] == "300", "\(row)") }
+        let ranged = """
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Item" syncable="YES">
+                    <attribute name="id" attributeType="Integer 32" minValueString="1000" maxValueString="1999"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="id"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """
+        let numbers = ModelCommandTests.model(ranged, in: dir + "/ranged")
+        for order in ["ascending", "random"] {
+            let feed = dir + "/ids-\(order).ndjson"
+            #expect(try CLI.run(["generate", "--model", numbers, "--rows", "1000", "--key-order", order, "--out", feed], tmpdir: dir).status == 0)
+            let ids = try String(contentsOfFile: feed, encoding: .utf8).split(whereSeparator: \.isNewline).compactMap { line in
+                line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: " }"))) }
+            }
+            #expect(ids.count == 1000 && Set(ids).count == 1000 && ids.allSatisfy { (1000...1999).contains($0) }, "\(ids.prefix(5))")
+            let run = try CLI.run(["run", "--model", numbers, "--input", feed, "--strategy", "context-reset", "--out", out, "--quiet"], tmpdir: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let tooMany = try CLI.run(["run", "--model", numbers, "--rows", "1001"], tmpdir: dir)
+        #expect(tooMany.status == 64 && tooMany.stderr.contains("1001 unique keys do not fit Item.id"), "\(tooMany.stderr)")
+        let zero = ModelCommandTests.model(short.replacingOccurrences(of: #"minValueString="14" maxValueString="14""#, with: #"maxValueString="0""#),
+                                           in: dir + "/zero")
+        let none = try CLI.run(["run", "--model", zero, "--entity", "Post", "--rows", "10"], tmpdir: dir)
+        #expect(none.status == 65 && none.stderr.contains("Post.slug holds at most 0 characters"), "\(none.stderr)")
+        let generate = try CLI.run(["generate", "--model", zero, "--entity", "Post", "--rows", "10", "--out", dir + "/z.json"], tmpdir: dir)
+        #expect(generate.status == 65 && generate.stderr.contains("generate: model: Post.slug holds at most 0"), "\(generate.stderr)")
+        // An entity wider than the change mask: refused where the model says it, never a trap (item 10).
+        let wide = "<model><entity name=\"Wide\">" + (0..<63).map { "<attribute name=\"a\($0)\" optional=\"YES\" attributeType=\"String\"/>" }.joined()
+            + "</entity></model>"
+        let wideModel = ModelCommandTests.model(wide, in: dir + "/wide")
+        let trapped = try CLI.run(["generate", "--model", wideModel, "--rows", "10", "--out", dir + "/w.json"], tmpdir: dir)
+        #expect(trapped.status == 65 && trapped.stderr.contains("the engine tracks changes of at most 32 attributes"), "\(trapped.stderr)")
+    }
 }

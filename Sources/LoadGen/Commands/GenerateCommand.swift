@@ -31,6 +31,7 @@ enum GenerateCommand {
         let shape: RecordShape
         do {
             shape = try ImportSource.resolve(configuration).shape(configuration.shapeOptions)
+            if let problem = shape.keyProblem { throw ImportModelError(problem, kind: .malformed) }
         } catch let error as ImportModelError {
             let run = RunPlan.modelError(error)
             throw CommandError(message: run.message.replacingOccurrences(of: "run: ", with: "generate: "), exitCode: run.exitCode)

@@ -26,7 +26,9 @@ extension RunPlan {
                     ?? ModelChoice.noRelationship
                 noteOnce(source)
             }
-            let shape = try source.shape(c.shapeOptions)
+            let shape: RecordShape
+            do { shape = try source.shape(c.shapeOptions) } catch let error as ImportModelError { throw Self.modelError(error) }
+            if c.input == nil, let problem = shape.keyProblem { throw Self.modelError(ImportModelError(problem, kind: .malformed)) }
             if c.model.path != nil, c.operation == .update || c.operation == .delete, let target = shape.targetField {
                 let update = shape.updateField.map { "; an update writes \(shape.fields[$0].name)" } ?? ""
                 let line = "  \(c.operation.rawValue)s target the \(source.roles.entity) records whose \(shape.fields[target].name) "
@@ -40,7 +42,7 @@ extension RunPlan {
             let capacity = try ImportModel(source, key: .unique, options: c.shapeOptions).keyCapacity
             if c.uniqueKeys > capacity {
                 throw CommandError.usage("run: --rows: \(c.uniqueKeys) unique keys do not fit \(source.roles.entity).\(source.roles.key[0]) "
-                                         + "(a \(shape.fields[shape.key[0]].type.rawValue) key holds \(capacity)); give fewer rows")
+                                         + "(its type and the model's Min/Max hold \(capacity) distinct keys); give fewer rows")
             }
             kept.append(c)
         }

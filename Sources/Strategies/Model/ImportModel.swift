@@ -35,11 +35,11 @@ package struct ImportModel: Sendable {
                       _ options: ShapeOptions) throws -> RecordShape {
         let attributes = record.attributes.sorted { $0.name < $1.name }   // column order
         var fields: [FieldSpec] = []
+        var keyProblem: String?
         for a in attributes {
             let generation: Generation
             if a.name == roles.key[0] {
-                generation = .key(prefix: a.userInfo[GenerationHints.keyPrefix] ?? "\(record.name.lowercased())-",
-                                  suffix: a.userInfo[GenerationHints.keySuffix] ?? "")
+                (generation, keyProblem) = try keyGeneration(a, in: record.name)
             } else {
                 generation = try hinted(a, in: record.name, options)
             }
@@ -50,6 +50,7 @@ package struct ImportModel: Sendable {
         let key = roles.key.map { name in fields.firstIndex { $0.name == name }! }
         var shape = RecordShape(entity: record.name, fields: fields, key: key,
                                 arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
+        shape.keyProblem = keyProblem
         if let parent, let relationship = roles.relationship.flatMap(record.relationship), let parentKey = roles.parentKey {
             let a = parent.attribute(parentKey)!
             let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
@@ -76,11 +77,47 @@ package struct ImportModel: Sendable {
         return shape
     }
 
+    /// The key's generation, within the model's limits on it: a text key's prefix shortened (or
+    /// padded) to fit its Min and Max Length, an integer key drawn from its Min … Max. Keys the
+    /// limits cannot hold are refused here, so that no strategy is blamed for the generator's
+    /// values (issue 27).
+    private static func keyGeneration(_ a: AttributeDescription, in entity: String) throws -> (Generation, problem: String?) {
+        let what = "\(entity).\(a.name)"
+        if let range = a.type.integerRange {
+            guard a.minimum != nil || a.maximum != nil else { return (.key(prefix: "", suffix: ""), nil) }
+            let low = Int64(max(Double(range.lowerBound), (a.minimum ?? 0).rounded(.up)))
+            let high = a.maximum.map { Int64(min(Double(range.upperBound), $0.rounded(.down))) } ?? range.upperBound
+            guard low <= high else { throw ImportModelError("model: \(what): its Min and Max hold no integer key", kind: .malformed) }
+            let span = UInt64(bitPattern: high &- low)
+            return (.rangedKey(minimum: low, count: min(span, UInt64(1) << 48) + 1), nil)
+        }
+        guard a.type.storage == .text else { return (.key(prefix: "", suffix: ""), nil) }
+        let hinted = a.userInfo[GenerationHints.keyPrefix]
+        var prefix = hinted ?? "\(entity.lowercased())-"
+        let suffix = a.userInfo[GenerationHints.keySuffix] ?? ""
+        let digits = Generator.keyDigits
+        var length: Int { prefix.utf8.count + digits + suffix.utf8.count }
+        if let maximum = a.maximum.map(Int.init), length > maximum {
+            guard hinted == nil, digits + suffix.utf8.count <= maximum else {
+                // Keys from a file may fit; only generating them is refused (`RecordShape.keyProblem`).
+                let problem = "model: \(what) holds at most \(maximum) characters; a generated key is \(prefix.isEmpty ? "" : "\"\(prefix)\" + ")"
+                    + "\(digits) hex digits\(suffix.isEmpty ? "" : " + \"\(suffix)\"") (\(length)): raise its Max Length, "
+                    + "shorten \(GenerationHints.keyPrefix)/\(GenerationHints.keySuffix), or import your keys with --input"
+                return (.key(prefix: prefix, suffix: suffix), problem)
+            }
+            prefix = String(prefix.utf8.prefix(maximum - digits - suffix.utf8.count))!
+        }
+        if let minimum = a.minimum.map(Int.init), length < minimum {
+            prefix += String(repeating: "0", count: minimum - length)
+        }
+        return (.key(prefix: prefix, suffix: suffix), nil)
+    }
+
     /// The generation the attribute's `loadgen.generate` names, or the default for its type.
     private static func hinted(_ a: AttributeDescription, in entity: String, _ options: ShapeOptions) throws -> Generation {
         guard let hint = a.userInfo[GenerationHints.generate] else { return GenerationHints.byType(a, entity: entity, options: options) }
         guard let generation = GenerationHints.parse(hint, payloadBytes: options.payloadBytes) else {
-            throw ImportModelError("model: \(entity).\(a.name): \(GenerationHints.generate) \"\(hint)\" is not one of: \(GenerationHints.accepted)")
+            throw ImportModelError("model: \(entity).\(a.name): \(GenerationHints.generate) \"\(hint)\" is not one of: \(GenerationHints.accepted)", kind: .malformed)
         }
         return generation
     }
@@ -101,7 +138,8 @@ package struct ImportModel: Sendable {
 
     /// The most unique keys the key's type can hold distinct (an Integer 16 key holds 32767).
     package var keyCapacity: Int {
-        let first = shape.fields[shape.key[0]].type
-        return first.integerMaximum.map { Int(min($0, Int64(1) << 47)) } ?? (1 << 47)
+        let first = shape.fields[shape.key[0]]
+        if case .rangedKey(_, let count) = first.generation { return Int(min(count, UInt64(1) << 47)) }
+        return first.type.integerMaximum.map { Int(min($0, Int64(1) << 47)) } ?? (1 << 47)
     }
 }
