@@ -64,20 +64,20 @@ package final class Entity: Sendable, CustomStringConvertible {
     private let toOneIndexByName: [String: Int]
     private let toManyIndexByName: [String: Int]
 
-    init(_ d: EntityDescription, model: [EntityDescription]) {
+    /// `byName`: every entity of the model by name, built once for the model (a model of
+    /// thousands of entities must not build it once per entity).
+    init(_ d: EntityDescription, byName: [String: EntityDescription]) {
         id = d.entityID
         name = d.name
         tableName = d.tableName
         attributes = d.attributes.sorted { $0.name < $1.name }
         attributeColumns = attributes.map { EntityDescription.columnName($0.name) }
-        let ids = Dictionary(uniqueKeysWithValues: model.map { ($0.name, $0.entityID) })
-        let byName = Dictionary(uniqueKeysWithValues: model.map { ($0.name, $0) })
         toOne = d.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }.map { r in
             let dest = byName[r.destination]!
             let inverse = r.inverse.flatMap { inv in
                 dest.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
             }
-            return ToOne(name: r.name, column: EntityDescription.columnName(r.name), destination: ids[r.destination]!,
+            return ToOne(name: r.name, column: EntityDescription.columnName(r.name), destination: byName[r.destination]!.entityID,
                          inverseToMany: inverse)
         }
         toMany = d.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.map { r in
@@ -85,7 +85,7 @@ package final class Entity: Sendable, CustomStringConvertible {
             let inverse = dest.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
                 .firstIndex { $0.name == r.inverse }
             precondition(inverse != nil, "to-many \(d.name).\(r.name) needs a to-one inverse (many-to-many is not supported)")
-            return ToMany(name: r.name, destination: ids[r.destination]!, inverseToOne: inverse!)
+            return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!)
         }
         attributeIndexByName = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         toOneIndexByName = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, $0) })

@@ -23,7 +23,8 @@ package final class ManagedObjectModel: Sendable {
         }
         self.entities = sorted
         self.byName = byName
-        self.runtime = sorted.map { Entity($0, model: sorted) }
+        let descriptions = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, $0) })
+        self.runtime = sorted.map { Entity($0, byName: descriptions) }
     }
 
     private static func layout(_ entity: EntityDescription, byName: [String: Int],
