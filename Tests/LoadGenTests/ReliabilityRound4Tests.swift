@@ -264,4 +264,25 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try CLI.row(of: "batch", in: out)["status"] == "ok")
     }
+
+    /// A reader that stops early (`--out - | head -1`) no longer kills the run (item 14): the
+    /// rows it can no longer take are an output failure (74) with its reason, the run finishes,
+    /// --markdown and the --store are written, no hidden partial store is left.
+    @Test func aClosedStdoutDoesNotKillTheRun() throws {
+        let dir = CLI.makeFolder(), markdown = dir + "/m.md", store = dir + "/S.sqlite"
+        let command = "'\(CLI.binary)' run --strategy batch,context-reset --rows 5000 --repeat 3 --store '\(store)' --out - "
+            + "--markdown '\(markdown)' 2>'\(dir)/err.txt' | head -1 >/dev/null; exit ${PIPESTATUS[0]}"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", command]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = dir + "/"
+        p.environment = environment
+        try p.run()
+        p.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: dir + "/err.txt", encoding: .utf8)) ?? ""
+        #expect(p.terminationStatus == 74 && stderr.contains("--out: the reader of stdout closed it"), "\(p.terminationStatus): \(stderr)")
+        #expect(FileManager.default.fileExists(atPath: markdown) && FileManager.default.fileExists(atPath: store))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.contains(".partial-") })
+    }
 }

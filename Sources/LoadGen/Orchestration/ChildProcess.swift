@@ -62,6 +62,7 @@ enum ChildProcess {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGINT)
         sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         // Nor should it inherit a blocked signal mask, or Ctrl-C would wait forever.
         var noneBlocked = sigset_t()

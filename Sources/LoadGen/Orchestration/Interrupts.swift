@@ -27,6 +27,10 @@ final class Interrupts: Sendable {
             sigaddset(&unblock, SIGINT)
             sigaddset(&unblock, SIGTERM)
             pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+            // A reader that stops early (`loadgen run … | head -1`) must not kill the run between
+            // a repetition and its cleanup: writes to the closed pipe fail (EPIPE, and the
+            // summary is lost), the run finishes, its results and its --store are kept.
+            signal(SIGPIPE, SIG_IGN)
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())

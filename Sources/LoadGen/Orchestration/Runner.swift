@@ -231,6 +231,16 @@ struct Runner {
     static func markdownFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: MarkdownExport.signature) }
     static func summaryFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: "strategy,") }
 
+    /// An output's failure in words: the system's reason for a POSIX error (Foundation's own
+    /// text reads "NSCocoaErrorDomain Code=512 (null)"), and what a closed pipe means.
+    static func describe(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        let posix = [error as NSError, underlying].compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }
+        guard let posix else { return "\(error)" }
+        if posix.code == Int(EPIPE) { return "the reader of stdout closed it (a pipe into head?)" }
+        return String(cString: strerror(Int32(posix.code)))
+    }
+
     /// Writes to the output of `flag` unless it failed before; a failure is reported once and
     /// remembered, and the run goes on.
     private mutating func write(_ flag: String, _ body: () throws -> Void) {
@@ -239,7 +249,7 @@ struct Runner {
             try body()
         } catch {
             let code = (error as? ResultsFileError)?.exitCode ?? ExitCode.ioError
-            let failure = CommandError(message: "run: \(flag): \(error)", exitCode: code)
+            let failure = CommandError(message: "run: \(flag): \(Self.describe(error))", exitCode: code)
             failedOutputs.insert(flag)
             outputFailures.append(failure)
             FileHandle.standardError.write(Data("loadgen: \(failure.message); \(flag) gets no more rows, the run goes on\n".utf8))
