@@ -56,6 +56,7 @@ enum RunCommand {
             try runner.runAll()
         } catch is Interrupted {
             FileHandle.standardError.write(Data("\nloadgen: interrupted; the unfinished repetition was not recorded\n".utf8))
+            runner.interrupted(by: Interrupts.shared.signalName)
             if !runner.rows.isEmpty {
                 if !plan.quiet {
                     FileHandle.standardError.write(Data(("Finished before the interrupt:\n\n" + Summary.render(runner.summary)).utf8))

@@ -56,6 +56,12 @@ final class Interrupts: Sendable {
         return 128 + (number == 0 ? SIGINT : number)
     }
 
+    /// The signal's name ("SIGTERM"), for reports.
+    var signalName: String {
+        let number = signalNumber.load(ordering: .sequentiallyConsistent)
+        return number == SIGTERM ? "SIGTERM" : "SIGINT (Ctrl-C)"
+    }
+
     /// The child to forward a signal to (0 for none).
     func setChild(_ pid: Int32) {
         child.store(pid, ordering: .sequentiallyConsistent)

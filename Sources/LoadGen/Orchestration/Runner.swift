@@ -17,6 +17,10 @@ struct Runner {
     let invocation = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     /// Rows measured so far, in the order they ran.
     private(set) var rows: [ResultRow] = []
+    /// Repetitions recorded per configuration, for what an interrupted run did not finish.
+    private var repetitionsDone: [RunConfiguration: Int] = [:]
+    /// Set by `interrupted(by:)`: the reports say what never ran.
+    private var interruption: String?
     private var sequence = 0
     /// Outputs that failed, by option, in order: each fails on its own and gets no more rows;
     /// the run goes on, its summary is printed, and the exit status reports the first.
@@ -58,9 +62,32 @@ struct Runner {
     var summary: RunSummary {
         var marks: [String: String] = [:]
         for p in plans { marks.merge(p.marks) { a, _ in a } }
-        return RunSummary(rows: rows, sweptColumns: plans.flatMap(\.sweptColumns).uniqued(), notes: plans.flatMap(\.notes).uniqued(),
-                          marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)),
-                          options: plan.conclusions)
+        var summary = RunSummary(rows: rows, sweptColumns: plans.flatMap(\.sweptColumns).uniqued(), notes: plans.flatMap(\.notes).uniqued(),
+                                 marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)),
+                                 options: plan.conclusions)
+        summary.interruption = interruption
+        return summary
+    }
+
+    /// Records that `signal` stopped the run, with the configurations it left unfinished.
+    mutating func interrupted(by signal: String) {
+        var never: [String] = [], partly = 0, scheduled = 0
+        for p in plans {
+            for c in p.schedule {
+                scheduled += p.repeats
+                let done = repetitionsDone[c] ?? 0
+                if done == 0 {
+                    let label = p.label(of: c)
+                    never.append(c.strategy + (label.isEmpty ? "" : " " + label))
+                } else if done < p.repeats {
+                    partly += 1
+                }
+            }
+        }
+        let listed = never.prefix(6).joined(separator: "; ") + (never.count > 6 ? "; … \(never.count - 6) more" : "")
+        interruption = "Interrupted by \(signal) after \(rows.count) of \(scheduled) repetitions: "
+            + (never.isEmpty ? "every configuration ran at least once" : "\(never.count) configuration\(never.count == 1 ? "" : "s") never ran (\(listed))")
+            + (partly == 0 ? "" : ", \(partly) ran only part of their repetitions") + ". The figures are of what finished."
     }
 
     mutating func runAll() throws {
@@ -99,6 +126,7 @@ struct Runner {
                 if let base = limits[limit], let rate = measurement.rowsPerSecond { row.vsLimit = rate / base }
                 append(row)
                 rows.append(row)
+                repetitionsDone[configuration, default: 0] += 1
             }
         }
     }

@@ -179,7 +179,9 @@ package enum MarkdownExport {
             cells += c.figureCells(withInterval: true) + occasional.map { $0.cell(c) }
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
-        var text = "\(signature) \(title)\n\n" + lines.joined(separator: "\n") + "\n"
+        var text = "\(signature) \(title)\(summary.interruption == nil ? "" : " (interrupted)")\n\n"
+        if let interruption = summary.interruption { text += "**\(interruption)**\n\n" }
+        text += lines.joined(separator: "\n") + "\n"
         let footnotes = summary.configurations.map(\.strategy).uniqued().compactMap { name in
             summary.marks[name].map { "\\* \(name): \($0)" }
         }

@@ -91,6 +91,9 @@ package struct RunSummary: Sendable {
 
     /// Every repetition, in the order it ran.
     package let rows: [ResultRow]
+    /// Set when a signal stopped the run: what never ran, said at the top of every report so that
+    /// a partial summary never reads as a complete one.
+    package var interruption: String?
     package let configurations: [Configuration]
     package let rankings: [Ranking]
     /// Lines the caller adds (flags a strategy ignored, limits added).
