@@ -303,4 +303,36 @@ import Testing
                 && text.contains("Interrupted by SIGTERM after 1 of 3 repetitions: 2 configurations never ran (raw-sqlite rows=50000000; raw-sqlite rows=60000000)"),
                 "\(text)")
     }
+
+    /// An older results file without a column that tells configurations apart: compare names the
+    /// column (item 19). Every configuration over --max-rss: the recommendation says the limit
+    /// stopped them, not that they broke their promises (item 20).
+    @Test func conclusionsNameWhatStoppedThem() throws {
+        let fixture = try Self.results.get()
+        let records = try CLI.parseCSV(String(contentsOfFile: fixture.path, encoding: .utf8))
+        let drop = try #require(records[0].firstIndex(of: "operation"))
+        let older = fixture.dir + "/older.csv"
+        try records.filter { $0 != [""] }.map { record in
+            record.enumerated().filter { $0.offset != drop }.map { ResultsFixture.quote($0.element) }.joined(separator: ",")
+        }.joined(separator: "\r\n").appending("\r\n").write(toFile: older, atomically: true, encoding: .utf8)
+        let compare = try CLI.run(["compare", older, fixture.path])
+        #expect(compare.status == 2 && compare.stderr.contains("the column operation (in \(older)) that tells configurations apart is missing"),
+                "\(compare.stderr)")
+        let report = try CLI.run(["report", fixture.path, "--max-rss", "1M", "--no-charts", "--out", fixture.dir + "/rss-review"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOfFile: fixture.dir + "/rss-review/review.md", encoding: .utf8)
+        #expect(page.contains("and none stayed within --max-rss 1.0 MB") && !page.contains("kept its promises"), "\(page)")
+    }
+
+    /// A repetition the machine failed is the environment's, not the strategy's (item 24): a full
+    /// disk exits 74, memory running out under ulimit -v exits 71, each with a line saying so.
+    @Test func theEnvironmentsFailuresAreNotTheStrategys() throws {
+        let dir = CLI.makeFolder()
+        let disk = try CLI.run(["run", "--strategy", "batch", "--rows", "20000", "--out", dir + "/disk.csv", "--quiet"],
+                               tmpdir: dir, limits: ["--fsize=300000"])
+        #expect(disk.status == 74 && disk.stderr.contains("failed on the environment, not the strategy: the disk filled"), "\(disk.stderr)")
+        let memory = try CLI.run(["run", "--strategy", "context-noreset", "--rows", "300000", "--no-limit", "--out", dir + "/memory.csv",
+                                  "--quiet"], tmpdir: dir, limits: ["--as=200000000"])
+        #expect(memory.status == 71 && memory.stderr.contains("the child died under ulimit -v"), "\(memory.status) \(memory.stderr.suffix(300))")
+    }
 }

@@ -77,6 +77,13 @@ enum RunCommand {
         runner.writeReports()
         // A lost output outranks a failed repetition: the failure is in the rows, the loss is not.
         if let failed = runner.outputFailures.first { return failed.exitCode }
+        // A repetition the machine failed (a full disk, no memory) is the environment's: 74 or 71.
+        let environment = runner.rows.compactMap { EnvironmentFailure.of($0.measurement) }
+        if let first = environment.first {
+            FileHandle.standardError.write(Data(("loadgen: \(environment.count) repetition\(environment.count == 1 ? "" : "s") failed "
+                + "on the environment, not the strategy: \(first.reason)\n").utf8))
+            return first.exitCode
+        }
         return runner.rows.allSatisfy { $0.measurement.status == .ok } ? ExitCode.success : ExitCode.failure
     }
 

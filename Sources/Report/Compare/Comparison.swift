@@ -148,6 +148,12 @@ package struct Comparison: Sendable {
         let labels = Self.labels(Array(base.groups.keys) + Array(now.groups.keys))
         let common = base.groups.keys.filter { now.groups[$0] != nil }
         guard !common.isEmpty else {
+            let missing = base.missingKeyColumns + now.missingKeyColumns
+            if !missing.isEmpty {
+                throw .nothingInCommon("nothing was compared: the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
+                    + "that tell\(missing.count == 1 ? "s" : "") configurations apart \(missing.count == 1 ? "is" : "are") missing "
+                    + "(an older loadgen wrote that file): make that file again with this loadgen")
+            }
             throw .nothingInCommon("no configuration of \(base.files.joined(separator: ", ")) (\(base.groups.count)) is in "
                 + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
                 + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")

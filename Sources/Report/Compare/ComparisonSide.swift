@@ -49,6 +49,9 @@ package struct ComparisonSide: Sendable {
     package private(set) var rowCount = 0
     /// Judged figures some file of this side lacks (written by an older loadgen): not judged.
     package private(set) var missingFigures: [String] = []
+    /// Columns that tell configurations apart which some file of this side lacks (an older
+    /// loadgen's): its configurations cannot match a newer file's.
+    package private(set) var missingKeyColumns: [String] = []
     /// The run id of every row read, with the file it came from (its place in `files`): a row
     /// read twice means a file or shard given twice (its repetitions would be counted double).
     private var runIDs: [String: Int] = [:]
@@ -60,6 +63,9 @@ package struct ComparisonSide: Sendable {
     package mutating func add(_ path: String) throws(CompareError) {
         let reader = try ResultsReader(path: path)
         files.append(path)
+        for name in Comparison.keyColumns where reader.missingColumns.contains(name) && !missingKeyColumns.contains(name) {
+            missingKeyColumns.append("\(name) (in \(path))")
+        }
         for name in Comparison.figureColumns where reader.missingColumns.contains(name) && !missingFigures.contains(name) {
             missingFigures.append(name)
         }

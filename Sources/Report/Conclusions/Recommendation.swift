@@ -82,7 +82,7 @@ extension RunSummary {
             let why = candidates.isEmpty ? "nothing was measured"
                 : candidates.allSatisfy(\.underCallgrind) ? "every configuration here was counted under callgrind: compare "
                     + "their instructions with loadgen compare, and time them without --instructions"
-                : "no configuration delivered \(Requirement.describe(needs)) and kept its promises"
+                : noneWhy(excluded.map(\.0), needs: needs, options: options)
             return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: nil, throughLimit: throughLimit,
                                   needs: needs, ranked: [], stability: nil, excluded: excluded, none: why,
                                   names: memberNames(candidates))
@@ -97,6 +97,23 @@ extension RunSummary {
         return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: metric, throughLimit: throughLimit,
                               needs: needs, ranked: ranked, stability: stability(eligible, metric: metric), excluded: excluded,
                               none: nil, names: memberNames(candidates))
+    }
+
+    /// Why nothing may be recommended, in the words of what stopped them: a store that fell
+    /// short, a limit the team set (`--max-rss`, `--max-latency`) that every good store broke, or both.
+    private static func noneWhy(_ excluded: [Configuration], needs: Set<Requirement>, options: ConclusionOptions) -> String {
+        var limits: [String] = []
+        if let rss = options.maxRSSBytes { limits.append("--max-rss \(Format.bytes(rss))") }
+        if let latency = options.maxLatencyMilliseconds { limits.append(String(format: "--max-latency %g ms", latency)) }
+        let delivered = "delivered \(Requirement.describe(needs))"
+        let sound = excluded.filter { $0.verdict.isOK && !$0.underCallgrind }
+        if sound.count == excluded.count, !limits.isEmpty {
+            return "every configuration \(delivered), and none stayed within \(limits.joined(separator: " and ")): the excluded lines say by how much"
+        }
+        if !sound.isEmpty, !limits.isEmpty {
+            return "no configuration both \(delivered) and stayed within \(limits.joined(separator: " and "))"
+        }
+        return "no configuration \(delivered) and kept its promises"
     }
 
     /// What tells one workload from another: the workload columns' values, what the result is (a

@@ -1,0 +1,45 @@
+import Foundation
+import Report
+
+/// A repetition that failed because of the machine, not the strategy: the disk filled (or a
+/// file-size limit was met) or memory ran out (`ulimit -v`, the kernel refusing an allocation).
+/// Its row stays failed — its store is not whole — but the run's exit status and last line say
+/// it was the environment (74, 71), so that CI does not blame the code (issue 27).
+struct EnvironmentFailure: Equatable {
+    let exitCode: Int32
+    /// What ran out, and what to do.
+    let reason: String
+
+    static let diskFull = EnvironmentFailure(exitCode: ExitCode.ioError,
+        reason: "the disk filled or a file-size limit was met (SQLite: disk full or disk I/O error); free space, or raise ulimit -f")
+    static let memory = EnvironmentFailure(exitCode: ExitCode.osError,
+        reason: "memory ran out (an allocation failed: ulimit -v, or the machine's memory); raise the limit or run fewer rows")
+
+    /// What in a repetition's error says it was the environment: SQLite's codes for a full disk
+    /// (13 SQLITE_FULL, 778 SQLITE_IOERR_WRITE, which EFBIG and ENOSPC give) and for no memory
+    /// (7 SQLITE_NOMEM), the system's words, and Swift's runtime when malloc fails.
+    static func of(_ measurement: RunMeasurement) -> EnvironmentFailure? {
+        guard measurement.status != .ok, let error = measurement.error else { return nil }
+        let disk = ["SQLite error 13:", "SQLite error 778:", "database or disk is full", "No space left on device", "File too large"]
+        let memory = ["SQLite error 7:", "failed to allocate", "out of memory", "Cannot allocate memory"]
+        if disk.contains(where: error.contains) { return .diskFull }
+        if memory.contains(where: error.contains) { return .memory }
+        // Swift's runtime aborts when malloc fails, and only the child's stderr says why: a
+        // child that died under an address-space limit (inherited from this process) is taken
+        // to have met it.
+        if measurement.status == .crashed, let limit = addressSpaceLimit {
+            return EnvironmentFailure(exitCode: ExitCode.osError,
+                                      reason: "the child died under ulimit -v \(limit / 1024) (KB of address space): memory most likely "
+                                          + "ran out; raise the limit or run fewer rows")
+        }
+        return nil
+    }
+
+    /// This process's address-space limit in bytes (`ulimit -v`), nil when unlimited.
+    static var addressSpaceLimit: UInt64? {
+        var limit = rlimit()
+        // RLIM_INFINITY is all ones (a C macro of -1, which Swift cannot import as unsigned).
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
+    }
+}
