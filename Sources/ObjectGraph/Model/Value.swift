@@ -1,3 +1,5 @@
+import Foundation
+
 /// An attribute's value, as the engine keeps it in memory and binds it into SQL.
 package enum Value: Sendable, Hashable, Codable, CustomStringConvertible {
     case null
@@ -60,12 +62,24 @@ extension Value {
         case (.null, .null): return true
         case (.integer(let x), .integer(let y)): return x == y
         case (.double(let x), .double(let y)): return x == y
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return Self.sameBytes(x, y)
         case (.date(let x), .date(let y)): return x == y
         case (.bool(let x), .bool(let y)): return x == y
         case (.data(let x), .data(let y)): return x == y
         default: return false
         }
+    }
+
+    /// Byte equality: one `memcmp` over native strings' contiguous UTF-8 (a save compares every
+    /// attribute of every updated object), a walk over the bytes otherwise.
+    @inline(__always)
+    static func sameBytes(_ x: String, _ y: String) -> Bool {
+        let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b in
+                a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+        return (contiguous ?? nil) ?? x.utf8.elementsEqual(y.utf8)
     }
 
     package func hash(into hasher: inout Hasher) {
