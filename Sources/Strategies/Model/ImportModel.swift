@@ -105,7 +105,7 @@ package struct ImportModel: Sendable {
                     + "shorten \(GenerationHints.keyPrefix)/\(GenerationHints.keySuffix), or import your keys with --input"
                 return (.key(prefix: prefix, suffix: suffix), problem)
             }
-            prefix = String(prefix.utf8.prefix(maximum - digits - suffix.utf8.count))!
+            prefix = String(decoding: prefix.utf8.prefix(maximum - digits - suffix.utf8.count), as: UTF8.self)
         }
         if let minimum = a.minimum.map(Int.init), length < minimum {
             prefix += String(repeating: "0", count: minimum - length)

@@ -456,20 +456,27 @@ package final class RecordFileReader: RecordSource {
     /// they are when a double holds it exactly.
     private func readInteger(_ what: String, _ type: FieldType) throws -> Int64 {
         var text = try readNumberText(what)
-        let shown = withUnsafeBytes(of: text.chars) { String(decoding: $0.prefix(text.count), as: UTF8.self) }
         let range = -type.integerMaximum! - 1 ... type.integerMaximum!
-        let outside = "\(what) is \(shown), outside what an \(type.attributeTypeName) attribute holds (\(range.lowerBound) … \(range.upperBound))"
+        // Messages are built only when one is thrown: no string per value read.
+        func outside(_ text: NumberText) -> String {
+            "\(what) is \(Self.shown(text)), outside what an \(type.attributeTypeName) attribute holds (\(range.lowerBound) … \(range.upperBound))"
+        }
         if let n = Self.digits(text) {
-            guard let n, range.contains(n) else { throw error(recordNumber, outside) }
+            guard let n, range.contains(n) else { throw error(recordNumber, outside(text)) }
             return n
         }
         guard let x = Self.double(&text), x.isFinite else { throw error(recordNumber, "\(what) is not a number") }
-        guard x == x.rounded() else { throw error(recordNumber, "\(what) is \(shown), not a whole number") }
+        guard x == x.rounded() else { throw error(recordNumber, "\(what) is \(Self.shown(text)), not a whole number") }
         guard abs(x) <= 9_007_199_254_740_992 else {
-            throw error(recordNumber, "\(what) is \(shown): above 2^53 an integer must be written as its digits to be read exactly")
+            throw error(recordNumber, "\(what) is \(Self.shown(text)): above 2^53 an integer must be written as its digits to be read exactly")
         }
-        guard range.contains(Int64(x)) else { throw error(recordNumber, outside) }
+        guard range.contains(Int64(x)) else { throw error(recordNumber, outside(text)) }
         return Int64(x)
+    }
+
+    /// The number as the file wrote it, for a message.
+    private static func shown(_ text: NumberText) -> String {
+        withUnsafeBytes(of: text.chars) { String(decoding: $0.prefix(text.count), as: UTF8.self) }
     }
 
     /// `-?[0-9]+` as an Int64: nil when the text is not plain digits, `.some(nil)` when they

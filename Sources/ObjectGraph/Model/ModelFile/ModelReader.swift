@@ -129,7 +129,9 @@ struct ModelReader {
     // MARK: What the store can lay out
 
     /// Two entities whose tables would have one name (`Item` and `ITEM` are both `ZITEM`:
-    /// SQLite's names ignore case) are refused, as are tables the store itself uses.
+    /// SQLite's names ignore case) are refused. The store's own tables (`Z_PRIMARYKEY`,
+    /// `Z_METADATA`) cannot be met: an entity name begins with a letter, so its table never
+    /// begins `Z_`.
     func checkTables(_ entities: [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
         var tables: [String: String] = [:]
         for entity in entities {
