@@ -94,7 +94,7 @@ package struct Generator: Sendable {
     }
 
     /// Hex digits of a generated text key (its 48-bit value).
-    package static let keyDigits = 12
+    @inline(__always) package static var keyDigits: Int { 12 }
 
     /// Unique-key index `k` as an offset in `0 ..< count`: `k` ascending, else a seeded bijection
     /// on the smallest power of two holding `count`, walked until it lands inside (cycle-walking:

@@ -87,9 +87,10 @@ extension Value {
         case .null: hasher.combine(0 as UInt8)
         case .integer(let x): hasher.combine(1 as UInt8); hasher.combine(x)
         case .double(let x): hasher.combine(2 as UInt8); hasher.combine(x)
-        case .string(var s):
-            hasher.combine(3 as UInt8)
-            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .string(let s):
+            // String's own hash: canonically equal strings hash alike, so byte-equal ones do too
+            // (what `==` needs), and it is the hash the dictionaries had before.
+            hasher.combine(3 as UInt8); hasher.combine(s)
         case .date(let x): hasher.combine(4 as UInt8); hasher.combine(x)
         case .bool(let x): hasher.combine(5 as UInt8); hasher.combine(x)
         case .data(let x): hasher.combine(6 as UInt8); hasher.combine(x)

@@ -59,14 +59,16 @@ struct BatchImport {
     private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper,
                              parents: ParentDirectory?, clock: inout SaveClock) throws {
         // 1. Categories, as objects with permanent IDs.
-        var parentOf: [Value: ManagedObject] = [:]
+        var parentOf: [Value: (index: Int, object: ManagedObject)] = [:]
         if let parents {
             try parents.prepare(for: chunk, in: context)
             for r in chunk {
                 let key = mapper.keyLookup(of: r)
                 // A batch insert keeps a key's first row; an upsert's later row overwrites it,
-                // and the row's related object is the one that row names.
-                if parentOf[key] == nil || policy != .error { parentOf[key] = try parents.parent(for: r, in: context) }
+                // and the row's related object is the one that row names (looked up again only
+                // when it names another one than the earlier copy).
+                if let kept = parentOf[key], policy == .error || kept.index == r.parentIndex { continue }
+                parentOf[key] = (r.parentIndex, try parents.parent(for: r, in: context))
             }
             try clock.save(context)
             parents.didSave()
@@ -88,7 +90,7 @@ struct BatchImport {
             if !inserted.isEmpty {
                 let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
                 for object in try context.fetch(fetch) {
-                    guard let parent = parentOf[mapper.keyLookup(of: object)] else { continue }
+                    guard let parent = parentOf[mapper.keyLookup(of: object)]?.object else { continue }
                     try object.setObject(parent, at: relationship)
                 }
             }
