@@ -254,16 +254,13 @@ struct Charts {
     /// The rows of every file, refused (65) when a run id is read twice: rows appended twice, or
     /// one file given twice, would count their repetitions double (compare refuses them too).
     static func distinctRuns(_ files: [(path: String, rows: [ResultRow])], command: String) throws -> [ResultRow] {
-        var seen: [String: Int] = [:]
-        for (file, (path, rows)) in files.enumerated() {
-            for (i, row) in rows.enumerated() where !row.identity.runID.isEmpty {
-                let id = row.identity.runID
-                if let earlier = seen[id] {
-                    let why = earlier == file ? "appears twice in this file: rows appended twice?"
-                        : "is also in \(files[earlier].path): the same file given twice?"
-                    throw CommandError(message: "\(command): \(path):\(i + 2): run id \(id) \(why)", exitCode: ExitCode.dataError)
+        var ledger = RunIDLedger()
+        for (path, rows) in files {
+            ledger.begin(path)
+            for (i, row) in rows.enumerated() {
+                if let twice = ledger.add(row.identity.runID) {
+                    throw CommandError(message: "\(command): \(path):\(i + 2): \(twice)", exitCode: ExitCode.dataError)
                 }
-                seen[id] = file
             }
         }
         return files.flatMap(\.rows)

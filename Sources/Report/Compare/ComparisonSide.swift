@@ -54,7 +54,7 @@ package struct ComparisonSide: Sendable {
     package private(set) var missingKeyColumns: [String] = []
     /// The run id of every row read, with the file it came from (its place in `files`): a row
     /// read twice means a file or shard given twice (its repetitions would be counted double).
-    private var runIDs: [String: Int] = [:]
+    private var runIDs = RunIDLedger()
 
     package init() {}
 
@@ -63,6 +63,7 @@ package struct ComparisonSide: Sendable {
     package mutating func add(_ path: String) throws(CompareError) {
         let reader = try ResultsReader(path: path)
         files.append(path)
+        runIDs.begin(path)
         for name in Comparison.keyColumns where reader.missingColumns.contains(name) && !missingKeyColumns.contains(name) {
             missingKeyColumns.append("\(name) (in \(path))")
         }
@@ -81,6 +82,7 @@ package struct ComparisonSide: Sendable {
     /// Adds rows built in code (tests, and results held in memory), as if read from `source`.
     package mutating func add(_ rows: [ResultRow], source: String) throws(CompareError) {
         files.append(source)
+        runIDs.begin(source)
         for (i, row) in rows.enumerated() {
             let fields = row.fields
             try add(line: i + 2) { fields[$0] }
@@ -90,16 +92,8 @@ package struct ComparisonSide: Sendable {
 
     /// One row, its cells by column index (`ResultRow.columns`).
     private mutating func add(line: Int, _ cell: (Int) -> String) throws(CompareError) {
-        let file = files.count - 1
         let id = cell(Self.runID)
-        if !id.isEmpty {
-            if let earlier = runIDs[id] {
-                throw .malformed(files[file], line: line, earlier == file
-                    ? "run id \(id) appears twice in this file: rows appended twice?"
-                    : "run id \(id) is also in \(files[earlier]): the same file or shard given twice?")
-            }
-            runIDs[id] = file
-        }
+        if let twice = runIDs.add(id) { throw .malformed(files[files.count - 1], line: line, twice) }
         let machine = Self.machine.map(cell)
         let name = "\(machine[0]), \(machine[1]) cores, SQLite \(machine[2]), Swift \(machine[3])"
         if !machines.contains(name) { machines.append(name) }
