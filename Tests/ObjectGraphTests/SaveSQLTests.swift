@@ -181,9 +181,11 @@ import Testing
             // The attempt: the stored key fails the first constrained UPDATE.
             "BEGIN EXCLUSIVE", insert, insert, setKey,
             "ROLLBACK",
-            // The save again: the conflict fetch, then the survivor's update and the new row.
+            // The save again: the keys alone, then the conflicting object's row (as the merge
+            // policy fetches it), then the survivor's update and the new row.
             "BEGIN EXCLUSIVE",
-            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE ZEXTERNALID IN (?,?)",
+            "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))",
+            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE Z_PK IN (?)",
             insert,
             "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             setKey,
@@ -191,6 +193,40 @@ import Testing
         ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE WHERE ZEXTERNALID = 'stored'") == 7)
+    }
+
+    /// The conflict discovery reads keys for every object of the save but rows only for the
+    /// stored ones that collide: five keys (padded to eight), two stored, so the object fetch
+    /// asks for two rows (padded to two), not five.
+    @Test func theConflictPathReadsKeysFirstAndRowsOnlyForTheConflictingObjects() throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        let first = container.newBackgroundContext()
+        try first.performAndWait {
+            for key in ["b", "d"] {
+                let e = try first.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string(key)
+                try first.save()
+            }
+        }
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        container.counters.startRecording()
+        try context.performAndWait {
+            for key in ["a", "b", "c", "d", "e"] {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string(key)
+                e["amount"] = .double(9)
+            }
+            try context.save()
+            #expect(context.failedSaveAttempts == 1 && context.conflictCount == 2)
+        }
+        let selects = container.counters.stopRecording().filter { $0.hasPrefix("SELECT Z_PK") }
+        #expect(selects == [
+            "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?,?,?,?,?,?,?))",
+            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE Z_PK IN (?,?)",
+        ])
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 5)
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZAMOUNT = 9") == 5)
     }
 
     /// Two objects of one context with one key: found in memory (Core Data's `NSConstraintCache`),

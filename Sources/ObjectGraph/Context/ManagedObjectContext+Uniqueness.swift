@@ -34,12 +34,7 @@ extension ManagedObjectContext {
                         keys.append(key)
                     }
                 }
-                let stored = try store.map { try storedRows(entity, constraint: constraint, keys: keys, $0) } ?? []
-                let collisions = stored.compactMap { row -> (ManagedObject, StoredRow)? in
-                    guard let key = ConstraintKey(constraint, row.values), let o = first[key],
-                          o.objectID.primaryKey != row.primaryKey else { return nil }
-                    return (o, row)
-                }
+                let collisions = try store.map { try storedConflicts(entity, constraint, keys: keys, first: first, $0) } ?? []
                 let conflicts = duplicates.count + collisions.count
                 guard conflicts > 0 else { continue }
                 if policy == .error {
@@ -71,36 +66,78 @@ extension ManagedObjectContext {
         return merged
     }
 
-    /// The conflict fetch: the stored rows holding any of `keys`, one
-    /// `SELECT … WHERE (columns) IN (…)` per 4096 keys, read in the retried save's transaction.
-    /// The list is padded to a power of two by repeating a key, so that a handful of prepared
-    /// statements serve every batch size.
-    private func storedRows(_ e: Entity, constraint: [Int], keys: [ConstraintKey], _ transaction: Connection) throws -> [StoredRow] {
-        guard !keys.isEmpty else { return [] }
-        var rows: [StoredRow] = []
+    /// Core Data's conflict discovery after a failed save, in two queries. First the keys only
+    /// (`+[NSSQLiteAdapter generateStatementForCheckingUniqueProperties:onObjects:usingSQLCore:]`:
+    /// `SELECT Z_PK, <key columns> FROM <T> WHERE (<column> IN (?, …))`), which finds the stored
+    /// rows holding a key of this save; then the rows of those alone, as the merge policy fetches
+    /// the conflicting database objects (`self IN %@`, `SELECT <row> … WHERE Z_PK IN (…)`) to build
+    /// an `NSConstraintConflict` each. Both run in the retried save's transaction.
+    private func storedConflicts(_ e: Entity, _ constraint: [Int], keys: [ConstraintKey],
+                                 first: [ConstraintKey: ManagedObject],
+                                 _ transaction: Connection) throws -> [(ManagedObject, StoredRow)] {
+        var holders: [(ManagedObject, Int64)] = []
+        for (primaryKey, key) in try storedKeys(e, constraint: constraint, keys: keys, transaction) {
+            guard let o = first[key], o.objectID.primaryKey != primaryKey else { continue }
+            holders.append((o, primaryKey))
+        }
+        guard !holders.isEmpty else { return [] }
+        let rows = try storedRows(e, primaryKeys: holders.map(\.1), transaction)
+        return holders.compactMap { o, primaryKey in rows[primaryKey].map { (o, $0) } }
+    }
+
+    /// The key-only query: the stored `(Z_PK, key)` pairs holding any of `keys`, one statement
+    /// per 4096 keys. The list is padded to a power of two by repeating a key, so that a handful
+    /// of prepared statements serve every batch size.
+    private func storedKeys(_ e: Entity, constraint: [Int], keys: [ConstraintKey],
+                            _ transaction: Connection) throws -> [(Int64, ConstraintKey)] {
+        var found: [(Int64, ConstraintKey)] = []
         var start = 0
         while start < keys.count {
-            let chunk = Array(keys[start..<min(keys.count, start + 4096)])
+            let chunk = keys[start..<min(keys.count, start + 4096)]
             start += chunk.count
             let slots = CompiledPredicate.paddedLength(chunk.count)
-            let sql = uniquenessCheckSQL(e, constraint: constraint, slots: slots)
-            let s = try transaction.statement(sql)
+            let s = try transaction.statement(uniquenessCheckSQL(e, constraint: constraint, slots: slots))
             var index: Int32 = 1
             s.startTextRound()
             for slot in 0..<slots {
-                let key = chunk[min(slot, chunk.count - 1)]
+                let key = chunk[chunk.startIndex + min(slot, chunk.count - 1)]
                 s.bindInRound(key.first, at: index)
                 index += 1
                 for v in key.rest ?? [] { s.bindInRound(v, at: index); index += 1 }
             }
-            while try s.step() { rows.append(StoredRow(s, entity: e)) }
+            while try s.step() {
+                let values = constraint.indices.map { s.value(at: Int32(1 + $0), as: e.attributes[constraint[$0]].type) }
+                if let key = ConstraintKey(values) { found.append((Int64(s.int(at: 0)), key)) }
+            }
+            s.reset()
+        }
+        return found
+    }
+
+    /// The conflicting objects' rows by key (`SELECT <row> … WHERE Z_PK IN (…)`, padded as above).
+    private func storedRows(_ e: Entity, primaryKeys: [Int64], _ transaction: Connection) throws -> [Int64: StoredRow] {
+        var rows: [Int64: StoredRow] = [:]
+        var start = 0
+        while start < primaryKeys.count {
+            let chunk = primaryKeys[start..<min(primaryKeys.count, start + 4096)]
+            start += chunk.count
+            let slots = CompiledPredicate.paddedLength(chunk.count)
+            let s = try transaction.statement(
+                "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK IN (\(CompiledPredicate.placeholders(slots)))")
+            for slot in 0..<slots { s.bind(chunk[chunk.startIndex + min(slot, chunk.count - 1)], at: Int32(slot + 1)) }
+            while try s.step() {
+                let row = StoredRow(s, entity: e)
+                rows[row.primaryKey] = row
+            }
             s.reset()
         }
         return rows
     }
 
-    /// The check's SELECT for `slots` keys, built once per (entity, constraint, slots): the text
-    /// of a thousand placeholders is not rebuilt on every save.
+    /// The key-only check's SELECT for `slots` keys, built once per (entity, constraint, slots):
+    /// the text of a thousand placeholders is not rebuilt on every save. A key of several
+    /// columns is matched as a row value (`(a, b) IN (VALUES (?, ?), …)`): Core Data's
+    /// multi-column check (`generateStatementForCheckingMulticolumnConstraint:`) was not read.
     private func uniquenessCheckSQL(_ e: Entity, constraint: [Int], slots: Int) -> String {
         let key = UniquenessCheckKey(entity: e.id, constraint: constraint, slots: slots)
         if let sql = uniquenessCheckStatements[key] { return sql }
@@ -109,7 +146,7 @@ extension ManagedObjectContext {
         let list = columns.count == 1 ? CompiledPredicate.placeholders(slots)
                                       : "VALUES " + Array(repeating: one, count: slots).joined(separator: ",")
         let target = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
-        let sql = "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE \(target) IN (\(list))"
+        let sql = "SELECT Z_PK, \(columns.joined(separator: ", ")) FROM \(e.tableName) WHERE (\(target) IN (\(list)))"
         uniquenessCheckStatements[key] = sql
         return sql
     }
@@ -185,6 +222,11 @@ struct ConstraintKey: Hashable {
     func hash(into hasher: inout Hasher) {
         first.hashStoredValue(into: &hasher)
         for v in rest ?? [] { v.hashStoredValue(into: &hasher) }
+    }
+
+    /// The key of constrained values read back in the constraint's order; nil when one is NULL.
+    init?(_ values: [Value]) {
+        self.init(Array(values.indices), values)
     }
 
     /// Nil when a value is NULL (SQLite lets NULLs repeat in a UNIQUE index).
