@@ -115,6 +115,7 @@ extension ManagedObjectContext {
         let history = persistentStoreCoordinator.history
         // Object IDs come back through Core Data's capture table; without them, no triggers.
         let capture = wantsIDs ? ObjectIDCapture(.insert, entity: entity, attributes: Array(entity.attributes.indices)) : nil
+        defer { persistentStoreCoordinator.rowCache.forgetAll() }   // an upsert updates rows
         return try persistentStoreCoordinator.performWrite { connection in
             var result = BatchResult()
             let historyWrite = try history?.begin(author: transactionAuthor, contextName: name, connection)
@@ -253,6 +254,7 @@ extension ManagedObjectContext {
                      capture: ObjectIDCapture? = nil) throws -> BatchResult {
         let store = persistentStoreCoordinator.storeIndex
         let history = persistentStoreCoordinator.history
+        defer { persistentStoreCoordinator.rowCache.forgetAll() }
         return try persistentStoreCoordinator.performSave { connection in
             var result = BatchResult()
             if case .fetchFirst(let select) = ids {

@@ -49,6 +49,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     weak var mergedInto: ManagedObject?
     /// The attribute the context's `PendingIndex` filed this object under (-1: not filed).
     var pendingIndexAttribute = -1
+    /// This object's snapshot is counted as a hold on the coordinator's `RowCache` entry.
+    var holdsCachedRow = false
 
     init(entity: Entity, id: ManagedObjectID, context: ManagedObjectContext, fault: Bool) {
         self.entity = entity

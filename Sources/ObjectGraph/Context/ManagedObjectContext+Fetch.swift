@@ -34,6 +34,7 @@ extension ManagedObjectContext {
         if request.fetchBatchSize > 0 { groupFaults(results, size: request.fetchBatchSize) }
         if hasPending { results = try applyPendingChanges(results, request: request, entity: entity) }
         for path in request.relationshipKeyPathsForPrefetching { try prefetch(path, of: results, entity: entity) }
+        flushRowCache()
         return results
     }
 
@@ -101,6 +102,7 @@ extension ManagedObjectContext {
         object.committedToOne = targets
         object.isFault = false
         object.batch = nil
+        holdRow(object)
     }
 
     /// Reads one row by key (one query) and registers it; nil when there is no such row.
@@ -108,7 +110,10 @@ extension ManagedObjectContext {
         try persistentStoreCoordinator.performRead { connection in
             let s = try connection.statement("SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK = ?")
             s.bind(primaryKey, at: 1)
-            defer { s.reset() }
+            defer {
+                s.reset()
+                flushRowCache()
+            }
             return try s.step() ? materialize(s, entity: entity) : nil
         }
     }
@@ -125,7 +130,7 @@ extension ManagedObjectContext {
                 batch.walk.leave(for: batch, in: self)
                 try load(batch.members.filter(\.isFault), entity: object.entity)
                 for member in batch.members { member.batch = nil }
-            } else {
+            } else if objectFromRowCache(entity: object.entity, primaryKey: object.objectID.primaryKey ?? -1) == nil {
                 _ = try fetchRow(entity: object.entity, primaryKey: object.objectID.primaryKey ?? -1)
             }
         } catch {
@@ -151,6 +156,7 @@ extension ManagedObjectContext {
             }
             if let transaction { try read(transaction) } else { try persistentStoreCoordinator.performRead(read) }
         }
+        flushRowCache()
     }
 
     private func groupFaults(_ objects: [ManagedObject], size: Int) {
@@ -169,6 +175,7 @@ extension ManagedObjectContext {
     /// changes stay as they are.
     func turnIntoFault(_ o: ManagedObject) {
         guard !o.isFault, o.changed == 0, !o.isInserted, !o.isDeleted, o.managedObjectContext === self else { return }
+        releaseRow(o)
         for (i, rel) in o.entity.toOne.enumerated() {
             if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
             o.toOne[i] = nil
@@ -202,6 +209,7 @@ extension ManagedObjectContext {
                 }
                 s.reset()
             }
+            flushRowCache()
         } catch {
             preconditionFailure("could not fulfill the to-many fault \(object.entity.name).\(rel.name): \(error)")
         }

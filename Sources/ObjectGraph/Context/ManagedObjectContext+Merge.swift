@@ -36,6 +36,7 @@ extension ManagedObjectContext {
             }
         }
         mergeDeletions(note.deletedObjectIDs, resultsControllers: resultsControllers)
+        flushRowCache()
     }
 
     /// Objects deleted by another context's save or by a batch request: each leaves its related
@@ -73,6 +74,7 @@ extension ManagedObjectContext {
         o.committedToOne = state.toOne
         o.isFault = false
         o.batch = nil
+        holdRow(o)
         if keep != 0 {
             for i in state.values.indices where keep & (1 << UInt64(i)) != 0 { o.values[i] = local[i] }
         }
@@ -101,6 +103,7 @@ extension ManagedObjectContext {
         var byEntity: [Int: [ManagedObject]] = [:]
         for id in updated {
             guard let o = registry[id], o.changed == 0, !o.isInserted else { continue }
+            releaseRow(o)
             o.isFault = true
             o.values = []
             byEntity[id.entityID, default: []].append(o)

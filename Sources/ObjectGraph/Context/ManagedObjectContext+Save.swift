@@ -17,7 +17,7 @@ import SQLiteKit
 ///    Zero rows changed is an optimistic-locking conflict for the merge policy.
 /// 5. A key already in the store fails its constrained UPDATE: the transaction rolls back (a
 ///    failed attempt, `failedSaveAttempts`), and the save runs again in one exclusive
-///    transaction that first fetches the stored rows holding the save's keys and hands the
+///    transaction that first reads the stored keys (then the conflicting rows) and hands the
 ///    conflicts to the merge policy. No query looks for conflicts before a save that has none.
 /// 6. After the commit, the coordinator's post-save tasks (`PostSaveMaintenance`).
 /// 7. Permanent IDs, fresh snapshots, and a did-save notification for the other contexts.
@@ -90,11 +90,12 @@ extension ManagedObjectContext {
     }
 
     /// The save again after a constraint failure: in one exclusive transaction, the stored rows
-    /// holding the save's keys are fetched and the conflicts handed to the merge policy, then
-    /// everything is written. Holding the lock from the fetch to the commit means no other
-    /// writer can insert a key in between, so the second attempt is the last. Core Data hands
-    /// the conflicts back to the context's merge policy and saves again; whether it keeps the
-    /// store locked meanwhile is not visible (docs/ENGINE.md). The keys reserved by the failed
+    /// holding the save's keys are found (keys first, then the conflicting rows) and the
+    /// conflicts handed to the merge policy, then everything is written. Holding the lock from
+    /// the check to the commit means no other writer can insert a key in between, so the second
+    /// attempt is the last. Core Data releases the store before its context's merge policy runs
+    /// and saves again in a new transaction (docs/ENGINE.md); the engine leans to the lock so
+    /// that failed attempts do not depend on timing. The keys reserved by the failed
     /// attempt stay reserved, as they are in the store's `Z_PRIMARYKEY`.
     private func saveResolvingStoredConflicts(_ policy: MergePolicy) throws -> [(ManagedObject, ManagedObject)] {
         var merged: [(ManagedObject, ManagedObject)] = []
@@ -414,6 +415,7 @@ extension ManagedObjectContext {
             o.isInserted = false
             o.version = 1
             commitSnapshot(o)
+            holdRow(o)
             insertedIDs.append(o.objectID)
             if notify { states.append(state(of: o)) }
         }
@@ -433,6 +435,7 @@ extension ManagedObjectContext {
                 continue
             }
             commitSnapshot(o)
+            holdRow(o)
             updatedIDs.append(o.objectID)
             if notify { states.append(state(of: o)) }
         }
@@ -442,11 +445,13 @@ extension ManagedObjectContext {
                 store.apply(to: o, keeping: 0, context: self)
                 o.version = store.version
                 commitSnapshot(o)
+                holdRow(o)
                 continue
             }
             forget(o)
             deletedIDs.append(o.objectID)
         }
+        flushRowCache()
         insertedList.removeAll(keepingCapacity: true)
         updatedList.removeAll(keepingCapacity: true)
         deletedList.removeAll(keepingCapacity: true)
@@ -473,6 +478,7 @@ extension ManagedObjectContext {
 
     /// Unregisters a deleted object; it keeps its values so holders can still read them.
     func forget(_ o: ManagedObject) {
+        forgetRow(o)
         registry[o.objectID] = nil
         o.isDeleted = true
         o.isListedUpdated = false

@@ -161,6 +161,7 @@ extension ManagedObjectContext {
             o.isFault = false
             o.batch = nil
             commitSnapshot(o)
+            holdRow(o)
         }
         return o
     }

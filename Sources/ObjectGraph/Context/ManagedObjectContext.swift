@@ -50,6 +50,11 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     var pendingObjectsExamined = 0
     var updateStatements: [UpdateKey: String] = [:]
     var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
+    /// Holds and releases of the coordinator's row cache, handed over in one locked pass
+    /// (`flushRowCache`) at the end of a fetch, a save, a reset, or before a fault looks there.
+    var rowCacheChanges: [RowCache.Change] = []
+    /// Faults filled from the row cache instead of a query.
+    package internal(set) var rowCacheHits = 0
     /// Results controllers following this context's merges, held weakly (a controller holds
     /// its context; the context must not hold it back).
     var followers: [WeakController] = []
@@ -73,7 +78,11 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     }
 
     deinit {
-        // Objects reference each other through relationships; break the cycles.
+        // Objects reference each other through relationships; break the cycles. The rows they
+        // held are released (the context's own queue is done with it by now).
+        var changes = rowCacheChanges
+        for object in registry.values where object.holdsCachedRow { changes.append(.release(object.objectID)) }
+        persistentStoreCoordinator.rowCache.apply(changes)
         for object in registry.values { object.invalidate() }
         // Inserted objects are not registered until saved; their fast paths trust isInserted.
         for object in insertedList { object.invalidate() }
@@ -217,6 +226,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         if let o = registry[objectID] ?? insertedObject(objectID), !o.isFault { return o }
         if objectID.isTemporaryID { throw ContextError.temporaryObjectID(objectID) }
         let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
+        if let cached = objectFromRowCache(entity: entity, primaryKey: objectID.primaryKey!) { return cached }
         guard let row = try fetchRow(entity: entity, primaryKey: objectID.primaryKey!) else {
             throw ContextError.objectNotFound(objectID)
         }
@@ -280,7 +290,11 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// invalid afterwards. No SQL.
     package func reset() {
         assertOnQueue()
-        for object in registry.values { object.invalidate() }
+        for object in registry.values {
+            releaseRow(object)
+            object.invalidate()
+        }
+        flushRowCache()
         for object in insertedList + updatedList + deletedList { object.invalidate() }
         for controller in resultsControllers { controller.contextDidReset() }
         // An import resets after every batch: keep batch-sized tables instead of growing them
@@ -337,6 +351,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     package func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isInserted else { return }
+        releaseRow(object)
         if !mergeChanges {
             revertToCommitted(object)
             object.isFault = true

@@ -17,6 +17,15 @@ struct StoredRow {
         values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
     }
 
+    /// The row an object's last fetched or saved state stands for: what a save hands the row
+    /// cache for each inserted and updated object (Core Data's `NSSQLRow`, `_populateRow:`).
+    init(committed o: ManagedObject) {
+        primaryKey = o.objectID.primaryKey ?? 0
+        version = o.version
+        values = o.committed ?? o.values
+        toOne = (o.committedToOne ?? []).map { $0?.primaryKey }
+    }
+
     static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection) throws -> StoredRow? {
         let s = try connection.statement("SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK = ?")
         s.bind(primaryKey, at: 1)

@@ -26,6 +26,8 @@ package final class PersistentStoreCoordinator: Sendable {
     /// had been opened with NSPersistentHistoryTrackingKey - Forcing into Read Only mode"), so
     /// that no write escapes the history its consumers rely on. Every write throws.
     package let isReadOnly: Bool
+    /// The rows the contexts hold, shared by them: faults look here first (`RowCache`).
+    let rowCache = RowCache()
 
     private let writer: Protected<Connection>
     /// The thread holding `writer` (0: none), so that taking it again from that thread traps

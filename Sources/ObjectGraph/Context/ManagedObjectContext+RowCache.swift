@@ -1,0 +1,73 @@
+import SQLiteKit
+
+/// A context's part in the coordinator's row cache (`RowCache`): its objects' snapshots are
+/// holds, counted up when an object takes one (fetch, fault, saved insert, merge) and down when
+/// it lets go (reset, back to a fault, delete); a fault is first looked up there.
+extension ManagedObjectContext {
+    /// `o` now holds its last fetched or saved state: the cache gets that row, counted once per
+    /// object however often it is refreshed.
+    func holdRow(_ o: ManagedObject) {
+        guard let id = o.objectID.isTemporaryID ? nil : o.objectID else { return }
+        rowCacheChanges.append(o.holdsCachedRow ? .replace(StoredRow(committed: o), id) : .hold(StoredRow(committed: o), id))
+        o.holdsCachedRow = true
+    }
+
+    /// `o` gave its snapshot up.
+    func releaseRow(_ o: ManagedObject) {
+        guard o.holdsCachedRow else { return }
+        rowCacheChanges.append(.release(o.objectID))
+        o.holdsCachedRow = false
+    }
+
+    /// The row of `o` is gone from the store (deleted by a save).
+    func forgetRow(_ o: ManagedObject) {
+        guard !o.objectID.isTemporaryID else { return }
+        rowCacheChanges.append(.forget(o.objectID))
+        o.holdsCachedRow = false
+    }
+
+    /// Hands the collected holds and releases to the cache in one locked pass.
+    func flushRowCache() {
+        guard !rowCacheChanges.isEmpty else { return }
+        persistentStoreCoordinator.rowCache.apply(rowCacheChanges)
+        rowCacheChanges.removeAll(keepingCapacity: true)
+    }
+
+    /// Core Data's `newValuesForObjectWithID:`: the row from the cache when a context holds it
+    /// (no SQL), registered here as a filled object; nil on a miss (the caller queries).
+    func objectFromRowCache(entity: Entity, primaryKey: Int64) -> ManagedObject? {
+        flushRowCache()
+        let id = ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey)
+        guard let row = persistentStoreCoordinator.rowCache.row(for: id) else { return nil }
+        let o = object(with: id)
+        if o.isFault { fill(o, from: row) }
+        // At once: a hold handed over late could bring back a row a save deletes meanwhile.
+        flushRowCache()
+        rowCacheHits += 1
+        return o
+    }
+
+    /// Fills a fault from a cached row, linking its to-ones as a fetched row's.
+    private func fill(_ o: ManagedObject, from row: StoredRow) {
+        let model = persistentStoreCoordinator.model
+        var targets: [ManagedObjectID?] = []
+        targets.reserveCapacity(o.entity.toOne.count)
+        for (i, rel) in o.entity.toOne.enumerated() {
+            guard let key = row.toOne[i] else {
+                targets.append(nil)
+                continue
+            }
+            let target = object(primaryKey: key, entity: model.runtime[rel.destination - 1])
+            targets.append(target.objectID)
+            o.toOne[i] = target
+            if let inverse = rel.inverseToMany { target.addMember(o, toMany: inverse) }
+        }
+        o.values = row.values
+        o.committed = row.values
+        o.committedToOne = targets
+        o.version = row.version
+        o.isFault = false
+        o.batch = nil
+        holdRow(o)
+    }
+}
