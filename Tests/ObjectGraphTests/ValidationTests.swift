@@ -71,4 +71,30 @@ import Testing
         let stored = try container.rows("SELECT count(*) FROM ZTICKET WHERE ZCODE IS NULL")
         #expect(result.count == 1 && stored == 1)
     }
+
+    /// Relationships are validated too: a required to-one left nil fails (1570), and a loaded
+    /// to-many past its `maxCount` fails (1590), as Core Data's validateForInsert reports them.
+    @Test func relationshipsAreValidated() throws {
+        ConcurrencyDebug.isEnabled = true
+        var seat = RelationshipDescription("flight", to: "Flight", inverse: "seats")
+        seat.isOptional = false
+        var seats = RelationshipDescription("seats", to: "Seat", inverse: "flight", toMany: true)
+        seats.maxCount = 2
+        let model = try ManagedObjectModel([
+            EntityDescription("Flight", attributes: [.init("number", .string)], relationships: [seats]),
+            EntityDescription("Seat", attributes: [.init("row", .integer64)], relationships: [seat]),
+        ])
+        let path = NSTemporaryDirectory() + "val-\(UUID().uuidString).sqlite"
+        let container = try PersistentContainer(model: model, options: StoreOptions(path: path))
+        let context = container.newBackgroundContext()
+        let codes: [ValidationFailure.Code] = try context.performAndWait {
+            let flight = try context.insertNewObject(forEntityName: "Flight")
+            _ = flight.objects(forKey: "seats")   // loaded (empty): counted at save
+            for _ in 0..<3 { try context.insertNewObject(forEntityName: "Seat").setObject(flight, forKey: "flight") }
+            _ = try context.insertNewObject(forEntityName: "Seat")   // no flight
+            do { try context.save(); return [] } catch ContextError.validation(let failures) { return failures.map(\.code) }
+        }
+        #expect(codes.sorted { $0.rawValue < $1.rawValue } == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
+        #expect(try container.rows("SELECT count(*) FROM ZSEAT") == 0)
+    }
 }

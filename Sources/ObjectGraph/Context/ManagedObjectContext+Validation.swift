@@ -1,9 +1,10 @@
 /// Validation at save, as Core Data runs it: `validateForInsert` on every inserted object and
 /// `validateForUpdate` on every updated one, "invoked automatically by the framework when the
 /// object's context is saved" (Apple's `NSManagedObject` documentation). Each checks every
-/// attribute against the model: a required one left nil, a number outside its minimum and
-/// maximum, a string or binary value outside its length limits. Batch requests do not validate
-/// (they bypass the context, as `NSBatchInsertRequest` does).
+/// property against the model: a required attribute or to-one left nil, a number outside its
+/// minimum and maximum, a string or binary value outside its length limits, a loaded to-many
+/// with fewer members than a required one needs or more than its `maxCount`. Batch requests do
+/// not validate (they bypass the context, as `NSBatchInsertRequest` does).
 extension ManagedObjectContext {
     /// Walks the objects the save writes and throws every failure at once.
     func validateForSave(inserts: [ManagedObject], updates: [ManagedObject]) throws {
@@ -20,6 +21,19 @@ extension ManagedObjectContext {
                 failures.append(ValidationFailure(entity: e.name, attribute: a.name, code: code))
             }
         }
+        for (i, r) in e.toOne.enumerated() where !r.isOptional && o.toOne[i] == nil {
+            failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .missingMandatoryProperty))
+        }
+        // A to-many not loaded is not counted: that would cost a query per object per save,
+        // and its members cannot have changed without loading it or pointing their to-ones here.
+        for (i, r) in e.toMany.enumerated() where (!r.isOptional || r.maxCount != nil) && o.loadedToMany & (1 << UInt64(i)) != 0 {
+            let count = o.toMany[i]?.count ?? 0
+            if !r.isOptional && count == 0 {
+                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .relationshipLacksMinimumCount))
+            } else if let maximum = r.maxCount, count > maximum {
+                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .relationshipExceedsMaximumCount))
+            }
+        }
     }
 }
 
@@ -34,6 +48,8 @@ extension AttributeDescription {
 package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
     package enum Code: Int, Sendable {
         case missingMandatoryProperty = 1570
+        case relationshipLacksMinimumCount = 1580
+        case relationshipExceedsMaximumCount = 1590
         case numberTooSmall = 1610
         case numberTooLarge = 1620
         case stringTooLong = 1660
@@ -71,6 +87,8 @@ package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         case .numberTooLarge: what = "is above its maximum"
         case .stringTooShort: what = "is shorter than its minimum length"
         case .stringTooLong: what = "is longer than its maximum length"
+        case .relationshipLacksMinimumCount: what = "is required and has no member"
+        case .relationshipExceedsMaximumCount: what = "has more members than its maximum count"
         }
         return "\(entity).\(attribute) \(what) (\(code.rawValue))"
     }

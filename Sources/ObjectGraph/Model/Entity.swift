@@ -11,6 +11,8 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let destination: Int
         /// Index of the inverse to-many in the destination's `toMany`, when there is one.
         package let inverseToMany: Int?
+        /// Core Data's `isOptional`: nil fails validation at save when false.
+        package let isOptional: Bool
     }
 
     /// A to-many relationship: the inverse of a to-one in the destination, no column.
@@ -19,6 +21,9 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let destination: Int
         /// Index of the inverse to-one in the destination's `toOne`.
         package let inverseToOne: Int
+        /// Core Data's `isOptional` (false: at least one member) and `maxCount`, checked at save.
+        package let isOptional: Bool
+        package let maxCount: Int?
     }
 
     /// `Z_ENT`.
@@ -78,14 +83,15 @@ package final class Entity: Sendable, CustomStringConvertible {
                 dest.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
             }
             return ToOne(name: r.name, column: EntityDescription.columnName(r.name), destination: byName[r.destination]!.entityID,
-                         inverseToMany: inverse)
+                         inverseToMany: inverse, isOptional: r.isOptional)
         }
         toMany = d.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.map { r in
             let dest = byName[r.destination]!
             let inverse = dest.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
                 .firstIndex { $0.name == r.inverse }
             precondition(inverse != nil, "to-many \(d.name).\(r.name) needs a to-one inverse (many-to-many is not supported)")
-            return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!)
+            return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!,
+                          isOptional: r.isOptional, maxCount: r.maxCount)
         }
         attributeIndexByName = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         toOneIndexByName = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, $0) })
