@@ -135,6 +135,7 @@ extension ManagedObjectContext {
     /// and the merge policy's answers to optimistic-locking conflicts.
     private func write(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject], policy: MergePolicy,
                        _ connection: Connection) throws -> [ObjectIdentifier: Resolution] {
+        defer { clearSaveGeneratedStatements(inserts: inserts, deletes: deletes, connection) }
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         var conflicts: [ManagedObject] = []
         var statement: (entity: Entity, delete: Statement)?
@@ -162,6 +163,27 @@ extension ManagedObjectContext {
                               connection)
         }
         return resolutions
+    }
+
+    /// Core Data drops each entity's INSERT and DELETE statements when a save ends, committed or
+    /// not (`-[NSSQLiteConnection _clearSaveGeneratedCachedStatements]` at the end of
+    /// `_executeSaveChangesRequest`, which runs `-[NSSQLiteStatementCache
+    /// _clearSaveGeneratedCachedStatements]` per entity: `cacheInsertStatement:nil`,
+    /// `cacheDeletionStatement:nil`, `clearCaches:` on each): the next save prepares them again.
+    /// The engine drops the ones this save used. (UPDATE statements are not in that cache: how
+    /// Core Data keeps them between rows and saves was not read; the engine keeps them.)
+    private func clearSaveGeneratedStatements(inserts: [ManagedObject], deletes: [ManagedObject], _ connection: Connection) {
+        var last: Entity?
+        for o in inserts where o.entity !== last {
+            last = o.entity
+            connection.evict(o.entity.saveInsertSQL)
+        }
+        last = nil
+        for o in deletes where o.entity !== last {
+            last = o.entity
+            connection.evict(o.entity.deleteSQL)
+            connection.evict(o.entity.deleteOverwritingSQL)
+        }
     }
 
     // MARK: Step 3: key reservation

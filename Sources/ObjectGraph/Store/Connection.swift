@@ -27,6 +27,11 @@ final class Connection: @unchecked Sendable {
         return s
     }
 
+    /// Finalizes the prepared statement for `sql`, if cached: the next use prepares it again.
+    func evict(_ sql: String) {
+        cache[sql] = nil
+    }
+
     /// Runs a transaction-control or other one-off statement, through the cache.
     func execute(_ sql: String) throws {
         try statement(sql).run()
