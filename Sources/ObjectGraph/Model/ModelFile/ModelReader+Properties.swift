@@ -137,7 +137,7 @@ extension ModelReader {
         if let max = e["maxCount"], r.isToMany {
             guard let n = Int(max), n >= 0 else { throw fail(e, "relationship \(what): maxCount \"\(max)\" is not a count") }
             r.maxCount = n
-            note(e, "\(what) has maxCount \(n): not checked at save")
+            note(e, "\(what) has maxCount \(n): checked at save only once its members are loaded")
         }
         if e["ordered"] == "YES" {
             note(e, "\(what) is ordered: kept unordered (no order column)")
