@@ -63,7 +63,7 @@ import Workload
         #expect(f["strategy"] == "many-writers" && f["rows"] == "10000" && f["unique_keys"] == "7500")
         #expect(f["dup_rate"] == "0.2500" && f["key_dist"] == "zipf" && f["zipf_s"] == "1.500")
         #expect(f["batch_size"] == "250" && f["writers"] == "4" && f["coordinators"] == "per-writer" && f["rate"] == "5000.0")
-        #expect(f["store"] == "file" && f["journal"] == "wal" && f["synchronous"] == "full" && f["categories"] == "50")
+        #expect(f["store"] == "file" && f["journal"] == "wal" && f["synchronous"] == "normal" && f["categories"] == "50")
         #expect(f["albums"] == "" && f["payload_bytes"] == "")
     }
 

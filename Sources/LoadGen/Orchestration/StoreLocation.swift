@@ -40,7 +40,7 @@ struct StoreLocation {
         }
         // In memory there is no journal file and nothing to sync: SQLite ignores both there.
         var options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
-                                   synchronous: configuration.synchronous ?? .coreDataDefault)
+                                   synchronous: configuration.synchronous ?? .runDefault)
         options.persistentHistoryTracking = configuration.history
         self.options = options
     }

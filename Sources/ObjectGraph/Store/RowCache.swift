@@ -55,21 +55,22 @@ final class RowCache: Sendable {
     func apply(_ changes: [Change]) {
         guard !changes.isEmpty else { return }
         entries.withLock { table in
+            // One hash per change: a look-up by index, then the change in place.
             for change in changes {
                 switch change {
                 case let .hold(row, id):
-                    if table[id] != nil {
-                        table[id]!.keepNewer(row)
-                        table[id]!.holders += 1
+                    if let i = table.index(forKey: id) {
+                        table.values[i].keepNewer(row)
+                        table.values[i].holders += 1
                     } else {
                         table[id] = Entry(row: row, holders: 1)
                     }
                 case let .replace(row, id):
                     // A holder whose row was dropped meanwhile (a batch request) holds it again.
-                    if table[id] != nil { table[id]!.keepNewer(row) } else { table[id] = Entry(row: row, holders: 1) }
+                    if let i = table.index(forKey: id) { table.values[i].keepNewer(row) } else { table[id] = Entry(row: row, holders: 1) }
                 case let .release(id):
-                    guard let holders = table[id]?.holders else { continue }
-                    if holders <= 1 { table[id] = nil } else { table[id]!.holders = holders - 1 }
+                    guard let i = table.index(forKey: id) else { continue }
+                    if table.values[i].holders <= 1 { table.remove(at: i) } else { table.values[i].holders -= 1 }
                 case let .forget(id):
                     table[id] = nil
                 }

@@ -12,6 +12,15 @@ package struct StoreOptions: Sendable, Equatable, Codable {
         /// (`SQLITE_DEFAULT_SYNCHRONOUS=2`, which WAL also takes unless a build sets
         /// `SQLITE_DEFAULT_WAL_SYNCHRONOUS`). docs/ENGINE.md has the evidence.
         package static let coreDataDefault = Synchronous.full
+
+        /// What a loadgen run uses unless `--synchronous` says otherwise: NORMAL, because here
+        /// it stands closer to Core Data's FULL on a device than FULL does. On Apple's systems a
+        /// FULL commit is a plain `fsync()` (SQLite uses `F_FULLFSYNC` only with `PRAGMA
+        /// fullfsync`, off by default and not set by Core Data), which hands the WAL to the drive
+        /// without flushing the drive's cache; on Linux the same `fsync()` flushes the device, so
+        /// every commit pays a cache flush a device never pays. Under NORMAL both sides sync at
+        /// checkpoints only. Decision 0006 and docs/ENGINE.md have the measurements.
+        package static let runDefault = Synchronous.normal
     }
 
     /// A file path, or a `file:…?mode=memory&cache=shared` URI for an in-memory store that

@@ -33,7 +33,7 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var storeKind: StoreKind = .file
     /// Journal mode and durability of a file store (nil in memory, where neither applies).
     package var journal: StoreOptions.Journal? = .wal
-    package var synchronous: StoreOptions.Synchronous? = .coreDataDefault
+    package var synchronous: StoreOptions.Synchronous? = .runDefault
     /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
     package var rate: Double?
     /// Keep a view context watching every save, as a list screen would.
