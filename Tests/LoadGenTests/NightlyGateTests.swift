@@ -189,7 +189,7 @@ import Testing
     }
 
     /// Issue 32: the gate's commands on a small suite, as the workflows run them. The A/B against
-    /// the same binary judges time (no slowdown, with how small a change it could see) and work
+    /// the same binary judges time (a verdict, with how small a change it could see) and work
     /// (against a baseline of the same suite); a history appended twice keeps each run id once; a
     /// baseline joined from a run given twice, or an empty one, is refused.
     @Test func theABGateAndItsBookkeepingRunHere() throws {
@@ -203,9 +203,13 @@ import Testing
         #expect(try script(["scripts/nightly-ci", "suite", base], environment: env).status == 0)
         #expect(try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv", base], environment: env).status == 0)
         let ab = try script(["scripts/nightly-ci", "ab", CLI.binary, dir + "/ab", "the same binary"], environment: env)
-        #expect(ab.status == 0, "\(ab.output)")
+        // The timing verdict is not asserted: a binary against itself is flagged by chance at the
+        // gate's alpha, and more often on a loaded machine (CI runs the other tests meanwhile). Its
+        // bookkeeping is: a verdict, what it could see, and the work judged clean.
+        #expect(ab.status == 0 || ab.status == 1, "\(ab.output)")
         let gate = try String(contentsOfFile: dir + "/ab/gate.md", encoding: .utf8)
-        #expect(gate.contains("## loadgen ab: no slowdown in 2 configurations") && gate.contains("**What it can see:**"), "\(gate)")
+        #expect(gate.contains("## loadgen ab: ") && gate.contains("**What it can see:**"), "\(gate)")
+        #expect(gate.contains("Timing: exit \(ab.status); work: exit 0."), "\(gate)")
         #expect(gate.contains("## loadgen compare: no regression"), "\(gate)")
         #expect(try String(contentsOfFile: dir + "/summary.md", encoding: .utf8).contains("# The gate:"))
         // The rows of one night appended twice (a re-run restoring the history its first attempt

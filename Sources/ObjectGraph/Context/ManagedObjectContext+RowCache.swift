@@ -30,7 +30,8 @@ extension ManagedObjectContext {
     func flushRowCache() {
         guard !rowCacheChanges.isEmpty else { return }
         persistentStoreCoordinator.rowCache.apply(rowCacheChanges)
-        rowCacheChanges.removeAll(keepingCapacity: true)
+        // A save's worth is kept for the next one; a big fetch's is given back.
+        rowCacheChanges.removeAll(keepingCapacity: rowCacheChanges.count <= 4_096)
     }
 
     /// Core Data's `newValuesForObjectWithID:`: the row from the cache when a context holds it
