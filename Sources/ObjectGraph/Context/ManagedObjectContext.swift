@@ -347,7 +347,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     }
 
     /// Turns `object` back into a fault (discarding its changes), or with `mergeChanges`
-    /// re-reads it from the store and keeps its changes on top.
+    /// reads it again and keeps its changes on top: as any fault, from the row cache when a
+    /// context holds the row (Core Data's default staleness takes any cached row), else the store.
     package func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isInserted else { return }
