@@ -123,6 +123,36 @@ import Testing
         #expect(BundledModels.file(named: "Photos").entity(named: "Photo")?.attribute("isSeen")?.defaultValue == .bool(false))
     }
 
+    /// Issue 28, item 1: what Xcode writes and Core Data loads is read. A Boolean default is read
+    /// as Foundation reads a string's truth ("0.0" and "1.0" too); a fetch index element naming a
+    /// to-many (no column to index) is left out with a note, and an index left empty is dropped.
+    @Test func booleanDefaultsAndToManyIndexElementsAreReadNotRefused() throws {
+        let booleans = ["0.0": false, "1.0": true, "YES": true, "NO": false, "true": true, "0": false, " 2": true, "": false]
+        for (text, expected) in booleans {
+            #expect(ModelReader.boolValue(text) == expected, "\(text)")
+        }
+        let file = try parse("""
+            <model><entity name="Bookmark">
+            <attribute name="pinned" attributeType="Boolean" defaultValueString="1.0" usesScalarValueType="YES"/>
+            <attribute name="title" optional="YES" attributeType="String"/>
+            <relationship name="tags" optional="YES" toMany="YES" destinationEntity="Tag" inverseName="bookmark"/>
+            <fetchIndex name="byTitleAndTags">
+            <fetchIndexElement property="title" type="Binary" order="ascending"/>
+            <fetchIndexElement property="tags" type="Binary" order="ascending"/>
+            </fetchIndex>
+            <fetchIndex name="byTags"><fetchIndexElement property="tags" type="Binary" order="ascending"/></fetchIndex>
+            </entity>
+            <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="bookmark" optional="YES" maxCount="1" destinationEntity="Bookmark" inverseName="tags"/></entity></model>
+            """)
+        let bookmark = try #require(file.entity(named: "Bookmark"))
+        #expect(bookmark.attribute("pinned")?.defaultValue == .bool(true))
+        #expect(bookmark.fetchIndexes.map(\.name) == ["byTitleAndTags"])
+        #expect(bookmark.fetchIndexes.first?.elements.map(\.property) == ["title"])
+        #expect(file.notes.contains { $0.hasPrefix("m/contents:7: ") && $0.contains("names the to-many tags") }, "\(file.notes)")
+        #expect(file.notes.contains { $0.hasPrefix("m/contents:9: ") && $0.contains("byTags of Bookmark has nothing left") }, "\(file.notes)")
+    }
+
     /// Each malformed case is refused with where it is.
     @Test(arguments: [
         ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>",

@@ -94,6 +94,18 @@ extension ModelReader {
     }
 
     /// A model file's text as a value of `type` (nil when it is not one).
+    /// A Boolean default as Foundation reads a string's truth (`NSString.boolValue`: true on "Y",
+    /// "y", "T", "t" or a digit 1–9 after leading white space, a sign and zeros; anything else is
+    /// false). It never fails, so no Boolean default is refused: Xcode writes "0.0" and "1.0" as
+    /// well as "NO" and "YES". How the model compiler converts the text was not read.
+    static func boolValue(_ text: String) -> Bool {
+        var rest = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+        rest = rest.drop { $0 == "0" }
+        guard let first = rest.first else { return false }
+        return "YyTt123456789".contains(first)
+    }
+
     static func value(_ text: String, as type: AttributeType) -> Value? {
         switch type.storage {
         case .integer:
@@ -101,12 +113,7 @@ extension ModelReader {
             return .integer(n)
         case .real: return Double(text).map(Value.double)
         case .text: return .string(text)
-        case .bool:
-            switch text {
-            case "YES", "1", "true": return .bool(true)
-            case "NO", "0", "false": return .bool(false)
-            default: return nil
-            }
+        case .bool: return .bool(boolValue(text))
         case .date: return Double(text).map(Value.date)
         case .bytes:
             guard type == .uuid, let uuid = UUID(uuidString: text) else { return nil }

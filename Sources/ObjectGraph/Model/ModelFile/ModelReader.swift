@@ -74,19 +74,31 @@ struct ModelReader {
                     entity.uniquenessConstraints.append(names)
                 }
             case "fetchIndex":
-                let elements = child.children(named: "fetchIndexElement").map { element in
-                    (element["property"] ?? "", element["order"] != "descending")
-                }
+                let elements = fetchIndexElements(child, of: e)
                 if let kind = child.children(named: "fetchIndexElement").first(where: { $0["type"] == "RTree" }) {
                     note(kind, "fetch index \(child["name"] ?? "") of \(name) is an R-tree; kept as a plain index")
                 }
-                entity.fetchIndexes.append(FetchIndexDescription(child["name"] ?? "index\(entity.fetchIndexes.count + 1)",
-                                                                 elements: elements))
+                if !elements.isEmpty {
+                    entity.fetchIndexes.append(FetchIndexDescription(child["name"] ?? "index\(entity.fetchIndexes.count + 1)",
+                                                                     elements: elements))
+                } else if !child.children(named: "fetchIndexElement").isEmpty {
+                    note(child, "fetch index \(child["name"] ?? "") of \(name) has nothing left to index: no index is made")
+                }
             case "compoundIndexes":
                 // Xcode before fetch indexes: each compound index lists its properties.
+                let toMany = Self.toManyNames(of: e)
                 for (n, index) in child.children(named: "compoundIndex").enumerated() {
-                    let elements = index.children(named: "index").compactMap { $0["value"] }.map { ($0, true) }
-                    entity.fetchIndexes.append(FetchIndexDescription("compound\(n + 1)", elements: elements))
+                    var elements: [(String, Bool)] = []
+                    for element in index.children(named: "index") {
+                        guard let property = element["value"] else { continue }
+                        if toMany.contains(property) {
+                            note(element, "compound index \(n + 1) of \(name) names the to-many \(property), which has no column: "
+                                 + "left out of the index")
+                        } else {
+                            elements.append((property, true))
+                        }
+                    }
+                    if !elements.isEmpty { entity.fetchIndexes.append(FetchIndexDescription("compound\(n + 1)", elements: elements)) }
                 }
             case "userInfo":
                 entity.userInfo = userInfo(child)
@@ -99,6 +111,29 @@ struct ModelReader {
         try checkConstraints(entity, e)
         try checkColumns(entity, e)
         return entity
+    }
+
+    /// A fetch index's elements, without those naming a to-many relationship of the entity: a
+    /// to-many has no column to index, and Core Data loads such a model (an app's model has one),
+    /// so the element is left out with a note rather than the model refused.
+    mutating func fetchIndexElements(_ index: ModelXML.Element, of entity: ModelXML.Element) -> [(String, Bool)] {
+        let toMany = Self.toManyNames(of: entity)
+        var elements: [(String, Bool)] = []
+        for element in index.children(named: "fetchIndexElement") {
+            let property = element["property"] ?? ""
+            if toMany.contains(property) {
+                note(element, "fetch index \(index["name"] ?? "") of \(entity["name"] ?? "") names the to-many \(property), "
+                     + "which has no column: left out of the index")
+                continue
+            }
+            elements.append((property, element["order"] != "descending"))
+        }
+        return elements
+    }
+
+    /// The names of an entity element's to-many relationships.
+    static func toManyNames(of entity: ModelXML.Element) -> Set<String> {
+        Set(entity.children(named: "relationship").filter { $0["toMany"] == "YES" }.compactMap { $0["name"] })
     }
 
     func unique(_ property: String, _ e: ModelXML.Element, in entity: String, _ seen: inout [String: Int]) throws(ModelFileError) {
