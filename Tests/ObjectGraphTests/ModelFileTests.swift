@@ -153,6 +153,25 @@ import Testing
         #expect(file.notes.contains { $0.hasPrefix("m/contents:9: ") && $0.contains("byTags of Bookmark has nothing left") }, "\(file.notes)")
     }
 
+    /// Issue 28, item 7: a note is about an entity or the whole model, so that a run is told only
+    /// about the entities it touches and the model as a whole.
+    @Test func notesSayWhichEntityTheyAreAbout() throws {
+        let file = try parse("""
+            <model><entity name="Visit"><attribute name="url" optional="YES" attributeType="String"/></entity>
+            <entity name="Page"><attribute name="title" optional="YES" attributeType="String"/>
+            <fetchedProperty name="recent" optional="YES"/>
+            <relationship name="tags" optional="YES" toMany="YES" destinationEntity="Tag" inverseName="pages"/></entity>
+            <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="pages" optional="YES" toMany="YES" destinationEntity="Page" inverseName="tags"/></entity></model>
+            """)
+        #expect(file.entityNotes.contains { $0.entity == "Page" && $0.text.contains("fetched property Page.recent") })
+        #expect(file.entityNotes.contains { $0.entity == nil && $0.text.contains("many-to-many") })
+        let visit = file.notes(about: ["Visit"])
+        #expect(!visit.contains { $0.contains("Page.recent") } && visit.contains { $0.contains("many-to-many") }, "\(visit)")
+        #expect(file.notes(about: ["Page"]).contains { $0.contains("Page.recent") })
+        #expect(file.notes.count == file.entityNotes.count)
+    }
+
     /// Each malformed case is refused with where it is.
     @Test(arguments: [
         ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>",

@@ -72,7 +72,8 @@ extension RunPlan {
 
     private mutating func noteOnce(_ source: ImportSource) {
         let lines = ["model \(source.file.name) (\(source.file.path)): records are \(source.roles.entity)"]
-            + source.roles.explanation.map { "  " + $0 } + source.file.notes.map { "  " + $0 }
+            + source.roles.explanation.map { "  " + $0 }
+            + source.file.notes(about: Set([source.roles.entity] + (source.roles.parentEntity.map { [$0] } ?? []))).map { "  " + $0 }
         for line in lines where !modelNotes.contains(line) { modelNotes.append(line) }
     }
 

@@ -15,8 +15,24 @@ package struct ModelFile: Sendable {
     package let name: String
     /// The entities, as the engine builds its store from them.
     package let entities: [EntityDescription]
-    /// What was read and not honoured (`path:line: …`), for the user to see once per run.
-    package let notes: [String]
+    /// One thing read and not honoured, and the entity it is about (nil: the whole model).
+    package struct Note: Sendable, Equatable {
+        package let entity: String?
+        /// `path:line: …`
+        package let text: String
+    }
+
+    /// What was read and not honoured, with the entity each is about.
+    package let entityNotes: [Note]
+
+    /// Every note (`path:line: …`).
+    package var notes: [String] { entityNotes.map(\.text) }
+
+    /// The notes a run on `entities` needs: those about the model as a whole and about these
+    /// entities, not the others' (a run on one entity of a big model is not told about 15 others).
+    package func notes(about entities: Set<String>) -> [String] {
+        entityNotes.filter { note in note.entity.map(entities.contains) ?? true }.map(\.text)
+    }
 
     /// The model, numbered and laid out as the engine uses it.
     package func model() throws -> ManagedObjectModel { try ManagedObjectModel(entities) }
@@ -163,6 +179,6 @@ extension ModelFile {
         }
         var reader = ModelReader(path: path)
         let entities = try reader.entities(of: root)
-        return ModelFile(path: path, name: name, entities: entities, notes: reader.notes)
+        return ModelFile(path: path, name: name, entities: entities, entityNotes: reader.notes)
     }
 }

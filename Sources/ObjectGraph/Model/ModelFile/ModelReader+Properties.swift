@@ -161,11 +161,14 @@ extension ModelReader {
         var manyToMany: [String] = []
         defer {
             if !manyToMany.isEmpty {
-                notes.append("\(path): \(manyToMany.count) many-to-many relationship\(manyToMany.count == 1 ? "" : "s") left out "
-                             + "(no join table; no strategy writes one): " + manyToMany.joined(separator: ", "))
+                notes.append(ModelFile.Note(entity: nil, text: "\(path): \(manyToMany.count) many-to-many relationship"
+                    + "\(manyToMany.count == 1 ? "" : "s") left out (no join table; no strategy writes one): "
+                    + manyToMany.joined(separator: ", ")))
             }
         }
+        defer { currentEntity = nil }
         for entity in entities {
+            currentEntity = entity.name
             let e = lines[entity.name]!
             for r in entity.relationships {
                 let element = e.children.first { $0.name == "relationship" && $0["name"] == r.name } ?? e

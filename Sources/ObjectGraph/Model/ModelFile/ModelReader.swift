@@ -5,8 +5,11 @@ import SQLiteKit
 /// would check and what the engine can honour, with the line of each element it refuses.
 struct ModelReader {
     let path: String
-    /// What was read and not honoured, one line each.
-    var notes: [String] = []
+    /// What was read and not honoured, one line each, with the entity it is about (nil: the
+    /// model as a whole).
+    var notes: [ModelFile.Note] = []
+    /// The entity being read, which the notes made meanwhile are about.
+    var currentEntity: String?
 
     init(path: String) { self.path = path }
 
@@ -15,7 +18,7 @@ struct ModelReader {
     }
 
     mutating func note(_ element: ModelXML.Element, _ message: String) {
-        notes.append("\(path):\(element.line): \(message)")
+        notes.append(ModelFile.Note(entity: currentEntity, text: "\(path):\(element.line): \(message)"))
     }
 
     // MARK: The model
@@ -54,6 +57,8 @@ struct ModelReader {
         if let parent = e["parentEntity"] {
             throw fail(e, "entity \(name) inherits from \(parent): entity inheritance (one table for the hierarchy) is not supported")
         }
+        currentEntity = name
+        defer { currentEntity = nil }
         var entity = EntityDescription(name, attributes: [])
         entity.isAbstract = e["isAbstract"] == "YES"
         var seen: [String: Int] = [:]
