@@ -79,20 +79,7 @@ extension ManagedObjectContext {
     func fill(_ object: ManagedObject, from s: Statement) {
         let entity = object.entity
         object.version = Int64(s.int(at: 1))
-        var targets: [ManagedObjectID?] = []
-        targets.reserveCapacity(entity.toOne.count)
-        for (i, rel) in entity.toOne.enumerated() {
-            let column = Int32(2 + i)
-            if s.isNull(at: column) {
-                targets.append(nil)
-                continue
-            }
-            let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
-            let target = self.object(primaryKey: Int64(s.int(at: column)), entity: destination)
-            targets.append(target.objectID)
-            object.toOne[i] = target
-            if let inverse = rel.inverseToMany { target.addMember(object, toMany: inverse) }
-        }
+        let targets = linkToOnes(of: object) { i in s.isNull(at: Int32(2 + i)) ? nil : Int64(s.int(at: Int32(2 + i))) }
         let offset = 2 + entity.toOne.count
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
@@ -103,6 +90,24 @@ extension ManagedObjectContext {
         object.isFault = false
         object.batch = nil
         holdRow(object)
+    }
+
+    /// Points a fault's to-ones at the registered objects (or new faults) for the keys of its
+    /// row, `key(i)` for to-one `i`, joining their inverse to-manys. Returns the targets' IDs.
+    func linkToOnes(of object: ManagedObject, key: (Int) -> Int64?) -> [ManagedObjectID?] {
+        var targets: [ManagedObjectID?] = []
+        targets.reserveCapacity(object.entity.toOne.count)
+        for (i, rel) in object.entity.toOne.enumerated() {
+            guard let primaryKey = key(i) else {
+                targets.append(nil)
+                continue
+            }
+            let target = self.object(primaryKey: primaryKey, entity: persistentStoreCoordinator.model.runtime[rel.destination - 1])
+            targets.append(target.objectID)
+            object.toOne[i] = target
+            if let inverse = rel.inverseToMany { target.addMember(object, toMany: inverse) }
+        }
+        return targets
     }
 
     /// Reads one row by key (one query) and registers it; nil when there is no such row.

@@ -7,8 +7,9 @@ extension ManagedObjectContext {
     /// `o` now holds its last fetched or saved state: the cache gets that row, counted once per
     /// object however often it is refreshed.
     func holdRow(_ o: ManagedObject) {
-        guard let id = o.objectID.isTemporaryID ? nil : o.objectID else { return }
-        rowCacheChanges.append(o.holdsCachedRow ? .replace(StoredRow(committed: o), id) : .hold(StoredRow(committed: o), id))
+        guard !o.objectID.isTemporaryID else { return }
+        let row = StoredRow(committed: o)
+        rowCacheChanges.append(o.holdsCachedRow ? .replace(row, o.objectID) : .hold(row, o.objectID))
         o.holdsCachedRow = true
     }
 
@@ -50,22 +51,9 @@ extension ManagedObjectContext {
 
     /// Fills a fault from a cached row, linking its to-ones as a fetched row's.
     private func fill(_ o: ManagedObject, from row: StoredRow) {
-        let model = persistentStoreCoordinator.model
-        var targets: [ManagedObjectID?] = []
-        targets.reserveCapacity(o.entity.toOne.count)
-        for (i, rel) in o.entity.toOne.enumerated() {
-            guard let key = row.toOne[i] else {
-                targets.append(nil)
-                continue
-            }
-            let target = object(primaryKey: key, entity: model.runtime[rel.destination - 1])
-            targets.append(target.objectID)
-            o.toOne[i] = target
-            if let inverse = rel.inverseToMany { target.addMember(o, toMany: inverse) }
-        }
+        o.committedToOne = linkToOnes(of: o) { row.toOne[$0] }
         o.values = row.values
         o.committed = row.values
-        o.committedToOne = targets
         o.version = row.version
         o.isFault = false
         o.batch = nil

@@ -93,7 +93,6 @@ extension ModelReader {
         }
     }
 
-    /// A model file's text as a value of `type` (nil when it is not one).
     /// A Boolean default as Foundation reads a string's truth (`NSString.boolValue`: true on "Y",
     /// "y", "T", "t" or a digit 1–9 after leading white space, a sign and zeros; anything else is
     /// false). It never fails, so no Boolean default is refused: Xcode writes "0.0" and "1.0" as
@@ -106,6 +105,7 @@ extension ModelReader {
         return "YyTt123456789".contains(first)
     }
 
+    /// A model file's text as a value of `type` (nil when it is not one).
     static func value(_ text: String, as type: AttributeType) -> Value? {
         switch type.storage {
         case .integer:

@@ -79,31 +79,18 @@ struct ModelReader {
                     entity.uniquenessConstraints.append(names)
                 }
             case "fetchIndex":
-                let elements = fetchIndexElements(child, of: e)
-                if let kind = child.children(named: "fetchIndexElement").first(where: { $0["type"] == "RTree" }) {
+                let elements = child.children(named: "fetchIndexElement")
+                if let kind = elements.first(where: { $0["type"] == "RTree" }) {
                     note(kind, "fetch index \(child["name"] ?? "") of \(name) is an R-tree; kept as a plain index")
                 }
-                if !elements.isEmpty {
-                    entity.fetchIndexes.append(FetchIndexDescription(child["name"] ?? "index\(entity.fetchIndexes.count + 1)",
-                                                                     elements: elements))
-                } else if !child.children(named: "fetchIndexElement").isEmpty {
-                    note(child, "fetch index \(child["name"] ?? "") of \(name) has nothing left to index: no index is made")
-                }
+                let index = fetchIndex(child["name"] ?? "index\(entity.fetchIndexes.count + 1)", at: child, of: e,
+                                       elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })
+                if let index { entity.fetchIndexes.append(index) }
             case "compoundIndexes":
                 // Xcode before fetch indexes: each compound index lists its properties.
-                let toMany = Self.toManyNames(of: e)
                 for (n, index) in child.children(named: "compoundIndex").enumerated() {
-                    var elements: [(String, Bool)] = []
-                    for element in index.children(named: "index") {
-                        guard let property = element["value"] else { continue }
-                        if toMany.contains(property) {
-                            note(element, "compound index \(n + 1) of \(name) names the to-many \(property), which has no column: "
-                                 + "left out of the index")
-                        } else {
-                            elements.append((property, true))
-                        }
-                    }
-                    if !elements.isEmpty { entity.fetchIndexes.append(FetchIndexDescription("compound\(n + 1)", elements: elements)) }
+                    let elements = index.children(named: "index").compactMap { element in element["value"].map { ($0, true, element) } }
+                    if let index = fetchIndex("compound\(n + 1)", at: index, of: e, elements) { entity.fetchIndexes.append(index) }
                 }
             case "userInfo":
                 entity.userInfo = userInfo(child)
@@ -118,27 +105,27 @@ struct ModelReader {
         return entity
     }
 
-    /// A fetch index's elements, without those naming a to-many relationship of the entity: a
-    /// to-many has no column to index, and Core Data loads such a model (an app's model has one),
-    /// so the element is left out with a note rather than the model refused.
-    mutating func fetchIndexElements(_ index: ModelXML.Element, of entity: ModelXML.Element) -> [(String, Bool)] {
-        let toMany = Self.toManyNames(of: entity)
-        var elements: [(String, Bool)] = []
-        for element in index.children(named: "fetchIndexElement") {
-            let property = element["property"] ?? ""
-            if toMany.contains(property) {
-                note(element, "fetch index \(index["name"] ?? "") of \(entity["name"] ?? "") names the to-many \(property), "
-                     + "which has no column: left out of the index")
-                continue
+    /// A fetch (or compound) index without its elements that name a to-many relationship of the
+    /// entity: a to-many has no column to index, and Core Data loads such a model (an app's model
+    /// has one), so the element is left out with a note rather than the model refused. Nil, with
+    /// a note, when nothing is left to index.
+    mutating func fetchIndex(_ name: String, at index: ModelXML.Element, of entity: ModelXML.Element,
+                             _ elements: [(property: String, ascending: Bool, element: ModelXML.Element)]) -> FetchIndexDescription? {
+        let toMany = Set(entity.children(named: "relationship").filter { $0["toMany"] == "YES" }.compactMap { $0["name"] })
+        let owner = entity["name"] ?? ""
+        var kept: [(property: String, ascending: Bool)] = []
+        for e in elements {
+            if toMany.contains(e.property) {
+                note(e.element, "index \(name) of \(owner) names the to-many \(e.property), which has no column: left out of the index")
+            } else {
+                kept.append((e.property, e.ascending))
             }
-            elements.append((property, element["order"] != "descending"))
         }
-        return elements
-    }
-
-    /// The names of an entity element's to-many relationships.
-    static func toManyNames(of entity: ModelXML.Element) -> Set<String> {
-        Set(entity.children(named: "relationship").filter { $0["toMany"] == "YES" }.compactMap { $0["name"] })
+        guard !kept.isEmpty else {
+            if !elements.isEmpty { note(index, "index \(name) of \(owner) has nothing left to index: no index is made") }
+            return nil
+        }
+        return FetchIndexDescription(name, elements: kept)
     }
 
     func unique(_ property: String, _ e: ModelXML.Element, in entity: String, _ seen: inout [String: Int]) throws(ModelFileError) {
