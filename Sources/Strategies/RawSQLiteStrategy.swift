@@ -95,6 +95,8 @@ struct RawRecordWriter {
     /// The related object's key field and other fields' types, likewise.
     private let parentKeyField: (Int, FieldType)?
     private let parentTypes: [FieldType]
+    /// The related object has a column pointing back at its record (a one-to-one).
+    private let pointsBack: Bool
 
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
@@ -105,7 +107,9 @@ struct RawRecordWriter {
         let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
         insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
         if let parent = mapping.parentEntity, let key = mapping.roles.parentKey {
-            let columns = ([key] + mapping.shape.parentFields.map(\.name)).map(EntityDescription.columnName)
+            // A one-to-one's related object points back at the record it is made for.
+            let columns = ([key] + mapping.shape.parentFields.map(\.name) + (mapping.roles.parentInverse.map { [$0] } ?? []))
+                .map(EntityDescription.columnName)
             let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns.joined(separator: ", "))) "
                                           + "VALUES (?, ?, 1, \(marks))")
@@ -126,6 +130,7 @@ struct RawRecordWriter {
         }
         parentKeyField = shape.parentKey.first.map { ($0, shape.fields[$0].type) }
         parentTypes = shape.parentFields.map(\.type)
+        pointsBack = mapping.roles.parentInverse != nil
         self.shape = shape
         recordEntity = record
         parentEntity = mapping.parentEntity
@@ -183,6 +188,7 @@ struct RawRecordWriter {
                 for (f, type) in parentTypes.enumerated() {
                     bind(o, f, type: type, pool: parentValues?.pool, to: insertParent!, at: Int32(4 + f))
                 }
+                if pointsBack { insertParent!.bind(nextRecordKey, at: Int32(4 + parentTypes.count)) }
                 try insertParent!.run()
             }
         }

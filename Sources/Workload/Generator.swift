@@ -48,7 +48,7 @@ package struct Generator: Sendable {
     package func fill(keyIndex k: Int, into record: inout Record) {
         record.keyIndex = k
         let h = Mixing.hash(valueSeed, UInt64(k))
-        let parent = Int(Mixing.hash(h, 1) % UInt64(max(1, spec.parents)))
+        let parent = shape.parentPerRecord ? k : Int(Mixing.hash(h, 1) % UInt64(max(1, spec.parents)))
         record.parentIndex = parent
         record.values.reset(fields: fields.count)
         let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))

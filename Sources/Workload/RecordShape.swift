@@ -16,6 +16,9 @@ package struct RecordShape: Sendable, Hashable, Codable {
     /// The related entity's other attributes (column order): generated from the related object's
     /// index when it is created, as an app sets them from what it downloaded.
     package var parentFields: [FieldSpec] = []
+    /// Each record has a related object of its own (a one-to-one): the related object's index is
+    /// the record's key index, so `--parents` does not apply and a repeated key finds its own.
+    package var parentPerRecord = false
     /// The record entity's name, for messages and generated texts.
     package var entity: String
     /// The field an update or delete selects its targets by (an ordered value: a date or a number),

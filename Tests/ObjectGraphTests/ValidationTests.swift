@@ -97,4 +97,36 @@ import Testing
         #expect(codes.sorted { $0.rawValue < $1.rawValue } == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
         #expect(try container.rows("SELECT count(*) FROM ZSEAT") == 0)
     }
+
+    /// A required to-many is held to its `minCount` only, as Core Data's relationship validation
+    /// does: empty with no `minCount` saves (a shipping app's model has such to-manys), fewer than
+    /// `minCount` members fails (1580), and an optional one may be empty whatever its `minCount`.
+    @Test func aRequiredToManyIsHeldToItsMinCountOnly() throws {
+        ConcurrencyDebug.isEnabled = true
+        func flights(minCount: Int?, optional: Bool, seats count: Int) throws -> [ValidationFailure.Code] {
+            var seats = RelationshipDescription("seats", to: "Seat", inverse: "flight", toMany: true)
+            seats.isOptional = optional
+            seats.minCount = minCount
+            let model = try ManagedObjectModel([
+                EntityDescription("Flight", attributes: [.init("number", .string)], relationships: [seats]),
+                EntityDescription("Seat", attributes: [.init("row", .integer64)],
+                                  relationships: [RelationshipDescription("flight", to: "Flight", inverse: "seats")]),
+            ])
+            let path = NSTemporaryDirectory() + "val-\(UUID().uuidString).sqlite"
+            let container = try PersistentContainer(model: model, options: StoreOptions(path: path))
+            let context = container.newBackgroundContext()
+            return try context.performAndWait {
+                let flight = try context.insertNewObject(forEntityName: "Flight")
+                _ = flight.objects(forKey: "seats")
+                for _ in 0..<count { try context.insertNewObject(forEntityName: "Seat").setObject(flight, forKey: "flight") }
+                do { try context.save(); return [] } catch ContextError.validation(let failures) { return failures.map(\.code) }
+            }
+        }
+        #expect(try flights(minCount: nil, optional: false, seats: 0) == [])
+        #expect(try flights(minCount: 2, optional: false, seats: 1) == [.relationshipLacksMinimumCount])
+        #expect(try flights(minCount: 2, optional: false, seats: 0) == [.relationshipLacksMinimumCount])
+        #expect(try flights(minCount: 2, optional: true, seats: 0) == [])
+        #expect(try flights(minCount: 2, optional: true, seats: 1) == [.relationshipLacksMinimumCount])
+        #expect(try flights(minCount: 2, optional: false, seats: 2) == [])
+    }
 }

@@ -125,7 +125,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         object(at: toOneIndex(key))
     }
 
-    /// Points to-one `key` at `target` (or nil), keeping the inverse to-many in step.
+    /// Points to-one `key` at `target` (or nil), keeping the inverse (a to-many, or the other side
+    /// of a one-to-one) in step.
     /// Throws `ContextError.crossContextRelationship` when `target` belongs to another context.
     package func setObject(_ target: ManagedObject?, forKey key: String) throws {
         try setObject(target, at: toOneIndex(key))
@@ -154,9 +155,38 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
             target?.addMember(self, toMany: inverse)
             old?.touch(toMany: inverse, in: context)
             target?.touch(toMany: inverse, in: context)
+        } else if let inverse = entity.toOne[index].inverseToOne {
+            pairOneToOne(old: old, target: target, index: index, inverse: inverse, in: context)
         }
+        // Marked after the other side (Core Data's updated objects are a set; the save's order
+        // follows the marking, and the exact-SQL tests pin it).
+        setPrimitiveToOne(target, at: index, in: context)
+    }
+
+    /// The stored side of a to-one change: the value and its change bit.
+    @inline(__always)
+    func setPrimitiveToOne(_ target: ManagedObject?, at index: Int, in context: ManagedObjectContext) {
+        toOne[index] = target
         let differs = committedToOne.map { $0[index] != target?.objectID } ?? true
         markChanged(bit: ChangeMask.toOne(index), differs: differs, in: context)
+    }
+
+    /// A one-to-one keeps both rows' columns in step, as Core Data's inverse maintenance does: the
+    /// old partner lets go of this object, the target lets go of its old partner (whose own
+    /// column is cleared: one object on each side at most), and the target points back here.
+    private func pairOneToOne(old: ManagedObject?, target: ManagedObject?, index: Int, inverse: Int,
+                              in context: ManagedObjectContext) {
+        if let old {
+            if old.isFault { context.fireFault(old) }
+            if old.toOne[inverse] === self { old.setPrimitiveToOne(nil, at: inverse, in: context) }
+        }
+        guard let target else { return }
+        if target.isFault { context.fireFault(target) }
+        if let previous = target.toOne[inverse], previous !== self {
+            if previous.isFault { context.fireFault(previous) }
+            if previous.toOne[index] === target { previous.setPrimitiveToOne(nil, at: index, in: context) }
+        }
+        target.setPrimitiveToOne(self, at: inverse, in: context)
     }
 
     // MARK: To-many relationships

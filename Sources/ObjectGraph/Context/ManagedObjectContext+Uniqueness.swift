@@ -195,6 +195,11 @@ extension ManagedObjectContext {
         }
         for (i, rel) in duplicate.entity.toOne.enumerated() {
             if let inverse = rel.inverseToMany { duplicate.toOne[i]?.removeMember(duplicate, toMany: inverse) }
+            // A one-to-one partner of the dropped copy points at the survivor when the survivor
+            // points at it, else at nothing (the dropped copy is deleted, its rule nullifies).
+            if let inverse = rel.inverseToOne, let partner = duplicate.toOne[i], partner.toOne[inverse] === duplicate {
+                partner.setPrimitiveToOne(survivor.toOne[i] === partner ? survivor : nil, at: inverse, in: self)
+            }
         }
         duplicate.isInserted = false
         duplicate.mergedInto = survivor

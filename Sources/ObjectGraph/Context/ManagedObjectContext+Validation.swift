@@ -3,7 +3,7 @@
 /// object's context is saved" (Apple's `NSManagedObject` documentation). Each checks every
 /// property against the model: a required attribute or to-one left nil, a number outside its
 /// minimum and maximum, a string or binary value outside its length limits, a loaded to-many
-/// with fewer members than a required one needs or more than its `maxCount`. Batch requests do
+/// with fewer members than its `minCount` (unless optional and empty) or more than its `maxCount`. Batch requests do
 /// not validate (they bypass the context, as `NSBatchInsertRequest` does).
 extension ManagedObjectContext {
     /// Walks the objects the save writes and throws every failure at once.
@@ -26,12 +26,9 @@ extension ManagedObjectContext {
         }
         // A to-many not loaded is not counted: that would cost a query per object per save,
         // and its members cannot have changed without loading it or pointing their to-ones here.
-        for (i, r) in e.toMany.enumerated() where (!r.isOptional || r.maxCount != nil) && o.loadedToMany & (1 << UInt64(i)) != 0 {
-            let count = o.toMany[i]?.count ?? 0
-            if !r.isOptional && count == 0 {
-                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .relationshipLacksMinimumCount))
-            } else if let maximum = r.maxCount, count > maximum {
-                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .relationshipExceedsMaximumCount))
+        for (i, r) in e.toMany.enumerated() where (r.minCount != nil || r.maxCount != nil) && o.loadedToMany & (1 << UInt64(i)) != 0 {
+            if let code = ValidationFailure.Code(count: o.toMany[i]?.count ?? 0, r) {
+                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: code))
             }
         }
     }
@@ -54,6 +51,16 @@ package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         case numberTooLarge = 1620
         case stringTooLong = 1660
         case stringTooShort = 1670
+
+        /// The failure of a to-many holding `count` members, or nil when it is valid: the order of
+        /// `-[NSRelationshipDescription _nonPredicateValidateValue:forKey:inObject:error:]` (an
+        /// empty optional to-many is valid before any bound is looked at).
+        init?(count: Int, _ r: Entity.ToMany) {
+            if count == 0 && r.isOptional { return nil }
+            if let minimum = r.minCount, count < minimum { self = .relationshipLacksMinimumCount; return }
+            if let maximum = r.maxCount, count > maximum { self = .relationshipExceedsMaximumCount; return }
+            return nil
+        }
 
         /// The failure of `value` for `attribute`, or nil when it is valid.
         init?(_ value: Value, _ attribute: AttributeDescription) {
@@ -87,7 +94,7 @@ package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         case .numberTooLarge: what = "is above its maximum"
         case .stringTooShort: what = "is shorter than its minimum length"
         case .stringTooLong: what = "is longer than its maximum length"
-        case .relationshipLacksMinimumCount: what = "is required and has no member"
+        case .relationshipLacksMinimumCount: what = "has fewer members than its minimum count"
         case .relationshipExceedsMaximumCount: what = "has more members than its maximum count"
         }
         return "\(entity).\(attribute) \(what) (\(code.rawValue))"

@@ -95,7 +95,10 @@ package struct RelationshipDescription: Sendable, Equatable, Codable {
     /// rules are read and reported, never acted on: no strategy deletes a relationship's source
     /// whose rule is not nullify).
     package var deleteRule: DeleteRule = .nullify
-    /// A to-many's `maxCount` (nil: unbounded).
+    /// A to-many's `minCount` and `maxCount` (nil: no bound; Core Data's 0). A required to-many
+    /// without a `minCount` may be empty: `-[NSRelationshipDescription _nonPredicateValidateValue:…]`
+    /// compares the count with `minCount` only when it is not 0.
+    package var minCount: Int?
     package var maxCount: Int?
     package var userInfo: [String: String] = [:]
 

@@ -11,6 +11,9 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let destination: Int
         /// Index of the inverse to-many in the destination's `toMany`, when there is one.
         package let inverseToMany: Int?
+        /// Index of the inverse to-one in the destination's `toOne` when the relationship is
+        /// one-to-one: both rows keep a column, and setting one side sets the other.
+        package let inverseToOne: Int?
         /// Core Data's `isOptional`: nil fails validation at save when false.
         package let isOptional: Bool
     }
@@ -21,8 +24,11 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let destination: Int
         /// Index of the inverse to-one in the destination's `toOne`.
         package let inverseToOne: Int
-        /// Core Data's `isOptional` (false: at least one member) and `maxCount`, checked at save.
+        /// Core Data's `isOptional`, `minCount` and `maxCount`, checked at save: an optional to-many
+        /// may be empty whatever its `minCount`; a required one needs `minCount` members (none
+        /// when it has no `minCount`, as Xcode writes most).
         package let isOptional: Bool
+        package let minCount: Int?
         package let maxCount: Int?
     }
 
@@ -82,8 +88,11 @@ package final class Entity: Sendable, CustomStringConvertible {
             let inverse = r.inverse.flatMap { inv in
                 dest.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
             }
+            let inverseToOne = r.inverse.flatMap { inv in
+                dest.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
+            }
             return ToOne(name: r.name, column: EntityDescription.columnName(r.name), destination: byName[r.destination]!.entityID,
-                         inverseToMany: inverse, isOptional: r.isOptional)
+                         inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional)
         }
         toMany = d.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.map { r in
             let dest = byName[r.destination]!
@@ -91,7 +100,7 @@ package final class Entity: Sendable, CustomStringConvertible {
                 .firstIndex { $0.name == r.inverse }
             precondition(inverse != nil, "to-many \(d.name).\(r.name) needs a to-one inverse (many-to-many is not supported)")
             return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!,
-                          isOptional: r.isOptional, maxCount: r.maxCount)
+                          isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount)
         }
         attributeIndexByName = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         toOneIndexByName = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, $0) })

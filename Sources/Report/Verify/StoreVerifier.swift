@@ -25,6 +25,10 @@ package struct StoreVerifier: Sendable {
             package var column: String
             package var table: String
             package var keyColumn: String
+            /// A one-to-one's column on the related row, pointing back at the record: each record
+            /// pointing at a related object must be the one that object points at, and the other
+            /// way round (a related object shared by two records fails one of them).
+            package var inverseColumn: String?
             package init(column: String, table: String, keyColumn: String) {
                 self.column = column
                 self.table = table
@@ -114,6 +118,7 @@ package struct StoreVerifier: Sendable {
                 LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
                 WHERE p.\(p.keyColumn) IS NOT e.parent
                 """)
+            if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: anyCopy) }
         }
         let unexpected = try db.scalarInt("""
             SELECT count(*) FROM main.\(t.table) x
@@ -129,6 +134,25 @@ package struct StoreVerifier: Sendable {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
         }
         return verification
+    }
+
+    /// The one-to-one links that do not point back: records whose related object points at
+    /// another record or at none, and related objects that point at a record pointing elsewhere.
+    /// With `copiesShare` (every copy of a repeated key is stored), the copies of one key share
+    /// its related object, which points back at one of them.
+    private func unpaired(_ db: Database, _ t: Layout, _ p: Layout.Parent, inverse: String, copiesShare: Bool) throws -> Int {
+        let sameKey = t.keyColumns.map { "y.\($0) IS x.\($0)" }.joined(separator: " AND ")
+        let forward = copiesShare ? """
+            SELECT count(*) FROM main.\(t.table) x JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+            LEFT JOIN main.\(t.table) y ON y.Z_PK = p.\(inverse) WHERE y.Z_PK IS NULL OR NOT (\(sameKey))
+            """ : """
+            SELECT count(*) FROM main.\(t.table) x JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+            WHERE p.\(inverse) IS NOT x.Z_PK
+            """
+        return try db.scalarInt(forward) + db.scalarInt("""
+            SELECT count(*) FROM main.\(p.table) p LEFT JOIN main.\(t.table) x ON x.Z_PK = p.\(inverse)
+            WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
+            """)
     }
 
     /// "ok", or up to three of the problems SQLite found, joined.

@@ -61,6 +61,7 @@ package struct ImportModel: Sendable {
             shape.fields.append(FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName))
             shape.parentKey = [shape.fields.count - 1]
             shape.parentEntity = parent.name
+            shape.parentPerRecord = roles.parentInverse != nil
             shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { $0.name != parentKey }.map { a in
                 var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))
                 field.isRequired = !a.isOptional && a.defaultValue.isNull
@@ -131,6 +132,7 @@ package struct ImportModel: Sendable {
         if let relationship = roles.relationship, let parentEntity, let parentKey = roles.parentKey {
             layout.parent = .init(column: EntityDescription.columnName(relationship), table: parentEntity.tableName,
                                   keyColumn: EntityDescription.columnName(parentKey))
+            layout.parent?.inverseColumn = roles.parentInverse.map(EntityDescription.columnName)
         }
         layout.historyChangeTable = HistorySchema.changeTable
         return layout

@@ -18,6 +18,9 @@ package struct ImportRoles: Sendable, Hashable {
     /// The related entity's key attribute (its uniqueness constraint, or an indexed attribute).
     package var parentKey: String?
     package var parentKeyIsUnique = false
+    /// The relationship is one-to-one: its inverse (named here) is a to-one too, so each record
+    /// has a related object of its own, pointing back at it.
+    package var parentInverse: String?
     /// How each role was found, for the run's notes.
     package var explanation: [String] = []
 
@@ -195,7 +198,12 @@ extension ImportRoles {
         }
         explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKey!)"
                            + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
-        for a in destination.relationships where !a.isToMany && !a.isOptional {
+        if let inverse = r.inverse.flatMap(destination.relationship), !inverse.isToMany {
+            parentInverse = inverse.name
+            explanation.append("relationship: one-to-one (\(destination.name).\(inverse.name) points back): each record has a "
+                               + "\(destination.name) of its own, so --parents does not apply")
+        }
+        for a in destination.relationships where !a.isToMany && !a.isOptional && a.name != parentInverse {
             throw ImportModelError("\(where_): \(destination.name).\(a.name) is a required to-one that loadgen would leave empty "
                                    + "when it creates a \(destination.name): make it optional in the model")
         }

@@ -141,16 +141,26 @@ extension ModelReader {
                 note(e, "\(what) has the \(rule) delete rule: read, not acted on (no strategy deletes a \(entity))")
             }
         }
-        if let max = e["maxCount"], r.isToMany {
-            guard let n = Int(max), n >= 0 else { throw fail(e, "relationship \(what): maxCount \"\(max)\" is not a count") }
-            r.maxCount = n
-            note(e, "\(what) has maxCount \(n): checked at save only once its members are loaded")
+        if r.isToMany {
+            r.minCount = try count(e, "minCount", of: what)
+            r.maxCount = try count(e, "maxCount", of: what)
+            if r.minCount != nil || r.maxCount != nil {
+                let bounds = [r.minCount.map { "minCount \($0)" }, r.maxCount.map { "maxCount \($0)" }].compactMap { $0 }
+                note(e, "\(what) has \(bounds.joined(separator: " and ")): checked at save only once its members are loaded")
+            }
         }
         if e["ordered"] == "YES" {
             note(e, "\(what) is ordered: kept unordered (no order column)")
         }
         if let userInfo = e.child(named: "userInfo") { r.userInfo = self.userInfo(userInfo) }
         return r
+    }
+
+    /// A to-many's `minCount` or `maxCount`: nil when absent or 0, which Core Data reads as no bound.
+    private func count(_ e: ModelXML.Element, _ key: String, of what: String) throws(ModelFileError) -> Int? {
+        guard let text = e[key] else { return nil }
+        guard let n = Int(text), n >= 0 else { throw fail(e, "relationship \(what): \(key) \"\(text)\" is not a count") }
+        return n == 0 ? nil : n
     }
 
     /// Destinations and inverses exist and agree; what the engine cannot store (many-to-many,
