@@ -58,6 +58,30 @@ package struct FieldSpec: Sendable, Hashable, Codable {
     package var fileName: String
     /// An import file must give it: the model requires it and gives no default.
     package var isRequired = false
+    /// For the related object's key: the relationship's member, whose object holds the key under
+    /// the destination attribute's name (`"source": {"identifier": …}`), as feeds nest related
+    /// objects. Read there as well as under `fileName`.
+    package var container: Container?
+
+    /// A relationship's member holding an object, and the member inside it that fills the field.
+    package struct Container: Sendable, Hashable, Codable {
+        package var name: String
+        package var member: String
+        /// `fileName` repeats an attribute's member (`sourceIdentifier` is both `source` +
+        /// `identifier` and an attribute): the file gives the key only in the object, and the
+        /// flat name belongs to the attribute.
+        package var only: Bool
+        package init(name: String, member: String, only: Bool) {
+            self.name = name
+            self.member = member
+            self.only = only
+        }
+    }
+
+    /// The member a file names it by at the record's level (nil: only inside its container).
+    package var flatName: String? { container?.only == true ? nil : fileName }
+    /// How messages name it: the flat member, or the path into its container.
+    package var memberPath: String { container.map { $0.only ? "\($0.name).\($0.member)" : fileName } ?? fileName }
 
     package init(_ name: String, _ type: FieldType, _ generation: Generation, fileName: String? = nil) {
         self.name = name

@@ -111,7 +111,7 @@ struct OutputTarget {
         guard path != "-", !path.hasPrefix("/dev/") else { return }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
-        let names = Set((shape.fields).map(\.fileName))
+        let names = Set(shape.fields.map { $0.flatName ?? $0.container!.name })
         if let header = try? RecordFileReader.header(of: path), !header.firstMembers.isEmpty,
            header.firstMembers.allSatisfy(names.contains), header.arrayName.map({ $0 == shape.arrayName }) ?? true {
             return

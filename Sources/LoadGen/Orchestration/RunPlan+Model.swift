@@ -35,7 +35,7 @@ extension RunPlan {
                     + "is below the cutoff (the first date, else number, attribute)" + (c.operation == .update ? update : "")
                 if !modelNotes.contains(line) { modelNotes.append(line) }
             }
-            if let strategy = c.writeStrategy, let reason = Self.refusal(of: strategy, source, shape, c) {
+            if let strategy = c.writeStrategy, let reason = source.refusal(of: strategy, shape: shape) {
                 if !refusedHere.contains(where: { $0.strategy == strategy.name }) { refusedHere.append((strategy.name, reason)) }
                 continue
             }
@@ -51,23 +51,6 @@ extension RunPlan {
             throw CommandError.usage("run: nothing to run: " + refusedHere.map { "\($0.strategy) \($0.reason)" }.joined(separator: "; "))
         }
         configurations = kept
-    }
-
-    /// Why `strategy` cannot run on this model, nil when it can.
-    static func refusal(of strategy: any WriteStrategy, _ source: ImportSource, _ shape: RecordShape,
-                        _ c: RunConfiguration) -> String? {
-        let roles = source.roles
-        if strategy.keyConstraint == .unique && !roles.keyIsUnique {
-            return "needs a uniqueness constraint on the key (\(roles.entity).\(roles.key.joined(separator: "+")) has none in "
-                + "\(source.file.name)): add one to the model to measure it"
-        }
-        if strategy.resolvesRelatedObjects && roles.relationship == nil {
-            return "resolves related objects, and \(roles.entity) relates to none here"
-        }
-        if let missing = OperationRoles.missing(strategy.operation, in: shape) {
-            return "cannot \(strategy.operation.rawValue): \(missing)"
-        }
-        return nil
     }
 
     private mutating func noteOnce(_ source: ImportSource) {

@@ -235,11 +235,21 @@ extension ManagedObjectContext {
     /// The temporary trigger Core Data's batch delete wraps its DELETE in (`NSSQLiteAdapter`'s
     /// `generateTriggerForEntity:…`): for each to-one whose inverse is a to-many with the nullify
     /// rule, every deleted row bumps the `Z_OPT` of the object on the other side, as a context's
-    /// delete updates the category that loses an expense. Nil when the entity has none.
+    /// delete updates the category that loses an expense; a one-to-one's other row also loses its
+    /// column. Nil when the entity has none.
     private func nullifyTrigger(_ e: Entity) -> (create: String, drop: String)? {
         let model = persistentStoreCoordinator.model
-        let updates = e.toOne.filter { $0.inverseToMany != nil }.map { r in
-            "UPDATE OR FAIL \(model.runtime[r.destination - 1].tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); "
+        let updates = e.toOne.compactMap { r -> String? in
+            let destination = model.runtime[r.destination - 1]
+            if r.inverseToMany != nil {
+                return "UPDATE OR FAIL \(destination.tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); "
+            }
+            // A one-to-one's other row holds a column pointing here: nullified with its version
+            // bumped, as a context's delete nullifies it (the trigger's one-to-one branch in
+            // Core Data was not read; the rule's meaning is what is reproduced).
+            guard let inverse = r.inverseToOne else { return nil }
+            return "UPDATE OR FAIL \(destination.tableName) SET \(destination.toOne[inverse].column) = NULL, Z_OPT = (Z_OPT + 1) "
+                + "WHERE Z_PK = OLD.\(r.column); "
         }
         guard !updates.isEmpty else { return nil }
         let name = SQLIdentifier.quoted("ZQ_" + EntityDescription.storedName(e.name) + "_TRIGGER")

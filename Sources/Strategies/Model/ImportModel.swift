@@ -58,7 +58,10 @@ package struct ImportModel: Sendable {
             }
             let fileName = relationship.userInfo[GenerationHints.mappedKeyName]
                 ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
-            shape.fields.append(FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName))
+            var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
+            let taken = shape.fields.contains { $0.fileName == fileName }
+            keyField.container = .init(name: relationship.name, member: parentKey, only: taken)
+            shape.fields.append(keyField)
             shape.parentKey = [shape.fields.count - 1]
             shape.parentEntity = parent.name
             shape.parentPerRecord = roles.parentInverse != nil

@@ -37,3 +37,21 @@ package struct ImportSource: Sendable {
     }
     private static let cache = Protected<[CacheKey: ImportSource]>([:])
 }
+
+extension ImportSource {
+    /// Why `strategy` cannot run on this model's roles, nil when it can: the run refuses it by
+    /// name while the others run.
+    package func refusal(of strategy: any WriteStrategy, shape: RecordShape) -> String? {
+        if strategy.keyConstraint == .unique && !roles.keyIsUnique {
+            return "needs a uniqueness constraint on the key (\(roles.entity).\(roles.key.joined(separator: "+")) has none in "
+                + "\(file.name)): add one to the model to measure it"
+        }
+        if strategy.resolvesRelatedObjects && roles.relationship == nil {
+            return "resolves related objects, and \(roles.entity) relates to none here"
+        }
+        if let missing = OperationRoles.missing(strategy.operation, in: shape) {
+            return "cannot \(strategy.operation.rawValue): \(missing)"
+        }
+        return nil
+    }
+}

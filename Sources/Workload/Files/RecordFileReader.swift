@@ -48,6 +48,8 @@ package final class RecordFileReader: RecordSource {
     private var text = InlineText()
     /// Field index by the member name that fills it.
     private let fieldByName: [InlineText: Int]
+    /// Relationship members whose object holds fields (the related object's key), by name.
+    private let containerByName: [InlineText: [(member: InlineText, field: Int)]]
     /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
     private let keyFields: UInt64
     /// Each field's type and how messages name it, built once (not per record).
@@ -65,13 +67,20 @@ package final class RecordFileReader: RecordSource {
         self.path = path
         self.shape = shape
         var byName: [InlineText: Int] = [:]
-        for (i, f) in shape.fields.enumerated() { if let name = InlineText(f.fileName) { byName[name] = i } }
+        var containers: [InlineText: [(member: InlineText, field: Int)]] = [:]
+        for (i, f) in shape.fields.enumerated() {
+            if let flat = f.flatName, let name = InlineText(flat) { byName[name] = i }
+            if let c = f.container, let name = InlineText(c.name), let member = InlineText(c.member) {
+                containers[name, default: []].append((member, i))
+            }
+        }
         fieldByName = byName
+        containerByName = containers
         keyFields = (shape.key + shape.parentKey).reduce(0) { $0 | (1 << UInt64($1)) }
         centsFields = shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } }
             .reduce(0) { $0 | (1 << UInt64($1)) }
         types = shape.fields.map(\.type)
-        names = shape.fields.map { "field \"\($0.fileName)\"" }
+        names = shape.fields.map { "field \"\($0.memberPath)\"" }
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
         buffer = .allocate(byteCount: 1 << 18, alignment: 16)
@@ -238,24 +247,22 @@ package final class RecordFileReader: RecordSource {
             position += 1
             try skipWhitespace()
             guard let f = fieldByName[field] else {
+                if let members = containerByName[field] {
+                    try readContainer(members, seen: &seen, into: &r.values)
+                    continue
+                }
                 if ignoredMembers.count < 8, !ignoredMembers.contains(field.string) { ignoredMembers.append(field.string) }
                 try skipValue()
                 continue
             }
-            let fieldStart = offset
-            // JSON leaves a repeated name to the reader; a record must say one thing per field.
-            guard seen & (1 << UInt64(f)) == 0 else {
-                throw ImportError(path: path, record: recordNumber, offset: fieldStart, message: "field \"\(field)\" is given twice")
-            }
-            seen |= 1 << UInt64(f)
-            try readValue(of: f, into: &r.values)
+            try readMember(of: f, seen: &seen, into: &r.values)
         }
         for (f, spec) in shape.fields.enumerated() where seen & (1 << UInt64(f)) == 0 || r.values.isNull(f) {
             if spec.isRequired || shape.key.contains(f) || shape.parentKey.contains(f) {
                 let why = seen & (1 << UInt64(f)) == 0 ? "missing field" : "null field"
                 let role = shape.key.contains(f) ? " (the key)" : shape.parentKey.contains(f) ? " (names the related object)"
                     : " (the model requires it and gives no default)"
-                throw ImportError(path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.fileName)\"\(role)")
+                throw ImportError(path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.memberPath)\"\(role)")
             }
         }
         for f in shape.key where shape.fields[f].type == .text && r.values.byteCount(f) == 0 {
@@ -264,6 +271,51 @@ package final class RecordFileReader: RecordSource {
         }
         if !shape.parentKey.isEmpty { try numberParent(of: &r) }
         if format == .ndjson { try endOfLine() }
+    }
+
+    /// Reads field `f`'s value once per record: JSON leaves a repeated name to the reader, and a
+    /// record must say one thing per field.
+    private func readMember(of f: Int, seen: inout UInt64, into v: inout RecordValues) throws {
+        guard seen & (1 << UInt64(f)) == 0 else {
+            throw ImportError(path: path, record: recordNumber, offset: offset, message: "\(names[f]) is given twice")
+        }
+        seen |= 1 << UInt64(f)
+        try readValue(of: f, into: &v)
+    }
+
+    /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
+    /// other members skipped), or null (no related object).
+    private func readContainer(_ members: [(member: InlineText, field: Int)], seen: inout UInt64,
+                               into v: inout RecordValues) throws {
+        let container = field.string
+        guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
+        if try matchLiteral("null") { return }
+        guard c == UInt8(ascii: "{") else { throw typeError("member \"\(container)\"", expected: "an object", found: c) }
+        position += 1
+        var first = true
+        while true {
+            try skipWhitespace()
+            guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
+            if c == UInt8(ascii: "}") { position += 1; return }
+            if !first {
+                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: recordNumber) }
+                position += 1
+                try skipWhitespace()
+            }
+            first = false
+            try readString(into: &field, what: "a member name in \"\(container)\"")
+            try skipWhitespace()
+            guard try peek() == UInt8(ascii: ":") else {
+                throw error(recordNumber, "a member of \"\(container)\" lacks its ':'")
+            }
+            position += 1
+            try skipWhitespace()
+            if let f = members.first(where: { $0.member == field })?.field {
+                try readMember(of: f, seen: &seen, into: &v)
+            } else {
+                try skipValue()
+            }
+        }
     }
 
     /// Reads the value of field `f` (its member just named), checked against its type.

@@ -27,6 +27,8 @@ package struct RecordFileWriter {
     private let pool: PayloadPool?
     /// Each field's `"name": ` prefix, built once.
     private let prefixes: [[UInt8]]
+    /// Fields written inside their relationship's object, by bit.
+    private let nested: UInt64
     /// Scratch for base64 values.
     private var scratch: [UInt8] = []
 
@@ -37,7 +39,11 @@ package struct RecordFileWriter {
         self.format = format
         self.shape = shape
         self.pool = pool
-        prefixes = shape.fields.enumerated().map { i, f in Array(((i == 0 ? "{\"" : ", \"") + f.fileName + "\": ").utf8) }
+        prefixes = shape.fields.enumerated().map { i, f in
+            let member = f.flatName.map { "\($0)\": " } ?? "\(f.container!.name)\": {\"\(f.container!.member)\": "
+            return Array(((i == 0 ? "{\"" : ", \"") + member).utf8)
+        }
+        nested = shape.fields.indices.reduce(0) { shape.fields[$1].flatName == nil ? $0 | (1 << UInt64($1)) : $0 }
         if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
     }
 
@@ -47,6 +53,7 @@ package struct RecordFileWriter {
         for (f, spec) in shape.fields.enumerated() {
             out.put(prefixes[f])
             writeValue(r.values, f, spec)
+            if nested & (1 << UInt64(f)) != 0 { out.byte(125) }   // the container's '}'
         }
         out.put(format == .ndjson ? "}\n" : "}")
         written += 1

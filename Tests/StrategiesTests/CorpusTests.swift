@@ -1,0 +1,236 @@
+import Foundation
+import ObjectGraph
+import Report
+import SQLiteKit
+import Testing
+import Workload
+@testable import Strategies
+
+/// Shipping apps' models, as their repositories hold them (Tests/Corpus, each with its source and
+/// licence): every strategy the roles allow runs on each entity at a small size and leaves a
+/// verified store, what the model cannot serve is refused by name, a generated file reads back as
+/// the same records, and the store has the tables, columns and indexes the layout describes.
+@Suite struct CorpusTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Corpus").standardized.path
+
+    /// One entity of one model as a team would run it: the flags it needs, and the strategies the
+    /// run refuses with the reason's start.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var model: String
+        var entity: String
+        var key: [String]? = nil
+        var relationship: String? = nil
+        /// Refused strategies by the start of their reason.
+        var refused: [String: String] = [:]
+        var testDescription: String { "\(model) \(entity)" + (relationship.map { " --relationship \($0)" } ?? "") }
+    }
+
+    static let needsUnique = "needs a uniqueness constraint"
+    static let needsRelated = "resolves related objects"
+    /// Updates and deletes select their targets by a date or number attribute.
+    static let noTarget = refusing(StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .update }, "cannot update")
+        .merging(refusing(StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .delete }, "cannot delete")) { a, _ in a }
+    static let uniqueStrategies = StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.keyConstraint == .unique }
+    static let relatedStrategies = StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.resolvesRelatedObjects }
+    static func refusing(_ names: [String], _ reason: String) -> [String: String] {
+        Dictionary(names.map { ($0, reason) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static let cases: [Case] = [
+        // The offline reader: a one-to-one both ways, a many-to-one by a UUID key, Xcode's "0.0"
+        // Boolean default, required to-manys without a minimum.
+        Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "ZimFile"),
+        Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "DownloadTask"),
+        Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Bookmark"),
+        // A history of tabs: no constraint, a key named, nothing deduplicated.
+        Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Tab", key: ["title"],
+             refused: refusing(uniqueStrategies, needsUnique)),
+        // The notifications store: a key of two attributes with a Max Length and a regular
+        // expression; a ranged Integer 16 with a default.
+        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription",
+             refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
+        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Notification", relationship: "none",
+             refused: refusing(relatedStrategies, needsRelated)),
+        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "User",
+             refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
+        // The app store: a key of two attributes one of which is also `source` + `Identifier`
+        // (the relationship's member nests), Decimal and Transformable attributes, four to-ones.
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "StoreApp", relationship: "source"),
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "NewsItem", relationship: "source"),
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppVersion", relationship: "none",
+             refused: refusing(relatedStrategies, needsRelated)),
+        // The browser's tracker log: no constraint or index, a key named.
+        Case(model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", key: ["uuid"],
+             refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) { unique, _ in unique }),
+    ]
+
+    func configuration(_ c: Case, _ strategy: any WriteStrategy) -> RunConfiguration {
+        var r = RunConfiguration()
+        r.strategy = strategy.name
+        r.operation = strategy.operation
+        r.fraction = strategy.operation == .update || strategy.operation == .delete ? 0.2 : nil
+        r.model.path = Self.folder + "/" + c.model
+        r.model.entity = c.entity
+        r.model.key = c.key
+        r.model.relationship = c.relationship
+        r.workload.usesModel = true
+        r.workload.modelParents = 7
+        r.workload.payloadBytes = 32
+        r.workload.rows = 240
+        r.workload.dupRate = strategy.operation == .import ? 0.1 : 0
+        r.batchSize = 50
+        r.writers = 2
+        return r
+    }
+
+    /// Every strategy the roles allow leaves a verified store; the others are refused, each for
+    /// the reason the case names.
+    @Test(arguments: cases)
+    func everyApplicableStrategyRuns(_ c: Case) throws {
+        ConcurrencyDebug.isEnabled = true
+        var refused: [String: String] = [:]
+        for name in StrategyRegistry.names {
+            let strategy = StrategyRegistry.strategy(named: name)!
+            let config = configuration(c, strategy)
+            let source = try ImportSource.resolve(config)
+            let shape = try source.shape(config.shapeOptions)
+            if let reason = source.refusal(of: strategy, shape: shape) {
+                refused[name] = reason
+                continue
+            }
+            try run(strategy, config, c)
+        }
+        for (name, start) in c.refused {
+            #expect(refused[name]?.hasPrefix(start) == true, "\(c.testDescription): \(name) refused for \(refused[name] ?? "nothing")")
+        }
+        #expect(Set(refused.keys) == Set(c.refused.keys), "\(c.testDescription): refused \(refused)")
+    }
+
+    private func run(_ strategy: any WriteStrategy, _ config: RunConfiguration, _ c: Case) throws {
+        let what = "\(c.testDescription) \(strategy.name)"
+        let path = NSTemporaryDirectory() + "corpus-\(UUID().uuidString).sqlite"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
+        var options = StoreOptions(path: path)
+        options.persistentHistoryTracking = strategy.requiresHistory
+        var job = StrategyJob(configuration: config, store: options)
+        if strategy.operation.needsFilledStore {
+            job.operationTarget = try OperationSetup.prepare(job)
+            job.prepared = try strategy.setUp(job)
+        }
+        let counters = try strategy.run(job)
+        job.prepared = nil
+        let v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        #expect(v.integrity == "ok" && v.lost == 0 && v.unexpectedRows == 0, "\(what): \(v)")
+        #expect(v.problems(strategy.expectations).isEmpty, "\(what): \(v.problems(strategy.expectations))")
+        if strategy.operation == .import, strategy.expectations.uniqueKeys {
+            #expect(v.storeRows == config.workload.uniqueKeys && v.duplicates == 0, "\(what)")
+        }
+        if strategy.operation != .import {
+            #expect(try OperationSetup.problems(job, job.operationTarget!, counters: counters).isEmpty, "\(what)")
+        }
+    }
+
+    /// `generate` then `--input`: the file reads back as the records written, composite keys and
+    /// nested relationship members included.
+    @Test(arguments: cases)
+    func aGeneratedFileReadsBackAsTheSameRecords(_ c: Case) throws {
+        let config = configuration(c, ContextResetStrategy())
+        let shape = try ImportSource.resolve(config).shape(config.shapeOptions)
+        let path = NSTemporaryDirectory() + "corpus-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var source = GeneratedRecords(spec: config.workload, shape: shape)
+        var writer = RecordFileWriter(fd: fd, format: .json, shape: shape, pool: source.pool)
+        var written: [Record] = []
+        var r = Record()
+        while source.next(into: &r) {
+            try writer.write(r)
+            written.append(r)
+        }
+        try writer.finish()
+        close(fd)
+        let reader = try RecordFileReader(path: path, shape: shape)
+        var n = 0
+        while try reader.next(into: &r) {
+            for f in shape.fields.indices {
+                let name = "\(c.testDescription) record \(n) \(shape.fields[f].name)"
+                let w = written[n].values
+                #expect(r.values.isNull(f) == w.isNull(f), "\(name)")
+                guard !w.isNull(f) else { continue }
+                switch shape.fields[f].type {
+                case .text, .bytes, .uuid:
+                    let read = r.values.withBytes(f, pool: nil) { Array($0) }
+                    #expect(read == w.withBytes(f, pool: source.pool) { Array($0) }, "\(name)")
+                case .bool: #expect(r.values.bool(f) == w.bool(f), "\(name)")
+                case .real, .date: #expect(r.values.double(f) == w.double(f), "\(name)")
+                case .integer16, .integer32, .integer64: #expect(r.values.integer(f) == w.integer(f), "\(name)")
+                }
+            }
+            n += 1
+        }
+        #expect(n == written.count && reader.ignoredMembers.isEmpty, "\(c.testDescription): \(reader.ignoredMembers)")
+    }
+
+    // MARK: The store's layout
+
+    /// The models whose stores are checked, and the one refused with its reason.
+    static let layouts = ["kiwix-apple/DataModel.xcdatamodel", "ntfy-ios/Model.xcdatamodel",
+                          "AltStore/AltStore 17.xcdatamodel", "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel"]
+
+    /// Each entity's table holds Z_PK, Z_ENT, Z_OPT, a column per stored attribute and one per
+    /// to-one (both sides of a one-to-one), with an index per to-one, per fetch index and per
+    /// uniqueness constraint: read from the model file's text here, not from the engine's model.
+    @Test(arguments: layouts)
+    func theStoreHasTheLayoutTheModelDescribes(_ model: String) throws {
+        let text = try String(contentsOfFile: Self.folder + "/" + model + "/contents", encoding: .utf8)
+        let file = try ModelFile.read(Self.folder + "/" + model)
+        let path = NSTemporaryDirectory() + "corpus-layout-\(UUID().uuidString).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let db = try Database(path: path)
+        try StoreSchema.create(in: db, model: try ManagedObjectModel(file.entities))
+        var indexes: Set<String> = []
+        let list = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        while try list.step() { indexes.insert(list.text(at: 0) ?? "") }
+        for entity in text.components(separatedBy: "<entity ").dropFirst() {
+            let name = Self.values("name", in: String(entity.prefix { $0 != ">" }))[0]
+            let body = entity.components(separatedBy: "</entity>")[0]
+            let attributes = Self.elements("attribute", in: body).filter { !$0.contains("transient=\"YES\"") }
+            let toOnes = Self.elements("relationship", in: body).filter { !$0.contains("toMany=\"YES\"") }
+            var expected = Set(["Z_PK", "Z_ENT", "Z_OPT"])
+            for element in attributes + toOnes { expected.insert("Z" + Self.values("name", in: element)[0].uppercased()) }
+            var columns: Set<String> = []
+            let info = try db.prepare("PRAGMA table_info(Z\(name.uppercased()))")
+            while try info.step() { columns.insert(info.text(at: 1) ?? "") }
+            #expect(columns == expected, "\(model) \(name)")
+            for r in toOnes.map({ Self.values("name", in: $0)[0] }) {
+                #expect(indexes.contains("Z\(name.uppercased())_Z\(r.uppercased())_INDEX"), "\(model) \(name).\(r)")
+            }
+            for index in Self.elements("fetchIndex", in: body).map({ Self.values("name", in: $0)[0] }) {
+                #expect(indexes.contains("Z_\(name)_\(index)"), "\(model) \(name) fetch index \(index)")
+            }
+            for constraint in body.components(separatedBy: "<uniquenessConstraint>").dropFirst() {
+                let members = Self.values("value", in: constraint.components(separatedBy: "</uniquenessConstraint>")[0])
+                #expect(indexes.contains("Z_\(name)_UNIQUE_" + members.joined(separator: "_")), "\(model) \(name) \(members)")
+            }
+        }
+    }
+
+    /// Entity inheritance (the browser's bookmarks and folders) is refused by name, with its line.
+    @Test func entityInheritanceIsRefusedWithItsLine() throws {
+        #expect(throws: ModelFileError.self) { try ModelFile.read(Self.folder + "/duckduckgo-ios/BookmarksAndFolders.xcdatamodel") }
+        do { _ = try ModelFile.read(Self.folder + "/duckduckgo-ios/BookmarksAndFolders.xcdatamodel") } catch {
+            #expect("\(error)".contains("inherits from BookmarkItemManagedObject"), "\(error)")
+        }
+    }
+
+    /// The opening tags of `element` in `text`.
+    static func elements(_ element: String, in text: String) -> [String] {
+        text.components(separatedBy: "<\(element) ").dropFirst().map { String($0.prefix { $0 != ">" }) }
+    }
+
+    /// The values of `key="…"` in `text`, in order.
+    static func values(_ key: String, in text: String) -> [String] {
+        (" " + text).components(separatedBy: " \(key)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+}
