@@ -132,4 +132,23 @@ import Testing
         let rows = try CLI.rows(out)
         #expect(rows.count == 14 && rows.allSatisfy { $0["status"] == "ok" && $0["entity"] == "Episode" }, "\(rows.map { $0["error"] ?? "" })")
     }
+
+    /// A shipping model's one-to-one as the run explains it, with the size assumed for its binary
+    /// values, and the store verified both ways (issue 28).
+    @Test func aOneToOneRunSaysWhatItAssumed() throws {
+        let dir = CLI.makeFolder()
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Corpus/kiwix-apple/DataModel.xcdatamodel").standardizedFileURL.path
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--model", model, "--entity", "ZimFile", "--strategy", "context-reset,batch", "--rows", "300",
+                             "--dup-rate", "0.1", "--no-limit", "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("relationship: one-to-one (DownloadTask.zimFile points back): each record has a DownloadTask of its own"),
+                "\(r.stderr)")
+        #expect(r.stderr.contains("assumed: each generated Binary/Transformable value is 4096 bytes (ZimFile.faviconData, "
+                                  + "ZimFile.fileURLBookmark, DownloadTask.resumeData)"), "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.count == 2 && rows.allSatisfy { $0["status"] == "ok" && $0["bad_links"] == "0" && $0["store_rows"] == "270" },
+                "\(rows)")
+    }
 }

@@ -183,4 +183,31 @@ import Testing
         #expect(first > repeats / 10)
         #expect(Set((0..<s.rows).map(plan.keyIndex)).count == s.uniqueKeys)
     }
+
+    /// A related object named by a nested object, as feeds nest them (issue 28): its key is read
+    /// from the relationship's member, other members skipped; a flat name the model gives an
+    /// attribute is left to the attribute; a member that is not an object is refused by name.
+    @Test func aNestedRelationshipObjectNamesTheRelatedObject() throws {
+        var shape = Shapes.expenses
+        shape.fields[4].container = .init(name: "category", member: "name", only: false)
+        func read(_ json: String, _ shape: RecordShape) throws -> Record {
+            let path = NSTemporaryDirectory() + "nested-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try json.write(toFile: path, atomically: true, encoding: .utf8)
+            let reader = try RecordFileReader(path: path, shape: shape)
+            var r = Record()
+            #expect(try reader.next(into: &r))
+            #expect(reader.ignoredMembers.isEmpty, "\(reader.ignoredMembers)")
+            return r
+        }
+        let record = #"{"expenses": [{"id": "a", "amount": 1.5, "date": "2020-02-19T00:00:00Z", "note": "x", "#
+        let nested = try read(record + #""category": {"name": "Rent", "color": [1, 2]}}]}"#, shape)
+        #expect(nested.bytes(4, pool: nil) == Array("Rent".utf8))
+        let flat = try read(record + #""categoryName": "Rent"}]}"#, shape)
+        #expect(flat.bytes(4, pool: nil) == Array("Rent".utf8))
+        #expect(throws: ImportError.self) { try read(record + #""category": "Rent"}]}"#, shape) }
+        shape.fields[4].container?.only = true
+        #expect(shape.fields[4].flatName == nil && shape.fields[4].memberPath == "category.name")
+        #expect(throws: ImportError.self) { try read(record + #""category": null}]}"#, shape) }
+    }
 }
