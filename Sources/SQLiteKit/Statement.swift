@@ -56,9 +56,11 @@ package final class Statement {
     }
 
     /// Binds UTF-8 bytes without copying them: the buffer must stay valid and unchanged until
-    /// the statement is stepped to completion or reset. This is the hot-path text binding.
+    /// the statement is stepped to completion or reset. This is the hot-path text binding. Empty
+    /// text binds '' (never NULL).
     @inline(__always)
     package func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
+        if bytes.isEmpty { check(loadgen_bind_empty_text(handle, index), index); return }
         check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                                 Int32(bytes.count), loadgen_sqlite_static()), index)
     }
@@ -81,6 +83,7 @@ package final class Statement {
 
     /// Binds a String (SQLite copies it). Convenient; not for per-row hot paths.
     package func bind(_ value: String, at index: Int32) {
+        if value.isEmpty { check(loadgen_bind_empty_text(handle, index), index); return }
         var copy = value
         let rc = copy.withUTF8 { buffer in
             sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
@@ -91,18 +94,22 @@ package final class Statement {
 
     /// Binds UTF-8 bytes as text (SQLite copies them). Not for per-row hot paths.
     package func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        if bytes.isEmpty { check(loadgen_bind_empty_text(handle, index), index); return }
         check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                                 Int32(bytes.count), loadgen_sqlite_transient()), index)
     }
 
     /// Binds bytes as a BLOB (SQLite copies them).
     package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        // A zero-length buffer may have no address, which would bind NULL rather than X''.
+        if bytes.isEmpty { check(sqlite3_bind_zeroblob(handle, index, 0), index); return }
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient()), index)
     }
 
     /// Binds bytes as a BLOB without copying; the same lifetime rule as `bindText(noCopy:at:)`.
     @inline(__always)
     package func bindBlob(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
+        if bytes.isEmpty { check(sqlite3_bind_zeroblob(handle, index, 0), index); return }
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_static()), index)
     }
 

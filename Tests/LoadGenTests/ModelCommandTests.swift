@@ -151,4 +151,33 @@ import Testing
         #expect(rows.count == 2 && rows.allSatisfy { $0["status"] == "ok" && $0["bad_links"] == "0" && $0["store_rows"] == "270" },
                 "\(rows)")
     }
+
+    /// An app store's feed as it publishes an app (issue 28): a date-only version date, an empty
+    /// key component, the source named by a nested object; members no attribute reads are listed
+    /// with what they probably are, and the review page names the model's roles.
+    @Test func aStoresFeedImportsAndTheReviewNamesTheRoles() throws {
+        let dir = CLI.makeFolder()
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Corpus/AltStore/AltStore 17.xcdatamodel").standardizedFileURL.path
+        let feed = dir + "/apps.json"
+        let text = #"{"storeapps": [{"bundleIdentifier": "com.example.app", "sourceIdentifier": "", "developerName": "D", "#
+            + #""downloadURL": "https://example.com/a.ipa", "iconURL": "https://example.com/i.png", "localizedDescription": "x", "#
+            + #""name": "A", "screenshotURLs": "AAAA", "version": "1.0", "versionDate": "2020-02-19", "#
+            + #""source": {"identifier": "com.example.source", "name": "ignored"}, "versions": [{"version": "1.0"}], "Size": 3}]}"#
+        try text.write(toFile: feed, atomically: true, encoding: .utf8)
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--model", model, "--entity", "StoreApp", "--relationship", "source", "--input", feed,
+                             "--strategy", "context-reset,batch", "--no-limit", "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("versions (the to-many StoreApp.versions → AppVersion: arrays of related objects are not imported)")
+                && r.stderr.contains("Size (probably StoreApp.size"), "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.count == 2 && rows.allSatisfy { $0["status"] == "ok" && $0["store_rows"] == "1" && $0["bad_links"] == "0" }, "\(rows)")
+        let review = try CLI.run(["report", out, "--out", dir + "/review"], tmpdir: dir)
+        #expect(review.status == 0, "\(review.stderr)")
+        let page = try FileManager.default.contentsOfDirectory(atPath: dir + "/review").filter { $0.hasSuffix(".md") }
+            .map { try String(contentsOfFile: dir + "/review/" + $0, encoding: .utf8) }.joined()
+        #expect(page.contains("### Model") && page.contains("records are **StoreApp**, keyed by `sourceIdentifier + bundleIdentifier`, "
+                                                             + "related through `source.identifier`"), "\(page.prefix(1500))")
+    }
 }

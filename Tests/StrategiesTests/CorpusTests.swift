@@ -10,7 +10,9 @@ import Workload
 /// licence): every strategy the roles allow runs on each entity at a small size and leaves a
 /// verified store, what the model cannot serve is refused by name, a generated file reads back as
 /// the same records, and the store has the tables, columns and indexes the layout describes.
-@Suite struct CorpusTests {
+/// Serialized: each case runs every strategy synchronously, and on a two-core runner parallel
+/// cases would hold every thread of the pool that the async tests of other suites wait for.
+@Suite(.serialized) struct CorpusTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Corpus").standardized.path
 
@@ -170,6 +172,36 @@ import Workload
             n += 1
         }
         #expect(n == written.count && reader.ignoredMembers.isEmpty, "\(c.testDescription): \(reader.ignoredMembers)")
+    }
+
+    /// "" is a value like any other in a key of several attributes (issue 28): the notifications
+    /// store's subscriptions keyed by server and topic, two on the empty server, import through
+    /// every kind of writer and are stored as '' (never NULL).
+    @Test func anEmptyStringIsAKeyComponent() throws {
+        ConcurrencyDebug.isEnabled = true
+        let file = NSTemporaryDirectory() + "corpus-empty-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try """
+            {"baseUrl": "", "topic": "alerts"}
+            {"baseUrl": "", "topic": "builds"}
+            {"baseUrl": "https://ntfy.sh", "topic": "alerts"}
+            {"baseUrl": "", "topic": "alerts"}
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let c = Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription")
+        for strategy in [RawSQLiteUniqueStrategy(), BatchStrategy(), ContextResetStrategy(), OneWriterStrategy()] as [any WriteStrategy] {
+            let path = NSTemporaryDirectory() + "corpus-empty-\(UUID().uuidString).sqlite"
+            defer { for x in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + x) } }
+            var config = configuration(c, strategy)
+            config.input = file
+            var job = StrategyJob(configuration: config, store: StoreOptions(path: path))
+            job.input = file
+            _ = try strategy.run(job)
+            let v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+            #expect(v.storeRows == 3 && v.duplicates == 0 && v.lost == 0 && v.unexpectedRows == 0, "\(strategy.name): \(v)")
+            let db = try Database(path: path)
+            #expect(try db.scalarInt("SELECT count(*) FROM ZSUBSCRIPTION WHERE ZBASEURL = ''") == 2, "\(strategy.name)")
+        }
     }
 
     // MARK: The store's layout

@@ -147,6 +147,24 @@ import Testing
             #expect(out.withUnsafeBytes(ISO8601.parse) == seconds, "\(String(decoding: out, as: UTF8.self))")
         }
     }
+
+    /// ISO 8601 as feeds write it (issue 28): a calendar date alone, fractions of any length,
+    /// offsets with or without their colon or minutes; a date without a zone, or out of range, is
+    /// refused.
+    @Test func isoDatesInTheFormsFeedsWrite() {
+        func parse(_ text: String) -> Double? { Array(text.utf8).withUnsafeBytes(ISO8601.parse) }
+        let midnight = 603_763_200.0   // 2020-02-19T00:00:00Z
+        #expect(parse("2020-02-19") == midnight)
+        #expect(parse("2020-02-19T00:00:00Z") == midnight)
+        #expect(parse("2020-02-19T05:00:00+05:00") == midnight)
+        #expect(parse("2020-02-19T05:00:00+0500") == midnight)
+        #expect(parse("2020-02-19T05:00:00+05") == midnight)
+        #expect(parse("2020-02-18T19:00:00-05:00") == midnight)
+        #expect(parse("2020-02-19T00:00:00.123456Z").map { abs($0 - midnight - 0.123456) < 1e-6 } == true)
+        for bad in ["2020-02-19T00:00:00", "2020-13-19", "2020-02-19T00:00:00+25:00", "2020-02-1", "2020-02-19T00:00:00+05:0"] {
+            #expect(parse(bad) == nil, "\(bad)")
+        }
+    }
 }
 
 @Suite struct ZipfTests {

@@ -82,6 +82,7 @@ enum ReportCommand {
         if records != ["expenses"] && !records.isEmpty {
             text += "Records: \(records.joined(separator: "; ")).\n\n"
         }
+        text += models(rows)
         if machines.count > 1 {
             text += "**Measured on \(machines.count) machines (--cross-machine)**: \(machines.joined(separator: "; ")). "
                 + "Medians below mix them; compare across machines only through `vs_limit`.\n\n"
@@ -110,6 +111,24 @@ enum ReportCommand {
         }
         text += findings(summary)
         return text
+    }
+
+    /// The roles and sizes of each model run, said in words rather than left inside the reproduce
+    /// command: which model file, which entity, its key and relationship, and the sizes the
+    /// generator assumed (issue 28).
+    static func models(_ rows: [ResultRow]) -> String {
+        let lines = rows.map(\.parameters).filter { !$0["model"].isEmpty }.map { p -> String in
+            let relationship = p["relationship"]
+            let parents = p["parents"].isEmpty || !p["input"].isEmpty ? "" : " (\(p["parents"]) related objects unless one-to-one)"
+            let related = relationship.isEmpty || relationship == "none" ? "related to nothing"
+                : "related through `\(relationship)`" + parents
+            let generated = p["input"].isEmpty
+                ? "; generated strings \(p["string_length"]) bytes, Binary/Transformable values \(p["payload_bytes"]) bytes each" : ""
+            return "- `\(p["model"])`: records are **\(p["entity"])**, keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`, "
+                + related + generated
+        }.uniqued()
+        guard !lines.isEmpty else { return "" }
+        return "### Model\n\n" + lines.joined(separator: "\n") + "\n\n"
     }
 
     private static func machine(_ rows: [ResultRow]) -> String {

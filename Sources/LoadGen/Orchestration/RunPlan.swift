@@ -282,9 +282,6 @@ struct RunPlan {
             start.inputUniqueKeys = file.uniqueKeys
             start.workload.dataset = file.dataset
             start.workload.rows = file.records
-            if !file.ignoredMembers.isEmpty {
-                modelNotes.append("--input \(file.path): members no field reads, ignored: \(file.ignoredMembers.joined(separator: ", "))")
-            }
         }
         var product = [start]
         for (parameter, values) in axes {
@@ -302,6 +299,12 @@ struct RunPlan {
         configurations = product.filter { $0.writeStrategy?.operation == $0.operation }
             .map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
         sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(\.parameter.columns)
+        if let file = input, !file.ignoredMembers.isEmpty {
+            // Explained against the model the configurations use (set by the axes above).
+            let source = configurations.first.flatMap { try? ImportSource.resolve($0) }
+            let members = source?.explainIgnored(file.ignoredMembers) ?? file.ignoredMembers
+            modelNotes.append("--input \(file.path): members no field reads, ignored: \(members.joined(separator: ", "))")
+        }
         try checkModels()
         findIgnored()
         addLimits()

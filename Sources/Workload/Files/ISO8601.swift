@@ -64,7 +64,7 @@ package enum ISO8601 {
         out.append(contentsOf: bytes[0..<n])
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]`; nil when it is not one.
+    /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM|±HHMM|±HH)`; nil when it is not one.
     package static func parse(_ b: UnsafeRawBufferPointer) -> Double? {
         func num(_ at: Int, _ n: Int) -> Int64? {
             guard at + n <= b.count else { return nil }
@@ -75,6 +75,11 @@ package enum ISO8601 {
                 v = v * 10 + Int64(c - 48)
             }
             return v
+        }
+        // A calendar date alone (`2020-02-19`, as app-store feeds date their versions): its midnight UTC.
+        if b.count == 10, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
+           (1...12).contains(mo), (1...31).contains(d) {
+            return Double(days(fromCivil: y, mo, d) * 86_400 - referenceOffset)
         }
         guard b.count >= 19, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
               b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
@@ -93,9 +98,13 @@ package enum ISO8601 {
         if i < b.count && (b[i] == 90 || b[i] == 122) {
             i += 1
         } else if i < b.count && (b[i] == 43 || b[i] == 45) {
-            guard let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2) else { return nil }
+            // ±HH:MM, ±HHMM or ±HH, the offsets ISO 8601 allows.
+            guard let oh = num(i + 1, 2), oh < 24 else { return nil }
+            let colon = i + 3 < b.count && b[i + 3] == 58 ? 1 : 0
+            let om = i + 3 == b.count ? 0 : num(i + 3 + colon, 2)
+            guard let om, om < 60 else { return nil }
             offset = (oh * 3600 + om * 60) * (b[i] == 43 ? 1 : -1)
-            i += 6
+            i += i + 3 == b.count ? 3 : 5 + colon
         } else {
             return nil
         }

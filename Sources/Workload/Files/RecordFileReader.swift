@@ -265,7 +265,10 @@ package final class RecordFileReader: RecordSource {
                 throw ImportError(path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.memberPath)\"\(role)")
             }
         }
-        for f in shape.key where shape.fields[f].type == .text && r.values.byteCount(f) == 0 {
+        // "" is a value like any other in a key of several attributes (an app stores it); a key
+        // that is nothing but empty text names no record, and is refused as a broken line.
+        if shape.key.allSatisfy({ shape.fields[$0].type == .text && r.values.byteCount($0) == 0 }) {
+            let f = shape.key[0]
             throw ImportError(path: path, record: recordNumber, offset: start,
                               message: "field \"\(shape.fields[f].fileName)\" is empty (a key needs text)")
         }
