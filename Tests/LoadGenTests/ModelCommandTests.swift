@@ -180,4 +180,34 @@ import Testing
         #expect(page.contains("### Model") && page.contains("records are **StoreApp**, keyed by `sourceIdentifier + bundleIdentifier`, "
                                                              + "related through `source.identifier`"), "\(page.prefix(1500))")
     }
+
+    /// A source document as an app store publishes it, its apps at /apps (issue 28): imported
+    /// with --input-path, recorded in the input column as the file's fragment; a pointer that is
+    /// not one, or without --input, is a usage error naming the flag.
+    @Test func inputPathReadsTheRecordsInsideASourceDocument() throws {
+        let dir = CLI.makeFolder()
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Corpus/AltStore/AltStore 17.xcdatamodel").standardizedFileURL.path
+        let app = { (i: Int) in
+            #"{"bundleIdentifier": "com.example.app\#(i)", "sourceIdentifier": "com.example.source", "developerName": "D", "#
+                + #""downloadURL": "https://example.com/a.ipa", "iconURL": "https://example.com/i.png", "localizedDescription": "x", "#
+                + #""name": "A", "screenshotURLs": "AAAA", "version": "1.0", "versionDate": "2023-03-29T12:00:00-05:00", "#
+                + #""source": {"identifier": "com.example.source"}}"#
+        }
+        let feed = dir + "/source.json"
+        try (#"{"name": "Example", "identifier": "com.example.source", "apps": ["# + (1...3).map(app).joined(separator: ", ")
+             + #"], "news": []}"#).write(toFile: feed, atomically: true, encoding: .utf8)
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--model", model, "--entity", "StoreApp", "--relationship", "source", "--input", feed,
+                             "--input-path", "/apps", "--strategy", "batch", "--no-limit", "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.count == 1 && rows[0]["status"] == "ok" && rows[0]["store_rows"] == "3" && rows[0]["input"] == feed + "#/apps", "\(rows)")
+        for (arguments, mentions) in [(["--input", feed, "--input-path", "apps"], "--input-path 'apps' is not a JSON Pointer"),
+                                      (["--input-path", "/apps"], "--input-path applies only with --input")] {
+            let bad = try CLI.run(["run", "--model", model, "--entity", "StoreApp", "--relationship", "source", "--strategy", "batch",
+                                   "--out", dir + "/bad.csv"] + arguments, tmpdir: dir)
+            #expect(bad.status == 64 && bad.stderr.contains(mentions), "\(bad.stderr)")
+        }
+    }
 }

@@ -202,6 +202,28 @@ import Testing
         #expect(Set((0..<s.rows).map(plan.keyIndex)).count == s.uniqueKeys)
     }
 
+    /// The records' array inside a feed's document, named by a JSON Pointer as the path's
+    /// fragment (RFC 6901): members before and after it are skipped, nested objects descended,
+    /// `~1` read as `/`; a missing member or a non-array is refused where it is (issue 28).
+    @Test func aJSONPointerFindsTheRecordsInsideTheDocument() throws {
+        let record = #"{"id": "a", "amount": 1.5, "date": "2020-02-19", "note": "x", "categoryName": "Rent"}"#
+        let path = NSTemporaryDirectory() + "feed-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try (#"{"name": "Feed", "meta": {"tags": ["]", {"x": 1}], "a/b": {"expenses": ["# + record + ", " + record
+             + #"], "after": [1]}}, "tail": null}"#).write(toFile: path, atomically: true, encoding: .utf8)
+        func count(_ input: String) throws -> Int {
+            let reader = try RecordFileReader(path: input, shape: Shapes.expenses)
+            var r = Record(), n = 0
+            while try reader.next(into: &r) { n += 1 }
+            return n
+        }
+        #expect(try count(path + "#/meta/a~1b/expenses") == 2)
+        #expect(throws: ImportError.self) { try count(path + "#/meta/nothing") }
+        #expect(throws: ImportError.self) { try count(path + "#/name") }
+        #expect(throws: ImportError.self) { try count(path + "#meta") }
+        #expect(try RecordFileReader.header(of: path + "#/meta/a~1b/expenses").firstMembers == ["id", "amount", "date", "note", "categoryName"])
+    }
+
     /// A related object named by a nested object, as feeds nest them (issue 28): its key is read
     /// from the relationship's member, other members skipped; a flat name the model gives an
     /// attribute is left to the attribute; a member that is not an object is refused by name.

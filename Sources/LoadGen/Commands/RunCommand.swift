@@ -155,7 +155,9 @@ enum RunCommand {
             if let datasets, datasets.count > 1 {
                 throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
             }
-            input = try InputFile.scan(path, for: plan.baseConfiguration,
+            // The pointer travels with the file as its fragment (`feed.json#/apps`), so children,
+            // the CSV's input column and reruns all read the same records.
+            input = try InputFile.scan(path + (plan.inputPointer.map { "#" + $0 } ?? ""), for: plan.baseConfiguration,
                                        datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
         }
         try plan.expand(input: input)

@@ -42,6 +42,8 @@ struct RunPlan {
     var progress = ProgressDisplay.Style.auto
     /// `--input`: the path until the file is scanned (`RunCommand`), then what it holds.
     var inputPath: String?
+    /// `--input-path`: where the records' array sits inside the document (a JSON Pointer).
+    var inputPointer: String?
     /// Where a suite's line came from ("bench/suites/nightly:12"), for messages; nil for the
     /// command line.
     var suiteLine: String?
@@ -67,6 +69,8 @@ struct RunPlan {
         .option("--store", "PATH|memory", "keep the store at PATH (replaced only by a repetition that is ok), or in memory",
                 default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
+        .option("--input-path", "POINTER", "with --input: the JSON Pointer (RFC 6901) of the records' array inside the document, "
+                + "as a feed nests it (/apps)"),
         .option("--repeat", "N", "measured repetitions of each configuration", default: "1"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
@@ -158,6 +162,13 @@ struct RunPlan {
         if quiet { progress = .none }
         inputPath = a.string("--input")
         if inputPath == "" { throw CommandError.usage("run: --input expects a file path") }
+        if let pointer = a.string("--input-path") {
+            guard inputPath != nil else { throw CommandError.usage("run: --input-path applies only with --input FILE") }
+            guard pointer.hasPrefix("/"), pointer.count > 1 else {
+                throw CommandError.usage("run: --input-path '\(pointer)' is not a JSON Pointer to a member: give one like /apps or /source/apps")
+            }
+            inputPointer = pointer
+        }
     }
 
     /// The operations of the run: strategies follow them (`--strategy all` means all of theirs,

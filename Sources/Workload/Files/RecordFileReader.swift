@@ -42,6 +42,8 @@ package final class RecordFileReader: RecordSource {
     private var finished = false
     /// A bare `[ … ]` rather than `{"name": [ … ]}`.
     private var bareArray = false
+    /// The members leading to the records' array (`--input-path`), empty for the array at the top.
+    private let pointer: [String]
     private var parents: [InlineText: Int] = [:]
     private var scratch: [UInt8] = []
     private var field = InlineText()
@@ -62,9 +64,13 @@ package final class RecordFileReader: RecordSource {
     static let unixEpochSinceReferenceDate = 978_307_200.0
 
     /// Opens `path` for records of `shape`. Throws `ImportError` for an empty or non-JSON file,
-    /// `ImportFileError` when it cannot be opened.
-    package init(path: String, shape: RecordShape) throws {
+    /// `ImportFileError` when it cannot be opened. A path ending in `#/member/…` (a JSON Pointer,
+    /// RFC 6901, as a URI fragment) names the records' array inside the document, as a feed nests
+    /// it (`source.json#/apps`), when the path as a whole is not a file.
+    package init(path input: String, shape: RecordShape) throws {
+        let (path, pointer) = try Self.location(input)
         self.path = path
+        self.pointer = pointer
         self.shape = shape
         var byName: [InlineText: Int] = [:]
         var containers: [InlineText: [(member: InlineText, field: Int)]] = [:]
@@ -144,6 +150,7 @@ package final class RecordFileReader: RecordSource {
             return
         }
         guard first == UInt8(ascii: "{") else { throw unexpected(first, expecting: "'{' or '['", record: nil) }
+        if !pointer.isEmpty { return try descend() }
         // NDJSON starts with a record; the JSON shape starts with {"<array name>": [.
         if let name = try wrapperName() {
             arrayName = name
@@ -187,7 +194,7 @@ package final class RecordFileReader: RecordSource {
             }
             if c == UInt8(ascii: "]") {
                 position += 1
-                if bareArray { try expectEndOfFile() } else { try expectEnd(closing: "}") }
+                if bareArray { try expectEndOfFile() } else if !pointer.isEmpty { try ascend() } else { try expectEnd(closing: "}") }
                 finished = true
                 return false
             }
@@ -214,6 +221,94 @@ package final class RecordFileReader: RecordSource {
             throw unexpected(c, expecting: "'\(closing)'", record: nil)
         }
         position += 1
+        try expectEndOfFile()
+    }
+
+    // MARK: A records' array inside the document (JSON Pointer)
+
+    /// Splits `file#/a/b` into the file and the pointer's members (`~1` is `/`, `~0` is `~`); a
+    /// path that names a file as it is has no pointer.
+    static func location(_ input: String) throws -> (path: String, pointer: [String]) {
+        guard let hash = input.firstIndex(of: "#"), access(input, F_OK) != 0 else { return (input, []) }
+        let path = String(input[..<hash]), fragment = String(input[input.index(after: hash)...])
+        guard fragment.hasPrefix("/"), fragment.count > 1 else {
+            throw ImportError(path: path, record: nil, offset: 0,
+                              message: "--input-path \"\(fragment)\" is not a JSON Pointer to a member (one like /apps or /source/apps)")
+        }
+        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
+            // RFC 6901: "~1" is "/" and "~0" is "~", decoded in that order.
+            var out = "", tilde = false
+            for ch in token {
+                if tilde { out.append(ch == "1" ? "/" : ch == "0" ? "~" : ch); tilde = false } else if ch == "~" { tilde = true } else { out.append(ch) }
+            }
+            if tilde { out.append("~") }
+            return out
+        }
+        return (path, tokens)
+    }
+
+    /// Walks the pointer's members from the document's `{` to the records' `[`, skipping the
+    /// members around them (a feed's name, identifier, …).
+    private func descend() throws {
+        format = .json
+        var at = ""
+        for (depth, token) in pointer.enumerated() {
+            guard try peek() == UInt8(ascii: "{") else { throw error(nil, "--input-path: \(at.isEmpty ? "the document" : at) is not an object") }
+            position += 1
+            try skipMembers(until: token, in: at.isEmpty ? "the document" : at)
+            at += "/" + token
+            try skipWhitespace()
+            let last = depth == pointer.count - 1
+            guard let c = try peek(), c == UInt8(ascii: last ? "[" : "{") else {
+                throw error(nil, "--input-path: \(at) is not \(last ? "an array of records" : "an object")")
+            }
+            if last { position += 1 }
+        }
+        arrayName = pointer.last
+    }
+
+    /// Skips members of the object just opened until the one named `token` (consumed with its
+    /// ':'); throws when the object ends first.
+    private func skipMembers(until token: String, in place: String) throws {
+        var first = true
+        while true {
+            try skipWhitespace()
+            guard let c = try peek() else { throw error(nil, "the file ends inside \(place)") }
+            if c == UInt8(ascii: "}") { throw error(nil, "--input-path: \(place) has no member \"\(token)\"") }
+            if !first {
+                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: nil) }
+                position += 1
+                try skipWhitespace()
+            }
+            first = false
+            try readString(into: &field, what: "a member name")
+            try skipWhitespace()
+            guard try peek() == UInt8(ascii: ":") else { throw error(nil, "a member of \(place) lacks its ':'") }
+            position += 1
+            try skipWhitespace()
+            if field.string == token { return }
+            try skipValue()
+        }
+    }
+
+    /// After the records' `]`: the rest of each enclosing object, then the end of the file.
+    private func ascend() throws {
+        for _ in pointer {
+            while true {
+                try skipWhitespace()
+                guard let c = try peek() else { throw error(nil, "the file ends before the document's final '}'") }
+                if c == UInt8(ascii: "}") { position += 1; break }
+                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: nil) }
+                position += 1
+                try skipWhitespace()
+                try readString(into: &field, what: "a member name")
+                try skipWhitespace()
+                guard try peek() == UInt8(ascii: ":") else { throw error(nil, "a member lacks its ':'") }
+                position += 1
+                try skipWhitespace()
+                try skipValue()
+            }
+        }
         try expectEndOfFile()
     }
 
