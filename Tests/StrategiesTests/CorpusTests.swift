@@ -89,7 +89,11 @@ import Workload
     /// Every strategy the roles allow leaves a verified store; the others are refused, each for
     /// the reason the case names.
     @Test(arguments: cases)
-    func everyApplicableStrategyRuns(_ c: Case) throws {
+    func everyApplicableStrategyRuns(_ c: Case) async throws {
+        try await Self.onOwnThread { try self.runEvery(c) }
+    }
+
+    private func runEvery(_ c: Case) throws {
         ConcurrencyDebug.isEnabled = true
         var refused: [String: String] = [:]
         for name in StrategyRegistry.names {
@@ -124,7 +128,14 @@ import Workload
         job.prepared = nil
         let v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
         #expect(v.integrity == "ok" && v.lost == 0 && v.unexpectedRows == 0, "\(what): \(v)")
-        #expect(v.problems(strategy.expectations).isEmpty, "\(what): \(v.problems(strategy.expectations))")
+        // Racing writers that each find the other's related object take it (a one-to-one is never
+        // shared), leaving a copy without one: the buggy idiom's bad links, as its duplicates.
+        let racing = strategy.expectations.linked && !strategy.expectations.uniqueKeys && !strategy.isLimit
+        if racing, try ImportSource.resolve(config).roles.parentInverse != nil {
+            #expect(v.badLinks <= v.duplicates, "\(what): \(v)")
+        } else {
+            #expect(v.problems(strategy.expectations).isEmpty, "\(what): \(v.problems(strategy.expectations))")
+        }
         if strategy.operation == .import, strategy.expectations.uniqueKeys {
             #expect(v.storeRows == config.workload.uniqueKeys && v.duplicates == 0, "\(what)")
         }
@@ -136,7 +147,11 @@ import Workload
     /// `generate` then `--input`: the file reads back as the records written, composite keys and
     /// nested relationship members included.
     @Test(arguments: cases)
-    func aGeneratedFileReadsBackAsTheSameRecords(_ c: Case) throws {
+    func aGeneratedFileReadsBackAsTheSameRecords(_ c: Case) async throws {
+        try await Self.onOwnThread { try self.roundTrip(c) }
+    }
+
+    private func roundTrip(_ c: Case) throws {
         let config = configuration(c, ContextResetStrategy())
         let shape = try ImportSource.resolve(config).shape(config.shapeOptions)
         let path = NSTemporaryDirectory() + "corpus-\(UUID().uuidString).json"
@@ -177,7 +192,11 @@ import Workload
     /// "" is a value like any other in a key of several attributes (issue 28): the notifications
     /// store's subscriptions keyed by server and topic, two on the empty server, import through
     /// every kind of writer and are stored as '' (never NULL).
-    @Test func anEmptyStringIsAKeyComponent() throws {
+    @Test func anEmptyStringIsAKeyComponent() async throws {
+        try await Self.onOwnThread { try self.emptyComponent() }
+    }
+
+    private func emptyComponent() throws {
         ConcurrencyDebug.isEnabled = true
         let file = NSTemporaryDirectory() + "corpus-empty-\(UUID().uuidString).ndjson"
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -264,5 +283,18 @@ import Workload
     /// The values of `key="…"` in `text`, in order.
     static func values(_ key: String, in text: String) -> [String] {
         (" " + text).components(separatedBy: " \(key)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    /// Runs `body` on a thread of its own: the strategies block while they run, and a test that
+    /// holds a thread of Swift's cooperative pool (two on a two-core runner) starves the async
+    /// tests of other suites past their time limits.
+    static func onOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
+            let thread = Thread {
+                do { try body(); done.resume() } catch { done.resume(throwing: error) }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 }
