@@ -92,8 +92,8 @@ struct RawRecordWriter {
     /// A field's value (with its type, read once here rather than from the shape per row), the
     /// related object's key, or NULL (another to-one, which nothing sets).
     private enum Column { case field(Int, FieldType), parent, null }
-    /// The related object's key field and other fields' types, likewise.
-    private let parentKeyField: (Int, FieldType)?
+    /// The related object's key fields and other fields' types, likewise.
+    private let parentKeyFields: [(Int, FieldType)]
     private let parentTypes: [FieldType]
     /// The related object has a column pointing back at its record (a one-to-one).
     private let pointsBack: Bool
@@ -106,9 +106,9 @@ struct RawRecordWriter {
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
         insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
-        if let parent = mapping.parentEntity, let key = mapping.roles.parentKey {
+        if let parent = mapping.parentEntity, !mapping.roles.parentKeys.isEmpty {
             // A one-to-one's related object points back at the record it is made for.
-            let columns = ([key] + mapping.shape.parentFields.map(\.name) + (mapping.roles.parentInverse.map { [$0] } ?? []))
+            let columns = (mapping.roles.parentKeys + mapping.shape.parentFields.map(\.name) + (mapping.roles.parentInverse.map { [$0] } ?? []))
                 .map(EntityDescription.columnName)
             let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns.joined(separator: ", "))) "
@@ -128,7 +128,7 @@ struct RawRecordWriter {
             let f = shape.field(named: c.property)!
             return .field(f, shape.fields[f].type)
         }
-        parentKeyField = shape.parentKey.first.map { ($0, shape.fields[$0].type) }
+        parentKeyFields = shape.parentKey.map { ($0, shape.fields[$0].type) }
         parentTypes = shape.parentFields.map(\.type)
         pointsBack = mapping.roles.parentInverse != nil
         self.shape = shape
@@ -184,11 +184,14 @@ struct RawRecordWriter {
         parentValues?.fillParent(r.parentIndex, into: &others)
         try r.values.withBorrowed { v in
             try others.withBorrowed { o in
-                bind(v, parentKeyField!.0, type: parentKeyField!.1, pool: pool, to: insertParent!, at: 3)
-                for (f, type) in parentTypes.enumerated() {
-                    bind(o, f, type: type, pool: parentValues?.pool, to: insertParent!, at: Int32(4 + f))
+                for (i, (f, type)) in parentKeyFields.enumerated() {
+                    bind(v, f, type: type, pool: pool, to: insertParent!, at: Int32(3 + i))
                 }
-                if pointsBack { insertParent!.bind(nextRecordKey, at: Int32(4 + parentTypes.count)) }
+                let others = Int32(3 + parentKeyFields.count)
+                for (f, type) in parentTypes.enumerated() {
+                    bind(o, f, type: type, pool: parentValues?.pool, to: insertParent!, at: others + Int32(f))
+                }
+                if pointsBack { insertParent!.bind(nextRecordKey, at: others + Int32(parentTypes.count)) }
                 try insertParent!.run()
             }
         }

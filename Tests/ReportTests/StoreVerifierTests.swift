@@ -115,4 +115,29 @@ import Testing
         #expect(try verify(.first) == 4)
         #expect(try verify(.any) == 3)
     }
+
+    /// A related object found by a key of several attributes (a subscription by server and
+    /// topic): a record is linked right only when every column of its related object's key is
+    /// the one it names (issue 28).
+    @Test func aRelatedObjectKeyedByTwoAttributesIsCheckedWhole() throws {
+        let db = try Database(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try db.execute("""
+            CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, ZID TEXT, ZSUB INTEGER);
+            CREATE TABLE ZSUB (Z_PK INTEGER PRIMARY KEY, ZSERVER TEXT, ZTOPIC TEXT);
+            INSERT INTO ZSUB VALUES (1, 'a.example', 'alerts'), (2, 'b.example', 'alerts'), (3, 'a.example', 'builds');
+            INSERT INTO ZNOTE VALUES (1, 'n1', 1), (2, 'n2', 2), (3, 'n3', 3), (4, 'n4', NULL);
+            """)
+        var layout = StoreVerifier.Layout(table: "ZNOTE", keyColumns: ["ZID"])
+        layout.parent = .init(column: "ZSUB", table: "ZSUB", keyColumns: ["ZSERVER", "ZTOPIC"])
+        let v = try StoreVerifier(path: path, layout: layout).verify { sink in
+            // n2 names a.example/alerts but points at b.example/alerts (same topic, other server);
+            // n3 is right; n4 points at nothing.
+            for (id, server, topic) in [("n1", "a.example", "alerts"), ("n2", "a.example", "alerts"),
+                                        ("n3", "a.example", "builds"), ("n4", "a.example", "alerts")] {
+                try sink { $0.bind(id, at: 1); $0.bind(server, at: 2); $0.bind(topic, at: 3) }
+            }
+        }
+        #expect(v.badLinks == 2 && v.lost == 0 && v.storeRows == 4, "\(v)")
+    }
 }

@@ -52,16 +52,21 @@ import Workload
         // expression; a ranged Integer 16 with a default.
         Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription",
              refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
-        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Notification", relationship: "none",
-             refused: refusing(relatedStrategies, needsRelated)),
+        // A notification arrives into its subscription, found by server and topic together.
+        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Notification"),
         Case(model: "ntfy-ios/Model.xcdatamodel", entity: "User",
              refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
         // The app store: a key of two attributes one of which is also `source` + `Identifier`
         // (the relationship's member nests), Decimal and Transformable attributes, four to-ones.
         Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "StoreApp", relationship: "source"),
         Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "NewsItem", relationship: "source"),
-        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppVersion", relationship: "none",
-             refused: refusing(relatedStrategies, needsRelated)),
+        // An app's versions, permissions and screenshots, each related to its app found by source
+        // and bundle identifier together; the installed app is a one-to-one found so.
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppVersion", relationship: "app"),
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppPermission", relationship: "app", refused: noTarget),
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppScreenshot", relationship: "app",
+             refused: noTarget.filter { $0.value == "cannot update" }),
+        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "InstalledApp", relationship: "storeApp"),
         // The browser's tracker log: no constraint or index, a key named.
         Case(model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", key: ["uuid"],
              refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) { unique, _ in unique }),

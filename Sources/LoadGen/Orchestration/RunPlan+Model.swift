@@ -22,8 +22,10 @@ extension RunPlan {
             if c.model.path != nil {
                 c.model.entity = source.roles.entity
                 c.model.key = source.roles.key
-                c.model.relationship = source.roles.relationship.map { r in source.roles.parentKey.map { "\(r).\($0)" } ?? r }
-                    ?? ModelChoice.noRelationship
+                // A key of several attributes is found again from the destination's constraint.
+                c.model.relationship = source.roles.relationship.map { r in
+                    source.roles.parentKeys.count == 1 ? "\(r).\(source.roles.parentKeys[0])" : r
+                } ?? ModelChoice.noRelationship
                 noteOnce(source)
             }
             let shape: RecordShape

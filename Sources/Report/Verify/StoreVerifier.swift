@@ -20,19 +20,24 @@ package struct StoreVerifier: Sendable {
         /// store has it.
         package var historyChangeTable: String?
 
-        /// The foreign key to the related object, its table and its key column.
+        /// The foreign key to the related object, its table and its key columns (one, or a
+        /// constraint of several).
         package struct Parent: Sendable {
             package var column: String
             package var table: String
-            package var keyColumn: String
+            package var keyColumns: [String]
             /// A one-to-one's column on the related row, pointing back at the record: each record
             /// pointing at a related object must be the one that object points at, and the other
             /// way round (a related object shared by two records fails one of them).
             package var inverseColumn: String?
-            package init(column: String, table: String, keyColumn: String) {
+            package init(column: String, table: String, keyColumns: [String]) {
                 self.column = column
                 self.table = table
-                self.keyColumn = keyColumn
+                self.keyColumns = keyColumns
+            }
+
+            package init(column: String, table: String, keyColumn: String) {
+                self.init(column: column, table: table, keyColumns: [keyColumn])
             }
         }
 
@@ -42,7 +47,7 @@ package struct StoreVerifier: Sendable {
         }
 
         /// Parameters of one expected row: the key's values, then the related object's key.
-        package var expectedColumns: Int { keyColumns.count + (parent == nil ? 0 : 1) }
+        package var expectedColumns: Int { keyColumns.count + (parent?.keyColumns.count ?? 0) }
     }
 
     /// Receives expected rows: each call binds, on the statement it is given, the key's values at
@@ -78,7 +83,8 @@ package struct StoreVerifier: Sendable {
 
         // Columns without a declared type: no affinity, so every value keeps the type it is bound with.
         let expectedKeys = t.keyColumns.indices.map { "k\($0)" }
-        let columns = expectedKeys + (t.parent == nil ? [] : ["parent"])
+        let expectedParent = (t.parent?.keyColumns ?? []).indices.map { "parent\($0)" }
+        let columns = expectedKeys + expectedParent
         // Every copy's related object is a right one when any copy may be the one kept.
         let anyCopy = repeated == .any && t.parent != nil
         let primary = anyCopy ? columns : expectedKeys
@@ -89,7 +95,7 @@ package struct StoreVerifier: Sendable {
         let last = repeated == .last && t.parent != nil
         let insert = try db.prepare((last ? "INSERT" : "INSERT OR IGNORE") + " INTO temp.loadgen_expected VALUES ("
                                     + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                                    + (last ? " ON CONFLICT DO UPDATE SET parent = excluded.parent" : ""))
+                                    + (last ? " ON CONFLICT DO UPDATE SET " + expectedParent.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") : ""))
         try expected { bind in
             bind(insert)
             try insert.run()
@@ -107,16 +113,18 @@ package struct StoreVerifier: Sendable {
         var badLinks = 0
         if let p = t.parent {
             let join = zip(t.keyColumns, expectedKeys).map { "e.\($1) = x.\($0)" }.joined(separator: " AND ")
+            // The related object is the expected one when every column of its key is.
+            let sameParent = zip(p.keyColumns, expectedParent).map { "e.\($1) IS p.\($0)" }.joined(separator: " AND ")
             badLinks = try db.scalarInt(anyCopy ? """
                 SELECT count(*) FROM main.\(t.table) x
                 LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
                 WHERE \(tuple(t.keyColumns, "x.")) IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
-                AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND e.parent IS p.\(p.keyColumn))
+                AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND \(sameParent))
                 """ : """
                 SELECT count(*) FROM main.\(t.table) x
                 JOIN temp.loadgen_expected e ON \(join)
                 LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
-                WHERE p.\(p.keyColumn) IS NOT e.parent
+                WHERE NOT (\(sameParent))
                 """)
             if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: anyCopy) }
         }

@@ -21,7 +21,7 @@ package struct ImportModel: Sendable {
         name = source.file.name
         roles = source.roles
         var keys = [(entity: source.roles.entity, attributes: source.roles.key)]
-        if let parent = source.roles.parentEntity, let parentKey = source.roles.parentKey { keys.append((parent, [parentKey])) }
+        if let parent = source.roles.parentEntity, !source.roles.parentKeys.isEmpty { keys.append((parent, source.roles.parentKeys)) }
         model = try ManagedObjectModel(key.apply(to: source.file.entities, keys: keys))
         let model = self.model
         recordEntity = model.entity(named: source.roles.entity)!
@@ -51,21 +51,25 @@ package struct ImportModel: Sendable {
         var shape = RecordShape(entity: record.name, fields: fields, key: key,
                                 arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
         shape.keyProblem = keyProblem
-        if let parent, let relationship = roles.relationship.flatMap(record.relationship), let parentKey = roles.parentKey {
-            let a = parent.attribute(parentKey)!
-            let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
-                if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
+        if let parent, let relationship = roles.relationship.flatMap(record.relationship), !roles.parentKeys.isEmpty {
+            for parentKey in roles.parentKeys {
+                let a = parent.attribute(parentKey)!
+                let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
+                    if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
+                }
+                // The relationship's mappedKeyName names a key of one attribute.
+                let mapped = roles.parentKeys.count == 1 ? relationship.userInfo[GenerationHints.mappedKeyName] : nil
+                let fileName = mapped ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
+                var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
+                let taken = shape.fields.contains { $0.fileName == fileName }
+                keyField.container = .init(name: relationship.name, member: parentKey, only: taken)
+                shape.fields.append(keyField)
+                shape.parentKey.append(shape.fields.count - 1)
             }
-            let fileName = relationship.userInfo[GenerationHints.mappedKeyName]
-                ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
-            var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
-            let taken = shape.fields.contains { $0.fileName == fileName }
-            keyField.container = .init(name: relationship.name, member: parentKey, only: taken)
-            shape.fields.append(keyField)
-            shape.parentKey = [shape.fields.count - 1]
             shape.parentEntity = parent.name
             shape.parentPerRecord = roles.parentInverse != nil
-            shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { $0.name != parentKey }.map { a in
+            let parentKeys = Set(roles.parentKeys)
+            shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
                 var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))
                 field.isRequired = !a.isOptional && a.defaultValue.isNull
                 return field
@@ -132,9 +136,9 @@ package struct ImportModel: Sendable {
     package var verifierLayout: StoreVerifier.Layout {
         var layout = StoreVerifier.Layout(table: recordEntity.tableName,
                                           keyColumns: roles.key.map(EntityDescription.columnName))
-        if let relationship = roles.relationship, let parentEntity, let parentKey = roles.parentKey {
+        if let relationship = roles.relationship, let parentEntity, !roles.parentKeys.isEmpty {
             layout.parent = .init(column: EntityDescription.columnName(relationship), table: parentEntity.tableName,
-                                  keyColumn: EntityDescription.columnName(parentKey))
+                                  keyColumns: roles.parentKeys.map(EntityDescription.columnName))
             layout.parent?.inverseColumn = roles.parentInverse.map(EntityDescription.columnName)
         }
         layout.historyChangeTable = HistorySchema.changeTable

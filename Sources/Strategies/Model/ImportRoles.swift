@@ -15,8 +15,12 @@ package struct ImportRoles: Sendable, Hashable {
     /// The to-one from record to related object, nil when records relate to nothing.
     package var relationship: String?
     package var parentEntity: String?
-    /// The related entity's key attribute (its uniqueness constraint, or an indexed attribute).
+    /// The related entity's key attribute (its uniqueness constraint, or an indexed attribute);
+    /// the first of `parentKeys` when its constraint holds several.
     package var parentKey: String?
+    /// Every attribute the related object is found by: one, or a constraint of several together
+    /// (a subscription found by server and topic).
+    package var parentKeys: [String] = []
     package var parentKeyIsUnique = false
     /// The relationship is one-to-one: its inverse (named here) is a to-one too, so each record
     /// has a related object of its own, pointing back at it.
@@ -182,21 +186,30 @@ extension ImportRoles {
         } else if single.count == 1 {
             parentKey = single[0]
             parentKeyIsUnique = true
+        } else if single.isEmpty, destination.uniquenessConstraints.count == 1 {
+            // Found by its one constraint of several attributes, as the app finds it.
+            parentKeys = destination.uniquenessConstraints[0]
+            parentKey = parentKeys[0]
+            parentKeyIsUnique = true
         } else if single.isEmpty, let indexed = Self.indexedAttributes(destination).first, Self.indexedAttributes(destination).count == 1 {
             parentKey = indexed
         } else {
             let why = single.count > 1 ? "has \(single.count) one-attribute uniqueness constraints"
-                : destination.uniquenessConstraints.isEmpty ? "has no uniqueness constraint or index" : "is constrained by several attributes together"
+                : destination.uniquenessConstraints.isEmpty ? "has no uniqueness constraint or index"
+                : "has \(destination.uniquenessConstraints.count) uniqueness constraints"
             throw ImportModelError("\(where_): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
-                                   + "points at by one key attribute: give --relationship \(r.name).ATTRIBUTE, constrain one, "
+                                   + "points at by its key: give --relationship \(r.name).ATTRIBUTE, constrain one, "
                                    + "or give --relationship none")
         }
-        let keyType = destination.attribute(parentKey!)!.type
-        guard Self.keyTypes.contains(keyType) else {
-            throw ImportModelError("\(where_): \(destination.name).\(parentKey!) is a \(keyType.rawValue) attribute; "
-                                   + "related objects are keyed by string, URI, integer or UUID attributes")
+        if parentKeys.isEmpty { parentKeys = [parentKey!] }
+        for key in parentKeys {
+            let keyType = destination.attribute(key)!.type
+            guard Self.keyTypes.contains(keyType) else {
+                throw ImportModelError("\(where_): \(destination.name).\(key) is a \(keyType.rawValue) attribute; "
+                                       + "related objects are keyed by string, URI, integer or UUID attributes")
+            }
         }
-        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKey!)"
+        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKeys.joined(separator: " + "))"
                            + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
         if let inverse = r.inverse.flatMap(destination.relationship), !inverse.isToMany {
             parentInverse = inverse.name

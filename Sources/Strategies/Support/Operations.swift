@@ -120,7 +120,7 @@ package enum OperationSetup {
             target = targetField.map { EntityDescription.columnName(model.shape.fields[$0].name) }
             update = model.shape.updateField.map { EntityDescription.columnName(model.shape.fields[$0].name) }
             parentTable = model.parentEntity?.tableName
-            parentKey = model.roles.parentKey.map(EntityDescription.columnName)
+            parentKey = model.roles.parentKeys.isEmpty ? nil : model.roles.parentKeys.map(EntityDescription.columnName).joined(separator: ", ")
             foreignKey = model.roles.relationship.map(EntityDescription.columnName)
         }
     }
@@ -145,7 +145,8 @@ package enum OperationSetup {
         while try records.step() { add(records, columns: count) }
         if let parentTable = t.parentTable, let parentKey = t.parentKey {
             let others = try db.prepare("SELECT Z_PK, \(parentKey), Z_OPT FROM \(parentTable) ORDER BY Z_PK")
-            while try others.step() { add(others, columns: parentVersions ? 3 : 2) }
+            let keyColumns = Int32(parentKey.split(separator: ",").count)
+            while try others.step() { add(others, columns: keyColumns + (parentVersions ? 2 : 1)) }
         }
         let keys = try db.prepare("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         while try keys.step() { add(keys, columns: 2) }

@@ -20,21 +20,21 @@ final class ParentDirectory {
     let mapper: RecordMapper
     private var objects: [InlineText: ManagedObject] = [:]
     private var ids: [InlineText: ManagedObjectID] = [:]
-    /// Every key seen (with its value), for the refetch after a reset.
-    private var keys: [InlineText: Value] = [:]
+    /// Every key seen (with its values), for the refetch after a reset.
+    private var keys: [InlineText: [Value]] = [:]
     private let parentEntity: Entity
-    private let keyAttribute: String
-    private let keyIndex: Int
+    /// The attributes of the related object's key (one, or a constraint of several).
+    private let keyAttributes: [String]
+    private let keyIndexes: [Int]
 
     /// A directory for `mapper`'s related entity; nil when records relate to nothing.
     init?(lookup: Lookup, mapper: RecordMapper) {
-        guard let parentEntity = mapper.parentEntity, let keyAttribute = mapper.parentKeyAttribute,
-              let keyIndex = mapper.parentKey else { return nil }
+        guard let parentEntity = mapper.parentEntity, !mapper.parentKeyIndexes.isEmpty else { return nil }
         self.lookup = lookup
         self.mapper = mapper
         self.parentEntity = parentEntity
-        self.keyAttribute = keyAttribute
-        self.keyIndex = keyIndex
+        self.keyAttributes = mapper.parentKeyAttributes
+        self.keyIndexes = mapper.parentKeyIndexes
     }
 
     /// Prepares for a batch of records (before any of them is resolved).
@@ -47,11 +47,11 @@ final class ParentDirectory {
         case .keepIDs:
             var unknown: [InlineText] = []
             var seen = Set<InlineText>()
-            var values: [Value] = []
+            var values: [[Value]] = []
             for r in batch {
                 let name = mapper.parentName(of: r)
                 guard objects[name] == nil, seen.insert(name).inserted else { continue }
-                if let id = ids[name] { objects[name] = context.object(with: id) } else { unknown.append(name); values.append(mapper.parentKeyValue(of: r)) }
+                if let id = ids[name] { objects[name] = context.object(with: id) } else { unknown.append(name); values.append(mapper.parentKeyValues(of: r)) }
             }
             if !unknown.isEmpty { try fetch(values, into: context) }
         }
@@ -60,7 +60,9 @@ final class ParentDirectory {
     /// The parent object for `record` in `context`, fetched or created as the lookup says.
     func parent(for record: Record, in context: ManagedObjectContext) throws -> ManagedObject {
         if lookup == .fetchPerRecord {
-            var request = FetchRequest(entityName: parentEntity.name, predicate: .equal(keyAttribute, mapper.parentKeyValue(of: record)))
+            let values = mapper.parentKeyValues(of: record)
+            let parts = keyAttributes.indices.map { Predicate.equal(keyAttributes[$0], values[$0]) }
+            var request = FetchRequest(entityName: parentEntity.name, predicate: parts.count == 1 ? parts[0] : .and(parts))
             request.fetchLimit = 1
             if let found = try context.fetch(request).first { return found }
             return create(record, in: context)
@@ -78,23 +80,35 @@ final class ParentDirectory {
 
     private func create(_ record: Record, in context: ManagedObjectContext) -> ManagedObject {
         let object = context.insert(parentEntity)
-        let value = mapper.parentKeyValue(of: record)
-        object.setValue(value, at: keyIndex)
+        let values = mapper.parentKeyValues(of: record)
+        for (i, index) in keyIndexes.enumerated() { object.setValue(values[i], at: index) }
         mapper.applyParentValues(record, to: object)
         let name = mapper.parentName(of: record)
         objects[name] = object
-        keys[name] = value
+        keys[name] = values
         return object
     }
 
-    private func fetch(_ wanted: [Value], into context: ManagedObjectContext) throws {
-        let request = FetchRequest(entityName: parentEntity.name, predicate: .in(keyAttribute, wanted))
+    /// Fetches the related objects of `wanted` keys: `key IN (…)`, or for a key of several
+    /// attributes an IN per attribute (a superset, as an app would write it; the objects are
+    /// then told apart by their whole key).
+    private func fetch(_ wanted: [[Value]], into context: ManagedObjectContext) throws {
+        let several = keyAttributes.count > 1
+        let parts = keyAttributes.indices.map { i in
+            Predicate.in(keyAttributes[i], several ? Self.distinct(wanted.map { $0[i] }) : wanted.map { $0[i] })
+        }
+        let request = FetchRequest(entityName: parentEntity.name, predicate: parts.count == 1 ? parts[0] : .and(parts))
         for object in try context.fetch(request) {
-            let value = object.value(at: keyIndex)
-            guard let name = mapper.parentName(of: value) else { continue }
+            guard let name = mapper.parentName(of: object) else { continue }
             objects[name] = object
             ids[name] = object.objectID
-            keys[name] = value
+            keys[name] = keyIndexes.map { object.value(at: $0) }
         }
+    }
+
+    /// `values` without repeats, in order (a key of one attribute is already distinct).
+    private static func distinct(_ values: [Value]) -> [Value] {
+        var seen = Set<Value>()
+        return values.filter { seen.insert($0).inserted }
     }
 }

@@ -14,8 +14,11 @@ struct RecordMapper {
     private let types: [FieldType]
     /// The record entity's to-one to the related object, nil without one.
     let parentRelationship: Int?
-    /// The related entity's key attribute.
+    /// The related entity's key attribute (the first, for a key of several).
     let parentKey: Int?
+    /// Every attribute of the related entity's key, and their names.
+    let parentKeyIndexes: [Int]
+    let parentKeyAttributes: [String]
     /// The record's key: attribute indexes and names, with the fields that hold them.
     let key: [Int]
     let keyAttributes: [String]
@@ -40,6 +43,8 @@ struct RecordMapper {
         parentRelationship = model.roles.relationship.flatMap(record.toOneIndex)
         parentKeyAttribute = model.roles.parentKey
         parentKey = model.roles.parentKey.flatMap { parent?.attributeIndex($0) }
+        parentKeyAttributes = model.roles.parentKeys
+        parentKeyIndexes = parent.map { p in model.roles.parentKeys.map { p.attributeIndex($0)! } } ?? []
         key = model.roles.key.map { record.attributeIndex($0)! }
         keyAttributes = model.roles.key
         self.pool = pool
@@ -124,16 +129,35 @@ struct RecordMapper {
     /// The related object's key in `record`, as the engine holds it.
     func parentKeyValue(of record: Record) -> Value { shape.parentKey.first.map { value($0, of: record) } ?? .null }
 
+    /// Every value of the related object's key in `record`, in `parentKeyAttributes` order.
+    func parentKeyValues(of record: Record) -> [Value] { shape.parentKey.map { value($0, of: record) } }
+
     /// The related object's key in `record` as bytes (texts as they are, numbers by their bits):
     /// what the directory of related objects is looked up by, allocation-free.
+    /// A key of several attributes is their bytes, each followed by 0x1F.
     @inline(__always)
     func parentName(of record: Record) -> InlineText {
         var name = InlineText()
-        guard let f = shape.parentKey.first else { return name }
-        if types[f].isBytes {
-            record.values.withBytes(f, pool: pool) { name.append($0) }
-        } else {
-            withUnsafeBytes(of: record.values.integer(f)) { name.append($0) }
+        let several = shape.parentKey.count > 1
+        for f in shape.parentKey {
+            if types[f].isBytes {
+                record.values.withBytes(f, pool: pool) { name.append($0) }
+            } else {
+                withUnsafeBytes(of: record.values.integer(f)) { name.append($0) }
+            }
+            if several { name.append(byte: 0x1F) }
+        }
+        return name
+    }
+
+    /// The same bytes for a related object's stored key (nil when a part of it is missing).
+    func parentName(of object: ManagedObject) -> InlineText? {
+        guard parentKeyIndexes.count > 1 else { return parentKey.flatMap { parentName(of: object.value(at: $0)) } }
+        var name = InlineText()
+        for index in parentKeyIndexes {
+            guard let part = parentName(of: object.value(at: index)) else { return nil }
+            part.withBytes { name.append($0) }
+            name.append(byte: 0x1F)
         }
         return name
     }
