@@ -140,4 +140,29 @@ import Testing
         }
         #expect(v.badLinks == 2 && v.lost == 0 && v.storeRows == 4, "\(v)")
     }
+
+    /// Records without a key (a log of tab visits): the store is checked as a count and a bag of
+    /// related objects' keys (issue 28): a row missing is lost, one too many unexpected, a row
+    /// related to another object than the records name (or to none) a bad link.
+    @Test func recordsWithoutAKeyAreCountedAndTheirLinksBagged() throws {
+        let db = try Database(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try db.execute("""
+            CREATE TABLE ZFILE (Z_PK INTEGER PRIMARY KEY, ZNAME TEXT);
+            CREATE TABLE ZTAB (Z_PK INTEGER PRIMARY KEY, ZFILE INTEGER);
+            INSERT INTO ZFILE VALUES (1, 'a'), (2, 'b');
+            INSERT INTO ZTAB VALUES (1, 1), (2, 1), (3, 2), (4, NULL);
+            """)
+        var layout = StoreVerifier.Layout(table: "ZTAB", keyColumns: [])
+        layout.parent = .init(column: "ZFILE", table: "ZFILE", keyColumn: "ZNAME")
+        func verify(_ names: [String]) throws -> Verification {
+            try StoreVerifier(path: path, layout: layout).verify { sink in
+                for name in names { try sink { $0.bind(name, at: 1) } }
+            }
+        }
+        let right = try verify(["a", "a", "b", "b"])     // the fourth tab should point at b
+        #expect(right.storeRows == 4 && right.lost == 0 && right.unexpectedRows == 0 && right.badLinks == 1, "\(right)")
+        let fewer = try verify(["a", "b", "b", "b", "b"])   // one lost; a tab at a too many, one unlinked
+        #expect(fewer.lost == 1 && fewer.unexpectedRows == 0 && fewer.badLinks == 2, "\(fewer)")
+    }
 }

@@ -23,6 +23,8 @@ import Workload
         var entity: String
         var key: [String]? = nil
         var relationship: String? = nil
+        /// Share of repeated records (none for an entity without a key: nothing repeats).
+        var dupRate = 0.1
         /// Refused strategies by the start of their reason.
         var refused: [String: String] = [:]
         var testDescription: String { "\(model) \(entity)" + (relationship.map { " --relationship \($0)" } ?? "") }
@@ -30,6 +32,9 @@ import Workload
 
     static let needsUnique = "needs a uniqueness constraint"
     static let needsRelated = "resolves related objects"
+    static let needsKey = "needs a key to find records by"
+    /// An entity without a key runs the idioms that only insert.
+    static let keyless = refusing(StrategyRegistry.names.filter { !["raw-sqlite", "batch-insert-only"].contains($0) }, needsKey)
     /// Updates and deletes select their targets by a date or number attribute.
     static let noTarget = refusing(StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .update }, "cannot update")
         .merging(refusing(StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .delete }, "cannot delete")) { a, _ in a }
@@ -48,6 +53,8 @@ import Workload
         // A history of tabs: no constraint, a key named, nothing deduplicated.
         Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Tab", key: ["title"],
              refused: refusing(uniqueStrategies, needsUnique)),
+        // The same history with no key at all: only inserted, told apart by nothing.
+        Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Tab", dupRate: 0, refused: keyless),
         // The notifications store: a key of two attributes with a Max Length and a regular
         // expression; a ranged Integer 16 with a default.
         Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription",
@@ -68,6 +75,7 @@ import Workload
              refused: noTarget.filter { $0.value == "cannot update" }),
         Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "InstalledApp", relationship: "storeApp"),
         // The browser's tracker log: no constraint or index, a key named.
+        Case(model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", dupRate: 0, refused: keyless),
         Case(model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", key: ["uuid"],
              refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) { unique, _ in unique }),
     ]
@@ -85,7 +93,7 @@ import Workload
         r.workload.modelParents = 7
         r.workload.payloadBytes = 32
         r.workload.rows = 240
-        r.workload.dupRate = strategy.operation == .import ? 0.1 : 0
+        r.workload.dupRate = strategy.operation == .import ? c.dupRate : 0
         r.batchSize = 50
         r.writers = 2
         return r
@@ -124,6 +132,8 @@ import Workload
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
         var options = StoreOptions(path: path)
         options.persistentHistoryTracking = strategy.requiresHistory
+        // Racing writers on a shared, loaded runner may hold the lock past the 5 s default.
+        options.busyTimeoutMilliseconds = 60_000
         var job = StrategyJob(configuration: config, store: options)
         if strategy.operation.needsFilledStore {
             job.operationTarget = try OperationSetup.prepare(job)

@@ -124,8 +124,8 @@ enum ReportCommand {
                 : "related through `\(relationship)`" + parents
             let generated = p["input"].isEmpty
                 ? "; generated strings \(p["string_length"]) bytes, Binary/Transformable values \(p["payload_bytes"]) bytes each" : ""
-            return "- `\(p["model"])`: records are **\(p["entity"])**, keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`, "
-                + related + generated
+            let key = p["key"].isEmpty ? "keyed by nothing (only inserted)" : "keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`"
+            return "- `\(p["model"])`: records are **\(p["entity"])**, \(key), " + related + generated
         }.uniqued()
         guard !lines.isEmpty else { return "" }
         return "### Model\n\n" + lines.joined(separator: "\n") + "\n\n"

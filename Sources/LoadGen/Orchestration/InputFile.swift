@@ -34,7 +34,7 @@ struct InputFile {
                 throw CommandError(message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
             }
             return InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
-                             uniqueKeys: keys.count, ignoredMembers: reader.ignoredMembers)
+                             uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
         } catch let error as ImportFileError {
             throw CommandError(message: "run: --input \(error)", exitCode: ExitCode.noInput)
         } catch let error as ImportError {

@@ -32,6 +32,10 @@ extension RunPlan {
             do { shape = try source.shape(c.shapeOptions) } catch let error as ImportModelError { throw Self.modelError(error) }
             if c.model.path != nil, c.input == nil, let line = Self.payloadNote(shape), !modelNotes.contains(line) { modelNotes.append(line) }
             if c.input == nil, let problem = shape.keyProblem { throw Self.modelError(ImportModelError(problem, kind: .malformed)) }
+            if source.roles.key.isEmpty, c.input == nil, c.workload.dupRate > 0 {
+                throw CommandError.usage("run: --dup-rate \(c.workload.dupRate): \(source.roles.entity) has no key, so no record repeats "
+                                         + "another; give --dup-rate 0, or --key ATTRIBUTE")
+            }
             if c.model.path != nil, c.operation == .update || c.operation == .delete, let target = shape.targetField {
                 let update = shape.updateField.map { "; an update writes \(shape.fields[$0].name)" } ?? ""
                 let line = "  \(c.operation.rawValue)s target the \(source.roles.entity) records whose \(shape.fields[target].name) "

@@ -74,6 +74,7 @@ package struct StoreVerifier: Sendable {
         db.setBusyTimeout(milliseconds: 10_000)
         let integrity = try integrityCheck(db)
         let t = layout
+        if t.keyColumns.isEmpty { return try verifyKeyless(db, integrity: integrity, isMemory: isMemory, expected: expected) }
         let keys = t.keyColumns.joined(separator: ", ")
         let keyed = "(" + t.keyColumns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ") + ")"
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
@@ -137,6 +138,52 @@ package struct StoreVerifier: Sendable {
         var verification = Verification(storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = unexpected
+        if let history = t.historyChangeTable,
+           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
+            verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
+        }
+        return verification
+    }
+
+    /// Records told apart by nothing (an entity without a key): the expected store is a count of
+    /// rows and, with a related object, a bag of related objects' keys. A row missing is lost, a
+    /// row too many unexpected, and a row whose related object is not one the records name as
+    /// often (or that points at none) a bad link. Duplicates cannot be told from records.
+    private func verifyKeyless(_ db: Database, integrity: String, isMemory: Bool,
+                               expected: (ExpectedSink) throws -> Void) throws -> Verification {
+        let t = layout
+        let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
+        let keys = t.parent?.keyColumns ?? []
+        let columns = keys.indices.map { "parent\($0)" }
+        try db.execute("CREATE TEMP TABLE loadgen_expected (n INTEGER PRIMARY KEY" + columns.map { ", \($0)" }.joined() + ")")
+        try db.execute("BEGIN")
+        let insert = try db.prepare(columns.isEmpty ? "INSERT INTO temp.loadgen_expected DEFAULT VALUES"
+            : "INSERT INTO temp.loadgen_expected (\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        try expected { bind in
+            bind(insert)
+            try insert.run()
+        }
+        try db.execute("COMMIT")
+        let wanted = try db.scalarInt("SELECT count(*) FROM temp.loadgen_expected")
+        var badLinks = 0
+        if let p = t.parent {
+            let stored = keys.enumerated().map { "p.\($1) AS k\($0)" }.joined(separator: ", ")
+            let groups = keys.indices.map { "k\($0)" }.joined(separator: ", ")
+            let same = keys.indices.map { "e.parent\($0) IS s.k\($0)" }.joined(separator: " AND ")
+            badLinks = try db.scalarInt("""
+                SELECT coalesce(sum(max(0, s.n - coalesce(e.n, 0))), 0) FROM
+                (SELECT \(stored), count(*) AS n FROM main.\(t.table) x LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column) GROUP BY \(groups)) s
+                LEFT JOIN (SELECT \(columns.joined(separator: ", ")), count(*) AS n FROM temp.loadgen_expected GROUP BY \(columns.joined(separator: ", "))) e
+                ON \(same)
+                """)
+            if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: false) }
+        }
+        let bytes = try storeBytes(db, isMemory: isMemory)
+        try db.execute("DROP TABLE temp.loadgen_expected")
+        var verification = Verification(storeRows: rows, duplicates: 0, lost: max(0, wanted - rows), badLinks: badLinks,
+                                        integrity: integrity, storeBytes: bytes)
+        verification.unexpectedRows = max(0, rows - wanted)
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")

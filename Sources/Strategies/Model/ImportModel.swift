@@ -38,7 +38,7 @@ package struct ImportModel: Sendable {
         var keyProblem: String?
         for a in attributes {
             let generation: Generation
-            if a.name == roles.key[0] {
+            if a.name == roles.key.first {
                 (generation, keyProblem) = try keyGeneration(a, in: record.name)
             } else {
                 generation = try hinted(a, in: record.name, options)
@@ -147,7 +147,8 @@ package struct ImportModel: Sendable {
 
     /// The most unique keys the key's type can hold distinct (an Integer 16 key holds 32767).
     package var keyCapacity: Int {
-        let first = shape.fields[shape.key[0]]
+        guard let key = shape.key.first else { return 1 << 47 }
+        let first = shape.fields[key]
         if case .rangedKey(_, let count) = first.generation { return Int(min(count, UInt64(1) << 47)) }
         return first.type.integerMaximum.map { Int(min($0, Int64(1) << 47)) } ?? (1 << 47)
     }

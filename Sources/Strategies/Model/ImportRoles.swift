@@ -8,7 +8,8 @@ import ObjectGraph
 /// role ambiguous or missing, the error says which and lists the choices.
 package struct ImportRoles: Sendable, Hashable {
     package var entity: String
-    /// The record's key: one attribute, or several constrained together.
+    /// The record's key: one attribute, or several constrained together; empty for an entity
+    /// nothing finds records of (no constraint, no index, no `--key`).
     package var key: [String]
     /// The key is one of the entity's uniqueness constraints (deduplicating strategies need one).
     package var keyIsUnique: Bool
@@ -87,6 +88,11 @@ extension ImportRoles {
     private mutating func findKey(_ entity: EntityDescription, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) {
         let usable = entity.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted()
         let choices = "one of: " + (usable.isEmpty ? "none: \(entity.name) has no string, integer or UUID attribute" : usable.joined(separator: ", "))
+        if choice.key == [] {
+            // Resolved before (a child process's configuration): the entity has no key.
+            explanation.append(Self.keylessExplanation(entity))
+            return
+        }
         if let named = choice.key {
             for name in named where entity.attribute(name) == nil {
                 throw ImportModelError("\(where_): --key \(name) is not an attribute of \(entity.name) (\(choices))")
@@ -104,6 +110,12 @@ extension ImportRoles {
                                    + "(\(listed)): give --key ATTRIBUTE[,ATTRIBUTE] to say which keys a record")
         } else {
             let indexed = Self.indexedAttributes(entity).filter { Self.keyTypes.contains(entity.attribute($0)!.type) }
+            if indexed.isEmpty {
+                // A log (page visits, tracker hits): nothing finds a record again, so the idioms
+                // that insert without looking run, on generated records told apart by nothing.
+                explanation.append(Self.keylessExplanation(entity))
+                return
+            }
             guard indexed.count == 1 else {
                 throw ImportModelError("\(where_): \(entity.name) has no uniqueness constraint\(indexed.isEmpty ? " or index" : "") "
                                        + "to find records by: give --key ATTRIBUTE (\(choices))")
@@ -116,6 +128,11 @@ extension ImportRoles {
             throw ImportModelError("\(where_): the key \(entity.name).\(first.name) is a \(first.type.rawValue) attribute; "
                                    + "loadgen generates distinct keys for string, URI, integer and UUID attributes (\(choices))")
         }
+    }
+
+    static func keylessExplanation(_ entity: EntityDescription) -> String {
+        "key: none (\(entity.name) has no uniqueness constraint or index: records are only inserted; "
+            + "strategies that find records by a key do not run; --key ATTRIBUTE names one)"
     }
 
     /// Attributes with an index of their own (Xcode's "Indexed", or a one-attribute fetch index).

@@ -42,6 +42,10 @@ extension ImportSource {
     /// Why `strategy` cannot run on this model's roles, nil when it can: the run refuses it by
     /// name while the others run.
     package func refusal(of strategy: any WriteStrategy, shape: RecordShape) -> String? {
+        if roles.key.isEmpty && (strategy.keyConstraint != .none || strategy.operation != .import) {
+            return "needs a key to find records by, and \(roles.entity) has none (no uniqueness constraint or index): "
+                + "give --key ATTRIBUTE to measure it"
+        }
         if strategy.keyConstraint == .unique && !roles.keyIsUnique {
             return "needs a uniqueness constraint on the key (\(roles.entity).\(roles.key.joined(separator: "+")) has none in "
                 + "\(file.name)): add one to the model to measure it"

@@ -362,7 +362,7 @@ package final class RecordFileReader: RecordSource {
         }
         // "" is a value like any other in a key of several attributes (an app stores it); a key
         // that is nothing but empty text names no record, and is refused as a broken line.
-        if shape.key.allSatisfy({ shape.fields[$0].type == .text && r.values.byteCount($0) == 0 }) {
+        if !shape.key.isEmpty, shape.key.allSatisfy({ shape.fields[$0].type == .text && r.values.byteCount($0) == 0 }) {
             let f = shape.key[0]
             throw ImportError(path: path, record: recordNumber, offset: start,
                               message: "field \"\(shape.fields[f].fileName)\" is empty (a key needs text)")
