@@ -271,43 +271,41 @@ package final class RecordFileReader: RecordSource {
     /// ':'); throws when the object ends first.
     private func skipMembers(until token: String, in place: String) throws {
         var first = true
-        while true {
-            try skipWhitespace()
-            guard let c = try peek() else { throw error(nil, "the file ends inside \(place)") }
-            if c == UInt8(ascii: "}") { throw error(nil, "--input-path: \(place) has no member \"\(token)\"") }
-            if !first {
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: nil) }
-                position += 1
-                try skipWhitespace()
-            }
-            first = false
-            try readString(into: &field, what: "a member name")
-            try skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw error(nil, "a member of \(place) lacks its ':'") }
-            position += 1
-            try skipWhitespace()
+        while try nextMember(&first, what: "a member name", inside: place, record: nil) {
             if field.string == token { return }
             try skipValue()
         }
+        throw error(nil, "--input-path: \(place) has no member \"\(token)\"")
+    }
+
+    /// Steps to an object's next member: false at its `}` (consumed), else its name is in `field`
+    /// and its ':' consumed. `first` tells the first member (no ',' before it).
+    @inline(__always)
+    private func nextMember(_ first: inout Bool, what: String, inside place: String, record: Int?) throws -> Bool {
+        try skipWhitespace()
+        guard let c = try peek() else { throw error(record, "the file ends inside \(place)") }
+        if c == UInt8(ascii: "}") { position += 1; return false }
+        if !first {
+            guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: record) }
+            position += 1
+            try skipWhitespace()
+        }
+        first = false
+        try readString(into: &field, what: what)
+        try skipWhitespace()
+        guard let colon = try peek() else { throw error(record, "the file ends inside \(place)") }
+        guard colon == UInt8(ascii: ":") else { throw unexpected(colon, expecting: "':'", record: record) }
+        position += 1
+        try skipWhitespace()
+        return true
     }
 
     /// After the records' `]`: the rest of each enclosing object, then the end of the file.
     private func ascend() throws {
         for _ in pointer {
-            while true {
-                try skipWhitespace()
-                guard let c = try peek() else { throw error(nil, "the file ends before the document's final '}'") }
-                if c == UInt8(ascii: "}") { position += 1; break }
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: nil) }
-                position += 1
-                try skipWhitespace()
-                try readString(into: &field, what: "a member name")
-                try skipWhitespace()
-                guard try peek() == UInt8(ascii: ":") else { throw error(nil, "a member lacks its ':'") }
-                position += 1
-                try skipWhitespace()
-                try skipValue()
-            }
+            // The records' member came before: every further one follows a ','.
+            var first = false
+            while try nextMember(&first, what: "a member name", inside: "the document", record: nil) { try skipValue() }
         }
         try expectEndOfFile()
     }
@@ -325,22 +323,7 @@ package final class RecordFileReader: RecordSource {
         var seen: UInt64 = 0
         r.values.reset(fields: shape.fields.count)
         var firstMember = true
-        while true {
-            try skipWhitespace()
-            guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
-            if c == UInt8(ascii: "}") { position += 1; break }
-            if !firstMember {
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: recordNumber) }
-                position += 1
-                try skipWhitespace()
-            }
-            firstMember = false
-            try readString(into: &field, what: "a field name")
-            try skipWhitespace()
-            guard let colon = try peek() else { throw error(recordNumber, "the file ends inside the record") }
-            guard colon == UInt8(ascii: ":") else { throw unexpected(colon, expecting: "':'", record: recordNumber) }
-            position += 1
-            try skipWhitespace()
+        while try nextMember(&firstMember, what: "a field name", inside: "the record", record: recordNumber) {
             guard let f = fieldByName[field] else {
                 if let members = containerByName[field] {
                     try readContainer(members, seen: &seen, into: &r.values)
@@ -391,23 +374,7 @@ package final class RecordFileReader: RecordSource {
         guard c == UInt8(ascii: "{") else { throw typeError("member \"\(container)\"", expected: "an object", found: c) }
         position += 1
         var first = true
-        while true {
-            try skipWhitespace()
-            guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
-            if c == UInt8(ascii: "}") { position += 1; return }
-            if !first {
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: recordNumber) }
-                position += 1
-                try skipWhitespace()
-            }
-            first = false
-            try readString(into: &field, what: "a member name in \"\(container)\"")
-            try skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else {
-                throw error(recordNumber, "a member of \"\(container)\" lacks its ':'")
-            }
-            position += 1
-            try skipWhitespace()
+        while try nextMember(&first, what: "a member name", inside: "the record", record: recordNumber) {
             if let f = members.first(where: { $0.member == field })?.field {
                 try readMember(of: f, seen: &seen, into: &v)
             } else {
