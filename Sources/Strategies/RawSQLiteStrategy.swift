@@ -86,12 +86,17 @@ struct RawRecordWriter {
     private let parentValues: Generator?
     /// Z_PK of each related object by the record's parent index; 0 when not inserted yet.
     private var parentKeys: [Int64] = []
+    /// Records in each related object's ordered to-many so far (when the inverse is ordered).
+    private var parentPositions: [Int64] = []
     private var nextRecordKey: Int64 = 1
     private var nextParentKey: Int64 = 1
+    /// Records and related objects share a table (one hierarchy): one key space, the records'.
+    private let sharesKeys: Bool
 
     /// A field's value (with its type, read once here rather than from the shape per row), the
-    /// related object's key, or NULL (another to-one, which nothing sets).
-    private enum Column { case field(Int, FieldType), parent, null }
+    /// related object's key, its `Z_ENT` (a destination with sub-entities), the record's position
+    /// in its ordered to-many, or NULL (another to-one, which nothing sets).
+    private enum Column { case field(Int, FieldType), parent, parentEntity(Int), parentPosition, null }
     /// The related object's key fields and other fields' types, likewise.
     private let parentKeyFields: [(Int, FieldType)]
     private let parentTypes: [FieldType]
@@ -109,7 +114,7 @@ struct RawRecordWriter {
         if let parent = mapping.parentEntity, !mapping.roles.parentKeys.isEmpty {
             // A one-to-one's related object points back at the record it is made for.
             let columns = (mapping.roles.parentKeys + mapping.shape.parentFields.map(\.name) + (mapping.roles.parentInverse.map { [$0] } ?? []))
-                .map(EntityDescription.columnName)
+                .map { parent.column(of: $0) }
             let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns.joined(separator: ", "))) "
                                           + "VALUES (?, ?, 1, \(marks))")
@@ -123,11 +128,17 @@ struct RawRecordWriter {
         insertRecord.bind(1, at: 3)
         let shape = mapping.shape
         columns = record.columns.map { c in
-            if c.property == mapping.roles.relationship { return .parent }
-            if case .toOne = c.kind { return .null }
-            let f = shape.field(named: c.property)!
-            return .field(f, shape.fields[f].type)
+            let isRole = c.property == mapping.roles.relationship
+            switch c.kind {
+            case .toOne: return isRole ? .parent : .null
+            case .entityKey: return isRole ? .parentEntity(mapping.parentEntity?.entityID ?? 0) : .null
+            case .orderKey: return isRole ? .parentPosition : .null
+            case .attribute:
+                let f = shape.field(named: c.property)!
+                return .field(f, shape.fields[f].type)
+            }
         }
+        sharesKeys = mapping.parentEntity?.rootEntityID == record.rootEntityID
         parentKeyFields = shape.parentKey.map { ($0, shape.fields[$0].type) }
         parentTypes = shape.parentFields.map(\.type)
         pointsBack = mapping.roles.parentInverse != nil
@@ -148,6 +159,10 @@ struct RawRecordWriter {
             for column in columns {
                 switch column {
                 case .parent: insertRecord.bind(parentKey, at: index)
+                case .parentEntity(let id): insertRecord.bind(id, at: index)
+                case .parentPosition:
+                    parentPositions[r.parentIndex] += 1
+                    insertRecord.bind(parentPositions[r.parentIndex], at: index)
                 case .field(let f, let type): bind(v, f, type: type, pool: pool, to: insertRecord, at: index)
                 case .null: insertRecord.bindNull(at: index)
                 }
@@ -177,8 +192,9 @@ struct RawRecordWriter {
         if r.parentIndex < parentKeys.count, parentKeys[r.parentIndex] != 0 { return parentKeys[r.parentIndex] }
         if r.parentIndex >= parentKeys.count {
             parentKeys.append(contentsOf: repeatElement(0, count: r.parentIndex + 1 - parentKeys.count))
+            parentPositions.append(contentsOf: repeatElement(0, count: r.parentIndex + 1 - parentPositions.count))
         }
-        let key = nextParentKey
+        let key = sharesKeys ? nextRecordKey : nextParentKey
         insertParent!.bind(key, at: 1)
         var others = RecordValues()
         parentValues?.fillParent(r.parentIndex, into: &others)
@@ -196,7 +212,7 @@ struct RawRecordWriter {
             }
         }
         parentKeys[r.parentIndex] = key
-        nextParentKey += 1
+        if sharesKeys { nextRecordKey += 1 } else { nextParentKey += 1 }
         return key
     }
 
@@ -208,9 +224,11 @@ struct RawRecordWriter {
     }
 
     private func recordMaxKeys() throws {
-        for (entity, next) in [(recordEntity, nextRecordKey)] + (parentEntity.map { [($0, nextParentKey)] } ?? []) {
+        // Keys are counted on the root's row (one key space per table).
+        let parent = sharesKeys ? [] : parentEntity.map { [($0, nextParentKey)] } ?? []
+        for (entity, next) in [(recordEntity, nextRecordKey)] + parent {
             updateMax.bind(next - 1, at: 1)
-            updateMax.bind(entity.entityID, at: 2)
+            updateMax.bind(entity.rootEntityID, at: 2)
             try updateMax.run()
         }
     }

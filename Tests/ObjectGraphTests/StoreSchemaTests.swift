@@ -17,8 +17,8 @@ import Testing
 
     @Test func constraintsBecomeUniqueIndexes() {
         let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .unique))
-        #expect(sql.contains("CREATE UNIQUE INDEX Z_Expense_UNIQUE_externalID ON ZEXPENSE (ZEXTERNALID)"))
-        #expect(sql.contains("CREATE UNIQUE INDEX Z_Category_UNIQUE_name ON ZCATEGORY (ZNAME)"))
+        #expect(sql.contains("CREATE UNIQUE INDEX Z_Expense_UNIQUE_externalID ON ZEXPENSE (ZEXTERNALID COLLATE BINARY ASC)"))
+        #expect(sql.contains("CREATE UNIQUE INDEX Z_Category_UNIQUE_name ON ZCATEGORY (ZNAME COLLATE BINARY ASC)"))
         #expect(sql.last == "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         let indexed = StoreSchema.createStatements(for: BundledModels.expenses(key: .indexed))
         #expect(indexed.contains("CREATE INDEX ZEXPENSE_ZEXTERNALID_INDEX ON ZEXPENSE (ZEXTERNALID)"))

@@ -125,7 +125,7 @@ extension ManagedObjectContext {
             var next: Int64 = 0, last: Int64 = -1
             while !request.handler(&row) {
                 if next > last {
-                    next = try reserve([(entity.id, Self.batchKeyBlock)], connection)[entity.id]!
+                    next = try reserve([(entity.rootID, Self.batchKeyBlock)], connection)[entity.rootID]!
                     last = next + Int64(Self.batchKeyBlock) - 1
                     s.reset()
                 }
@@ -139,6 +139,8 @@ extension ManagedObjectContext {
                 // 0) first: the rowid left by an earlier insert into another table may equal it.
                 if historyWrite != nil { connection.db.lastInsertRowID = 0 }
                 s.bind(row.values[...], from: index)
+                // No relationships: a to-one's entity and order keys stay NULL with it.
+                for i in entity.keyColumns.indices { s.bindNull(at: index + Int32(row.values.count + i)) }
                 try s.run()
                 result.count += connection.db.changes
                 // An upsert's update of an existing row is not recorded: its key is not known

@@ -45,6 +45,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var batch: FaultBatch?
     /// The `Z_PK` reserved for an inserted object by the save in progress (0: none).
     var reservedKey: Int64 = 0
+    /// Per to-one with an ordered inverse: this object's position in the owner's ordered to-many,
+    /// given by the save that writes it (empty for entities without one).
+    var orderKeys: [Int64?] = []
     /// An inserted object merged into another by a uniqueness conflict: it takes that one's ID.
     weak var mergedInto: ManagedObject?
     /// The attribute the context's `PendingIndex` filed this object under (-1: not filed).
@@ -60,6 +63,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         self.values = fault ? [] : entity.defaults
         self.toOne = Array(repeating: nil, count: entity.toOne.count)
         self.toMany = entity.toMany.isEmpty ? [] : Array(repeating: nil, count: entity.toMany.count)
+        if entity.hasOrderKeys { self.orderKeys = Array(repeating: nil, count: entity.toOne.count) }
     }
 
     // MARK: Identity

@@ -10,7 +10,8 @@ extension ManagedObjectContext {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
-        var sql = "SELECT \(request.fetchBatchSize > 0 ? "Z_PK" : entity.selectColumns) FROM \(entity.tableName)"
+        var sql = "SELECT \(request.fetchBatchSize > 0 ? (entity.hasSubentities ? "Z_PK, Z_ENT" : "Z_PK") : entity.readColumns) "
+            + "FROM \(entity.tableName)"
         if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
         if !request.sortDescriptors.isEmpty {
             sql += " ORDER BY " + (try request.sortDescriptors.map {
@@ -25,7 +26,7 @@ extension ManagedObjectContext {
             for (i, v) in compiled.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
             var out: [ManagedObject] = []
             while try s.step() {
-                out.append(request.fetchBatchSize > 0 ? object(primaryKey: Int64(s.int(at: 0)), entity: entity)
+                out.append(request.fetchBatchSize > 0 ? object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity(s, entity, at: 1))
                                                       : materialize(s, entity: entity))
             }
             s.reset()
@@ -67,23 +68,33 @@ extension ManagedObjectContext {
         object(with: ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey))
     }
 
-    /// Registers the row `s` is on (columns as `entity.selectColumns`). A registered object keeps
-    /// its in-memory state; a fault is filled.
+    /// Registers the row `s` is on (columns as `entity.readColumns`). A registered object keeps
+    /// its in-memory state; a fault is filled. A row of a sub-entity (read through an entity
+    /// with sub-entities, `Z_ENT` third) becomes an object of that sub-entity.
     func materialize(_ s: Statement, entity: Entity) -> ManagedObject {
-        let object = self.object(primaryKey: Int64(s.int(at: 0)), entity: entity)
-        if object.isFault { fill(object, from: s) }
+        let rowEntity = entity.hasSubentities ? rowEntity(s, entity, at: 2) : entity
+        let object = self.object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity)
+        if object.isFault { fill(object, from: s, layout: entity.hasSubentities ? rowEntity.hierarchyLayout : rowEntity.rowLayout) }
         return object
     }
 
+    /// The entity whose `Z_ENT` column `at` holds, within `entity`'s hierarchy.
+    private func rowEntity(_ s: Statement, _ entity: Entity, at column: Int32) -> Entity {
+        guard entity.hasSubentities else { return entity }
+        let id = s.int(at: column)
+        return (entity.id...entity.subentityMaxID).contains(id) ? persistentStoreCoordinator.model.runtime[id - 1] : entity
+    }
+
     /// Fills a fault from a row, linking its to-ones (to registered objects or new faults).
-    func fill(_ object: ManagedObject, from s: Statement) {
+    func fill(_ object: ManagedObject, from s: Statement, layout: RowLayout) {
         let entity = object.entity
         object.version = Int64(s.int(at: 1))
-        let targets = linkToOnes(of: object) { i in s.isNull(at: Int32(2 + i)) ? nil : Int64(s.int(at: Int32(2 + i))) }
-        let offset = 2 + entity.toOne.count
+        let targets = linkToOnes(of: object, entityID: { i in
+            layout.entityKey[i] < 0 || s.isNull(at: layout.entityKey[i]) ? nil : s.int(at: layout.entityKey[i])
+        }) { i in s.isNull(at: layout.toOne[i]) ? nil : Int64(s.int(at: layout.toOne[i])) }
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
-        for (i, a) in entity.attributes.enumerated() { values.append(s.value(at: Int32(offset + i), as: a.type)) }
+        for (i, a) in entity.attributes.enumerated() { values.append(s.value(at: layout.attributes[i], as: a.type)) }
         object.values = values
         object.committed = values
         object.committedToOne = targets
@@ -93,8 +104,9 @@ extension ManagedObjectContext {
     }
 
     /// Points a fault's to-ones at the registered objects (or new faults) for the keys of its
-    /// row, `key(i)` for to-one `i`, joining their inverse to-manys. Returns the targets' IDs.
-    func linkToOnes(of object: ManagedObject, key: (Int) -> Int64?) -> [ManagedObjectID?] {
+    /// row, `key(i)` for to-one `i` (of the entity `entityID(i)` names, when the destination has
+    /// sub-entities and the row says which), joining their inverse to-manys. Returns the targets' IDs.
+    func linkToOnes(of object: ManagedObject, entityID: (Int) -> Int? = { _ in nil }, key: (Int) -> Int64?) -> [ManagedObjectID?] {
         var targets: [ManagedObjectID?] = []
         targets.reserveCapacity(object.entity.toOne.count)
         for (i, rel) in object.entity.toOne.enumerated() {
@@ -102,7 +114,8 @@ extension ManagedObjectContext {
                 targets.append(nil)
                 continue
             }
-            let target = self.object(primaryKey: primaryKey, entity: persistentStoreCoordinator.model.runtime[rel.destination - 1])
+            let runtime = persistentStoreCoordinator.model.runtime
+            let target = self.object(primaryKey: primaryKey, entity: runtime[(entityID(i) ?? rel.destination) - 1])
             targets.append(target.objectID)
             object.toOne[i] = target
             if let inverse = rel.inverseToMany { target.addMember(object, toMany: inverse) }
@@ -113,7 +126,7 @@ extension ManagedObjectContext {
     /// Reads one row by key (one query) and registers it; nil when there is no such row.
     func fetchRow(entity: Entity, primaryKey: Int64) throws -> ManagedObject? {
         try persistentStoreCoordinator.performRead { connection in
-            let s = try connection.statement("SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK = ?")
+            let s = try connection.statement("SELECT \(entity.readColumns) FROM \(entity.tableName) WHERE Z_PK = ?")
             s.bind(primaryKey, at: 1)
             defer {
                 s.reset()
@@ -151,7 +164,7 @@ extension ManagedObjectContext {
         while start < faults.count {
             let chunk = faults[start..<min(faults.count, start + 500)]
             start += chunk.count
-            let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) WHERE Z_PK IN ("
+            let sql = "SELECT \(entity.readColumns) FROM \(entity.tableName) WHERE Z_PK IN ("
                 + CompiledPredicate.placeholders(chunk.count) + ")"
             func read(_ connection: Connection) throws {
                 let s = try connection.statement(sql)
@@ -203,7 +216,7 @@ extension ManagedObjectContext {
         let column = destination.toOne[rel.inverseToOne].column
         do {
             try persistentStoreCoordinator.performRead { connection in
-                let s = try connection.statement("SELECT \(destination.selectColumns) FROM \(destination.tableName) WHERE \(column) = ?")
+                let s = try connection.statement("SELECT \(destination.readColumns) FROM \(destination.tableName) WHERE \(column) = ?")
                 s.bind(pk, at: 1)
                 while try s.step() {
                     let member = materialize(s, entity: destination)
@@ -235,7 +248,7 @@ extension ManagedObjectContext {
             guard !parents.isEmpty else { return }
             let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
             let column = destination.toOne[rel.inverseToOne].column
-            let sql = "SELECT \(destination.selectColumns) FROM \(destination.tableName) WHERE \(column) IN ("
+            let sql = "SELECT \(destination.readColumns) FROM \(destination.tableName) WHERE \(column) IN ("
                 + CompiledPredicate.placeholders(parents.count) + ")"
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)

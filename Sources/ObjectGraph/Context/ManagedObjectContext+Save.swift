@@ -143,6 +143,7 @@ extension ManagedObjectContext {
             if statement?.entity !== o.entity { statement = (o.entity, try connection.statement(o.entity.deleteSQL)) }
             if try !writeDelete(o, version: o.version, statement!.delete, connection) { conflicts.append(o) }
         }
+        try assignOrderKeys(inserts: inserts, updates: updates, connection)
         try writeInserts(inserts, connection)
         var last: LastUpdate?
         for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
@@ -200,14 +201,16 @@ extension ManagedObjectContext {
     private func assignKeys(to objects: [ManagedObject], _ connection: Connection) throws {
         guard !objects.isEmpty else { return }
         // Entity IDs are 1…n: per-entity tallies in an array, not a dictionary (this runs per object).
+        // A hierarchy has one key space, its root's (`Z_MAX` counts on the root's row in a real
+        // store's `Z_PRIMARYKEY`; its sub-entities' rows stay 0).
         var next = [Int64](repeating: 0, count: persistentStoreCoordinator.model.runtime.count + 1)
-        for o in objects { next[o.entity.id] += 1 }
+        for o in objects { next[o.entity.rootID] += 1 }
         let blocks = next.indices.filter { next[$0] > 0 }.map { (entity: $0, count: Int(next[$0])) }
         let firstKeys = try reserve(blocks, connection)
         for (entity, first) in firstKeys { next[entity] = first }
         for o in objects {
-            o.reservedKey = next[o.entity.id]
-            next[o.entity.id] += 1
+            o.reservedKey = next[o.entity.rootID]
+            next[o.entity.rootID] += 1
         }
     }
 
@@ -238,6 +241,7 @@ extension ManagedObjectContext {
             }
             if o.entity.constrainedMask == 0 {
                 s.bind(o.values[...], from: index)
+                index += Int32(o.values.count)
             } else {
                 // The constrained columns stay NULL here: writeConstrainedValues sets them. Text
                 // goes through the statement's buffer, as the full row's would.
@@ -247,7 +251,23 @@ extension ManagedObjectContext {
                     index += 1
                 }
             }
+            for column in o.entity.keyColumns {
+                bindKeyColumn(column, of: o, s, at: index)
+                index += 1
+            }
             try s.run()
+        }
+    }
+
+    /// A to-one's entity key (the target's `Z_ENT`) or order key (the position this save gave).
+    @inline(__always)
+    private func bindKeyColumn(_ column: (toOne: Int, isOrder: Bool), of o: ManagedObject, _ s: Statement, at index: Int32) {
+        if column.isOrder, let key = o.orderKeys[column.toOne] {
+            s.bind(key, at: index)
+        } else if !column.isOrder, let target = o.toOne[column.toOne] {
+            s.bind(target.entity.id, at: index)
+        } else {
+            s.bindNull(at: index)
         }
     }
 
@@ -349,6 +369,10 @@ extension ManagedObjectContext {
             if let fk = o.toOne[i].flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
             index += 1
         }
+        for column in e.keyColumns where mask & ChangeMask.toOne(column.toOne) != 0 {
+            bindKeyColumn(column, of: o, s, at: index)
+            index += 1
+        }
         for i in e.attributes.indices where mask & (1 << UInt64(i)) != 0 {
             // A constrained column is set to NULL here, as `updateRow:` binds it, and to its
             // value by the constrained UPDATE after every other write.
@@ -377,6 +401,9 @@ extension ManagedObjectContext {
         if let sql = updateStatements[key] { return sql }
         var sets: [String] = []
         for (i, r) in e.toOne.enumerated() where mask & ChangeMask.toOne(i) != 0 { sets.append("\(r.column) = ?") }
+        for c in e.keyColumns where mask & ChangeMask.toOne(c.toOne) != 0 {
+            sets.append("\(c.isOrder ? e.toOne[c.toOne].orderKeyColumn! : e.toOne[c.toOne].entityKeyColumn!) = ?")
+        }
         for (i, c) in e.attributeColumns.enumerated() where mask & (1 << UInt64(i)) != 0 { sets.append("\(c) = ?") }
         sets.append("Z_OPT = ?")
         let sql = "UPDATE OR FAIL \(e.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"

@@ -6,10 +6,12 @@ struct CompiledPredicate {
     var sql: String
     var bindings: [Value]
 
+    /// A sub-entity's rows share their root's table: its filter on `Z_ENT` comes first.
     init(_ predicate: Predicate?, entity: Entity) throws {
         sql = ""
         bindings = []
         if let predicate { sql = try compile(predicate, entity) }
+        if let filter = entity.entityFilter { sql = sql.isEmpty ? filter : "(\(filter)) AND (\(sql))" }
     }
 
     private mutating func compile(_ p: Predicate, _ e: Entity) throws -> String {

@@ -83,7 +83,8 @@ package struct AttributeDescription: Sendable, Equatable, Codable {
 }
 
 /// A relationship from one entity to another. To-one relationships are a foreign-key column;
-/// to-many relationships are the inverse of a to-one and have no column of their own.
+/// a to-many whose inverse is a to-one has no column of its own; a to-many whose inverse is a
+/// to-many (many-to-many) is a join table.
 package struct RelationshipDescription: Sendable, Equatable, Codable {
     package var name: String
     package var destination: String
@@ -100,6 +101,9 @@ package struct RelationshipDescription: Sendable, Equatable, Codable {
     /// compares the count with `minCount` only when it is not 0.
     package var minCount: Int?
     package var maxCount: Int?
+    /// Xcode's "Ordered" (an `NSOrderedSet`): the members' positions are stored, in a
+    /// `Z_FOK_<inverse>` column of the members' table (or of the join table of a many-to-many).
+    package var isOrdered = false
     package var userInfo: [String: String] = [:]
 
     package init(_ name: String, to destination: String, inverse: String?, toMany: Bool = false) {

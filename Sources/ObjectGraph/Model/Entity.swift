@@ -16,6 +16,10 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let inverseToOne: Int?
         /// Core Data's `isOptional`: nil fails validation at save when false.
         package let isOptional: Bool
+        /// `Z<n>_<NAME>`: the destination's `Z_ENT`, when the destination has sub-entities.
+        package let entityKeyColumn: String?
+        /// `Z_FOK_<NAME>`: the position in the destination's ordered to-many (the inverse).
+        package let orderKeyColumn: String?
     }
 
     /// A to-many relationship: the inverse of a to-one in the destination, no column.
@@ -34,8 +38,16 @@ package final class Entity: Sendable, CustomStringConvertible {
 
     /// `Z_ENT`.
     package let id: Int
+    /// `Z_ENT` of the root entity, whose `Z_PRIMARYKEY` row hands out this entity's keys.
+    package let rootID: Int
+    /// `Z_ENT` of the last entity of this one's sub-hierarchy (`id` for a leaf).
+    package let subentityMaxID: Int
     package let name: String
+    /// The root's table, shared by the hierarchy.
     package let tableName: String
+    /// What a query of this entity adds to its WHERE when its table holds other entities' rows
+    /// (nil when it holds only this entity's): `Z_ENT = n`, or the range of its sub-hierarchy.
+    package let entityFilter: String?
     /// Attributes in column order (by name).
     package let attributes: [AttributeDescription]
     /// Column names of `attributes`.
@@ -49,8 +61,25 @@ package final class Entity: Sendable, CustomStringConvertible {
 
     // MARK: SQL, built once
 
-    /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`: what every fetch of a row reads.
+    /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`, then the to-ones' entity keys when
+    /// there are any: what every fetch of a row reads.
     package let selectColumns: String
+    /// The to-ones' entity-key and order-key columns: written after every other column of an
+    /// INSERT (so an entity without them issues the same SQL as ever).
+    package let keyColumns: [(toOne: Int, isOrder: Bool)]
+    /// Some to-one has an ordered inverse (a `Z_FOK_` column).
+    package let hasOrderKeys: Bool
+    /// Where `selectColumns` puts each column.
+    let rowLayout: RowLayout
+    /// The entity has sub-entities: a fetch of it may return their rows, read with
+    /// `hierarchySelectColumns` and told apart by `Z_ENT`.
+    package let hasSubentities: Bool
+    /// `Z_PK, Z_OPT, Z_ENT` and every column of the table: a row of any entity of the hierarchy.
+    let hierarchySelectColumns: String
+    /// Where `hierarchySelectColumns` puts this entity's columns.
+    let hierarchyLayout: RowLayout
+    /// What a fetch of this entity reads.
+    package var readColumns: String { hasSubentities ? hierarchySelectColumns : selectColumns }
     /// The single-row INSERT of every column, which a batch insert reuses (Core Data's batch
     /// insert writes constrained columns in the INSERT itself, with its conflict clause).
     package let insertSQL: String
@@ -77,28 +106,32 @@ package final class Entity: Sendable, CustomStringConvertible {
 
     /// `byName`: every entity of the model by name, built once for the model (a model of
     /// thousands of entities must not build it once per entity).
-    init(_ d: EntityDescription, byName: [String: EntityDescription]) {
+    init(_ d: EntityDescription, byName: [String: EntityDescription], all: [EntityDescription]) {
         id = d.entityID
+        rootID = d.rootEntityID
+        subentityMaxID = d.subentityMaxID
         name = d.name
         tableName = d.tableName
-        attributes = d.attributes.sorted { $0.name < $1.name }
-        attributeColumns = attributes.map { EntityDescription.columnName($0.name) }
-        toOne = d.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }.map { r in
-            let dest = byName[r.destination]!
-            let inverse = r.inverse.flatMap { inv in
-                dest.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
-            }
-            let inverseToOne = r.inverse.flatMap { inv in
-                dest.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }.firstIndex { $0.name == inv }
-            }
-            return ToOne(name: r.name, column: EntityDescription.columnName(r.name), destination: byName[r.destination]!.entityID,
-                         inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional)
+        // The root's table holds its hierarchy only, and a fetch includes sub-entities: no filter.
+        entityFilter = d.rootEntityID == d.entityID ? nil
+            : d.subentityMaxID == d.entityID ? "Z_ENT = \(d.entityID)" : "Z_ENT >= \(d.entityID) AND Z_ENT <= \(d.subentityMaxID)"
+        attributes = Self.inheritanceOrder(d, byName) { $0.attributes.map { ($0.name, $0) } }
+        attributeColumns = attributes.map { d.column(of: $0.name) }
+        let keyColumn = { (name: String, order: Bool) in
+            d.columns.first { c in c.property == name && c.kind == (order ? .orderKey(relationship: name) : .entityKey(relationship: name)) }?.name
         }
-        toMany = d.relationships.filter(\.isToMany).sorted { $0.name < $1.name }.map { r in
+        toOne = Self.toOnes(of: d, byName).map { r in
             let dest = byName[r.destination]!
-            let inverse = dest.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
-                .firstIndex { $0.name == r.inverse }
-            precondition(inverse != nil, "to-many \(d.name).\(r.name) needs a to-one inverse (many-to-many is not supported)")
+            let inverse = r.inverse.flatMap { inv in Self.oneToManys(of: dest, byName).firstIndex { $0.name == inv } }
+            let inverseToOne = r.inverse.flatMap { inv in Self.toOnes(of: dest, byName).firstIndex { $0.name == inv } }
+            return ToOne(name: r.name, column: d.column(of: r.name), destination: byName[r.destination]!.entityID,
+                         inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional,
+                         entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true))
+        }
+        toMany = Self.oneToManys(of: d, byName).map { r in
+            let dest = byName[r.destination]!
+            let inverse = Self.toOnes(of: dest, byName).firstIndex { $0.name == r.inverse }
+            precondition(inverse != nil, "to-many \(d.name).\(r.name) needs an inverse")
             return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!,
                           isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount)
         }
@@ -108,21 +141,63 @@ package final class Entity: Sendable, CustomStringConvertible {
         let attributeIndex = attributeIndexByName
         uniquenessConstraints = d.uniquenessConstraints.map { $0.map { attributeIndex[$0]! } }
         defaults = attributes.map(\.defaultValue)
+        var keyColumns: [(toOne: Int, isOrder: Bool)] = []
+        for (i, r) in toOne.enumerated() where r.entityKeyColumn != nil { keyColumns.append((i, false)) }
+        for (i, r) in toOne.enumerated() where r.orderKeyColumn != nil { keyColumns.append((i, true)) }
+        self.keyColumns = keyColumns
+        hasOrderKeys = keyColumns.contains { $0.isOrder }
+        let toOne = toOne
+        let keyColumnNames = keyColumns.map { $0.isOrder ? toOne[$0.toOne].orderKeyColumn! : toOne[$0.toOne].entityKeyColumn! }
         let columns = toOne.map(\.column) + attributeColumns
-        selectColumns = (["Z_PK", "Z_OPT"] + columns).joined(separator: ", ")
+        let entityKeys = toOne.compactMap(\.entityKeyColumn)
+        selectColumns = (["Z_PK", "Z_OPT"] + columns + entityKeys).joined(separator: ", ")
+        rowLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: columns + entityKeys, offset: 2)
+        let root = all[d.rootEntityID - 1]
+        let tableColumns = root.tableColumns.map(\.name)
+        hasSubentities = d.subentityMaxID > d.entityID
+        hierarchySelectColumns = (["Z_PK", "Z_OPT", "Z_ENT"] + tableColumns).joined(separator: ", ")
+        hierarchyLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: tableColumns, offset: 3)
         let all = EntityDescription.fixedColumns + columns
-        insertSQL = Self.insert(tableName, columns: all)
+        insertSQL = Self.insert(tableName, columns: all + keyColumnNames)
         let constrained = Set(uniquenessConstraints.joined())
         constrainedAttributes = attributes.indices.filter(constrained.contains)
         constrainedMask = constrainedAttributes.reduce(0) { $0 | (1 << UInt64($1)) }
         let attributeColumns = attributeColumns
         let constrainedColumns = constrainedAttributes.map { attributeColumns[$0] }
-        saveInsertSQL = Self.insert(tableName, columns: all.filter { !constrainedColumns.contains($0) })
+        saveInsertSQL = Self.insert(tableName, columns: all.filter { !constrainedColumns.contains($0) } + keyColumnNames)
         constrainedUpdateSQL = constrainedColumns.isEmpty ? nil
             : "UPDATE OR FAIL \(tableName) SET " + constrainedColumns.map { "\($0) = ?" }.joined(separator: ", ")
                 + " WHERE Z_PK = ?"
         deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
+    }
+
+    /// The to-manys the engine keeps: those whose inverse is a to-one. A many-to-many lives in its
+    /// join table, which the store lays out (`StoreLayout`); the engine does not keep its members
+    /// (no strategy relates objects through one).
+    private static func oneToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
+        inheritanceOrder(d, byName) { e in
+            e.relationships.filter { r in
+                r.isToMany && !(r.inverse.flatMap { byName[r.destination]?.relationship($0) }?.isToMany ?? false)
+            }.map { ($0.name, $0) }
+        }
+    }
+
+    private static func toOnes(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
+        inheritanceOrder(d, byName) { $0.relationships.filter { !$0.isToMany }.map { ($0.name, $0) } }
+    }
+
+    /// Properties by name, except that a sub-entity keeps its parent's order first and adds its
+    /// own after: an index valid for an entity is valid for every entity below it, so an object
+    /// of a sub-entity can stand wherever its parent's index is used (a to-one's inverse, a
+    /// to-many's member).
+    private static func inheritanceOrder<T>(_ d: EntityDescription, _ byName: [String: EntityDescription],
+                                            _ items: (EntityDescription) -> [(String, T)]) -> [T] {
+        let own = items(d).sorted { $0.0 < $1.0 }
+        guard let parent = d.parentEntity.flatMap({ byName[$0] }) else { return own.map(\.1) }
+        let inherited = inheritanceOrder(parent, byName, items)
+        let names = Set(items(parent).map(\.0))
+        return inherited + own.filter { !names.contains($0.0) }.map(\.1)
     }
 
     private static func insert(_ table: String, columns: [String]) -> String {
@@ -150,4 +225,21 @@ package final class Entity: Sendable, CustomStringConvertible {
     }
 
     package var description: String { name }
+}
+
+/// Where a SELECT puts an entity's columns: the row's version, each to-one's key and entity key,
+/// each attribute.
+struct RowLayout: Sendable {
+    let toOne: [Int32]
+    /// The position of to-one i's entity key (its destination's `Z_ENT`), or -1.
+    let entityKey: [Int32]
+    let attributes: [Int32]
+
+    init(toOne: [Entity.ToOne], attributeColumns: [String], in columns: [String], offset: Int) {
+        var position: [String: Int32] = [:]
+        for (i, c) in columns.enumerated() where position[c] == nil { position[c] = Int32(offset + i) }
+        self.toOne = toOne.map { position[$0.column]! }
+        entityKey = toOne.map { $0.entityKeyColumn.flatMap { position[$0] } ?? -1 }
+        attributes = attributeColumns.map { position[$0]! }
+    }
 }

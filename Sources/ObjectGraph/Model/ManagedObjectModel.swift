@@ -4,47 +4,61 @@ import SQLiteKit
 ///
 /// Immutable once built, so one model is shared by every coordinator and context in a process.
 package final class ManagedObjectModel: Sendable {
-    /// Entities ordered by name, so `entities[entityID - 1]` is the entity with that `Z_ENT`.
+    /// Entities in `Z_ENT` order (roots by name, each followed by its sub-entities), so
+    /// `entities[entityID - 1]` is the entity with that `Z_ENT`.
     package let entities: [EntityDescription]
     /// The run-time form of `entities`, same order: `runtime[entityID - 1]`.
     package let runtime: [Entity]
+    /// Some entity keeps positions in an ordered to-many: saves assign them.
+    package let hasOrderKeys: Bool
     private let byName: [String: Int]
 
     /// Builds a model; fails when a relationship names a missing entity or inverse, or a
     /// constraint names a missing attribute.
     package init(_ entities: [EntityDescription]) throws {
-        var sorted = entities.sorted { $0.name < $1.name }
+        var sorted = try Inheritance.flatten(entities)
         var byName: [String: Int] = [:]
         for (i, e) in sorted.enumerated() { byName[e.name] = i }
-        for i in sorted.indices {
+        for i in sorted.indices.reversed() {
             sorted[i].entityID = i + 1
-            sorted[i].tableName = SQLIdentifier.quoted(EntityDescription.storedName(sorted[i].name))
-            sorted[i].columns = try Self.layout(sorted[i], byName: byName, all: sorted)
+            let parent = sorted[i].parentEntity.flatMap { byName[$0] }
+            sorted[i].superEntityID = parent.map { $0 + 1 } ?? 0
+            sorted[i].subentityMaxID = max(sorted[i].subentityMaxID, i + 1)
+            if let parent { sorted[parent].subentityMaxID = max(sorted[parent].subentityMaxID, sorted[i].subentityMaxID) }
+        }
+        for i in sorted.indices {
+            // Roots come before their sub-entities, so the root's ID is set when a child reads it.
+            sorted[i].rootEntityID = i + 1
+            if let parent = sorted[i].parentEntity.flatMap({ byName[$0] }) {
+                sorted[i].rootEntityID = sorted[parent].rootEntityID
+                sorted[i].inheritedConstraintCount = sorted[parent].uniquenessConstraints.count
+            }
+            sorted[i].tableName = SQLIdentifier.quoted(EntityDescription.storedName(sorted[sorted[i].rootEntityID - 1].name))
+            try Self.check(sorted[i], byName: byName, all: sorted)
+        }
+        let layout = StoreLayout(sorted)
+        for i in sorted.indices {
+            sorted[i].columns = layout.columns[i]
+            sorted[i].tableColumns = layout.tableColumns[i]
+            sorted[i].joinTables = layout.joinTables[i]
         }
         self.entities = sorted
         self.byName = byName
         let descriptions = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, $0) })
-        self.runtime = sorted.map { Entity($0, byName: descriptions) }
+        self.runtime = sorted.map { Entity($0, byName: descriptions, all: sorted) }
+        hasOrderKeys = runtime.contains(where: \.hasOrderKeys)
     }
 
-    private static func layout(_ entity: EntityDescription, byName: [String: Int],
-                               all: [EntityDescription]) throws -> [EntityDescription.Column] {
-        // Core Data's order: to-one foreign keys first, then attributes, each by name.
-        var columns: [EntityDescription.Column] = []
-        for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
+    /// What the layout needs of an entity: destinations and inverses that exist, constraints and
+    /// indexes on its properties, no more properties than the change masks track.
+    private static func check(_ entity: EntityDescription, byName: [String: Int], all: [EntityDescription]) throws {
+        for r in entity.relationships {
             guard let d = byName[r.destination] else {
                 throw ModelError.unknownEntity(r.destination, in: "\(entity.name).\(r.name)")
             }
             if let inverse = r.inverse, all[d].relationship(inverse) == nil {
                 throw ModelError.unknownInverse(inverse, in: "\(entity.name).\(r.name)")
             }
-            if !r.isToMany {
-                columns.append(.init(property: r.name, name: EntityDescription.columnName(r.name),
-                                     kind: .toOne(destination: r.destination)))
-            }
-        }
-        for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
-            columns.append(.init(property: a.name, name: EntityDescription.columnName(a.name), kind: .attribute(a.type)))
         }
         for constraint in entity.uniquenessConstraints {
             for name in constraint where entity.attribute(name) == nil {
@@ -62,12 +76,9 @@ package final class ManagedObjectModel: Sendable {
             || entity.relationships.count - toOnes > ChangeMask.toManyCapacity {
             throw ModelError.tooManyProperties(entity.name, attributes: entity.attributes.count, toOne: toOnes)
         }
-        for r in entity.relationships where r.isToMany {
-            // The engine keeps a to-many as the inverse of a to-one (no join table).
-            let inverse = r.inverse.flatMap { all[byName[r.destination]!].relationship($0) }
-            guard let inverse, !inverse.isToMany else { throw ModelError.toManyWithoutToOneInverse("\(entity.name).\(r.name)") }
+        for r in entity.relationships where r.isToMany && r.inverse == nil {
+            throw ModelError.toManyWithoutInverse("\(entity.name).\(r.name)")
         }
-        return columns
     }
 
     /// The entity named `name`.
@@ -94,6 +105,9 @@ package final class ManagedObjectModel: Sendable {
             text += e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ",")
             text += ") idx[" + e.attributes.filter(\.isIndexed).map(\.name).joined(separator: ",")
             text += "] uniq[" + e.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(separator: ";") + "]"
+            // Only when there are some, so the models without them keep the hash their stores carry.
+            if e.superEntityID != 0 { text += " super\(e.superEntityID)" }
+            if !e.joinTables.isEmpty { text += " join[" + e.joinTables.map(\.name).joined(separator: ",") + "]" }
             // Only when there are some, so the bundled models keep the hash their stores carry.
             if !e.fetchIndexes.isEmpty {
                 text += " fetch[" + e.fetchIndexes.map { index in
@@ -115,16 +129,19 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
     case unknownEntity(String, in: String)
     case unknownInverse(String, in: String)
     case unknownAttribute(String, in: String)
-    case toManyWithoutToOneInverse(String)
+    case toManyWithoutInverse(String)
     case tooManyProperties(String, attributes: Int, toOne: Int)
+    case inheritanceCycle([String])
 
     package var description: String {
         switch self {
         case .unknownEntity(let n, let w): return "model: \(w) names unknown entity '\(n)'"
         case .unknownInverse(let n, let w): return "model: \(w) names unknown inverse '\(n)'"
         case .unknownAttribute(let n, let w): return "model: \(w) names unknown attribute '\(n)'"
-        case .toManyWithoutToOneInverse(let w):
-            return "model: \(w) is a to-many without a to-one inverse (many-to-many and one-way to-manys are not supported)"
+        case .toManyWithoutInverse(let w):
+            return "model: \(w) is a to-many without an inverse (one-way to-manys are not supported)"
+        case .inheritanceCycle(let names):
+            return "model: the parent entities of \(names.joined(separator: ", ")) form a cycle"
         case .tooManyProperties(let e, let attributes, let toOne):
             return "model: \(e) has \(attributes) attributes and \(toOne) to-ones; the engine tracks changes of at most "
                 + "\(ChangeMask.attributeCapacity) attributes, \(ChangeMask.toOneCapacity) to-ones and "

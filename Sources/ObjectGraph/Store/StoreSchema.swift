@@ -4,53 +4,77 @@ import SQLiteKit
 /// The store layout, derived from the model: the one definition every writer of a store uses,
 /// the engine and `raw-sqlite` alike.
 package enum StoreSchema {
-    /// The statements that create an empty store for `model`.
+    /// The statements that create an empty store for `model`, as Core Data writes them: a table
+    /// per root entity in its column order, the join tables, then the indexes.
     package static func createStatements(for model: ManagedObjectModel) -> [String] {
         var sql: [String] = []
-        for e in model.entities {
+        for e in model.entities where e.entityID == e.rootEntityID {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                + e.columns.map { "\($0.name) \(columnType($0))" }
+                + e.tableColumns.map { "\($0.name) \(columnType($0))" }
             sql.append("CREATE TABLE \(e.tableName) ( \(columns.joined(separator: ", ")) )")
-            for c in e.columns {
-                if case .toOne = c.kind {
-                    sql.append("CREATE INDEX \(indexName(e, c.property)) ON \(e.tableName) (\(c.name))")
-                }
-            }
-            for a in e.attributes where a.isIndexed {
-                sql.append("CREATE INDEX \(indexName(e, a.name)) ON \(e.tableName) (\(EntityDescription.columnName(a.name)))")
-            }
-            // A fetch index from the model: named Z_<entity>_<index name>, as the constraint's
-            // index below is (the engine's choice: the name Core Data gives one was not found).
-            for index in e.fetchIndexes {
-                let cols = index.elements.map { EntityDescription.columnName($0.property) + ($0.ascending ? "" : " DESC") }
-                sql.append("CREATE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_\(index.name)")) ON \(e.tableName) (\(cols.joined(separator: ", ")))")
-            }
-            // Named as Core Data names a constraint's index: Z_<entity>_UNIQUE_<attributes>
-            // (its history store's Z_TRANSACTIONSTRING_UNIQUE_NAME).
-            for constraint in e.uniquenessConstraints {
-                let cols = constraint.map(EntityDescription.columnName)
-                sql.append("CREATE UNIQUE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_"))")) "
-                           + "ON \(e.tableName) (\(cols.joined(separator: ", ")))")
+        }
+        for e in model.entities {
+            for join in e.joinTables {
+                let columns = [join.sourceColumn, join.destinationColumn] + [join.sourceOrderColumn, join.destinationOrderColumn].compactMap { $0 }
+                sql.append("CREATE TABLE \(join.name) ( " + columns.map { "\($0) INTEGER" }.joined(separator: ", ")
+                           + ", PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn)) )")
             }
         }
+        for e in model.entities { sql += indexStatements(e, parent: e.superEntityID == 0 ? nil : model.entity(id: e.superEntityID)) }
         sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         // Core Data keeps the compiled model here (`saveCachedModel:`); the engine keeps the same
-        // JSON document as Z_METADATA's, so the table is there and holds the model.
+        // document as Z_METADATA's, so the table is there and holds the model.
         sql.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         return sql
     }
 
-    /// `Z<ENTITY>_Z<PROPERTY>_INDEX`: the index Core Data makes for a to-one's column or an
-    /// indexed attribute.
-    private static func indexName(_ e: EntityDescription, _ property: String) -> String {
-        SQLIdentifier.quoted(EntityDescription.storedName(e.name) + "_" + EntityDescription.storedName(property) + "_INDEX")
+    /// The indexes of what `e` declares (its parent's are the parent's), named as Core Data names
+    /// them (a store dump of a notes app: `ZSFNOTEFILE_ZNOTE_INDEX`, `ZSFNOTEFILE_Z_ENT_INDEX`,
+    /// `Z_5TAGS_Z_13TAGS_INDEX ON Z_5TAGS (Z_13TAGS, Z_5NOTES)`; published `CREATE INDEX
+    /// Z_Note_byTitle ON ZNOTE (ZTITLE COLLATE BINARY ASC)` and `CREATE UNIQUE INDEX
+    /// Z_Movie_UNIQUE_color_colors ON ZMOVIE (ZCOLOR COLLATE BINARY ASC, …)`).
+    private static func indexStatements(_ e: EntityDescription, parent: EntityDescription?) -> [String] {
+        var sql: [String] = []
+        let inherited = Set(parent?.columns.map(\.property) ?? [])
+        let table = e.tableName
+        func indexName(_ column: String) -> String { SQLIdentifier.quoted(bare(table) + "_" + bare(column) + "_INDEX") }
+        for c in e.columns where !inherited.contains(c.property) {
+            if case .toOne = c.kind { sql.append("CREATE INDEX \(indexName(c.name)) ON \(table) (\(c.name))") }
+        }
+        for a in e.attributes where a.isIndexed && !inherited.contains(a.name) {
+            let column = e.column(of: a.name)
+            sql.append("CREATE INDEX \(indexName(column)) ON \(table) (\(column))")
+        }
+        if e.entityID == e.rootEntityID && e.subentityMaxID > e.entityID {
+            sql.append("CREATE INDEX \(indexName("Z_ENT")) ON \(table) (Z_ENT)")
+        }
+        for index in e.fetchIndexes {
+            let cols = index.elements.map { e.column(of: $0.property) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
+            sql.append("CREATE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_\(index.name)")) ON \(table) (\(cols.joined(separator: ", ")))")
+        }
+        for constraint in e.uniquenessConstraints.dropFirst(e.inheritedConstraintCount) {
+            let cols = constraint.map { e.column(of: $0) + " COLLATE BINARY ASC" }
+            sql.append("CREATE UNIQUE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_"))")) "
+                       + "ON \(table) (\(cols.joined(separator: ", ")))")
+        }
+        for join in e.joinTables {
+            sql.append("CREATE INDEX \(SQLIdentifier.quoted(bare(join.name) + "_" + bare(join.destinationColumn) + "_INDEX")) "
+                       + "ON \(join.name) (\(join.destinationColumn), \(join.sourceColumn))")
+        }
+        return sql
+    }
+
+    /// A name as SQL text without its quotes (`SQLIdentifier.quoted` undone), to build another.
+    private static func bare(_ name: String) -> String {
+        guard name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 else { return name }
+        return String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
     private static func columnType(_ column: EntityDescription.Column) -> String {
         switch column.kind {
         case .attribute(let type): return type.columnType
-        case .toOne: return "INTEGER"
+        case .toOne, .entityKey, .orderKey: return "INTEGER"
         }
     }
 
@@ -61,15 +85,16 @@ package enum StoreSchema {
         try db.execute("BEGIN EXCLUSIVE")
         do {
             for statement in createStatements(for: model) { try db.execute(statement) }
-            let pk = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
+            let pk = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
             for e in model.entities {
                 pk.bind(e.entityID, at: 1)
                 pk.bind(e.name, at: 2)
+                pk.bind(e.superEntityID, at: 3)
                 try pk.run()
             }
             let meta = try db.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
             meta.bind(uuid, at: 1)
-            let plist = Array(metadataPlist(model).utf8)
+            let plist = Array(try StoreMetadata.plist(model))
             plist.withUnsafeBytes { meta.bindBlob($0, at: 2) }
             try meta.run()
             let cache = try db.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
@@ -90,27 +115,11 @@ package enum StoreSchema {
         guard hasMetadata == 1 else { throw StoreError.notAStore(db.path) }
         let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
         guard try statement.step(), let uuid = statement.text(at: 0) else { throw StoreError.notAStore(db.path) }
-        let plist = statement.blob(at: 1).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let stored = modelHash(in: plist)
+        let stored = StoreMetadata.modelHash(in: statement.blob(at: 1) ?? [])
         guard stored == model.versionHash else {
             throw StoreError.modelMismatch(path: db.path, expected: model.versionHash, found: stored ?? "none")
         }
         return uuid
-    }
-
-    /// A small JSON document in place of Core Data's binary plist: the model's hash (what
-    /// `check` compares) and its entities, for someone reading the store by hand.
-    static func metadataPlist(_ model: ManagedObjectModel) -> String {
-        // Entity names are plain words (the model reader refuses others); escaped anyway.
-        let entities = model.entities.map { "\"" + $0.name.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",")
-        return "{\"loadgenModelHash\":\"\(model.versionHash)\",\"entities\":[\(entities)]}"
-    }
-
-    static func modelHash(in plist: String) -> String? {
-        guard let range = plist.range(of: "\"loadgenModelHash\":\"") else { return nil }
-        let rest = plist[range.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 }
 

@@ -109,7 +109,7 @@ package struct StoreVerifier: Sendable {
         let lost = try db.scalarInt("""
             SELECT count(*) FROM \(anyCopy ? "(SELECT DISTINCT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)"
                                              : "temp.loadgen_expected")
-            WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM main.\(t.table) WHERE \(keyed))
+            WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM \(mainTable(t.table)) WHERE \(keyed))
             """)
         var badLinks = 0
         if let p = t.parent {
@@ -117,20 +117,20 @@ package struct StoreVerifier: Sendable {
             // The related object is the expected one when every column of its key is.
             let sameParent = zip(p.keyColumns, expectedParent).map { "e.\($1) IS p.\($0)" }.joined(separator: " AND ")
             badLinks = try db.scalarInt(anyCopy ? """
-                SELECT count(*) FROM main.\(t.table) x
-                LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+                SELECT count(*) FROM \(mainTable(t.table)) x
+                LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
                 WHERE \(tuple(t.keyColumns, "x.")) IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
                 AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND \(sameParent))
                 """ : """
-                SELECT count(*) FROM main.\(t.table) x
+                SELECT count(*) FROM \(mainTable(t.table)) x
                 JOIN temp.loadgen_expected e ON \(join)
-                LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+                LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
                 WHERE NOT (\(sameParent))
                 """)
             if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: anyCopy) }
         }
         let unexpected = try db.scalarInt("""
-            SELECT count(*) FROM main.\(t.table) x
+            SELECT count(*) FROM \(mainTable(t.table)) x
             WHERE NOT (\(t.keyColumns.map { "x.\($0) IS NOT NULL" }.joined(separator: " AND "))) OR \(tuple(t.keyColumns, "x.")) NOT IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
             """)
         let bytes = try storeBytes(db, isMemory: isMemory)
@@ -173,7 +173,7 @@ package struct StoreVerifier: Sendable {
             let same = keys.indices.map { "e.parent\($0) IS s.k\($0)" }.joined(separator: " AND ")
             badLinks = try db.scalarInt("""
                 SELECT coalesce(sum(max(0, s.n - coalesce(e.n, 0))), 0) FROM
-                (SELECT \(stored), count(*) AS n FROM main.\(t.table) x LEFT JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column) GROUP BY \(groups)) s
+                (SELECT \(stored), count(*) AS n FROM \(mainTable(t.table)) x LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column) GROUP BY \(groups)) s
                 LEFT JOIN (SELECT \(columns.joined(separator: ", ")), count(*) AS n FROM temp.loadgen_expected GROUP BY \(columns.joined(separator: ", "))) e
                 ON \(same)
                 """)
@@ -198,14 +198,14 @@ package struct StoreVerifier: Sendable {
     private func unpaired(_ db: Database, _ t: Layout, _ p: Layout.Parent, inverse: String, copiesShare: Bool) throws -> Int {
         let sameKey = t.keyColumns.map { "y.\($0) IS x.\($0)" }.joined(separator: " AND ")
         let forward = copiesShare ? """
-            SELECT count(*) FROM main.\(t.table) x JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
-            LEFT JOIN main.\(t.table) y ON y.Z_PK = p.\(inverse) WHERE y.Z_PK IS NULL OR NOT (\(sameKey))
+            SELECT count(*) FROM \(mainTable(t.table)) x JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
+            LEFT JOIN \(mainTable(t.table)) y ON y.Z_PK = p.\(inverse) WHERE y.Z_PK IS NULL OR NOT (\(sameKey))
             """ : """
-            SELECT count(*) FROM main.\(t.table) x JOIN main.\(p.table) p ON p.Z_PK = x.\(p.column)
+            SELECT count(*) FROM \(mainTable(t.table)) x JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
             WHERE p.\(inverse) IS NOT x.Z_PK
             """
         return try db.scalarInt(forward) + db.scalarInt("""
-            SELECT count(*) FROM main.\(p.table) p LEFT JOIN main.\(t.table) x ON x.Z_PK = p.\(inverse)
+            SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
             WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
             """)
     }
@@ -247,3 +247,7 @@ package enum RepeatedKey: String, Sendable {
     /// stored (no deduplication): each stored row must relate to what some copy of its key says.
     case any
 }
+
+/// A table of the store's main database (a temporary table may share its name), or a
+/// sub-entity's rows given as a subquery (`EntityDescription.ownRows`), as they are.
+private func mainTable(_ table: String) -> String { table.hasPrefix("(") ? table : "main." + table }

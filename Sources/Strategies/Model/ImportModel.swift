@@ -134,12 +134,12 @@ package struct ImportModel: Sendable {
 
     /// Where the records live, for the verifier.
     package var verifierLayout: StoreVerifier.Layout {
-        var layout = StoreVerifier.Layout(table: recordEntity.tableName,
-                                          keyColumns: roles.key.map(EntityDescription.columnName))
+        var layout = StoreVerifier.Layout(table: recordEntity.ownRows,
+                                          keyColumns: roles.key.map { recordEntity.column(of: $0) })
         if let relationship = roles.relationship, let parentEntity, !roles.parentKeys.isEmpty {
-            layout.parent = .init(column: EntityDescription.columnName(relationship), table: parentEntity.tableName,
-                                  keyColumns: roles.parentKeys.map(EntityDescription.columnName))
-            layout.parent?.inverseColumn = roles.parentInverse.map(EntityDescription.columnName)
+            layout.parent = .init(column: recordEntity.column(of: relationship), table: parentEntity.ownRows,
+                                  keyColumns: roles.parentKeys.map { parentEntity.column(of: $0) })
+            layout.parent?.inverseColumn = roles.parentInverse.map { parentEntity.column(of: $0) }
         }
         layout.historyChangeTable = HistorySchema.changeTable
         return layout

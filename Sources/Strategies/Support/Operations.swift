@@ -115,13 +115,16 @@ package enum OperationSetup {
 
         init(_ model: ImportModel, targetField: Int?) {
             let entity = model.model.runtimeEntity(named: model.recordEntity.name)!
-            table = entity.tableName
+            let record = model.recordEntity
+            table = record.ownRows
             columns = entity.selectColumns
-            target = targetField.map { EntityDescription.columnName(model.shape.fields[$0].name) }
-            update = model.shape.updateField.map { EntityDescription.columnName(model.shape.fields[$0].name) }
-            parentTable = model.parentEntity?.tableName
-            parentKey = model.roles.parentKeys.isEmpty ? nil : model.roles.parentKeys.map(EntityDescription.columnName).joined(separator: ", ")
-            foreignKey = model.roles.relationship.map(EntityDescription.columnName)
+            target = targetField.map { record.column(of: model.shape.fields[$0].name) }
+            update = model.shape.updateField.map { record.column(of: model.shape.fields[$0].name) }
+            parentTable = model.parentEntity?.ownRows
+            parentKey = model.parentEntity.flatMap { parent in
+                model.roles.parentKeys.isEmpty ? nil : model.roles.parentKeys.map { parent.column(of: $0) }.joined(separator: ", ")
+            }
+            foreignKey = model.roles.relationship.map { record.column(of: $0) }
         }
     }
 

@@ -149,9 +149,7 @@ extension ModelReader {
                 note(e, "\(what) has \(bounds.joined(separator: " and ")): checked at save only once its members are loaded")
             }
         }
-        if e["ordered"] == "YES" {
-            note(e, "\(what) is ordered: kept unordered (no order column)")
-        }
+        r.isOrdered = r.isToMany && e["ordered"] == "YES"
         if let userInfo = e.child(named: "userInfo") { r.userInfo = self.userInfo(userInfo) }
         return r
     }
@@ -163,24 +161,27 @@ extension ModelReader {
         return n == 0 ? nil : n
     }
 
-    /// Destinations and inverses exist and agree; what the engine cannot store (many-to-many,
-    /// a to-many without a to-one inverse) is left out with a note.
+    /// Destinations and inverses exist and agree; a to-many without an inverse is left out with a
+    /// note, and a many-to-many is noted: the store has its join table, the engine does not keep
+    /// its members.
     mutating func checkRelationships(_ entities: inout [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
         let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
         var dropped: Set<String> = []
         var manyToMany: [String] = []
         defer {
             if !manyToMany.isEmpty {
+                let one = manyToMany.count == 1
                 notes.append(ModelFile.Note(entity: nil, text: "\(path): \(manyToMany.count) many-to-many relationship"
-                    + "\(manyToMany.count == 1 ? "" : "s") left out (no join table; no strategy writes one): "
-                    + manyToMany.joined(separator: ", ")))
+                    + (one ? " laid out as a join table" : "s laid out as join tables") + ", left empty (no strategy relates "
+                    + "objects through one): " + manyToMany.joined(separator: ", ")))
             }
         }
         defer { currentEntity = nil }
         for entity in entities {
             currentEntity = entity.name
             let e = lines[entity.name]!
-            for r in entity.relationships {
+            let inherited = Set(entity.parentEntity.flatMap { byName[$0] }?.relationships.map(\.name) ?? [])
+            for r in entity.relationships where !inherited.contains(r.name) {
                 let element = e.children.first { $0.name == "relationship" && $0["name"] == r.name } ?? e
                 let what = "\(entity.name).\(r.name)"
                 guard let destination = byName[r.destination] else {
@@ -199,19 +200,23 @@ extension ModelReader {
                 guard inverse.destination == entity.name, inverse.inverse == nil || inverse.inverse == r.name else {
                     throw fail(element, "relationship \(what) and its inverse \(destination.name).\(inverseName) do not point at each other")
                 }
-                if r.isToMany && inverse.isToMany {
+                if r.isToMany && inverse.isToMany && !manyToMany.contains(where: { $0.hasPrefix("\(destination.name).\(inverseName) ") }) {
                     manyToMany.append("\(what) (line \(element.line))")
-                    dropped.insert(what)
                 }
             }
         }
+        // A sub-entity inherits what its parents declare: dropped there, dropped here.
+        func isDropped(_ entity: String?, _ relationship: String) -> Bool {
+            guard let entity else { return false }
+            return dropped.contains("\(entity).\(relationship)") || isDropped(byName[entity]?.parentEntity, relationship)
+        }
         for i in entities.indices {
             let name = entities[i].name
-            entities[i].relationships.removeAll { dropped.contains("\(name).\($0.name)") }
+            entities[i].relationships.removeAll { isDropped(name, $0.name) }
             // A to-one whose inverse was left out keeps its column and loses the inverse.
             for j in entities[i].relationships.indices {
                 let r = entities[i].relationships[j]
-                if let inverse = r.inverse, dropped.contains("\(r.destination).\(inverse)") { entities[i].relationships[j].inverse = nil }
+                if let inverse = r.inverse, isDropped(r.destination, inverse) { entities[i].relationships[j].inverse = nil }
             }
         }
     }

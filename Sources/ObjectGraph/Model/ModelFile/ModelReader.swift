@@ -44,9 +44,38 @@ struct ModelReader {
             }
         }
         guard !entities.isEmpty else { throw fail(root, "the model holds no entity") }
+        try checkInheritance(entities, lines: lines)
         try checkTables(entities, lines: lines)
+        do {
+            entities = try Inheritance.flatten(entities)
+        } catch {
+            throw fail(root, error.description)
+        }
         try checkRelationships(&entities, lines: lines)
         return entities
+    }
+
+    /// A parent entity exists, the parents form no cycle, and a sub-entity does not declare a
+    /// property its parents have (Xcode refuses it).
+    func checkInheritance(_ entities: [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            var seen: Set<String> = [entity.name]
+            var parent = entity.parentEntity
+            while let name = parent {
+                guard let p = byName[name] else {
+                    throw fail(lines[entity.name]!, "entity \(entity.name) has parent entity \(name), which is not an entity of the model")
+                }
+                guard seen.insert(name).inserted else {
+                    throw fail(lines[entity.name]!, "entity \(entity.name): its parent entities form a cycle through \(name)")
+                }
+                let inherited = Set(p.attributes.map(\.name) + p.relationships.map(\.name))
+                if let clash = (entity.attributes.map(\.name) + entity.relationships.map(\.name)).first(where: inherited.contains) {
+                    throw fail(lines[entity.name]!, "\(entity.name).\(clash) is declared by its parent entity \(name) too")
+                }
+                parent = p.parentEntity
+            }
+        }
     }
 
     // MARK: Entities
@@ -54,13 +83,11 @@ struct ModelReader {
     mutating func entity(_ e: ModelXML.Element) throws(ModelFileError) -> EntityDescription {
         guard let name = e["name"], !name.isEmpty else { throw fail(e, "<entity> has no name") }
         if let problem = ModelNames.entityProblem(name) { throw fail(e, problem) }
-        if let parent = e["parentEntity"] {
-            throw fail(e, "entity \(name) inherits from \(parent): entity inheritance (one table for the hierarchy) is not supported")
-        }
         currentEntity = name
         defer { currentEntity = nil }
         var entity = EntityDescription(name, attributes: [])
         entity.isAbstract = e["isAbstract"] == "YES"
+        entity.parentEntity = e["parentEntity"]
         var seen: [String: Int] = [:]
         for child in e.children {
             switch child.name {
