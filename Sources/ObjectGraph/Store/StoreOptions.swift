@@ -58,9 +58,14 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     package func configure(_ db: Database, busyHandler: Bool = false) throws {
         if !busyHandler { db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
         // Core Data creates its stores with incremental auto-vacuum (its post-save maintenance
-        // runs `pragma incremental_vacuum`). It takes only on a file with no table yet, and
-        // before the journal becomes WAL; on an existing store it changes nothing.
-        try db.execute("PRAGMA auto_vacuum = 2; PRAGMA page_size = \(Self.pageSize)")
+        // runs `pragma incremental_vacuum`), on a new file only (`connect`). It takes only on a
+        // file with no table yet, and before the journal becomes WAL. On an existing store it
+        // changes nothing but still writes the header's vacuum flag, a write transaction: a
+        // reader connection opened while a long save holds the writer waited for it and could
+        // fail with SQLITE_BUSY (a corpus run's producer thread, under load).
+        if try db.scalarInt("PRAGMA page_count") == 0 {
+            try db.execute("PRAGMA auto_vacuum = 2; PRAGMA page_size = \(Self.pageSize)")
+        }
         if !isInMemory {
             // journal_mode answers with a row; WAL persists in the file once set.
             _ = try db.scalarText("PRAGMA journal_mode=\(journal == .wal ? "WAL" : "DELETE")")
