@@ -250,4 +250,26 @@ import Testing
         #expect(shape.fields[4].flatName == nil && shape.fields[4].memberPath == "category.name")
         #expect(throws: ImportError.self) { try read(record + #""category": null}]}"#, shape) }
     }
+
+    /// A feed's JSON array or object for a bytes attribute (an app's screenshot URLs, given where
+    /// the model has a Transformable) is kept as its text, nested strings and brackets included;
+    /// base64 text is decoded as before; anything else is refused naming both forms.
+    @Test func aJSONArrayOrObjectForBytesIsKeptAsItsText() throws {
+        func read(_ imageData: String) throws -> Record {
+            let path = NSTemporaryDirectory() + "json-bytes-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let json = #"{"photos": [{"imageData": "# + imageData + #", "isSeen": false, "remoteURL": "https://a/1", "albumName": "x"}]}"#
+            try json.write(toFile: path, atomically: true, encoding: .utf8)
+            let reader = try RecordFileReader(path: path, shape: Shapes.photos())
+            var r = Record()
+            #expect(try reader.next(into: &r))
+            return r
+        }
+        let array = #"["https://a/1.png", {"w": 2, "s": "a]\"}"}, [3]]"#
+        #expect(try read(array).bytes(0, pool: nil) == Array(array.utf8))
+        #expect(try read(#"{"k": []}"#).bytes(0, pool: nil) == Array(#"{"k": []}"#.utf8))
+        #expect(try read(#""AAEC""#).bytes(0, pool: nil) == [0, 1, 2])
+        #expect { try read("12") } throws: { "\($0)".contains("must be a string, found a number") }
+        #expect { try read(#""%%""#) } throws: { "\($0)".contains("neither base64 text nor a JSON array or object") }
+    }
 }

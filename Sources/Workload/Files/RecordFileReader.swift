@@ -418,8 +418,15 @@ package final class RecordFileReader: RecordSource {
         case .bool:
             v.setBool(try readBool(what), at: f)
         case .bytes:
+            if let c = try peek(), c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                try readJSONText(what: what)
+                scratch.withUnsafeBytes { v.setBytes($0, at: f) }
+                return
+            }
             try readLongString(what: what)
-            guard let bytes = scratch.withUnsafeBytes(Base64.decode) else { throw error(recordNumber, "\(what) is not base64") }
+            guard let bytes = scratch.withUnsafeBytes(Base64.decode) else {
+                throw error(recordNumber, "\(what) is neither base64 text nor a JSON array or object")
+            }
             bytes.withUnsafeBytes { v.setBytes($0, at: f) }
         case .uuid:
             try readString(into: &text, what: what)
@@ -428,6 +435,29 @@ package final class RecordFileReader: RecordSource {
             }
             withUnsafeBytes(of: bytes) { v.setBytes($0, at: f) }
         }
+    }
+
+    /// A JSON array or object given for a Binary or Transformable attribute (an app's feed holds
+    /// its screenshots' URLs as an array), kept as its text: the UTF-8 bytes a JSON value
+    /// transformer stores, copied from the file as they stand into `scratch`.
+    private func readJSONText(what: String) throws {
+        scratch.removeAll(keepingCapacity: true)
+        var depth = 0, inString = false, escaped = false
+        repeat {
+            guard let c = try peek() else { throw error(recordNumber, "the file ends inside \(what)") }
+            position += 1
+            scratch.append(c)
+            if inString {
+                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        } while depth > 0
     }
 
     /// Numbers related objects in order of first appearance, by their key's bytes.

@@ -32,7 +32,8 @@ extension ModelReader {
             note(e, "\(what) is derived (\(e["derivationExpression"] ?? "")): stored as a plain column, without the trigger that computes it")
         }
         if type == .transformable {
-            note(e, "\(what) is transformable: stored as the bytes given (no value transformer runs)")
+            note(e, "\(what) is transformable: stored as the bytes given (no value transformer runs): base64 text "
+                 + "decoded, or a JSON array or object as its UTF-8 text, what a JSON value transformer stores")
         }
         return a
     }
