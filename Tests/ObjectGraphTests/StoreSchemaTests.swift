@@ -55,4 +55,23 @@ import Testing
             try ManagedObjectModel([EntityDescription("A", attributes: [], uniquenessConstraints: [["x"]])])
         }
     }
+
+    /// Z_METADATA holds a binary property list with Core Data's keys that Foundation reads back,
+    /// for a small model and for one of 2,000 entities (two-byte object references).
+    @Test(arguments: [2, 2_000])
+    func theMetadataIsABinaryPlistWithCoreDatasKeys(entities: Int) throws {
+        let model = try ManagedObjectModel((0..<entities).map { EntityDescription("E\($0)", attributes: [AttributeDescription("name", .string)]) })
+        let bytes = StoreMetadata.plist(model)
+        #expect(Array(bytes.prefix(8)) == Array("bplist00".utf8))
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
+        #expect(plist["NSStoreType"] as? String == "SQLite")
+        #expect(plist["NSStoreModelVersionHashesVersion"] as? Int == 3)
+        #expect(plist["NSPersistenceFrameworkVersion"] as? Int == 1518)
+        #expect(plist["_NSAutoVacuumLevel"] as? String == "2")
+        #expect(plist["NSStoreModelVersionIdentifiers"] as? [String] == [""])
+        let hashes = try #require(plist["NSStoreModelVersionHashes"] as? [String: Data])
+        #expect(hashes.count == entities && hashes.values.allSatisfy { $0.count == 32 })
+        #expect(plist[StoreMetadata.modelHashKey] as? String == model.versionHash)
+        #expect(StoreMetadata.carries(model.versionHash, in: bytes) && !StoreMetadata.carries("0123456789abcdef", in: bytes))
+    }
 }

@@ -16,27 +16,35 @@ enum StoreMetadata {
     /// The framework version of the dumped store (iOS 17/18's Core Data).
     static let frameworkVersion = 1518
 
-    static func plist(_ model: ManagedObjectModel) throws -> Data {
-        var hashes: [String: Data] = [:]
-        for e in model.entities { hashes[e.name] = digest(e.name + ":" + e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ",")) }
+    static func plist(_ model: ManagedObjectModel) -> [UInt8] {
+        let hashes = model.entities.map { e in
+            (e.name, BinaryPlist.Value.data(digest(e.name + ":" + e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ","))))
+        }
         let modelHash = model.versionHash
-        let dictionary: [String: Any] = [
-            "NSStoreType": "SQLite",
-            "NSStoreModelVersionHashes": hashes,
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": [""],
-            "NSStoreModelVersionHashesDigest": digest(modelHash).base64EncodedString(),
-            "NSStoreModelVersionChecksumKey": digest("checksum:" + modelHash).base64EncodedString(),
-            "NSPersistenceFrameworkVersion": frameworkVersion,
-            "NSPersistenceMaximumFrameworkVersion": frameworkVersion,
-            "_NSAutoVacuumLevel": "2",
-            modelHashKey: modelHash,
-        ]
-        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        return BinaryPlist.encode(.dictionary([
+            ("NSStoreType", .string("SQLite")),
+            ("NSStoreModelVersionHashes", .dictionary(hashes)),
+            ("NSStoreModelVersionHashesVersion", .integer(3)),
+            ("NSStoreModelVersionIdentifiers", .array([.string("")])),
+            ("NSStoreModelVersionHashesDigest", .string(base64(digest(modelHash)))),
+            ("NSStoreModelVersionChecksumKey", .string(base64(digest("checksum:" + modelHash)))),
+            ("NSPersistenceFrameworkVersion", .integer(frameworkVersion)),
+            ("NSPersistenceMaximumFrameworkVersion", .integer(frameworkVersion)),
+            ("_NSAutoVacuumLevel", .string("2")),
+            (modelHashKey, .string(modelHash)),
+        ]))
     }
 
-    /// The loadgen model hash a store's metadata carries: read from the property list, or from
-    /// the JSON document stores made before round 5 held.
+    /// True when the metadata carries `hash`: its ASCII bytes appear in the property list (a
+    /// binary plist keeps an ASCII string as its bytes) — opening a store reads no plist.
+    static func carries(_ hash: String, in data: [UInt8]) -> Bool {
+        let needle = Array(hash.utf8)
+        guard !needle.isEmpty, data.count >= needle.count else { return false }
+        return (0...(data.count - needle.count)).contains { i in data[i..<(i + needle.count)].elementsEqual(needle) }
+    }
+
+    /// The loadgen model hash a store's metadata carries, for the message when it is not this
+    /// model's: read from the property list, or from the JSON document stores made before round 5 held.
     static func modelHash(in data: [UInt8]) -> String? {
         if let plist = try? PropertyListSerialization.propertyList(from: Data(data), format: nil) as? [String: Any] {
             return plist[modelHashKey] as? String
@@ -48,8 +56,8 @@ enum StoreMetadata {
     }
 
     /// 32 bytes: FNV-1a 64 of `text` under four offsets.
-    private static func digest(_ text: String) -> Data {
-        var out = Data()
+    private static func digest(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
         for seed in 0..<4 {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325 &+ UInt64(seed)
             for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
@@ -57,4 +65,6 @@ enum StoreMetadata {
         }
         return out
     }
+
+    private static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 }

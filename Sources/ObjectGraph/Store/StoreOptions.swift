@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteKit
 
 /// Where a store lives and how durable its writes are: the run parameters that change what
@@ -63,7 +64,7 @@ package struct StoreOptions: Sendable, Equatable, Codable {
         // changes nothing but still writes the header's vacuum flag, a write transaction: a
         // reader connection opened while a long save holds the writer waited for it and could
         // fail with SQLITE_BUSY (a corpus run's producer thread, under load).
-        if try db.scalarInt("PRAGMA page_count") == 0 {
+        if isNewFile {
             try db.execute("PRAGMA auto_vacuum = 2; PRAGMA page_size = \(Self.pageSize)")
         }
         if !isInMemory {
@@ -71,6 +72,15 @@ package struct StoreOptions: Sendable, Equatable, Codable {
             _ = try db.scalarText("PRAGMA journal_mode=\(journal == .wal ? "WAL" : "DELETE")")
         }
         try db.execute("PRAGMA synchronous=\(synchronous.rawValue.uppercased()); PRAGMA recursive_triggers=1")
+    }
+
+    /// A file with nothing in it yet (SQLite creates it empty on open), or a store in memory
+    /// (each connection of which sees the pragmas as a new file would). Told by the file's size,
+    /// not by a query: a connection's setup issues no statement beyond Core Data's.
+    private var isNewFile: Bool {
+        if isInMemory { return true }
+        var info = stat()
+        return stat(path, &info) != 0 || info.st_size == 0
     }
 
     /// The page size Core Data gives a new store (`connect`: 4096, unless the app's pragmas say

@@ -94,7 +94,7 @@ package enum StoreSchema {
             }
             let meta = try db.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
             meta.bind(uuid, at: 1)
-            let plist = Array(try StoreMetadata.plist(model))
+            let plist = StoreMetadata.plist(model)
             plist.withUnsafeBytes { meta.bindBlob($0, at: 2) }
             try meta.run()
             let cache = try db.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
@@ -115,8 +115,9 @@ package enum StoreSchema {
         guard hasMetadata == 1 else { throw StoreError.notAStore(db.path) }
         let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
         guard try statement.step(), let uuid = statement.text(at: 0) else { throw StoreError.notAStore(db.path) }
-        let stored = StoreMetadata.modelHash(in: statement.blob(at: 1) ?? [])
-        guard stored == model.versionHash else {
+        let metadata = statement.blob(at: 1) ?? []
+        guard StoreMetadata.carries(model.versionHash, in: metadata) else {
+            let stored = StoreMetadata.modelHash(in: metadata)
             throw StoreError.modelMismatch(path: db.path, expected: model.versionHash, found: stored ?? "none")
         }
         return uuid
