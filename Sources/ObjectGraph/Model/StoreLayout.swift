@@ -33,13 +33,8 @@ struct StoreLayout {
     /// One root's table: names handed out in `Z_ENT` order, so the first entity to use a name
     /// keeps it and a later one gets `ZNAME1` (`NSSQLStoreMappingGenerator uniqueNameWithBase:`).
     private mutating func layOutTable(_ hierarchy: [EntityDescription], index: [String: Int], all: [EntityDescription]) {
-        var used: Set<String> = []
-        func unique(_ base: String) -> String {
-            var name = base, n = 0
-            while used.contains(name) { n += 1; name = base + String(n) }
-            used.insert(name)
-            return SQLIdentifier.quoted(name)
-        }
+        var names = UniqueNames()
+        func unique(_ base: String) -> String { names.take(base) }
         var declared: [[(group: Int, order: Int, name: String, column: EntityDescription.Column)]] = []
         var inheritedColumns: [String: [EntityDescription.Column]] = [:]
         for e in hierarchy {
@@ -113,13 +108,9 @@ struct StoreLayout {
     /// it after whichever side it reaches first.
     private mutating func nameJoinTables(_ entities: [EntityDescription], index: [String: Int]) {
         var named: Set<String> = []
-        var used: [Set<String>] = Array(repeating: [], count: entities.count)
-        func unique(_ base: String, _ entity: Int) -> String {
-            var name = base, n = 0
-            while used[entity].contains(name) { n += 1; name = base + String(n) }
-            used[entity].insert(name)
-            return SQLIdentifier.quoted(name)
-        }
+        // Core Data uniques join columns per entity (its mapping generator is the entity's).
+        var names = Array(repeating: UniqueNames(), count: entities.count)
+        func unique(_ base: String, _ entity: Int) -> String { names[entity].take(base) }
         for e in entities {
             let inherited = e.parentEntity.map { p in Set(entities[index[p]!].relationships.map(\.name)) } ?? []
             for r in e.relationships.sorted(by: { $0.name < $1.name }) where r.isToMany && !inherited.contains(r.name) {
@@ -136,5 +127,19 @@ struct StoreLayout {
                     destinationOrderColumn: r.isOrdered ? unique("Z_FOK_\(d + 1)\(r.name.uppercased())", destination) : nil))
             }
         }
+    }
+}
+
+/// Names handed out in one namespace: the first to ask for a name keeps it, a later one gets a
+/// number after it (`ZHEIGHT1`), as `NSSQLStoreMappingGenerator uniqueNameWithBase:` does.
+private struct UniqueNames {
+    private var used: Set<String> = []
+
+    /// `base`, or `base` with the first number that makes it unused; as SQL text.
+    mutating func take(_ base: String) -> String {
+        var name = base, n = 0
+        while used.contains(name) { n += 1; name = base + String(n) }
+        used.insert(name)
+        return SQLIdentifier.quoted(name)
     }
 }
