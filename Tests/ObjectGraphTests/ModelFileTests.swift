@@ -92,7 +92,7 @@ import Testing
         // A many-to-many is kept (the store has its join table) and noted once for its two sides;
         // what is read and not acted on is said, with its line.
         #expect(item.relationship("tags")?.isToMany == true && file.entity(named: "Tag")?.relationship("items")?.isToMany == true)
-        #expect(file.notes.contains { $0.contains("1 many-to-many relationship laid out as a join table") && $0.contains("Item.tags (line 24)") })
+        #expect(file.notes.contains { $0.contains("1 many-to-many relationship kept in a join table") && $0.contains("Item.tags (line 24)") })
         #expect(file.notes.contains { $0.hasPrefix("m/contents:13:") && $0.contains("external storage") })
         #expect(file.notes.contains { $0.contains("Folder.items has the Cascade delete rule") })
         #expect(file.notes.contains { $0.contains("Item.thing is transformable") })

@@ -129,4 +129,67 @@ import Testing
             #expect(try container.rows("SELECT Z_FOK_FOLDER FROM ZFILE WHERE ZNAME = 'f\(i)'") == position)
         }
     }
+
+    /// A many-to-many's pairs are rows of its join table: written by the save from the side that
+    /// names the table whichever side related them, read back from either side, a parted pair
+    /// deleted, a deleted object's pairs gone; both objects of a changed pair are updated.
+    @Test func manyToManyPairsAreJoinTableRows() throws {
+        let container = try makeContainer(try Self.model())
+        let context = container.newBackgroundContext()
+        container.counters.startRecording()
+        let (imageID, tagIDs) = try context.performAndWait {
+            let image = try context.insertNewObject(forEntityName: "Image")
+            let tags = try (0..<2).map { i -> ManagedObject in
+                let tag = try context.insertNewObject(forEntityName: "Tag")
+                tag["label"] = .string("t\(i)")
+                return tag
+            }
+            try image.addObject(tags[0], forKey: "tags")
+            try tags[1].addObject(image, forKey: "files")   // from the other side
+            #expect(image.objects(forKey: "tags") == Set(tags))
+            try context.save()
+            return (image.objectID, tags.map(\.objectID))
+        }
+        var sql = container.counters.stopRecording()
+        #expect(sql.filter { $0 == "INSERT INTO Z_1TAGS (Z_1FILES, Z_6TAGS) VALUES (?, ?)" }.count == 2, "\(sql)")
+        #expect(try container.rows("SELECT count(*) FROM Z_1TAGS WHERE Z_1FILES = 1") == 2)
+
+        let later = container.newBackgroundContext()
+        container.counters.startRecording()
+        try later.performAndWait {
+            let tag = later.object(with: tagIDs[0])
+            #expect(tag.objects(forKey: "files").map(\.objectID) == [imageID])
+            let image = later.object(with: imageID)
+            try image.relate(later.object(with: tagIDs[1]), manyToMany: 0, joined: false)
+            #expect(image.objects(forKey: "tags").map(\.objectID) == [tagIDs[0]])
+            try later.save()
+        }
+        sql = container.counters.stopRecording()
+        // A tag's files are Files of several entities: their Z_ENT comes from the files' table.
+        #expect(sql.contains("SELECT t1.Z_1FILES, t0.Z_ENT FROM ZFILE t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1FILES WHERE t1.Z_6TAGS = ?"), "\(sql)")
+        #expect(sql.contains("SELECT Z_6TAGS FROM Z_1TAGS WHERE Z_1FILES = ?"), "\(sql)")
+        #expect(sql.contains("DELETE FROM Z_1TAGS WHERE Z_1FILES = ? AND Z_6TAGS = ?"))
+        #expect(sql.filter { $0.hasPrefix("UPDATE OR FAIL") && $0.contains("SET Z_OPT = ?") }.count == 2, "both sides updated: \(sql)")
+        #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 1)
+
+        let deleting = container.newBackgroundContext()
+        try deleting.performAndWait {
+            deleting.delete(deleting.object(with: imageID))
+            try deleting.save()
+        }
+        #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 0)
+
+        // A batch delete takes its rows' pairs too (its temporary trigger), a sub-entity's rows
+        // only (filtered by Z_ENT).
+        try deleting.performAndWait {
+            let video = try deleting.insertNewObject(forEntityName: "Video")
+            let image = try deleting.insertNewObject(forEntityName: "Image")
+            for file in [video, image] { try file.addObject(deleting.object(with: tagIDs[0]), forKey: "tags") }
+            try deleting.save()
+            #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 2)
+            try deleting.execute(BatchDeleteRequest(entityName: "Video", predicate: nil))
+        }
+        #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 1)
+        #expect(try container.rows("SELECT count(*) FROM ZFILE WHERE Z_ENT = 2") == 1)
+    }
 }

@@ -238,7 +238,7 @@ extension ManagedObjectContext {
     /// `generateTriggerForEntity:…`): for each to-one whose inverse is a to-many with the nullify
     /// rule, every deleted row bumps the `Z_OPT` of the object on the other side, as a context's
     /// delete updates the category that loses an expense; a one-to-one's other row also loses its
-    /// column. Nil when the entity has none.
+    /// column; a many-to-many's pairs of the row are deleted. Nil when the entity has none.
     private func nullifyTrigger(_ e: Entity) -> (create: String, drop: String)? {
         let model = persistentStoreCoordinator.model
         let updates = e.toOne.compactMap { r -> String? in
@@ -253,10 +253,14 @@ extension ManagedObjectContext {
             return "UPDATE OR FAIL \(destination.tableName) SET \(destination.toOne[inverse].column) = NULL, Z_OPT = (Z_OPT + 1) "
                 + "WHERE Z_PK = OLD.\(r.column); "
         }
-        guard !updates.isEmpty else { return nil }
+        // A deleted row's many-to-many pairs go with it (the deleteAllSQL a context's delete runs,
+        // keyed by the deleted row: the engine's choice, the trigger's many-to-many branch in Core
+        // Data was not read).
+        let pairs = e.manyToMany.map { r in r.deleteAllSQL.replacingOccurrences(of: "= ?", with: "= OLD.Z_PK") + "; " }
+        guard !(updates + pairs).isEmpty else { return nil }
         let name = SQLIdentifier.quoted("ZQ_" + EntityDescription.storedName(e.name) + "_TRIGGER")
         return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(e.tableName) FOR EACH ROW BEGIN "
-                + updates.joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
+                + (updates + pairs).joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
     }
 
     /// A batch update or delete in one exclusive transaction, followed by the post-save tasks

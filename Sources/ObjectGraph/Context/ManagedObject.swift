@@ -21,6 +21,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var toMany: [Set<ManagedObject>?]
     /// Bit i set: to-many i holds every member (loaded from the store, or the object is new).
     var loadedToMany: UInt64 = 0
+    /// Many-to-many members, created on first use; bit i of `loadedManyToMany` set once
+    /// many-to-many i holds every member.
+    var manyToMany: [Set<ManagedObject>?] = []
+    var loadedManyToMany: UInt64 = 0
     /// Members given to a to-many that is not loaded yet: listed, not hashed into a set, and
     /// checked when it loads (one that points elsewhere by then is dropped). Relating thousands
     /// of new objects to a fetched category never builds the category's set.
@@ -197,6 +201,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The members of to-many `key` (loaded from the store on first use).
     package func objects(forKey key: String) -> Set<ManagedObject> {
+        if let m = entity.manyToManyIndex(key) { return manyToManyMembers(m) }
         guard let index = entity.toManyIndex(key) else {
             preconditionFailure("\(entity.name) has no to-many relationship '\(key)'")
         }
@@ -208,6 +213,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Adds `member` to to-many `key` by pointing the member's inverse to-one at this object.
     package func addObject(_ member: ManagedObject, forKey key: String) throws {
+        if let m = entity.manyToManyIndex(key) { return try relate(member, manyToMany: m, joined: true) }
         guard let index = entity.toManyIndex(key) else {
             preconditionFailure("\(entity.name) has no to-many relationship '\(key)'")
         }
@@ -321,6 +327,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         values = []
         toOne = []
         toMany = []
+        manyToMany = []
         pendingMembers = []
         committed = nil
         committedToOne = nil

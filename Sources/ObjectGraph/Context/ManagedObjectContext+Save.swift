@@ -145,6 +145,7 @@ extension ManagedObjectContext {
         }
         try assignOrderKeys(inserts: inserts, updates: updates, connection)
         try writeInserts(inserts, connection)
+        try writeJoinRows(deletes: deletes, key: key, connection)
         var last: LastUpdate?
         for o in updates where try !writeUpdate(o, mask: o.changed, version: o.version, connection, last: &last) {
             conflicts.append(o)
@@ -446,6 +447,7 @@ extension ManagedObjectContext {
 
     private func finishSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject],
                             resolutions: [ObjectIdentifier: Resolution]) {
+        joinChanges.removeAll()
         registry.reserveCapacity(registry.count + inserts.count)
         for o in inserts where o.objectID.isTemporaryID {
             reassign(o, to: o.reservedKey)

@@ -48,6 +48,9 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// Unsaved objects a fetch judged against its predicate, in total: the work
     /// `PendingIndex` keeps linear (tests count it, as they count statements).
     var pendingObjectsExamined = 0
+    /// Many-to-many pairs joined or parted since the last save, each under its table-naming side:
+    /// what the next save writes to the join tables (a pair joined then parted cancels out).
+    var joinChanges: [JoinPair: Bool] = [:]
     var updateStatements: [UpdateKey: String] = [:]
     var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
     /// Holds and releases of the coordinator's row cache, handed over in one locked pass
@@ -301,6 +304,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         // again each time, but give a big one's memory back.
         let keep = registry.count <= 16_384
         pendingIndex = nil
+        joinChanges.removeAll()
         registry.removeAll(keepingCapacity: keep)
         insertedList.removeAll(keepingCapacity: keep)
         updatedList.removeAll(keepingCapacity: keep)
@@ -325,6 +329,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         updatedList.removeAll()
         deletedList.removeAll()
         pendingIndex = nil
+        joinChanges.removeAll()
     }
 
     /// Puts an object back to its last fetched or saved state.

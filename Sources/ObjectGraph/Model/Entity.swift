@@ -36,6 +36,22 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let maxCount: Int?
     }
 
+    /// A many-to-many relationship: pairs in a join table, one column per side.
+    package struct ManyToMany: Sendable {
+        package let name: String
+        package let destination: Int
+        /// Index of the inverse in the destination's `manyToMany`.
+        package let inverse: Int
+        /// This side names the join table (`Z_<n><NAME>`): a pair is written from here, once.
+        package let namesTable: Bool
+        /// `INSERT INTO <join> (<own>, <member>) VALUES (?, ?)`, its DELETE of one pair, its
+        /// DELETE of every pair of one object, and the members' keys of one object.
+        package let insertSQL: String
+        package let deleteSQL: String
+        package let deleteAllSQL: String
+        package let membersSQL: String
+    }
+
     /// `Z_ENT`.
     package let id: Int
     /// `Z_ENT` of the root entity, whose `Z_PRIMARYKEY` row hands out this entity's keys.
@@ -54,6 +70,8 @@ package final class Entity: Sendable, CustomStringConvertible {
     package let attributeColumns: [String]
     package let toOne: [ToOne]
     package let toMany: [ToMany]
+    /// Many-to-manys, after the to-manys in change masks (bit `toMany.count + i`).
+    package let manyToMany: [ManyToMany]
     /// Each uniqueness constraint as attribute indexes.
     package let uniquenessConstraints: [[Int]]
     /// Default values of a newly inserted object.
@@ -103,6 +121,7 @@ package final class Entity: Sendable, CustomStringConvertible {
     private let attributeIndexByName: [String: Int]
     private let toOneIndexByName: [String: Int]
     private let toManyIndexByName: [String: Int]
+    private let manyToManyIndexByName: [String: Int]
 
     /// `byName`: every entity of the model by name, built once for the model (a model of
     /// thousands of entities must not build it once per entity).
@@ -135,9 +154,28 @@ package final class Entity: Sendable, CustomStringConvertible {
             return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!,
                           isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount)
         }
+        manyToMany = Self.manyToManys(of: d, byName).map { r in
+            let dest = byName[r.destination]!
+            let inverse = Self.manyToManys(of: dest, byName).firstIndex { $0.name == r.inverse }!
+            // The table is named by one side; the other finds it on the destination (or on the
+            // ancestor that declares the relationship).
+            let own = Self.joinTable(r.name, of: d, byName)
+            let join = own ?? Self.joinTable(r.inverse!, of: dest, byName)!
+            let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+            return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil,
+                              insertSQL: "INSERT INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
+                              deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
+                              deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
+                              // Keys alone, or with the member's Z_ENT from its table when the
+                              // destination has sub-entities (the key does not say which).
+                              membersSQL: dest.subentityMaxID > dest.entityID
+                                ? "SELECT t1.\(theirs), t0.Z_ENT FROM \(dest.tableName) t0 JOIN \(join.name) t1 ON t0.Z_PK = t1.\(theirs) WHERE t1.\(mine) = ?"
+                                : "SELECT \(theirs) FROM \(join.name) WHERE \(mine) = ?")
+        }
         attributeIndexByName = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         toOneIndexByName = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, $0) })
         toManyIndexByName = Dictionary(uniqueKeysWithValues: toMany.enumerated().map { ($1.name, $0) })
+        manyToManyIndexByName = Dictionary(uniqueKeysWithValues: manyToMany.enumerated().map { ($1.name, $0) })
         let attributeIndex = attributeIndexByName
         uniquenessConstraints = d.uniquenessConstraints.map { $0.map { attributeIndex[$0]! } }
         defaults = attributes.map(\.defaultValue)
@@ -172,15 +210,27 @@ package final class Entity: Sendable, CustomStringConvertible {
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
     }
 
-    /// The to-manys the engine keeps: those whose inverse is a to-one. A many-to-many lives in its
-    /// join table, which the store lays out (`StoreLayout`); the engine does not keep its members
-    /// (no strategy relates objects through one).
+    /// The to-manys whose inverse is a to-one (a many-to-many is kept apart: `manyToMany`).
     private static func oneToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
         inheritanceOrder(d, byName) { e in
             e.relationships.filter { r in
                 r.isToMany && !(r.inverse.flatMap { byName[r.destination]?.relationship($0) }?.isToMany ?? false)
             }.map { ($0.name, $0) }
         }
+    }
+
+    private static func manyToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
+        inheritanceOrder(d, byName) { e in
+            e.relationships.filter { r in
+                r.isToMany && (r.inverse.flatMap { byName[r.destination]?.relationship($0) }?.isToMany ?? false)
+            }.map { ($0.name, $0) }
+        }
+    }
+
+    /// The join table relationship `name` names, on `d` or the ancestor that declares it.
+    private static func joinTable(_ name: String, of d: EntityDescription, _ byName: [String: EntityDescription]) -> EntityDescription.JoinTable? {
+        d.joinTables.first { $0.relationship == name }
+            ?? d.parentEntity.flatMap { byName[$0] }.flatMap { joinTable(name, of: $0, byName) }
     }
 
     private static func toOnes(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
@@ -211,6 +261,8 @@ package final class Entity: Sendable, CustomStringConvertible {
     package func toOneIndex(_ name: String) -> Int? { toOneIndexByName[name] }
     /// The index of to-many relationship `name`.
     package func toManyIndex(_ name: String) -> Int? { toManyIndexByName[name] }
+    /// The index of many-to-many relationship `name`.
+    package func manyToManyIndex(_ name: String) -> Int? { manyToManyIndexByName[name] }
 
     /// The key path that means the object itself, as in `self IN %@` with object IDs.
     static let selfKey = "self"

@@ -163,8 +163,8 @@ extension ModelReader {
     }
 
     /// Destinations and inverses exist and agree; a to-many without an inverse is left out with a
-    /// note, and a many-to-many is noted: the store has its join table, the engine does not keep
-    /// its members.
+    /// note, and a many-to-many is noted (its join table is laid out and kept; no strategy
+    /// relates records through one).
     mutating func checkRelationships(_ entities: inout [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
         let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
         var dropped: Set<String> = []
@@ -173,8 +173,8 @@ extension ModelReader {
             if !manyToMany.isEmpty {
                 let one = manyToMany.count == 1
                 notes.append(ModelFile.Note(entity: nil, text: "\(path): \(manyToMany.count) many-to-many relationship"
-                    + (one ? " laid out as a join table" : "s laid out as join tables") + ", left empty (no strategy relates "
-                    + "objects through one): " + manyToMany.joined(separator: ", ")))
+                    + (one ? " kept in a join table" : "s kept in join tables") + " (no strategy relates records through "
+                    + "one): " + manyToMany.joined(separator: ", ")))
             }
         }
         defer { currentEntity = nil }
