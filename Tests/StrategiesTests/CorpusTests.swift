@@ -195,7 +195,8 @@ import Workload
             var resolved = false
             for attempt in 0..<5 {
                 do {
-                    _ = try ImportSource.resolve(configuration(c, ContextResetStrategy())).shape(configuration(c, ContextResetStrategy()).shapeOptions)
+                    let config = configuration(c, ContextResetStrategy())
+                    _ = try ImportSource.resolve(config).shape(config.shapeOptions)
                     resolved = true
                     break
                 } catch {

@@ -256,7 +256,7 @@ extension ManagedObjectContext {
         // A deleted row's many-to-many pairs go with it (the deleteAllSQL a context's delete runs,
         // keyed by the deleted row: the engine's choice, the trigger's many-to-many branch in Core
         // Data was not read).
-        let pairs = e.manyToMany.map { r in r.deleteAllSQL.replacingOccurrences(of: "= ?", with: "= OLD.Z_PK") + "; " }
+        let pairs = e.manyToMany.map { r in "DELETE FROM \(r.table) WHERE \(r.ownColumn) = OLD.Z_PK; " }
         guard !(updates + pairs).isEmpty else { return nil }
         let name = SQLIdentifier.quoted("ZQ_" + EntityDescription.storedName(e.name) + "_TRIGGER")
         return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(e.tableName) FOR EACH ROW BEGIN "

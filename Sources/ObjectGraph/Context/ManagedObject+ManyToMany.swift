@@ -25,12 +25,7 @@ extension ManagedObject {
         setMember(member, m, joined)
         member.setMember(self, r.inverse, joined)
         let (owner, other) = r.namesTable ? (self, member) : (member, self)
-        let pair = JoinPair(owner: owner, member: other, relationship: r.namesTable ? m : r.inverse)
-        if let pending = context.joinChanges[pair], pending != joined {
-            context.joinChanges[pair] = nil
-        } else {
-            context.joinChanges[pair] = joined
-        }
+        context.joinChanges.note(JoinPair(owner: owner, member: other, relationship: r.namesTable ? m : r.inverse), joined: joined)
         touch(toMany: entity.toMany.count + m, in: context)
         member.touch(toMany: member.entity.toMany.count + r.inverse, in: context)
     }
@@ -41,14 +36,8 @@ extension ManagedObject {
         guard loadedManyToMany & (1 << UInt64(m)) != 0 || isInserted else { return }
         if manyToMany.isEmpty { manyToMany = Array(repeating: nil, count: entity.manyToMany.count) }
         loadedManyToMany |= 1 << UInt64(m)
-        if joined { manyToMany[m, default: []].insert(member) } else { manyToMany[m]?.remove(member) }
-    }
-}
-
-private extension Array where Element == Set<ManagedObject>? {
-    subscript(i: Int, default value: Set<ManagedObject>) -> Set<ManagedObject> {
-        get { self[i] ?? value }
-        set { self[i] = newValue }
+        if manyToMany[m] == nil { manyToMany[m] = [] }
+        if joined { manyToMany[m]!.insert(member) } else { manyToMany[m]!.remove(member) }
     }
 }
 
@@ -58,6 +47,42 @@ struct JoinPair: Hashable {
     let owner: ManagedObject
     let member: ManagedObject
     let relationship: Int
+}
+
+/// The pairs a context joined or parted since its last save, in the order they were first
+/// changed (so a save writes them in the same order every run); a pair joined then parted
+/// cancels out.
+struct JoinChanges {
+    private var order: [JoinPair] = []
+    /// A pair cancelled out stays in `order` (and here, as nil) so that noting it again does
+    /// not list it twice.
+    private var state: [JoinPair: Bool?] = [:]
+
+    var isEmpty: Bool { order.isEmpty }
+
+    mutating func note(_ pair: JoinPair, joined: Bool) {
+        switch state[pair] {
+        case nil:
+            state[pair] = .some(joined)
+            order.append(pair)
+        case .some(.some(let pending)) where pending != joined:
+            state[pair] = .some(nil)
+        case .some(.none):
+            state[pair] = .some(joined)
+        default:
+            break
+        }
+    }
+
+    /// Pending pairs in order, `joined` true for a pair to insert, false for one to delete.
+    var pending: [(pair: JoinPair, joined: Bool)] {
+        order.compactMap { pair in state[pair].flatMap { $0 }.map { (pair, $0) } }
+    }
+
+    mutating func removeAll() {
+        order.removeAll()
+        state.removeAll()
+    }
 }
 
 extension ManagedObjectContext {
@@ -84,9 +109,9 @@ extension ManagedObjectContext {
                 preconditionFailure("could not fulfill the to-many fault \(object.entity.name).\(r.name): \(error)")
             }
         }
-        for (pair, joined) in joinChanges {
+        for (pair, joined) in joinChanges.pending {
             let other: ManagedObject?
-            if pair.owner === object && (r.namesTable ? pair.relationship == m : false) { other = pair.member }
+            if pair.owner === object && r.namesTable && pair.relationship == m { other = pair.member }
             else if pair.member === object && !r.namesTable && pair.relationship == r.inverse { other = pair.owner }
             else { other = nil }
             guard let other else { continue }
@@ -110,8 +135,9 @@ extension ManagedObjectContext {
             }
         }
         guard !joinChanges.isEmpty else { return }
+        let pending = joinChanges.pending
         for joined in [false, true] {
-            for (pair, change) in joinChanges where change == joined && !pair.owner.isDeleted && !pair.member.isDeleted {
+            for (pair, change) in pending where change == joined && !pair.owner.isDeleted && !pair.member.isDeleted {
                 let r = pair.owner.entity.manyToMany[pair.relationship]
                 guard let a = key(pair.owner), let b = key(pair.member) else { continue }
                 let s = try connection.statement(joined ? r.insertSQL : r.deleteSQL)

@@ -50,7 +50,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     var pendingObjectsExamined = 0
     /// Many-to-many pairs joined or parted since the last save, each under its table-naming side:
     /// what the next save writes to the join tables (a pair joined then parted cancels out).
-    var joinChanges: [JoinPair: Bool] = [:]
+    var joinChanges = JoinChanges()
     var updateStatements: [UpdateKey: String] = [:]
     var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
     /// Holds and releases of the coordinator's row cache, handed over in one locked pass

@@ -44,6 +44,9 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let inverse: Int
         /// This side names the join table (`Z_<n><NAME>`): a pair is written from here, once.
         package let namesTable: Bool
+        /// The join table and the column holding this side's key.
+        package let table: String
+        package let ownColumn: String
         /// `INSERT INTO <join> (<own>, <member>) VALUES (?, ?)`, its DELETE of one pair, its
         /// DELETE of every pair of one object, and the members' keys of one object.
         package let insertSQL: String
@@ -163,6 +166,7 @@ package final class Entity: Sendable, CustomStringConvertible {
             let join = own ?? Self.joinTable(r.inverse!, of: dest, byName)!
             let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
             return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil,
+                              table: join.name, ownColumn: mine,
                               insertSQL: "INSERT INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
                               deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
                               deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
