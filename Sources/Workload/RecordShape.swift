@@ -19,6 +19,10 @@ package struct RecordShape: Sendable, Hashable, Codable {
     /// Each record has a related object of its own (a one-to-one): the related object's index is
     /// the record's key index, so `--parents` does not apply and a repeated key finds its own.
     package var parentPerRecord = false
+    /// The related entity's to-many back to the record entity (`StoreApp.versions`), nil when the
+    /// inverse is a to-one or there is none: an import file may nest the records in an array of
+    /// that name inside each related object (`--input-path /apps/*/versions`).
+    package var parentCollection: String?
     /// The record entity's name, for messages and generated texts.
     package var entity: String
     /// The field an update or delete selects its targets by (an ordered value: a date or a number),

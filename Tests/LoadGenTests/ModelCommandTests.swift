@@ -169,7 +169,8 @@ import Testing
         let r = try CLI.run(["run", "--model", model, "--entity", "StoreApp", "--relationship", "source", "--input", feed,
                              "--strategy", "context-reset,batch", "--no-limit", "--out", out], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("versions (the to-many StoreApp.versions → AppVersion: arrays of related objects are not imported)")
+        #expect(r.stderr.contains("versions (the to-many StoreApp.versions → AppVersion: its objects import with --entity AppVersion "
+                                  + "--relationship app --input-path <this array>/*/versions)")
                 && r.stderr.contains("Size (probably StoreApp.size"), "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(rows.count == 2 && rows.allSatisfy { $0["status"] == "ok" && $0["store_rows"] == "1" && $0["bad_links"] == "0" }, "\(rows)")
@@ -209,5 +210,37 @@ import Testing
                                    "--out", dir + "/bad.csv"] + arguments, tmpdir: dir)
             #expect(bad.status == 64 && bad.stderr.contains(mentions), "\(bad.stderr)")
         }
+    }
+
+    /// A to-many's array of objects imports as that many related objects (issue 28, item 4): a
+    /// notifications server's subscriptions, each holding its notifications, read with
+    /// /subscriptions/*/notifications run every strategy with each notification linked to its
+    /// subscription (found by baseUrl + topic from the holder); a '*' member that is not the
+    /// relationship's to-many is a usage error naming the right one; the flat reading of such a
+    /// file says where the records are.
+    @Test func aToManyArrayOfObjectsImportsAsThatManyRelatedObjects() throws {
+        let dir = CLI.makeFolder()
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Corpus/ntfy-ios/Model.xcdatamodel").standardizedFileURL.path
+        let note = { (id: String) in #"{"id": "\#(id)", "message": "m", "time": 1700000000}"# }
+        let feed = dir + "/subscriptions.json"
+        try (#"{"server": "https://ntfy.sh", "subscriptions": [{"notifications": ["# + note("a") + ", " + note("b")
+             + #"], "baseUrl": "https://ntfy.sh", "topic": "alerts"}, {"baseUrl": "https://ntfy.sh", "topic": "quiet", "notifications": []}, "#
+             + #"{"baseUrl": "https://example.org", "topic": "alerts", "notifications": ["# + note("c") + "]}]}")
+            .write(toFile: feed, atomically: true, encoding: .utf8)
+        let out = dir + "/runs.csv"
+        let base = ["run", "--model", model, "--entity", "Notification", "--relationship", "subscription", "--input", feed, "--no-limit"]
+        let r = try CLI.run(base + ["--input-path", "/subscriptions/*/notifications", "--strategy", "context-reset,batch,prefetch",
+                                    "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        // The verifier reads each notification's subscription key from the store and compares it
+        // with the holder the file nests it in: a wrong link is a bad link.
+        #expect(rows.count == 3 && rows.allSatisfy { $0["status"] == "ok" && $0["store_rows"] == "3" && $0["bad_links"] == "0" }, "\(rows)")
+        let wrong = try CLI.run(base + ["--input-path", "/subscriptions/*/items", "--strategy", "batch", "--out", dir + "/bad.csv"], tmpdir: dir)
+        #expect(wrong.status == 64 && wrong.stderr.contains("give …/*/notifications"), "\(wrong.stderr)")
+        let flat = try CLI.run(base + ["--input-path", "/subscriptions", "--strategy", "batch", "--out", dir + "/bad.csv"], tmpdir: dir)
+        #expect(flat.status == 65 && flat.stderr.contains("--input-path /subscriptions/*/notifications"), "\(flat.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/bad.csv"))
     }
 }

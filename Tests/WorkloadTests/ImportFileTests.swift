@@ -272,4 +272,41 @@ import Testing
         #expect { try read("12") } throws: { "\($0)".contains("must be a string, found a number") }
         #expect { try read(#""%%""#) } throws: { "\($0)".contains("neither base64 text nor a JSON array or object") }
     }
+
+    /// Records nested in their related objects' to-many, as feeds publish them (issue 28, item 4):
+    /// `/categories/*/expenses` reads every category's expenses, each related to the category
+    /// whose key is read from its members (before or after the array); an empty, null or absent
+    /// array holds none; NDJSON lines may be the holders; a holder without its key, a '*' not
+    /// followed by the relationship's to-many, or a shape with no relationship is refused.
+    @Test func recordsNestedInTheirRelatedObjectsReadAsThatManyRecords() throws {
+        var shape = Shapes.expenses
+        shape.fields[4].container = .init(name: "category", member: "name", only: false)
+        shape.parentCollection = "expenses"
+        func read(_ text: String, _ pointer: String, ndjson: Bool = false) throws -> [(id: String, category: String, parent: Int)] {
+            let path = NSTemporaryDirectory() + "holders-\(UUID().uuidString)." + (ndjson ? "ndjson" : "json")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let reader = try RecordFileReader(path: path + "#" + pointer, shape: shape)
+            var r = Record(), out: [(String, String, Int)] = []
+            while try reader.next(into: &r) { out.append((r.text(2), r.text(4), r.parentIndex)) }
+            #expect(reader.recordNumber == out.count)
+            return out
+        }
+        let expense = { (id: String) in #"{"id": "\#(id)", "amount": 1.5, "date": "2020-02-19", "note": "x"}"# }
+        let feed = #"{"name": "Feed", "categories": [{"name": "Rent", "color": 3, "expenses": ["# + expense("a") + ", " + expense("b")
+            + #"]}, {"expenses": [], "name": "Empty"}, {"name": "Food", "expenses": null}, {"name": "Bare"}, "#
+            + #"{"expenses": ["# + expense("c") + #"], "name": "Fuel"}, {"name": "Rent", "expenses": ["# + expense("d") + "]}]}"
+        let records = try read(feed, "/categories/*/expenses")
+        #expect(records.map(\.id) == ["a", "b", "c", "d"] && records.map(\.category) == ["Rent", "Rent", "Fuel", "Rent"]
+                && records.map(\.parent) == [0, 0, 1, 0], "\(records)")
+        let lines = #"{"name": "Rent", "expenses": ["# + expense("a") + "]}\n" + #"{"expenses": ["# + expense("b") + #"], "name": "Fuel"}"# + "\n"
+        #expect(try read(lines, "/*/expenses", ndjson: true).map(\.category) == ["Rent", "Fuel"])
+        #expect { try read(#"{"categories": [{"expenses": ["# + expense("a") + "]}]}", "/categories/*/expenses") } throws: {
+            "\($0)".contains("/categories/0: missing member \"name\" (the key of the Category its records relate to)")
+        }
+        #expect { try read(feed, "/categories/*/items") } throws: { "\($0)".contains("give …/*/expenses") }
+        #expect { try read(feed, "/categories/*") } throws: { "\($0)".contains("followed by one member") }
+        shape.parentEntity = nil
+        #expect { try read(feed, "/categories/*/expenses") } throws: { "\($0)".contains("give --relationship") }
+    }
 }

@@ -29,12 +29,18 @@ struct InputFile {
             let reader = try RecordFileReader(path: path, shape: shape)
             var record = Record()
             var keys = Set<UInt64>()
-            while try reader.next(into: &record) { keys.insert(keyHash(record, shape)) }
+            do {
+                while try reader.next(into: &record) { keys.insert(keyHash(record, shape)) }
+            } catch let error as ImportError {
+                throw nestedHint(error, reader)
+            }
             guard reader.recordNumber > 0 else {
                 throw CommandError(message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
             }
             return InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
                              uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
+        } catch let error as InputPathError {
+            throw CommandError.usage("run: \(error)")
         } catch let error as ImportFileError {
             throw CommandError(message: "run: --input \(error)", exitCode: ExitCode.noInput)
         } catch let error as ImportError {
@@ -56,6 +62,15 @@ struct InputFile {
             if header.arrayName == nil, header.firstMembers.contains(shape.fields[shape.key[0]].fileName) { return dataset }
         }
         return .expenses
+    }
+
+    /// A file whose elements hold the records in their to-many (each subscription its
+    /// notifications) read as if the elements were the records: the error says where they are.
+    private static func nestedHint(_ error: ImportError, _ reader: RecordFileReader) -> ImportError {
+        guard reader.collection == nil, let member = reader.shape.parentCollection, reader.ignoredMembers.contains(member) else { return error }
+        let array = reader.pointer.isEmpty ? "" : "/" + reader.pointer.joined(separator: "/")
+        return ImportError(path: error.path, record: error.record, offset: error.offset,
+                           message: error.message + " — the records may be the \(member) inside each element: --input-path \(array)/*/\(member)")
     }
 
     private static func keyHash(_ record: Record, _ shape: RecordShape) -> UInt64 {

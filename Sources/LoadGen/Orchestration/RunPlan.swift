@@ -70,7 +70,7 @@ struct RunPlan {
                 default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
         .option("--input-path", "POINTER", "with --input: the JSON Pointer (RFC 6901) of the records' array inside the document, "
-                + "as a feed nests it (/apps)"),
+                + "as a feed nests it (/apps); /apps/*/versions: each app's versions, related to it by --relationship"),
         .option("--repeat", "N", "measured repetitions of each configuration", default: "1"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),

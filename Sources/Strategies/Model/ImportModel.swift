@@ -68,6 +68,7 @@ package struct ImportModel: Sendable {
             }
             shape.parentEntity = parent.name
             shape.parentPerRecord = roles.parentInverse != nil
+            shape.parentCollection = roles.parentCollection
             let parentKeys = Set(roles.parentKeys)
             shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
                 var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))

@@ -26,6 +26,9 @@ package struct ImportRoles: Sendable, Hashable {
     /// The relationship is one-to-one: its inverse (named here) is a to-one too, so each record
     /// has a related object of its own, pointing back at it.
     package var parentInverse: String?
+    /// The relationship's inverse when it is a to-many (`StoreApp.versions` for `AppVersion.app`):
+    /// the array a feed may nest the records in, inside each related object.
+    package var parentCollection: String?
     /// How each role was found, for the run's notes.
     package var explanation: [String] = []
 
@@ -228,6 +231,7 @@ extension ImportRoles {
         }
         explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKeys.joined(separator: " + "))"
                            + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
+        if let inverse = r.inverse.flatMap(destination.relationship), inverse.isToMany { parentCollection = inverse.name }
         if let inverse = r.inverse.flatMap(destination.relationship), !inverse.isToMany {
             parentInverse = inverse.name
             explanation.append("relationship: one-to-one (\(destination.name).\(inverse.name) points back): each record has a "

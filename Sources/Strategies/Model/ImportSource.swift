@@ -62,14 +62,18 @@ extension ImportSource {
 
 extension ImportSource {
     /// Members of an import file that no field reads, each with what it probably is in the model:
-    /// a relationship of the record entity (a to-many's array of related objects is not imported),
+    /// a relationship of the record entity (a to-many's array imports in a run of its own entity),
     /// or an attribute named alike but for its case, so a team sees what to map (issue 28).
     package func explainIgnored(_ members: [String]) -> [String] {
         guard let entity = file.entity(named: roles.entity) else { return members }
         return members.map { m in
             if let r = entity.relationship(m) {
-                return r.isToMany ? "\(m) (the to-many \(entity.name).\(m) → \(r.destination): arrays of related objects are not imported)"
-                    : "\(m) (the to-one \(entity.name).\(m) → \(r.destination): --relationship \(m) resolves it)"
+                if r.isToMany {
+                    let back = r.inverse.map { " --relationship \($0)" } ?? ""
+                    return "\(m) (the to-many \(entity.name).\(m) → \(r.destination): its objects import with --entity \(r.destination)"
+                        + "\(back) --input-path <this array>/*/\(m))"
+                }
+                return "\(m) (the to-one \(entity.name).\(m) → \(r.destination): --relationship \(m) resolves it)"
             }
             if let a = entity.attributes.first(where: { $0.name.lowercased() == m.lowercased() }) {
                 return "\(m) (probably \(entity.name).\(a.name): member names match attributes exactly, or through mappedKeyName)"

@@ -13,6 +13,13 @@ package struct ImportError: Error, CustomStringConvertible, Equatable {
     package let offset: Int
     package let message: String
 
+    package init(path: String, record: Int?, offset: Int, message: String) {
+        self.path = path
+        self.record = record
+        self.offset = offset
+        self.message = message
+    }
+
     package var description: String {
         let place = record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
         return "\(path): \(place): \(message)"
@@ -30,23 +37,38 @@ package final class RecordFileReader: RecordSource {
     package let shape: RecordShape
     package private(set) var format: RecordFileFormat = .json
     /// Records returned so far.
-    package private(set) var recordNumber = 0
+    package internal(set) var recordNumber = 0
     /// Members of records that name no field (the first few), for the user to see once.
     package private(set) var ignoredMembers: [String] = []
 
     private let fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
-    private var position = 0, filled = 0
+    var position = 0
+    private var filled = 0
     private var bufferOffset = 0          // file offset of buffer[0]
     private var atEOF = false
-    private var finished = false
+    var finished = false
     /// A bare `[ … ]` rather than `{"name": [ … ]}`.
     private var bareArray = false
-    /// The members leading to the records' array (`--input-path`), empty for the array at the top.
-    private let pointer: [String]
+    /// The members leading to the records' array (`--input-path`), empty for the array at the top;
+    /// with `collection`, to the array of the objects that hold the records.
+    package let pointer: [String]
+    /// The member of each element holding the records (`versions` in `/apps/*/versions`), nil
+    /// when the records are the array's elements.
+    package let collection: InlineText?
+    /// The pointer as given, for messages (`/apps/*/versions`).
+    let collectionPath: String
+    /// The related object's key fields by their member in the element holding the records.
+    let holderKeyByName: [InlineText: Int]
+    /// Records read from the current element, handed out in order.
+    var pending: [Record] = []
+    var pendingCursor = 0
+    /// Elements read so far, and the current one's key values.
+    var holders = 0
+    var holder = RecordValues()
     private var parents: [InlineText: Int] = [:]
     private var scratch: [UInt8] = []
-    private var field = InlineText()
+    var field = InlineText()
     private var text = InlineText()
     /// Field index by the member name that fills it.
     private let fieldByName: [InlineText: Int]
@@ -67,14 +89,25 @@ package final class RecordFileReader: RecordSource {
     /// `ImportFileError` when it cannot be opened. A path ending in `#/member/…` (a JSON Pointer,
     /// RFC 6901, as a URI fragment) names the records' array inside the document, as a feed nests
     /// it (`source.json#/apps`), when the path as a whole is not a file.
+    /// A pointer through an array (`source.json#/apps/*/versions`) reads the records nested in
+    /// each element's array, each related to that element by the shape's relationship.
     package init(path input: String, shape: RecordShape) throws {
-        let (path, pointer) = try Self.location(input)
+        let (path, tokens) = try Self.location(input)
         self.path = path
-        self.pointer = pointer
         self.shape = shape
+        let nesting = try Self.nesting(tokens, shape: shape, path: path)
+        pointer = nesting.pointer
+        collection = nesting.collection.flatMap(InlineText.init)
+        collectionPath = nesting.collection.map { "/" + (nesting.pointer + ["*", $0]).joined(separator: "/") } ?? ""
         var byName: [InlineText: Int] = [:]
         var containers: [InlineText: [(member: InlineText, field: Int)]] = [:]
+        var holderKeys: [InlineText: Int] = [:]
         for (i, f) in shape.fields.enumerated() {
+            if collection != nil, shape.parentKey.contains(i) {
+                // Nested records take their related object's key from the element holding them.
+                if let member = f.container.flatMap({ InlineText($0.member) }) { holderKeys[member] = i }
+                continue
+            }
             if let flat = f.flatName, let name = InlineText(flat) { byName[name] = i }
             if let c = f.container, let name = InlineText(c.name), let member = InlineText(c.member) {
                 containers[name, default: []].append((member, i))
@@ -82,6 +115,7 @@ package final class RecordFileReader: RecordSource {
         }
         fieldByName = byName
         containerByName = containers
+        holderKeyByName = holderKeys
         keyFields = (shape.key + shape.parentKey).reduce(0) { $0 | (1 << UInt64($1)) }
         centsFields = shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } }
             .reduce(0) { $0 | (1 << UInt64($1)) }
@@ -186,6 +220,18 @@ package final class RecordFileReader: RecordSource {
 
     /// Reads the next record; false after the last one.
     package func next(into record: inout Record) throws -> Bool {
+        if collection != nil { return try nextNested(into: &record) }
+        guard try nextElement(first: recordNumber == 0, of: "a record") else { return false }
+        recordNumber += 1
+        try readObject(into: &record)
+        record.index = recordNumber - 1
+        record.keyIndex = -1
+        return true
+    }
+
+    /// Steps to the next element of the records' array (or the next line of NDJSON): false at
+    /// its end, the rest of the document checked. `first` tells the first element (no ',').
+    func nextElement(first: Bool, of what: String) throws -> Bool {
         if finished { return false }
         try skipWhitespace()
         if format == .json {
@@ -198,8 +244,8 @@ package final class RecordFileReader: RecordSource {
                 finished = true
                 return false
             }
-            if recordNumber > 0 {
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after a record", record: recordNumber) }
+            if !first {
+                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after \(what)", record: recordNumber) }
                 position += 1
                 try skipWhitespace()
             }
@@ -207,14 +253,10 @@ package final class RecordFileReader: RecordSource {
             finished = true
             return false
         }
-        recordNumber += 1
-        try readObject(into: &record)
-        record.index = recordNumber - 1
-        record.keyIndex = -1
         return true
     }
 
-    private func expectEnd(closing: Character) throws {
+    func expectEnd(closing: Character) throws {
         try skipWhitespace()
         guard let c = try peek() else { throw error(nil, "the file ends before the final '\(closing)'") }
         guard c == UInt8(ascii: closing.asciiValue.map { Unicode.Scalar($0) }!) else {
@@ -281,7 +323,7 @@ package final class RecordFileReader: RecordSource {
     /// Steps to an object's next member: false at its `}` (consumed), else its name is in `field`
     /// and its ':' consumed. `first` tells the first member (no ',' before it).
     @inline(__always)
-    private func nextMember(_ first: inout Bool, what: String, inside place: String, record: Int?) throws -> Bool {
+    func nextMember(_ first: inout Bool, what: String, inside place: String, record: Int?) throws -> Bool {
         try skipWhitespace()
         guard let c = try peek() else { throw error(record, "the file ends inside \(place)") }
         if c == UInt8(ascii: "}") { position += 1; return false }
@@ -301,7 +343,7 @@ package final class RecordFileReader: RecordSource {
     }
 
     /// After the records' `]`: the rest of each enclosing object, then the end of the file.
-    private func ascend() throws {
+    func ascend() throws {
         for _ in pointer {
             // The records' member came before: every further one follows a ','.
             var first = false
@@ -310,12 +352,12 @@ package final class RecordFileReader: RecordSource {
         try expectEndOfFile()
     }
 
-    private func expectEndOfFile() throws {
+    func expectEndOfFile() throws {
         try skipWhitespace()
         if let extra = try peek() { throw unexpected(extra, expecting: "the end of the file", record: nil) }
     }
 
-    private func readObject(into r: inout Record) throws {
+    func readObject(into r: inout Record) throws {
         let start = offset
         guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
         guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting a record", record: recordNumber) }
@@ -336,7 +378,7 @@ package final class RecordFileReader: RecordSource {
             try readMember(of: f, seen: &seen, into: &r.values)
         }
         for (f, spec) in shape.fields.enumerated() where seen & (1 << UInt64(f)) == 0 || r.values.isNull(f) {
-            if spec.isRequired || shape.key.contains(f) || shape.parentKey.contains(f) {
+            if spec.isRequired || shape.key.contains(f) || (collection == nil && shape.parentKey.contains(f)) {
                 let why = seen & (1 << UInt64(f)) == 0 ? "missing field" : "null field"
                 let role = shape.key.contains(f) ? " (the key)" : shape.parentKey.contains(f) ? " (names the related object)"
                     : " (the model requires it and gives no default)"
@@ -350,13 +392,13 @@ package final class RecordFileReader: RecordSource {
             throw ImportError(path: path, record: recordNumber, offset: start,
                               message: "field \"\(shape.fields[f].fileName)\" is empty (a key needs text)")
         }
-        if !shape.parentKey.isEmpty { try numberParent(of: &r) }
-        if format == .ndjson { try endOfLine() }
+        if !shape.parentKey.isEmpty, collection == nil { try numberParent(of: &r) }
+        if format == .ndjson, collection == nil { try endOfLine() }
     }
 
     /// Reads field `f`'s value once per record: JSON leaves a repeated name to the reader, and a
     /// record must say one thing per field.
-    private func readMember(of f: Int, seen: inout UInt64, into v: inout RecordValues) throws {
+    func readMember(of f: Int, seen: inout UInt64, into v: inout RecordValues) throws {
         guard seen & (1 << UInt64(f)) == 0 else {
             throw ImportError(path: path, record: recordNumber, offset: offset, message: "\(names[f]) is given twice")
         }
@@ -461,7 +503,7 @@ package final class RecordFileReader: RecordSource {
     }
 
     /// Numbers related objects in order of first appearance, by their key's bytes.
-    private func numberParent(of r: inout Record) throws {
+    func numberParent(of r: inout Record) throws {
         var key = InlineText()
         for f in shape.parentKey {
             if shape.fields[f].type.isBytes {
@@ -664,7 +706,7 @@ package final class RecordFileReader: RecordSource {
         throw typeError(what, expected: "true or false", found: c)
     }
 
-    private func matchLiteral(_ word: StaticString) throws -> Bool {
+    func matchLiteral(_ word: StaticString) throws -> Bool {
         try fill(atLeast: word.utf8CodeUnitCount)
         guard filled - position >= word.utf8CodeUnitCount else { return false }
         for i in 0..<word.utf8CodeUnitCount where buffer[position + i] != word.utf8Start[i] { return false }
@@ -673,7 +715,7 @@ package final class RecordFileReader: RecordSource {
     }
 
     /// Skips a value loadgen does not use (any JSON value, nested or not).
-    private func skipValue() throws {
+    func skipValue() throws {
         guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
         switch c {
         case UInt8(ascii: "\""): try readLongString(what: "field \"\(field)\"")
@@ -692,7 +734,7 @@ package final class RecordFileReader: RecordSource {
         }
     }
 
-    private func endOfLine() throws {
+    func endOfLine() throws {
         while let c = try peek() {
             if c == 10 { position += 1; return }
             guard c == 32 || c == 9 || c == 13 else { throw unexpected(c, expecting: "the end of the line after a record", record: recordNumber) }
@@ -702,10 +744,10 @@ package final class RecordFileReader: RecordSource {
 
     // MARK: Bytes
 
-    private var offset: Int { bufferOffset + position }
+    var offset: Int { bufferOffset + position }
 
     @inline(__always)
-    private func peek() throws -> UInt8? {
+    func peek() throws -> UInt8? {
         if position < filled { return buffer[position] }
         try fill(atLeast: 1)
         return position < filled ? buffer[position] : nil
@@ -730,7 +772,7 @@ package final class RecordFileReader: RecordSource {
         }
     }
 
-    private func skipWhitespace() throws {
+    func skipWhitespace() throws {
         while let c = try peek(), isWhitespace(c) { position += 1 }
     }
 
@@ -748,16 +790,16 @@ package final class RecordFileReader: RecordSource {
 
     // MARK: Errors
 
-    private func error(_ record: Int?, _ message: String) -> ImportError {
+    func error(_ record: Int?, _ message: String) -> ImportError {
         ImportError(path: path, record: record, offset: offset, message: message)
     }
 
-    private func unexpected(_ byte: UInt8, expecting: String, record: Int?) -> ImportError {
+    func unexpected(_ byte: UInt8, expecting: String, record: Int?) -> ImportError {
         let shown = byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
         return error(record, "expected \(expecting), found \(shown)\(byte < 32 && !isWhitespace(byte) ? " (not JSON text)" : "")")
     }
 
-    private func typeError(_ what: String, expected: String, found byte: UInt8) -> ImportError {
+    func typeError(_ what: String, expected: String, found byte: UInt8) -> ImportError {
         let kind: String
         switch byte {
         case UInt8(ascii: "\""): kind = "a string"
@@ -770,6 +812,13 @@ package final class RecordFileReader: RecordSource {
         }
         return error(recordNumber, "\(what) must be \(expected), found \(kind)")
     }
+}
+
+/// An `--input-path` that cannot lead to the run's records, whatever the file holds (a usage
+/// error: the flag is wrong, not the file).
+package struct InputPathError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }
 
 /// An import file that cannot be opened.
