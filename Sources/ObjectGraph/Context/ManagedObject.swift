@@ -58,6 +58,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var pendingIndexAttribute = -1
     /// This object's snapshot is counted as a hold on the coordinator's `RowCache` entry.
     var holdsCachedRow = false
+    /// A fault fetched with `propertiesToFetch` holds those values (attribute i at index i, bit
+    /// i of the mask) and to-ones (`toOne[i]`, bit `ChangeMask.toOne(i)`): read without firing.
+    var prefetched: [Value] = []
+    var prefetchedMask: UInt64 = 0
 
     init(entity: Entity, id: ManagedObjectID, context: ManagedObjectContext, fault: Bool) {
         self.entity = entity
@@ -68,6 +72,14 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         self.toOne = Array(repeating: nil, count: entity.toOne.count)
         self.toMany = entity.toMany.isEmpty ? [] : Array(repeating: nil, count: entity.toMany.count)
         if entity.hasOrderKeys { self.orderKeys = Array(repeating: nil, count: entity.toOne.count) }
+    }
+
+    /// Drops what a `propertiesToFetch` fetch left: the object is filled, or a plain fault again.
+    @inline(__always)
+    func forgetPrefetched() {
+        guard prefetchedMask != 0 else { return }
+        prefetched = []
+        prefetchedMask = 0
     }
 
     // MARK: Identity
@@ -102,7 +114,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     package func value(at index: Int) -> Value {
         let context = checkedContext()
-        if isFault { context.fireFault(self) }
+        if isFault {
+            if prefetchedMask & (UInt64(1) << UInt64(index)) != 0 { return prefetched[index] }
+            context.fireFault(self)
+        }
         return values[index]
     }
 
@@ -143,7 +158,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     package func object(at index: Int) -> ManagedObject? {
         let context = checkedContext()
-        if isFault { context.fireFault(self) }
+        if isFault {
+            if prefetchedMask & ChangeMask.toOne(index) != 0 { return toOne[index] }
+            context.fireFault(self)
+        }
         return toOne[index]
     }
 

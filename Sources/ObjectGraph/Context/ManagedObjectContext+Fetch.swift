@@ -10,24 +10,24 @@ extension ManagedObjectContext {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
-        var sql = "SELECT \(request.fetchBatchSize > 0 ? (entity.hasSubentities ? "Z_PK, Z_ENT" : "Z_PK") : entity.readColumns) "
-            + "FROM \(entity.tableName)"
-        if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
-        if !request.sortDescriptors.isEmpty {
-            sql += " ORDER BY " + (try request.sortDescriptors.map {
-                try CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
-            }).joined(separator: ", ")
-        }
+        let keysOnly = request.fetchBatchSize > 0 || !request.includesPropertyValues
+        let partial = keysOnly ? nil : try request.propertiesToFetch.map { try PartialRow(entity, properties: $0) }
+        let columns = keysOnly ? (entity.hasSubentities ? "Z_PK, Z_ENT" : "Z_PK") : partial?.columns ?? entity.readColumns
         let hasPending = request.includesPendingChanges && !(insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty)
-        if request.fetchLimit > 0 && !hasPending { sql += " LIMIT \(request.fetchLimit)" }
+        let sql = try selectSQL(columns, from: entity, request, compiled, limited: !hasPending)
 
         var results: [ManagedObject] = try persistentStoreCoordinator.performRead { connection in
             let s = try connection.statement(sql)
             for (i, v) in compiled.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
             var out: [ManagedObject] = []
             while try s.step() {
-                out.append(request.fetchBatchSize > 0 ? object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity(s, entity, at: 1))
-                                                      : materialize(s, entity: entity))
+                if keysOnly {
+                    out.append(object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity(s, entity, at: 1)))
+                } else if let partial {
+                    out.append(prepopulate(s, entity: entity, partial))
+                } else {
+                    out.append(materialize(s, entity: entity))
+                }
             }
             s.reset()
             return out
@@ -37,6 +37,24 @@ extension ManagedObjectContext {
         for path in request.relationshipKeyPathsForPrefetching { try prefetch(path, of: results, entity: entity) }
         flushRowCache()
         return results
+    }
+
+    /// `SELECT <columns> FROM <table> [WHERE …] [ORDER BY …] [LIMIT n] [OFFSET m]`; the limit
+    /// and offset only when `limited` (unsaved changes may move rows in or out: applied after).
+    func selectSQL(_ columns: String, from entity: Entity, _ request: FetchRequest, _ compiled: CompiledPredicate,
+                   limited: Bool) throws -> String {
+        var sql = "SELECT \(columns) FROM \(entity.tableName)"
+        if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
+        if !request.sortDescriptors.isEmpty {
+            sql += " ORDER BY " + (try request.sortDescriptors.map {
+                try CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
+            }).joined(separator: ", ")
+        }
+        guard limited else { return sql }
+        // SQLite takes an OFFSET only after a LIMIT: -1 is no limit.
+        if request.fetchLimit > 0 { sql += " LIMIT \(request.fetchLimit)" } else if request.fetchOffset > 0 { sql += " LIMIT -1" }
+        if request.fetchOffset > 0 { sql += " OFFSET \(request.fetchOffset)" }
+        return sql
     }
 
     /// `SELECT count(*)`: no objects are made. Unsaved inserts and deletes are counted in.
@@ -79,7 +97,7 @@ extension ManagedObjectContext {
     }
 
     /// The entity whose `Z_ENT` column `at` holds, within `entity`'s hierarchy.
-    private func rowEntity(_ s: Statement, _ entity: Entity, at column: Int32) -> Entity {
+    func rowEntity(_ s: Statement, _ entity: Entity, at column: Int32) -> Entity {
         guard entity.hasSubentities else { return entity }
         let id = s.int(at: column)
         return (entity.id...entity.subentityMaxID).contains(id) ? persistentStoreCoordinator.model.runtime[id - 1] : entity
@@ -100,6 +118,7 @@ extension ManagedObjectContext {
         object.committedToOne = targets
         object.isFault = false
         object.batch = nil
+        object.forgetPrefetched()
         holdRow(object)
     }
 
@@ -202,6 +221,7 @@ extension ManagedObjectContext {
         o.committed = nil
         o.committedToOne = nil
         o.isFault = true
+        o.forgetPrefetched()
     }
 
     // MARK: Relationships
@@ -320,6 +340,7 @@ extension ManagedObjectContext {
                 return false
             }
         }
+        if request.fetchOffset > 0 { out.removeFirst(min(request.fetchOffset, out.count)) }
         if request.fetchLimit > 0 && out.count > request.fetchLimit { out.removeLast(out.count - request.fetchLimit) }
         return out
     }

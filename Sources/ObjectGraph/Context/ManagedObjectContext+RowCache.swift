@@ -57,6 +57,7 @@ extension ManagedObjectContext {
         o.version = row.version
         o.isFault = false
         o.batch = nil
+        o.forgetPrefetched()
         holdRow(o)
     }
 }
