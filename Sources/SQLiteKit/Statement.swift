@@ -18,6 +18,9 @@ package final class Statement {
     /// True once the current execution has returned a row: a lock met later cannot be waited
     /// out by starting over, which would hand the caller those rows again.
     private var returnedRow = false
+    /// Rows the current execution returned so far: handed to the counters once, when it ends
+    /// (a plain count per row; no shared counter touched per row).
+    private var rows = 0
     /// The first bind that SQLite refused since the last step, as (code, parameter index). A
     /// statement is never stepped with a parameter left at its previous value: `step()` throws.
     private var bindFailure: (code: Int32, index: Int32)?
@@ -34,6 +37,7 @@ package final class Statement {
     }
 
     deinit {
+        flushRows()
         database.counters.recordVMSteps(Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 0)))
         sqlite3_finalize(handle)
     }
@@ -146,9 +150,10 @@ package final class Statement {
         }
         while true {
             let rc = sqlite3_step(handle)
-            if rc == SQLITE_ROW { returnedRow = true; return true }
+            if rc == SQLITE_ROW { returnedRow = true; rows += 1; return true }
             if rc == SQLITE_DONE {
                 if isCommit { database.counters.recordCommit() }
+                flushRows()
                 return false
             }
             if rc == ResultCode.lockedSharedCache.rawValue && !returnedRow && database.waitForSharedCacheUnlock() {
@@ -157,6 +162,7 @@ package final class Statement {
             }
             sqlite3_reset(handle)
             started = false
+            flushRows()
             throw SQLiteError(code: rc, connection: database.handle, sql: sql)
         }
     }
@@ -182,6 +188,14 @@ package final class Statement {
     package func reset() {
         sqlite3_reset(handle)
         started = false
+        flushRows()
+    }
+
+    @inline(__always)
+    private func flushRows() {
+        guard rows > 0 else { return }
+        database.counters.recordRows(rows)
+        rows = 0
     }
 
 

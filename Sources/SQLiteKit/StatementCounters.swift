@@ -38,6 +38,7 @@ package final class StatementCounters: Sendable {
     private let deletes = Atomic<Int>(0), transactions = Atomic<Int>(0), others = Atomic<Int>(0)
     private let commits = Atomic<Int>(0)
     private let vmSteps = Atomic<Int>(0)
+    private let rows = Atomic<Int>(0)
     private let recording = Atomic<Bool>(false)
     private let log = Protected<[String]>([])
 
@@ -89,6 +90,12 @@ package final class StatementCounters: Sendable {
         vmSteps.wrappingAdd(steps, ordering: .relaxed)
     }
 
+    /// Adds the rows an execution of a statement returned (a query's result rows), once per
+    /// execution when it ends.
+    func recordRows(_ n: Int) {
+        rows.wrappingAdd(n, ordering: .relaxed)
+    }
+
     /// The number of executions of `kind` so far.
     package func count(_ kind: StatementKind) -> Int {
         switch kind {
@@ -113,7 +120,7 @@ package final class StatementCounters: Sendable {
     package func snapshot() -> Snapshot {
         Snapshot(select: count(.select), insert: count(.insert), update: count(.update),
                  delete: count(.delete), transaction: count(.transaction), other: count(.other),
-                 commits: committedTransactions, vmSteps: vmSteps.load(ordering: .relaxed))
+                 commits: committedTransactions, vmSteps: vmSteps.load(ordering: .relaxed), rows: rows.load(ordering: .relaxed))
     }
 
     /// Counts at one moment.
@@ -121,11 +128,14 @@ package final class StatementCounters: Sendable {
         package var select = 0, insert = 0, update = 0, delete = 0, transaction = 0, other = 0, commits = 0
         /// SQLite VM steps of the statements finalized so far (see `recordVMSteps`).
         package var vmSteps = 0
+        /// Rows the queries returned (see `recordRows`): what the store handed back.
+        package var rows = 0
 
         package init(select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
-                    transaction: Int = 0, other: Int = 0, commits: Int = 0, vmSteps: Int = 0) {
+                    transaction: Int = 0, other: Int = 0, commits: Int = 0, vmSteps: Int = 0, rows: Int = 0) {
             self.select = select; self.insert = insert; self.update = update; self.delete = delete
             self.transaction = transaction; self.other = other; self.commits = commits; self.vmSteps = vmSteps
+            self.rows = rows
         }
 
         package var total: Int { select + insert + update + delete + transaction + other }
@@ -134,7 +144,7 @@ package final class StatementCounters: Sendable {
         package static func - (a: Snapshot, b: Snapshot) -> Snapshot {
             Snapshot(select: a.select - b.select, insert: a.insert - b.insert, update: a.update - b.update,
                      delete: a.delete - b.delete, transaction: a.transaction - b.transaction, other: a.other - b.other,
-                     commits: a.commits - b.commits, vmSteps: a.vmSteps - b.vmSteps)
+                     commits: a.commits - b.commits, vmSteps: a.vmSteps - b.vmSteps, rows: a.rows - b.rows)
         }
 
     }

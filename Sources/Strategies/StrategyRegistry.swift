@@ -23,6 +23,11 @@ package enum StrategyRegistry {
         ReadFaultingStrategy(),
         ReadPrefetchStrategy(),
         ReadBatchedStrategy(),
+        ReadPropertiesStrategy(),
+        ReadDictionariesStrategy(),
+        ReadIDsStrategy(),
+        ReadPageStrategy(),
+        ReadWithoutValuesStrategy(),
         CountFetchStrategy(),
         CountStrategy(),
     ]

@@ -15,6 +15,8 @@ import Workload
         var target: OperationTarget
         var problems: [String]
         var job: StrategyJob
+        /// The strategy's statements in order (the store's opening reads and PRAGMAs aside).
+        var statements: [String] = []
     }
 
     /// Fills a store of `rows` expenses (7 categories), runs `strategy` as the child does.
@@ -33,11 +35,16 @@ import Workload
         job.operationTarget = try OperationSetup.prepare(job)
         job.prepared = try strategy.setUp(job)
         let before = job.counters.snapshot()
+        job.counters.startRecording()
         let counters = try strategy.run(job)
+        let statements = job.counters.stopRecording().filter {
+            !$0.hasPrefix("PRAGMA") && !$0.contains("sqlite_master") && !$0.contains("Z_METADATA")
+        }
         let sql = job.counters.snapshot() - before
         if !keepPrepared { job.prepared = nil }
         let problems = try OperationSetup.problems(job, job.operationTarget!, counters: counters)
-        return Outcome(counters: counters, sql: sql, target: job.operationTarget!, problems: problems, job: job)
+        return Outcome(counters: counters, sql: sql, target: job.operationTarget!, problems: problems, job: job,
+                       statements: statements)
     }
 
     /// Opening a store reads `sqlite_master` and the metadata twice (model check, UUID), and
@@ -122,7 +129,40 @@ import Workload
         let count = try run(CountStrategy()), fetched = try run(CountFetchStrategy())
         #expect(count.sql.select == opening + 1 && count.counters.objectsRead == 1_000 && count.counters.peakRegisteredObjects == 0)
         #expect(fetched.sql.select == opening + 1 && fetched.counters.objectsRead == 1_000)
-        #expect(fetched.counters.peakRegisteredObjects == 1_000 + 7)   // the expenses and their categories, as faults
+        #expect(fetched.counters.peakRegisteredObjects == 1_000)   // the expenses (their 7 categories are faults)
+    }
+
+    /// Read tuning (issue 30), statement by statement on 1,000 expenses in 7 categories: only the
+    /// cell's columns; dictionaries in one joined query; IDs, then a screenful by ID at a time;
+    /// LIMIT/OFFSET pages in the key's order; keys alone, then a query per cell. Each shows every
+    /// row with its values (the check compares what the screen showed with the store).
+    @Test func readTuningIssuesTheSQLOfItsIdiom() throws {
+        let properties = try run(ReadPropertiesStrategy())
+        #expect(properties.problems.isEmpty && properties.counters.objectsRead == 1_000, "\(properties.problems)")
+        #expect(properties.statements.first == "SELECT Z_PK, Z_OPT, ZNOTE, ZCATEGORY FROM ZEXPENSE")
+        #expect(properties.statements.count == 1 + 7 && properties.counters.peakRegisteredObjects == 7)   // the categories alone filled
+
+        let dictionaries = try run(ReadDictionariesStrategy())
+        #expect(dictionaries.problems.isEmpty && dictionaries.counters.objectsRead == 1_000, "\(dictionaries.problems)")
+        #expect(dictionaries.statements == ["SELECT t0.ZNOTE, t1.ZNAME FROM ZEXPENSE t0 LEFT OUTER JOIN ZCATEGORY t1 ON t0.ZCATEGORY = t1.Z_PK"])
+        #expect(dictionaries.counters.peakRegisteredObjects == 0 && dictionaries.sql.rows == 1_000 + 6)
+
+        let ids = try run(ReadIDsStrategy(), batchSize: 300)
+        #expect(ids.problems.isEmpty && ids.counters.objectsRead == 1_000, "\(ids.problems)")
+        #expect(ids.statements.first == "SELECT Z_ENT, Z_PK FROM ZEXPENSE")
+        // Four screenfuls by ID (300 padded to 512 placeholders), and the 7 categories once.
+        #expect(ids.statements.filter { $0.contains("WHERE Z_PK IN (") }.count == 4 && ids.sql.select == opening + 1 + 4 + 7)
+        #expect((ids.counters.peakRegisteredObjects ?? .max) <= 300 + 7)
+
+        let page = try run(ReadPageStrategy(), batchSize: 400)
+        #expect(page.problems.isEmpty && page.counters.objectsRead == 1_000, "\(page.problems)")
+        let pages = page.statements.filter { $0.contains("FROM ZEXPENSE") }
+        #expect(pages.count == 3 && pages[0].hasSuffix("FROM ZEXPENSE ORDER BY ZEXTERNALID LIMIT 400")
+                && pages[1].hasSuffix("ORDER BY ZEXTERNALID LIMIT 400 OFFSET 400") && pages[2].hasSuffix("LIMIT 400 OFFSET 800"), "\(pages)")
+
+        let without = try run(ReadWithoutValuesStrategy())
+        #expect(without.problems.isEmpty && without.counters.objectsRead == 1_000, "\(without.problems)")
+        #expect(without.statements.first == "SELECT Z_PK FROM ZEXPENSE" && without.sql.select == opening + 1 + 1_000 + 7)
     }
 
     /// The checks fail a store that is not what the operation must leave.
@@ -139,5 +179,11 @@ import Workload
         read.counters.objectsRead = 3
         #expect(try OperationSetup.problems(read.job, read.target, counters: read.counters) == ["read 3 objects, expected 1000"])
         _ = wrongCount
+        // A screen that showed one note other than the store's: the digest of what it showed differs.
+        let dictionaries = try run(ReadDictionariesStrategy())
+        #expect(dictionaries.problems.isEmpty)
+        try Database(path: dictionaries.job.store.path).execute("UPDATE ZEXPENSE SET ZNOTE = 'other' WHERE Z_PK = 5")
+        #expect(try OperationSetup.problems(dictionaries.job, dictionaries.target, counters: dictionaries.counters)
+                .contains("the screen showed other notes or related objects than the store holds"))
     }
 }

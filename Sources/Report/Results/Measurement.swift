@@ -32,10 +32,14 @@ package struct StrategyCounters: Codable, Sendable, Equatable {
     package var viewObjects: Int?
     /// True when an open-loop run could not keep up with `--rate`.
     package var fellBehind: Bool?
-    /// Most objects registered in one context at once (for the memory-shape tests).
+    /// Most objects one context held at once (`peak_objects`): registered before a save for an
+    /// import; holding values (faults, which hold none, not counted) for a read.
     package var peakRegisteredObjects: Int?
     /// Objects a read strategy read (or the count it got): checked against the store.
     package var objectsRead: Int?
+    /// What a read's screen showed, as `ShownDigest` adds it up (52 bits: exact through JSON),
+    /// for the check to compare with the store's rows.
+    package var shownDigest: UInt64?
     /// A history consumer's lag from a transaction's commit to its merge into the screen.
     package var historyLagP50Milliseconds: Double?
     package var historyLagP99Milliseconds: Double?

@@ -129,6 +129,8 @@ package struct ResultRow: Sendable {
         .parameter("relationship", text: true),
         .parameter("parents"),
         .parameter("string_length", text: true),
+        .sql("sql_rows", \.rows).judged(.exact),
+        .strategy("peak_objects", \.peakRegisteredObjects),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

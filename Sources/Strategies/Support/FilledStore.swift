@@ -17,6 +17,11 @@ struct FilledStore {
     let categoryRelationship: String?
     let category: Int?
     let categoryName: Int?
+    /// The related object's key attribute by name (`name`): what a dictionary fetch reads
+    /// through the relationship (`category.name`).
+    let categoryNameAttribute: String?
+    /// The record's key attribute (`externalID`): the stable order a paged list sorts by.
+    let keyAttribute: String?
 
     /// Opens the store (three reads: the schema, and the metadata that identifies the model),
     /// or uses `container` when the strategy's setUp opened it already.
@@ -34,6 +39,8 @@ struct FilledStore {
         categoryName = mapping.parentEntity.flatMap { parent in
             mapping.roles.parentKey.flatMap { mapping.model.runtimeEntity(named: parent.name)!.attributeIndex($0) }
         }
+        categoryNameAttribute = mapping.parentEntity == nil ? nil : mapping.roles.parentKey
+        keyAttribute = mapping.shape.key.first.map { mapping.shape.fields[$0].name }
         if let missing = OperationRoles.missing(job.configuration.operation, in: mapping.shape) {
             throw OperationError.missingRole(missing)
         }
@@ -119,7 +126,7 @@ extension FilledStore {
         var counters = StrategyCounters()
         try context.performAndWait {
             counters.objectsRead = try count(context, FetchRequest(entityName: store.expense))
-            counters.peakRegisteredObjects = context.registeredObjectCount
+            counters.peakRegisteredObjects = context.materializedObjectCount
         }
         job.progress.add(counters.objectsRead ?? 0)
         return counters

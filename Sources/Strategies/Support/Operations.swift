@@ -195,6 +195,11 @@ package enum OperationSetup {
             if let read = counters?.objectsRead, read != target.expected {
                 found.append("read \(read) objects, expected \(target.expected)")
             }
+            if let shown = counters?.shownDigest {
+                let parent = t.parentTable.flatMap { table in t.parentKey.map { (table, String($0.split(separator: ",")[0])) } }
+                let expected = try ShownDigest.ofStore(db, table: t.table, note: t.update, foreignKey: t.foreignKey, parent: parent)
+                if shown != expected { found.append("the screen showed other notes or related objects than the store holds") }
+            }
         case .import:
             break
         }

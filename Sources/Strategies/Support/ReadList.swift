@@ -1,45 +1,84 @@
 import ObjectGraph
 import Report
 
-/// A list screen of every expense with its category's name: the read strategies differ only in
-/// how the fetch is set up (plain, prefetching, in batches).
+/// A list screen of every record with its related object's key (an expense's note and its
+/// category's name): what each cell shows is added to a `ShownDigest`, and what the context
+/// holds is sampled, so every read strategy reports the same figures the same way.
+struct ListScreen {
+    let store: FilledStore
+    let context: ManagedObjectContext
+    private let progress: ProgressCounter
+    private(set) var shown = ShownDigest()
+    private(set) var peak = 0
+
+    init(_ job: StrategyJob) throws {
+        store = try FilledStore(job)
+        context = store.container.newBackgroundContext(name: "screen")
+        progress = job.progress
+    }
+
+    /// Shows an object in a cell: its note, and its related object's key (a fault fired when
+    /// the related object is not registered yet).
+    mutating func show(_ record: ManagedObject) {
+        let note = store.note.map { record.value(at: $0) }
+        var key: Value?
+        if let category = store.category, let name = store.categoryName { key = record.object(at: category)?.value(at: name) }
+        shown.add(note: note, key: key)
+    }
+
+    /// Shows a row of a dictionary fetch (the note and the related object's key by name).
+    mutating func show(_ row: [String: Value], note: String?, key: String?) {
+        shown.add(note: note.flatMap { row[$0] }, key: key.flatMap { row[$0] } ?? (key == nil ? nil : .null))
+    }
+
+    /// Notes how many objects the context holds values for now (a pass over the registry:
+    /// called every few thousand rows, not per row).
+    mutating func sample() { peak = max(peak, context.materializedObjectCount) }
+
+    /// The figures of the read: rows shown, their digest, the most objects held at once.
+    mutating func counters() -> StrategyCounters {
+        sample()
+        progress.add(shown.rows % 1_000)
+        var counters = StrategyCounters()
+        counters.objectsRead = shown.rows
+        counters.shownDigest = shown.result
+        counters.peakRegisteredObjects = peak
+        return counters
+    }
+
+    /// After each row: progress every thousand rows, a sample every `every`.
+    mutating func shownOne(sampleEvery every: Int) {
+        if shown.rows % every == 0 { sample() }
+        if shown.rows % 1_000 == 0 { progress.add(1_000) }
+    }
+}
+
+/// A list screen of every expense with its category's name: the read strategies that differ
+/// only in how the fetch is set up (plain, prefetching, in batches, without property values).
 struct ReadList {
     var prefetchesCategories = false
     var batchSize = 0
+    var includesPropertyValues = true
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let store = try FilledStore(job)
-        let context = store.container.newBackgroundContext(name: "screen")
-        var counters = StrategyCounters()
-        try context.performAndWait {
+        var screen = try ListScreen(job)
+        let context = screen.context, store = screen.store
+        return try context.performAndWait {
             var request = FetchRequest(entityName: store.expense)
             if prefetchesCategories, let relationship = store.categoryRelationship {
                 request.relationshipKeyPathsForPrefetching = [relationship]
             }
             request.fetchBatchSize = batchSize
-            let list = try context.fetch(request)
-            var shown = 0, bytes = 0, peak = 0
+            request.includesPropertyValues = includesPropertyValues
             // What the walk holds at once, sampled every ten batches (a pass over the registry:
             // sampling every record would cost more than the read).
             let every = batchSize > 0 ? batchSize * 10 : Int.max
-            for (i, expense) in list.enumerated() {
-                // What a cell shows: the note and the category's name.
-                if let note = store.note, case .string(let text) = expense.value(at: note) { bytes += text.utf8.count }
-                if let category = store.category, let name = store.categoryName,
-                   case .string(let text)? = expense.object(at: category)?.value(at: name) {
-                    bytes += text.utf8.count
-                }
-                shown += 1
-                if i % every == every - 1 { peak = max(peak, context.materializedObjectCount) }
-                if i % 1_000 == 999 { job.progress.add(1_000) }
+            for expense in try context.fetch(request) {
+                screen.show(expense)
+                screen.shownOne(sampleEvery: every)
             }
-            peak = max(peak, context.materializedObjectCount)
-            job.progress.add(list.count % 1_000)
-            counters.objectsRead = shown
-            counters.peakRegisteredObjects = peak
-            withExtendedLifetime(bytes) {}
+            return screen.counters()
         }
-        return counters
     }
 }
 

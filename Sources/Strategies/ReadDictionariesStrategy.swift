@@ -1,0 +1,31 @@
+import ObjectGraph
+import Report
+
+/// The list screen fetching dictionaries of what its cells show (`resultType =
+/// .dictionaryResultType`, `propertiesToFetch = ["note", "category.name"]`): one query joining
+/// the categories' table, no managed object made or registered.
+package struct ReadDictionariesStrategy: WriteStrategy {
+    package init() {}
+    package var name: String { "read-dictionaries" }
+    package var summary: String { "fetch dictionaries of note and category.name (one joined query, no objects)" }
+    package var idiom: String { ".dictionaryResultType with propertiesToFetch, a to-one key path joined (seed 004)" }
+    package var keyConstraint: KeyConstraint { .unique }
+    package var resolvesRelatedObjects: Bool { true }
+    package var defaultBatchSize: Int? { nil }
+    package var operation: Operation { .read }
+
+    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+        var screen = try ListScreen(job)
+        let context = screen.context, store = screen.store
+        let key = store.categoryRelationship.flatMap { r in store.categoryNameAttribute.map { "\(r).\($0)" } }
+        return try context.performAndWait {
+            var request = FetchRequest(entityName: store.expense)
+            request.propertiesToFetch = [store.noteAttribute, key].compactMap { $0 }
+            for row in try context.fetchDictionaries(request) {
+                screen.show(row, note: store.noteAttribute, key: key)
+                screen.shownOne(sampleEvery: 10_000)
+            }
+            return screen.counters()
+        }
+    }
+}
