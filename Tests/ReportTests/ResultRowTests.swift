@@ -15,13 +15,13 @@ import Testing
         m.wallSeconds = 2; m.cpuUserSeconds = 1.25; m.cpuSystemSeconds = 0.5; m.rowsDone = 1000
         m.peakRSSBytes = 11; m.endRSSBytes = 12; m.peakHeapBytes = 13; m.endHeapBytes = 14
         m.sql = StatementCounters.Snapshot(select: 21, insert: 22, update: 23, delete: 24, transaction: 0, other: 25,
-                                           commits: 26, vmSteps: 27)
+                                           commits: 26, vmSteps: 27, rows: 28)
         var s = StrategyCounters()
         s.saves = 31; s.conflicts = 32; s.busyRetries = 33; s.saveP50Milliseconds = 0.125; s.saveP99Milliseconds = 0.25
         s.latencyP50Milliseconds = 1.5; s.latencyP99Milliseconds = 2.5; s.latencyMaxMilliseconds = 3.5; s.peakBacklog = 34
         s.mergeMillisecondsTotal = 4.5; s.viewObjects = 35; s.fellBehind = true; s.objectsRead = 36
         s.historyLagP50Milliseconds = 5.5; s.historyLagP99Milliseconds = 6.5; s.autoMergeMissed = 37
-        s.saveRetries = 38
+        s.saveRetries = 38; s.peakRegisteredObjects = 39
         m.strategy = s
         var v = Verification(storeRows: 41, duplicates: 42, lost: 43, badLinks: 44, integrity: "ok", storeBytes: 45)
         v.viewMissing = 46; v.historyChanges = 47; v.unexpectedRows = 48
