@@ -244,7 +244,31 @@ if (has(chart)) { do for [fmt in formats] {
     @common
 } }
 
-# 8. The nightly trend: each strategy's vs_limit change against the baseline in units of its own
+# 8. Reads against rows: heap per row (what a list of that size holds) and rows read per second.
+chart = "reads"
+if (has(chart)) { do for [fmt in formats] {
+    @open
+    set multiplot layout 1,2 margins 0.07,0.98,0.11,0.84 spacing 0.08 title "Reads against rows: peak heap per row (left) and rows read per second (right), log x\n" . reads_headline . "\n" . reads_settings noenhanced font ",12"
+    set logscale x
+    set format x "%.0s%c"
+    set xlabel "rows in the store (log scale)"
+    set ylabel "peak heap per row (bytes, median)"
+    set format y "%.0s%c"
+    set yrange [0:*]
+    set key inside top right opaque box noenhanced font ",8"
+    plot for [i=1:|reads_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title reads_series[i]
+    set ylabel "rows read per second (median)"
+    unset key
+    plot for [i=1:|reads_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title reads_series[i]
+    unset multiplot
+    unset logscale
+    set yrange [*:*]
+    unset output
+    reset
+    @common
+} }
+
+# 9. The nightly trend: each strategy's vs_limit change against the baseline in units of its own
 #    configurations' thresholds (0 the baseline, ±1 each one's threshold: 7.5 % or twice its drift),
 #    and a red mark where a strategy fell below it; allocations per record ÷ the baseline's below.
 chart = "trend"

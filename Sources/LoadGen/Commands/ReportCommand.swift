@@ -95,6 +95,7 @@ enum ReportCommand {
         }
         text += MarkdownExport.render(summary, title: "summary").replacingOccurrences(of: "## loadgen summary", with: "## Summary")
             .replacingOccurrences(of: "\n### Recommendation\n", with: "\n### Recommendation (as above)\n") + "\n"
+        text += ReadSection.markdown(summary)
         if !images.isEmpty {
             text += "## Charts\n\n"
             for image in images where image.hasSuffix(".png") || !images.contains(where: { $0.hasSuffix(".png") }) {

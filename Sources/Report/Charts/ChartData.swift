@@ -44,6 +44,7 @@ package struct ChartData: Sendable {
             Self.writers(summary, strategies: writerStrategies),
             Self.sqlPerRow(summary),
             Self.latency(summary),
+            Self.reads(summary),
             Self.trend(history: history, baseline: baseline, limit: limit, band: band),
         ]
     }
@@ -233,7 +234,7 @@ package struct ChartData: Sendable {
     /// title is its strategy and what tells it from another line of the same strategy (a
     /// parameter other strategies leave blank is no difference), and, when its configurations may
     /// not be recommended, why ("— bug", "— short: unique").
-    private static func series(_ s: RunSummary, name: String, title: String, axis: String, need: String,
+    static func series(_ s: RunSummary, name: String, title: String, axis: String, need: String,
                                minimumPoints: Int = 2, header: String,
                                _ figure: (RunSummary.Configuration) -> String?) -> Chart {
         let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
@@ -330,7 +331,7 @@ package struct ChartData: Sendable {
         return late > 2 * early && late - early > 5e6
     }
 
-    /// 8. The nightly trend: per nightly run (one invocation) and strategy, its `vs_limit` and
+    /// 9. The nightly trend: per nightly run (one invocation) and strategy, its `vs_limit` and
     /// allocations per record relative to the baseline's for the same configurations (the
     /// median over the strategy's configurations of night median ÷ baseline median). One
     /// baseline for every line (1.0), the band the gate tolerates around it, and a mark on each

@@ -1,0 +1,34 @@
+import Foundation
+
+extension ChartData {
+    /// 8. Reads against rows, in read words: the peak heap per row each read holds (left: what a
+    /// list of that size costs in memory) and the rows it reads per second (right), one line per
+    /// read strategy, from a `--rows` sweep of `--operation read`.
+    static func reads(_ s: RunSummary) -> Chart {
+        let reads = s.configurations.filter { operation(of: $0) == "read" && !$0.underCallgrind }
+        let summary = RunSummary(rows: reads.flatMap(\.rows), unranked: s.unranked, options: s.options)
+        var chart = series(summary, name: "reads", title: "Reads against rows", axis: "rows",
+                           need: "sweep of --rows with --operation read",
+                           header: "# rows heap_bytes_per_row_median rows_read_per_s_median") { c in
+            guard let perRow = heapPerRow(c), let rate = c.rate else { return nil }
+            return "\(n(perRow)) \(n(rate.median))"
+        }
+        guard chart.data != nil else { return chart }
+        // The headline from the data: heap per row of each strategy at the largest size swept.
+        let largest = reads.map(\.parameters.rows).max() ?? 0
+        let parts = reads.filter { $0.parameters.rows == largest }
+            .compactMap { c in heapPerRow(c).map { (c.strategy, $0) } }
+            .sorted { $0.1 < $1.1 }
+            .map { "\($0.0) \(Format.bytes(Int($0.1.rounded())))" }
+        chart.variables["headline"] = wrapped("peak heap per row at \(Format.thousands(largest)) rows: " + parts.joined(separator: ", "),
+                                              width: 120).joined(separator: "\\n")
+        return chart
+    }
+
+    /// The median peak heap of a configuration's repetitions over its rows, nil without both.
+    static func heapPerRow(_ c: RunSummary.Configuration) -> Double? {
+        guard c.parameters.rows > 0,
+              let heap = Statistics(c.ok.compactMap { $0.measurement.peakHeapBytes.map(Double.init) }) else { return nil }
+        return heap.median / Double(c.parameters.rows)
+    }
+}
