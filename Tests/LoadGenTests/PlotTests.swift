@@ -14,13 +14,14 @@ import Testing
              "--repeat", "2", "--timeline", timeline],
             ["--strategy", "many-writers,many-writers-constrained,one-writer", "--rows", "2000", "--writers", "1,3"],
             ["--strategy", "one-writer", "--rows", "2000", "--rate", "20000,40000"],
+            ["--operation", "read", "--strategy", "read-faulting,read-dictionaries", "--rows", "1000,2000"],
         ]
         for run in runs { check(try CLI.run(["run"] + run + ["--out", results, "--quiet"], tmpdir: dir)) }
         return (dir, results, timeline)
     }, placeholder: ("", "", ""))
     static var sweep: Sweep { get throws { try fixture.get() } }
 
-    static let charts = ["throughput", "scaling", "batchsize", "memory", "writers", "sqlperrow", "latency"]
+    static let charts = ["throughput", "throughput_read", "scaling", "batchsize", "memory", "writers", "sqlperrow", "latency", "reads"]
 
     func header(_ path: String, _ count: Int) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
@@ -78,7 +79,8 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
         for part in ["# Design review:", "### Reproduce", "loadgen run --strategy", "## Summary", "| strategy |", "## Conclusion",
-                     "## Charts", "![Throughput (import)](throughput.png)", "## What the verifier found", "| one-writer |"] {
+                     "## Charts", "![Throughput (import)](throughput.png)", "## What the verifier found", "| one-writer |",
+                     "## Reads", "| read-dictionaries |", "| 2,000 | 50 |", "![Reads against rows](reads.png)"] {
             #expect(page.contains(part), "review.md lacks \(part)")
         }
         #expect(header(out + "/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
@@ -147,7 +149,8 @@ import Testing
         let bars = throughput.components(separatedBy: "\n\n\n")[0].split(separator: "\n").dropFirst()
         let parameters = ["strategy", "rows", "batch_size", "writers", "rate", "coordinators", "producer_latency_us", "history",
                           "view_context", "dup_rate", "operation"]
-        let configurations = Set(try CLI.rows(sweep.results).filter { ($0["instructions_by"] ?? "").isEmpty }
+        // The imports' chart: the reads have one of their own (throughput_read).
+        let configurations = Set(try CLI.rows(sweep.results).filter { ($0["instructions_by"] ?? "").isEmpty && $0["operation"] != "read" }
             .map { row in parameters.map { row[$0] ?? "" } })
         #expect(bars.count == configurations.count, "one bar per configuration")
         let vars = try String(contentsOfFile: out + "/data/vars.gp", encoding: .utf8)
@@ -156,6 +159,11 @@ import Testing
         #expect(vars.contains("throughput_unit = \"records imported per second\"")
                 && (vars.contains("throughput_log = \"0\"") || vars.contains("throughput_log = \"1\"")), "\(vars)")
         #expect(vars.contains("throughput_settings = \"expenses"))
+        // The reads in read words: heap per row and rows read per second, a line per read strategy.
+        let reads = try String(contentsOfFile: out + "/data/reads.dat", encoding: .utf8)
+        #expect(reads.hasPrefix("# rows heap_bytes_per_row_median rows_read_per_s_median")
+                && reads.contains("# read-faulting") && reads.contains("# read-dictionaries"), "\(reads)")
+        #expect(vars.contains("reads_headline = \"peak heap per row at 2,000 rows: "), "\(vars)")
         let writers = try String(contentsOfFile: out + "/data/writers.dat", encoding: .utf8)
         #expect(writers.hasPrefix("# writers duplicates_median duplicates_min duplicates_max conflicts_median"))
         // --data-only drew nothing, and the stale chart of an earlier plot is gone.
