@@ -253,10 +253,15 @@ if (has(chart)) { do for [fmt in formats] {
     set format x "%.0s%c"
     set xlabel "rows in the store (log scale)"
     set ylabel "peak heap per row (bytes, median)"
-    set format y "%.0s%c"
+    set format y "%g"
     set yrange [0:*]
-    set key inside top right opaque box noenhanced font ",8"
+    # Head room above the lines for the key.
+    set offsets 0, 0, graph 0.6, 0
+    set key inside top left opaque box noenhanced font ",8" maxrows 4
     plot for [i=1:|reads_series|] file(chart) index (i-1) using 1:2 with linespoints lt i title reads_series[i]
+    set offsets 0, 0, 0, 0
+    set format y reads_format
+    set ytics reads_step
     set ylabel "rows read per second (median)"
     unset key
     plot for [i=1:|reads_series|] file(chart) index (i-1) using 1:3 with linespoints lt i title reads_series[i]

@@ -20,6 +20,10 @@ extension ChartData {
             .compactMap { c in heapPerRow(c).map { (c.strategy, $0) } }
             .sorted { $0.1 < $1.1 }
             .map { "\($0.0) \(Format.bytes(Int($0.1.rounded())))" }
+        // The rate axis's ticks read apart (1.2M, not 1M twice).
+        let ticks = siTicks(upTo: reads.compactMap { $0.rate?.median }.max() ?? 1)
+        chart.variables["step"] = n(ticks.step)
+        chart.variables["format"] = ticks.format
         chart.variables["headline"] = wrapped("peak heap per row at \(Format.thousands(largest)) rows: " + parts.joined(separator: ", "),
                                               width: 120).joined(separator: "\\n")
         return chart
