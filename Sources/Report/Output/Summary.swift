@@ -120,7 +120,8 @@ package enum Summary {
 
     private static func rank(_ ranking: RunSummary.Ranking, summary: RunSummary) -> String {
         var text = (summary.throughLimit ? "Highest vs_limit first" : "Fastest first")
-            + (ranking.point.isEmpty ? ":\n" : " at \(ranking.point):\n")
+            // "Fastest first at rows=1000:", "Fastest first for a count:".
+            + (ranking.point.isEmpty ? ":\n" : ranking.point.hasPrefix("for ") ? " \(ranking.point):\n" : " at \(ranking.point):\n")
         let width = ranking.names.map(\.count).max() ?? 0
         for (i, c) in ranking.members.enumerated() {
             let figure = summary.throughLimit && c.vsLimit != nil ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0)

@@ -160,7 +160,7 @@ package struct RunSummary: Sendable {
         }
         return points.map { key, members in
             var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
-            if let purpose = options.purposes[members[0].strategy] { words.insert("for \(purpose),", at: 0) }
+            if let purpose = options.purposes[members[0].strategy] { words.insert("for \(purpose)" + (words.isEmpty ? "" : ","), at: 0) }
             return ranking(point: words.joined(separator: " "), members, sweptColumns: sweptColumns, options: options,
                            throughLimit: throughLimit)
         }
