@@ -18,6 +18,7 @@ enum LoadGen {
           ab        judge timing against a base revision built here: paired, interleaved runs (the A/B gate)
           plot      draw the charts of results files with gnuplot (plots.gnuplot)
           report    write a design-review page: summary, ranking, charts, store checks, how to reproduce
+          export    write results in another format: the summaries again, or a benchmark dashboard's JSON
 
         'loadgen <command> --help' for a command's options; 'loadgen --version' for the version.
 
@@ -39,11 +40,12 @@ enum LoadGen {
             case "ab": return try ABCommand.main(rest)
             case "plot": return try PlotCommand.main(rest)
             case "report": return try ReportCommand.main(rest)
+            case "export": return try ExportCommand.main(rest)
             case ChildCommand.name: return ChildCommand.main(rest)
             case "--version", "version": print("loadgen \(version)"); return ExitCode.success
             case "--help", "-h", "help": print(usage, terminator: ""); return ExitCode.success
             default:
-                throw CommandError.usage("unknown command '\(command)'; expected run, list, generate, compare, ab, plot or report (see 'loadgen --help')")
+                throw CommandError.usage("unknown command '\(command)'; expected run, list, generate, compare, ab, plot, report or export (see 'loadgen --help')")
             }
         } catch let error as CommandError {
             FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))

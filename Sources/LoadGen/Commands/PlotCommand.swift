@@ -77,6 +77,7 @@ struct Charts {
         let baseline = try baselinePath.map { try Self.results($0, command: command) }
         data = ChartData(rows: rows, timeline: timeline, history: history, baseline: baseline,
                          writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
+                         relatedObjectStrategies: StrategyRegistry.all.filter { $0.resolvesRelatedObjects && $0.operation == .import }.map(\.name),
                          limit: RawSQLiteStrategy().name,
                          band: Comparison.Options().speed, options: ConclusionFlags.catalogue,
                          marks: Dictionary(uniqueKeysWithValues: StrategyRegistry.all.filter { !$0.caveat.isEmpty }.map { ($0.name, $0.caveat) }))

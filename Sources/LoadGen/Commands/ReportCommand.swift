@@ -70,12 +70,7 @@ enum ReportCommand {
     static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = [],
                        options: ConclusionOptions = ConclusionOptions()) -> String {
         let rows = charts.rows
-        let limits = Set(StrategyRegistry.all.filter(\.isLimit).map(\.name))
-        var marks: [String: String] = [:]
-        for s in StrategyRegistry.all where !s.caveat.isEmpty { marks[s.name] = s.caveat }
-        let swept = RunSummary.sweptColumns(rows.map(\.parameters), options: options)
-        let summary = RunSummary(rows: rows, sweptColumns: swept, marks: marks.filter { m in rows.contains { $0.parameters.strategy == m.key } },
-                                 unranked: limits, options: options)
+        let summary = ResultsSummary.make(rows, options: options)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
         text += machine(rows) + "\n"
         let records = rows.map(\.parameters.records).uniqued().filter { !$0.isEmpty }

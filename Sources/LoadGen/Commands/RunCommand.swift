@@ -68,10 +68,10 @@ enum RunCommand {
         }
         let summary = runner.summary
         if plan.json {
-            print(try JSONExport.render(summary))
+            print(try JSONExporter().render(summary), terminator: "")
         } else if !plan.quiet {
             // With the CSV on stdout, the summary goes to stderr.
-            let text = Summary.render(summary)
+            let text = TerminalExporter().render(summary)
             if plan.out == "-" { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
         }
         runner.writeReports()

@@ -252,8 +252,8 @@ struct Runner {
     /// Writes `--markdown` and `--summary-csv` from the summary of every row.
     mutating func writeReports() {
         let summary = self.summary
-        if let path = plan.markdown { write("--markdown") { try Self.markdownFile(path).write(MarkdownExport.render(summary)) } }
-        if let path = plan.summaryCSV { write("--summary-csv") { try Self.summaryFile(path).write(SummaryCSV.render(summary)) } }
+        if let path = plan.markdown { write("--markdown") { try Self.markdownFile(path).write(MarkdownExporter().render(summary)) } }
+        if let path = plan.summaryCSV { write("--summary-csv") { try Self.summaryFile(path).write(SummaryCSVExporter().render(summary)) } }
     }
 
     static func markdownFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: MarkdownExport.signature) }

@@ -28,13 +28,16 @@ package struct ChartData: Sendable {
     /// Every chart the inputs allow. `rows` are results rows; `timeline` the rows of a timeline
     /// file (`TimelineWriter.fileHeader`); `history` the rows of a history of nightly results, and
     /// `baseline` the baseline's.
-    /// `writerStrategies` are the strategies with writers (their chart); `limit` is the strategy
+    /// `writerStrategies` are the strategies with writers (their chart); `relatedObjectStrategies`
+    /// the imports whose idiom is finding each record's related object (the SQL-per-row chart:
+    /// the N+1 against prefetching); `limit` is the strategy
     /// `vs_limit` divides by (named in titles, and left out of the trend, where it is 1 every
     /// night); `options` judge each configuration as a run's conclusion does (drawn apart when it
     /// may not be recommended), and `marks` are the strategies' caveats (said under the bars).
     /// The caller names them: Report knows no strategy.
     package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
-                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], limit: String = "the limit", band: Double = 0.05,
+                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], relatedObjectStrategies: [String] = [],
+                limit: String = "the limit", band: Double = 0.05,
                 options: ConclusionOptions = ConclusionOptions(), marks: [String: String] = [:]) {
         let summary = RunSummary(rows: rows, unranked: [limit], options: options)
         charts = Self.throughputs(summary, limit: limit, marks: marks) + [
@@ -42,7 +45,7 @@ package struct ChartData: Sendable {
         ] + Self.batchSizes(summary) + [
             Self.memory(rows: rows, timeline: timeline),
             Self.writers(summary, strategies: writerStrategies),
-            Self.sqlPerRow(summary),
+            Self.sqlPerRow(summary, strategies: relatedObjectStrategies),
             Self.latency(summary),
             Self.reads(summary),
             Self.trend(history: history, baseline: baseline, limit: limit, band: band),
@@ -182,11 +185,12 @@ package struct ChartData: Sendable {
         return chart
     }
 
-    /// 6. SQL statements per record against rows: the N+1 wall against prefetching.
-    static func sqlPerRow(_ s: RunSummary) -> Chart {
-        let pair = s.configurations.filter { ["n-plus-one", "prefetch"].contains($0.strategy) && !$0.underCallgrind }
+    /// 6. SQL statements per record against rows: the N+1 wall against prefetching, for the
+    /// strategies the caller names (Report knows no strategy).
+    static func sqlPerRow(_ s: RunSummary, strategies: [String]) -> Chart {
+        let pair = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
         var chart = series(RunSummary(rows: pair.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "sqlperrow", title: "SQL per row", axis: "rows",
-                      need: "n-plus-one or prefetch at two --rows values or more",
+                      need: strategies.isEmpty ? "strategy named for this chart" : "\(strategies.joined(separator: " or ")) at two --rows values or more",
                       header: "# rows sql_statements_per_row selects_per_row") { c in
             guard let perRow = c.sqlPerRow, let last = c.last, let sql = last.sql, let done = last.rowsDone, done > 0 else { return nil }
             return "\(n(perRow)) \(n(Double(sql.select) / Double(done)))"

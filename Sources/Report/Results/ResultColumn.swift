@@ -17,6 +17,9 @@ package struct ResultColumn: Sendable {
     /// How `compare` judges the figure (nil: not judged), declared with the column so that a
     /// gated figure is one line of the table and a misspelt name cannot be skipped silently.
     package private(set) var rule: CompareRule?
+    /// What a benchmark dashboard tracks of the figure (nil: not exported): its unit and which
+    /// way is better, declared with the column as `rule` is.
+    package private(set) var metric: DashboardMetric?
 
     /// The column, judged by `rule`.
     func judged(_ rule: CompareRule) -> ResultColumn {
@@ -24,9 +27,24 @@ package struct ResultColumn: Sendable {
         column.rule = rule
         return column
     }
+
+    /// The column, exported to benchmark dashboards in `unit`, better when `better`.
+    func tracked(_ unit: String, better: DashboardMetric.Better) -> ResultColumn {
+        var column = self
+        column.metric = DashboardMetric(unit: unit, better: better)
+        return column
+    }
     let write: @Sendable (ResultRow) -> String
     /// Sets the row's value from a cell; a blank or unreadable cell leaves it as it was.
     let read: @Sendable (inout ResultRow, String) -> Void
+}
+
+/// A figure as benchmark dashboards take it (package-benchmark's metric, Bencher's measure,
+/// github-action-benchmark's entry): a unit and a polarity.
+package struct DashboardMetric: Sendable, Equatable {
+    package enum Better: Sendable, Equatable { case higher, lower }
+    package let unit: String
+    package let better: Better
 }
 
 /// How the nightly gate judges a figure.

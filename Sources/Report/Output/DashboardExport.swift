@@ -1,0 +1,100 @@
+import Foundation
+
+/// The figures a benchmark dashboard tracks, per configuration: every column declared with a
+/// `DashboardMetric` (`ResultColumn.tracked`), its median over the repetitions that were ok and
+/// their range. A configuration counted under callgrind gives only its counts (its time and
+/// memory are callgrind's) and is named apart.
+struct TrackedFigures {
+    struct Figure {
+        let column: String
+        let metric: DashboardMetric
+        let value: Double, low: Double, high: Double
+    }
+
+    let benchmark: String
+    let figures: [Figure]
+
+    /// The columns that measure time or memory: not tracked under callgrind.
+    static let timed: Set<String> = ["wall_s", "rows_per_s", "vs_limit", "peak_rss_bytes", "peak_heap_bytes"]
+
+    init(_ c: RunSummary.Configuration) {
+        benchmark = Self.name(c)
+        figures = ResultRow.columns.compactMap { column in
+            guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.name)) else { return nil }
+            let values = c.ok.compactMap { Double(column.write($0)) }.filter(\.isFinite)
+            guard let stats = Statistics(values) else { return nil }
+            return Figure(column: column.name, metric: metric, value: stats.median, low: stats.min, high: stats.max)
+        }
+    }
+
+    /// "context-reset rows=20000 dup_rate=0.1000": the strategy and what names its workload and
+    /// choices, stable from one night to the next (the suite fixes them).
+    static func name(_ c: RunSummary.Configuration) -> String {
+        let columns = ["operation", "dataset", "model", "entity", "rows", "dup_rate", "fraction", "batch_size", "writers",
+                       "categories", "history", "view_context", "rate", "synchronous"]
+        let words = columns.compactMap { column -> String? in
+            let value = c.parameters[column]
+            return value.isEmpty || (column == "operation" && value == "import") ? nil : "\(column)=\(value)"
+        }
+        return ([c.strategy] + words).joined(separator: " ") + (c.underCallgrind ? " [callgrind]" : "")
+    }
+
+    /// Every configuration's figures, in the summary's order.
+    static func of(_ summary: RunSummary) -> [TrackedFigures] {
+        summary.configurations.map(TrackedFigures.init).filter { !$0.figures.isEmpty }
+    }
+
+    /// "rows_per_s" as a slug: "rows-per-s".
+    static func slug(_ column: String) -> String { column.replacingOccurrences(of: "_", with: "-") }
+}
+
+/// Bencher's metric format (BMF): `{"<benchmark>": {"<measure>": {"value", "lower_value",
+/// "upper_value"}}}`, the median and the repetitions' range, a measure per tracked figure.
+package struct BencherExporter: Exporter {
+    package init() {}
+    package var format: String { "bmf" }
+    package var about: String { "Bencher's metric format (BMF JSON): each configuration's tracked figures, median and range" }
+
+    package func render(_ summary: RunSummary) throws -> String {
+        var document: [String: Any] = [:]
+        for tracked in TrackedFigures.of(summary) {
+            var measures: [String: Any] = [:]
+            for f in tracked.figures {
+                measures[TrackedFigures.slug(f.column)] = ["value": f.value, "lower_value": f.low, "upper_value": f.high]
+            }
+            document[tracked.benchmark] = measures
+        }
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// github-action-benchmark's `customSmallerIsBetter` or `customBiggerIsBetter` input: an array of
+/// `{"name", "unit", "value", "range"}`, one entry per configuration and figure of that polarity
+/// (the action takes one polarity per file).
+package struct GitHubBenchmarkExporter: Exporter {
+    let better: DashboardMetric.Better
+    package init(better: DashboardMetric.Better) { self.better = better }
+
+    package var format: String { better == .lower ? "github-smaller-is-better" : "github-bigger-is-better" }
+    package var about: String {
+        "github-action-benchmark's custom\(better == .lower ? "SmallerIsBetter" : "BiggerIsBetter") JSON: the figures "
+            + "where \(better == .lower ? "less" : "more") is better"
+    }
+
+    package func render(_ summary: RunSummary) throws -> String {
+        var entries: [[String: Any]] = []
+        for tracked in TrackedFigures.of(summary) {
+            for f in tracked.figures where f.metric.better == better {
+                entries.append(["name": "\(tracked.benchmark) · \(f.column)", "unit": f.metric.unit, "value": f.value,
+                                "range": "\(Self.plain(f.low))…\(Self.plain(f.high))"])
+            }
+        }
+        let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func plain(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.6g", v)
+    }
+}

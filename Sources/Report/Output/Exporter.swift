@@ -1,0 +1,54 @@
+import Foundation
+
+/// One output format of results: the terminal summary, Markdown, JSON, the summary CSV, and the
+/// formats continuous-benchmarking services take (Bencher's BMF, github-action-benchmark's). Each
+/// is one type; `Exporters.all` is the one place they are listed, where `loadgen export
+/// --format` and a run's output flags find them.
+package protocol Exporter: Sendable {
+    /// The `--format` name.
+    var format: String { get }
+    /// One line for `--help`.
+    var about: String { get }
+    func render(_ summary: RunSummary) throws -> String
+}
+
+/// Every format, in the order `--help` lists them.
+package enum Exporters {
+    package static let all: [any Exporter] = [
+        TerminalExporter(), MarkdownExporter(), JSONExporter(), SummaryCSVExporter(),
+        BencherExporter(), GitHubBenchmarkExporter(better: .lower), GitHubBenchmarkExporter(better: .higher),
+    ]
+
+    /// The exporter of `format`, nil when there is none.
+    package static func named(_ format: String) -> (any Exporter)? { all.first { $0.format == format } }
+}
+
+// MARK: The run's own formats
+
+package struct TerminalExporter: Exporter {
+    package init() {}
+    package var format: String { "terminal" }
+    package var about: String { "the summary a run prints: tables, rankings and the recommendation" }
+    package func render(_ summary: RunSummary) -> String { Summary.render(summary) }
+}
+
+package struct MarkdownExporter: Exporter {
+    package init() {}
+    package var format: String { "markdown" }
+    package var about: String { "the summary table as Markdown (what --markdown writes)" }
+    package func render(_ summary: RunSummary) -> String { MarkdownExport.render(summary) }
+}
+
+package struct JSONExporter: Exporter {
+    package init() {}
+    package var format: String { "json" }
+    package var about: String { "every repetition and the summary as JSON (what --json prints)" }
+    package func render(_ summary: RunSummary) throws -> String { try JSONExport.render(summary) + "\n" }
+}
+
+package struct SummaryCSVExporter: Exporter {
+    package init() {}
+    package var format: String { "summary-csv" }
+    package var about: String { "one row per configuration with its statistics (what --summary-csv writes)" }
+    package func render(_ summary: RunSummary) -> String { SummaryCSV.render(summary) }
+}
