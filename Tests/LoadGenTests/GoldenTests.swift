@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// What a user reads, pinned (issue 31, item 4): every command's `--help`, the terminal summary,
+/// the Markdown and dashboard exports, the review page and a compare report, from the fixed
+/// results under `Tests/Golden/inputs`, checked against the files beside them. A change to any of
+/// them shows as a diff in review: `scripts/golden` rewrites the files from the current build.
+@Suite struct GoldenTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Golden").standardizedFileURL.path
+    static let inputs = folder + "/inputs"
+
+    /// Compares `actual` with `Tests/Golden/<name>`, or writes it there under `LOADGEN_GOLDEN=write`.
+    func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = Self.folder + "/" + name
+        if ProcessInfo.processInfo.environment["LOADGEN_GOLDEN"] == "write" {
+            try actual.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
+            Issue.record("Tests/Golden/\(name) is missing: scripts/golden writes it", sourceLocation: sourceLocation)
+            return
+        }
+        guard expected != actual else { return }
+        let a = expected.components(separatedBy: "\n"), b = actual.components(separatedBy: "\n")
+        let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        Issue.record("""
+            \(name) differs from Tests/Golden/\(name) at line \(line + 1) (scripts/golden rewrites it if the change is meant):
+              expected: \(line < a.count ? a[line] : "<end>")
+              actual:   \(line < b.count ? b[line] : "<end>")
+            """, sourceLocation: sourceLocation)
+    }
+
+    /// Runs loadgen in the inputs folder (so paths in outputs are the files' names alone).
+    func output(_ arguments: [String], status: Int32 = 0) throws -> String {
+        let r = try CLI.run(arguments, cwd: Self.inputs)
+        #expect(r.status == status, "loadgen \(arguments.joined(separator: " ")): \(r.stderr)")
+        return r.stdout
+    }
+
+    @Test(arguments: ["run", "list", "generate", "compare", "ab", "plot", "report", "export"])
+    func helpOfEveryCommand(command: String) throws {
+        try check("help/\(command).txt", try output([command, "--help"]))
+    }
+
+    @Test func helpOfLoadgen() throws {
+        try check("help/loadgen.txt", try output(["--help"]))
+    }
+
+    @Test(arguments: ["terminal", "markdown", "bmf", "github-smaller-is-better", "github-bigger-is-better"])
+    func exports(format: String) throws {
+        try check("export/\(format).txt", try output(["export", "results.csv", "--format", format]))
+    }
+
+    @Test func comparisonReport() throws {
+        try check("compare.md", try output(["compare", "baseline.csv", "results.csv"]))
+    }
+
+    @Test func reviewPage() throws {
+        let dir = CLI.makeFolder()
+        _ = try output(["report", "results.csv", "--no-charts", "--out", dir])
+        try check("review.md", try String(contentsOfFile: dir + "/review.md", encoding: .utf8))
+    }
+
+    /// `export` without a format, with one it does not know, or without a file: a usage error
+    /// naming the accepted formats; a file it cannot read: 66.
+    @Test func exportRefusesWhatItCannotDo() throws {
+        for (arguments, status, mentions) in [(["results.csv"], 64, "--format is required: give one of terminal, markdown"),
+                                              (["results.csv", "--format", "csv"], 64, "--format 'csv' is not a format"),
+                                              (["--format", "bmf"], 64, "expects one or more results CSV files"),
+                                              (["missing.csv", "--format", "bmf"], 66, "missing.csv")] as [([String], Int32, String)] {
+            let r = try CLI.run(["export"] + arguments, cwd: Self.inputs)
+            #expect(r.status == status && r.stderr.contains(mentions), "\(arguments): \(r.stderr)")
+        }
+    }
+}
