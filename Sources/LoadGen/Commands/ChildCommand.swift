@@ -42,31 +42,41 @@ enum ChildCommand {
         // An in-memory store lives while a connection is open: keep one open from before it is
         // filled (an update, delete or read) until it is verified.
         let keeper = task.store.isInMemory ? try? Database(path: task.store.path) : nil
-        // Before the window: the model file read and its roles found (the bundled models are
-        // parsed once per process), so the window measures the strategy, not the reading.
+        if let failed = prepare(&job, task, strategy: strategy) { return failed }
+        var measurement = window(&job, task, strategy: strategy)
+        check(&measurement, task, strategy: strategy, target: job.operationTarget, keeper: keeper)
+        withExtendedLifetime(keeper) {}
+        return measurement
+    }
+
+    /// Before the window: the model file read and its roles found (the bundled models are parsed
+    /// once per process), and for an update, delete or read the store filled, the targets found
+    /// and the strategy prepared, so the window measures the strategy alone. A failure here is
+    /// the repetition's measurement.
+    private static func prepare(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement? {
         do { _ = try job.importSource() } catch {
             var failed = RunMeasurement(status: .failed)
             failed.fail("\(error)")
             return failed
         }
-        var prefill: RunMeasurement?
-        if task.configuration.operation.needsFilledStore {
-            // Before the window: fill the store, find the targets, let the strategy prepare.
-            do {
-                job.operationTarget = try OperationSetup.prepare(job)
-                job.prepared = try strategy.setUp(job)
-            } catch {
-                var failed = RunMeasurement(status: .failed)
-                failed.fail("filling the store before the \(task.configuration.operation.rawValue): \(error)")
-                prefill = failed
-            }
+        guard task.configuration.operation.needsFilledStore else { return nil }
+        do {
+            job.operationTarget = try OperationSetup.prepare(job)
+            job.prepared = try strategy.setUp(job)
+            return nil
+        } catch {
+            var failed = RunMeasurement(status: .failed)
+            failed.fail("filling the store before the \(task.configuration.operation.rawValue): \(error)")
+            return failed
         }
-        if let prefill { return prefill }
-        let sqlBefore = job.counters.snapshot()
+    }
 
+    /// The timed window: the strategy's `run`, bracketed by the clock, CPU time, instructions and
+    /// allocations, with the sampler watching memory; then what the window measured.
+    private static func window(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
+        let sqlBefore = job.counters.snapshot()
         let timeline = task.timelinePath.flatMap { try? TimelineWriter(path: $0, runID: task.runID) }
         let display = ProgressDisplay(style: task.progress, label: task.label, total: task.configuration.workload.rows)
-
         let start = Clock.nanoseconds()
         // Under callgrind every thread's instructions count, and the sampler's depend on time:
         // it does not run there (nor would its memory figures mean anything).
@@ -84,25 +94,11 @@ enum ChildCommand {
         let instructionCounter = WorkCounters.InstructionCounter.start()
         let allocationsBefore = WorkCounters.allocations()
         loadgenWindowOpen()
-        do {
-            measurement.strategy = try strategy.run(job)
-        } catch {
-            measurement.fail("\(error)")
-        }
+        do { measurement.strategy = try strategy.run(job) } catch { measurement.fail("\(error)") }
         loadgenWindowClose()
         job.prepared = nil   // what setUp kept (a screen, its container) goes with the window
         let allocationsAfter = WorkCounters.allocations()
-        switch instructionCounter {
-        case .success(let counter):
-            measurement.instructions = counter.stop()
-            measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "perf"
-        case .failure(let reason):
-            measurement.instructionsUnavailable = reason.description
-        }
-        if let before = allocationsBefore, let after = allocationsAfter {
-            measurement.allocations = (after - before).count
-            measurement.allocatedBytesTotal = (after - before).bytes
-        }
+        record(instructionCounter, allocations: (allocationsBefore, allocationsAfter), into: &measurement)
         let wall = Clock.seconds(since: start)
         let cpu = CPUTime.now() - cpuStart
         measurement.endHeapBytes = Heap.allocatedBytes()
@@ -118,24 +114,51 @@ enum ChildCommand {
         measurement.sql = job.counters.snapshot() - sqlBefore
         measurement.prefillSeconds = job.operationTarget?.fillSeconds
         measurement.targets = job.operationTarget?.expected
-        if let rate = task.configuration.rate, measurement.strategy != nil {
-            let latency = job.latency.snapshot
-            measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
-            measurement.strategy?.latencyP99Milliseconds = latency.quantileMilliseconds(0.99)
-            measurement.strategy?.latencyMaxMilliseconds = latency.maxMilliseconds
-            measurement.strategy?.peakBacklog = job.latency.peakBacklog
-            // Arrivals are paced, so a strategy that keeps up takes records about as fast as they
-            // arrive; one that cannot falls behind the schedule and its backlog grows.
-            measurement.strategy?.fellBehind = Double(job.progress.value) / wall < rate * 0.95
-        }
+        recordLatency(job, rate: task.configuration.rate, wall: wall, into: &measurement)
+        return measurement
+    }
 
+    /// Instructions (or why they were not counted) and allocations of the window.
+    private static func record(_ instructions: Result<WorkCounters.InstructionCounter, WorkCounters.CounterUnavailable>,
+                               allocations: (before: WorkCounters.Allocations?, after: WorkCounters.Allocations?),
+                               into measurement: inout RunMeasurement) {
+        switch instructions {
+        case .success(let counter):
+            measurement.instructions = counter.stop()
+            measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "perf"
+        case .failure(let reason):
+            measurement.instructionsUnavailable = reason.description
+        }
+        if let before = allocations.before, let after = allocations.after {
+            measurement.allocations = (after - before).count
+            measurement.allocatedBytesTotal = (after - before).bytes
+        }
+    }
+
+    /// An open-loop run's latency to commit, its backlog, and whether it kept up with `rate`.
+    private static func recordLatency(_ job: StrategyJob, rate: Double?, wall: Double, into measurement: inout RunMeasurement) {
+        guard let rate, measurement.strategy != nil else { return }
+        let latency = job.latency.snapshot
+        measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
+        measurement.strategy?.latencyP99Milliseconds = latency.quantileMilliseconds(0.99)
+        measurement.strategy?.latencyMaxMilliseconds = latency.maxMilliseconds
+        measurement.strategy?.peakBacklog = job.latency.peakBacklog
+        // Arrivals are paced, so a strategy that keeps up takes records about as fast as they
+        // arrive; one that cannot falls behind the schedule and its backlog grows.
+        measurement.strategy?.fellBehind = Double(job.progress.value) / wall < rate * 0.95
+    }
+
+    /// After the window: connections left open, the verifier's findings and the screen's, each
+    /// failing the repetition with its reason.
+    private static func check(_ measurement: inout RunMeasurement, _ task: ChildTask, strategy: any WriteStrategy,
+                              target: OperationTarget?, keeper: Database?) {
         // Everything the strategy opened must be closed by now: a connection left open keeps
         // its WAL unmerged (the store looks bigger) and means a context or coordinator outlived
         // the strategy. It fails the repetition, so that a leak can never hide in a summary.
         let leaked = Database.openConnections - (keeper == nil ? 0 : 1)
         measurement.leakedConnections = leaked
         if leaked > 0 { measurement.fail("left \(leaked) SQLite connection\(leaked == 1 ? "" : "s") open") }
-        measurement.verification = verify(task, strategy: strategy, target: job.operationTarget, measurement: &measurement)
+        measurement.verification = verify(task, strategy: strategy, target: target, measurement: &measurement)
         // An import's screen should show every row; an update's or delete's shows its targets only,
         // so rows it does not show are not missing from it.
         if task.configuration.operation == .import, let shown = measurement.strategy?.viewObjects,
@@ -145,8 +168,6 @@ enum ChildCommand {
         if let problems = measurement.verification?.problems(strategy.expectations), !problems.isEmpty {
             measurement.fail("verifier: " + problems.joined(separator: ", "))
         }
-        withExtendedLifetime(keeper) {}
-        return measurement
     }
 
     /// Checks the store on a connection of its own; a verifier failure is recorded, not hidden.

@@ -139,43 +139,9 @@ package final class Entity: Sendable, CustomStringConvertible {
             : d.subentityMaxID == d.entityID ? "Z_ENT = \(d.entityID)" : "Z_ENT >= \(d.entityID) AND Z_ENT <= \(d.subentityMaxID)"
         attributes = Self.inheritanceOrder(d, byName) { $0.attributes.map { ($0.name, $0) } }
         attributeColumns = attributes.map { d.column(of: $0.name) }
-        let keyColumn = { (name: String, order: Bool) in
-            d.columns.first { c in c.property == name && c.kind == (order ? .orderKey(relationship: name) : .entityKey(relationship: name)) }?.name
-        }
-        toOne = Self.toOnes(of: d, byName).map { r in
-            let dest = byName[r.destination]!
-            let inverse = r.inverse.flatMap { inv in Self.oneToManys(of: dest, byName).firstIndex { $0.name == inv } }
-            let inverseToOne = r.inverse.flatMap { inv in Self.toOnes(of: dest, byName).firstIndex { $0.name == inv } }
-            return ToOne(name: r.name, column: d.column(of: r.name), destination: byName[r.destination]!.entityID,
-                         inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional,
-                         entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true))
-        }
-        toMany = Self.oneToManys(of: d, byName).map { r in
-            let dest = byName[r.destination]!
-            let inverse = Self.toOnes(of: dest, byName).firstIndex { $0.name == r.inverse }
-            precondition(inverse != nil, "to-many \(d.name).\(r.name) needs an inverse")
-            return ToMany(name: r.name, destination: byName[r.destination]!.entityID, inverseToOne: inverse!,
-                          isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount)
-        }
-        manyToMany = Self.manyToManys(of: d, byName).map { r in
-            let dest = byName[r.destination]!
-            let inverse = Self.manyToManys(of: dest, byName).firstIndex { $0.name == r.inverse }!
-            // The table is named by one side; the other finds it on the destination (or on the
-            // ancestor that declares the relationship).
-            let own = Self.joinTable(r.name, of: d, byName)
-            let join = own ?? Self.joinTable(r.inverse!, of: dest, byName)!
-            let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
-            return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil,
-                              table: join.name, ownColumn: mine,
-                              insertSQL: "INSERT INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
-                              deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
-                              deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
-                              // Keys alone, or with the member's Z_ENT from its table when the
-                              // destination has sub-entities (the key does not say which).
-                              membersSQL: dest.subentityMaxID > dest.entityID
-                                ? "SELECT t1.\(theirs), t0.Z_ENT FROM \(dest.tableName) t0 JOIN \(join.name) t1 ON t0.Z_PK = t1.\(theirs) WHERE t1.\(mine) = ?"
-                                : "SELECT \(theirs) FROM \(join.name) WHERE \(mine) = ?")
-        }
+        toOne = Self.runtimeToOnes(of: d, byName)
+        toMany = Self.runtimeToManys(of: d, byName)
+        manyToMany = Self.manyToManys(of: d, byName).map { Self.runtimeManyToMany($0, of: d, byName) }
         attributeIndexByName = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         toOneIndexByName = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, $0) })
         toManyIndexByName = Dictionary(uniqueKeysWithValues: toMany.enumerated().map { ($1.name, $0) })
@@ -183,9 +149,7 @@ package final class Entity: Sendable, CustomStringConvertible {
         let attributeIndex = attributeIndexByName
         uniquenessConstraints = d.uniquenessConstraints.map { $0.map { attributeIndex[$0]! } }
         defaults = attributes.map(\.defaultValue)
-        var keyColumns: [(toOne: Int, isOrder: Bool)] = []
-        for (i, r) in toOne.enumerated() where r.entityKeyColumn != nil { keyColumns.append((i, false)) }
-        for (i, r) in toOne.enumerated() where r.orderKeyColumn != nil { keyColumns.append((i, true)) }
+        let keyColumns = Self.keyColumns(of: toOne)
         self.keyColumns = keyColumns
         hasOrderKeys = keyColumns.contains { $0.isOrder }
         let toOne = toOne
@@ -212,6 +176,61 @@ package final class Entity: Sendable, CustomStringConvertible {
                 + " WHERE Z_PK = ?"
         deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
+    }
+
+    // MARK: Relationships at run time
+
+    /// The to-ones' entity keys, then their order keys: written after every other column of an INSERT.
+    private static func keyColumns(of toOne: [ToOne]) -> [(toOne: Int, isOrder: Bool)] {
+        toOne.indices.filter { toOne[$0].entityKeyColumn != nil }.map { (toOne: $0, isOrder: false) }
+            + toOne.indices.filter { toOne[$0].orderKeyColumn != nil }.map { (toOne: $0, isOrder: true) }
+    }
+
+    /// The to-ones in the entity's order, with their inverses' indexes and key columns.
+    private static func runtimeToOnes(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [ToOne] {
+        let keyColumn = { (name: String, order: Bool) in
+            d.columns.first { c in c.property == name && c.kind == (order ? .orderKey(relationship: name) : .entityKey(relationship: name)) }?.name
+        }
+        return toOnes(of: d, byName).map { r in
+            let dest = byName[r.destination]!
+            let inverse = r.inverse.flatMap { inv in oneToManys(of: dest, byName).firstIndex { $0.name == inv } }
+            let inverseToOne = r.inverse.flatMap { inv in toOnes(of: dest, byName).firstIndex { $0.name == inv } }
+            return ToOne(name: r.name, column: d.column(of: r.name), destination: dest.entityID,
+                         inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional,
+                         entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true))
+        }
+    }
+
+    /// The to-manys whose inverse is a to-one, with that to-one's index in the destination.
+    private static func runtimeToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [ToMany] {
+        oneToManys(of: d, byName).map { r in
+            let dest = byName[r.destination]!
+            let inverse = toOnes(of: dest, byName).firstIndex { $0.name == r.inverse }
+            precondition(inverse != nil, "to-many \(d.name).\(r.name) needs an inverse")
+            return ToMany(name: r.name, destination: dest.entityID, inverseToOne: inverse!,
+                          isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount)
+        }
+    }
+
+    /// A many-to-many with its join table's SQL. The table is named by one side; the other finds
+    /// it on the destination (or on the ancestor that declares the relationship).
+    private static func runtimeManyToMany(_ r: RelationshipDescription, of d: EntityDescription,
+                                          _ byName: [String: EntityDescription]) -> ManyToMany {
+        let dest = byName[r.destination]!
+        let inverse = manyToManys(of: dest, byName).firstIndex { $0.name == r.inverse }!
+        let own = joinTable(r.name, of: d, byName)
+        let join = own ?? joinTable(r.inverse!, of: dest, byName)!
+        let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+        return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil,
+                          table: join.name, ownColumn: mine,
+                          insertSQL: "INSERT INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
+                          deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
+                          deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
+                          // Keys alone, or with the member's Z_ENT from its table when the
+                          // destination has sub-entities (the key does not say which).
+                          membersSQL: dest.subentityMaxID > dest.entityID
+                            ? "SELECT t1.\(theirs), t0.Z_ENT FROM \(dest.tableName) t0 JOIN \(join.name) t1 ON t0.Z_PK = t1.\(theirs) WHERE t1.\(mine) = ?"
+                            : "SELECT \(theirs) FROM \(join.name) WHERE \(mine) = ?")
     }
 
     /// The to-manys whose inverse is a to-one (a many-to-many is kept apart: `manyToMany`).

@@ -34,26 +34,7 @@ extension ChartData {
 
     private static func throughput(_ s: RunSummary, _ measured: [RunSummary.Configuration], operation: String, name: String,
                                    limit: String, marks: [String: String]) -> Chart {
-        let workloads = RunSummary.groups(measured.filter { $0.strategy != limit }) { RunSummary.workload(of: $0, options: s.options) }
-        // Bars top to bottom: each workload's limit first, then its configurations in run order.
-        // gnuplot's y grows upwards, so the first bar gets the highest y.
-        var bars: [RunSummary.Configuration] = []
-        var spans: [(rate: Double, first: Int, last: Int)] = []
-        func drawn(_ c: RunSummary.Configuration) -> Bool { bars.contains { $0.parameters == c.parameters } }
-        for (_, members) in workloads {
-            let start = bars.count
-            // The limit of these records: what it sets of the workload is what they have (it
-            // uses no screen, no writers, no history: those are blank in its row).
-            let own = measured.first { l in
-                l.strategy == limit && s.options.workloadColumns.allSatisfy { column in
-                    l.parameters[column].isEmpty || l.parameters[column] == members[0].parameters[column]
-                }
-            }
-            if let own, !drawn(own) { bars.append(own) }
-            for c in members where !drawn(c) { bars.append(c) }
-            if let rate = own?.rate?.median, bars.count > start { spans.append((rate, start, bars.count - 1)) }
-        }
-        if workloads.isEmpty { bars = measured }
+        let (bars, spans) = orderedBars(s, measured, limit: limit)
         let varying = s.options.workloadColumns.filter { column in
             column != "unique_keys" && Set(bars.map { s.options.value(column, of: $0.parameters) }).count > 1
         }
@@ -86,6 +67,47 @@ extension ChartData {
         text += "\n\n# limit_rows_per_s y_top y_bottom\n"
         for span in spans { text += "\(n(span.rate)) \(n(Double(bars.count - span.first) + 0.45)) \(n(Double(bars.count - span.last) - 0.45))\n" }
         if spans.isEmpty { text += "NaN NaN NaN\n" }
+        return Chart(name: name, title: "Throughput (\(operation))", data: text,
+                     series: Self.throughputTitles(limit: limit), skipped: nil,
+                     variables: throughputVariables(s, bars: bars, spans: spans, operation: operation, limit: limit,
+                                                    marks: marks, longest: longest))
+    }
+
+    /// The titles of the bars' three kinds, in the order of the `apart` column.
+    static func throughputTitles(limit: String) -> [String] {
+        ["may be recommended", "may not: short of what the workload needs, a bug it shows, or failed",
+         "limit (\(limit), its measured median)"]
+    }
+
+    /// Bars top to bottom: each workload's limit first, then its configurations in run order; and
+    /// each limit's span over its workload's bars (gnuplot's y grows upwards, so the first bar
+    /// gets the highest y).
+    private static func orderedBars(_ s: RunSummary, _ measured: [RunSummary.Configuration], limit: String)
+        -> (bars: [RunSummary.Configuration], spans: [(rate: Double, first: Int, last: Int)]) {
+        let workloads = RunSummary.groups(measured.filter { $0.strategy != limit }) { RunSummary.workload(of: $0, options: s.options) }
+        var bars: [RunSummary.Configuration] = []
+        var spans: [(rate: Double, first: Int, last: Int)] = []
+        func drawn(_ c: RunSummary.Configuration) -> Bool { bars.contains { $0.parameters == c.parameters } }
+        for (_, members) in workloads {
+            let start = bars.count
+            // The limit of these records: what it sets of the workload is what they have (it
+            // uses no screen, no writers, no history: those are blank in its row).
+            let own = measured.first { l in
+                l.strategy == limit && s.options.workloadColumns.allSatisfy { column in
+                    l.parameters[column].isEmpty || l.parameters[column] == members[0].parameters[column]
+                }
+            }
+            if let own, !drawn(own) { bars.append(own) }
+            for c in members where !drawn(c) { bars.append(c) }
+            if let rate = own?.rate?.median, bars.count > start { spans.append((rate, start, bars.count - 1)) }
+        }
+        return (workloads.isEmpty ? measured : bars, spans)
+    }
+
+    /// What the script needs of a throughput chart: scale, ticks, margin, the limit's note, the
+    /// settings and the caveats.
+    private static func throughputVariables(_ s: RunSummary, bars: [RunSummary.Configuration], spans: [(rate: Double, first: Int, last: Int)],
+                                            operation: String, limit: String, marks: [String: String], longest: Int) -> [String: String] {
         let lows = bars.compactMap { $0.rate?.min }.filter { $0 > 0 }
         let highest = max(bars.compactMap { $0.rate?.max }.max() ?? 1, spans.map(\.rate).max() ?? 0)
         let logScale = highest / (lows.min() ?? 1) > 10
@@ -95,18 +117,17 @@ extension ChartData {
         let caveats = bars.map(\.strategy).uniqued().compactMap { strategy in marks[strategy].map { "\(strategy): \($0)" } }
             .flatMap { wrapped($0, width: 110) }
         let apart = bars.filter { !$0.verdict.isOK && $0.strategy != limit }.count
-        let titles = ["may be recommended", "may not: short of what the workload needs, a bug it shows, or failed",
-                      "limit (\(limit), its measured median)"]
-        return Chart(name: name, title: "Throughput (\(operation))", data: text, series: titles, skipped: nil,
-                     variables: ["titleok": titles[0], "titleapart": titles[1], "titlelimit": titles[2],"count": String(bars.count), "log": logScale ? "1" : "0", "start": n(start),
-                                 "unit": unit(operation), "limits": String(spans.count), "apart": String(apart),
-                                 "limitbar": bars.contains { $0.strategy == limit } ? "1" : "0",
-                                 "margin": String(max(20, Int(Double(longest) * 0.85) + 3)),
-                                 "step": n(ticks.step), "format": ticks.format,
-                                 "limitnote": spans.isEmpty ? (operation == "import" ? "no limit was measured in these runs"
-                                                                : "operations on a filled store have no limit")
-                                    : "black line: the limit, \(limit)'s own median on the same records",
-                                 "settings": wrapped(settings(s, of: bars), width: 120).joined(separator: "\\n"), "caveats": caveats.joined(separator: "\\n")])
+        let titles = throughputTitles(limit: limit)
+        return ["titleok": titles[0], "titleapart": titles[1], "titlelimit": titles[2], "count": String(bars.count),
+                "log": logScale ? "1" : "0", "start": n(start),
+                "unit": unit(operation), "limits": String(spans.count), "apart": String(apart),
+                "limitbar": bars.contains { $0.strategy == limit } ? "1" : "0",
+                "margin": String(max(20, Int(Double(longest) * 0.85) + 3)),
+                "step": n(ticks.step), "format": ticks.format,
+                "limitnote": spans.isEmpty ? (operation == "import" ? "no limit was measured in these runs"
+                                               : "operations on a filled store have no limit")
+                   : "black line: the limit, \(limit)'s own median on the same records",
+                "settings": wrapped(settings(s, of: bars), width: 120).joined(separator: "\\n"), "caveats": caveats.joined(separator: "\\n")]
     }
 
     /// Ticks for a linear axis from 0 to `top` that read apart: a step of 1, 2 or 5 × 10ⁿ giving

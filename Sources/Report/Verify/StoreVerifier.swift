@@ -82,6 +82,36 @@ package struct StoreVerifier: Sendable {
         let withKey = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(keyed)")
         let distinct = try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT \(keys) FROM \(t.table) WHERE \(keyed))")
 
+        let e = try fillExpected(db, repeated: repeated, expected)
+        let expectedKeys = e.keys, anyCopy = e.anyCopy
+        let tuple = Self.tuple
+        let lost = try db.scalarInt("""
+            SELECT count(*) FROM \(anyCopy ? "(SELECT DISTINCT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)"
+                                             : "temp.loadgen_expected")
+            WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM \(mainTable(t.table)) WHERE \(keyed))
+            """)
+        let badLinks = try countBadLinks(db, e)
+        let unexpected = try db.scalarInt("""
+            SELECT count(*) FROM \(mainTable(t.table)) x
+            WHERE NOT (\(t.keyColumns.map { "x.\($0) IS NOT NULL" }.joined(separator: " AND "))) OR \(tuple(t.keyColumns, "x.")) NOT IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
+            """)
+        let bytes = try storeBytes(db, isMemory: isMemory)
+        try db.execute("DROP TABLE temp.loadgen_expected")
+        var verification = Verification(storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
+                                        integrity: integrity, storeBytes: bytes)
+        verification.unexpectedRows = unexpected
+        if let history = t.historyChangeTable,
+           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
+            verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
+        }
+        return verification
+    }
+
+    /// The expected records' keys (and related objects' keys) as `temp.loadgen_expected`: one row
+    /// per key, the copy `repeated` says the store keeps, or every copy when any may be kept.
+    private func fillExpected(_ db: Database, repeated: RepeatedKey,
+                              _ expected: (ExpectedSink) throws -> Void) throws -> (keys: [String], parent: [String], anyCopy: Bool) {
+        let t = layout
         // Columns without a declared type: no affinity, so every value keeps the type it is bound with.
         let expectedKeys = t.keyColumns.indices.map { "k\($0)" }
         let expectedParent = (t.parent?.keyColumns ?? []).indices.map { "parent\($0)" }
@@ -102,47 +132,35 @@ package struct StoreVerifier: Sendable {
             try insert.run()
         }
         try db.execute("COMMIT")
+        return (expectedKeys, expectedParent, anyCopy)
+    }
 
-        let tuple = { (names: [String], prefix: String) -> String in
-            names.count == 1 ? prefix + names[0] : "(" + names.map { prefix + $0 }.joined(separator: ", ") + ")"
-        }
-        let lost = try db.scalarInt("""
-            SELECT count(*) FROM \(anyCopy ? "(SELECT DISTINCT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)"
-                                             : "temp.loadgen_expected")
-            WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM \(mainTable(t.table)) WHERE \(keyed))
-            """)
-        var badLinks = 0
-        if let p = t.parent {
-            let join = zip(t.keyColumns, expectedKeys).map { "e.\($1) = x.\($0)" }.joined(separator: " AND ")
-            // The related object is the expected one when every column of its key is.
-            let sameParent = zip(p.keyColumns, expectedParent).map { "e.\($1) IS p.\($0)" }.joined(separator: " AND ")
-            badLinks = try db.scalarInt(anyCopy ? """
-                SELECT count(*) FROM \(mainTable(t.table)) x
-                LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
-                WHERE \(tuple(t.keyColumns, "x.")) IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
-                AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND \(sameParent))
-                """ : """
-                SELECT count(*) FROM \(mainTable(t.table)) x
-                JOIN temp.loadgen_expected e ON \(join)
-                LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
-                WHERE NOT (\(sameParent))
-                """)
-            if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: anyCopy) }
-        }
-        let unexpected = try db.scalarInt("""
+    /// Records related to another object than the expected one (or to none), and one-to-ones whose
+    /// other side does not point back.
+    private func countBadLinks(_ db: Database, _ e: (keys: [String], parent: [String], anyCopy: Bool)) throws -> Int {
+        let t = layout
+        guard let p = t.parent else { return 0 }
+        let join = zip(t.keyColumns, e.keys).map { "e.\($1) = x.\($0)" }.joined(separator: " AND ")
+        // The related object is the expected one when every column of its key is.
+        let sameParent = zip(p.keyColumns, e.parent).map { "e.\($1) IS p.\($0)" }.joined(separator: " AND ")
+        var badLinks = try db.scalarInt(e.anyCopy ? """
             SELECT count(*) FROM \(mainTable(t.table)) x
-            WHERE NOT (\(t.keyColumns.map { "x.\($0) IS NOT NULL" }.joined(separator: " AND "))) OR \(tuple(t.keyColumns, "x.")) NOT IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
+            LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
+            WHERE \(Self.tuple(t.keyColumns, "x.")) IN (SELECT \(e.keys.joined(separator: ", ")) FROM temp.loadgen_expected)
+            AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND \(sameParent))
+            """ : """
+            SELECT count(*) FROM \(mainTable(t.table)) x
+            JOIN temp.loadgen_expected e ON \(join)
+            LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
+            WHERE NOT (\(sameParent))
             """)
-        let bytes = try storeBytes(db, isMemory: isMemory)
-        try db.execute("DROP TABLE temp.loadgen_expected")
-        var verification = Verification(storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
-                                        integrity: integrity, storeBytes: bytes)
-        verification.unexpectedRows = unexpected
-        if let history = t.historyChangeTable,
-           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
-            verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
-        }
-        return verification
+        if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: e.anyCopy) }
+        return badLinks
+    }
+
+    /// `x` or `(x, y)`, each name prefixed: a key of one or several columns in SQL.
+    private static func tuple(_ names: [String], _ prefix: String) -> String {
+        names.count == 1 ? prefix + names[0] : "(" + names.map { prefix + $0 }.joined(separator: ", ") + ")"
     }
 
     /// Records told apart by nothing (an entity without a key): the expected store is a count of

@@ -148,11 +148,34 @@ extension ImportRoles {
                                            _ where_: String) throws(ImportModelError) {
         let toOnes = entity.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
         let listed = "one of: " + (toOnes.map(\.name) + [ModelChoice.noRelationship]).joined(separator: ", ")
-        var chosen: RelationshipDescription?
         // `author.identifier`: the relationship, and the destination's attribute it is found by.
         let path = choice.relationship?.split(separator: ".", maxSplits: 1).map(String.init)
         let namedKey = path.flatMap { $0.count == 2 ? $0[1] : nil }
-        switch path?.first {
+        guard let r = try Self.chosenRelationship(path?.first, of: entity, toOnes: toOnes, listed: listed, where_) else {
+            explanation.append("relationship: none (records relate to nothing; strategies that resolve related objects do not run)")
+            return
+        }
+        let destination = file.entity(named: r.destination)!
+        guard destination.name != entity.name else {
+            // Related objects would be rows of the records' own table, which the verifier counts
+            // as records the workload never made.
+            throw ImportModelError("\(where_): \(entity.name).\(r.name) points back at \(entity.name); loadgen relates records "
+                                   + "to objects of another entity: give another --relationship, or none (\(listed))")
+        }
+        relationship = r.name
+        parentEntity = destination.name
+        try findDestinationKey(destination, named: namedKey, relationship: r, of: entity, where_)
+        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKeys.joined(separator: " + "))"
+                           + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
+        try findInverse(of: r, in: destination, where_)
+    }
+
+    /// The to-one `name` names (`none`: no relationship; nil: the entity's only to-one), after
+    /// checking that no other to-one the model requires would be left empty.
+    private static func chosenRelationship(_ name: String?, of entity: EntityDescription, toOnes: [RelationshipDescription],
+                                           listed: String, _ where_: String) throws(ImportModelError) -> RelationshipDescription? {
+        var chosen: RelationshipDescription?
+        switch name {
         case ModelChoice.noRelationship?:
             chosen = nil
         case let name?:
@@ -171,36 +194,18 @@ extension ImportRoles {
             throw ImportModelError("\(where_): \(entity.name).\(r.name) is a required to-one that loadgen would leave empty: "
                                    + "give --relationship \(r.name), or make it optional in the model")
         }
-        guard let r = chosen else {
-            explanation.append("relationship: none (records relate to nothing; strategies that resolve related objects do not run)")
-            return
-        }
-        let destination = file.entity(named: r.destination)!
-        guard destination.name != entity.name else {
-            // Related objects would be rows of the records' own table, which the verifier counts
-            // as records the workload never made.
-            throw ImportModelError("\(where_): \(entity.name).\(r.name) points back at \(entity.name); loadgen relates records "
-                                   + "to objects of another entity: give another --relationship, or none (\(listed))")
-        }
-        relationship = r.name
-        parentEntity = destination.name
+        return chosen
+    }
+
+    /// The attributes the related object is found by: the one `--relationship` names, its one
+    /// one-attribute constraint, its one constraint of several, or its one index; each of a type
+    /// a key can have.
+    private mutating func findDestinationKey(_ destination: EntityDescription, named namedKey: String?,
+                                             relationship r: RelationshipDescription, of entity: EntityDescription,
+                                             _ where_: String) throws(ImportModelError) {
         let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
         if let namedKey {
-            guard destination.attribute(namedKey) != nil else {
-                let names = destination.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted().joined(separator: ", ")
-                throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) has no attribute \(namedKey) "
-                                       + "(one of: \(names))")
-            }
-            // Found by an attribute the model does not keep unique while another one is: two
-            // related objects with different names could share the constrained value, and the
-            // save then meets a conflict the workload never meant.
-            let others = destination.uniquenessConstraints.filter { !$0.contains(namedKey) }
-            if !single.contains(namedKey), !others.isEmpty {
-                let unique = others.map { $0.joined(separator: " + ") }.joined(separator: ", ")
-                throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) is kept unique by \(unique), "
-                                       + "not \(namedKey); find it by its constrained key (--relationship \(r.name).\(single.first ?? others[0][0])) "
-                                       + "or constrain \(namedKey) in the model")
-            }
+            try Self.checkNamedKey(namedKey, of: destination, relationship: r, single: single, where_)
             parentKey = namedKey
             parentKeyIsUnique = single.contains(namedKey)
         } else if single.count == 1 {
@@ -229,8 +234,31 @@ extension ImportRoles {
                                        + "related objects are keyed by string, URI, integer or UUID attributes")
             }
         }
-        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKeys.joined(separator: " + "))"
-                           + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
+    }
+
+    /// A key named by `--relationship r.key` exists, and is not one the model leaves free while it
+    /// keeps another unique: two related objects with different names could share the
+    /// constrained value, and the save then meets a conflict the workload never meant.
+    private static func checkNamedKey(_ namedKey: String, of destination: EntityDescription, relationship r: RelationshipDescription,
+                                      single: [String], _ where_: String) throws(ImportModelError) {
+        guard destination.attribute(namedKey) != nil else {
+            let names = destination.attributes.filter { keyTypes.contains($0.type) }.map(\.name).sorted().joined(separator: ", ")
+            throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) has no attribute \(namedKey) "
+                                   + "(one of: \(names))")
+        }
+        let others = destination.uniquenessConstraints.filter { !$0.contains(namedKey) }
+        if !single.contains(namedKey), !others.isEmpty {
+            let unique = others.map { $0.joined(separator: " + ") }.joined(separator: ", ")
+            throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) is kept unique by \(unique), "
+                                   + "not \(namedKey); find it by its constrained key (--relationship \(r.name).\(single.first ?? others[0][0])) "
+                                   + "or constrain \(namedKey) in the model")
+        }
+    }
+
+    /// The relationship's inverse: a to-many names the array a feed may nest records in; a to-one
+    /// makes it a one-to-one. A required to-one of the destination loadgen would leave empty is refused.
+    private mutating func findInverse(of r: RelationshipDescription, in destination: EntityDescription,
+                                      _ where_: String) throws(ImportModelError) {
         if let inverse = r.inverse.flatMap(destination.relationship), inverse.isToMany { parentCollection = inverse.name }
         if let inverse = r.inverse.flatMap(destination.relationship), !inverse.isToMany {
             parentInverse = inverse.name
