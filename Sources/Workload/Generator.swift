@@ -171,10 +171,7 @@ private struct CompiledField: Sendable {
         let x = Mixing.hash(h, salt)
         switch kind {
         case .textKey:
-            var text = texts.pointee.prefix
-            text.append(hex: Generator.keyValue(k, spec: spec), digits: Generator.keyDigits)
-            texts.pointee.suffix.withBytes { text.append($0) }
-            text.withBytes { v.setBytes($0, at: f) }
+            setTextKey(Generator.keyValue(k, spec: spec), texts: texts, at: f, &v)
         case .uuidKey:
             let value = Generator.keyValue(k, spec: spec)
             setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
@@ -183,16 +180,7 @@ private struct CompiledField: Sendable {
         case .rangedKey(let minimum, let count):
             v.setInteger(minimum &+ Int64(bitPattern: Generator.rangedKey(k, count: count, spec: spec)), at: f)
         case .parentText(let names):
-            let start = v.beginText()
-            if let names, parent < names.words.count {
-                v.appendText(names.words[parent])
-            } else {
-                v.appendText(texts.pointee.entityPrefix)
-                var n = InlineText()
-                n.append(decimal: UInt64(parent + 1))
-                v.appendText(n)
-            }
-            v.endText(start, at: f)
+            setParentName(parent, names: names, texts: texts, at: f, &v)
         case .parentUUID: setUUID(high: UInt64(parent), low: x, at: f, &v)
         case .parentNumber: v.setDouble(Double(parent + 1), at: f)
         case .parentBool: v.setBool(parent % 2 == 1, at: f)
@@ -202,21 +190,7 @@ private struct CompiledField: Sendable {
             appendWords(x, into: &v)
             v.endText(start, at: f)
         case .text(let minimum, let maximum):
-            let length = minimum + Int(x % UInt64(max(1, maximum - minimum + 1)))
-            let start = v.beginText()
-            var word = x
-            var written = 0
-            while written < length {
-                // Words of the lists, space-separated, the last one cut to the length (ASCII, so
-                // a cut never splits a character).
-                let piece = Names.nouns[Int(word & 15)]
-                let n = min(piece.utf8CodeUnitCount, length - written)
-                v.appendText(UnsafeRawBufferPointer(start: piece.utf8Start, count: n))
-                written += n
-                if written < length { v.appendText(" "); written += 1 }
-                word = Mixing.mix(word)
-            }
-            v.endText(start, at: f)
+            setText(length: minimum + Int(x % UInt64(max(1, maximum - minimum + 1))), hash: x, at: f, &v)
         case .cents(let minimum, let maximum):
             v.setDouble(Double(minimum + Int(x % UInt64(max(1, maximum - minimum + 1)))) / 100, at: f)
         case .number(let minimum, let maximum):
@@ -237,6 +211,48 @@ private struct CompiledField: Sendable {
             text.append(hex: x, digits: 12)
             text.withBytes { v.setBytes($0, at: f) }
         }
+    }
+
+    /// prefix + the key's 12 hex digits + suffix.
+    @inline(__always)
+    func setTextKey(_ value: UInt64, texts: UnsafePointer<CompiledTexts>, at f: Int, _ v: inout RecordValues) {
+        var text = texts.pointee.prefix
+        text.append(hex: value, digits: Generator.keyDigits)
+        texts.pointee.suffix.withBytes { text.append($0) }
+        text.withBytes { v.setBytes($0, at: f) }
+    }
+
+    /// The related object's name: from its word list, else "<Entity> N".
+    @inline(__always)
+    func setParentName(_ parent: Int, names: NameList?, texts: UnsafePointer<CompiledTexts>, at f: Int, _ v: inout RecordValues) {
+        let start = v.beginText()
+        if let names, parent < names.words.count {
+            v.appendText(names.words[parent])
+        } else {
+            v.appendText(texts.pointee.entityPrefix)
+            var n = InlineText()
+            n.append(decimal: UInt64(parent + 1))
+            v.appendText(n)
+        }
+        v.endText(start, at: f)
+    }
+
+    /// `length` bytes of words of the lists, space-separated, the last one cut to the length
+    /// (ASCII, so a cut never splits a character).
+    @inline(__always)
+    func setText(length: Int, hash x: UInt64, at f: Int, _ v: inout RecordValues) {
+        let start = v.beginText()
+        var word = x
+        var written = 0
+        while written < length {
+            let piece = Names.nouns[Int(word & 15)]
+            let n = min(piece.utf8CodeUnitCount, length - written)
+            v.appendText(UnsafeRawBufferPointer(start: piece.utf8Start, count: n))
+            written += n
+            if written < length { v.appendText(" "); written += 1 }
+            word = Mixing.mix(word)
+        }
+        v.endText(start, at: f)
     }
 
     /// "<adjective> <noun> #N".

@@ -456,62 +456,68 @@ extension ManagedObjectContext {
         // The did-save notification's inserted, updated and deleted sets are built for every save,
         // as Core Data's NSManagedObjectContextDidSave userInfo is; the values other contexts merge
         // (`states`) only when someone listens.
-        let notify = persistentStoreCoordinator.hasObservers
-        var states: [DidSaveNotification.ObjectState] = []
-        var insertedIDs: [ManagedObjectID] = [], updatedIDs: [ManagedObjectID] = [], deletedIDs: [ManagedObjectID] = []
-        insertedIDs.reserveCapacity(inserts.count)
-        updatedIDs.reserveCapacity(updates.count)
-        deletedIDs.reserveCapacity(deletes.count)
+        var saved = SavedObjects(notify: persistentStoreCoordinator.hasObservers,
+                                 counts: (inserts.count, updates.count, deletes.count))
         for o in inserts {
             o.isInserted = false
             o.version = 1
             commitSnapshot(o)
             holdRow(o)
-            insertedIDs.append(o.objectID)
-            if notify { states.append(state(of: o)) }
+            saved.inserted.append(o.objectID)
+            if saved.notify { saved.states.append(state(of: o)) }
         }
         for o in updates {
-            switch resolutions[ObjectIdentifier(o)] {
-            case nil:
-                o.version += 1
-            case .merged(let store, let written, let bumped)?:
-                store.apply(to: o, keeping: written, context: self)
-                o.version = store.version + (bumped ? 1 : 0)
-            case .discarded(let store)?:
-                store.apply(to: o, keeping: 0, context: self)
-                o.version = store.version
-            case .gone?:
-                forget(o)
-                deletedIDs.append(o.objectID)
-                continue
-            }
-            commitSnapshot(o)
-            holdRow(o)
-            updatedIDs.append(o.objectID)
-            if notify { states.append(state(of: o)) }
+            guard finishUpdate(o, resolutions[ObjectIdentifier(o)]) else { saved.deleted.append(o.objectID); continue }
+            saved.updated.append(o.objectID)
+            if saved.notify { saved.states.append(state(of: o)) }
         }
-        for o in deletes {
-            if case .discarded(let store)? = resolutions[ObjectIdentifier(o)] {
-                o.isDeleted = false
-                store.apply(to: o, keeping: 0, context: self)
-                o.version = store.version
-                commitSnapshot(o)
-                holdRow(o)
-                continue
-            }
-            forget(o)
-            deletedIDs.append(o.objectID)
-        }
+        for o in deletes where finishDelete(o, resolutions[ObjectIdentifier(o)]) { saved.deleted.append(o.objectID) }
         flushRowCache()
         insertedList.removeAll(keepingCapacity: true)
         updatedList.removeAll(keepingCapacity: true)
         deletedList.removeAll(keepingCapacity: true)
         saveCount += 1
-        if notify {
+        if saved.notify {
             persistentStoreCoordinator.post(DidSaveNotification(
-                insertedObjectIDs: insertedIDs, updatedObjectIDs: updatedIDs, deletedObjectIDs: deletedIDs,
-                states: states, sourceContext: identifier))
+                insertedObjectIDs: saved.inserted, updatedObjectIDs: saved.updated, deletedObjectIDs: saved.deleted,
+                states: saved.states, sourceContext: identifier))
         }
+    }
+
+    /// An updated object after the commit, as its conflict (if any) was resolved: false when its
+    /// row turned out to be gone (the object is forgotten, and reported deleted).
+    private func finishUpdate(_ o: ManagedObject, _ resolution: Resolution?) -> Bool {
+        switch resolution {
+        case nil:
+            o.version += 1
+        case .merged(let store, let written, let bumped)?:
+            store.apply(to: o, keeping: written, context: self)
+            o.version = store.version + (bumped ? 1 : 0)
+        case .discarded(let store)?:
+            store.apply(to: o, keeping: 0, context: self)
+            o.version = store.version
+        case .gone?:
+            forget(o)
+            return false
+        }
+        commitSnapshot(o)
+        holdRow(o)
+        return true
+    }
+
+    /// A deleted object after the commit: forgotten (true), or kept when the merge policy
+    /// discarded its deletion (false).
+    private func finishDelete(_ o: ManagedObject, _ resolution: Resolution?) -> Bool {
+        if case .discarded(let store)? = resolution {
+            o.isDeleted = false
+            store.apply(to: o, keeping: 0, context: self)
+            o.version = store.version
+            commitSnapshot(o)
+            holdRow(o)
+            return false
+        }
+        forget(o)
+        return true
     }
 
     func commitSnapshot(_ o: ManagedObject) {
@@ -584,4 +590,19 @@ func reserve(_ blocks: [(entity: Int, count: Int)], _ connection: Connection) th
         first[entity] = max + 1
     }
     return first
+}
+
+/// What a save hands its did-save notification: the IDs by kind, and the objects' values when
+/// someone listens.
+private struct SavedObjects {
+    let notify: Bool
+    var inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []
+    var states: [DidSaveNotification.ObjectState] = []
+
+    init(notify: Bool, counts: (inserted: Int, updated: Int, deleted: Int)) {
+        self.notify = notify
+        inserted.reserveCapacity(counts.inserted)
+        updated.reserveCapacity(counts.updated)
+        deleted.reserveCapacity(counts.deleted)
+    }
 }

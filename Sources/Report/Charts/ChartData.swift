@@ -350,28 +350,9 @@ package struct ChartData: Sendable {
         let base = Dictionary(grouping: baseline.filter { $0.measurement.instructionsCountedBy == nil }.map(TrendSample.init),
                               by: \.configuration)
         let baseSpeed = base.compactMapValues { Statistics($0.compactMap(\.vsLimit))?.median }
-        // Each configuration's own threshold, as the gate judges it: the floor (`band`) or twice
-        // the baseline's night-to-night drift, the wider; a baseline of one night has the larger
-        // fixed one. The speed line is drawn in units of it, so that one band (±1) is every
-        // configuration's own.
-        let thresholds = base.mapValues { samples -> Double in
-            let nights = Dictionary(grouping: samples, by: \.night).values.compactMap { Statistics($0.compactMap(\.vsLimit)) }
-                .filter { $0.count >= 2 }
-            guard nights.count >= 2, let all = Statistics(samples.compactMap(\.vsLimit)), all.median > 0 else {
-                return max(band, Comparison.Options.speedWithoutDrift)
-            }
-            let drift = nights.map { abs($0.median / all.median - 1) }.max() ?? 0
-            return max(band, Comparison.Options.driftFactor * drift)
-        }
+        let thresholds = trendThresholds(base, band: band)
         let baseAllocations = base.compactMapValues { Statistics($0.compactMap(\.allocationsPerRow))?.median }
-        // One point per nightly run, placed at the time it started (ISO 8601 in UTC sorts as
-        // text, so the earliest is found without parsing every row's date).
-        let runs = Dictionary(grouping: history, by: \.night)
-        let formatter = ISO8601DateFormatter()
-        let start = runs.mapValues { rows in
-            rows.map(\.startedAt).filter { !$0.isEmpty }.min().flatMap { formatter.date(from: $0)?.timeIntervalSince1970 } ?? 0
-        }
-        let order = runs.keys.sorted { (start[$0]!, $0) < (start[$1]!, $1) }
+        let (runs, start, order) = nights(history)
         var flags = ""
         // Strategies with a vs_limit first: the top panel draws those, the bottom all.
         var blocks: [(strategy: String, text: String, hasSpeed: Bool)] = []
@@ -380,14 +361,12 @@ package struct ChartData: Sendable {
             var hasSpeed = false
             for run in order {
                 let mine = Dictionary(grouping: runs[run]!.filter { $0.strategy == strategy }, by: \.configuration)
-                let speed = Statistics(mine.compactMap { key, rows in
-                    Statistics(rows.compactMap(\.vsLimit)).flatMap { night in
-                        baseSpeed[key].map { (night.median / $0 - 1) / (thresholds[key] ?? band) }
-                    }
-                })?.median
-                let allocations = Statistics(mine.compactMap { key, rows in
-                    Statistics(rows.compactMap(\.allocationsPerRow)).flatMap { night in baseAllocations[key].map { night.median / $0 } }
-                })?.median
+                // The median over the strategy's configurations of the night's median against the baseline's.
+                func change(_ pick: (TrendSample) -> Double?, _ relative: (String, Double) -> Double?) -> Double? {
+                    Statistics(mine.compactMap { key, rows in Statistics(rows.compactMap(pick)).flatMap { relative(key, $0.median) } })?.median
+                }
+                let speed = change(\.vsLimit) { key, night in baseSpeed[key].map { (night / $0 - 1) / (thresholds[key] ?? band) } }
+                let allocations = change(\.allocationsPerRow) { key, night in baseAllocations[key].map { night / $0 } }
                 guard speed != nil || allocations != nil else { continue }
                 hasSpeed = hasSpeed || speed != nil
                 lines.append("\(Int(start[run]!)) \(n(speed ?? .nan)) \(n(allocations ?? .nan))")
@@ -409,6 +388,33 @@ package struct ChartData: Sendable {
                                  "first": String(Int(start[order.first!]!)), "last": String(Int(start[order.last!]!)),
                                  "speedcount": String(blocks.filter(\.hasSpeed).count),
                                  "marks": String(flags.split(separator: "\n").count)])
+    }
+
+    /// The history's nightly runs, each placed at the time it started (ISO 8601 in UTC sorts as
+    /// text, so the earliest is found without parsing every row's date), in that order.
+    static func nights(_ history: [TrendSample]) -> (runs: [String: [TrendSample]], start: [String: Double], order: [String]) {
+        let runs = Dictionary(grouping: history, by: \.night)
+        let formatter = ISO8601DateFormatter()
+        let start = runs.mapValues { rows in
+            rows.map(\.startedAt).filter { !$0.isEmpty }.min().flatMap { formatter.date(from: $0)?.timeIntervalSince1970 } ?? 0
+        }
+        return (runs, start, runs.keys.sorted { (start[$0]!, $0) < (start[$1]!, $1) })
+    }
+
+    /// Each configuration's own threshold, as the gate judges it: the floor (`band`) or twice the
+    /// baseline's night-to-night drift, the wider; a baseline of one night has the larger fixed
+    /// one. The trend's speed line is drawn in units of it, so that one band (±1) is every
+    /// configuration's own.
+    static func trendThresholds(_ base: [String: [TrendSample]], band: Double) -> [String: Double] {
+        base.mapValues { samples -> Double in
+            let nights = Dictionary(grouping: samples, by: \.night).values.compactMap { Statistics($0.compactMap(\.vsLimit)) }
+                .filter { $0.count >= 2 }
+            guard nights.count >= 2, let all = Statistics(samples.compactMap(\.vsLimit)), all.median > 0 else {
+                return max(band, Comparison.Options.speedWithoutDrift)
+            }
+            let drift = nights.map { abs($0.median / all.median - 1) }.max() ?? 0
+            return max(band, Comparison.Options.driftFactor * drift)
+        }
     }
 
     static func skip(_ name: String, _ title: String, _ why: String) -> Chart {
