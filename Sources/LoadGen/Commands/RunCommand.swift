@@ -26,22 +26,8 @@ enum RunCommand {
                   terminator: "")
             return ExitCode.success
         }
-        var plans = try Suite.plans(arguments)
+        let plans = try Self.plans(arguments)
         let plan = plans[0]
-        try checkOutputs(plan)
-        // Each suite line's own files too, before the first line runs.
-        for other in plans.dropFirst() {
-            do { try checkDistinct(other); try checkStore(other) } catch let error as CommandError {
-                let place = other.suiteLine.map { "run: --suite \($0): " } ?? "run: "
-                throw CommandError(message: place + error.message.replacingOccurrences(of: "run: ", with: ""), exitCode: error.exitCode)
-            }
-        }
-        try expandAll(&plans)
-        if !plan.quiet && !plan.json {
-            let notes = plans.flatMap(\.modelNotes).uniqued()
-            if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
-        }
-        try Suite.shard(&plans, arguments)
         if plan.dryRun {
             print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
             try ProcessLimits.checkForRun()
@@ -66,6 +52,33 @@ enum RunCommand {
             }
             return Interrupts.shared.exitStatus
         }
+        return try finish(&runner, plan: plan)
+    }
+
+    /// The run's plans (one per suite line), every output checked and every configuration
+    /// expanded before the first repetition; the model's notes said once.
+    private static func plans(_ arguments: [String]) throws -> [RunPlan] {
+        var plans = try Suite.plans(arguments)
+        let plan = plans[0]
+        try checkOutputs(plan)
+        // Each suite line's own files too, before the first line runs.
+        for other in plans.dropFirst() {
+            do { try checkDistinct(other); try checkStore(other) } catch let error as CommandError {
+                let place = other.suiteLine.map { "run: --suite \($0): " } ?? "run: "
+                throw CommandError(message: place + error.message.replacingOccurrences(of: "run: ", with: ""), exitCode: error.exitCode)
+            }
+        }
+        try expandAll(&plans)
+        if !plan.quiet && !plan.json {
+            let notes = plans.flatMap(\.modelNotes).uniqued()
+            if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
+        }
+        try Suite.shard(&plans, arguments)
+        return plans
+    }
+
+    /// After the last repetition: the summary (or JSON), the reports, and the exit status.
+    private static func finish(_ runner: inout Runner, plan: RunPlan) throws -> Int32 {
         let summary = runner.summary
         if plan.json {
             print(try JSONExporter().render(summary), terminator: "")

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteKit
 
 /// The human summary on stdout, like hyperfine's: per configuration the median rate with its
 /// MAD and the bootstrap interval of the median, the range, outliers; then per sweep point the
@@ -50,14 +51,7 @@ package enum Summary {
                 + (bad.measurement.error.map { ": \($0)" } ?? "") + "\n"
         }
         guard let last = c.last else { return text }
-        if let rate = c.rate {
-            text += "  Rate:      " + spread(rate, Format.rate) + "\n"
-            for i in rate.outliers {
-                let row = c.ok[i]
-                let z = rate.modifiedZScore(row.measurement.rowsPerSecond ?? 0) ?? 0
-                text += String(format: "             repetition %d is an outlier (modified z %.1f), kept\n", row.repetition, z)
-            }
-        }
+        if let rate = c.rate { text += rateLines(c, rate) }
         if let wall = c.wall { text += "  Time:      " + spread(wall, Format.duration) + "\n" }
         if let vs = c.vsLimit {
             text += String(format: "  vs limit:  %.3f", vs.median)
@@ -67,33 +61,13 @@ package enum Summary {
         if let rss = c.peakRSS, let heap = c.ok.compactMap(\.measurement.peakHeapBytes).max() {
             text += "  Memory:    peak RSS \(Format.bytes(Int(rss.median))) (median), peak heap \(Format.bytes(heap)) (max)\n"
         }
-        if let sql = last.sql {
-            var line = "  SQL:       \(sql.total) statements, \(sql.select) selects, \(sql.commits) transactions"
-            if let saves = last.strategy?.saves { line += ", \(saves) saves" }
-            if let conflicts = last.strategy?.conflicts {
-                line += ", \(conflicts) conflicts"
-                // Conflicts with no second writer look odd: they are the repeated keys.
-                if conflicts > 0 && (Int(c.parameters["writers"]) ?? 1) <= 1 {
-                    line += " (one writer: repeated keys meeting their first copy, resolved by the merge policy)"
-                }
-            }
-            if let retries = last.strategy?.busyRetries { line += ", \(retries) busy retries" }
-            text += line + " (last)\n"
-        }
+        if let sql = last.sql { text += sqlLine(c, sql, last) }
         if let latency = last.strategy?.latencyP50Milliseconds {
             text += String(format: "  Latency:   p50 %.1f ms, p99 %.1f ms, max %.1f ms (last)", latency,
                            last.strategy?.latencyP99Milliseconds ?? 0, last.strategy?.latencyMaxMilliseconds ?? 0)
             text += last.strategy?.fellBehind == true ? "  — could not keep up with --rate\n" : "\n"
         }
-        if let shown = last.strategy?.viewObjects {
-            // After an update or delete the screen held the targets: say what it shows of them.
-            let operation = c.parameters["operation"]
-            let what = operation == "delete"
-                ? "shows \(shown) objects: the \(last.targets ?? 0) deleted targets left it, the related objects it prefetched stay"
-                : operation == "update" ? "shows the \(shown) targets it held, refreshed by the merge"
-                : "shows \(shown) objects" + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
-            text += "  Screen:    \(what)" + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
-        }
+        if let shown = last.strategy?.viewObjects { text += screenLine(c, shown: shown, last) }
         if let lag = last.strategy?.historyLagP50Milliseconds {
             text += String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms", lag, last.strategy?.historyLagP99Milliseconds ?? 0)
                 + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows" } ?? "") + " (last)\n"
@@ -106,6 +80,43 @@ package enum Summary {
                 + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes)) (last)\n"
         }
         return text
+    }
+
+    /// The rate's spread, and each outlier repetition (kept, and said).
+    private static func rateLines(_ c: RunSummary.Configuration, _ rate: Statistics) -> String {
+        var text = "  Rate:      " + spread(rate, Format.rate) + "\n"
+        for i in rate.outliers {
+            let row = c.ok[i]
+            let z = rate.modifiedZScore(row.measurement.rowsPerSecond ?? 0) ?? 0
+            text += String(format: "             repetition %d is an outlier (modified z %.1f), kept\n", row.repetition, z)
+        }
+        return text
+    }
+
+    /// "SQL: 61 statements, 55 selects, 0 transactions, … (last)".
+    private static func sqlLine(_ c: RunSummary.Configuration, _ sql: StatementCounters.Snapshot, _ last: RunMeasurement) -> String {
+        var line = "  SQL:       \(sql.total) statements, \(sql.select) selects, \(sql.commits) transactions"
+        if let saves = last.strategy?.saves { line += ", \(saves) saves" }
+        if let conflicts = last.strategy?.conflicts {
+            line += ", \(conflicts) conflicts"
+            // Conflicts with no second writer look odd: they are the repeated keys.
+            if conflicts > 0 && (Int(c.parameters["writers"]) ?? 1) <= 1 {
+                line += " (one writer: repeated keys meeting their first copy, resolved by the merge policy)"
+            }
+        }
+        if let retries = last.strategy?.busyRetries { line += ", \(retries) busy retries" }
+        return line + " (last)\n"
+    }
+
+    /// What the watching screen shows; after an update or delete it held the targets, and the
+    /// line says what it shows of them.
+    private static func screenLine(_ c: RunSummary.Configuration, shown: Int, _ last: RunMeasurement) -> String {
+        let operation = c.parameters["operation"]
+        let what = operation == "delete"
+            ? "shows \(shown) objects: the \(last.targets ?? 0) deleted targets left it, the related objects it prefetched stay"
+            : operation == "update" ? "shows the \(shown) targets it held, refreshed by the merge"
+            : "shows \(shown) objects" + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
+        return "  Screen:    \(what)" + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
     }
 
     /// "median 221 k rows/s ± 4 k rows/s (MAD)  [95% CI … ]  min … max".
