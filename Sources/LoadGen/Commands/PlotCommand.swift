@@ -106,23 +106,7 @@ struct Charts {
         // A chart an earlier plot drew into this folder and this one does not (its data is
         // gone) must not stay beside the new ones as if it were theirs.
         for name in imageNames { manifest.removeOwned(name) }
-        var staged: [(temporary: String, name: String)] = []
-        do {
-            for chart in data.charts {
-                guard let text = chart.data else {
-                    manifest.removeOwned("data/\(chart.name).dat")
-                    if !chart.quiet {
-                        FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
-                    }
-                    continue
-                }
-                staged.append((try stage(text, as: "data/\(chart.name).dat", in: folder), "data/\(chart.name).dat"))
-            }
-            staged.append((try stage(data.variables, as: "data/vars.gp", in: folder), "data/vars.gp"))
-        } catch {
-            for file in staged { unlink(file.temporary) }
-            throw error
-        }
+        let staged = try stageData(in: folder, manifest: &manifest)
         for file in staged {
             guard rename(file.temporary, folder + file.name) == 0 else {
                 throw CommandError(message: "cannot write \(folder + file.name): \(String(cString: strerror(errno)))", exitCode: ExitCode.ioError)
@@ -147,6 +131,29 @@ struct Charts {
         }
         try Self.checkImages(written)
         return written
+    }
+
+    /// Every chart's data and vars.gp written beside their names (a chart without data said as
+    /// skipped, and its old data forgotten); on a failure nothing staged is left behind.
+    private func stageData(in folder: String, manifest: inout ChartManifest) throws -> [(temporary: String, name: String)] {
+        var staged: [(temporary: String, name: String)] = []
+        do {
+            for chart in data.charts {
+                guard let text = chart.data else {
+                    manifest.removeOwned("data/\(chart.name).dat")
+                    if !chart.quiet {
+                        FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+                    }
+                    continue
+                }
+                staged.append((try stage(text, as: "data/\(chart.name).dat", in: folder), "data/\(chart.name).dat"))
+            }
+            staged.append((try stage(data.variables, as: "data/vars.gp", in: folder), "data/vars.gp"))
+        } catch {
+            for file in staged { unlink(file.temporary) }
+            throw error
+        }
+        return staged
     }
 
     /// Writes `text` beside `name` (a temporary name in the same folder), for a rename once

@@ -17,23 +17,7 @@ extension ManagedObjectContext {
                     + updatedList.filter { $0.isUpdated && $0.entity === entity && $0.changed & constraintMask != 0 }
                 guard !candidates.isEmpty else { continue }
 
-                var first: [ConstraintKey: ManagedObject] = [:]
-                first.reserveCapacity(candidates.count)
-                // The keys in the order the objects came (not the dictionary's): SQLite builds the
-                // IN list's index faster from keys that arrive sorted, as imported keys often do.
-                var keys: [ConstraintKey] = []
-                keys.reserveCapacity(candidates.count)
-                var duplicates: [(ManagedObject, ManagedObject)] = []
-                for o in candidates {
-                    guard let key = ConstraintKey(constraint, o.values) else { continue }   // NULLs never collide
-                    // One hash for a new key; a repeated one puts the first object back.
-                    if let survivor = first.updateValue(o, forKey: key) {
-                        first[key] = survivor
-                        duplicates.append((o, survivor))
-                    } else {
-                        keys.append(key)
-                    }
-                }
+                let (first, keys, duplicates) = Self.inMemoryCollisions(candidates, constraint)
                 let collisions = try store.map { try storedConflicts(entity, constraint, keys: keys, first: first, $0) } ?? []
                 let conflicts = duplicates.count + collisions.count
                 guard conflicts > 0 else { continue }
@@ -64,6 +48,30 @@ extension ManagedObjectContext {
             }
         }
         return merged
+    }
+
+    /// The context's own objects that share a constraint's values: the first object of each key,
+    /// the keys in the order the objects came (not the dictionary's: SQLite builds the IN list's
+    /// index faster from keys that arrive sorted, as imported keys often do), and each later
+    /// object with the first one of its key. NULLs never collide.
+    private static func inMemoryCollisions(_ candidates: [ManagedObject], _ constraint: [Int])
+        -> (first: [ConstraintKey: ManagedObject], keys: [ConstraintKey], duplicates: [(ManagedObject, ManagedObject)]) {
+        var first: [ConstraintKey: ManagedObject] = [:]
+        first.reserveCapacity(candidates.count)
+        var keys: [ConstraintKey] = []
+        keys.reserveCapacity(candidates.count)
+        var duplicates: [(ManagedObject, ManagedObject)] = []
+        for o in candidates {
+            guard let key = ConstraintKey(constraint, o.values) else { continue }
+            // One hash for a new key; a repeated one puts the first object back.
+            if let survivor = first.updateValue(o, forKey: key) {
+                first[key] = survivor
+                duplicates.append((o, survivor))
+            } else {
+                keys.append(key)
+            }
+        }
+        return (first, keys, duplicates)
     }
 
     /// Core Data's conflict discovery after a failed save, in two queries. First the keys only

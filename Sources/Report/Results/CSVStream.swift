@@ -111,30 +111,16 @@ package final class CSVStream {
                 // One field.
                 if i < end && b[i] == UInt8(ascii: "\"") {
                     let start = i + 1
-                    var j = start
-                    while true {
-                        guard j < end else { return nil }   // more bytes, or a cut file (below)
-                        if b[j] == UInt8(ascii: "\"") {
-                            if j + 1 < end && b[j + 1] == UInt8(ascii: "\"") { j += 2; continue }
-                            if j + 1 == end && !final { return nil }   // "" may straddle the chunk
-                            break
-                        }
-                        if b[j] == UInt8(ascii: "\n") { newlines += 1 }
-                        j += 1
-                    }
+                    guard let j = Self.closingQuote(b, from: start, end: end, final: final, newlines: &newlines) else { return nil }
                     ranges.append(start..<j)
                     quoted.append(true)
                     i = j + 1
                     // Anything between the closing quote and the delimiter belongs to the field
                     // in the old reader; keep it out (it cannot occur in a file loadgen wrote).
-                    while i < end && b[i] != UInt8(ascii: ",") && b[i] != UInt8(ascii: "\n") && b[i] != UInt8(ascii: "\r") {
-                        i += 1
-                    }
+                    i = Self.delimiter(b, from: i, end: end)
                 } else {
                     let start = i
-                    while i < end && b[i] != UInt8(ascii: ",") && b[i] != UInt8(ascii: "\n") && b[i] != UInt8(ascii: "\r") {
-                        i += 1
-                    }
+                    i = Self.delimiter(b, from: i, end: end)
                     ranges.append(start..<i)
                     quoted.append(false)
                 }
@@ -161,6 +147,32 @@ package final class CSVStream {
             nextLine += newlines
         }
         return result
+    }
+
+    /// The first comma, CR or LF at or after `i` (or `end`).
+    @inline(__always)
+    private static func delimiter(_ b: UnsafeBufferPointer<UInt8>, from i: Int, end: Int) -> Int {
+        var i = i
+        while i < end && b[i] != UInt8(ascii: ",") && b[i] != UInt8(ascii: "\n") && b[i] != UInt8(ascii: "\r") { i += 1 }
+        return i
+    }
+
+    /// The closing quote of a quoted field whose text starts at `start` (a doubled quote is one
+    /// quote of the text), counting the newlines inside; nil when the bytes read end first
+    /// (more to read, or a cut file), or when a doubled quote may straddle the chunk.
+    private static func closingQuote(_ b: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool,
+                                     newlines: inout Int) -> Int? {
+        var j = start
+        while true {
+            guard j < end else { return nil }
+            if b[j] == UInt8(ascii: "\"") {
+                if j + 1 < end && b[j + 1] == UInt8(ascii: "\"") { j += 2; continue }
+                if j + 1 == end && !final { return nil }
+                return j
+            }
+            if b[j] == UInt8(ascii: "\n") { newlines += 1 }
+            j += 1
+        }
     }
 
     /// Moves the unread bytes to the front and reads more after them (growing the buffer when
