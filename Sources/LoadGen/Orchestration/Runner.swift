@@ -188,25 +188,26 @@ struct Runner {
             FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
                                                  + "--instructions counts them under valgrind\n").utf8))
         }
-        // A kept store replaces the previous one only when the repetition is ok: verified and
-        // whole. A failed one (a full disk, a broken promise) is removed with its journal files,
-        // and the previous store stays as it was.
-        if location.keptPath != nil {
-            if measurement.status == .ok {
-                do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
-            } else {
-                let previous = FileManager.default.fileExists(atPath: location.keptPath!) ? "the previous store there is unchanged"
-                    : "nothing is there"
-                measurement.fail("the store was not kept at \(location.keptPath!) (the repetition \(measurement.status.rawValue)); "
-                                 + previous)
-            }
-        }
+        try Self.keepStore(location, &measurement)
         var timelineRows: [[String]] = []
         if let timelinePart, let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
             let lines = String(decoding: samples, as: UTF8.self).split(separator: "\n")
             timelineRows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
         }
         return Repetition(runID: runID, startedAt: startedAt, measurement: measurement, timelineRows: timelineRows)
+    }
+
+    /// `--store PATH`: a kept store replaces the previous one only when the repetition is ok:
+    /// verified and whole. A failed one (a full disk, a broken promise) is removed with its
+    /// journal files, and the previous store stays as it was.
+    private static func keepStore(_ location: StoreLocation, _ measurement: inout RunMeasurement) throws {
+        guard let kept = location.keptPath else { return }
+        if measurement.status == .ok {
+            do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
+            return
+        }
+        let previous = FileManager.default.fileExists(atPath: kept) ? "the previous store there is unchanged" : "nothing is there"
+        measurement.fail("the store was not kept at \(kept) (the repetition \(measurement.status.rawValue)); " + previous)
     }
 
     /// " · ETA 1 min 5 s": each configuration's children still to run times what its children

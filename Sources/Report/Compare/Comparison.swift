@@ -147,17 +147,7 @@ package struct Comparison: Sendable {
         }
         let labels = Self.labels(Array(base.groups.keys) + Array(now.groups.keys))
         let common = base.groups.keys.filter { now.groups[$0] != nil }
-        guard !common.isEmpty else {
-            let missing = base.missingKeyColumns + now.missingKeyColumns
-            if !missing.isEmpty {
-                throw .nothingInCommon("nothing was compared: the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
-                    + "that tell\(missing.count == 1 ? "s" : "") configurations apart \(missing.count == 1 ? "is" : "are") missing "
-                    + "(an older loadgen wrote that file): make that file again with this loadgen")
-            }
-            throw .nothingInCommon("no configuration of \(base.files.joined(separator: ", ")) (\(base.groups.count)) is in "
-                + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
-                + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")
-        }
+        guard !common.isEmpty else { throw Self.nothingInCommon(base, now) }
         var regressions: [Finding] = [], improvements: [Finding] = [], nearMisses: [Finding] = [], reported: [Finding] = []
         var unchanged: [Kind: Int] = [:]
         var detectable: [Detectable] = []
@@ -185,6 +175,20 @@ package struct Comparison: Sendable {
         configurationsCompared = common.count
         onlyInBaseline = base.groups.keys.filter { now.groups[$0] == nil }.map { labels[$0]! }.sorted()
         onlyInCurrent = now.groups.keys.filter { base.groups[$0] == nil }.map { labels[$0]! }.sorted()
+    }
+
+    /// Why two sides share no configuration: columns that tell configurations apart missing from
+    /// an older file, or suites that differ.
+    private static func nothingInCommon(_ base: ComparisonSide, _ now: ComparisonSide) -> CompareError {
+        let missing = base.missingKeyColumns + now.missingKeyColumns
+        if !missing.isEmpty {
+            return .nothingInCommon("nothing was compared: the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
+                + "that tell\(missing.count == 1 ? "s" : "") configurations apart \(missing.count == 1 ? "is" : "are") missing "
+                + "(an older loadgen wrote that file): make that file again with this loadgen")
+        }
+        return .nothingInCommon("no configuration of \(base.files.joined(separator: ", ")) (\(base.groups.count)) is in "
+            + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
+            + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")
     }
 
     /// "context-reset rows=100000": the strategy and the parameters that differ between its

@@ -70,28 +70,7 @@ package struct PairedComparison: Sendable {
     /// itself (same parameters) within a round.
     package init(base: [[ResultRow]], new: [[ResultRow]], options: Options = Options()) {
         self.options = options
-        var order: [ParameterValues] = []
-        var pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]] = [:]
-        var seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)] = [:]
-        for (b, n) in zip(base, new) {
-            let newByKey = Dictionary(n.map { ($0.parameters, $0) }, uniquingKeysWith: { a, _ in a })
-            for row in b {
-                if seen[row.parameters] == nil { order.append(row.parameters); seen[row.parameters] = (false, false, false) }
-                seen[row.parameters]!.base = true
-                guard let other = newByKey[row.parameters] else { continue }
-                seen[row.parameters]!.new = true
-                guard row.measurement.status == .ok, other.measurement.status == .ok,
-                      row.measurement.rowsPerSecond != nil, other.measurement.rowsPerSecond != nil else {
-                    seen[row.parameters]!.failed = true
-                    continue
-                }
-                pairs[row.parameters, default: []].append((row, other))
-            }
-            for row in n where seen[row.parameters] == nil {
-                order.append(row.parameters)
-                seen[row.parameters] = (false, true, false)
-            }
-        }
+        let (order, pairs, seen) = Self.pairs(base: base, new: new)
         var unpaired: [(String, String)] = []
         var logRatios: [(key: ParameterValues, label: String, strategy: String, d: [Double])] = []
         var work: [WorkChange] = []
@@ -120,6 +99,35 @@ package struct PairedComparison: Sendable {
         }
         workChanges = work
         self.unpaired = unpaired
+    }
+
+    /// Each configuration's pairs, round by round (both repetitions ok, both with a rate), in the
+    /// order configurations first appear, and on which side each was seen.
+    private static func pairs(base: [[ResultRow]], new: [[ResultRow]]) -> (order: [ParameterValues],
+        pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]], seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)]) {
+        var order: [ParameterValues] = []
+        var pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]] = [:]
+        var seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)] = [:]
+        for (b, n) in zip(base, new) {
+            let newByKey = Dictionary(n.map { ($0.parameters, $0) }, uniquingKeysWith: { a, _ in a })
+            for row in b {
+                if seen[row.parameters] == nil { order.append(row.parameters); seen[row.parameters] = (false, false, false) }
+                seen[row.parameters]!.base = true
+                guard let other = newByKey[row.parameters] else { continue }
+                seen[row.parameters]!.new = true
+                guard row.measurement.status == .ok, other.measurement.status == .ok,
+                      row.measurement.rowsPerSecond != nil, other.measurement.rowsPerSecond != nil else {
+                    seen[row.parameters]!.failed = true
+                    continue
+                }
+                pairs[row.parameters, default: []].append((row, other))
+            }
+            for row in n where seen[row.parameters] == nil {
+                order.append(row.parameters)
+                seen[row.parameters] = (false, true, false)
+            }
+        }
+        return (order, pairs, seen)
     }
 
     /// A configuration named by its strategy and what tells it from the strategy's other

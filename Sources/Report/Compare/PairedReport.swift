@@ -37,6 +37,26 @@ package enum PairedReport {
         if context.seconds > 0 { text += " Took \(Format.duration(context.seconds))." }
         if !context.machine.isEmpty { text += " \(context.machine)." }
         text += "\n\n"
+        text += sensitivity(c)
+        let notJudged = c.unpaired.map { "\($0.configuration): \($0.why)" } + context.notJudged
+        if !notJudged.isEmpty { text += "**Not judged:** " + notJudged.joined(separator: "; ") + ".\n\n" }
+        text += table("Per configuration", c.configurations)
+        if !c.strategies.isEmpty { text += table("Per strategy, pooled", c.strategies) }
+        if !c.workChanges.isEmpty {
+            text += "### Work that changed (exact figures of the first pair)\n\n"
+            for w in c.workChanges {
+                text += "- \(w.configuration): \(w.figure) \(Format.thousands(w.base)) → \(Format.thousands(w.new)) "
+                    + "(\(w.new >= w.base ? "+" : "")\(Format.thousands(w.new - w.base)))\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// "What it can see": the smallest slowdown the pairs could have been flagged at, and the
+    /// configurations too few pairs leave blind.
+    private static func sensitivity(_ c: PairedComparison) -> String {
+        var text = ""
         let visible = c.configurations.compactMap(\.smallestVisible).sorted()
         let blind = c.configurations.filter { $0.smallestVisible == nil }.map(\.name)
         if !visible.isEmpty {
@@ -52,20 +72,7 @@ package enum PairedReport {
             text += " \(blind.count) configuration\(blind.count == 1 ? "" : "s") cannot be flagged at all: with n pairs the test's "
                 + "smallest p is 1/2ⁿ, and p < \(PairedReport.p(c.testLevel)) takes \(needed) pairs or more (--rounds)."
         }
-        if !c.configurations.isEmpty { text += "\n\n" }
-        let notJudged = c.unpaired.map { "\($0.configuration): \($0.why)" } + context.notJudged
-        if !notJudged.isEmpty { text += "**Not judged:** " + notJudged.joined(separator: "; ") + ".\n\n" }
-        text += table("Per configuration", c.configurations)
-        if !c.strategies.isEmpty { text += table("Per strategy, pooled", c.strategies) }
-        if !c.workChanges.isEmpty {
-            text += "### Work that changed (exact figures of the first pair)\n\n"
-            for w in c.workChanges {
-                text += "- \(w.configuration): \(w.figure) \(Format.thousands(w.base)) → \(Format.thousands(w.new)) "
-                    + "(\(w.new >= w.base ? "+" : "")\(Format.thousands(w.new - w.base)))\n"
-            }
-            text += "\n"
-        }
-        return text
+        return c.configurations.isEmpty ? text : text + "\n\n"
     }
 
     private static func table(_ title: String, _ rows: [PairedComparison.Judged]) -> String {

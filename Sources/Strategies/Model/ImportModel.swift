@@ -52,29 +52,7 @@ package struct ImportModel: Sendable {
                                 arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
         shape.keyProblem = keyProblem
         if let parent, let relationship = roles.relationship.flatMap(record.relationship), !roles.parentKeys.isEmpty {
-            for parentKey in roles.parentKeys {
-                let a = parent.attribute(parentKey)!
-                let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
-                    if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
-                }
-                // The relationship's mappedKeyName names a key of one attribute.
-                let mapped = roles.parentKeys.count == 1 ? relationship.userInfo[GenerationHints.mappedKeyName] : nil
-                let fileName = mapped ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
-                var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
-                let taken = shape.fields.contains { $0.fileName == fileName }
-                keyField.container = .init(name: relationship.name, member: parentKey, only: taken)
-                shape.fields.append(keyField)
-                shape.parentKey.append(shape.fields.count - 1)
-            }
-            shape.parentEntity = parent.name
-            shape.parentPerRecord = roles.parentInverse != nil
-            shape.parentCollection = roles.parentCollection
-            let parentKeys = Set(roles.parentKeys)
-            shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
-                var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))
-                field.isRequired = !a.isOptional && a.defaultValue.isNull
-                return field
-            }
+            try addRelated(parent, through: relationship, roles, options, to: &shape)
         }
         let keySet = Set(roles.key)
         let constrained = Set(record.uniquenessConstraints.joined())
@@ -84,6 +62,36 @@ package struct ImportModel: Sendable {
         shape.updateField = others.first { $0.type == .string && !constrained.contains($0.name) }
             .flatMap { u in fields.firstIndex { $0.name == u.name } }
         return shape
+    }
+
+    /// The related object's key fields (named `<relationship><Key>`, or the relationship's
+    /// mappedKeyName, and read from a nested object too), and its other attributes, generated
+    /// when it is created.
+    private static func addRelated(_ parent: EntityDescription, through relationship: RelationshipDescription, _ roles: ImportRoles,
+                                   _ options: ShapeOptions, to shape: inout RecordShape) throws {
+        for parentKey in roles.parentKeys {
+            let a = parent.attribute(parentKey)!
+            let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
+                if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
+            }
+            // The relationship's mappedKeyName names a key of one attribute.
+            let mapped = roles.parentKeys.count == 1 ? relationship.userInfo[GenerationHints.mappedKeyName] : nil
+            let fileName = mapped ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
+            var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
+            let taken = shape.fields.contains { $0.fileName == fileName }
+            keyField.container = .init(name: relationship.name, member: parentKey, only: taken)
+            shape.fields.append(keyField)
+            shape.parentKey.append(shape.fields.count - 1)
+        }
+        shape.parentEntity = parent.name
+        shape.parentPerRecord = roles.parentInverse != nil
+        shape.parentCollection = roles.parentCollection
+        let parentKeys = Set(roles.parentKeys)
+        shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
+            var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))
+            field.isRequired = !a.isOptional && a.defaultValue.isNull
+            return field
+        }
     }
 
     /// The key's generation, within the model's limits on it: a text key's prefix shortened (or

@@ -14,19 +14,7 @@ struct ManyWriters {
         // The screen watches the first coordinator: with per-writer coordinators it sees only
         // that writer's saves, as an app misses its extension's without persistent history.
         let screen = try Screen(job: job, container: first, mapping: mapping)
-        var coordinators = [first.persistentStoreCoordinator]
-        var contexts: [ManagedObjectContext] = []
-        for p in 0..<job.writers {
-            // per-writer: a coordinator of its own on the same file, as an app and its extension.
-            let container = p == 0 || job.coordinators == .shared ? first : try job.makeContainer(mapping.model)
-            if container !== first { coordinators.append(container.persistentStoreCoordinator) }
-            let context = container.newBackgroundContext(name: "writer-\(p)")
-            // Object-trump in both variants: writers that update the same rows (a repeated key
-            // found in the store) merge instead of failing, so nothing is lost; what differs is
-            // whether the store itself refuses a second row per key.
-            context.mergePolicy = .mergeByPropertyObjectTrump
-            contexts.append(context)
-        }
+        let (contexts, coordinators) = try writerContexts(job, mapping: mapping, first: first)
         let producers = try Producers(job: job)
         let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
         let clocks = Protected(SaveClock())
@@ -59,5 +47,24 @@ struct ManyWriters {
         var counters = clocks.withLock { $0 }.counters(contexts: contexts, coordinators: coordinators)
         screen?.report(into: &counters)
         return counters
+    }
+
+    /// A context per writer, each on the first container or (per-writer coordinators) a container
+    /// of its own on the same file, as an app and its extension; and every coordinator used.
+    private func writerContexts(_ job: StrategyJob, mapping: ImportModel, first: PersistentContainer) throws
+        -> (contexts: [ManagedObjectContext], coordinators: [PersistentStoreCoordinator]) {
+        var coordinators = [first.persistentStoreCoordinator]
+        var contexts: [ManagedObjectContext] = []
+        for p in 0..<job.writers {
+            let container = p == 0 || job.coordinators == .shared ? first : try job.makeContainer(mapping.model)
+            if container !== first { coordinators.append(container.persistentStoreCoordinator) }
+            let context = container.newBackgroundContext(name: "writer-\(p)")
+            // Object-trump in both variants: writers that update the same rows (a repeated key
+            // found in the store) merge instead of failing, so nothing is lost; what differs is
+            // whether the store itself refuses a second row per key.
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            contexts.append(context)
+        }
+        return (contexts, coordinators)
     }
 }

@@ -447,29 +447,11 @@ package final class RecordFileReader: RecordSource {
             }
             v.setDouble(n, at: f)
         case .date:
-            // An ISO 8601 string, or a number: seconds since 1970, as feeds that count time write it.
-            if let c = try peek(), c == UInt8(ascii: "-") || (c >= 48 && c <= 57) {
-                v.setDouble(try readNumber(what) - Self.unixEpochSinceReferenceDate, at: f)
-                return
-            }
-            try readString(into: &text, what: what)
-            guard let d = text.withBytes(ISO8601.parse) else {
-                throw error(recordNumber, "\(what) is not a date: \"\(text)\" (an ISO 8601 string, or seconds since 1970)")
-            }
-            v.setDouble(d, at: f)
+            v.setDouble(try readDate(what), at: f)
         case .bool:
             v.setBool(try readBool(what), at: f)
         case .bytes:
-            if let c = try peek(), c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
-                try readJSONText(what: what)
-                scratch.withUnsafeBytes { v.setBytes($0, at: f) }
-                return
-            }
-            try readLongString(what: what)
-            guard let bytes = scratch.withUnsafeBytes(Base64.decode) else {
-                throw error(recordNumber, "\(what) is neither base64 text nor a JSON array or object")
-            }
-            bytes.withUnsafeBytes { v.setBytes($0, at: f) }
+            try readBytes(what, into: &v, at: f)
         case .uuid:
             try readString(into: &text, what: what)
             guard let bytes = UUIDText.parse(text) else {
@@ -477,6 +459,33 @@ package final class RecordFileReader: RecordSource {
             }
             withUnsafeBytes(of: bytes) { v.setBytes($0, at: f) }
         }
+    }
+
+    /// A date: an ISO 8601 string, or a number of seconds since 1970 as feeds that count time
+    /// write it; in seconds since Core Data's reference date.
+    private func readDate(_ what: String) throws -> Double {
+        if let c = try peek(), c == UInt8(ascii: "-") || (c >= 48 && c <= 57) {
+            return try readNumber(what) - Self.unixEpochSinceReferenceDate
+        }
+        try readString(into: &text, what: what)
+        guard let d = text.withBytes(ISO8601.parse) else {
+            throw error(recordNumber, "\(what) is not a date: \"\(text)\" (an ISO 8601 string, or seconds since 1970)")
+        }
+        return d
+    }
+
+    /// Bytes: base64 text, or a JSON array or object kept as its text.
+    private func readBytes(_ what: String, into v: inout RecordValues, at f: Int) throws {
+        if let c = try peek(), c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+            try readJSONText(what: what)
+            scratch.withUnsafeBytes { v.setBytes($0, at: f) }
+            return
+        }
+        try readLongString(what: what)
+        guard let bytes = scratch.withUnsafeBytes(Base64.decode) else {
+            throw error(recordNumber, "\(what) is neither base64 text nor a JSON array or object")
+        }
+        bytes.withUnsafeBytes { v.setBytes($0, at: f) }
     }
 
     /// A JSON array or object given for a Binary or Transformable attribute (an app's feed holds

@@ -206,7 +206,14 @@ extension ModelReader {
                 }
             }
         }
-        // A sub-entity inherits what its parents declare: dropped there, dropped here.
+        Self.drop(dropped, from: &entities, byName: byName)
+    }
+
+    /// Leaves the `dropped` relationships ("Entity.name") out: a sub-entity inherits what its
+    /// parents declare (dropped there, dropped here), and a to-one whose inverse was left out
+    /// keeps its column and loses the inverse.
+    private static func drop(_ dropped: Set<String>, from entities: inout [EntityDescription], byName: [String: EntityDescription]) {
+        guard !dropped.isEmpty else { return }
         func isDropped(_ entity: String?, _ relationship: String) -> Bool {
             guard let entity else { return false }
             return dropped.contains("\(entity).\(relationship)") || isDropped(byName[entity]?.parentEntity, relationship)
@@ -214,7 +221,6 @@ extension ModelReader {
         for i in entities.indices {
             let name = entities[i].name
             entities[i].relationships.removeAll { isDropped(name, $0.name) }
-            // A to-one whose inverse was left out keeps its column and loses the inverse.
             for j in entities[i].relationships.indices {
                 let r = entities[i].relationships[j]
                 if let inverse = r.inverse, isDropped(r.destination, inverse) { entities[i].relationships[j].inverse = nil }

@@ -105,20 +105,8 @@ struct ModelReader {
                     guard !names.isEmpty else { throw fail(c, "a uniqueness constraint of \(name) names no attribute") }
                     entity.uniquenessConstraints.append(names)
                 }
-            case "fetchIndex":
-                let elements = child.children(named: "fetchIndexElement")
-                if let kind = elements.first(where: { $0["type"] == "RTree" }) {
-                    note(kind, "fetch index \(child["name"] ?? "") of \(name) is an R-tree; kept as a plain index")
-                }
-                let index = fetchIndex(child["name"] ?? "index\(entity.fetchIndexes.count + 1)", at: child, of: e,
-                                       elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })
-                if let index { entity.fetchIndexes.append(index) }
-            case "compoundIndexes":
-                // Xcode before fetch indexes: each compound index lists its properties.
-                for (n, index) in child.children(named: "compoundIndex").enumerated() {
-                    let elements = index.children(named: "index").compactMap { element in element["value"].map { ($0, true, element) } }
-                    if let index = fetchIndex("compound\(n + 1)", at: index, of: e, elements) { entity.fetchIndexes.append(index) }
-                }
+            case "fetchIndex", "compoundIndexes":
+                entity.fetchIndexes += indexes(child, of: e, named: name, numberedFrom: entity.fetchIndexes.count + 1)
             case "userInfo":
                 entity.userInfo = userInfo(child)
             case "fetchedProperty":
@@ -130,6 +118,25 @@ struct ModelReader {
         try checkConstraints(entity, e)
         try checkColumns(entity, e)
         return entity
+    }
+
+    /// A `<fetchIndex>` (an R-tree kept as a plain index, said), or `<compoundIndexes>` (Xcode
+    /// before fetch indexes: each compound index lists its properties).
+    private mutating func indexes(_ child: ModelXML.Element, of e: ModelXML.Element, named name: String,
+                                  numberedFrom n: Int) -> [FetchIndexDescription] {
+        guard child.name == "fetchIndex" else {
+            return child.children(named: "compoundIndex").enumerated().compactMap { i, index in
+                let elements = index.children(named: "index").compactMap { element in element["value"].map { ($0, true, element) } }
+                return fetchIndex("compound\(i + 1)", at: index, of: e, elements)
+            }
+        }
+        let elements = child.children(named: "fetchIndexElement")
+        if let kind = elements.first(where: { $0["type"] == "RTree" }) {
+            note(kind, "fetch index \(child["name"] ?? "") of \(name) is an R-tree; kept as a plain index")
+        }
+        let index = fetchIndex(child["name"] ?? "index\(n)", at: child, of: e,
+                               elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })
+        return index.map { [$0] } ?? []
     }
 
     /// A fetch (or compound) index without its elements that name a to-many relationship of the

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The shape of the code the next person lives in (issue 31, item 6): no function, initializer
+/// or computed property in Sources longer than 50 lines, each named for what it does.
+@Suite struct SourceShapeTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Sources").standardizedFileURL.path
+
+    /// Each declaration's length from its first line to its closing brace (braces in strings
+    /// and comments ignored).
+    static func longDeclarations(limit: Int) throws -> [String] {
+        var found: [String] = []
+        let files = FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        let declaration = try Regex(#"^\s*(?:@[\w()_]+\s+)*(?:(?:package|private|fileprivate|internal|public|static|override|mutating|final|nonisolated)\s+)*(?:func\s+[\w`]+|init[?!]?\s*[(<]|subscript\s*\()"#)
+        for file in files {
+            let lines = try String(contentsOfFile: sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+            var i = 0
+            while i < lines.count {
+                guard lines[i].firstMatch(of: declaration) != nil, let end = closingLine(lines, from: i) else { i += 1; continue }
+                if end - i + 1 > limit { found.append("\(file):\(i + 1): \(end - i + 1) lines") }
+                i += 1
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The line where the body opened at or after `start` closes; nil for a declaration without one.
+    static func closingLine(_ lines: [String], from start: Int) -> Int? {
+        var depth = 0, opened = false
+        for j in start..<min(lines.count, start + 2_000) {
+            var inString = false, previous: Character = " "
+            for ch in lines[j] {
+                if ch == "\"" && previous != "\\" { inString.toggle() }
+                if !inString && ch == "/" && previous == "/" { break }
+                if !inString && ch == "{" { depth += 1; opened = true }
+                if !inString && ch == "}" { depth -= 1 }
+                previous = ch
+            }
+            if opened && depth <= 0 { return j }
+            if !opened && j > start + 8 { return nil }
+        }
+        return nil
+    }
+
+    @Test func noFunctionIsLongerThanFiftyLines() throws {
+        let long = try Self.longDeclarations(limit: 50)
+        #expect(long.isEmpty, "split these into functions named for what each part does:\n\(long.joined(separator: "\n"))")
+    }
+}
