@@ -115,6 +115,13 @@ import Workload
 
     /// Every strategy the roles allow leaves a verified store; the others are refused, each for
     /// the reason the case names.
+    /// The README says how big the corpus is from these cases, not from memory.
+    @Test func theReadmeCountsTheCorpusAsTheTestsRunIt() throws {
+        let readme = try String(contentsOfFile: Self.folder + "/../../README.md", encoding: .utf8)
+        let apps = Set(Self.cases.map { $0.model.split(separator: "/")[0] }).count
+        #expect(readme.contains("on \(Self.cases.count) entity roles of \(apps) apps"), "README.md: the corpus sentence")
+    }
+
     @Test(arguments: cases)
     func everyApplicableStrategyRuns(_ c: Case) async throws {
         try await Self.onOwnThread { try self.runEvery(c) }
