@@ -13,7 +13,7 @@ enum ListCommand {
         return ExitCode.success
     }
 
-    /// What vs_limit divides by, exactly (the same words as the README and docs/DESIGN.md).
+    /// What vs_limit divides by, exactly (the same words as the README and docs/decisions/0014).
     static let limitText = """
         The limit: vs_limit = a repetition's rows/s ÷ the rows/s of raw-sqlite measured in the same round,
         on the same records (dataset, rows, seed, duplicate rate, key order and distribution, import file)

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A symbolic link is followed: the file it names is replaced and the link stays a link. The
 /// new file keeps the old one's mode and owner. A hard link cannot be kept: after an append the
-/// other names still show the old content (documented in docs/DESIGN.md).
+/// other names still show the old content (documented in docs/decisions/0019).
 package struct ResultsFile: Sendable {
     /// The path as given (what messages name).
     package let path: String
