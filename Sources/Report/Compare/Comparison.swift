@@ -116,10 +116,22 @@ package struct Comparison: Sendable {
     /// The exact figures' names, for a caller that picks what to bisect on.
     package static var exactFigureNames: [String] { exactFigures }
     static let nearExactFigures = ResultRow.columns.filter { $0.rule == .nearExact }.map(\.name)
-    /// Noisy figures and whether higher is better.
-    static let noisyFigures: [(figure: String, higherIsBetter: Bool)] = ResultRow.columns.compactMap { column in
-        if case .noisy(let higherIsBetter) = column.rule { return (column.name, higherIsBetter) }
+    /// Noisy figures, whether higher is better, and the threshold that judges each.
+    static let noisyFigures: [NoisyFigure] = ResultRow.columns.compactMap { column in
+        if case .noisy(let higherIsBetter, let threshold) = column.rule { return NoisyFigure(column.name, higherIsBetter, threshold) }
         return nil
+    }
+
+    /// A figure judged as noisy, as the results table declares it.
+    struct NoisyFigure {
+        let figure: String
+        let higherIsBetter: Bool
+        let threshold: NoisyThreshold
+        init(_ figure: String, _ higherIsBetter: Bool, _ threshold: NoisyThreshold) {
+            self.figure = figure
+            self.higherIsBetter = higherIsBetter
+            self.threshold = threshold
+        }
     }
     /// Every column a comparison reads beyond the key, in one list (`ComparisonSide` keeps these).
     static let figureColumns = exactFigures + nearExactFigures + noisyFigures.map(\.figure)

@@ -42,9 +42,9 @@ struct Judge {
     /// Where writers race, the bytes allocated follow how the records split between them (how far
     /// each writer's tables grow): ±5 % from run to run at the same request count. They are
     /// judged as a noisy figure there, like memory.
-    var noisyFigures: [(figure: String, higherIsBetter: Bool)] {
+    var noisyFigures: [Comparison.NoisyFigure] {
         if underCallgrind { return [] }
-        return (options.workOnly ? [] : Comparison.noisyFigures) + (racing ? [(figure: "allocated_bytes_total", higherIsBetter: false)] : [])
+        return (options.workOnly ? [] : Comparison.noisyFigures) + (racing ? [.init("allocated_bytes_total", false, .memory)] : [])
     }
 
     func all() -> [Outcome] {
@@ -52,7 +52,7 @@ struct Judge {
         let nearExact = Comparison.nearExactFigures.filter { !noisyNames.contains($0) }
         let judged: [(String, () -> Outcome?)] = Comparison.exactFigures.map { f in (f, { exact(f) }) }
             + nearExact.map { f in (f, { self.nearExact(f) }) }
-            + noisyFigures.map { n in (n.figure, { self.noisy(n.figure, higherIsBetter: n.higherIsBetter) }) }
+            + noisyFigures.map { n in (n.figure, { self.noisy(n) }) }
         // Across machines a time or memory figure may be missing (another kind of counter): it
         // is not judged there, so its absence is not either.
         let timeAndMemory = Comparison.noisyFigures.map(\.figure)
@@ -159,11 +159,12 @@ struct Judge {
     /// bad direction AND the samples differ significantly (one-sided Mann-Whitney U, p < alpha).
     /// A move past half the threshold either way is a near miss, with its p. Across machines the
     /// figure is only reported.
-    private func noisy(_ figure: String, higherIsBetter: Bool) -> Outcome? {
+    private func noisy(_ n: Comparison.NoisyFigure) -> Outcome? {
+        let figure = n.figure, higherIsBetter = n.higherIsBetter
         let b = numbers(baseline, figure), a = numbers(current, figure)
         guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
         let ratio = now.median / before.median - 1
-        let threshold = noisyThreshold(figure, higherIsBetter: higherIsBetter)
+        let threshold = noisyThreshold(figure, n.threshold)
         let worse = higherIsBetter ? -ratio : ratio
         let pWorse = higherIsBetter ? MannWhitney.pGreater(b, a) : MannWhitney.pGreater(a, b)
         let pBetter = higherIsBetter ? MannWhitney.pGreater(a, b) : MannWhitney.pGreater(b, a)
@@ -189,10 +190,10 @@ struct Judge {
 
     /// The threshold of a noisy figure: the option's floor or twice the baseline's night-to-night
     /// drift, whichever is wider; with a baseline of one night, the larger fixed threshold.
-    func noisyThreshold(_ figure: String, higherIsBetter: Bool) -> Double {
-        let floor = higherIsBetter ? options.speed : options.memory
+    func noisyThreshold(_ figure: String, _ kind: NoisyThreshold) -> Double {
+        let floor = kind == .speed ? options.speed : options.memory
         guard let drift = baseline.drift(figure) else {
-            return max(floor, higherIsBetter ? Comparison.Options.speedWithoutDrift : Comparison.Options.memoryWithoutDrift)
+            return max(floor, kind == .speed ? Comparison.Options.speedWithoutDrift : Comparison.Options.memoryWithoutDrift)
         }
         return max(floor, Comparison.Options.driftFactor * drift)
     }
@@ -200,12 +201,13 @@ struct Judge {
     /// The smallest change of each noisy figure that would have been flagged here.
     func detectable() -> [Comparison.Detectable] {
         guard !crossMachine else { return [] }
-        return noisyFigures.compactMap { figure, higherIsBetter in
+        return noisyFigures.compactMap { noisy in
+            let figure = noisy.figure
             let b = numbers(baseline, figure), n = numbers(current, figure).count
             guard let before = Statistics(b), before.median > 0, n > 0 else { return nil }
-            let threshold = noisyThreshold(figure, higherIsBetter: higherIsBetter)
+            let threshold = noisyThreshold(figure, noisy.threshold)
             let change = Power.smallestFlaggedChange(baseline: before.sorted, currentCount: n, threshold: threshold,
-                                                     alpha: options.alpha, worseIsLower: higherIsBetter)
+                                                     alpha: options.alpha, worseIsLower: noisy.higherIsBetter)
             return Comparison.Detectable(configuration: label, figure: figure, change: change, baselineRepetitions: b.count,
                                          currentRepetitions: n, spread: (before.max - before.min) / before.median)
         }

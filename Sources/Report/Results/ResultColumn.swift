@@ -55,8 +55,15 @@ package enum CompareRule: Sendable, Equatable {
     case exact
     /// Within a tolerance that follows the baseline's repeatability (allocations, instructions).
     case nearExact
-    /// Noisy: past a threshold AND significant (Mann-Whitney); `higherIsBetter` gives the bad side.
-    case noisy(higherIsBetter: Bool)
+    /// Noisy: past a threshold AND significant (Mann-Whitney); `higherIsBetter` gives the bad side,
+    /// `threshold` which option's threshold judges it.
+    case noisy(higherIsBetter: Bool, threshold: NoisyThreshold)
+}
+
+/// Which of `compare`'s thresholds judges a noisy figure: time's (`--speed`) or memory's
+/// (`--memory`), declared with the figure rather than guessed from its direction.
+package enum NoisyThreshold: String, Sendable, Equatable {
+    case speed, memory
 }
 
 /// What a results cell may hold. A file is checked against it as it is read, so that a cell

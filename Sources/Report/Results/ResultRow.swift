@@ -62,8 +62,10 @@ package struct ResultRow: Sendable {
         .measured("cpu_sys_s", \.cpuSystemSeconds, decimals: 6),
         .derived("rows_per_s", domain: .measured) { $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? "" }.tracked("rows/s", better: .higher),
         // Above 1000 a ratio to SQLite alone is no measurement: refused when read.
-        .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true)).tracked("ratio", better: .higher),
-        .measured("peak_rss_bytes", \.peakRSSBytes).judged(.noisy(higherIsBetter: false)).tracked("bytes", better: .lower),
+        .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true, threshold: .speed))
+            .tracked("ratio", better: .higher),
+        .measured("peak_rss_bytes", \.peakRSSBytes).judged(.noisy(higherIsBetter: false, threshold: .memory))
+            .tracked("bytes", better: .lower),
         .measured("end_rss_bytes", \.endRSSBytes),
         .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower),
         .derived("sql_statements", domain: .count) { $0.measurement.sql.map { String($0.total) } ?? "" }.judged(.exact)
