@@ -65,8 +65,9 @@ enum ConclusionFlags {
     /// recommendation is made per value of them. Whether a screen watches (`view_context`), history
     /// is recorded and how many producers deliver records (`writers`) are the app's, not the
     /// import's.
-    static let workloadColumns: [String] = RunParameter.all.filter { RunParameter.workloadFlags.contains($0.flag) }
-        .flatMap(\.columns) + ["unique_keys", "operation", "fraction", "input", "view_context", "history", "writers"]
+    /// Derived from the parameter table (`RunParameter.describesWorkload`), plus the two columns
+    /// no flag of the table sets: the distinct keys the records hold and the import file.
+    static let workloadColumns: [String] = RunParameter.all.filter(\.describesWorkload).flatMap(\.columns) + ["unique_keys", "input"]
 
     /// "200M", "1.5G", "300000000" (decimal units, as the summaries print sizes).
     /// The largest size `--max-rss` takes (1000000G).

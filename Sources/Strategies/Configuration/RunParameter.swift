@@ -30,6 +30,8 @@ package struct RunParameter: Sendable {
     /// False for a parameter that means nothing for an update, delete or read, whose store is
     /// filled first with one row per key (`--dup-rate`, `--writers`, …): refused with one.
     package private(set) var onFilledStore = true
+    /// See `describingTheTask()`.
+    package private(set) var isTask = false
 
     /// What a parameter says, which decides where it applies.
     package enum Scope: Sendable, Equatable {
@@ -57,6 +59,14 @@ package struct RunParameter: Sendable {
     func scoped(_ scope: Scope) -> RunParameter { var p = self; p.scope = scope; return p }
     /// The parameter, meaning nothing on a filled store.
     func notOnFilledStore() -> RunParameter { var p = self; p.onFilledStore = false; return p }
+    /// The parameter, describing the task rather than a way to do it (the operation, whether a
+    /// screen watches, how many producers deliver records).
+    func describingTheTask() -> RunParameter { var p = self; p.isTask = true; return p }
+
+    /// Whether the parameter describes the workload (what the records are, and the task) rather
+    /// than a choice a team makes (strategy, batch size, store settings): recommendations are
+    /// made per value of it, never across its values.
+    package var describesWorkload: Bool { scope.isWorkload || isTask }
 
     /// Sets one value (one element of a list) in `configuration`; throws what is accepted.
     package func set(_ text: String, in configuration: inout RunConfiguration) throws(RunParameterError) {
@@ -107,7 +117,7 @@ extension RunParameter {
                      parse: { text, c throws(RunParameterError) in
                          c.operation = try choice(text, Operation.self)
                          if c.operation.needsFilledStore, c.fraction == nil { c.fraction = 0.1 }
-                     }, uses: always, unset: { _ in }),
+                     }, uses: always, unset: { _ in }).describingTheTask(),
         RunParameter(flag: "--fraction", valueName: "F", help: "share of the records an update or delete targets, 0 < F ≤ 1",
                      defaultText: "0.1", sweeps: true, columns: ["fraction"],
                      render: { [$0.fraction.map { Format.share($0) } ?? ""] },
@@ -115,7 +125,8 @@ extension RunParameter {
                          let f = try number(text, 0...1, "a share above 0, up to 1")
                          guard f > 0 else { throw RunParameterError(accepted: "a share above 0, up to 1") }
                          c.fraction = f
-                     }, uses: { s, _ in s.operation == .update || s.operation == .delete }, unset: { $0.fraction = nil }),
+                     }, uses: { s, _ in s.operation == .update || s.operation == .delete }, unset: { $0.fraction = nil })
+                     .describingTheTask(),
         RunParameter(flag: "--dataset", valueName: "expenses|photos", help: "what the records look like (a built-in model)",
                      defaultText: "expenses", sweeps: true, columns: ["dataset"],
                      render: { [$0.model.path == nil ? $0.workload.dataset.rawValue : ""] },
@@ -231,7 +242,7 @@ extension RunParameter {
         RunParameter(flag: "--writers", valueName: "K", help: "concurrent producers for writer strategies",
                      defaultText: "1", sweeps: true, columns: ["writers"], render: { [$0.writers.map(String.init) ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.writers = try integer(text, 1...256) },
-                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }).notOnFilledStore(),
+                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }).notOnFilledStore().describingTheTask(),
         RunParameter(flag: "--producer-latency", valueName: "US", help: "simulated fetch time per record in µs",
                      defaultText: "0", sweeps: true, columns: ["producer_latency_us"],
                      render: { [$0.producerLatencyMicroseconds.map(String.init) ?? ""] },
@@ -257,13 +268,14 @@ extension RunParameter {
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["view_context"],
                      render: { [$0.viewContext ? "yes" : ""] },
                      parse: { text, c throws(RunParameterError) in c.viewContext = try onOff(text) },
-                     uses: { s, _ in s.operation == .import && !s.isLimit }, unset: { $0.viewContext = false }).notOnFilledStore(),
+                     uses: { s, _ in s.operation == .import && !s.isLimit }, unset: { $0.viewContext = false }).notOnFilledStore()
+                     .describingTheTask(),
         RunParameter(flag: "--history", valueName: "off|on",
                      help: "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request (alone: on)",
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["history"],
                      render: { [$0.history ? "yes" : ""] },
                      parse: { text, c throws(RunParameterError) in c.history = try onOff(text) },
-                     uses: { s, _ in !s.isLimit }, unset: { $0.history = false }),
+                     uses: { s, _ in !s.isLimit }, unset: { $0.history = false }).describingTheTask(),
         RunParameter(flag: "--rate", valueName: "R",
                      help: "open loop: deliver R records/s on a fixed schedule and measure latency to commit",
                      defaultText: "none: as fast as taken", sweeps: true, columns: ["rate"],
