@@ -15,17 +15,15 @@ package struct ReadDictionariesStrategy: WriteStrategy {
     package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        var screen = try ListScreen(job)
-        let context = screen.context, store = screen.store
-        let key = store.categoryRelationship.flatMap { r in store.categoryNameAttribute.map { "\(r).\($0)" } }
-        return try context.performAndWait {
+        try ListScreen.run(job) { screen, context, store in
+            // The related object's key through its relationship: `category.name`.
+            let key = store.categoryRelationship.flatMap { r in store.categoryNameAttribute.map { "\(r).\($0)" } }
             var request = FetchRequest(entityName: store.expense)
             request.propertiesToFetch = [store.noteAttribute, key].compactMap { $0 }
             for row in try context.fetchDictionaries(request) {
                 screen.show(row, note: store.noteAttribute, key: key)
                 screen.shownOne(sampleEvery: 10_000)
             }
-            return screen.counters()
         }
     }
 }

@@ -15,10 +15,8 @@ package struct ReadIDsStrategy: WriteStrategy {
     package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        var screen = try ListScreen(job)
-        let context = screen.context, store = screen.store
         let size = job.batchSize(for: self)
-        return try context.performAndWait {
+        return try ListScreen.run(job) { screen, context, store in
             let ids = try context.fetchObjectIDs(FetchRequest(entityName: store.expense))
             for visible in ids.chunks(of: size) {
                 let rows = try context.fetch(FetchRequest(entityName: store.expense,
@@ -31,7 +29,6 @@ package struct ReadIDsStrategy: WriteStrategy {
                 // Scrolled past: back to faults, as a screen that keeps only IDs lets them go.
                 for expense in rows { context.refresh(expense, mergeChanges: false) }
             }
-            return screen.counters()
         }
     }
 }

@@ -13,10 +13,8 @@ package struct ReadPageStrategy: WriteStrategy {
     package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        var screen = try ListScreen(job)
-        let context = screen.context, store = screen.store
         let size = job.batchSize(for: self)
-        return try context.performAndWait {
+        return try ListScreen.run(job) { screen, context, store in
             var request = FetchRequest(entityName: store.expense)
             // A page needs a stable order: the key's (its uniqueness index serves it).
             request.sortDescriptors = store.keyAttribute.map { [SortDescriptor(key: $0)] } ?? []
@@ -31,7 +29,6 @@ package struct ReadPageStrategy: WriteStrategy {
                 if page.count < size { break }
                 request.fetchOffset += size
             }
-            return screen.counters()
         }
     }
 }

@@ -15,16 +15,13 @@ package struct ReadPropertiesStrategy: WriteStrategy {
     package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        var screen = try ListScreen(job)
-        let context = screen.context, store = screen.store
-        return try context.performAndWait {
+        try ListScreen.run(job) { screen, context, store in
             var request = FetchRequest(entityName: store.expense)
             request.propertiesToFetch = [store.noteAttribute, store.categoryRelationship].compactMap { $0 }
             for expense in try context.fetch(request) {
                 screen.show(expense)
                 screen.shownOne(sampleEvery: 10_000)
             }
-            return screen.counters()
         }
     }
 }

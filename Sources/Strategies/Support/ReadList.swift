@@ -11,6 +11,18 @@ struct ListScreen {
     private(set) var shown = ShownDigest()
     private(set) var peak = 0
 
+    /// Opens the filled store, shows what `body` fetches on the screen's queue, and returns the
+    /// read's figures: every read strategy's frame, its idiom in `body`.
+    static func run(_ job: StrategyJob, _ body: (inout ListScreen, ManagedObjectContext, FilledStore) throws -> Void) throws
+        -> StrategyCounters {
+        var screen = try ListScreen(job)
+        let context = screen.context, store = screen.store
+        return try context.performAndWait {
+            try body(&screen, context, store)
+            return screen.counters()
+        }
+    }
+
     init(_ job: StrategyJob) throws {
         store = try FilledStore(job)
         context = store.container.newBackgroundContext(name: "screen")
@@ -61,9 +73,7 @@ struct ReadList {
     var includesPropertyValues = true
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        var screen = try ListScreen(job)
-        let context = screen.context, store = screen.store
-        return try context.performAndWait {
+        try ListScreen.run(job) { screen, context, store in
             var request = FetchRequest(entityName: store.expense)
             if prefetchesCategories, let relationship = store.categoryRelationship {
                 request.relationshipKeyPathsForPrefetching = [relationship]
@@ -77,7 +87,6 @@ struct ReadList {
                 screen.show(expense)
                 screen.shownOne(sampleEvery: every)
             }
-            return screen.counters()
         }
     }
 }
