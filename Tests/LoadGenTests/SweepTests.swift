@@ -10,6 +10,20 @@ import Testing
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
+    /// A pragma parameter sweeps like any other, its column holding the value as given (negative
+    /// too), and a bad value is refused naming the flag and what it takes.
+    @Test func aPragmaSweepsAndItsColumnKeepsNegativeValues() throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/runs.csv"
+        let r = try CLI.run(["run", "--strategy", "batch", "--rows", "300", "--cache-size", "-4000,100", "--no-limit",
+                             "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.map { $0["cache_size"] ?? "" } == ["-4000", "100"] && rows.allSatisfy { $0["status"] == "ok" }, "\(rows)")
+        let bad = try CLI.run(["run", "--strategy", "batch", "--cache-size", "big", "--out", dir + "/bad.csv"], tmpdir: dir)
+        #expect(bad.status == 64 && bad.stderr.contains("--cache-size") && bad.stderr.contains("a whole number"), "\(bad.stderr)")
+    }
+
     @Test func theSweepIsTheCartesianProductWithLimitsFirst() throws {
         let lines = try plan(["--strategy", "batch,context-reset", "--rows", "10k,100k", "--batch-size", "100,1000",
                               "--repeat", "5"])

@@ -4,6 +4,20 @@ import Testing
 @testable import ObjectGraph
 
 @Suite struct StoreSchemaTests {
+    /// Pragmas an app passes (`NSSQLitePragmasOption`) are set on every connection, after Core
+    /// Data's own; none by default (a connection's setup issues nothing beyond Core Data's).
+    @Test func pragmasAnAppPassesAreSetOnEveryConnection() throws {
+        let path = NSTemporaryDirectory() + "pragmas-\(UUID().uuidString).sqlite"
+        var options = StoreOptions(path: path)
+        let plain = try Database(path: path)
+        try options.configure(plain)
+        #expect(try plain.scalarInt("PRAGMA cache_size") == -2000)
+        options.pragmas = [StoreOptions.Pragma("cache_size", -4000)]
+        let tuned = try Database(path: path)
+        try options.configure(tuned)
+        #expect(try tuned.scalarInt("PRAGMA cache_size") == -4000)
+    }
+
     @Test func expensesLayoutIsCoreDatas() {
         let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .none))
         #expect(sql.contains("CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )"))

@@ -42,6 +42,7 @@ struct StoreLocation {
         var options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
                                    synchronous: configuration.synchronous ?? .runDefault)
         options.persistentHistoryTracking = configuration.history
+        options.pragmas = configuration.pragmas.sorted { $0.key < $1.key }.map { StoreOptions.Pragma($0.key, $0.value) }
         self.options = options
     }
 

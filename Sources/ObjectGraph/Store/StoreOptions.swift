@@ -34,6 +34,19 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     /// Record persistent history (`NSPersistentHistoryTrackingKey`): every save and batch
     /// request writes a transaction and its changes, in its own write transaction.
     package var persistentHistoryTracking = false
+    /// Pragmas an app passes with `NSSQLitePragmasOption`, set on every connection after Core
+    /// Data's own, in order (integer values: nothing is spliced into SQL but digits).
+    package var pragmas: [Pragma] = []
+
+    /// `PRAGMA <name> = <value>`.
+    package struct Pragma: Codable, Hashable, Sendable {
+        package let name: String
+        package let value: Int64
+        package init(_ name: String, _ value: Int64) {
+            self.name = name
+            self.value = value
+        }
+    }
 
     package init(path: String, journal: Journal = .wal, synchronous: Synchronous = .coreDataDefault) {
         self.path = path
@@ -72,6 +85,7 @@ package struct StoreOptions: Sendable, Equatable, Codable {
             _ = try db.scalarText("PRAGMA journal_mode=\(journal == .wal ? "WAL" : "DELETE")")
         }
         try db.execute("PRAGMA synchronous=\(synchronous.rawValue.uppercased()); PRAGMA recursive_triggers=1")
+        for pragma in pragmas { try db.execute("PRAGMA \(pragma.name) = \(pragma.value)") }
     }
 
     /// A file with nothing in it yet (SQLite creates it empty on open), or a store in memory

@@ -134,6 +134,8 @@ package struct ResultRow: Sendable {
         .parameter("string_length", text: true),
         .sql("sql_rows", \.rows).judged(.exact).tracked("rows", better: .lower),
         .strategy("peak_objects", \.peakRegisteredObjects),
+        // Pragmas (RunParameter.pragma): the value as given, negative ones too.
+        .parameter("cache_size", text: true),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

@@ -34,6 +34,8 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     /// Journal mode and durability of a file store (nil in memory, where neither applies).
     package var journal: StoreOptions.Journal? = .wal
     package var synchronous: StoreOptions.Synchronous? = .runDefault
+    /// Pragmas set on every connection of the store (`RunParameter.pragma`), by name.
+    package var pragmas: [String: Int64] = [:]
     /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
     package var rate: Double?
     /// Keep a view context watching every save, as a list screen would.

@@ -57,6 +57,21 @@ package struct RunParameter: Sendable {
 
     /// The parameter, saying `scope`.
     func scoped(_ scope: Scope) -> RunParameter { var p = self; p.scope = scope; return p }
+
+    /// A pragma an app sets with `NSSQLitePragmasOption` (`cache_size`, `mmap_size`, …): one
+    /// declaration gives its flag (`--cache-size`), its sweep, its column (named as the pragma,
+    /// holding the value as given, negative ones too) and its statement on every connection.
+    static func pragma(_ name: String, valueName: String, help: String, defaultText: String,
+                       range: ClosedRange<Int64>) -> RunParameter {
+        RunParameter(flag: "--" + name.replacingOccurrences(of: "_", with: "-"), valueName: valueName, help: help,
+                     defaultText: defaultText, sweeps: true, columns: [name], render: { [$0.pragmas[name].map(String.init) ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard let value = Int64(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
+                             throw RunParameterError(accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+                         }
+                         c.pragmas[name] = value
+                     }, uses: always, unset: { $0.pragmas[name] = nil })
+    }
     /// The parameter, meaning nothing on a filled store.
     func notOnFilledStore() -> RunParameter { var p = self; p.onFilledStore = false; return p }
     /// The parameter, describing the task rather than a way to do it (the operation, whether a
@@ -258,6 +273,8 @@ extension RunParameter {
                      render: { [$0.synchronous?.rawValue ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.synchronous = try choice(text, StoreOptions.Synchronous.self) },
                      uses: { _, c in c.storeKind == .file }, unset: { $0.synchronous = nil }),
+        .pragma("cache_size", valueName: "N", help: "PRAGMA cache_size on every connection (NSSQLitePragmasOption): pages, or KiB "
+                + "when negative", defaultText: "SQLite's (-2000: 2 MiB)", range: -1_000_000_000...1_000_000_000),
         RunParameter(flag: "--journal", valueName: "wal|delete", help: "journal mode of a file store",
                      defaultText: "wal", sweeps: true, columns: ["journal"],
                      render: { [$0.journal?.rawValue ?? ($0.storeKind == .memory ? "memory" : "")] },
