@@ -2,16 +2,14 @@ import ObjectGraph
 import Report
 
 /// Counting by fetching: every object made to learn how many there are.
-package struct CountFetchStrategy: WriteStrategy {
+package struct CountFetchStrategy: ReadStrategy {
     package init() {}
     package var name: String { "count-fetch" }
     package var summary: String { "fetch every expense and count the array" }
     package var idiom: String { "counting with fetch(…).count (seed 004's anti-pattern)" }
     /// A count, not a list: compared only with the other way of counting.
     package var purpose: String? { "a count" }
-    package var keyConstraint: KeyConstraint { .unique }
     package var defaultBatchSize: Int? { nil }
-    package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try FilledStore.count(job) { context, all in try context.fetch(all).count }

@@ -4,15 +4,13 @@ import Report
 /// The list screen fetching dictionaries of what its cells show (`resultType =
 /// .dictionaryResultType`, `propertiesToFetch = ["note", "category.name"]`): one query joining
 /// the categories' table, no managed object made or registered.
-package struct ReadDictionariesStrategy: WriteStrategy {
+package struct ReadDictionariesStrategy: ReadStrategy {
     package init() {}
     package var name: String { "read-dictionaries" }
     package var summary: String { "fetch dictionaries of note and category.name (one joined query, no objects)" }
     package var idiom: String { ".dictionaryResultType with propertiesToFetch, a to-one key path joined (seed 004)" }
-    package var keyConstraint: KeyConstraint { .unique }
     package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
-    package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ListScreen.run(job) { screen, context, store in

@@ -5,14 +5,12 @@ import Report
 /// makes objects only for the rows on screen: a screenful of `--batch-size` rows at a time is
 /// fetched by ID (`self IN %@`, one query), shown, and turned back into faults when scrolled past,
 /// walked to the end.
-package struct ReadIDsStrategy: WriteStrategy {
+package struct ReadIDsStrategy: ReadStrategy {
     package init() {}
     package var name: String { "read-ids" }
     package var summary: String { "fetch every expense's object ID, then objects a screenful (--batch-size) at a time" }
     package var idiom: String { ".managedObjectIDResultType, objects materialised for the visible rows only (seed 004)" }
-    package var keyConstraint: KeyConstraint { .unique }
     package var resolvesRelatedObjects: Bool { true }
-    package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         let size = job.batchSize(for: self)

@@ -4,13 +4,11 @@ import Report
 /// The infinite-scroll list: pages of `--batch-size` rows (`fetchLimit` + `fetchOffset`, in the
 /// key's order) fetched one after the other to the end, each kept as the list grows, against
 /// `read-batched`'s one fetch whose `fetchBatchSize` proxy loads batches as they are touched.
-package struct ReadPageStrategy: WriteStrategy {
+package struct ReadPageStrategy: ReadStrategy {
     package init() {}
     package var name: String { "read-page" }
     package var summary: String { "fetchLimit = --batch-size pages with a growing fetchOffset, walked to the end" }
     package var idiom: String { "fetchLimit + fetchOffset pages of an infinite-scroll list (seed 004)" }
-    package var keyConstraint: KeyConstraint { .unique }
-    package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         let size = job.batchSize(for: self)

@@ -4,15 +4,13 @@ import Report
 /// The list screen fetching only the columns its cells show (`propertiesToFetch = ["note",
 /// "category"]`): objects come back as faults pre-populated with them, so the walk reads no other
 /// column; a category is a fault fired when a cell first shows it, as in `read-faulting`.
-package struct ReadPropertiesStrategy: WriteStrategy {
+package struct ReadPropertiesStrategy: ReadStrategy {
     package init() {}
     package var name: String { "read-properties" }
     package var summary: String { "fetch every expense with propertiesToFetch = the cell's columns (note, category)" }
     package var idiom: String { "propertiesToFetch with managed objects: only the visible columns (seed 004)" }
-    package var keyConstraint: KeyConstraint { .unique }
     package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
-    package var operation: Operation { .read }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ListScreen.run(job) { screen, context, store in

@@ -110,3 +110,12 @@ package enum Operation: String, Codable, Hashable, Sendable, CaseIterable {
     /// The store must be filled before the timed window.
     package var needsFilledStore: Bool { self != .import }
 }
+
+/// A read of the filled store (`--operation read`): the layout with the key's uniqueness
+/// constraint, as an app's store has it. A read strategy declares only what differs.
+package protocol ReadStrategy: WriteStrategy {}
+
+extension ReadStrategy {
+    package var keyConstraint: KeyConstraint { .unique }
+    package var operation: Operation { .read }
+}
