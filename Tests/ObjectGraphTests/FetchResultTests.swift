@@ -37,6 +37,10 @@ import Testing
             #expect(externalID == "ex-3")
             #expect(touched.count == 1 && touched[0].hasSuffix("FROM ZEXPENSE WHERE Z_PK = ?"), "\(touched)")
             #expect(!expenses[3].isFault && expenses[3]["note"] == "note 3" && context.materializedObjectCount == 1)
+            // Refreshed, a pre-populated fault forgets what it held: the next read is the store's.
+            context.refresh(expenses[4], mergeChanges: false)
+            let reread = recorded(container) { _ = expenses[4]["note"] }
+            #expect(reread.count == 1 && reread[0].hasSuffix("FROM ZEXPENSE WHERE Z_PK = ?"), "\(reread)")
         }
     }
 

@@ -362,6 +362,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
             revertToCommitted(object)
             object.isFault = true
             object.values = []
+            // A fault pre-populated by `propertiesToFetch` gives its values up too: read again.
+            object.forgetPrefetched()
             return
         }
         let local = object.changed != 0 ? (values: object.values, toOne: object.toOne, changed: object.changed) : nil
