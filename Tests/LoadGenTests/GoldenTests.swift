@@ -68,7 +68,9 @@ import Testing
         for (arguments, status, mentions) in [(["results.csv"], 64, "--format is required: give one of terminal, markdown"),
                                               (["results.csv", "--format", "csv"], 64, "--format 'csv' is not a format"),
                                               (["--format", "bmf"], 64, "expects one or more results CSV files"),
-                                              (["missing.csv", "--format", "bmf"], 66, "missing.csv")] as [([String], Int32, String)] {
+                                              (["missing.csv", "--format", "bmf"], 66, "missing.csv"),
+                                              (["results.csv", "--format", "bmf", "--out", "./results.csv"], 64,
+                                               "is one of the results files it reads")] as [([String], Int32, String)] {
             let r = try CLI.run(["export"] + arguments, cwd: Self.inputs)
             #expect(r.status == status && r.stderr.contains(mentions), "\(arguments): \(r.stderr)")
         }

@@ -30,14 +30,26 @@ enum ExportCommand {
             throw CommandError.usage("export: --format '\(format)' is not a format: give one of \(names.joined(separator: ", "))")
         }
         guard !a.positional.isEmpty else { throw CommandError.usage("export: expects one or more results CSV files") }
+        let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        if let out = a.string("--out"), out != "-", a.positional.map(resolved).contains(resolved(out)) {
+            throw CommandError.usage("export: --out \(out) is one of the results files it reads: give another file")
+        }
         let options = try ConclusionFlags.options(a)
         let rows = try Charts.distinctRuns(a.positional.map { ($0, try Charts.results($0, command: "export")) }, command: "export")
         let text = try exporter.render(ResultsSummary.make(rows, options: options))
         let out = a.string("--out") ?? "-"
         if out == "-" { print(text, terminator: ""); return ExitCode.success }
-        guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-            throw CommandError(message: "export: cannot write --out \(out): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate)
-        }
+        try write(text, to: out)
         return ExitCode.success
+    }
+
+    /// Writes `text` beside `out` and renames it over, so a failure leaves what was there.
+    private static func write(_ text: String, to out: String) throws {
+        let temporary = out + ".partial-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)), rename(temporary, out) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CommandError(message: "export: cannot write --out \(out): \(why)", exitCode: ExitCode.cannotCreate)
+        }
     }
 }
