@@ -10,9 +10,7 @@ enum CompareCommand {
         .option("--report", "FILE", "write the Markdown report to FILE instead of stdout"),
         .option("--near-exact", "R", "tolerance for allocations, instructions and VM steps that repeat (3 × their spread when wider)",
                 default: "0.005"),
-        .option("--speed", "R", "least vs_limit drop that counts (or twice the baseline's night-to-night drift; "
-                + "0.10 for a baseline of one night)", default: "0.075"),
-        .option("--memory", "R", "least peak RSS growth that counts (likewise; 0.20 for one night)", default: "0.075"),
+    ] + NoisyThreshold.allCases.map { .option($0.flag, "R", $0.help, default: String($0.defaultFloor)) } + [
         .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
         .flag("--cross-machine", "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
         .option("--figures", "FILE", "write FILE: the baseline's work figures one per line (its diff is what a rebaseline moved), and stop"),
@@ -61,8 +59,9 @@ enum CompareCommand {
         }
         var options = Comparison.Options()
         options.nearExact = try a.double("--near-exact", default: 0.005, in: 0...1)!
-        options.speed = try a.double("--speed", default: 0.075, in: 0...1)!
-        options.memory = try a.double("--memory", default: 0.075, in: 0...10)!
+        for threshold in NoisyThreshold.allCases {
+            options.floors[threshold] = try a.double(threshold.flag, default: threshold.defaultFloor, in: 0...threshold.maximum)!
+        }
         options.alpha = try a.double("--alpha", default: 0.01, in: 0.0001...0.5)!
         options.crossMachine = a.flag("--cross-machine")
         options.allowMissing = a.flag("--allow-missing")

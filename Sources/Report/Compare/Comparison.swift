@@ -42,12 +42,11 @@ package struct Comparison: Sendable {
         /// 7.5 %: four nightlies of unchanged code moved a median `vs_limit` by up to 5.5 %
         /// against a baseline of three runs (−4.5 % with p = 0.004), so 5 % would flag untouched
         /// code; a slowdown that costs CPU shows first in the instructions anyway.
-        package var speed = 0.075
-        package var memory = 0.075
-        /// The thresholds where the baseline is one night: its drift is unknown, so the move
-        /// must be larger (the gate's thresholds before baselines of several nights).
-        package static let speedWithoutDrift = 0.10
-        package static let memoryWithoutDrift = 0.20
+        /// Each noisy threshold's floor (`NoisyThreshold.defaultFloor` unless an option says).
+        package var floors: [NoisyThreshold: Double] = Dictionary(uniqueKeysWithValues: NoisyThreshold.allCases.map { ($0, $0.defaultFloor) })
+        package var speed: Double { floors[.speed]! }
+        /// The speed threshold where the baseline is one night: its drift is unknown.
+        package static let speedWithoutDrift = NoisyThreshold.speed.withoutDrift
         /// Night-to-night drift counts twice: three nights show a few percent of it, not its worst.
         package static let driftFactor = 2.0
         /// One-sided significance level of the Mann-Whitney U test.

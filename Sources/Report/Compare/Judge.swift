@@ -191,10 +191,8 @@ struct Judge {
     /// The threshold of a noisy figure: the option's floor or twice the baseline's night-to-night
     /// drift, whichever is wider; with a baseline of one night, the larger fixed threshold.
     func noisyThreshold(_ figure: String, _ kind: NoisyThreshold) -> Double {
-        let floor = kind == .speed ? options.speed : options.memory
-        guard let drift = baseline.drift(figure) else {
-            return max(floor, kind == .speed ? Comparison.Options.speedWithoutDrift : Comparison.Options.memoryWithoutDrift)
-        }
+        let floor = options.floors[kind] ?? kind.defaultFloor
+        guard let drift = baseline.drift(figure) else { return max(floor, kind.withoutDrift) }
         return max(floor, Comparison.Options.driftFactor * drift)
     }
 

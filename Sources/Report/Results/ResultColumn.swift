@@ -61,9 +61,26 @@ package enum CompareRule: Sendable, Equatable {
 }
 
 /// Which of `compare`'s thresholds judges a noisy figure: time's (`--speed`) or memory's
-/// (`--memory`), declared with the figure rather than guessed from its direction.
-package enum NoisyThreshold: String, Sendable, Equatable {
+/// (`--memory`), declared with the figure rather than guessed from its direction. Each declares its
+/// option, its help, its floor and its threshold against a one-night baseline: `compare`'s flags
+/// and `Judge` read them here.
+package enum NoisyThreshold: String, Sendable, Equatable, CaseIterable {
     case speed, memory
+
+    /// `compare`'s option (`--speed`).
+    package var flag: String { "--" + rawValue }
+    /// The least move that counts, where the baseline shows its night-to-night drift (then twice
+    /// that drift when wider). 7.5 %: four nightlies of unchanged code moved a median `vs_limit` by
+    /// up to 5.5 % against a baseline of three runs, so 5 % would flag untouched code.
+    package var defaultFloor: Double { 0.075 }
+    /// Against a baseline of one night, whose drift is unknown, the move must be larger.
+    package var withoutDrift: Double { self == .speed ? 0.10 : 0.20 }
+    /// The largest value the option takes.
+    package var maximum: Double { self == .speed ? 1 : 10 }
+    package var help: String {
+        self == .speed ? "least vs_limit drop that counts (or twice the baseline's night-to-night drift; 0.10 for a baseline of one night)"
+            : "least peak RSS growth that counts (likewise; 0.20 for one night)"
+    }
 }
 
 /// What a results cell may hold. A file is checked against it as it is read, so that a cell
