@@ -47,7 +47,7 @@ import Testing
         try check("help/loadgen.txt", try output(["--help"]))
     }
 
-    @Test(arguments: ["terminal", "markdown", "bmf", "github-smaller-is-better", "github-bigger-is-better"])
+    @Test(arguments: ["terminal", "markdown", "summary-csv", "json", "bmf", "github-smaller-is-better", "github-bigger-is-better"])
     func exports(format: String) throws {
         try check("export/\(format).txt", try output(["export", "results.csv", "--format", format]))
     }
