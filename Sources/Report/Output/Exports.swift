@@ -65,65 +65,62 @@ package enum SummaryCSV {
         let cell: @Sendable (Row) -> String
     }
 
-    /// What a figure's cell reads: the configuration, its rank, and its last repetition.
+    /// What a figure's cell reads: the configuration and its rank.
     struct Row {
         let c: RunSummary.Configuration
         let rank: Int?
-        var last: RunMeasurement? { c.last }
-        /// The median of a strategy counter over the repetitions that were ok.
-        func median(_ pick: (StrategyCounters) -> Double?) -> Double? {
-            Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
-        }
     }
 
-    /// Every figure after the parameters, in file order: one declaration each, name and value
-    /// together.
+    /// Every figure after the parameters, in file order: the configuration's own (its label,
+    /// repetitions, rank), then what the results table declares of each column
+    /// (`ResultColumn.summarized`), in the table's order, then the verdict.
     static let figures: [Figure] = [
         Figure(name: "config", isText: true) { $0.c.label },
         Figure(name: "repetitions") { String($0.c.rows.count) },
         Figure(name: "ok") { String($0.c.ok.count) },
         Figure(name: "rank") { $0.rank.map(String.init) ?? "" },
-        Figure(name: "rows_per_s_median") { n($0.c.rate?.median, 1) },
-        Figure(name: "rows_per_s_mean") { n($0.c.rate?.mean, 1) },
-        Figure(name: "rows_per_s_sd") { n($0.c.rate?.standardDeviation, 1) },
-        Figure(name: "rows_per_s_mad") { n($0.c.rate?.mad, 1) },
-        Figure(name: "rows_per_s_min") { n($0.c.rate?.min, 1) },
-        Figure(name: "rows_per_s_max") { n($0.c.rate?.max, 1) },
-        Figure(name: "rows_per_s_ci_low") { n($0.c.rate?.medianInterval?.lowerBound, 1) },
-        Figure(name: "rows_per_s_ci_high") { n($0.c.rate?.medianInterval?.upperBound, 1) },
-        Figure(name: "rows_per_s_outliers") { $0.c.rate.map { String($0.outliers.count) } ?? "" },
-        Figure(name: "wall_s_median") { n($0.c.wall?.median, 6) },
-        Figure(name: "wall_s_mad") { n($0.c.wall?.mad, 6) },
-        Figure(name: "wall_s_min") { n($0.c.wall?.min, 6) },
-        Figure(name: "wall_s_max") { n($0.c.wall?.max, 6) },
-        Figure(name: "wall_s_ci_low") { n($0.c.wall?.medianInterval?.lowerBound, 6) },
-        Figure(name: "wall_s_ci_high") { n($0.c.wall?.medianInterval?.upperBound, 6) },
-        Figure(name: "vs_limit_median") { n($0.c.vsLimit?.median, 4) },
-        Figure(name: "vs_limit_ci_low") { n($0.c.vsLimit?.medianInterval?.lowerBound, 4) },
-        Figure(name: "vs_limit_ci_high") { n($0.c.vsLimit?.medianInterval?.upperBound, 4) },
-        Figure(name: "peak_rss_bytes_median") { n($0.c.peakRSS?.median, 0) },
-        Figure(name: "peak_rss_bytes_max") { n($0.c.peakRSS?.max, 0) },
-        Figure(name: "peak_heap_bytes_max") { $0.c.ok.compactMap(\.measurement.peakHeapBytes).max().map(String.init) ?? "" },
+    ] + ResultRow.columns.flatMap(declared) + [
         Figure(name: "sql_per_row") { n($0.c.sqlPerRow, 4) },
-        Figure(name: "sql_statements") { i($0.last?.sql?.total) },
-        Figure(name: "sql_selects") { i($0.last?.sql?.select) },
-        Figure(name: "saves") { i($0.last?.strategy?.saves) },
-        Figure(name: "transactions") { i($0.last?.sql?.commits) },
-        Figure(name: "conflicts") { i($0.last?.strategy?.conflicts) },
-        Figure(name: "busy_retries") { i($0.last?.strategy?.busyRetries) },
-        Figure(name: "duplicates") { i($0.last?.verification?.duplicates) },
-        Figure(name: "lost") { i($0.last?.verification?.lost) },
-        Figure(name: "bad_links") { i($0.last?.verification?.badLinks) },
-        Figure(name: "integrity", isText: true) { $0.last?.verification?.integrity ?? "" },
-        Figure(name: "latency_p50_ms") { n($0.median(\.latencyP50Milliseconds), 3) },
-        Figure(name: "latency_p99_ms") { n($0.median(\.latencyP99Milliseconds), 3) },
-        Figure(name: "latency_max_ms") { n($0.median(\.latencyMaxMilliseconds), 3) },
         Figure(name: "status", isText: true) { $0.c.ok.count == $0.c.rows.count ? "ok" : "\($0.c.rows.count - $0.c.ok.count) not ok" },
         // What the workload needs of the store, and what this configuration's stores delivered:
         // ok, failed, bug (an idiom shown for its bug), or short:unique+links.
         Figure(name: "needs", isText: true) { $0.c.verdict.needs.sorted().map(\.rawValue).joined(separator: "+") },
         Figure(name: "outcome", isText: true) { $0.c.verdict.outcome },
     ]
+
+    /// The summary figures a column declares.
+    private static func declared(_ column: ResultColumn) -> [Figure] {
+        switch column.summary {
+        case nil:
+            return []
+        case .last?:
+            return [Figure(name: column.name, isText: column.isText) { row in row.c.ok.last.map(column.write) ?? "" }]
+        case .median(let decimals)?:
+            return [Figure(name: column.name) { n(statistics(column, $0.c)?.median, decimals) }]
+        case .statistics(let kinds, let decimals)?:
+            return kinds.map { kind in
+                Figure(name: column.name + "_" + kind.rawValue) { row in
+                    guard let s = statistics(column, row.c) else { return "" }
+                    switch kind {
+                    case .median: return n(s.median, decimals)
+                    case .mean: return n(s.mean, decimals)
+                    case .sd: return n(s.standardDeviation, decimals)
+                    case .mad: return n(s.mad, decimals)
+                    case .min: return n(s.min, decimals)
+                    case .max: return n(s.max, decimals)
+                    case .ciLow: return n(s.medianInterval?.lowerBound, decimals)
+                    case .ciHigh: return n(s.medianInterval?.upperBound, decimals)
+                    case .outliers: return String(s.outliers.count)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The column's values over the configuration's repetitions that were ok.
+    private static func statistics(_ column: ResultColumn, _ c: RunSummary.Configuration) -> Statistics? {
+        column.number.flatMap { number in Statistics(c.ok.compactMap(number)) }
+    }
     static let textColumns: Set<String> = Set(figures.filter(\.isText).map(\.name))
 
     /// The parameter columns present in the run, in results-file order, then the figures.
@@ -150,7 +147,6 @@ package enum SummaryCSV {
         return Format.fixed(value, decimals)
     }
 
-    private static func i(_ value: Int?) -> String { value.map(String.init) ?? "" }
 
     /// The whole file's text.
     package static func render(_ summary: RunSummary) -> String {

@@ -7,9 +7,10 @@ package enum ColumnTable {
     package static let end = "<!-- end of columns -->"
 
     package static func markdown() -> String {
-        var text = "| column | holds | the gate judges it | dashboards track it |\n|---|---|---|---|\n"
+        var text = "| column | holds | the gate judges it | the summary CSV gives | dashboards track it |\n|---|---|---|---|---|\n"
         for c in ResultRow.columns {
-            text += "| `\(c.name)` | \(holds(c)) | \(gate(c.rule)) | \(c.metric.map { "\($0.unit), \($0.better == .higher ? "higher" : "lower") is better" } ?? "") |\n"
+            text += "| `\(c.name)` | \(holds(c)) | \(gate(c.rule)) | \(summary(c)) | "
+                + "\(c.metric.map { "\($0.unit), \($0.better == .higher ? "higher" : "lower") is better" } ?? "") |\n"
         }
         return text
     }
@@ -23,6 +24,15 @@ package enum ColumnTable {
         case .decimal(let maximum): cell = maximum <= 1 ? "a share (0…1)" : maximum <= 1000 ? "a number up to \(Int(maximum))" : "a number"
         }
         return (c.isParameter ? "parameter: " : "") + cell
+    }
+
+    private static func summary(_ c: ResultColumn) -> String {
+        switch c.summary {
+        case nil: return ""
+        case .last?: return "the last repetition's"
+        case .median?: return "the median"
+        case .statistics(let kinds, _)?: return kinds.map { "`\(c.name)_\($0.rawValue)`" }.joined(separator: ", ")
+        }
     }
 
     private static func gate(_ rule: CompareRule?) -> String {

@@ -20,11 +20,22 @@ package struct ResultColumn: Sendable {
     /// What a benchmark dashboard tracks of the figure (nil: not exported): its unit and which
     /// way is better, declared with the column as `rule` is.
     package private(set) var metric: DashboardMetric?
+    /// How the summary of a configuration gives the figure (nil: not in the summary CSV).
+    package private(set) var summary: SummaryAggregate?
+    /// The cell as a number, for statistics over repetitions (nil for text, or a blank).
+    package private(set) var number: (@Sendable (ResultRow) -> Double?)?
 
     /// The column, judged by `rule`.
     func judged(_ rule: CompareRule) -> ResultColumn {
         var column = self
         column.rule = rule
+        return column
+    }
+
+    /// The column, in the summary CSV as `aggregate` says.
+    func summarized(_ aggregate: SummaryAggregate) -> ResultColumn {
+        var column = self
+        column.summary = aggregate
         return column
     }
 
@@ -37,6 +48,21 @@ package struct ResultColumn: Sendable {
     let write: @Sendable (ResultRow) -> String
     /// Sets the row's value from a cell; a blank or unreadable cell leaves it as it was.
     let read: @Sendable (inout ResultRow, String) -> Void
+}
+
+/// How a configuration's summary (`--summary-csv`) gives a figure over its repetitions that were ok.
+package enum SummaryAggregate: Sendable, Equatable {
+    /// Statistics of the values, each a column `<name>_<statistic>`, with `decimals` places.
+    case statistics([SummaryStatistic], decimals: Int)
+    /// The last repetition's value (a count that repeats exactly), as the column `<name>`.
+    case last
+    /// The median of the values, as the column `<name>`.
+    case median(decimals: Int)
+}
+
+/// A statistic of a figure over repetitions, named as its summary column's suffix.
+package enum SummaryStatistic: String, Sendable, Equatable {
+    case median, mean, sd, mad, min, max, ciLow = "ci_low", ciHigh = "ci_high", outliers
 }
 
 /// A figure as benchmark dashboards take it (package-benchmark's metric, Bencher's measure,
@@ -149,12 +175,15 @@ package protocol ResultCell: Sendable {
     static var isText: Bool { get }
     /// What its cells may hold.
     static var domain: CellDomain { get }
+    /// The value as a number, for statistics (nil for text).
+    var numeric: Double? { get }
     init?(cell: String)
     /// The cell's text; `decimals` applies to fractions only.
     func cell(decimals: Int) -> String
 }
 
 extension Int: ResultCell {
+    package var numeric: Double? { Double(self) }
     package static var isText: Bool { false }
     package static var domain: CellDomain { .count }
     package init?(cell: String) { self.init(cell) }
@@ -162,6 +191,7 @@ extension Int: ResultCell {
 }
 
 extension UInt64: ResultCell {
+    package var numeric: Double? { Double(self) }
     package static var isText: Bool { false }
     package static var domain: CellDomain { .count }
     package init?(cell: String) { self.init(cell) }
@@ -169,6 +199,7 @@ extension UInt64: ResultCell {
 }
 
 extension Double: ResultCell {
+    package var numeric: Double? { isFinite ? self : nil }
     package static var isText: Bool { false }
     package static var domain: CellDomain { .measured }
     package init?(cell: String) { self.init(cell) }
@@ -177,6 +208,7 @@ extension Double: ResultCell {
 }
 
 extension String: ResultCell {
+    package var numeric: Double? { nil }
     package static var isText: Bool { true }
     package static var domain: CellDomain { .text }
     /// A blank cell is no value.
@@ -195,6 +227,7 @@ extension ResultColumn {
                                              get: @escaping @Sendable (ResultRow) -> V?,
                                              set: @escaping @Sendable (inout ResultRow, V) -> Void) -> ResultColumn {
         ResultColumn(name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain, rule: nil,
+                     number: { get($0)?.numeric },
                      write: { get($0)?.cell(decimals: decimals) ?? "" },
                      read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
     }
@@ -255,8 +288,10 @@ extension ResultColumn {
     }
 
     /// A column the file writes for its readers and `ResultRow(csv:)` derives from others.
-    static func derived(_ name: String, domain: CellDomain, _ write: @escaping @Sendable (ResultRow) -> String) -> ResultColumn {
-        ResultColumn(name: name, isText: false, isParameter: false, domain: domain, rule: nil, write: write, read: { _, _ in })
+    static func derived(_ name: String, domain: CellDomain, number: (@Sendable (ResultRow) -> Double?)? = nil,
+                        _ write: @escaping @Sendable (ResultRow) -> String) -> ResultColumn {
+        ResultColumn(name: name, isText: false, isParameter: false, domain: domain, rule: nil, number: number, write: write,
+                     read: { _, _ in })
     }
 }
 

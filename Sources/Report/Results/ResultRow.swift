@@ -57,42 +57,46 @@ package struct ResultRow: Sendable {
         .row("repeats", \.repetitions),
         // Measured
         .row("status", \.measurement.status).judged(.correctness),
-        .measured("wall_s", \.wallSeconds, decimals: 6).tracked("s", better: .lower),
+        .measured("wall_s", \.wallSeconds, decimals: 6).tracked("s", better: .lower)
+            .summarized(.statistics([.median, .mad, .min, .max, .ciLow, .ciHigh], decimals: 6)),
         .measured("cpu_user_s", \.cpuUserSeconds, decimals: 6),
         .measured("cpu_sys_s", \.cpuSystemSeconds, decimals: 6),
-        .derived("rows_per_s", domain: .measured) { $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? "" }.tracked("rows/s", better: .higher),
+        .derived("rows_per_s", domain: .measured, number: { $0.measurement.rowsPerSecond }) {
+            $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? ""
+        }.tracked("rows/s", better: .higher)
+            .summarized(.statistics([.median, .mean, .sd, .mad, .min, .max, .ciLow, .ciHigh, .outliers], decimals: 1)),
         // Above 1000 a ratio to SQLite alone is no measurement: refused when read.
         .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true, threshold: .speed))
-            .tracked("ratio", better: .higher),
+            .tracked("ratio", better: .higher).summarized(.statistics([.median, .ciLow, .ciHigh], decimals: 4)),
         .measured("peak_rss_bytes", \.peakRSSBytes).judged(.noisy(higherIsBetter: false, threshold: .memory))
-            .tracked("bytes", better: .lower),
+            .tracked("bytes", better: .lower).summarized(.statistics([.median, .max], decimals: 0)),
         .measured("end_rss_bytes", \.endRSSBytes),
-        .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower),
+        .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower).summarized(.statistics([.max], decimals: 0)),
         .derived("sql_statements", domain: .count) { $0.measurement.sql.map { String($0.total) } ?? "" }.judged(.exact)
-            .tracked("statements", better: .lower),
-        .sql("sql_selects", \.select).judged(.exact).tracked("statements", better: .lower),
-        .strategy("saves", \.saves).judged(.exact),
-        .sql("transactions", \.commits).judged(.exact),
-        .strategy("busy_retries", \.busyRetries),
-        .strategy("conflicts", \.conflicts),
+            .tracked("statements", better: .lower).summarized(.last),
+        .sql("sql_selects", \.select).judged(.exact).tracked("statements", better: .lower).summarized(.last),
+        .strategy("saves", \.saves).judged(.exact).summarized(.last),
+        .sql("transactions", \.commits).judged(.exact).summarized(.last),
+        .strategy("busy_retries", \.busyRetries).summarized(.last),
+        .strategy("conflicts", \.conflicts).summarized(.last),
         .strategy("save_p50_ms", \.saveP50Milliseconds, decimals: 3),
         .strategy("save_p99_ms", \.saveP99Milliseconds, decimals: 3),
         .verified("store_rows", \.storeRows).judged(.exact),
-        .verified("duplicates", \.duplicates).judged(.exact).tracked("rows", better: .lower),
-        .verified("lost", \.lost).judged(.correctness).tracked("rows", better: .lower),
-        .verified("integrity", \.integrity).judged(.correctness),
+        .verified("duplicates", \.duplicates).judged(.exact).tracked("rows", better: .lower).summarized(.last),
+        .verified("lost", \.lost).judged(.correctness).tracked("rows", better: .lower).summarized(.last),
+        .verified("integrity", \.integrity).judged(.correctness).summarized(.last),
         .verified("store_bytes", \.storeBytes),
         .measured("error", \.error),
         // Appended after the brief's list
         .measured("end_heap_bytes", \.endHeapBytes),
-        .verified("bad_links", \.badLinks).judged(.correctness).tracked("rows", better: .lower),
+        .verified("bad_links", \.badLinks).judged(.correctness).tracked("rows", better: .lower).summarized(.last),
         .parameter("coordinators", text: true),
         .parameter("zipf_s"),
         .parameter("input", text: true),
         .parameter("rate"),
-        .strategy("latency_p50_ms", \.latencyP50Milliseconds, decimals: 3),
-        .strategy("latency_p99_ms", \.latencyP99Milliseconds, decimals: 3),
-        .strategy("latency_max_ms", \.latencyMaxMilliseconds, decimals: 3),
+        .strategy("latency_p50_ms", \.latencyP50Milliseconds, decimals: 3).summarized(.median(decimals: 3)),
+        .strategy("latency_p99_ms", \.latencyP99Milliseconds, decimals: 3).summarized(.median(decimals: 3)),
+        .strategy("latency_max_ms", \.latencyMaxMilliseconds, decimals: 3).summarized(.median(decimals: 3)),
         .strategy("merge_ms_total", \.mergeMillisecondsTotal, decimals: 3),
         .strategy("view_objects", \.viewObjects),
         .parameter("key_order", text: true),
@@ -156,6 +160,7 @@ package struct ResultRow: Sendable {
 // MARK: - Cells the file spells its own way
 
 extension RunStatus: ResultCell {
+    package var numeric: Double? { nil }
     package static var isText: Bool { true }
     package static var domain: CellDomain { .status }
     package init?(cell: String) { self.init(rawValue: cell) }
