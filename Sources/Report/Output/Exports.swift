@@ -161,9 +161,8 @@ package enum MarkdownExport {
 
     package static func render(_ summary: RunSummary, title: String = "run summary") -> String {
         let swept = sweptColumns(summary)
-        let occasional = Summary.occasionalColumns(summary)
-        let header = ["strategy"] + swept + ["median rows/s", "95% CI", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
-                                             "SQL/row", "status"] + occasional.map(\.title)
+        let figures = SummaryTable.columns(summary, markdown: true)
+        let header = ["strategy"] + swept + figures.map(\.title)
         var lines = ["| " + header.joined(separator: " | ") + " |",
                      "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|"]
         for c in summary.configurations {
@@ -172,7 +171,7 @@ package enum MarkdownExport {
                 let value = summary.options.value(column, of: c.parameters)
                 return value.isEmpty ? "—" : value
             }
-            cells += c.figureCells(withInterval: true) + occasional.map { $0.cell(c) }
+            cells += figures.map { $0.cell(c) }
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         var text = "\(signature) \(title)\(summary.interruption == nil ? "" : " (interrupted)")\n\n"

@@ -242,25 +242,11 @@ package enum Summary {
         }
     }
 
-    /// Columns shown when some configuration has the figure: conflicts (with one writer, the
-    /// repeated keys meeting their first copy), busy retries, and rows a screen misses.
-    static func occasionalColumns(_ summary: RunSummary) -> [(title: String, cell: @Sendable (RunSummary.Configuration) -> String)] {
-        let all: [(String, @Sendable (RunSummary.Configuration) -> Int?)] = [
-            ("conflicts", { $0.last?.strategy?.conflicts }),
-            ("busy retries", { $0.last?.strategy?.busyRetries }),
-            ("screen misses", { $0.ok.compactMap { $0.measurement.verification?.viewMissing }.max() }),
-        ]
-        return all.filter { _, pick in summary.configurations.contains { (pick($0) ?? 0) > 0 } }
-            .map { title, pick in (title, { c in pick(c).map(String.init) ?? "" }) }
-    }
-
     private static func table(_ summary: RunSummary) -> String {
-        let occasional = occasionalColumns(summary)
-        var lines = [["strategy", "configuration", "rows/s", "± MAD", "vs_limit", "peak RSS", "duplicates", "lost",
-                      "SQL/row", "status"] + occasional.map(\.title)]
+        let figures = SummaryTable.columns(summary, markdown: false)
+        var lines = [["strategy", "configuration"] + figures.map(\.title)]
         for c in summary.configurations {
-            lines.append([c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label]
-                         + c.figureCells(withInterval: false) + occasional.map { $0.cell(c) })
+            lines.append([c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label] + figures.map { $0.cell(c) })
         }
         if summary.configurations.allSatisfy({ $0.label.isEmpty }) { lines = lines.map { $0.enumerated().filter { $0.offset != 1 }.map(\.element) } }
         let widths = (0..<lines[0].count).map { c in lines.map { $0[c].count }.max()! }

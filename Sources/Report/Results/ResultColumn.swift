@@ -22,6 +22,8 @@ package struct ResultColumn: Sendable {
     package private(set) var metric: DashboardMetric?
     /// How the summary of a configuration gives the figure (nil: not in the summary CSV).
     package private(set) var summary: SummaryAggregate?
+    /// How the summary tables show the figure (none: not in them).
+    package private(set) var tableCells: [TableCell] = []
     /// The cell as a number, for statistics over repetitions (nil for text, or a blank).
     package private(set) var number: (@Sendable (ResultRow) -> Double?)?
 
@@ -29,6 +31,13 @@ package struct ResultColumn: Sendable {
     func judged(_ rule: CompareRule) -> ResultColumn {
         var column = self
         column.rule = rule
+        return column
+    }
+
+    /// The column, in the summary tables as `cells` say.
+    func tabled(_ cells: TableCell...) -> ResultColumn {
+        var column = self
+        column.tableCells = cells
         return column
     }
 

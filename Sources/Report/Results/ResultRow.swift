@@ -64,12 +64,17 @@ package struct ResultRow: Sendable {
         .derived("rows_per_s", domain: .measured, number: { $0.measurement.rowsPerSecond }) {
             $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? ""
         }.tracked("rows/s", better: .higher)
-            .summarized(.statistics([.median, .mean, .sd, .mad, .min, .max, .ciLow, .ciHigh, .outliers], decimals: 1)),
+            .summarized(.statistics([.median, .mean, .sd, .mad, .min, .max, .ciLow, .ciHigh, .outliers], decimals: 1))
+            .tabled(TableCell("rows/s", .median, markdownTitle: "median rows/s", format: TableCell.whole),
+                    TableCell("95% CI", .interval, markdownOnly: true, format: TableCell.whole),
+                    TableCell("± MAD", .mad, format: TableCell.whole)),
         // Above 1000 a ratio to SQLite alone is no measurement: refused when read.
         .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true, threshold: .speed))
-            .tracked("ratio", better: .higher).summarized(.statistics([.median, .ciLow, .ciHigh], decimals: 4)),
+            .tracked("ratio", better: .higher).summarized(.statistics([.median, .ciLow, .ciHigh], decimals: 4))
+            .tabled(TableCell("vs_limit", .median) { String(format: "%.3f", $0) }),
         .measured("peak_rss_bytes", \.peakRSSBytes).judged(.noisy(higherIsBetter: false, threshold: .memory))
-            .tracked("bytes", better: .lower).summarized(.statistics([.median, .max], decimals: 0)),
+            .tracked("bytes", better: .lower).summarized(.statistics([.median, .max], decimals: 0))
+            .tabled(TableCell("peak RSS", .median, format: TableCell.bytes)),
         .measured("end_rss_bytes", \.endRSSBytes),
         .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower).summarized(.statistics([.max], decimals: 0)),
         .derived("sql_statements", domain: .count) { $0.measurement.sql.map { String($0.total) } ?? "" }.judged(.exact)
@@ -77,13 +82,17 @@ package struct ResultRow: Sendable {
         .sql("sql_selects", \.select).judged(.exact).tracked("statements", better: .lower).summarized(.last),
         .strategy("saves", \.saves).judged(.exact).summarized(.last),
         .sql("transactions", \.commits).judged(.exact).summarized(.last),
-        .strategy("busy_retries", \.busyRetries).summarized(.last),
-        .strategy("conflicts", \.conflicts).summarized(.last),
+        .strategy("busy_retries", \.busyRetries).summarized(.last)
+            .tabled(TableCell("busy retries", .last, occasional: true, format: TableCell.count)),
+        .strategy("conflicts", \.conflicts).summarized(.last)
+            .tabled(TableCell("conflicts", .last, occasional: true, format: TableCell.count)),
         .strategy("save_p50_ms", \.saveP50Milliseconds, decimals: 3),
         .strategy("save_p99_ms", \.saveP99Milliseconds, decimals: 3),
         .verified("store_rows", \.storeRows).judged(.exact),
-        .verified("duplicates", \.duplicates).judged(.exact).tracked("rows", better: .lower).summarized(.last),
-        .verified("lost", \.lost).judged(.correctness).tracked("rows", better: .lower).summarized(.last),
+        .verified("duplicates", \.duplicates).judged(.exact).tracked("rows", better: .lower).summarized(.last)
+            .tabled(TableCell("duplicates", .last, format: TableCell.count)),
+        .verified("lost", \.lost).judged(.correctness).tracked("rows", better: .lower).summarized(.last)
+            .tabled(TableCell("lost", .last, format: TableCell.count)),
         .verified("integrity", \.integrity).judged(.correctness).summarized(.last),
         .verified("store_bytes", \.storeBytes),
         .measured("error", \.error),
@@ -100,7 +109,7 @@ package struct ResultRow: Sendable {
         .strategy("merge_ms_total", \.mergeMillisecondsTotal, decimals: 3),
         .strategy("view_objects", \.viewObjects),
         .parameter("key_order", text: true),
-        .verified("view_missing", \.viewMissing),
+        .verified("view_missing", \.viewMissing).tabled(TableCell("screen misses", .max, occasional: true, format: TableCell.count)),
         .strategy("kept_up", \.keptUp),
         .verified("unexpected_rows", \.unexpectedRows).judged(.correctness),
         .measured("leaked_connections", \.leakedConnections).judged(.correctness),

@@ -48,25 +48,6 @@ package struct RunSummary: Sendable {
 
         /// The last ok repetition's measurement (for counts that repeat exactly).
         package var last: RunMeasurement? { ok.last?.measurement }
-
-        /// The figures every summary table shows for it, in order: median rows/s, (the median's
-        /// 95 % interval,) ± MAD, vs_limit, peak RSS, duplicates, lost, SQL/row, status. One
-        /// definition for the terminal table and the Markdown one.
-        func figureCells(withInterval: Bool) -> [String] {
-            var cells = [rate.map { String(format: "%.0f", $0.median) } ?? ""]
-            if withInterval {
-                cells.append(rate?.medianInterval.map { String(format: "%.0f … %.0f", $0.lowerBound, $0.upperBound) } ?? "")
-            }
-            return cells + [
-                rate.map { $0.count > 1 ? String(format: "%.0f", $0.mad) : "" } ?? "",
-                vsLimit.map { String(format: "%.3f", $0.median) } ?? "",
-                peakRSS.map { Format.bytes(Int($0.median)) } ?? "",
-                last?.verification.map { String($0.duplicates) } ?? "",
-                last?.verification.map { String($0.lost) } ?? "",
-                sqlPerRow.map { String(format: "%.2f", $0) } ?? "",
-                ok.count == rows.count ? "ok" : "\(rows.count - ok.count) not ok",
-            ]
-        }
     }
 
     /// Configurations measured at one sweep point, fastest first; those that broke a promise
