@@ -141,7 +141,7 @@ package struct ChartData: Sendable {
         }
         guard chart.data != nil else { return chart }
         // What a batch is depends on the operation: a fetch's batch for reads, a save's otherwise.
-        let swept = s.configurations.filter { Double($0.parameters["batch_size"]) != nil && !$0.underCallgrind }
+        let swept = s.configurations.filter { $0.parameters.batchSize != nil && !$0.underCallgrind }
         let reads = swept.allSatisfy { operation(of: $0) == "read" }
         chart.variables["axis"] = reads ? "fetchBatchSize (rows fetched per batch, log scale)"
             : "--batch-size (records per save or batch request, log scale)"
@@ -149,7 +149,7 @@ package struct ChartData: Sendable {
         // batch to the largest.
         var parts: [String] = []
         for strategy in swept.map(\.strategy).uniqued().prefix(4) {
-            let mine = swept.filter { $0.strategy == strategy }.sorted { Double($0.parameters["batch_size"])! < Double($1.parameters["batch_size"])! }
+            let mine = swept.filter { $0.strategy == strategy }.sorted { $0.parameters.batchSize! < $1.parameters.batchSize! }
             guard let small = mine.first, let large = mine.last, mine.count > 1, let a = small.rate?.median, let b = large.rate?.median,
                   let m = small.peakRSS?.median, let M = large.peakRSS?.median else { continue }
             parts.append("\(strategy) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))")
@@ -207,7 +207,7 @@ package struct ChartData: Sendable {
 
     /// 7. Open-loop latency against the offered rate.
     static func latency(_ s: RunSummary) -> Chart {
-        let open = s.configurations.filter { !$0.parameters["rate"].isEmpty && !$0.underCallgrind }
+        let open = s.configurations.filter { $0.parameters.rate != nil && !$0.underCallgrind }
         func median(_ c: RunSummary.Configuration, _ pick: (StrategyCounters) -> Double?) -> Double? {
             Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
         }
@@ -221,10 +221,10 @@ package struct ChartData: Sendable {
         // The headline from the data: per strategy, p50 from the lowest offered rate to the
         // highest, and the rates it could not keep up with.
         let parts = open.map(\.strategy).uniqued().compactMap { strategy -> String? in
-            let mine = open.filter { $0.strategy == strategy }.sorted { Double($0.parameters["rate"])! < Double($1.parameters["rate"])! }
+            let mine = open.filter { $0.strategy == strategy }.sorted { $0.parameters.rate! < $1.parameters.rate! }
             guard let low = mine.first, let high = mine.last, let a = median(low, \.latencyP50Milliseconds),
                   let b = median(high, \.latencyP50Milliseconds) else { return nil }
-            let behind = mine.filter { $0.ok.contains { $0.measurement.strategy?.fellBehind == true } }.map { n(Double($0.parameters["rate"]) ?? 0) }
+            let behind = mine.filter { $0.ok.contains { $0.measurement.strategy?.fellBehind == true } }.map { n($0.parameters.rate ?? 0) }
             let move = mine.count < 2 ? String(format: "p50 %.0f ms", a)
                 : String(format: "p50 %.0f → %.0f ms (%@)", a, b, b < a ? "falls as the rate rises: batches fill sooner" : "rises with the rate")
             return "\(strategy) \(move)" + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")

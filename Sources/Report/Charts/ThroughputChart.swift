@@ -29,7 +29,7 @@ extension ChartData {
     }
 
     static func operation(of c: RunSummary.Configuration) -> String {
-        c.parameters["operation"].isEmpty ? "import" : c.parameters["operation"]
+        c.parameters.operation
     }
 
     private static func throughput(_ s: RunSummary, _ measured: [RunSummary.Configuration], operation: String, name: String,

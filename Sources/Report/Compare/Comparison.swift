@@ -138,6 +138,9 @@ package struct Comparison: Sendable {
     /// The columns that identify a configuration (the parameters), plus how instructions were
     /// counted: a callgrind row is a different measurement of the same configuration.
     static let keyColumns: [String] = ResultRow.parameterColumns + ["instructions_by"]
+    /// Where a key holds the writers and how instructions were counted (found once).
+    static let writersColumn = keyColumns.firstIndex(of: "writers")!
+    static let counterColumn = keyColumns.firstIndex(of: "instructions_by")!
 
     // MARK: Comparing
 
@@ -206,7 +209,7 @@ package struct Comparison: Sendable {
     /// configurations (derived columns aside), and "(callgrind)" for rows counted under it.
     static func labels(_ keys: [[String]]) -> [[String]: String] {
         let strategy = keyColumns.firstIndex(of: "strategy")!
-        let counter = keyColumns.firstIndex(of: "instructions_by")!
+        let counter = counterColumn
         var labels: [[String]: String] = [:]
         for (name, mine) in Dictionary(grouping: keys, by: { $0[strategy] }) {
             let varying = keyColumns.indices.filter { i in

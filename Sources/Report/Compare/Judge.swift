@@ -20,7 +20,7 @@ struct Judge {
     let crossMachine: Bool
 
     /// The configuration's writers (1 when it has none).
-    var writers: Int { Int(key[Comparison.keyColumns.firstIndex(of: "writers")!]) ?? 1 }
+    var writers: Int { Int(key[Comparison.writersColumn]) ?? 1 }
 
     /// Writers race: how the records divide between them, and who finds a key first, change
     /// from run to run, and with them the counts of saves, statements and duplicates. A history
@@ -37,7 +37,7 @@ struct Judge {
 
     /// Counted under callgrind: its time and memory are callgrind's (about 50 times slower, one
     /// repetition), so they are not judged at all.
-    var underCallgrind: Bool { key[Comparison.keyColumns.firstIndex(of: "instructions_by")!] == "callgrind" }
+    var underCallgrind: Bool { key[Comparison.counterColumn] == "callgrind" }
 
     /// Where writers race, the bytes allocated follow how the records split between them (how far
     /// each writer's tables grow): ±5 % from run to run at the same request count. They are

@@ -167,7 +167,7 @@ package struct PairedComparison: Sendable {
 
     /// The exact figures that differ between the pairs' two sides (the first pair's: they repeat).
     static func workChanges(_ label: String, _ pairs: [(base: ResultRow, new: ResultRow)]) -> [WorkChange] {
-        guard let first = pairs.first, first.base.parameters["writers"].isEmpty || first.base.parameters["writers"] == "1" else { return [] }
+        guard let first = pairs.first, first.base.parameters.writers == 1 else { return [] }
         let figures: [(String, (RunMeasurement) -> Int?)] = [
             ("sql_statements", { $0.sql?.total }), ("sql_selects", { $0.sql?.select }), ("transactions", { $0.sql?.commits }),
             ("saves", { $0.strategy?.saves }), ("store_rows", { $0.verification?.storeRows }),

@@ -30,9 +30,8 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
     /// miss changes nothing: without repeated keys there are no duplicates to keep.
     package static func needs(of parameters: ParameterValues) -> Set<Requirement> {
         var needs: Set<Requirement> = []
-        let operation = parameters["operation"]
-        guard operation.isEmpty || operation == "import" else { return needs }
-        if let rows = Int(parameters["rows"]), let unique = Int(parameters["unique_keys"]), unique < rows { needs.insert(.unique) }
+        guard parameters.operation == "import" else { return needs }
+        if parameters.uniqueKeys > 0, parameters.uniqueKeys < parameters.rows { needs.insert(.unique) }
         if parameters["relationship"] != "none" { needs.insert(.links) }
         if parameters["view_context"] == "yes" { needs.insert(.screen) }
         return needs

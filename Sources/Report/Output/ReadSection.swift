@@ -4,7 +4,7 @@
 package enum ReadSection {
     /// The section in Markdown, empty when the rows hold no read.
     package static func markdown(_ s: RunSummary) -> String {
-        let reads = s.configurations.filter { $0.parameters["operation"] == "read" && !$0.underCallgrind && $0.last != nil }
+        let reads = s.configurations.filter { $0.parameters.operation == "read" && !$0.underCallgrind && $0.last != nil }
         guard !reads.isEmpty else { return "" }
         var text = "## Reads\n\nEach read screen shows every row of the filled store with its note and its related object's key; "
             + "the check compares what it showed with the store. Heap per row is the peak heap over the rows in the store; "
@@ -29,8 +29,7 @@ package enum ReadSection {
 
     /// The related objects of the records (`--categories`, or a model's `--parents`), blank when not said.
     private static func related(_ c: RunSummary.Configuration) -> String {
-        let n = c.parameters["categories"].isEmpty ? c.parameters["parents"] : c.parameters["categories"]
-        return Int(n).map(Format.thousands) ?? n
+        c.parameters.relatedObjects.map(Format.thousands) ?? ""
     }
 
     /// The reads that issued a query per row, or per related object (at least 100 of them: with
@@ -38,7 +37,7 @@ package enum ReadSection {
     private static func perRow(_ reads: [RunSummary.Configuration]) -> String {
         let lines = reads.compactMap { c -> String? in
             guard let sql = c.last?.sql, c.parameters.rows > 0 else { return nil }
-            let rows = c.parameters.rows, parents = Int(related(c).replacingOccurrences(of: ",", with: "")) ?? 0
+            let rows = c.parameters.rows, parents = c.parameters.relatedObjects ?? 0
             let what: String
             if sql.select * 2 >= rows { what = "a query per row" } else if parents >= 100 && sql.select * 10 >= parents * 9 {
                 what = "a query per related object"

@@ -100,7 +100,7 @@ package enum Summary {
         if let conflicts = last.strategy?.conflicts {
             line += ", \(conflicts) conflicts"
             // Conflicts with no second writer look odd: they are the repeated keys.
-            if conflicts > 0 && (Int(c.parameters["writers"]) ?? 1) <= 1 {
+            if conflicts > 0 && c.parameters.writers <= 1 {
                 line += " (one writer: repeated keys meeting their first copy, resolved by the merge policy)"
             }
         }
@@ -111,7 +111,7 @@ package enum Summary {
     /// What the watching screen shows; after an update or delete it held the targets, and the
     /// line says what it shows of them.
     private static func screenLine(_ c: RunSummary.Configuration, shown: Int, _ last: RunMeasurement) -> String {
-        let operation = c.parameters["operation"]
+        let operation = c.parameters.operation
         let what = operation == "delete"
             ? "shows \(shown) objects: the \(last.targets ?? 0) deleted targets left it, the related objects it prefetched stay"
             : operation == "update" ? "shows the \(shown) targets it held, refreshed by the merge"

@@ -39,4 +39,17 @@ package struct ParameterValues: Codable, Sendable, Hashable {
     }
     package var rows: Int { Int(self["rows"]) ?? 0 }
     package var uniqueKeys: Int { Int(self["unique_keys"]) ?? 0 }
+
+    // MARK: The parameters the reports interpret, typed once
+
+    /// What was measured: an import (the blank of older files), update, delete or read.
+    package var operation: String { self["operation"].isEmpty ? "import" : self["operation"] }
+    /// Concurrent producers; 1 where the strategy has none.
+    package var writers: Int { Int(self["writers"]) ?? 1 }
+    /// Records per save or batch request, or per fetch batch; nil where the strategy has none.
+    package var batchSize: Double? { Double(self["batch_size"]) }
+    /// The offered rate of an open-loop run; nil for a closed loop.
+    package var rate: Double? { Double(self["rate"]) }
+    /// The records' related objects: `--categories`, or a model's `--parents` (nil when not said).
+    package var relatedObjects: Int? { Int(self["categories"]) ?? Int(self["parents"]) }
 }
