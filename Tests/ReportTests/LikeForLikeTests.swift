@@ -12,6 +12,7 @@ import Testing
         o.workloadColumns = ["dataset", "rows", "dup_rate", "unique_keys", "operation", "fraction", "view_context", "history",
                              "writers"]
         o.switchColumns = ["view_context", "history"]
+        o.subtitleColumns = ["dup_rate", "fraction", "batch_size", "writers", "journal", "synchronous", "store"]
         o.bugs["many-writers"] = (bug: "check-then-insert races", fix: "one-writer")
         o.fixes["batch-insert-only"] = [.unique: "batch or batch-upsert", .links: "batch or batch-upsert"]
         o.purposes["count"] = "a count"

@@ -97,6 +97,8 @@ extension ConclusionOptions {
             if let purpose = s.purpose { purposes[s.name] = purpose }
         }
         workloadColumns = ConclusionFlags.workloadColumns
+        // `store` (file or memory) is set by --store, not by a parameter of the table.
+        subtitleColumns = RunParameter.all.filter(\.inSubtitles).flatMap(\.columns) + ["store"]
         switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
     }
 }

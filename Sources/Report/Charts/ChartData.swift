@@ -89,7 +89,7 @@ package struct ChartData: Sendable {
         // What the records are: the dataset, or a model run's entity and model file.
         let records = Set(configurations.map(\.parameters.records).filter { !$0.isEmpty })
         if records.count == 1, let value = records.first { parts.append(value) }
-        for column in ["rows", "dup_rate", "fraction", "batch_size", "writers", "journal", "synchronous", "store"] {
+        for column in ["rows"] + s.options.subtitleColumns {
             let values = Set(configurations.map { $0.parameters[column] }.filter { !$0.isEmpty })
             guard values.count == 1, let value = values.first else { continue }
             switch column {

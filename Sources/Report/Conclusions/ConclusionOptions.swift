@@ -44,6 +44,9 @@ package struct ConclusionOptions: Sendable {
     /// recommendation is made per workload, never across them (10 k rows against 100 k rows is
     /// not a choice a team makes).
     package var workloadColumns: [String] = []
+    /// The columns a chart's subtitle says when every drawn configuration shares a value (the
+    /// caller's declarations: `RunParameter.shownInSubtitles`), after the records and their rows.
+    package var subtitleColumns: [String] = []
     /// On/off columns, written "yes" or blank: there a blank is "off", a value of its own, not a
     /// parameter the strategy ignores.
     package var switchColumns: Set<String> = []

@@ -32,6 +32,8 @@ package struct RunParameter: Sendable {
     package private(set) var onFilledStore = true
     /// See `describingTheTask()`.
     package private(set) var isTask = false
+    /// See `shownInSubtitles()`.
+    package private(set) var inSubtitles = false
 
     /// What a parameter says, which decides where it applies.
     package enum Scope: Sendable, Equatable {
@@ -70,13 +72,16 @@ package struct RunParameter: Sendable {
                              throw RunParameterError(accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)")
                          }
                          c.pragmas[name] = value
-                     }, uses: always, unset: { $0.pragmas[name] = nil })
+                     }, uses: always, unset: { $0.pragmas[name] = nil }).shownInSubtitles()
     }
     /// The parameter, meaning nothing on a filled store.
     func notOnFilledStore() -> RunParameter { var p = self; p.onFilledStore = false; return p }
     /// The parameter, describing the task rather than a way to do it (the operation, whether a
     /// screen watches, how many producers deliver records).
     func describingTheTask() -> RunParameter { var p = self; p.isTask = true; return p }
+    /// The parameter, said in a chart's subtitle when every drawn configuration shares its value
+    /// (what a reader of the chart must know: the duplicates, the batch size, the durability).
+    func shownInSubtitles() -> RunParameter { var p = self; p.inSubtitles = true; return p }
 
     /// Whether the parameter describes the workload (what the records are, and the task) rather
     /// than a choice a team makes (strategy, batch size, store settings): recommendations are
@@ -141,7 +146,7 @@ extension RunParameter {
                          guard f > 0 else { throw RunParameterError(accepted: "a share above 0, up to 1") }
                          c.fraction = f
                      }, uses: { s, _ in s.operation == .update || s.operation == .delete }, unset: { $0.fraction = nil })
-                     .describingTheTask(),
+                     .describingTheTask().shownInSubtitles(),
         RunParameter(flag: "--dataset", valueName: "expenses|photos", help: "what the records look like (a built-in model)",
                      defaultText: "expenses", sweeps: true, columns: ["dataset"],
                      render: { [$0.model.path == nil ? $0.workload.dataset.rawValue : ""] },
@@ -190,7 +195,7 @@ extension RunParameter {
                      render: { [$0.input == nil ? Format.share($0.workload.dupRate) : Format.fixed($0.effectiveDupRate, 4)] },
                      parse: { text, c throws(RunParameterError) in
                          c.workload.dupRate = try number(text, 0...1, upperOpen: true, "a share from 0 up to (not including) 1")
-                     }, uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore(),
+                     }, uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore().shownInSubtitles(),
         RunParameter(flag: "--key-dist", valueName: "uniform|zipf", help: "which earlier keys repeat",
                      defaultText: "uniform", sweeps: true, columns: ["key_dist"],
                      render: { [$0.input == nil ? $0.workload.keyDistribution.name : "file"] },
@@ -253,11 +258,11 @@ extension RunParameter {
                      defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: ["batch_size"],
                      render: { c in [(c.batchSize ?? c.writeStrategy?.defaultBatchSize).map(String.init) ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.batchSize = try integer(text, 1...maxRows) },
-                     uses: { s, _ in s.defaultBatchSize != nil }, unset: { $0.batchSize = nil }),
+                     uses: { s, _ in s.defaultBatchSize != nil }, unset: { $0.batchSize = nil }).shownInSubtitles(),
         RunParameter(flag: "--writers", valueName: "K", help: "concurrent producers for writer strategies",
                      defaultText: "1", sweeps: true, columns: ["writers"], render: { [$0.writers.map(String.init) ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.writers = try integer(text, 1...256) },
-                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }).notOnFilledStore().describingTheTask(),
+                     uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }).notOnFilledStore().describingTheTask().shownInSubtitles(),
         RunParameter(flag: "--producer-latency", valueName: "US", help: "simulated fetch time per record in µs",
                      defaultText: "0", sweeps: true, columns: ["producer_latency_us"],
                      render: { [$0.producerLatencyMicroseconds.map(String.init) ?? ""] },
@@ -272,14 +277,14 @@ extension RunParameter {
                      defaultText: StoreOptions.Synchronous.runDefault.rawValue, sweeps: true, columns: ["synchronous"],
                      render: { [$0.synchronous?.rawValue ?? ""] },
                      parse: { text, c throws(RunParameterError) in c.synchronous = try choice(text, StoreOptions.Synchronous.self) },
-                     uses: { _, c in c.storeKind == .file }, unset: { $0.synchronous = nil }),
+                     uses: { _, c in c.storeKind == .file }, unset: { $0.synchronous = nil }).shownInSubtitles(),
         .pragma("cache_size", valueName: "N", help: "PRAGMA cache_size on every connection (NSSQLitePragmasOption): pages, or KiB "
                 + "when negative", defaultText: "SQLite's (-2000: 2 MiB)", range: -1_000_000_000...1_000_000_000),
         RunParameter(flag: "--journal", valueName: "wal|delete", help: "journal mode of a file store",
                      defaultText: "wal", sweeps: true, columns: ["journal"],
                      render: { [$0.journal?.rawValue ?? ($0.storeKind == .memory ? "memory" : "")] },
                      parse: { text, c throws(RunParameterError) in c.journal = try choice(text, StoreOptions.Journal.self) },
-                     uses: { _, c in c.storeKind == .file }, unset: { $0.journal = nil }),
+                     uses: { _, c in c.storeKind == .file }, unset: { $0.journal = nil }).shownInSubtitles(),
         RunParameter(flag: "--view-context", valueName: "off|on",
                      help: "keep a view context watching every saved record, as a list screen would (alone: on)",
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["view_context"],
