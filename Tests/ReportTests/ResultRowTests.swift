@@ -43,6 +43,14 @@ import Testing
         }
     }
 
+    /// A figure the summaries, tables or dashboards compute on reads as a number (a derived column
+    /// declares how: without it, the figure silently left the exports).
+    @Test func everyFigureTheReportsComputeOnReadsAsANumber() {
+        for c in ResultRow.columns where c.metric != nil || c.summary != nil || !c.tableCells.isEmpty {
+            #expect(c.isText || c.number?(Self.full) != nil, "\(c.name) has no numeric reading")
+        }
+    }
+
     @Test func blankColumnsReadBackBlank() throws {
         let row = ResultRow(identity: Self.full.identity, parameters: ParameterValues([:]),
                             measurement: RunMeasurement(status: .crashed))

@@ -139,10 +139,10 @@ struct DictionarySelect {
             let destination = model.runtime[entity.toOne[r].destination - 1]
             sql += " LEFT OUTER JOIN \(destination.tableName) \(alias) ON t0.\(entity.toOne[r].column) = \(alias).Z_PK"
         }
-        let compiled = try CompiledPredicate(request.predicate, entity: entity)
         // The predicate's columns are the entity's own: named through t0 (a joined table may
         // have a column of the same name).
-        if !compiled.sql.isEmpty { sql += " WHERE " + Self.qualified(compiled.sql, entity) }
+        let compiled = try CompiledPredicate(request.predicate, entity: entity, table: "t0")
+        if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
         if !request.sortDescriptors.isEmpty {
             sql += " ORDER BY " + (try request.sortDescriptors.map {
                 "t0." + (try CompiledPredicate.column($0.key, entity)) + ($0.ascending ? "" : " DESC")
@@ -153,20 +153,5 @@ struct DictionarySelect {
         self.sql = sql
         bindings = compiled.bindings
         self.keys = keys
-    }
-
-    /// The compiled predicate with each of the entity's column names prefixed by `t0.`.
-    private static func qualified(_ sql: String, _ entity: Entity) -> String {
-        let names = Set(["Z_PK", "Z_ENT", "Z_OPT"] + entity.attributeColumns + entity.toOne.map(\.column))
-        var out = "", word = ""
-        func flush() {
-            out += names.contains(word) ? "t0." + word : word
-            word = ""
-        }
-        for ch in sql {
-            if ch.isLetter || ch.isNumber || ch == "_" { word.append(ch) } else { flush(); out.append(ch) }
-        }
-        flush()
-        return out
     }
 }

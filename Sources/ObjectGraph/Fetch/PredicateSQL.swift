@@ -5,13 +5,17 @@ import SQLiteKit
 struct CompiledPredicate {
     var sql: String
     var bindings: [Value]
+    /// What every column is named through (`t0.` in a query that joins), or nothing.
+    private let table: String
 
-    /// A sub-entity's rows share their root's table: its filter on `Z_ENT` comes first.
-    init(_ predicate: Predicate?, entity: Entity) throws {
+    /// A sub-entity's rows share their root's table: its filter on `Z_ENT` comes first. `table`
+    /// names the entity's table in a query that joins others (`t0`).
+    init(_ predicate: Predicate?, entity: Entity, table: String? = nil) throws {
         sql = ""
         bindings = []
+        self.table = table.map { $0 + "." } ?? ""
         if let predicate { sql = try compile(predicate, entity) }
-        if let filter = entity.entityFilter { sql = sql.isEmpty ? filter : "(\(filter)) AND (\(sql))" }
+        if let filter = entity.entityFilter(table: self.table) { sql = sql.isEmpty ? filter : "(\(filter)) AND (\(sql))" }
     }
 
     private mutating func compile(_ p: Predicate, _ e: Entity) throws -> String {
@@ -19,7 +23,7 @@ struct CompiledPredicate {
         case .constant(let b):
             return b ? "1" : "0"
         case .compare(let key, let op, let operand):
-            let column = try Self.column(key, e)
+            let column = table + (try Self.column(key, e))
             let value = Self.value(operand)
             if value.isNull {
                 switch op {
@@ -31,7 +35,7 @@ struct CompiledPredicate {
             bindings.append(value)
             return "\(column) \(op == .equal ? "=" : op.rawValue) ?"
         case .isIn(let key, let operands):
-            let column = try Self.column(key, e)
+            let column = table + (try Self.column(key, e))
             if operands.isEmpty { return "0" }
             // Padded to a power of two by repeating the last value (same meaning): a handful of
             // statement texts serve lists of every length, so the statement cache stays small.
@@ -40,7 +44,7 @@ struct CompiledPredicate {
             bindings += repeatElement(Self.value(operands[operands.count - 1]), count: slots - operands.count)
             return "\(column) IN (" + Self.placeholders(slots) + ")"
         case .beginsWith(let key, let prefix):
-            let column = try Self.column(key, e)
+            let column = table + (try Self.column(key, e))
             bindings.append(.integer(Int64(prefix.count)))
             bindings.append(.string(prefix))
             return "substr(\(column), 1, ?) = ?"

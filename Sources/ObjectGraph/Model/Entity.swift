@@ -66,7 +66,13 @@ package final class Entity: Sendable, CustomStringConvertible {
     package let tableName: String
     /// What a query of this entity adds to its WHERE when its table holds other entities' rows
     /// (nil when it holds only this entity's): `Z_ENT = n`, or the range of its sub-hierarchy.
-    package let entityFilter: String?
+    package var entityFilter: String? { entityFilter(table: "") }
+
+    /// The filter with its `Z_ENT` named through a table alias (`t0.`), for a query that joins.
+    func entityFilter(table prefix: String) -> String? {
+        guard rootID != id else { return nil }
+        return subentityMaxID == id ? "\(prefix)Z_ENT = \(id)" : "\(prefix)Z_ENT >= \(id) AND \(prefix)Z_ENT <= \(subentityMaxID)"
+    }
     /// Attributes in column order (by name).
     package let attributes: [AttributeDescription]
     /// Column names of `attributes`.
@@ -134,9 +140,6 @@ package final class Entity: Sendable, CustomStringConvertible {
         subentityMaxID = d.subentityMaxID
         name = d.name
         tableName = d.tableName
-        // The root's table holds its hierarchy only, and a fetch includes sub-entities: no filter.
-        entityFilter = d.rootEntityID == d.entityID ? nil
-            : d.subentityMaxID == d.entityID ? "Z_ENT = \(d.entityID)" : "Z_ENT >= \(d.entityID) AND Z_ENT <= \(d.subentityMaxID)"
         attributes = Self.inheritanceOrder(d, byName) { $0.attributes.map { ($0.name, $0) } }
         attributeColumns = attributes.map { d.column(of: $0.name) }
         toOne = Self.runtimeToOnes(of: d, byName)

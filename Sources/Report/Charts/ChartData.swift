@@ -422,8 +422,5 @@ package struct ChartData: Sendable {
     }
 
     /// A number as gnuplot reads it; NaN as "NaN" (gnuplot skips it).
-    static func n(_ v: Double) -> String {
-        guard v.isFinite else { return "NaN" }
-        return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.6g", v)
-    }
+    static func n(_ v: Double) -> String { Format.plain(v) }
 }

@@ -21,8 +21,7 @@ struct TrackedFigures {
         benchmark = Self.name(c)
         figures = ResultRow.columns.compactMap { column in
             guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.name)) else { return nil }
-            let values = c.ok.compactMap { Double(column.write($0)) }.filter(\.isFinite)
-            guard let stats = Statistics(values) else { return nil }
+            guard let stats = c.statistics(of: column) else { return nil }
             return Figure(column: column.name, metric: metric, value: stats.median, low: stats.min, high: stats.max)
         }
     }
@@ -87,14 +86,10 @@ package struct GitHubBenchmarkExporter: Exporter {
         for tracked in TrackedFigures.of(summary) {
             for f in tracked.figures where f.metric.better == better {
                 entries.append(["name": "\(tracked.benchmark) · \(f.column)", "unit": f.metric.unit, "value": f.value,
-                                "range": "\(Self.plain(f.low))…\(Self.plain(f.high))"])
+                                "range": "\(Format.plain(f.low))…\(Format.plain(f.high))"])
             }
         }
         let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    private static func plain(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.6g", v)
     }
 }

@@ -96,11 +96,11 @@ package enum SummaryCSV {
         case .last?:
             return [Figure(name: column.name, isText: column.isText) { row in row.c.ok.last.map(column.write) ?? "" }]
         case .median(let decimals)?:
-            return [Figure(name: column.name) { n(statistics(column, $0.c)?.median, decimals) }]
+            return [Figure(name: column.name) { n($0.c.statistics(of: column)?.median, decimals) }]
         case .statistics(let kinds, let decimals)?:
             return kinds.map { kind in
                 Figure(name: column.name + "_" + kind.rawValue) { row in
-                    guard let s = statistics(column, row.c) else { return "" }
+                    guard let s = row.c.statistics(of: column) else { return "" }
                     switch kind {
                     case .median: return n(s.median, decimals)
                     case .mean: return n(s.mean, decimals)
@@ -117,10 +117,6 @@ package enum SummaryCSV {
         }
     }
 
-    /// The column's values over the configuration's repetitions that were ok.
-    private static func statistics(_ column: ResultColumn, _ c: RunSummary.Configuration) -> Statistics? {
-        column.number.flatMap { number in Statistics(c.ok.compactMap(number)) }
-    }
     static let textColumns: Set<String> = Set(figures.filter(\.isText).map(\.name))
 
     /// The parameter columns present in the run, in results-file order, then the figures.

@@ -25,6 +25,13 @@ package enum Format {
         return "\(n) B"
     }
 
+    /// A number as plainly as it reads: a whole one without decimals, another with six
+    /// significant digits; "NaN" for one that is not finite (gnuplot skips it).
+    package static func plain(_ v: Double) -> String {
+        guard v.isFinite else { return "NaN" }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.6g", v)
+    }
+
     /// A fixed-point number for CSV: no exponent, no locale, trailing zeros kept for alignment.
     package static func fixed(_ value: Double, _ decimals: Int) -> String {
         String(format: "%.\(decimals)f", value)

@@ -64,7 +64,7 @@ enum SummaryTable {
         let title = markdown ? cell.markdownTitle ?? cell.title : cell.title
         guard cell.value == .interval else { return (title, { c in value(column, cell, c).map(cell.format) ?? "" }) }
         return (title, { c in
-            statistics(column, c)?.medianInterval.map { "\(cell.format($0.lowerBound)) … \(cell.format($0.upperBound))" } ?? ""
+            c.statistics(of: column)?.medianInterval.map { "\(cell.format($0.lowerBound)) … \(cell.format($0.upperBound))" } ?? ""
         })
     }
 
@@ -72,14 +72,11 @@ enum SummaryTable {
     static func value(_ column: ResultColumn, _ cell: TableCell, _ c: RunSummary.Configuration) -> Double? {
         switch cell.value {
         case .last: return c.ok.last.flatMap { column.number?($0) }
-        case .median: return statistics(column, c)?.median
-        case .max: return statistics(column, c)?.max
-        case .mad: return statistics(column, c).flatMap { $0.count > 1 ? $0.mad : nil }
+        case .median: return c.statistics(of: column)?.median
+        case .max: return c.statistics(of: column)?.max
+        case .mad: return c.statistics(of: column).flatMap { $0.count > 1 ? $0.mad : nil }
         case .interval: return nil
         }
     }
 
-    private static func statistics(_ column: ResultColumn, _ c: RunSummary.Configuration) -> Statistics? {
-        column.number.flatMap { number in Statistics(c.ok.compactMap(number)) }
-    }
 }

@@ -77,7 +77,9 @@ package struct ResultRow: Sendable {
             .tabled(TableCell("peak RSS", .median, format: TableCell.bytes)),
         .measured("end_rss_bytes", \.endRSSBytes),
         .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower).summarized(.statistics([.max], decimals: 0)),
-        .derived("sql_statements", domain: .count) { $0.measurement.sql.map { String($0.total) } ?? "" }.judged(.exact)
+        .derived("sql_statements", domain: .count, number: { $0.measurement.sql.map { Double($0.total) } }) {
+            $0.measurement.sql.map { String($0.total) } ?? ""
+        }.judged(.exact)
             .tracked("statements", better: .lower).summarized(.last),
         .sql("sql_selects", \.select).judged(.exact).tracked("statements", better: .lower).summarized(.last),
         .strategy("saves", \.saves).judged(.exact).summarized(.last),

@@ -48,6 +48,11 @@ package struct RunSummary: Sendable {
 
         /// The last ok repetition's measurement (for counts that repeat exactly).
         package var last: RunMeasurement? { ok.last?.measurement }
+
+        /// A results column's values over the repetitions that were ok (nil for text, or none).
+        func statistics(of column: ResultColumn) -> Statistics? {
+            column.number.flatMap { number in Statistics(ok.compactMap(number)) }
+        }
     }
 
     /// Configurations measured at one sweep point, fastest first; those that broke a promise

@@ -1,5 +1,6 @@
 import ObjectGraph
 import SQLiteKit
+import Workload
 
 /// What a list screen showed, added up so that the check can tell whether it showed the
 /// store's rows: each row's note and its related object's key, hashed (FNV-1a) and summed, so
@@ -13,7 +14,7 @@ struct ShownDigest {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         Self.hash(note, into: &h)
         Self.hash(key, into: &h)
-        value &+= Self.mix(h)
+        value &+= Mixing.mix(h)
         rows += 1
     }
 
@@ -41,13 +42,6 @@ struct ShownDigest {
     @inline(__always)
     private static func add(_ b: UInt8, _ h: inout UInt64) { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
 
-    private static func mix(_ x: UInt64) -> UInt64 {
-        var z = x &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
     /// What a screen of every row shows, read from the store with plain SQL: each record's note
     /// (`note`, nil when the entity has none) and its related object's key (`key` of `parent`
     /// through `foreignKey`, nil without a relationship).
@@ -62,7 +56,7 @@ struct ShownDigest {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             hash(column: 0, of: s, into: &h)
             hash(column: 1, of: s, into: &h)
-            digest.value &+= mix(h)
+            digest.value &+= Mixing.mix(h)
         }
         return digest.result
     }

@@ -94,15 +94,7 @@ extension RecordFileReader {
         guard c == UInt8(ascii: "[") else { throw typeError("member \"\(field)\" of \(place)", expected: "an array of records", found: c) }
         position += 1
         var first = true
-        while true {
-            try skipWhitespace()
-            guard let c = try peek() else { throw error(nil, "the file ends inside \(place)") }
-            if c == UInt8(ascii: "]") { position += 1; return }
-            if !first {
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after a record", record: recordNumber) }
-                position += 1
-                try skipWhitespace()
-            }
+        while try nextInArray(first: first, after: "a record", ends: "the file ends inside \(place)") {
             first = false
             recordNumber += 1
             var r = Record()

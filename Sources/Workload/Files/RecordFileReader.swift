@@ -235,23 +235,29 @@ package final class RecordFileReader: RecordSource {
         if finished { return false }
         try skipWhitespace()
         if format == .json {
-            guard let c = try peek() else {
-                throw error(nil, "the file ends before the closing ']'\(arrayName.map { " of \"\($0)\"" } ?? "")")
-            }
-            if c == UInt8(ascii: "]") {
-                position += 1
+            let ends = "the file ends before the closing ']'" + (arrayName.map { " of \"\($0)\"" } ?? "")
+            guard try nextInArray(first: first, after: what, ends: ends) else {
                 if bareArray { try expectEndOfFile() } else if !pointer.isEmpty { try ascend() } else { try expectEnd(closing: "}") }
                 finished = true
                 return false
             }
-            if !first {
-                guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after \(what)", record: recordNumber) }
-                position += 1
-                try skipWhitespace()
-            }
         } else if try peek() == nil {
             finished = true
             return false
+        }
+        return true
+    }
+
+    /// Steps to an array's next element (past the ',' before it unless `first`): false at the
+    /// array's `]`, consumed. `ends` is the error when the file ends first.
+    func nextInArray(first: Bool, after what: String, ends: String) throws -> Bool {
+        try skipWhitespace()
+        guard let c = try peek() else { throw error(nil, ends) }
+        if c == UInt8(ascii: "]") { position += 1; return false }
+        if !first {
+            guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after \(what)", record: recordNumber) }
+            position += 1
+            try skipWhitespace()
         }
         return true
     }
