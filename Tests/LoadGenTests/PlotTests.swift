@@ -161,7 +161,7 @@ import Testing
         #expect(vars.contains("throughput_settings = \"expenses"))
         // The reads in read words: heap per row and rows read per second, a line per read strategy.
         let reads = try String(contentsOfFile: out + "/data/reads.dat", encoding: .utf8)
-        #expect(reads.hasPrefix("# rows heap_bytes_per_row_median rows_read_per_s_median")
+        #expect(reads.hasPrefix("# rows peak_heap_bytes_per_row_median rows_per_s_median")
                 && reads.contains("# read-faulting") && reads.contains("# read-dictionaries"), "\(reads)")
         #expect(vars.contains("reads_headline = \"peak heap per row at 2,000 rows: "), "\(vars)")
         let writers = try String(contentsOfFile: out + "/data/writers.dat", encoding: .utf8)

@@ -190,7 +190,7 @@ import Testing
             for file in [video, image] { try file.addObject(deleting.object(with: tagIDs[0]), forKey: "tags") }
             try deleting.save()
             #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 2)
-            try deleting.execute(BatchDeleteRequest(entityName: "Video", predicate: nil))
+            _ = try deleting.execute(BatchDeleteRequest(entityName: "Video", predicate: nil))
         }
         #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 1)
         #expect(try container.rows("SELECT count(*) FROM ZFILE WHERE Z_ENT = 2") == 1)

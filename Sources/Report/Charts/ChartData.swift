@@ -106,23 +106,15 @@ package struct ChartData: Sendable {
 
     /// 2. Wall time and rows/s against rows, one line per strategy (and other swept values).
     static func scaling(_ s: RunSummary) -> Chart {
-        series(s, name: "scaling", title: "Scaling", axis: "rows", need: "sweep of --rows",
-               header: "# rows wall_median wall_min wall_max rows_per_s_median") { c in
-            guard let wall = c.wall, let rate = c.rate else { return nil }
-            return "\(n(wall.median)) \(n(wall.min)) \(n(wall.max)) \(n(rate.median))"
-        }
+        series(s, .named("scaling"), need: "sweep of --rows")
     }
-
-    /// The batch size charts' names, one per operation (a fetch's batch is not a save's).
-    static let batchSizeCharts: [(operation: String, name: String)] = [
-        ("import", "batchsize"), ("update", "batchsize_update"), ("delete", "batchsize_delete"), ("read", "batchsize_read"),
-    ]
 
     /// 3. Rows/s and peak RSS against batch size, one chart per operation.
     static func batchSizes(_ s: RunSummary) -> [Chart] {
-        let charts = batchSizeCharts.map { op, name in
+        let declaration = ChartDeclaration.named("batchsize")
+        let charts = ChartDeclaration.operations.map { op in
             let rows = s.configurations.filter { operation(of: $0) == op }.flatMap(\.rows)
-            return batchSize(RunSummary(rows: rows, unranked: s.unranked, options: s.options), name: name)
+            return batchSize(RunSummary(rows: rows, unranked: s.unranked, options: s.options), name: declaration.name(for: op))
         }
         let drawn = charts.contains { $0.data != nil }
         return charts.map { chart in
@@ -133,12 +125,7 @@ package struct ChartData: Sendable {
     }
 
     private static func batchSize(_ s: RunSummary, name: String) -> Chart {
-        var chart = series(s, name: name, title: "Batch size", axis: "batch_size", need: "sweep of --batch-size",
-                           header: "# batch_size rows_per_s_median low high peak_rss_mb_median") { c in
-            guard let rate = c.rate, let rss = c.peakRSS else { return nil }
-            let interval = rate.medianInterval ?? rate.min...rate.max
-            return "\(n(rate.median)) \(n(interval.lowerBound)) \(n(interval.upperBound)) \(n(rss.median / 1e6))"
-        }
+        var chart = series(s, .named("batchsize"), name: name, need: "sweep of --batch-size")
         guard chart.data != nil else { return chart }
         // What a batch is depends on the operation: a fetch's batch for reads, a save's otherwise.
         let swept = s.configurations.filter { $0.parameters.batchSize != nil && !$0.underCallgrind }
@@ -163,15 +150,8 @@ package struct ChartData: Sendable {
     /// them: Report knows no strategy), with their spread over the repetitions.
     static func writers(_ s: RunSummary, strategies: [String]) -> Chart {
         let writers = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
-        var chart = series(RunSummary(rows: writers.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "writers", title: "Writers", axis: "writers",
-                      need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more",
-                      header: "# writers duplicates_median duplicates_min duplicates_max conflicts_median conflicts_min conflicts_max") { c in
-            let dup = Statistics(c.ok.compactMap { $0.measurement.verification.map { Double($0.duplicates) } })
-            let conflicts = Statistics(c.ok.compactMap { $0.measurement.strategy?.conflicts.map(Double.init) })
-            guard let dup else { return nil }
-            return "\(n(dup.median)) \(n(dup.min)) \(n(dup.max)) \(n(conflicts?.median ?? 0)) \(n(conflicts?.min ?? 0)) "
-                + "\(n(conflicts?.max ?? 0))"
-        }
+        var chart = series(RunSummary(rows: writers.flatMap(\.rows), unranked: s.unranked, options: s.options), .named("writers"),
+                           need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more")
         guard chart.data != nil else { return chart }
         // The headline from the data: who kept duplicates at 0 at every writer count, who did not.
         var clean: [String] = [], dirty: [String] = []
@@ -189,18 +169,16 @@ package struct ChartData: Sendable {
     /// strategies the caller names (Report knows no strategy).
     static func sqlPerRow(_ s: RunSummary, strategies: [String]) -> Chart {
         let pair = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
-        var chart = series(RunSummary(rows: pair.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "sqlperrow", title: "SQL per row", axis: "rows",
-                      need: strategies.isEmpty ? "strategy named for this chart" : "\(strategies.joined(separator: " or ")) at two --rows values or more",
-                      header: "# rows sql_statements_per_row selects_per_row") { c in
-            guard let perRow = c.sqlPerRow, let last = c.last, let sql = last.sql, let done = last.rowsDone, done > 0 else { return nil }
-            return "\(n(perRow)) \(n(Double(sql.select) / Double(done)))"
-        }
+        let declaration = ChartDeclaration.named("sqlperrow")
+        var chart = series(RunSummary(rows: pair.flatMap(\.rows), unranked: s.unranked, options: s.options), declaration,
+                           need: strategies.isEmpty ? "strategy named for this chart" : "\(strategies.joined(separator: " or ")) at two --rows values or more")
         guard chart.data != nil else { return chart }
-        // The headline from the data: selects per record at each strategy's largest size.
+        // The headline from the data: selects per record (the chart's second column) at each
+        // strategy's largest size.
         chart.variables["headline"] = pair.map(\.strategy).uniqued().compactMap { strategy -> String? in
             guard let largest = pair.filter({ $0.strategy == strategy }).max(by: { $0.parameters.rows < $1.parameters.rows }),
-                  let last = largest.last, let sql = last.sql, let done = last.rowsDone, done > 0 else { return nil }
-            return String(format: "%@: %.3f SELECTs per record at %d rows", strategy, Double(sql.select) / Double(done), largest.parameters.rows)
+                  let selects = declaration.columns[1].value(of: largest) else { return nil }
+            return String(format: "%@: %.3f SELECTs per record at %d rows", strategy, selects, largest.parameters.rows)
         }.joined(separator: "; ")
         return chart
     }
@@ -211,12 +189,8 @@ package struct ChartData: Sendable {
         func median(_ c: RunSummary.Configuration, _ pick: (StrategyCounters) -> Double?) -> Double? {
             Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
         }
-        var chart = series(RunSummary(rows: open.flatMap(\.rows), unranked: s.unranked, options: s.options), name: "latency",
-                           title: "Open-loop latency", axis: "rate", need: "--rate run", minimumPoints: 1,
-                           header: "# rate p50_ms p99_ms max_ms") { c in
-            guard let p50 = median(c, \.latencyP50Milliseconds) else { return nil }
-            return "\(n(p50)) \(n(median(c, \.latencyP99Milliseconds) ?? .nan)) \(n(median(c, \.latencyMaxMilliseconds) ?? .nan))"
-        }
+        var chart = series(RunSummary(rows: open.flatMap(\.rows), unranked: s.unranked, options: s.options), .named("latency"),
+                           need: "--rate run", minimumPoints: 1)
         guard chart.data != nil else { return chart }
         // The headline from the data: per strategy, p50 from the lowest offered rate to the
         // highest, and the rates it could not keep up with.
@@ -233,14 +207,19 @@ package struct ChartData: Sendable {
         return chart
     }
 
-    /// Lines of `figure` against the swept column `axis`, one per strategy and value of the
-    /// other parameters that vary; skipped unless some line has `minimumPoints` points. A line's
-    /// title is its strategy and what tells it from another line of the same strategy (a
-    /// parameter other strategies leave blank is no difference), and, when its configurations may
-    /// not be recommended, why ("— bug", "— short: unique").
-    static func series(_ s: RunSummary, name: String, title: String, axis: String, need: String,
-                               minimumPoints: Int = 2, header: String,
-                               _ figure: (RunSummary.Configuration) -> String?) -> Chart {
+    /// Lines of the chart's columns against its axis (a swept parameter column), one per
+    /// strategy and value of the other parameters that vary; skipped unless some line has
+    /// `minimumPoints` points. A point is a configuration whose repetitions give every column
+    /// that declares no `absent` value. A line's title is its strategy and what tells it from
+    /// another line of the same strategy (a parameter other strategies leave blank is no
+    /// difference), and, when its configurations may not be recommended, why ("— bug", "— short: unique").
+    static func series(_ s: RunSummary, _ declaration: ChartDeclaration, name: String? = nil, need: String,
+                       minimumPoints: Int = 2) -> Chart {
+        let (name, title, axis) = (name ?? declaration.name, declaration.title, declaration.axis)
+        func figure(_ c: RunSummary.Configuration) -> String? {
+            let values = declaration.columns.map { $0.value(of: c) }
+            return values.contains(nil) ? nil : values.map { n($0!) }.joined(separator: " ")
+        }
         let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
         var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
         for c in s.configurations where Double(c.parameters[axis]) != nil && figure(c) != nil && !c.underCallgrind {
@@ -261,7 +240,7 @@ package struct ChartData: Sendable {
             lines.append((title, group.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }))
         }
         guard !lines.isEmpty else { return skip(name, title, "the results hold no \(need)") }
-        var text = header + "\n"
+        var text = declaration.header + "\n"
         for line in lines {
             text += "# \(line.title)\n"
             for (x, y) in line.points.sorted(by: { $0.0 < $1.0 }) { text += "\(n(x)) \(y)\n" }
@@ -283,7 +262,7 @@ package struct ChartData: Sendable {
     /// repetition), so that the reset sawtooth and unbounded growth show side by side.
     static func memory(rows: [ResultRow], timeline: [[String: String]]?) -> Chart {
         guard let timeline, !timeline.isEmpty else {
-            return skip("memory", "Memory over rows", "no --timeline file was given (loadgen plot --timeline FILE)")
+            return skip(memoryChart.name, memoryChart.title, "no --timeline file was given (loadgen plot --timeline FILE)")
         }
         // The runs that went furthest (the largest --rows): where growth and sawtooth show best.
         let longest = timeline.compactMap { Double($0["rows_done"] ?? "") }.max() ?? 0
@@ -298,11 +277,12 @@ package struct ChartData: Sendable {
             guard let run = sample["run_id"], !key.isEmpty else { continue }
             if firstRun[key] == nil { firstRun[key] = run; order.append(key) }
         }
-        guard !order.isEmpty else { return skip("memory", "Memory over rows", "the timeline has no samples") }
+        guard !order.isEmpty else { return skip(memoryChart.name, memoryChart.title, "the timeline has no samples") }
         // Titles keep what differs between the lines (rows=… is the same for all of them).
         let words = order.map { $0.split(separator: " ").map(String.init) }
         let common = words.dropFirst().reduce(Set(words[0].dropFirst())) { $0.intersection($1.dropFirst()) }
         let titles = words.map { w in ([w[0]] + w.dropFirst().filter { !common.contains($0) }).joined(separator: " ") }
+        // The timeline's own samples, not results figures: its header is this chart's.
         var text = "# rows_done rss_mb heap_mb\n"
         var grows: [String] = []
         for (key, title) in zip(order, titles) {
@@ -322,7 +302,7 @@ package struct ChartData: Sendable {
             : "\(listed(grows)) \(grows.count == 1 ? "grows" : "grow") with every row (the heap at the end more than twice, and "
                 + "5 MB more than, a tenth of the way in); the others stay near that level"
         let ticks = siTicks(upTo: longest)
-        return Chart(name: "memory", title: "Memory over rows", data: text, series: titles, skipped: nil,
+        return Chart(name: memoryChart.name, title: memoryChart.title, data: text, series: titles, skipped: nil,
                      variables: ["headline": wrapped(headline, width: 120).joined(separator: "\\n"), "step": n(ticks.step),
                                  "format": ticks.format])
     }
@@ -342,10 +322,10 @@ package struct ChartData: Sendable {
     /// night a strategy fell below the band.
     static func trend(history: [TrendSample]?, baseline: [ResultRow]?, limit: String = "", band: Double = 0.05) -> Chart {
         guard let history, !history.isEmpty else {
-            return skip("trend", "Nightly trend", "no --history file was given (results/history.csv)")
+            return skip(trendChart.name, trendChart.title, "no --history file was given (results/history.csv)")
         }
         guard let baseline, !baseline.isEmpty else {
-            return skip("trend", "Nightly trend", "no baseline to compare the nights with (--baseline FILE)")
+            return skip(trendChart.name, trendChart.title, "no baseline to compare the nights with (--baseline FILE)")
         }
         let base = Dictionary(grouping: baseline.filter { $0.measurement.instructionsCountedBy == nil }.map(TrendSample.init),
                               by: \.configuration)
@@ -376,14 +356,14 @@ package struct ChartData: Sendable {
             blocks.append((strategy, "# \(strategy)\n" + lines.joined(separator: "\n") + "\n\n\n", hasSpeed))
         }
         blocks = blocks.filter(\.hasSpeed) + blocks.filter { !$0.hasSpeed }
-        var text = "# run_start_epoch vs_limit_change_in_thresholds allocations_per_row_to_baseline\n" + blocks.map(\.text).joined()
+        var text = trendChart.header + "\n" + blocks.map(\.text).joined()
         let series = blocks.map(\.strategy)
         guard !series.isEmpty else {
-            return skip("trend", "Nightly trend", "no configuration of the history is in the baseline")
+            return skip(trendChart.name, trendChart.title, "no configuration of the history is in the baseline")
         }
         // The marks: an index of their own after the series ("x y label"), empty when none.
         text += "# below the band\n" + (flags.isEmpty ? "NaN NaN \"\"\n" : flags)
-        return Chart(name: "trend", title: "Nightly trend", data: text, series: series, skipped: nil,
+        return Chart(name: trendChart.name, title: trendChart.title, data: text, series: series, skipped: nil,
                      variables: ["band": n(band), "nights": String(order.count),
                                  "first": String(Int(start[order.first!]!)), "last": String(Int(start[order.last!]!)),
                                  "speedcount": String(blocks.filter(\.hasSpeed).count),
@@ -416,6 +396,9 @@ package struct ChartData: Sendable {
             return max(band, Comparison.Options.driftFactor * drift)
         }
     }
+
+    private static var memoryChart: ChartDeclaration { .named("memory") }
+    private static var trendChart: ChartDeclaration { .named("trend") }
 
     static func skip(_ name: String, _ title: String, _ why: String) -> Chart {
         Chart(name: name, title: title, data: nil, series: [], skipped: why)

@@ -7,12 +7,7 @@ extension ChartData {
     static func reads(_ s: RunSummary) -> Chart {
         let reads = s.configurations.filter { operation(of: $0) == "read" && !$0.underCallgrind }
         let summary = RunSummary(rows: reads.flatMap(\.rows), unranked: s.unranked, options: s.options)
-        var chart = series(summary, name: "reads", title: "Reads against rows", axis: "rows",
-                           need: "sweep of --rows with --operation read",
-                           header: "# rows heap_bytes_per_row_median rows_read_per_s_median") { c in
-            guard let perRow = heapPerRow(c), let rate = c.rate else { return nil }
-            return "\(n(perRow)) \(n(rate.median))"
-        }
+        var chart = series(summary, .named("reads"), need: "sweep of --rows with --operation read")
         guard chart.data != nil else { return chart }
         // The headline from the data: heap per row of each strategy at the largest size swept.
         let largest = reads.map(\.parameters.rows).max() ?? 0
@@ -29,10 +24,8 @@ extension ChartData {
         return chart
     }
 
-    /// The median peak heap of a configuration's repetitions over its rows, nil without both.
+    /// The peak heap per row of a configuration (the chart's first column), nil without it.
     static func heapPerRow(_ c: RunSummary.Configuration) -> Double? {
-        guard c.parameters.rows > 0,
-              let heap = Statistics(c.ok.compactMap { $0.measurement.peakHeapBytes.map(Double.init) }) else { return nil }
-        return heap.median / Double(c.parameters.rows)
+        ChartDeclaration.named("reads").columns[0].value(of: c)
     }
 }

@@ -1,12 +1,6 @@
 import Foundation
 
 extension ChartData {
-    /// The throughput charts' names, one per operation: an import's rate and a read's are
-    /// different quantities and never share an axis.
-    static let throughputCharts: [(operation: String, name: String)] = [
-        ("import", "throughput"), ("update", "throughput_update"), ("delete", "throughput_delete"), ("read", "throughput_read"),
-    ]
-
     /// 1. Median rate per configuration with its interval, one chart per operation: one
     /// horizontal bar per configuration, grouped by workload; the limit one line per workload at
     /// the limit's own measured rate; configurations that may not be recommended (their stores
@@ -15,12 +9,14 @@ extension ChartData {
     /// times. Rows counted under callgrind are left out: their time is callgrind's.
     static func throughputs(_ s: RunSummary, limit: String, marks: [String: String]) -> [Chart] {
         let measured = s.configurations.filter { $0.rate != nil && !$0.underCallgrind }
-        let drawn = throughputCharts.filter { op, _ in measured.contains { operation(of: $0) == op } }
-        return throughputCharts.map { op, name in
+        let declaration = ChartDeclaration.named("throughput")
+        let drawn = ChartDeclaration.operations.filter { op in measured.contains { operation(of: $0) == op } }
+        return ChartDeclaration.operations.map { op in
+            let name = declaration.name(for: op)
             let mine = measured.filter { operation(of: $0) == op }
             guard !mine.isEmpty else {
                 let why = measured.isEmpty ? "no repetition finished ok" : "no \(op) was measured"
-                var chart = skip(name, "Throughput (\(op))", why)
+                var chart = skip(name, "\(declaration.title) (\(op))", why)
                 chart.quiet = !drawn.isEmpty
                 return chart
             }
@@ -40,12 +36,12 @@ extension ChartData {
         }
         let labelled = bars.filter { !$0.label.isEmpty }.map { Set($0.label.split(separator: " ").map(String.init)) }
         let shared = labelled.count == bars.count ? labelled.dropFirst().reduce(labelled.first ?? []) { $0.intersection($1) } : []
-        // apart: 0 may be recommended, 1 may not, 2 the limit itself.
-        var text = "# y label median_rows_per_s low high apart\n"
+        // The declared columns, then apart: 0 may be recommended, 1 may not, 2 the limit itself.
+        let declaration = ChartDeclaration.named("throughput")
+        var text = declaration.header + " apart\n"
         var longest = 0
         for (i, c) in bars.enumerated() {
-            let rate = c.rate!
-            let interval = rate.medianInterval ?? rate.min...rate.max
+            let values = declaration.columns.map { $0.value(of: c).map(n) ?? "NaN" }.joined(separator: " ")
             let outcome = c.verdict.outcome
             let why = outcome == "ok" || c.strategy == limit ? "" : " — " + outcome.replacingOccurrences(of: "short:", with: "short: ")
                 .replacingOccurrences(of: "+", with: ", ")
@@ -60,14 +56,14 @@ extension ChartData {
             let label = ([c.strategy + (c.strategy == limit ? " (limit)" : "")] + words + workload).joined(separator: " ") + why
             longest = max(longest, label.count)
             // Quoted: gnuplot reads a quoted field with spaces as one column.
-            text += "\(bars.count - i) \"\(label.replacingOccurrences(of: "\"", with: "'"))\" \(n(rate.median)) "
-                + "\(n(interval.lowerBound)) \(n(interval.upperBound)) \(c.strategy == limit ? 2 : c.verdict.isOK ? 0 : 1)\n"
+            text += "\(bars.count - i) \"\(label.replacingOccurrences(of: "\"", with: "'"))\" \(values) "
+                + "\(c.strategy == limit ? 2 : c.verdict.isOK ? 0 : 1)\n"
         }
         // The limit: one segment per workload across its bars, at the limit's measured median.
         text += "\n\n# limit_rows_per_s y_top y_bottom\n"
         for span in spans { text += "\(n(span.rate)) \(n(Double(bars.count - span.first) + 0.45)) \(n(Double(bars.count - span.last) - 0.45))\n" }
         if spans.isEmpty { text += "NaN NaN NaN\n" }
-        return Chart(name: name, title: "Throughput (\(operation))", data: text,
+        return Chart(name: name, title: "\(declaration.title) (\(operation))", data: text,
                      series: Self.throughputTitles(limit: limit), skipped: nil,
                      variables: throughputVariables(s, bars: bars, spans: spans, operation: operation, limit: limit,
                                                     marks: marks, longest: longest))

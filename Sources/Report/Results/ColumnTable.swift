@@ -1,18 +1,26 @@
 /// The results file's columns as a Markdown table for `results/README.md`, made from
 /// `ResultRow.columns` (a test keeps the README's copy equal to it): what each cell holds, how
-/// the nightly gate judges it, and what a benchmark dashboard tracks of it.
+/// the nightly gate judges it, what a benchmark dashboard tracks of it, and the charts that draw
+/// it (`ChartDeclaration.all`).
 package enum ColumnTable {
     /// Where the table sits in the README.
     package static let begin = "<!-- columns: made from ResultRow.columns; scripts/golden rewrites it -->"
     package static let end = "<!-- end of columns -->"
 
     package static func markdown() -> String {
-        var text = "| column | holds | the gate judges it | the summary CSV gives | dashboards track it |\n|---|---|---|---|---|\n"
+        var text = "| column | holds | the gate judges it | the summary CSV gives | dashboards track it | charts |\n"
+            + "|---|---|---|---|---|---|\n"
         for c in ResultRow.columns {
             text += "| `\(c.name)` | \(holds(c)) | \(gate(c.rule)) | \(summary(c)) | "
-                + "\(c.metric.map { "\($0.unit), \($0.better == .higher ? "higher" : "lower") is better" } ?? "") |\n"
+                + "\(c.metric.map { "\($0.unit), \($0.better == .higher ? "higher" : "lower") is better" } ?? "") | \(charts(c)) |\n"
         }
         return text
+    }
+
+    /// The charts that draw the figure, by file name (`throughput*`: one per operation).
+    private static func charts(_ c: ResultColumn) -> String {
+        ChartDeclaration.all.filter { $0.figures.contains(c.name) }
+            .map { "`\($0.name)\($0.perOperation ? "*" : "")`" }.joined(separator: ", ")
     }
 
     private static func holds(_ c: ResultColumn) -> String {

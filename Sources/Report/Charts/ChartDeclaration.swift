@@ -1,0 +1,172 @@
+/// One chart: the files it writes, its title, its x axis and the figures it draws, each a `.dat`
+/// column. `ChartDeclaration.all` is the one list: each chart's `.dat` header and each point's
+/// values derive from its columns, and results/README.md's "charts" column from their figures,
+/// so that which charts use a figure is declared once and cannot drift from what they draw.
+package struct ChartDeclaration: Sendable {
+    /// Where the chart's points come from.
+    package enum Source: Sendable, Equatable {
+        /// The results file's rows, a point per configuration.
+        case results
+        /// A `--timeline` file's samples (`TimelineWriter`), not results figures.
+        case timeline
+        /// The nightly history against its baseline.
+        case history
+    }
+
+    /// The chart's file name (without `.png`), or the stem of one per operation.
+    package let name: String
+    package let title: String
+    /// The x axis: a parameter column for a line chart, else what the chart lays out.
+    package let axis: String
+    /// The `.dat` columns after the axis, in order: `plots.gnuplot` reads them by position.
+    package let columns: [ChartColumn]
+    package let source: Source
+    /// True when the chart is drawn once per operation (an import's rate and a read's are
+    /// different quantities and never share an axis).
+    package let perOperation: Bool
+
+    init(_ name: String, _ title: String, axis: String, _ columns: [ChartColumn], source: Source = .results,
+         perOperation: Bool = false) {
+        self.name = name
+        self.title = title
+        self.axis = axis
+        self.columns = columns
+        self.source = source
+        self.perOperation = perOperation
+    }
+
+    /// The results figures it draws, each once, in column order.
+    package var figures: [String] { columns.map(\.figure).uniqued() }
+
+    /// Its file names: one, or one per operation (the import's keeps the plain name).
+    package var names: [String] {
+        perOperation ? Self.operations.map { $0 == "import" ? name : name + "_" + $0 } : [name]
+    }
+
+    /// The file name of its chart for `operation`.
+    package func name(for operation: String) -> String { operation == "import" ? name : name + "_" + operation }
+
+    /// The `.dat` header: the axis, then each column's name.
+    package var header: String { "# " + ([axis] + columns.map(\.header)).joined(separator: " ") }
+
+    /// The operations a per-operation chart is drawn for, in order.
+    package static let operations = ["import", "update", "delete", "read"]
+
+    /// A declared chart by name (a programming error when absent: the list is this file's).
+    static func named(_ name: String) -> ChartDeclaration {
+        guard let chart = all.first(where: { $0.name == name }) else { preconditionFailure("no chart is declared as \(name)") }
+        return chart
+    }
+
+    // MARK: The charts
+
+    /// Every chart `plot` draws, in the order the review page shows them.
+    package static let all: [ChartDeclaration] = [
+        ChartDeclaration("throughput", "Throughput", axis: "y label",
+                         [.init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high)], perOperation: true),
+        ChartDeclaration("scaling", "Scaling", axis: "rows",
+                         [.init("wall_s", .median), .init("wall_s", .min), .init("wall_s", .max), .init("rows_per_s", .median)]),
+        ChartDeclaration("batchsize", "Batch size", axis: "batch_size",
+                         [.init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high),
+                          .init("peak_rss_bytes", .median, scale: .megabytes)], perOperation: true),
+        ChartDeclaration("memory", "Memory over rows", axis: "rows_done", [], source: .timeline),
+        ChartDeclaration("writers", "Writers", axis: "writers",
+                         [.init("duplicates", .median), .init("duplicates", .min), .init("duplicates", .max),
+                          .init("conflicts", .median, absent: 0), .init("conflicts", .min, absent: 0), .init("conflicts", .max, absent: 0)]),
+        ChartDeclaration("sqlperrow", "SQL per row", axis: "rows",
+                         [.init("sql_statements", .median, scale: .perRecord), .init("sql_selects", .median, scale: .perRecord)]),
+        ChartDeclaration("latency", "Open-loop latency", axis: "rate",
+                         [.init("latency_p50_ms", .median), .init("latency_p99_ms", .median, absent: .nan),
+                          .init("latency_max_ms", .median, absent: .nan)]),
+        ChartDeclaration("reads", "Reads against rows", axis: "rows",
+                         [.init("peak_heap_bytes", .median, scale: .perRow), .init("rows_per_s", .median)]),
+        ChartDeclaration("trend", "Nightly trend", axis: "run_start_epoch",
+                         [.init("vs_limit", .median, scale: .thresholdsFromBaseline),
+                          .init("allocations", .median, scale: .perRecordToBaseline)], source: .history),
+    ]
+}
+
+/// One `.dat` column: a statistic of a results figure over a configuration's repetitions that
+/// were ok, read through the figure's own `ResultColumn.number`.
+package struct ChartColumn: Sendable {
+    /// Which statistic of the repetitions.
+    package enum Statistic: String, Sendable {
+        case median, min, max
+        /// The median's 95 % interval, or the range when there are too few repetitions for one.
+        case low, high
+    }
+
+    /// What each repetition's value is divided by (or how it is drawn) before the statistic.
+    package enum Scale: Sendable {
+        case asMeasured
+        /// Bytes drawn as megabytes.
+        case megabytes
+        /// Per row the run asked for (`rows`): what a list of that size costs.
+        case perRow
+        /// Per record the repetition did (`rows_done`): statements per record.
+        case perRecord
+        /// The trend's: the change against the baseline in units of the gate's threshold.
+        case thresholdsFromBaseline
+        /// The trend's: per record, as a share of the baseline's.
+        case perRecordToBaseline
+    }
+
+    package let figure: String
+    package let statistic: Statistic
+    package let scale: Scale
+    /// Written when the repetitions have no value; nil: the point is not drawn without it.
+    package let absent: Double?
+
+    init(_ figure: String, _ statistic: Statistic, scale: Scale = .asMeasured, absent: Double? = nil) {
+        self.figure = figure
+        self.statistic = statistic
+        self.scale = scale
+        self.absent = absent
+    }
+
+    /// Its name in the `.dat` header, as the summary CSV names a statistic (`wall_s_median`).
+    package var header: String {
+        let base: String
+        switch scale {
+        case .asMeasured: base = figure
+        case .megabytes: base = figure.replacingOccurrences(of: "_bytes", with: "_mb")
+        case .perRow: base = figure + "_per_row"
+        case .perRecord: base = figure + "_per_record"
+        case .thresholdsFromBaseline: base = figure + "_change_in_thresholds"
+        case .perRecordToBaseline: base = figure + "_per_record_to_baseline"
+        }
+        return base + "_" + statistic.rawValue
+    }
+
+    /// The column's value for configuration `c`, nil when a value it needs is absent (then
+    /// `absent`, when declared). Only for the scales a configuration's rows give.
+    func value(of c: RunSummary.Configuration) -> Double? {
+        guard let column = ResultRow.column(figure), let number = column.number else { return absent }
+        let values = c.ok.compactMap { row -> Double? in
+            guard let v = number(row) else { return nil }
+            switch scale {
+            case .asMeasured, .thresholdsFromBaseline, .perRecordToBaseline: return v
+            case .megabytes: return v / 1e6
+            case .perRow: return c.parameters.rows > 0 ? v / Double(c.parameters.rows) : nil
+            case .perRecord: return row.measurement.rowsDone.flatMap { $0 > 0 ? v / Double($0) : nil }
+            }
+        }
+        guard let s = Statistics(values) else { return absent }
+        switch statistic {
+        case .median: return s.median
+        case .min: return s.min
+        case .max: return s.max
+        case .low: return s.medianInterval?.lowerBound ?? s.min
+        case .high: return s.medianInterval?.upperBound ?? s.max
+        }
+    }
+}
+
+extension ResultRow {
+    /// The results column named `name`, nil when there is none.
+    package static func column(_ name: String) -> ResultColumn? {
+        columnsByName[name]
+    }
+
+    private static let columnsByName: [String: ResultColumn] = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+}
