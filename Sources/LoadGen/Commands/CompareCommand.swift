@@ -100,17 +100,6 @@ enum Bisect {
 
     /// The `run` options that make a configuration again, from its parameter columns.
     static func arguments(_ parameters: [String: String]) -> [String] {
-        var words: [String] = []
-        for p in RunParameter.all {
-            let values = p.columns.map { parameters[$0] ?? "" }
-            guard let value = values.first, !value.isEmpty, values.count == 1 else { continue }
-            if p.impliedValue != nil {
-                if value == "yes" { words.append(p.flag) }
-            } else {
-                words += [p.flag, p.columns[0] == "key" ? value.replacingOccurrences(of: "+", with: ",") : value]
-            }
-        }
-        if parameters["store"] == "memory" { words += ["--store", "memory"] }
-        return words
+        RunConfiguration.arguments(fromCSV: parameters)
     }
 }

@@ -100,11 +100,7 @@ struct RunPlan {
         }
         try readRunOptions(a)
         conclusions = try ConclusionFlags.options(a)
-        if storePath == "memory" {
-            base.storeKind = .memory
-            base.journal = nil
-            base.synchronous = nil
-        }
+        if storePath == StoreKind.memory.rawValue { base.keepStoreInMemory() }
         axes = try Self.readAxes(a)
         if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag)
             && !RunParameter.modelFlags.contains($0.parameter.flag) }) {

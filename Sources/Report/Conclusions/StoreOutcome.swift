@@ -32,8 +32,8 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
         var needs: Set<Requirement> = []
         guard parameters.operation == "import" else { return needs }
         if parameters.uniqueKeys > 0, parameters.uniqueKeys < parameters.rows { needs.insert(.unique) }
-        if parameters["relationship"] != "none" { needs.insert(.links) }
-        if parameters["view_context"] == "yes" { needs.insert(.screen) }
+        if parameters.relatesRecords { needs.insert(.links) }
+        if parameters.watchedByScreen { needs.insert(.screen) }
         return needs
     }
 

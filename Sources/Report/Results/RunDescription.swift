@@ -50,6 +50,11 @@ package struct ParameterValues: Codable, Sendable, Hashable {
     package var batchSize: Double? { Double(self["batch_size"]) }
     /// The offered rate of an open-loop run; nil for a closed loop.
     package var rate: Double? { Double(self["rate"]) }
+    /// Whether each record relates to another object: a dataset's records always do, a model's
+    /// unless the run said `--relationship none`.
+    package var relatesRecords: Bool { self["relationship"] != "none" }
+    /// Whether a view context watched every save, as a list screen would (`--view-context`).
+    package var watchedByScreen: Bool { self["view_context"] == "yes" }
     /// The records' related objects: `--categories`, or a model's `--parents` (nil when not said).
     package var relatedObjects: Int? { Int(self["categories"]) ?? Int(self["parents"]) }
 }

@@ -34,6 +34,8 @@ package struct RunParameter: Sendable {
     package private(set) var isTask = false
     /// See `shownInSubtitles()`.
     package private(set) var inSubtitles = false
+    /// How a results cell becomes this option's value again (see `readBack(_:)`).
+    private var cellValue: @Sendable (String) -> String = { $0 }
 
     /// What a parameter says, which decides where it applies.
     package enum Scope: Sendable, Equatable {
@@ -82,6 +84,23 @@ package struct RunParameter: Sendable {
     /// The parameter, said in a chart's subtitle when every drawn configuration shares its value
     /// (what a reader of the chart must know: the duplicates, the batch size, the durability).
     func shownInSubtitles() -> RunParameter { var p = self; p.inSubtitles = true; return p }
+
+    /// The parameter, whose results cell becomes its option's value through `value` (a key's
+    /// `a+b`, written so that a CSV cell needs no quotes, is `--key a,b`).
+    func readBack(_ value: @escaping @Sendable (String) -> String) -> RunParameter { var p = self; p.cellValue = value; return p }
+
+    /// The option words that ask for the value a results cell of this parameter holds: none for
+    /// a blank cell, or one no value of the option gives (a memory store's `journal` is
+    /// `memory`); the flag alone for a switch that is on; else the flag and its value, checked by
+    /// parsing it as the command line is.
+    package func words(forCell cell: String) -> [String] {
+        guard !cell.isEmpty else { return [] }
+        if impliedValue != nil { return cell == "yes" ? [flag] : [] }
+        let value = cellValue(cell)
+        var scratch = RunConfiguration()
+        guard (try? set(value, in: &scratch)) != nil else { return [] }
+        return [flag, value]
+    }
 
     /// Whether the parameter describes the workload (what the records are, and the task) rather
     /// than a choice a team makes (strategy, batch size, store settings): recommendations are
@@ -173,7 +192,8 @@ extension RunParameter {
                          let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                          guard !names.contains(where: \.isEmpty) else { throw RunParameterError(accepted: "attribute names, comma-separated") }
                          c.model.key = names
-                     }, uses: always, unset: { _ in }).scoped(.model(needsModel: true)),
+                     }, uses: always, unset: { _ in }).scoped(.model(needsModel: true))
+                     .readBack { $0.replacingOccurrences(of: "+", with: ",") },
         RunParameter(flag: "--relationship", valueName: "NAME[.KEY]|none",
                      help: "with --model: the to-one a find-or-create resolves (and the destination's attribute it finds by)",
                      defaultText: "the entity's only to-one",
@@ -397,6 +417,28 @@ extension RunConfiguration {
         fields["store"] = storeKind.rawValue
         fields["input"] = input ?? ""
         return fields
+    }
+
+    /// The `run` options that make the configuration whose parameter columns are `fields` again
+    /// (what a bisect line runs): the inverse of `csvFields`, through the table. A run that read
+    /// an import file gives `--input` instead of the generated records' options, which it refuses.
+    package static func arguments(fromCSV fields: [String: String]) -> [String] {
+        let input = fields["input"] ?? ""
+        var words: [String] = []
+        for parameter in RunParameter.all where parameter.columns.count == 1 {
+            if !input.isEmpty, case .records = parameter.scope { continue }
+            words += parameter.words(forCell: fields[parameter.columns[0]] ?? "")
+        }
+        if !input.isEmpty { words += ["--input", input] }
+        if fields["store"] == StoreKind.memory.rawValue { words += ["--store", StoreKind.memory.rawValue] }
+        return words
+    }
+
+    /// The store in memory (`--store memory`): no journal and no durability apply there.
+    package mutating func keepStoreInMemory() {
+        storeKind = .memory
+        journal = nil
+        synchronous = nil
     }
 
     /// Resets every parameter `strategy` does not use, so that points differing only there
