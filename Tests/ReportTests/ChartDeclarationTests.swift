@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Report
 
@@ -50,5 +51,20 @@ import Testing
         #expect(rate.hasSuffix("| `throughput*`, `scaling`, `batchsize*`, `reads` |"), "\(rate)")
         let duplicates = table.split(separator: "\n").first { $0.hasPrefix("| `duplicates` |") } ?? ""
         #expect(duplicates.hasSuffix("| `writers` |"), "\(duplicates)")
+    }
+}
+
+extension ChartDeclarationTests {
+    /// The README's paragraph on charts names every declared chart (its title, in lower case
+    /// but for SQL), so that a chart added is a chart the README mentions.
+    @Test func theReadmeNamesEveryChart() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardizedFileURL
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let start = try #require(text.range(of: "**Charts.**"))
+        let paragraph = String(text[start.upperBound...].split(separator: "\n\n", maxSplits: 1)[0])
+            .replacingOccurrences(of: "\n", with: " ").lowercased()
+        for chart in ChartDeclaration.all {
+            #expect(paragraph.contains(chart.title.lowercased()), "README's **Charts.** paragraph does not name \(chart.title)")
+        }
     }
 }
