@@ -110,6 +110,8 @@ import Testing
             #expect(column != nil && (column!.domain != .text || figure == "integrity" || figure == "status"), "\(figure)")
         }
         #expect(Comparison.correctnessFigures.contains("lost") && Comparison.nearExactFigures.contains("instructions"))
-        #expect(Comparison.noisyFigures.map(\.figure) == ["vs_limit", "peak_rss_bytes"])
+        // A noisy figure added to the table is judged without a list here: these two must be among them.
+        let noisy = Comparison.noisyFigures.map(\.figure)
+        #expect(noisy.contains("vs_limit") && noisy.contains("peak_rss_bytes"), "\(noisy)")
     }
 }
