@@ -155,6 +155,34 @@ import Testing
         #expect(Summary.conclusionLine(Self.summary(apart).recommendations[0]).contains("first in 100 % of 2000 resamples"))
     }
 
+    /// The stability is read from counts of ranks drawn, not by sorting each resample: it must be
+    /// the sorting definition's exactly, rounds missing from some candidates included.
+    @Test func theStabilityIsTheSortedDefinitions() throws {
+        var random = SplitMix64(seed: 11)
+        let rows = Self.rows("batch", 9, rate: { _ in Double(90_000 + random.next(below: 20_000)) })
+            + Self.rows("context-reset", 7, rate: { _ in Double(92_000 + random.next(below: 20_000)) })
+            + Self.rows("prefetch", 6, rate: { _ in Double(95_000 + random.next(below: 20_000)) })
+        let candidates = RunSummary(rows: rows).configurations
+        // The definition, as first written: every round's name looked up, what was drawn sorted.
+        let samples = candidates.map(Metric.rate.values)
+        let rounds = Array(Set(samples.flatMap(\.keys))).sorted()
+        var r = SplitMix64(seed: Bootstrap.seed)
+        var stays = 0, counted = 0
+        for _ in 0..<Bootstrap.resamples {
+            let picks = (0..<rounds.count).map { _ in rounds[r.next(below: rounds.count)] }
+            let medians = samples.map { sample -> Double? in
+                let drawn = picks.compactMap { sample[$0] }.sorted()
+                return drawn.isEmpty ? nil : Statistics.median(ofSorted: drawn)
+            }
+            guard !medians.contains(nil) else { continue }
+            counted += 1
+            if medians.indices.max(by: { (medians[$0]!, -$0) < (medians[$1]!, -$1) }) == 0 { stays += 1 }
+        }
+        let expected = Double(stays) / Double(counted)
+        #expect(RunSummary.stability(candidates, metric: .rate) == expected)
+        #expect(expected > 0 && expected < 1, "\(expected): the candidates are close enough to swap")
+    }
+
     // MARK: - 3. Operations and instrumented rows
 
     @Test func operationsAcrossInvocationsAreRecommendedByRate() throws {

@@ -31,6 +31,40 @@ import Testing
         #expect(Statistics([5, 5, 5, 5, 5])!.medianInterval == 5...5 && Statistics([5, 5, 5, 5, 5])!.outliers.isEmpty)
     }
 
+    /// The resamples' medians are read from counts of the ranks drawn, not by sorting each
+    /// resample: the intervals must be the sorting definition's exactly, odd and even sizes, ties
+    /// included, for the three intervals.
+    @Test(arguments: [5, 6, 7, 40, 301])
+    func theCountedResamplesGiveTheSortedDefinitionsIntervals(_ n: Int) throws {
+        var random = SplitMix64(seed: UInt64(n))
+        let a = (0..<n).map { _ in Double(random.next(below: 50)) + 100 }       // ties on purpose
+        let b = (0..<n).map { _ in Double(random.next(below: 1000)) / 10 + 1 }
+        func median(_ v: [Double]) -> Double { Statistics.median(ofSorted: v.sorted()) }
+        func percentiles(_ v: [Double]) -> ClosedRange<Double> {
+            let s = v.sorted(), c = s.count
+            return s[max(0, Int((0.025 * Double(c)).rounded(.up)) - 1)]...s[min(c - 1, Int((0.975 * Double(c)).rounded(.up)) - 1)]
+        }
+        // The definitions, resampling and sorting as the bootstrap was first written.
+        var r = SplitMix64(seed: Bootstrap.seed)
+        let sorted = a.sorted()
+        let medians = (0..<Bootstrap.resamples).map { _ in median(sorted.indices.map { _ in sorted[r.next(below: n)] }) }
+        #expect(Bootstrap.medianInterval(sorted) == percentiles(medians))
+        r = SplitMix64(seed: Bootstrap.seed)
+        let pairs = Array(zip(a, b))
+        let paired = (0..<Bootstrap.resamples).map { _ -> Double in
+            let picks = pairs.indices.map { _ in pairs[r.next(below: n)] }
+            return median(picks.map(\.0)) / median(picks.map(\.1))
+        }
+        #expect(Bootstrap.ratioInterval(pairs) == percentiles(paired))
+        r = SplitMix64(seed: Bootstrap.seed)
+        let unpaired = (0..<Bootstrap.resamples).map { _ -> Double in
+            let x = a.indices.map { _ in a[r.next(below: n)] }
+            let y = b.indices.map { _ in b[r.next(below: n)] }
+            return median(x) / median(y)
+        }
+        #expect(Bootstrap.unpairedRatioInterval(a, b) == percentiles(unpaired))
+    }
+
     @Test func histogramQuantilesAreWithinOnePercent() {
         var h = LatencyHistogram()
         for us in 1...100_000 { h.record(nanoseconds: UInt64(us) * 1000) }

@@ -39,7 +39,7 @@ package struct ChartData: Sendable {
                 baseline: [ResultRow]? = nil, writerStrategies: [String] = [], relatedObjectStrategies: [String] = [],
                 limit: String = "the limit", band: Double = 0.05,
                 options: ConclusionOptions = ConclusionOptions(), marks: [String: String] = [:]) {
-        let summary = RunSummary(rows: rows, unranked: [limit], options: options)
+        let summary = RunSummary(charting: rows, unranked: [limit], options: options)
         charts = Self.throughputs(summary, limit: limit, marks: marks) + [
             Self.scaling(summary),
         ] + Self.batchSizes(summary) + [
@@ -113,8 +113,8 @@ package struct ChartData: Sendable {
     static func batchSizes(_ s: RunSummary) -> [Chart] {
         let declaration = ChartDeclaration.named("batchsize")
         let charts = ChartDeclaration.operations.map { op in
-            let rows = s.configurations.filter { operation(of: $0) == op }.flatMap(\.rows)
-            return batchSize(RunSummary(rows: rows, unranked: s.unranked, options: s.options), name: declaration.name(for: op))
+            let mine = s.configurations.filter { operation(of: $0) == op }
+            return batchSize(RunSummary(charting: mine, unranked: s.unranked, options: s.options), name: declaration.name(for: op))
         }
         let drawn = charts.contains { $0.data != nil }
         return charts.map { chart in
@@ -150,7 +150,7 @@ package struct ChartData: Sendable {
     /// them: Report knows no strategy), with their spread over the repetitions.
     static func writers(_ s: RunSummary, strategies: [String]) -> Chart {
         let writers = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
-        var chart = series(RunSummary(rows: writers.flatMap(\.rows), unranked: s.unranked, options: s.options), .named("writers"),
+        var chart = series(RunSummary(charting: writers, unranked: s.unranked, options: s.options), .named("writers"),
                            need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more")
         guard chart.data != nil else { return chart }
         // The headline from the data: who kept duplicates at 0 at every writer count, who did not.
@@ -170,7 +170,7 @@ package struct ChartData: Sendable {
     static func sqlPerRow(_ s: RunSummary, strategies: [String]) -> Chart {
         let pair = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
         let declaration = ChartDeclaration.named("sqlperrow")
-        var chart = series(RunSummary(rows: pair.flatMap(\.rows), unranked: s.unranked, options: s.options), declaration,
+        var chart = series(RunSummary(charting: pair, unranked: s.unranked, options: s.options), declaration,
                            need: strategies.isEmpty ? "strategy named for this chart" : "\(strategies.joined(separator: " or ")) at two --rows values or more")
         guard chart.data != nil else { return chart }
         // The headline from the data: selects per record (the chart's second column) at each
@@ -189,7 +189,7 @@ package struct ChartData: Sendable {
         func median(_ c: RunSummary.Configuration, _ pick: (StrategyCounters) -> Double?) -> Double? {
             Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
         }
-        var chart = series(RunSummary(rows: open.flatMap(\.rows), unranked: s.unranked, options: s.options), .named("latency"),
+        var chart = series(RunSummary(charting: open, unranked: s.unranked, options: s.options), .named("latency"),
                            need: "--rate run", minimumPoints: 1)
         guard chart.data != nil else { return chart }
         // The headline from the data: per strategy, p50 from the lowest offered rate to the
@@ -216,10 +216,14 @@ package struct ChartData: Sendable {
     static func series(_ s: RunSummary, _ declaration: ChartDeclaration, name: String? = nil, need: String,
                        minimumPoints: Int = 2) -> Chart {
         let (name, title, axis) = (name ?? declaration.name, declaration.title, declaration.axis)
-        func figure(_ c: RunSummary.Configuration) -> String? {
-            let values = declaration.columns.map { $0.value(of: c) }
-            return values.contains(nil) ? nil : values.map { n($0!) }.joined(separator: " ")
+        // Each configuration's point once (its intervals are bootstraps): nil when it lacks a value.
+        // (Configurations counted under callgrind are never drawn: the timed ones own the parameters.)
+        var points: [ParameterValues: String] = [:]
+        for c in s.configurations where !c.underCallgrind {
+            let values = ChartColumn.values(declaration.columns, of: c)
+            if !values.contains(nil) { points[c.parameters] = values.map { n($0!) }.joined(separator: " ") }
         }
+        func figure(_ c: RunSummary.Configuration) -> String? { c.underCallgrind ? nil : points[c.parameters] }
         let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
         var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
         for c in s.configurations where Double(c.parameters[axis]) != nil && figure(c) != nil && !c.underCallgrind {

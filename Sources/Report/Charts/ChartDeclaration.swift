@@ -139,10 +139,35 @@ package struct ChartColumn: Sendable {
     }
 
     /// The column's value for configuration `c`, nil when a value it needs is absent (then
-    /// `absent`, when declared). Only for the scales a configuration's rows give.
-    func value(of c: RunSummary.Configuration) -> Double? {
-        guard let column = ResultRow.column(figure), let number = column.number else { return absent }
-        let values = c.ok.compactMap { row -> Double? in
+    /// `absent`, when declared).
+    func value(of c: RunSummary.Configuration) -> Double? { Self.values([self], of: c)[0] }
+
+    /// The values of `columns` for configuration `c`: each figure's statistics computed once, and
+    /// its interval (a bootstrap of 2,000 resamples) once, however many columns read them.
+    static func values(_ columns: [ChartColumn], of c: RunSummary.Configuration) -> [Double?] {
+        var statistics: [String: Statistics?] = [:]
+        var intervals: [String: ClosedRange<Double>] = [:]
+        return columns.map { column in
+            let key = column.figure + "/" + String(describing: column.scale)
+            if statistics[key] == nil { statistics[key] = column.statistics(of: c) }
+            guard let s = statistics[key] ?? nil else { return column.absent }
+            switch column.statistic {
+            case .median: return s.median
+            case .min: return s.min
+            case .max: return s.max
+            case .low, .high:
+                let interval = intervals[key] ?? s.medianInterval ?? s.min...s.max
+                intervals[key] = interval
+                return column.statistic == .low ? interval.lowerBound : interval.upperBound
+            }
+        }
+    }
+
+    /// The figure's values over `c`'s repetitions that were ok, scaled; nil without any. Only
+    /// for the scales a configuration's rows give (the trend computes its own).
+    private func statistics(of c: RunSummary.Configuration) -> Statistics? {
+        guard let column = ResultRow.column(figure), let number = column.number else { return nil }
+        return Statistics(c.ok.compactMap { row -> Double? in
             guard let v = number(row) else { return nil }
             switch scale {
             case .asMeasured, .thresholdsFromBaseline, .perRecordToBaseline: return v
@@ -150,15 +175,7 @@ package struct ChartColumn: Sendable {
             case .perRow: return c.parameters.rows > 0 ? v / Double(c.parameters.rows) : nil
             case .perRecord: return row.measurement.rowsDone.flatMap { $0 > 0 ? v / Double($0) : nil }
             }
-        }
-        guard let s = Statistics(values) else { return absent }
-        switch statistic {
-        case .median: return s.median
-        case .min: return s.min
-        case .max: return s.max
-        case .low: return s.medianInterval?.lowerBound ?? s.min
-        case .high: return s.medianInterval?.upperBound ?? s.max
-        }
+        })
     }
 }
 

@@ -6,7 +6,7 @@ extension ChartData {
     /// read strategy, from a `--rows` sweep of `--operation read`.
     static func reads(_ s: RunSummary) -> Chart {
         let reads = s.configurations.filter { operation(of: $0) == "read" && !$0.underCallgrind }
-        let summary = RunSummary(rows: reads.flatMap(\.rows), unranked: s.unranked, options: s.options)
+        let summary = RunSummary(charting: reads, unranked: s.unranked, options: s.options)
         var chart = series(summary, .named("reads"), need: "sweep of --rows with --operation read")
         guard chart.data != nil else { return chart }
         // The headline from the data: heap per row of each strategy at the largest size swept.

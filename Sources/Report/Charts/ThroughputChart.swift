@@ -41,7 +41,7 @@ extension ChartData {
         var text = declaration.header + " apart\n"
         var longest = 0
         for (i, c) in bars.enumerated() {
-            let values = declaration.columns.map { $0.value(of: c).map(n) ?? "NaN" }.joined(separator: " ")
+            let values = ChartColumn.values(declaration.columns, of: c).map { $0.map(n) ?? "NaN" }.joined(separator: " ")
             let outcome = c.verdict.outcome
             let why = outcome == "ok" || c.strategy == limit ? "" : " — " + outcome.replacingOccurrences(of: "short:", with: "short: ")
                 .replacingOccurrences(of: "+", with: ", ")

@@ -138,22 +138,32 @@ extension RunSummary {
     /// rounds.
     static func stability(_ candidates: [Configuration], metric: Metric) -> Double? {
         guard candidates.count > 1 else { return nil }
-        let samples = candidates.map(metric.values)
-        let rounds = Array(Set(samples.flatMap(\.keys))).sorted()
+        let byRound = candidates.map(metric.values)
+        let rounds = Array(Set(byRound.flatMap(\.keys))).sorted()
         guard rounds.count >= Statistics.minimumForInterval else { return nil }
+        // Each candidate's values sorted, and the rank of its value in each round by the round's
+        // position (-1: none): a resample looks up positions and counts ranks (`RankDraws`),
+        // instead of hashing every round's name and sorting what it drew per candidate, which
+        // was most of `report`'s time over a year of nightlies. The medians are the same.
+        let ranked = byRound.map { values -> (sorted: [Double], rank: [Int]) in
+            let present = rounds.indices.filter { values[rounds[$0]] != nil }
+            let ranks = Ranks(present.map { values[rounds[$0]]! })
+            var rank = [Int](repeating: -1, count: rounds.count)
+            for (k, round) in present.enumerated() { rank[round] = ranks.rank[k] }
+            return (ranks.sorted, rank)
+        }
         var random = SplitMix64(seed: Bootstrap.seed)
         var stays = 0, counted = 0
-        var drawn: [Double] = []
+        var draws = ranked.map { RankDraws(count: $0.sorted.count) }
+        var picks = [Int](repeating: 0, count: rounds.count)
         for _ in 0..<Bootstrap.resamples {
-            let picks = (0..<rounds.count).map { _ in rounds[random.next(below: rounds.count)] }
+            for k in picks.indices { picks[k] = random.next(below: rounds.count) }
             var best: (index: Int, value: Double)?
             var complete = true
-            for (i, sample) in samples.enumerated() {
-                drawn.removeAll(keepingCapacity: true)
-                for round in picks { if let v = sample[round] { drawn.append(v) } }
-                guard !drawn.isEmpty else { complete = false; break }
-                drawn.sort()
-                let median = Statistics.median(ofSorted: drawn)
+            for (i, candidate) in ranked.enumerated() {
+                for round in picks where candidate.rank[round] >= 0 { draws[i].draw(candidate.rank[round]) }
+                guard draws[i].drawn > 0 else { complete = false; break }
+                let median = draws[i].median { candidate.sorted[$0] }
                 if best == nil || (metric.higherIsBetter ? median > best!.value : median < best!.value) { best = (i, median) }
             }
             guard complete, let best else { continue }

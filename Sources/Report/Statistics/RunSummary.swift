@@ -102,21 +102,8 @@ package struct RunSummary: Sendable {
     /// one (blank there) is ranked at every value of it.
     package init(rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
                 unranked: Set<String> = [], options: ConclusionOptions = ConclusionOptions()) {
-        // Rows counted under callgrind are another configuration than the same parameters timed.
-        struct Key: Hashable { let parameters: ParameterValues; let callgrind: Bool }
-        var order: [Key] = []
-        var byKey: [Key: [ResultRow]] = [:]
-        for row in rows {
-            let key = Key(parameters: row.parameters, callgrind: row.measurement.instructionsCountedBy == "callgrind")
-            if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(row)
-        }
         self.rows = rows
-        configurations = order.map { key in
-            var c = Configuration(rows: byKey[key]!)
-            c.verdict = Verdict.of(c, options: options)
-            return c
-        }
+        configurations = Self.configurations(of: rows, options: options)
         invocations = rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }.uniqued()
         let throughLimit = invocations.count > 1
         rankings = Self.rank(configurations.filter { !unranked.contains($0.strategy) && !$0.underCallgrind },
@@ -126,6 +113,44 @@ package struct RunSummary: Sendable {
         self.marks = marks
         self.unranked = unranked
         self.options = options
+    }
+
+    /// The configurations of `rows` with their verdicts and nothing ranked or recommended: what a
+    /// chart draws. Ranking bootstraps an interval per pair of configurations, which no chart
+    /// shows; over a year of nightlies that was most of `plot`'s minutes.
+    package init(charting rows: [ResultRow], unranked: Set<String>, options: ConclusionOptions) {
+        self.init(charting: Self.configurations(of: rows, options: options), rows: rows, unranked: unranked, options: options)
+    }
+
+    /// The summary of `configurations` (a subset of another's), as `init(charting:…)` makes one.
+    package init(charting configurations: [Configuration], rows: [ResultRow]? = nil, unranked: Set<String>, options: ConclusionOptions) {
+        self.rows = rows ?? configurations.flatMap(\.rows)
+        self.configurations = configurations
+        invocations = self.rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }.uniqued()
+        rankings = []
+        recommendations = []
+        notes = []
+        marks = [:]
+        self.unranked = unranked
+        self.options = options
+    }
+
+    /// `rows` grouped into configurations (in the order they ran), each with its verdict. Rows
+    /// counted under callgrind are another configuration than the same parameters timed.
+    private static func configurations(of rows: [ResultRow], options: ConclusionOptions) -> [Configuration] {
+        struct Key: Hashable { let parameters: ParameterValues; let callgrind: Bool }
+        var order: [Key] = []
+        var byKey: [Key: [ResultRow]] = [:]
+        for row in rows {
+            let key = Key(parameters: row.parameters, callgrind: row.measurement.instructionsCountedBy == "callgrind")
+            if byKey[key] == nil { order.append(key) }
+            byKey[key, default: []].append(row)
+        }
+        return order.map { key in
+            var c = Configuration(rows: byKey[key]!)
+            c.verdict = Verdict.of(c, options: options)
+            return c
+        }
     }
 
     /// One ranking per workload and sweep point: the configurations' workload (as the

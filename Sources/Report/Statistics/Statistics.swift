@@ -74,16 +74,20 @@ package enum Bootstrap {
     /// The generator's seed (any fixed value; this one spells "bootstrap" in hex-ish).
     package static let seed: UInt64 = 0xB007_57A9
 
+    // Each resample is drawn as before (n indices from the generator, in order), but its median
+    // is read from how many times each rank of the sorted sample was drawn instead of sorting the
+    // resample: the same value, in O(n) instead of O(n log n). Over a year of nightlies (3,000
+    // values a configuration, 2,000 resamples) sorting was most of `plot`'s and `report`'s time.
+
     /// The 95 % interval of the median of `sorted` (which must be sorted).
     package static func medianInterval(_ sorted: [Double]) -> ClosedRange<Double> {
         var random = SplitMix64(seed: seed)
         var medians: [Double] = []
         medians.reserveCapacity(resamples)
-        var sample = [Double](repeating: 0, count: sorted.count)
+        var draws = RankDraws(count: sorted.count)
         for _ in 0..<resamples {
-            for i in sample.indices { sample[i] = sorted[random.next(below: sorted.count)] }
-            sample.sort()
-            medians.append(Statistics.median(ofSorted: sample))
+            for _ in sorted.indices { draws.draw(random.next(below: sorted.count)) }
+            medians.append(draws.median { sorted[$0] })
         }
         return percentiles(&medians)
     }
@@ -96,18 +100,18 @@ package enum Bootstrap {
         var random = SplitMix64(seed: seed)
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
-        var a = [Double](repeating: 0, count: pairs.count), b = a
+        let a = Ranks(pairs.map(\.0)), b = Ranks(pairs.map(\.1))
+        var drawsA = RankDraws(count: pairs.count), drawsB = drawsA
         for _ in 0..<resamples {
-            for i in pairs.indices {
-                let pick = pairs[random.next(below: pairs.count)]
-                a[i] = pick.0
-                b[i] = pick.1
+            for _ in pairs.indices {
+                let pick = random.next(below: pairs.count)
+                drawsA.draw(a.rank[pick])
+                drawsB.draw(b.rank[pick])
             }
-            a.sort()
-            b.sort()
-            let denominator = Statistics.median(ofSorted: b)
+            let numerator = drawsA.median { a.sorted[$0] }
+            let denominator = drawsB.median { b.sorted[$0] }
             guard denominator > 0 else { continue }
-            ratios.append(Statistics.median(ofSorted: a) / denominator)
+            ratios.append(numerator / denominator)
         }
         return ratios.isEmpty ? nil : percentiles(&ratios)
     }
@@ -119,15 +123,15 @@ package enum Bootstrap {
         var random = SplitMix64(seed: seed)
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
-        var x = a, y = b
+        let x = Ranks(a), y = Ranks(b)
+        var drawsX = RankDraws(count: a.count), drawsY = RankDraws(count: b.count)
         for _ in 0..<resamples {
-            for i in x.indices { x[i] = a[random.next(below: a.count)] }
-            for i in y.indices { y[i] = b[random.next(below: b.count)] }
-            x.sort()
-            y.sort()
-            let denominator = Statistics.median(ofSorted: y)
+            for _ in a.indices { drawsX.draw(x.rank[random.next(below: a.count)]) }
+            for _ in b.indices { drawsY.draw(y.rank[random.next(below: b.count)]) }
+            let numerator = drawsX.median { x.sorted[$0] }
+            let denominator = drawsY.median { y.sorted[$0] }
             guard denominator > 0 else { continue }
-            ratios.append(Statistics.median(ofSorted: x) / denominator)
+            ratios.append(numerator / denominator)
         }
         return ratios.isEmpty ? nil : percentiles(&ratios)
     }
@@ -139,6 +143,58 @@ package enum Bootstrap {
         let low = values[Swift.max(0, Int((0.025 * Double(n)).rounded(.up)) - 1)]
         let high = values[Swift.min(n - 1, Int((0.975 * Double(n)).rounded(.up)) - 1)]
         return low...high
+    }
+}
+
+/// A sample's values sorted, and each value's rank among them (ties in the order given).
+struct Ranks {
+    let sorted: [Double]
+    /// `rank[i]`: where value i of the sample sits in `sorted`.
+    let rank: [Int]
+
+    init(_ values: [Double]) {
+        let order = values.indices.sorted { (values[$0], $0) < (values[$1], $1) }
+        sorted = order.map { values[$0] }
+        var rank = [Int](repeating: 0, count: values.count)
+        for (position, i) in order.enumerated() { rank[i] = position }
+        self.rank = rank
+    }
+}
+
+/// One resample of a sorted sample, as how many times each rank was drawn: its median is read
+/// by walking the counts, with no sort.
+struct RankDraws {
+    private var counts: [Int32]
+    /// How many values the resample has so far.
+    private(set) var drawn = 0
+
+    init(count: Int) { counts = [Int32](repeating: 0, count: count) }
+
+    mutating func draw(_ rank: Int) {
+        counts[rank] += 1
+        drawn += 1
+    }
+
+    /// The resample's median (`value` gives the sorted sample's value at a rank), and a fresh
+    /// resample after it.
+    mutating func median(_ value: (Int) -> Double) -> Double {
+        let n = drawn
+        // 0-based positions of the middle value(s) in the sorted resample.
+        let low = (n - 1) / 2, high = n / 2
+        var seen = 0
+        var lowValue: Double?
+        var result = 0.0
+        for rank in counts.indices where counts[rank] > 0 {
+            seen += Int(counts[rank])
+            if lowValue == nil, seen > low { lowValue = value(rank) }
+            if seen > high {
+                result = low == high ? lowValue! : (lowValue! + value(rank)) / 2
+                break
+            }
+        }
+        for i in counts.indices { counts[i] = 0 }
+        drawn = 0
+        return result
     }
 }
 
