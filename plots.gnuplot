@@ -144,7 +144,7 @@ if (has(chart)) { do for [fmt in formats] {
     set logscale x
     set format x "%.0s%c"
     set xlabel value(chart . "_axis")
-    set ylabel unit . " (median; bars: 95% CI, series side by side)"
+    set ylabel unit . " (median; bars: 95% CI, min…max below 5 repetitions)"
     set format y "%g"
     set key inside bottom right opaque box noenhanced font ",8"
     # The whiskers of each series a little to the side of the others, so that they do not overlap.

@@ -123,6 +123,22 @@ import Testing
         #expect(named.data?.hasPrefix("# writers duplicates_median duplicates_min duplicates_max") == true)
     }
 
+    /// The batch-size headline goes from the smallest batch to the largest along one line: with
+    /// rows swept too, a strategy's first and last batch were taken from different sizes.
+    @Test func theBatchSizeHeadlineFollowsEachLine() throws {
+        var rows: [ResultRow] = []
+        for (size, base) in [("5000", 100_000.0), ("50000", 50_000.0)] {
+            for batch in ["500", "2000"] {
+                rows += LikeForLikeTests.rows("batch", 3, parameters: ["rows": size, "batch_size": batch],
+                                              rate: { _ in base + (batch == "2000" ? 10_000 : 0) })
+            }
+        }
+        let chart = try chart("batchsize", ChartData(rows: rows, options: LikeForLikeTests.options))
+        let headline = try #require(chart.variables["headline"]).replacingOccurrences(of: "\\n", with: " ")
+        #expect(headline.contains("batch rows=5000 100 k rows/s → 110 k rows/s") && headline.contains("batch rows=50000 50 k rows/s → 60 k rows/s"),
+                "\(headline)")
+    }
+
     /// Titles say what the data shows: the memory chart names the lines that grow (and claims
     /// no growth when none is drawn), the writers chart who kept duplicates at 0.
     @Test func titlesSayWhatTheDataShows() throws {

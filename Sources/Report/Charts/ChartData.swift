@@ -132,15 +132,17 @@ package struct ChartData: Sendable {
         let reads = swept.allSatisfy { operation(of: $0) == "read" }
         chart.variables["axis"] = reads ? "fetchBatchSize (rows fetched per batch, log scale)"
             : "--batch-size (records per save or batch request, log scale)"
-        // The headline says what the data shows: per strategy, rate and memory from the smallest
-        // batch to the largest.
+        // The headline says what the data shows: per line (a strategy, and what else tells its
+        // lines apart), rate and memory from the smallest batch to the largest; the first four.
+        let lines = Self.lines(s, axis: "batch_size", minimumPoints: 2) { $0.rate != nil && $0.peakRSS != nil }
         var parts: [String] = []
-        for strategy in swept.map(\.strategy).uniqued().prefix(4) {
-            let mine = swept.filter { $0.strategy == strategy }.sorted { $0.parameters.batchSize! < $1.parameters.batchSize! }
-            guard let small = mine.first, let large = mine.last, mine.count > 1, let a = small.rate?.median, let b = large.rate?.median,
+        for line in lines.prefix(4) {
+            let mine = line.configurations.sorted { $0.parameters.batchSize! < $1.parameters.batchSize! }
+            guard let small = mine.first, let large = mine.last, let a = small.rate?.median, let b = large.rate?.median,
                   let m = small.peakRSS?.median, let M = large.peakRSS?.median else { continue }
-            parts.append("\(strategy) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))")
+            parts.append("\(line.title) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))")
         }
+        if lines.count > 4 { parts.append("… \(lines.count) lines in all") }
         chart.variables["headline"] = parts.isEmpty ? "" : wrapped("smallest → largest batch: " + parts.joined(separator: "; "), width: 120)
             .joined(separator: "\\n")
         return chart
@@ -224,25 +226,9 @@ package struct ChartData: Sendable {
             if !values.contains(nil) { points[c.parameters] = values.map { n($0!) }.joined(separator: " ") }
         }
         func figure(_ c: RunSummary.Configuration) -> String? { c.underCallgrind ? nil : points[c.parameters] }
-        let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
-        var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
-        for c in s.configurations where Double(c.parameters[axis]) != nil && figure(c) != nil && !c.underCallgrind {
-            let key = [c.strategy] + others.map { c.parameters[$0] }
-            if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].configurations.append(c) }
-            else { groups.append((key, [c])) }
-        }
-        groups = groups.filter { $0.configurations.count >= minimumPoints }
-        var lines: [(title: String, points: [(Double, String)])] = []
-        for group in groups {
-            let same = groups.filter { $0.key[0] == group.key[0] }
-            let differing = others.indices.filter { i in Set(same.map { $0.key[i + 1] }).count > 1 }
-            // The limit is a yardstick: what its store lacks is by design, never a verdict.
-            let outcome = s.unranked.contains(group.key[0]) ? nil : group.configurations.map(\.verdict.outcome).first { $0 != "ok" }
-            let title = ([group.key[0]] + differing.compactMap { i in
-                group.key[i + 1].isEmpty ? nil : "\(others[i])=\(group.key[i + 1])"
-            }).joined(separator: " ") + (outcome.map { " — " + $0.replacingOccurrences(of: "short:", with: "short: ") } ?? "")
-            lines.append((title, group.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }))
-        }
+        let lines = Self.lines(s, axis: axis, minimumPoints: minimumPoints) { figure($0) != nil }
+            .map { line in (title: line.title, configurations: line.configurations,
+                            points: line.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }) }
         guard !lines.isEmpty else { return skip(name, title, "the results hold no \(need)") }
         var text = declaration.header + "\n"
         for line in lines {
@@ -250,11 +236,38 @@ package struct ChartData: Sendable {
             for (x, y) in line.points.sorted(by: { $0.0 < $1.0 }) { text += "\(n(x)) \(y)\n" }
             text += "\n\n"
         }
-        let drawn = groups.flatMap(\.configurations)
+        let drawn = lines.flatMap(\.configurations)
         let operations = Set(drawn.map(operation(of:)))
         return Chart(name: name, title: title, data: text, series: lines.map(\.title), skipped: nil,
                      variables: ["unit": operations.count == 1 ? unit(operations.first!) : "records (or targets) per second",
                                  "settings": wrapped(settings(s, of: drawn), width: 120).joined(separator: "\\n")])
+    }
+
+    /// The lines of a chart against the swept column `axis`: the configurations `drawn` accepts
+    /// (never those counted under callgrind), one line per strategy and value of the other
+    /// parameters, kept when it has `minimumPoints` points; each titled by its strategy, what
+    /// tells it from another line of the same strategy (a parameter other strategies leave
+    /// blank is no difference) and, when it may not be recommended, why.
+    static func lines(_ s: RunSummary, axis: String, minimumPoints: Int,
+                      drawn: (RunSummary.Configuration) -> Bool) -> [(title: String, configurations: [RunSummary.Configuration])] {
+        let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
+        var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
+        for c in s.configurations where Double(c.parameters[axis]) != nil && !c.underCallgrind && drawn(c) {
+            let key = [c.strategy] + others.map { c.parameters[$0] }
+            if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].configurations.append(c) }
+            else { groups.append((key, [c])) }
+        }
+        groups = groups.filter { $0.configurations.count >= minimumPoints }
+        return groups.map { group in
+            let same = groups.filter { $0.key[0] == group.key[0] }
+            let differing = others.indices.filter { i in Set(same.map { $0.key[i + 1] }).count > 1 }
+            // The limit is a yardstick: what its store lacks is by design, never a verdict.
+            let outcome = s.unranked.contains(group.key[0]) ? nil : group.configurations.map(\.verdict.outcome).first { $0 != "ok" }
+            let title = ([group.key[0]] + differing.compactMap { i in
+                group.key[i + 1].isEmpty ? nil : "\(others[i])=\(group.key[i + 1])"
+            }).joined(separator: " ") + (outcome.map { " — " + $0.replacingOccurrences(of: "short:", with: "short: ") } ?? "")
+            return (title, group.configurations)
+        }
     }
 
     /// "a, b and c".
