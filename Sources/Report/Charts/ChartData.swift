@@ -191,19 +191,21 @@ package struct ChartData: Sendable {
         func median(_ c: RunSummary.Configuration, _ pick: (StrategyCounters) -> Double?) -> Double? {
             Statistics(c.ok.compactMap { $0.measurement.strategy.flatMap(pick) })?.median
         }
-        var chart = series(RunSummary(charting: open, unranked: s.unranked, options: s.options), .named("latency"),
-                           need: "--rate run", minimumPoints: 1)
+        let summary = RunSummary(charting: open, unranked: s.unranked, options: s.options)
+        var chart = series(summary, .named("latency"), need: "--rate run", minimumPoints: 1)
         guard chart.data != nil else { return chart }
-        // The headline from the data: per strategy, p50 from the lowest offered rate to the
-        // highest, and the rates it could not keep up with.
-        let parts = open.map(\.strategy).uniqued().compactMap { strategy -> String? in
-            let mine = open.filter { $0.strategy == strategy }.sorted { $0.parameters.rate! < $1.parameters.rate! }
+        // The headline from the data: per line (a strategy, and what else tells its lines
+        // apart), p50 from the lowest offered rate to the highest, and the rates it could not
+        // keep up with.
+        let lines = Self.lines(summary, axis: "rate", minimumPoints: 1) { median($0, \.latencyP50Milliseconds) != nil }
+        let parts = lines.compactMap { line -> String? in
+            let mine = line.configurations.sorted { $0.parameters.rate! < $1.parameters.rate! }
             guard let low = mine.first, let high = mine.last, let a = median(low, \.latencyP50Milliseconds),
                   let b = median(high, \.latencyP50Milliseconds) else { return nil }
             let behind = mine.filter { $0.ok.contains { $0.measurement.strategy?.fellBehind == true } }.map { n($0.parameters.rate ?? 0) }
             let move = mine.count < 2 ? String(format: "p50 %.0f ms", a)
                 : String(format: "p50 %.0f → %.0f ms (%@)", a, b, b < a ? "falls as the rate rises: batches fill sooner" : "rises with the rate")
-            return "\(strategy) \(move)" + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")
+            return "\(line.title) \(move)" + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")
         }
         chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 120).joined(separator: "\\n")
         return chart

@@ -9,10 +9,11 @@ extension ChartData {
         let summary = RunSummary(charting: reads, unranked: s.unranked, options: s.options)
         var chart = series(summary, .named("reads"), need: "sweep of --rows with --operation read")
         guard chart.data != nil else { return chart }
-        // The headline from the data: heap per row of each strategy at the largest size swept.
+        // The headline from the data: heap per row of each line (a strategy, and what else tells
+        // its lines apart) at the largest size swept.
         let largest = reads.map(\.parameters.rows).max() ?? 0
-        let parts = reads.filter { $0.parameters.rows == largest }
-            .compactMap { c in heapPerRow(c).map { (c.strategy, $0) } }
+        let parts = lines(summary, axis: "rows", minimumPoints: 1) { heapPerRow($0) != nil }
+            .compactMap { line in line.configurations.first { $0.parameters.rows == largest }.flatMap(heapPerRow).map { (line.title, $0) } }
             .sorted { $0.1 < $1.1 }
             .map { "\($0.0) \(Format.bytes(Int($0.1.rounded())))" }
         // The rate axis's ticks read apart (1.2M, not 1M twice).
