@@ -172,16 +172,20 @@ package struct ChartData: Sendable {
     static func sqlPerRow(_ s: RunSummary, strategies: [String]) -> Chart {
         let pair = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
         let declaration = ChartDeclaration.named("sqlperrow")
-        var chart = series(RunSummary(charting: pair, unranked: s.unranked, options: s.options), declaration,
+        let summary = RunSummary(charting: pair, unranked: s.unranked, options: s.options)
+        var chart = series(summary, declaration,
                            need: strategies.isEmpty ? "strategy named for this chart" : "\(strategies.joined(separator: " or ")) at two --rows values or more")
         guard chart.data != nil else { return chart }
         // The headline from the data: selects per record (the chart's second column) at each
-        // strategy's largest size.
-        chart.variables["headline"] = pair.map(\.strategy).uniqued().compactMap { strategy -> String? in
-            guard let largest = pair.filter({ $0.strategy == strategy }).max(by: { $0.parameters.rows < $1.parameters.rows }),
-                  let selects = declaration.columns[1].value(of: largest) else { return nil }
-            return String(format: "%@: %.3f SELECTs per record at %d rows", strategy, selects, largest.parameters.rows)
-        }.joined(separator: "; ")
+        // line's largest size.
+        let selects = declaration.columns[1]
+        // (Narrower than other headlines: the key sits outside, right, and the title centres on the plot.)
+        let parts = lines(summary, axis: "rows", minimumPoints: 2) { selects.value(of: $0) != nil }.compactMap { line -> String? in
+            guard let largest = line.configurations.max(by: { $0.parameters.rows < $1.parameters.rows }),
+                  let perRecord = selects.value(of: largest) else { return nil }
+            return String(format: "%@: %.3f SELECTs per record at %d rows", line.title, perRecord, largest.parameters.rows)
+        }
+        chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 95).joined(separator: "\\n")
         return chart
     }
 
@@ -207,7 +211,8 @@ package struct ChartData: Sendable {
                 : String(format: "p50 %.0f → %.0f ms (%@)", a, b, b < a ? "falls as the rate rises: batches fill sooner" : "rises with the rate")
             return "\(line.title) \(move)" + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")
         }
-        chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 120).joined(separator: "\\n")
+        // Narrower than other headlines: the key sits outside, right, and the title centres on the plot.
+        chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 95).joined(separator: "\\n")
         return chart
     }
 
