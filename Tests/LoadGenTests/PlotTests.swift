@@ -84,6 +84,10 @@ import Testing
             #expect(page.contains(part), "review.md lacks \(part)")
         }
         #expect(header(out + "/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
+        // What was not drawn is said once, and not for the quiet ones (an operation's chart beside
+        // the one drawn): "batch size" was listed three times, once per operation not swept.
+        let notDrawn = page.split(separator: "\n").first { $0.hasPrefix("Charts not drawn:") } ?? ""
+        #expect(!notDrawn.contains("throughput (update)") && notDrawn.components(separatedBy: "batch size (").count <= 2, "\(notDrawn)")
     }
 
     @Test func withoutGnuplotPlotExits69() throws {

@@ -99,7 +99,8 @@ enum ReportCommand {
                 text += "### \(title)\n\n![\(title)](\(name))\n\n"
             }
         }
-        let skipped = charts.data.charts.filter { $0.data == nil }
+        // A quiet chart needs no word (the update's throughput beside the import's drawn one), as on `plot`'s stderr.
+        let skipped = charts.data.charts.filter { $0.data == nil && !$0.quiet }
         if charts.noCharts {
             text += "Charts not drawn (--no-charts).\n\n"
         } else if !skipped.isEmpty {
