@@ -104,6 +104,13 @@ import Testing
         #expect(page.contains("```sh\nout=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\n" + pasted + "\n```"), "\(page)")
         #expect(page.contains("--history --out \"$out\"/mixed.csv"))
         #expect(page.contains("These rows come from 2 invocations") && page.contains("through `vs_limit`"))
+        // A command line run again (a nightly's) is said once, with its invocations: the first
+        // line ran twice now, so three invocations show two blocks.
+        #expect(try CLI.run(first, tmpdir: dir).status == 0)
+        #expect(try CLI.run(["report", out, "--out", dir + "/review", "--no-charts"]).status == 0)
+        let again = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
+        #expect(again.contains("These rows come from 3 invocations") && again.components(separatedBy: "```sh").count == 3
+                && again.contains("(2 invocations of this line, "), "\(again)")
         // With and without history are two workloads, never one ranking.
         #expect(page.contains("Recommendation at history=off") && page.contains("Recommendation at history=on"), "\(page)")
         #expect(!page.contains("batch > batch"), "\(page)")

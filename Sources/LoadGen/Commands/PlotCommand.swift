@@ -272,7 +272,8 @@ struct Charts {
                 }
             }
         }
-        return files.flatMap(\.rows)
+        // One file's rows as they are: flattening copied every row once more.
+        return files.count == 1 ? files[0].rows : files.flatMap(\.rows)
     }
 
     /// The rows of a results file; a foreign, empty or cut file is exit 65 naming file and line.

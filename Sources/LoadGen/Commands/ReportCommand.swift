@@ -141,37 +141,61 @@ enum ReportCommand {
 
     /// The command lines that measured these rows, as each invocation recorded its own, with the
     /// revision and machine it ran at. Several invocations are said, and compared through
-    /// `vs_limit` only.
+    /// `vs_limit` only; invocations of one command line (a year of nightlies) are said once, with
+    /// how many they were and when.
     static func reproduce(_ rows: [ResultRow]) -> String {
-        var order: [String] = []
-        var byInvocation: [String: [ResultRow]] = [:]
+        // Per invocation its first row's identity, its repetitions and revisions (not a copy of its rows).
+        var invocations: [Invocation] = []
+        var position: [Substring: Int] = [:]
         for row in rows {
-            let invocation = String(row.identity.runID.split(separator: "-").first ?? "")
-            if byInvocation[invocation] == nil { order.append(invocation) }
-            byInvocation[invocation, default: []].append(row)
+            let invocation = row.identity.runID.split(separator: "-").first ?? ""
+            guard let i = position[invocation] else {
+                position[invocation] = invocations.count
+                invocations.append(Invocation(identity: row.identity, repetitions: 1, revisions: [row.identity.system.gitRevision]))
+                continue
+            }
+            invocations[i].repetitions += 1
+            if !invocations[i].revisions.contains(row.identity.system.gitRevision) { invocations[i].revisions.append(row.identity.system.gitRevision) }
         }
         var text = "### Reproduce\n\nFrom the checkout (`scripts/loadgen` builds what is missing); each rerun writes into a "
             + "folder of its own, never onto these rows.\n\n"
-        if order.count > 1 {
+        if invocations.count > 1 {
             let revisions = Set(rows.map(\.identity.system.gitRevision)).count
-            text += "These rows come from \(order.count) invocations" + (revisions > 1 ? " at \(revisions) revisions" : "")
+            text += "These rows come from \(invocations.count) invocations" + (revisions > 1 ? " at \(revisions) revisions" : "")
                 + ": each ran on its own machine state, so the rankings and the conclusion compare them through "
                 + "`vs_limit` (each divided by its own limit), not rows per second.\n\n"
         }
-        for invocation in order {
-            let mine = byInvocation[invocation]!
-            let first = mine[0].identity
-            let command = first.command.isEmpty
-                ? "# not recorded: these rows predate loadgen recording its command line"
-                : Rerun.lines(first.command) ?? first.command
-            text += "```sh\n\(command)\n```\n"
-            if order.count > 1 {
-                text += "(\(mine.count) repetitions, started \(first.startedAt), revision \(first.system.gitRevision), "
-                    + "\(first.system.cpuModel))\n"
-            }
-            text += "\n"
+        let commands = Dictionary(grouping: invocations, by: \.identity.command)
+        for command in invocations.map(\.identity.command).uniqued() {
+            text += reproduceBlock(command, commands[command]!, several: invocations.count > 1)
         }
         return text
+    }
+
+    /// What the review says of one invocation: its first row's identity, repetitions, revisions.
+    private struct Invocation {
+        let identity: RunIdentity
+        var repetitions: Int
+        var revisions: [String]
+    }
+
+    /// One command line and, among several invocations, which of them ran it.
+    private static func reproduceBlock(_ command: String, _ mine: [Invocation], several: Bool) -> String {
+        let first = mine[0].identity
+        let line = command.isEmpty ? "# not recorded: these rows predate loadgen recording its command line"
+            : Rerun.lines(command) ?? command
+        var text = "```sh\n\(line)\n```\n"
+        let repetitions = mine.map(\.repetitions).reduce(0, +)
+        if several && mine.count == 1 {
+            text += "(\(repetitions) repetitions, started \(first.startedAt), revision \(first.system.gitRevision), "
+                + "\(first.system.cpuModel))\n"
+        } else if several {
+            let revisions = mine.flatMap(\.revisions).uniqued()
+            let named = revisions.prefix(3).joined(separator: ", ") + (revisions.count > 3 ? " and \(revisions.count - 3) more" : "")
+            text += "(\(mine.count) invocations of this line, \(repetitions) repetitions, started \(first.startedAt) … "
+                + "\(mine.last!.identity.startedAt), revision\(revisions.count == 1 ? "" : "s") \(named), \(first.system.cpuModel))\n"
+        }
+        return text + "\n"
     }
 
     /// How far a rerun on another day may move the figures: measured from these rows when a

@@ -123,10 +123,12 @@ package struct RunSummary: Sendable {
     }
 
     /// The summary of `configurations` (a subset of another's), as `init(charting:…)` makes one.
-    package init(charting configurations: [Configuration], rows: [ResultRow]? = nil, unranked: Set<String>, options: ConclusionOptions) {
-        self.rows = rows ?? configurations.flatMap(\.rows)
+    /// Its `rows` are those given, none by default: a chart reads configurations, and a copy of
+    /// every row per chart was a third copy of the file in memory.
+    package init(charting configurations: [Configuration], rows: [ResultRow] = [], unranked: Set<String>, options: ConclusionOptions) {
+        self.rows = rows
         self.configurations = configurations
-        invocations = self.rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }.uniqued()
+        invocations = configurations.flatMap { c in c.rows.map { String($0.identity.runID.split(separator: "-").first ?? "") } }.uniqued()
         rankings = []
         recommendations = []
         notes = []
