@@ -179,12 +179,12 @@ package struct ChartData: Sendable {
         // The headline from the data: selects per record (the chart's second column) at each
         // line's largest size.
         let selects = declaration.columns[1]
-        // (Narrower than other headlines: the key sits outside, right, and the title centres on the plot.)
         let parts = lines(summary, axis: "rows", minimumPoints: 2) { selects.value(of: $0) != nil }.compactMap { line -> String? in
             guard let largest = line.configurations.max(by: { $0.parameters.rows < $1.parameters.rows }),
                   let perRecord = selects.value(of: largest) else { return nil }
             return String(format: "%@: %.3f SELECTs per record at %d rows", line.title, perRecord, largest.parameters.rows)
         }
+        // Narrower than other headlines: the key sits outside, right, and the title centres on the plot.
         chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 95).joined(separator: "\\n")
         return chart
     }
@@ -228,7 +228,7 @@ package struct ChartData: Sendable {
         // Each configuration's point once (its intervals are bootstraps): nil when it lacks a value.
         // (Configurations counted under callgrind are never drawn: the timed ones own the parameters.)
         var points: [ParameterValues: String] = [:]
-        for c in s.configurations where !c.underCallgrind {
+        for c in s.configurations where !c.underCallgrind && Double(c.parameters[axis]) != nil {
             let values = ChartColumn.values(declaration.columns, of: c)
             if !values.contains(nil) { points[c.parameters] = values.map { n($0!) }.joined(separator: " ") }
         }

@@ -182,8 +182,6 @@ package struct ChartColumn: Sendable {
 extension ResultRow {
     /// The results column named `name`, nil when there is none.
     package static func column(_ name: String) -> ResultColumn? {
-        columnsByName[name]
+        columnIndex[name].map { columns[$0] }
     }
-
-    private static let columnsByName: [String: ResultColumn] = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 }

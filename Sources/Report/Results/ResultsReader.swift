@@ -114,12 +114,15 @@ private struct SharedValues {
     mutating func sharing(_ row: ResultRow) -> ResultRow {
         var row = row
         if let held = parameters.firstIndex(of: row.parameters) { row.parameters = parameters[held] } else { parameters.insert(row.parameters) }
-        let texts: [WritableKeyPath<RunIdentity, String>] = [\.system.cpuModel, \.system.os, \.system.swiftVersion,
-                                                             \.system.sqliteVersion, \.system.allocator, \.system.host,
-                                                             \.system.gitRevision, \.command]
-        for path in texts { row.identity[keyPath: path] = text(row.identity[keyPath: path]) }
+        for path in Self.repeatedTexts { row.identity[keyPath: path] = text(row.identity[keyPath: path]) }
         return row
     }
+
+    /// The identity's texts a file repeats on every row of a machine or an invocation.
+    private static let repeatedTexts: [WritableKeyPath<RunIdentity, String> & Sendable] = [
+        \.system.cpuModel, \.system.os, \.system.swiftVersion, \.system.sqliteVersion, \.system.allocator, \.system.host,
+        \.system.gitRevision, \.command,
+    ]
 
     private mutating func text(_ value: String) -> String {
         if let held = texts.firstIndex(of: value) { return texts[held] }
