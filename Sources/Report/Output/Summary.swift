@@ -204,6 +204,10 @@ package enum Summary {
                    : r.throughLimit && r.metric == .rate ? ", by rows/s paired by round: operations have no limit" : "")
                 + (r.needs.isEmpty ? "" : "; the store must hold \(Requirement.describe(r.needs))") + "):\n"
             text += "  " + conclusionLine(r) + "\n"
+            // What the configuration to use does not do is said with it, not only under the table.
+            for leader in r.leaders.map(\.strategy).uniqued() {
+                if let mark = summary.marks[leader] { text += "  note: \(leader): \(mark)\n" }
+            }
             for (c, why) in r.excluded { text += "  excluded: \(r.name(c)): \(why)\n" }
         }
         return text + "\n"
