@@ -15,8 +15,9 @@ package struct ReadDictionariesStrategy: ReadStrategy {
     /// does not return is what a screen that edits or follows saves needs.
     package var caveat: String {
         "values, not managed objects: read-only, not updated by later saves, no faults to follow; "
-            + "for a list that only displays (one that edits or observes changes needs objects)"
+            + "for a list that only displays (one that edits or observes changes needs objects: --require objects)"
     }
+    package var neverDelivers: Set<Requirement> { [.objects] }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ListScreen.run(job) { screen, context, store in

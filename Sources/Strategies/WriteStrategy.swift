@@ -51,6 +51,9 @@ package protocol WriteStrategy: Sendable {
     /// the conclusion gives it beside the shortfall. Defaults to `StoreAdvice`'s, the screen's to
     /// `screenAdvice`.
     func fix(for requirement: Requirement) -> String?
+    /// What it cannot deliver by what it is, whatever its store holds (`read-dictionaries`: no
+    /// managed objects): short of it wherever a workload needs it.
+    var neverDelivers: Set<Requirement> { get }
     /// For an idiom in the catalogue to demonstrate a bug (seed 001's downloader): the bug and
     /// its fix. Such an idiom is measured and shown, never recommended.
     var demonstratedBug: DemonstratedBug? { get }
@@ -86,6 +89,7 @@ extension WriteStrategy {
     }
     package var demonstratedBug: DemonstratedBug? { nil }
     package var purpose: String? { nil }
+    package var neverDelivers: Set<Requirement> { [] }
 }
 
 /// A bug an idiom of the catalogue demonstrates, and the idiom that fixes it.

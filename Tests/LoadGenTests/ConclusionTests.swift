@@ -88,6 +88,20 @@ import Testing
         #expect(many.status == 0 && many.stdout.contains("Per-configuration details are shown up to 12 configurations (this run has 13"))
     }
 
+    /// A screen that edits or follows saves needs managed objects: `--require objects` ranks the
+    /// dictionaries apart, says why and what gives objects; a bad word names the accepted ones.
+    @Test func requireObjectsRanksAReadOfValuesApart() throws {
+        let dir = CLI.makeFolder()
+        let r = try CLI.run(["run", "--operation", "read", "--strategy", "read-dictionaries,read-properties", "--rows", "2000",
+                             "--repeat", "1", "--require", "objects", "--out", dir + "/r.csv"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("; the screen must get managed objects)")
+                && r.stdout.contains("excluded: read-dictionaries: returns values (dictionaries), not managed objects — "
+                                     + "fetch the same columns as partial managed objects (propertiesToFetch: read-properties)"), "\(r.stdout)")
+        let bad = try CLI.run(["run", "--require", "object", "--out", dir + "/b.csv"], tmpdir: dir)
+        #expect(bad.status == 64 && bad.stderr.contains("unique, links, screen and objects"), "\(bad.stderr)")
+    }
+
     /// 5. The review page gives the invocations' own command lines, says when it mixes them, and
     /// names every configuration of a ranking apart.
     @Test func theReviewPageReproducesExactly() throws {

@@ -155,6 +155,29 @@ import Testing
         #expect(Summary.conclusionLine(Self.summary(apart).recommendations[0]).contains("first in 100 % of 2000 resamples"))
     }
 
+    /// A read that returns dictionaries is another result than one that returns managed objects:
+    /// with `--require objects` (a screen that edits or follows saves) it is ranked apart with
+    /// why, and without it the two compare as they did.
+    @Test func aReadOfValuesIsShortOfObjectsWhenObjectsAreRequired() throws {
+        let read = ["operation": "read", "unique_keys": "3000", "dup_rate": "0.0000"]
+        let rows = Self.rows("read-dictionaries", parameters: read, rate: Self.steady(600_000))
+            + Self.rows("read-properties", parameters: read, rate: Self.steady(350_000))
+        var options = Self.options
+        options.neverDelivers["read-dictionaries"] = [.objects]
+        options.fixes["read-dictionaries"] = [.objects: "read-properties"]
+        #expect(Self.summary(rows, options: options).recommendations[0].winner?.strategy == "read-dictionaries")
+        options.require = [.objects]
+        let s = Self.summary(rows, options: options)
+        let dictionaries = try #require(s.configurations.first { $0.strategy == "read-dictionaries" })
+        #expect(dictionaries.verdict.outcome == "short:objects", "\(dictionaries.verdict)")
+        #expect(dictionaries.verdict.reasons == ["returns values (dictionaries), not managed objects"])
+        let r = s.recommendations[0]
+        #expect(r.ranked.map(\.configuration.strategy) == ["read-properties"] && r.excluded.count == 1)
+        let text = Summary.recommendations(s)
+        #expect(text.contains("; the screen must get managed objects)") && !text.contains("the store must hold"), "\(text)")
+        #expect(text.contains("excluded: read-dictionaries: returns values (dictionaries), not managed objects — read-properties"), "\(text)")
+    }
+
     /// The stability is read from counts of ranks drawn, not by sorting each resample: it must be
     /// the sorting definition's exactly, rounds missing from some candidates included.
     @Test func theStabilityIsTheSortedDefinitions() throws {

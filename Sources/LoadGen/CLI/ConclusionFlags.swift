@@ -12,9 +12,10 @@ enum ConclusionFlags {
         .option("--max-latency", "MS", "leave out of the recommendation what has a p99 latency above MS"),
         .option("--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
                 default: "0.05"),
-        .option("--require", "unique,links,screen|none",
+        .option("--require", "unique,links,screen,objects|none",
                 "what every recommended store must hold (default: what the workload needs: unique keys where keys repeat, "
-                    + "records linked to their parent, a current screen with --view-context)"),
+                    + "records linked to their parent, a current screen with --view-context); objects: a read must return "
+                    + "managed objects (a screen that edits or follows saves)"),
     ]
 
     /// The options `a` gives, with the strategies' advice and the workload's columns.
@@ -49,7 +50,7 @@ enum ConclusionFlags {
     /// `--require unique,links` or `none`: nil when not given (each workload's own needs).
     static func require(_ a: Arguments) throws -> Set<Requirement>? {
         guard let text = a.string("--require") else { return nil }
-        let accepted = "unique, links and screen, comma-separated, or none"
+        let accepted = "unique, links, screen and objects, comma-separated, or none"
         if text == "none" { return [] }
         var set: Set<Requirement> = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -95,6 +96,7 @@ extension ConclusionOptions {
             self.fixes[s.name] = fixes
             if let bug = s.demonstratedBug { bugs[s.name] = (bug.bug, bug.fix) }
             if let purpose = s.purpose { purposes[s.name] = purpose }
+            if !s.neverDelivers.isEmpty { neverDelivers[s.name] = s.neverDelivers }
         }
         workloadColumns = ConclusionFlags.workloadColumns
         // `store` (file or memory) is set by --store, not by a parameter of the table.

@@ -35,6 +35,9 @@ package struct ConclusionOptions: Sendable {
     /// Per strategy and need, what Core Data offers to close the gap when its store falls short
     /// ("a uniqueness constraint with a merge policy, or batch-upsert").
     package var fixes: [String: [Requirement: String]] = [:]
+    /// What a strategy cannot deliver by what it is, whatever its store holds (a read that returns
+    /// dictionaries gives no managed objects): short of it wherever it is needed.
+    package var neverDelivers: [String: Set<Requirement>] = [:]
     /// Strategies that demonstrate a bug, with the bug and its fix: measured, never recommended.
     package var bugs: [String: (bug: String, fix: String)] = [:]
     /// Strategies whose result is another thing than the records (a count): compared only with

@@ -10,6 +10,10 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
     case links
     /// A watching screen (`--view-context`) shows every saved row.
     case screen
+    /// A read returns managed objects, not values: a screen that edits what it shows, or follows
+    /// later saves, needs objects (`--require objects`; never a workload's default, since a list
+    /// that only displays does not). A strategy declares that it cannot deliver it.
+    case objects
 
     /// The `--require` word and how a heading says it.
     package var phrase: String {
@@ -17,6 +21,7 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
         case .unique: return "unique keys"
         case .links: return "every record linked to its parent"
         case .screen: return "a current screen"
+        case .objects: return "managed objects"
         }
     }
 
@@ -57,6 +62,16 @@ package struct StoreOutcome: Sendable, Equatable {
     /// Rows the store held (the last ok repetition's), for "3000 of 3000".
     package let storeRows: Int
 
+    /// No store was verified: what a declared shortfall is said against.
+    static let unverified = StoreOutcome(duplicates: 0, badLinks: 0, screenMisses: nil, storeRows: 0)
+
+    private init(duplicates: Int, badLinks: Int, screenMisses: Int?, storeRows: Int) {
+        self.duplicates = duplicates
+        self.badLinks = badLinks
+        self.screenMisses = screenMisses
+        self.storeRows = storeRows
+    }
+
     init?(_ rows: [ResultRow]) {
         let verified = rows.compactMap(\.measurement.verification)
         guard let last = verified.last else { return nil }
@@ -72,6 +87,8 @@ package struct StoreOutcome: Sendable, Equatable {
         case .unique: return duplicates == 0
         case .links: return badLinks == 0
         case .screen: return (screenMisses ?? 0) == 0
+        // Not a property of the store: the strategy declares it (`ConclusionOptions.neverDelivers`).
+        case .objects: return true
         }
     }
 
@@ -90,6 +107,8 @@ package struct StoreOutcome: Sendable, Equatable {
                 : "leaves \(badLinks) of \(storeRows) records without their parent"
         case .screen:
             return "its screen (--view-context) misses \(screenMisses ?? 0) of \(storeRows) rows"
+        case .objects:
+            return "returns values (dictionaries), not managed objects"
         }
     }
 }

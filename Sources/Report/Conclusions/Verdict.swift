@@ -42,9 +42,11 @@ package struct Verdict: Sendable, Equatable {
             fixes.append(bug.fix)
         }
         let needs = options.needs(of: c.parameters)
-        let missing = c.outcome?.shortfalls(of: needs) ?? []
+        let declared = needs.intersection(options.neverDelivers[c.strategy] ?? [])
+        let missing = Set((c.outcome?.shortfalls(of: needs) ?? []) + declared).sorted()
         for requirement in missing {
-            reasons.append(c.outcome!.shortfall(requirement))
+            // A declared shortfall is said the same with or without a verified store.
+            reasons.append((c.outcome ?? .unverified).shortfall(requirement))
             if let fix = options.fixes[c.strategy]?[requirement], !fixes.contains(fix) { fixes.append(fix) }
         }
         return Verdict(reasons: reasons, fix: fixes.isEmpty ? nil : fixes.joined(separator: "; "), needs: needs,

@@ -202,7 +202,7 @@ package enum Summary {
                 + " (\(r.objective.phrase)"
                 + (r.metric == .vsLimit ? ", through vs_limit: rows of several invocations"
                    : r.throughLimit && r.metric == .rate ? ", by rows/s paired by round: operations have no limit" : "")
-                + (r.needs.isEmpty ? "" : "; the store must hold \(Requirement.describe(r.needs))") + "):\n"
+                + Self.needsPhrase(r.needs) + "):\n"
             text += "  " + conclusionLine(r) + "\n"
             // What the configuration to use does not do is said with it, not only under the table.
             for leader in r.leaders.map(\.strategy).uniqued() {
@@ -211,6 +211,13 @@ package enum Summary {
             for (c, why) in r.excluded { text += "  excluded: \(r.name(c)): \(why)\n" }
         }
         return text + "\n"
+    }
+
+    /// What a recommendation's heading says it required: of the store, and of what a read returns.
+    static func needsPhrase(_ needs: Set<Requirement>) -> String {
+        let store = needs.subtracting([.objects])
+        return (store.isEmpty ? "" : "; the store must hold \(Requirement.describe(store))")
+            + (needs.contains(.objects) ? "; the screen must get managed objects" : "")
     }
 
     /// The recommendation's one line: use X, or which are equal, or why none.

@@ -14,6 +14,8 @@ enum StoreAdvice {
         case .screen:
             return "merge what is saved into the screen: automaticallyMergesChangesFromParent on the view context, or "
                 + "persistent history (history-consumer)"
+        case .objects:
+            return "fetch the same columns as partial managed objects (propertiesToFetch: read-properties)"
         }
     }
 }
