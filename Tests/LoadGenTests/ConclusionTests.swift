@@ -162,7 +162,7 @@ import Testing
         let appendOnly = try CLI.run(base + ["--require", "none"], tmpdir: dir)
         #expect(appendOnly.status == 0 && !appendOnly.stdout.contains("excluded: batch-insert-only"), "\(appendOnly.stdout)")
         let bad = try CLI.run(["run", "--require", "unique,fast"])
-        #expect(bad.status == 64 && bad.stderr.contains("--require: 'fast' is not accepted; expects unique, links and screen"),
+        #expect(bad.status == 64 && bad.stderr.contains("--require: 'fast' is not accepted; expects unique, links, screen and objects"),
                 "\(bad.stderr)")
     }
 
