@@ -176,6 +176,11 @@ import Testing
         let text = Summary.recommendations(s)
         #expect(text.contains("; the screen must get managed objects)") && !text.contains("the store must hold"), "\(text)")
         #expect(text.contains("excluded: read-dictionaries: returns values (dictionaries), not managed objects — read-properties"), "\(text)")
+        // A count returns a number: no objects are asked of it.
+        let counts = Self.rows("count", parameters: read, rate: Self.steady(6_000_000))
+            + Self.rows("count-fetch", parameters: read, rate: Self.steady(250_000))
+        let countText = Summary.recommendations(Self.summary(rows + counts, options: options))
+        #expect(countText.contains("Recommendation for a count (most rows per second):"), "\(countText)")
     }
 
     /// The stability is read from counts of ranks drawn, not by sorting each resample: it must be

@@ -59,9 +59,11 @@ package struct ConclusionOptions: Sendable {
     /// The default of `--min-difference`.
     package static let defaultMinDifference = 0.05
 
-    /// What `parameters`' configuration must deliver.
-    func needs(of parameters: ParameterValues) -> Set<Requirement> {
-        require ?? Requirement.needs(of: parameters)
+    /// What configuration `c` must deliver. A strategy whose result is another thing than the
+    /// records (a count) returns no objects to need: `objects` is not asked of it.
+    func needs(of c: RunSummary.Configuration) -> Set<Requirement> {
+        let needs = require ?? Requirement.needs(of: c.parameters)
+        return purposes[c.strategy] == nil ? needs : needs.subtracting([.objects])
     }
 
     /// The value of column `column` as a ranking or a heading reads it: a switch's blank is "off".

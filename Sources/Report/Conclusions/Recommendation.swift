@@ -73,7 +73,7 @@ extension RunSummary {
                 eligible.append(c)
             }
         }
-        let needs = candidates.first.map { options.needs(of: $0.parameters) } ?? []
+        let needs = candidates.first.map { options.needs(of: $0) } ?? []
         // One metric for the group: through vs_limit only when every member has it.
         let metric: Metric? = eligible.isEmpty ? nil
             : eligible.allSatisfy({ Metric.of($0, options.objective, throughLimit: throughLimit) == .vsLimit }) ? .vsLimit

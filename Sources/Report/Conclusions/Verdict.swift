@@ -41,7 +41,7 @@ package struct Verdict: Sendable, Equatable {
             reasons.append("the bug it demonstrates (\(bug.bug)): measured to show it, never recommended")
             fixes.append(bug.fix)
         }
-        let needs = options.needs(of: c.parameters)
+        let needs = options.needs(of: c)
         let declared = needs.intersection(options.neverDelivers[c.strategy] ?? [])
         let missing = Set((c.outcome?.shortfalls(of: needs) ?? []) + declared).sorted()
         for requirement in missing {
