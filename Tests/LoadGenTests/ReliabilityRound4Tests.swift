@@ -241,12 +241,13 @@ import Testing
         #expect(none.status == 65 && none.stderr.contains("Post.slug holds at most 0 characters"), "\(none.stderr)")
         let generate = try CLI.run(["generate", "--model", zero, "--entity", "Post", "--rows", "10", "--out", dir + "/z.json"], tmpdir: dir)
         #expect(generate.status == 65 && generate.stderr.contains("generate: model: Post.slug holds at most 0"), "\(generate.stderr)")
-        // An entity wider than the change mask: refused where the model says it, never a trap (item 10).
+        // An entity of 63 attributes (round 4 refused it past 32; Core Data has no such limit:
+        // issue 41 item 1) is generated and imported.
         let wide = "<model><entity name=\"Wide\">" + (0..<63).map { "<attribute name=\"a\($0)\" optional=\"YES\" attributeType=\"String\"/>" }.joined()
             + "</entity></model>"
         let wideModel = ModelCommandTests.model(wide, in: dir + "/wide")
-        let trapped = try CLI.run(["generate", "--model", wideModel, "--rows", "10", "--out", dir + "/w.json"], tmpdir: dir)
-        #expect(trapped.status == 65 && trapped.stderr.contains("the engine tracks changes of at most 32 attributes"), "\(trapped.stderr)")
+        let generated = try CLI.run(["generate", "--model", wideModel, "--rows", "10", "--out", dir + "/w.json"], tmpdir: dir)
+        #expect(generated.status == 0, "\(generated.stderr)")
     }
 
     /// A model of thousands of entities is read, laid out and run (item 13: the run-time

@@ -189,7 +189,7 @@ extension ManagedObjectContext {
         let sql = "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", "))"
             + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
         let indexes = keys.map { entity.attributeIndex($0)! }
-        let columns = indexes.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+        let columns = PropertyMask(indexes)
         // Core Data captures the rows for their IDs, and for history when it is on.
         let wantsIDs = request.resultType == .objectIDs
         let capture = wantsIDs || persistentStoreCoordinator.history != nil
@@ -229,7 +229,7 @@ extension ManagedObjectContext {
     /// matches, written before the statement changes them.
     private struct HistoryRecord {
         let type: HistorySchema.ChangeType
-        let columns: UInt64?
+        let columns: PropertyMask?
         let whereSQL: String
         let bindings: [Value]
     }

@@ -8,7 +8,7 @@ extension ManagedObject {
     func manyToManyMembers(_ m: Int) -> Set<ManagedObject> {
         let context = checkedContext()
         if isFault { context.fireFault(self) }
-        if loadedManyToMany & (1 << UInt64(m)) == 0 { context.loadManyToMany(of: self, m) }
+        if !loadedManyToMany.contains(m) { context.loadManyToMany(of: self, m) }
         return manyToMany[m] ?? []
     }
 
@@ -33,9 +33,9 @@ extension ManagedObject {
     /// Takes `member` in or out of many-to-many `m`'s set, when that set is loaded (a set read
     /// later applies the context's pending pairs).
     private func setMember(_ member: ManagedObject, _ m: Int, _ joined: Bool) {
-        guard loadedManyToMany & (1 << UInt64(m)) != 0 || isInserted else { return }
+        guard loadedManyToMany.contains(m) || isInserted else { return }
         if manyToMany.isEmpty { manyToMany = Array(repeating: nil, count: entity.manyToMany.count) }
-        loadedManyToMany |= 1 << UInt64(m)
+        loadedManyToMany.insert(m)
         if manyToMany[m] == nil { manyToMany[m] = [] }
         if joined { manyToMany[m]!.insert(member) } else { manyToMany[m]!.remove(member) }
     }
@@ -119,7 +119,7 @@ extension ManagedObjectContext {
         }
         if object.manyToMany.isEmpty { object.manyToMany = Array(repeating: nil, count: object.entity.manyToMany.count) }
         object.manyToMany[m] = members
-        object.loadedManyToMany |= 1 << UInt64(m)
+        object.loadedManyToMany.insert(m)
     }
 
     /// In the save's transaction, after the inserts (every key known): the pairs of deleted

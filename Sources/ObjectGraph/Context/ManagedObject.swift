@@ -20,11 +20,11 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// To-many members, created on first use.
     var toMany: [Set<ManagedObject>?]
     /// Bit i set: to-many i holds every member (loaded from the store, or the object is new).
-    var loadedToMany: UInt64 = 0
+    var loadedToMany = PropertyMask()
     /// Many-to-many members, created on first use; bit i of `loadedManyToMany` set once
     /// many-to-many i holds every member.
     var manyToMany: [Set<ManagedObject>?] = []
-    var loadedManyToMany: UInt64 = 0
+    var loadedManyToMany = PropertyMask()
     /// Members given to a to-many that is not loaded yet: listed, not hashed into a set, and
     /// checked when it loads (one that points elsewhere by then is dropped). Relating thousands
     /// of new objects to a fetched category never builds the category's set.
@@ -34,12 +34,12 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var committedToOne: [ManagedObjectID?]?
     /// `Z_OPT` when last fetched or saved.
     var version: Int64 = 0
-    /// Attributes (bit i) and to-ones (bit 32 + i) changed since `committed`.
-    var changed: UInt64 = 0
+    /// Attributes (position i) and to-ones (`entity.toOnePosition(i)`) changed since `committed`.
+    var changed = PropertyMask()
     /// To-manys (bit i) that gained or lost a member since `committed`. No column changes, but
     /// the object is updated: its save bumps `Z_OPT` under the optimistic lock, as Core Data's
     /// does for the other side of a changed relationship.
-    var touchedToMany: UInt64 = 0
+    var touchedToMany = PropertyMask()
     package internal(set) var isFault: Bool
     package internal(set) var isInserted = false
     package internal(set) var isDeleted = false
@@ -59,9 +59,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// This object's snapshot is counted as a hold on the coordinator's `RowCache` entry.
     var holdsCachedRow = false
     /// A fault fetched with `propertiesToFetch` holds those values (attribute i at index i, bit
-    /// i of the mask) and to-ones (`toOne[i]`, bit `ChangeMask.toOne(i)`): read without firing.
+    /// i of the mask) and to-ones (`toOne[i]`, `entity.toOnePosition(i)`): read without firing.
     var prefetched: [Value] = []
-    var prefetchedMask: UInt64 = 0
+    var prefetchedMask = PropertyMask()
 
     init(entity: Entity, id: ManagedObjectID, context: ManagedObjectContext, fault: Bool) {
         self.entity = entity
@@ -77,9 +77,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// Drops what a `propertiesToFetch` fetch left: the object is filled, or a plain fault again.
     @inline(__always)
     func forgetPrefetched() {
-        guard prefetchedMask != 0 else { return }
+        guard !prefetchedMask.isEmpty else { return }
         prefetched = []
-        prefetchedMask = 0
+        prefetchedMask = PropertyMask()
     }
 
     // MARK: Identity
@@ -115,7 +115,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     package func value(at index: Int) -> Value {
         let context = checkedContext()
         if isFault {
-            if prefetchedMask & (UInt64(1) << UInt64(index)) != 0 { return prefetched[index] }
+            if prefetchedMask.contains(index) { return prefetched[index] }
             context.fireFault(self)
         }
         return values[index]
@@ -132,13 +132,13 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
             // (reset, rollback and the context's end invalidate it, which clears isInserted):
             // no need to load the weak context reference, and all a new object records is the bit.
             values[index] = value
-            changed |= UInt64(1) << UInt64(index)
+            changed.insert(index)
             return
         }
         let context = checkedContext()
         if isFault { context.fireFault(self) }
         values[index] = value
-        markChanged(bit: UInt64(1) << UInt64(index), differs: committed.map { $0[index] != value } ?? true, in: context)
+        markChanged(position: index, differs: committed.map { $0[index] != value } ?? true, in: context)
     }
 
     // MARK: To-one relationships
@@ -159,7 +159,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     package func object(at index: Int) -> ManagedObject? {
         let context = checkedContext()
         if isFault {
-            if prefetchedMask & ChangeMask.toOne(index) != 0 { return toOne[index] }
+            if prefetchedMask.contains(entity.toOnePosition(index)) { return toOne[index] }
             context.fireFault(self)
         }
         return toOne[index]
@@ -194,7 +194,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     func setPrimitiveToOne(_ target: ManagedObject?, at index: Int, in context: ManagedObjectContext) {
         toOne[index] = target
         let differs = committedToOne.map { $0[index] != target?.objectID } ?? true
-        markChanged(bit: ChangeMask.toOne(index), differs: differs, in: context)
+        markChanged(position: entity.toOnePosition(index), differs: differs, in: context)
     }
 
     /// A one-to-one keeps both rows' columns in step, as Core Data's inverse maintenance does: the
@@ -225,7 +225,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         }
         let context = checkedContext()
         if isFault { context.fireFault(self) }
-        if loadedToMany & (1 << UInt64(index)) == 0 { context.loadToMany(of: self, index: index) }
+        if !loadedToMany.contains(index) { context.loadToMany(of: self, index: index) }
         return toMany[index] ?? []
     }
 
@@ -239,7 +239,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     func addMember(_ member: ManagedObject, toMany index: Int) {
-        guard loadedToMany & (1 << UInt64(index)) != 0 else {
+        guard loadedToMany.contains(index) else {
             pendingMembers.append((index, member))
             return
         }
@@ -253,7 +253,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     func touch(toMany index: Int, in context: ManagedObjectContext) {
         if isInserted || isDeleted { return }
-        touchedToMany |= UInt64(1) << UInt64(index)
+        touchedToMany.insert(index)
         if _slowPath(!isListedUpdated) {
             isListedUpdated = true
             context.noteUpdated(self)
@@ -268,7 +268,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// Marks to-many `index` as holding every member, moving in the pending ones that still
     /// point here. The store's members are added by the caller (before or after).
     func markLoaded(toMany index: Int) {
-        loadedToMany |= 1 << UInt64(index)
+        loadedToMany.insert(index)
         if toMany[index] == nil { toMany[index] = [] }
         guard !pendingMembers.isEmpty else { return }
         let inverse = entity.toMany[index].inverseToOne
@@ -283,30 +283,30 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: Change state
 
     /// True when the object has unsaved changes to its attributes or relationships.
-    package var isUpdated: Bool { !isInserted && !isDeleted && (changed != 0 || touchedToMany != 0) }
+    package var isUpdated: Bool { !isInserted && !isDeleted && (!changed.isEmpty || !touchedToMany.isEmpty) }
 
     /// True when saving would write something for this object.
-    package var hasChanges: Bool { isInserted || isDeleted || changed != 0 || touchedToMany != 0 }
+    package var hasChanges: Bool { isInserted || isDeleted || !changed.isEmpty || !touchedToMany.isEmpty }
 
     /// The changed attributes and to-ones, by name (to-ones as the target's object ID or nil).
     package func changedValues() -> [String: Value] {
         _ = checkedContext()
         var out: [String: Value] = [:]
-        for (i, a) in entity.attributes.enumerated() where isInserted || changed & (1 << UInt64(i)) != 0 {
+        for (i, a) in entity.attributes.enumerated() where isInserted || changed.contains(i) {
             out[a.name] = values[i]
         }
-        for (i, r) in entity.toOne.enumerated() where isInserted || changed & ChangeMask.toOne(i) != 0 {
+        for (i, r) in entity.toOne.enumerated() where isInserted || changed.contains(entity.toOnePosition(i)) {
             out[r.name] = toOne[i].map { .string($0.objectID.uriRepresentation) } ?? .null
         }
         return out
     }
 
     @inline(__always)
-    private func markChanged(bit: UInt64, differs: Bool, in context: ManagedObjectContext) {
+    private func markChanged(position: Int, differs: Bool, in context: ManagedObjectContext) {
         // An inserted object writes every column; its bits only record what was set, for merges.
-        if isInserted { changed |= bit; return }
-        if differs { changed |= bit } else { changed &= ~bit }
-        if (changed != 0 || touchedToMany != 0) && !isListedUpdated {
+        if isInserted { changed.insert(position); return }
+        changed.update(position, to: differs)
+        if (!changed.isEmpty || !touchedToMany.isEmpty) && !isListedUpdated {
             isListedUpdated = true
             context.noteUpdated(self)
         }

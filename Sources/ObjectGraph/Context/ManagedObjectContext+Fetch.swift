@@ -211,7 +211,7 @@ extension ManagedObjectContext {
     /// objects' to-manys are given up, to be read again when touched. Objects with unsaved
     /// changes stay as they are.
     func turnIntoFault(_ o: ManagedObject) {
-        guard !o.isFault, o.changed == 0, !o.isInserted, !o.isDeleted, o.managedObjectContext === self else { return }
+        guard !o.isFault, o.changed.isEmpty, !o.isInserted, !o.isDeleted, o.managedObjectContext === self else { return }
         releaseRow(o)
         for (i, rel) in o.entity.toOne.enumerated() {
             if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
@@ -264,7 +264,7 @@ extension ManagedObjectContext {
             try load(faults, entity: destination)
         } else if let i = entity.toManyIndex(path) {
             let rel = entity.toMany[i]
-            let parents = results.filter { !$0.isFault && $0.objectID.primaryKey != nil && $0.loadedToMany & (1 << UInt64(i)) == 0 }
+            let parents = results.filter { !$0.isFault && $0.objectID.primaryKey != nil && !$0.loadedToMany.contains(i) }
             guard !parents.isEmpty else { return }
             let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
             let column = destination.toOne[rel.inverseToOne].column
@@ -321,7 +321,7 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         var out: [ManagedObject] = []
         for o in fetched where !o.isDeleted {
-            if o.changed != 0 && !o.isFault && !predicate.matches(o) { continue }
+            if !o.changed.isEmpty && !o.isFault && !predicate.matches(o) { continue }
             if seen.insert(ObjectIdentifier(o)).inserted { out.append(o) }
         }
         forEachPendingCandidate(for: predicate, entity: entity) { o in

@@ -66,7 +66,7 @@ extension ManagedObjectContext {
             let destination = t.entityKey.map { s.int(at: $0) } ?? entity.toOne[t.index].destination
             o.toOne[t.index] = object(primaryKey: Int64(s.int(at: t.column)), entity: runtime[destination - 1])
         }
-        o.prefetchedMask |= partial.mask
+        o.prefetchedMask.formUnion(partial.mask)
         o.version = Int64(s.int(at: 1))
         return o
     }
@@ -78,24 +78,24 @@ struct PartialRow {
     let columns: String
     let attributes: [(index: Int, column: Int32)]
     let toOnes: [(index: Int, column: Int32, entityKey: Int32?)]
-    /// The properties' bits, as `ManagedObject.prefetchedMask` holds them.
-    let mask: UInt64
+    /// The properties' positions, as `ManagedObject.prefetchedMask` holds them.
+    let mask: PropertyMask
 
     init(_ entity: Entity, properties: [String]) throws {
         var names = entity.hasSubentities ? ["Z_PK", "Z_OPT", "Z_ENT"] : ["Z_PK", "Z_OPT"]
-        var attributes: [(Int, Int32)] = [], toOnes: [(Int, Int32, Int32?)] = [], mask: UInt64 = 0
+        var attributes: [(Int, Int32)] = [], toOnes: [(Int, Int32, Int32?)] = [], mask = PropertyMask()
         for property in properties {
             if let i = entity.attributeIndex(property) {
                 attributes.append((i, Int32(names.count)))
                 names.append(entity.attributeColumns[i])
-                mask |= UInt64(1) << UInt64(i)
+                mask.insert(i)
             } else if let i = entity.toOneIndex(property) {
                 let rel = entity.toOne[i]
                 let entityKey = rel.entityKeyColumn.map { _ in Int32(names.count + 1) }
                 toOnes.append((i, Int32(names.count), entityKey))
                 names.append(rel.column)
                 if let ek = rel.entityKeyColumn { names.append(ek) }
-                mask |= ChangeMask.toOne(i)
+                mask.insert(entity.toOnePosition(i))
             } else {
                 throw ContextError.unknownKey(property, entity: entity.name)
             }

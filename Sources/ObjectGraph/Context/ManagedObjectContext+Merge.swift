@@ -56,11 +56,11 @@ extension ManagedObjectContext {
     /// Gives a registered object a saved state: a fault is filled; an object with unsaved
     /// changes keeps them over the new values.
     private func apply(_ state: DidSaveNotification.ObjectState, to o: ManagedObject) {
-        let keep = o.isFault ? 0 : o.changed
+        let keep = o.isFault ? PropertyMask() : o.changed
         if o.isFault { o.values = o.entity.defaults }
         let local = o.values
-        for i in state.values.indices where keep & (1 << UInt64(i)) == 0 { o.values[i] = state.values[i] }
-        for (i, rel) in o.entity.toOne.enumerated() where keep & ChangeMask.toOne(i) == 0 {
+        for i in state.values.indices where !keep.contains(i) { o.values[i] = state.values[i] }
+        for (i, rel) in o.entity.toOne.enumerated() where !keep.contains(o.entity.toOnePosition(i)) {
             let target = state.toOne[i].map { object(with: $0) }
             guard o.toOne[i] !== target else { continue }
             if let inverse = rel.inverseToMany {
@@ -75,8 +75,8 @@ extension ManagedObjectContext {
         o.isFault = false
         o.batch = nil
         holdRow(o)
-        if keep != 0 {
-            for i in state.values.indices where keep & (1 << UInt64(i)) != 0 { o.values[i] = local[i] }
+        if !keep.isEmpty {
+            for i in state.values.indices where keep.contains(i) { o.values[i] = local[i] }
         }
     }
 
@@ -102,7 +102,7 @@ extension ManagedObjectContext {
     func mergeObjectIDs(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         var byEntity: [Int: [ManagedObject]] = [:]
         for id in updated {
-            guard let o = registry[id], o.changed == 0, !o.isInserted else { continue }
+            guard let o = registry[id], o.changed.isEmpty, !o.isInserted else { continue }
             releaseRow(o)
             o.isFault = true
             o.values = []

@@ -19,7 +19,7 @@ extension ManagedObjectContext {
             for o in list where !o.entity.keyColumns.isEmpty {
                 for column in o.entity.keyColumns where column.isOrder {
                     let i = column.toOne
-                    guard o.isInserted || o.changed & ChangeMask.toOne(i) != 0 else { continue }
+                    guard o.isInserted || o.changed.contains(o.entity.toOnePosition(i)) else { continue }
                     guard let owner = o.toOne[i] else {
                         o.orderKeys[i] = nil
                         continue

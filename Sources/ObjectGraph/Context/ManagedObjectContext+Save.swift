@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     private enum Resolution {
         /// Store values for columns not in `written`, ours for those in it. `bumped`: our UPDATE
         /// ran (columns written, or a to-many change that bumps `Z_OPT` alone).
-        case merged(store: StoredRow, written: UInt64, bumped: Bool)
+        case merged(store: StoredRow, written: PropertyMask, bumped: Bool)
         /// Our changes were discarded: the object now holds the store's row.
         case discarded(store: StoredRow)
         /// The row is gone (deleted by someone else, or by us over their change).
@@ -240,14 +240,14 @@ extension ManagedObjectContext {
                 if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
-            if o.entity.constrainedMask == 0 {
+            if o.entity.constrainedMask.isEmpty {
                 s.bind(o.values[...], from: index)
                 index += Int32(o.values.count)
             } else {
                 // The constrained columns stay NULL here: writeConstrainedValues sets them. Text
                 // goes through the statement's buffer, as the full row's would.
                 s.startTextRound()
-                for i in o.values.indices where o.entity.constrainedMask & (1 << UInt64(i)) == 0 {
+                for i in o.values.indices where !o.entity.constrainedMask.contains(i) {
                     s.bindInRound(o.values[i], at: index)
                     index += 1
                 }
@@ -302,7 +302,7 @@ extension ManagedObjectContext {
             }
         }
         for o in inserts { try write(o) }
-        for o in updates where writtenColumns(o, resolutions) & o.entity.constrainedMask != 0 { try write(o) }
+        for o in updates where writtenColumns(o, resolutions).intersects(o.entity.constrainedMask) { try write(o) }
     }
 
     /// The save's history, last in its transaction: one transaction row, then a change row per
@@ -322,7 +322,7 @@ extension ManagedObjectContext {
         let updated = updates.filter { o in
             switch resolutions[ObjectIdentifier(o)] {
             case .discarded?, .gone?: false
-            case nil, .merged?: writtenColumns(o, resolutions) != 0 || o.touchedToMany != 0
+            case nil, .merged?: !writtenColumns(o, resolutions).isEmpty || !o.touchedToMany.isEmpty
             }
         }
         try history.reserveChanges(updated.count, in: write, connection)
@@ -343,18 +343,18 @@ extension ManagedObjectContext {
 
     /// The columns this save wrote for an updated object: every change, or what the merge
     /// policy kept of them after a conflict, or none when it discarded them or the row is gone.
-    private func writtenColumns(_ o: ManagedObject, _ resolutions: [ObjectIdentifier: Resolution]) -> UInt64 {
+    private func writtenColumns(_ o: ManagedObject, _ resolutions: [ObjectIdentifier: Resolution]) -> PropertyMask {
         switch resolutions[ObjectIdentifier(o)] {
         case nil: o.changed
         case .merged(_, let mask, _)?: mask
-        case .discarded?, .gone?: 0
+        case .discarded?, .gone?: PropertyMask()
         }
     }
 
     /// `UPDATE OR FAIL … SET <columns in mask>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`, a
     /// changed constrained column set to NULL (`writeConstrainedValues` sets its value); with no
     /// columns (a to-many change) it sets `Z_OPT` alone. False when no row matched: someone else changed or deleted it first.
-    private func writeUpdate(_ o: ManagedObject, mask: UInt64, version: Int64, _ connection: Connection,
+    private func writeUpdate(_ o: ManagedObject, mask: PropertyMask, version: Int64, _ connection: Connection,
                              last: inout LastUpdate?) throws -> Bool {
         let e = o.entity
         let shape = UpdateKey(entity: e.id, mask: mask)
@@ -366,18 +366,18 @@ extension ManagedObjectContext {
             last = LastUpdate(key: shape, statement: s)
         }
         var index: Int32 = 1
-        for i in e.toOne.indices where mask & ChangeMask.toOne(i) != 0 {
+        for i in e.toOne.indices where mask.contains(e.toOnePosition(i)) {
             if let fk = o.toOne[i].flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
             index += 1
         }
-        for column in e.keyColumns where mask & ChangeMask.toOne(column.toOne) != 0 {
+        for column in e.keyColumns where mask.contains(e.toOnePosition(column.toOne)) {
             bindKeyColumn(column, of: o, s, at: index)
             index += 1
         }
-        for i in e.attributes.indices where mask & (1 << UInt64(i)) != 0 {
+        for i in e.attributes.indices where mask.contains(i) {
             // A constrained column is set to NULL here, as `updateRow:` binds it, and to its
             // value by the constrained UPDATE after every other write.
-            if e.constrainedMask & (1 << UInt64(i)) != 0 { s.bindNull(at: index) } else { s.bind(o.values[i], at: index) }
+            if e.constrainedMask.contains(i) { s.bindNull(at: index) } else { s.bind(o.values[i], at: index) }
             index += 1
         }
         s.bind(version + 1, at: index)
@@ -397,15 +397,15 @@ extension ManagedObjectContext {
     }
 
     /// The UPDATE for one set of changed columns, built once per (entity, mask).
-    private func updateSQL(_ e: Entity, mask: UInt64) -> String {
+    private func updateSQL(_ e: Entity, mask: PropertyMask) -> String {
         let key = UpdateKey(entity: e.id, mask: mask)
         if let sql = updateStatements[key] { return sql }
         var sets: [String] = []
-        for (i, r) in e.toOne.enumerated() where mask & ChangeMask.toOne(i) != 0 { sets.append("\(r.column) = ?") }
-        for c in e.keyColumns where mask & ChangeMask.toOne(c.toOne) != 0 {
+        for (i, r) in e.toOne.enumerated() where mask.contains(e.toOnePosition(i)) { sets.append("\(r.column) = ?") }
+        for c in e.keyColumns where mask.contains(e.toOnePosition(c.toOne)) {
             sets.append("\(c.isOrder ? e.toOne[c.toOne].orderKeyColumn! : e.toOne[c.toOne].entityKeyColumn!) = ?")
         }
-        for (i, c) in e.attributeColumns.enumerated() where mask & (1 << UInt64(i)) != 0 { sets.append("\(c) = ?") }
+        for (i, c) in e.attributeColumns.enumerated() where mask.contains(i) { sets.append("\(c) = ?") }
         sets.append("Z_OPT = ?")
         let sql = "UPDATE OR FAIL \(e.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
         updateStatements[key] = sql
@@ -425,7 +425,7 @@ extension ManagedObjectContext {
             }
             return .discarded(store: store)
         }
-        var mask: UInt64
+        var mask: PropertyMask
         switch policy {
         case .error, .rollback:
             return .discarded(store: store)
@@ -435,10 +435,10 @@ extension ManagedObjectContext {
             mask = o.changed
         case .mergeByPropertyStoreTrump:
             // Keep only our changes to properties the other side left as we last saw them.
-            mask = o.changed & ~store.differences(from: o)
+            mask = o.changed.subtracting(store.differences(from: o))
         }
         var last: LastUpdate?
-        let bumped = mask != 0 || o.touchedToMany != 0
+        let bumped = !mask.isEmpty || !o.touchedToMany.isEmpty
         if bumped { _ = try writeUpdate(o, mask: mask, version: store.version, connection, last: &last) }
         return .merged(store: store, written: mask, bumped: bumped)
     }
@@ -494,7 +494,7 @@ extension ManagedObjectContext {
             store.apply(to: o, keeping: written, context: self)
             o.version = store.version + (bumped ? 1 : 0)
         case .discarded(let store)?:
-            store.apply(to: o, keeping: 0, context: self)
+            store.apply(to: o, keeping: PropertyMask(), context: self)
             o.version = store.version
         case .gone?:
             forget(o)
@@ -510,7 +510,7 @@ extension ManagedObjectContext {
     private func finishDelete(_ o: ManagedObject, _ resolution: Resolution?) -> Bool {
         if case .discarded(let store)? = resolution {
             o.isDeleted = false
-            store.apply(to: o, keeping: 0, context: self)
+            store.apply(to: o, keeping: PropertyMask(), context: self)
             o.version = store.version
             commitSnapshot(o)
             holdRow(o)
@@ -523,8 +523,8 @@ extension ManagedObjectContext {
     func commitSnapshot(_ o: ManagedObject) {
         o.committed = o.values
         o.committedToOne = o.toOne.map { $0?.objectID }
-        o.changed = 0
-        o.touchedToMany = 0
+        o.changed = PropertyMask()
+        o.touchedToMany = PropertyMask()
         o.isListedUpdated = false
     }
 
@@ -550,7 +550,7 @@ extension ManagedObjectContext {
 /// Update statements by (entity, changed-column mask), built once per context.
 struct UpdateKey: Hashable {
     let entity: Int
-    let mask: UInt64
+    let mask: PropertyMask
 }
 
 /// The UPDATE a save used last, by shape: consecutive updates of one shape (a fix-up pass sets
@@ -559,13 +559,6 @@ struct UpdateKey: Hashable {
 struct LastUpdate {
     let key: UpdateKey
     let statement: Statement
-}
-
-extension Entity {
-    /// Every to-one and attribute bit.
-    var allColumnsMask: UInt64 {
-        (toOne.indices.reduce(0) { $0 | ChangeMask.toOne($1) }) | (attributes.indices.reduce(0) { $0 | (1 << UInt64($1)) })
-    }
 }
 
 /// Reserves keys on a connection already in a write transaction: per entity, `SELECT Z_MAX`

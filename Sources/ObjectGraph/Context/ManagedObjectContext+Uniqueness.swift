@@ -12,9 +12,9 @@ extension ManagedObjectContext {
         var merged: [(ManagedObject, ManagedObject)] = []
         for entity in persistentStoreCoordinator.model.runtime where !entity.uniquenessConstraints.isEmpty {
             for constraint in entity.uniquenessConstraints {
-                let constraintMask = constraint.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+                let constraintMask = PropertyMask(constraint)
                 let candidates = insertedList.filter { $0.isInserted && $0.entity === entity }
-                    + updatedList.filter { $0.isUpdated && $0.entity === entity && $0.changed & constraintMask != 0 }
+                    + updatedList.filter { $0.isUpdated && $0.entity === entity && $0.changed.intersects(constraintMask) }
                 guard !candidates.isEmpty else { continue }
 
                 let (first, keys, duplicates) = Self.inMemoryCollisions(candidates, constraint)
@@ -164,7 +164,7 @@ extension ManagedObjectContext {
         let o = object(primaryKey: row.primaryKey, entity: entity)
         if o.isFault {
             o.values = entity.defaults
-            row.apply(to: o, keeping: 0, context: self)
+            row.apply(to: o, keeping: PropertyMask(), context: self)
             o.version = row.version
             o.isFault = false
             o.batch = nil
@@ -193,11 +193,11 @@ extension ManagedObjectContext {
         let mine = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         if mine {
             let e = duplicate.entity
-            for i in e.attributes.indices where policy == .overwrite || duplicate.changed & (1 << UInt64(i)) != 0 {
+            for i in e.attributes.indices where policy == .overwrite || duplicate.changed.contains(i) {
                 survivor.setValue(duplicate.values[i], at: i)
             }
             for i in e.toOne.indices where duplicate.toOne[i] != nil
-                && (policy == .overwrite || duplicate.changed & ChangeMask.toOne(i) != 0) {
+                && (policy == .overwrite || duplicate.changed.contains(e.toOnePosition(i))) {
                 try? survivor.setObject(duplicate.toOne[i], at: i)
             }
         }

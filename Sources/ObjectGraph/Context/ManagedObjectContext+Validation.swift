@@ -26,7 +26,7 @@ extension ManagedObjectContext {
         }
         // A to-many not loaded is not counted: that would cost a query per object per save,
         // and its members cannot have changed without loading it or pointing their to-ones here.
-        for (i, r) in e.toMany.enumerated() where (r.minCount != nil || r.maxCount != nil) && o.loadedToMany & (1 << UInt64(i)) != 0 {
+        for (i, r) in e.toMany.enumerated() where (r.minCount != nil || r.maxCount != nil) && o.loadedToMany.contains(i) {
             if let code = ValidationFailure.Code(count: o.toMany[i]?.count ?? 0, r) {
                 failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: code))
             }

@@ -179,7 +179,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         let id = ManagedObjectID(temporaryFor: entity.id, store: persistentStoreCoordinator.storeIndex)
         let object = ManagedObject(entity: entity, id: id, context: self, fault: false)
         object.isInserted = true
-        object.loadedToMany = ~0
+        object.loadedToMany = entity.allToManys
         insertedList.append(object)
         return object
     }
@@ -347,8 +347,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
                 object.toOne[i] = target
             }
         }
-        object.changed = 0
-        object.touchedToMany = 0
+        object.changed = PropertyMask()
+        object.touchedToMany = PropertyMask()
     }
 
     /// Turns `object` back into a fault (discarding its changes), or with `mergeChanges`
@@ -366,14 +366,14 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
             object.forgetPrefetched()
             return
         }
-        let local = object.changed != 0 ? (values: object.values, toOne: object.toOne, changed: object.changed) : nil
+        let local = object.changed.isEmpty ? nil : (values: object.values, toOne: object.toOne, changed: object.changed)
         object.isFault = true
         fireFault(object)
         if let local {
-            for i in object.entity.attributes.indices where local.changed & (1 << UInt64(i)) != 0 {
+            for i in object.entity.attributes.indices where local.changed.contains(i) {
                 object.values[i] = local.values[i]
             }
-            for i in object.entity.toOne.indices where local.changed & ChangeMask.toOne(i) != 0 {
+            for i in object.entity.toOne.indices where local.changed.contains(object.entity.toOnePosition(i)) {
                 try? object.setObject(local.toOne[i], at: i)
             }
             object.changed = local.changed

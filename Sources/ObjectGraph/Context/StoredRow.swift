@@ -35,18 +35,18 @@ struct StoredRow {
 
     /// Bits of the properties whose stored value is no longer what `o` last saw: what the other
     /// side changed.
-    func differences(from o: ManagedObject) -> UInt64 {
-        guard let committed = o.committed, let committedToOne = o.committedToOne else { return 0 }
-        var mask: UInt64 = 0
-        for i in values.indices where values[i] != committed[i] { mask |= 1 << UInt64(i) }
-        for i in toOne.indices where toOne[i] != committedToOne[i]?.primaryKey { mask |= ChangeMask.toOne(i) }
+    func differences(from o: ManagedObject) -> PropertyMask {
+        guard let committed = o.committed, let committedToOne = o.committedToOne else { return PropertyMask() }
+        var mask = PropertyMask()
+        for i in values.indices where values[i] != committed[i] { mask.insert(i) }
+        for i in toOne.indices where toOne[i] != committedToOne[i]?.primaryKey { mask.insert(o.entity.toOnePosition(i)) }
         return mask
     }
 
     /// Gives `o` the stored values, except the properties in `keeping` (ours, just written).
-    func apply(to o: ManagedObject, keeping: UInt64, context: ManagedObjectContext) {
-        for i in values.indices where keeping & (1 << UInt64(i)) == 0 { o.values[i] = values[i] }
-        for (i, rel) in o.entity.toOne.enumerated() where keeping & ChangeMask.toOne(i) == 0 {
+    func apply(to o: ManagedObject, keeping: PropertyMask, context: ManagedObjectContext) {
+        for i in values.indices where !keeping.contains(i) { o.values[i] = values[i] }
+        for (i, rel) in o.entity.toOne.enumerated() where !keeping.contains(o.entity.toOnePosition(i)) {
             let destination = context.persistentStoreCoordinator.model.runtime[rel.destination - 1]
             let target = toOne[i].map { context.object(primaryKey: $0, entity: destination) }
             guard o.toOne[i] !== target else { continue }

@@ -50,12 +50,12 @@ final class HistoryRecorder: @unchecked Sendable {
     }
 
     /// One ACHANGE row. `changedColumns` (updates only) is the entity's mask of changed
-    /// attributes (bit i), to-ones (bit 32 + i) and to-manys (`toMany`, bit i); it is stored a
+    /// attributes and to-ones (`PropertyMask`) and to-manys (`toMany`, by index); it is stored a
     /// bit per property in column order (to-ones, then attributes), then the to-manys, least
     /// significant bit first. Its key comes from `reserveChanges` (or `block` more when none
     /// is left: a batch insert's changes).
-    func record(_ type: HistorySchema.ChangeType, entity: Entity, primaryKey: Int64, changedColumns: UInt64?,
-                toMany: UInt64 = 0, in write: HistoryWrite, block: Int = 1, _ connection: Connection) throws {
+    func record(_ type: HistorySchema.ChangeType, entity: Entity, primaryKey: Int64, changedColumns: PropertyMask?,
+                toMany: PropertyMask = PropertyMask(), in write: HistoryWrite, block: Int = 1, _ connection: Connection) throws {
         if write.keysLeft == 0 { try reserveChanges(block, in: write, connection) }
         let s = write.insertChange
         s.bind(write.nextKey, at: 1)
@@ -73,7 +73,7 @@ final class HistoryRecorder: @unchecked Sendable {
     /// One ACHANGE row per row of `entity` matching `whereSQL`, for a batch update or delete (run
     /// before the statement it records; `whereSQL` empty: every row): the rows are counted, their
     /// keys reserved, and the rows written with one `INSERT … SELECT`, numbered in key order.
-    func recordMatching(_ type: HistorySchema.ChangeType, entity: Entity, changedColumns: UInt64?, whereSQL: String,
+    func recordMatching(_ type: HistorySchema.ChangeType, entity: Entity, changedColumns: PropertyMask?, whereSQL: String,
                         bindings: [Value], in write: HistoryWrite, _ connection: Connection) throws {
         let filter = entity.tableName + (whereSQL.isEmpty ? "" : " WHERE " + whereSQL)
         let count = try connection.statement("SELECT count(*) FROM \(filter)")
@@ -91,7 +91,7 @@ final class HistoryRecorder: @unchecked Sendable {
         let s = try connection.statement(sql)
         s.bind(write.nextKey, at: 1)
         s.bind(write.transaction, at: 2)
-        bindMask(changedColumns, toMany: 0, entity: entity, to: s, at: 3)
+        bindMask(changedColumns, toMany: PropertyMask(), entity: entity, to: s, at: 3)
         for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 4)) }
         try s.run()
         write.keysLeft = 0
@@ -123,7 +123,7 @@ final class HistoryRecorder: @unchecked Sendable {
     }
 
     /// Binds an update's column mask (`ZCOLUMNS`, see `record`), or NULL for an insert or delete.
-    private func bindMask(_ changedColumns: UInt64?, toMany: UInt64, entity: Entity, to s: Statement, at index: Int32) {
+    private func bindMask(_ changedColumns: PropertyMask?, toMany: PropertyMask, entity: Entity, to s: Statement, at index: Int32) {
         if let changedColumns {
             fillColumns(changedColumns, toMany: toMany, entity: entity)
             columns.withUnsafeBytes { s.bindBlob($0, at: index) }
@@ -132,14 +132,14 @@ final class HistoryRecorder: @unchecked Sendable {
         }
     }
 
-    private func fillColumns(_ mask: UInt64, toMany: UInt64, entity: Entity) {
+    private func fillColumns(_ mask: PropertyMask, toMany: PropertyMask, entity: Entity) {
         let count = entity.toOne.count + entity.attributes.count + entity.toMany.count
         columns.removeAll(keepingCapacity: true)
         columns.append(contentsOf: repeatElement(0, count: (count + 7) / 8))
         func set(_ bit: Int) { columns[bit / 8] |= UInt8(1) << UInt8(bit % 8) }
-        for i in entity.toOne.indices where mask & ChangeMask.toOne(i) != 0 { set(i) }
-        for i in entity.attributes.indices where mask & (1 << UInt64(i)) != 0 { set(entity.toOne.count + i) }
-        for i in entity.toMany.indices where toMany & (1 << UInt64(i)) != 0 {
+        for i in entity.toOne.indices where mask.contains(entity.toOnePosition(i)) { set(i) }
+        for i in entity.attributes.indices where mask.contains(i) { set(entity.toOne.count + i) }
+        for i in entity.toMany.indices where toMany.contains(i) {
             set(entity.toOne.count + entity.attributes.count + i)
         }
     }

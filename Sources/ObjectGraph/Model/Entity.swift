@@ -86,6 +86,14 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// Default values of a newly inserted object.
     package let defaults: [Value]
 
+    /// The position of to-one `index` in a change mask: after the attributes, which take
+    /// positions `0 ..< attributes.count`.
+    @inline(__always) package func toOnePosition(_ index: Int) -> Int { attributes.count + index }
+    /// Every to-many's index: what an inserted object holds whole.
+    package let allToManys: PropertyMask
+    /// Every attribute's and to-one's position: the columns an overwriting merge writes.
+    package let allColumnsMask: PropertyMask
+
     // MARK: SQL, built once
 
     /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`, then the to-ones' entity keys when
@@ -117,8 +125,8 @@ package final class Entity: Sendable, CustomStringConvertible {
     package let saveInsertSQL: String
     /// Attribute indexes in some uniqueness constraint, in attribute order.
     package let constrainedAttributes: [Int]
-    /// Their bits in a change mask.
-    package let constrainedMask: UInt64
+    /// Their positions in a change mask.
+    package let constrainedMask: PropertyMask
     /// `UPDATE OR FAIL T SET <constrained columns> = ? WHERE Z_PK = ?` (nil without constraints):
     /// Core Data's `updateConstrainedValuesForRow:`.
     package let constrainedUpdateSQL: String?
@@ -152,6 +160,8 @@ package final class Entity: Sendable, CustomStringConvertible {
         let attributeIndex = attributeIndexByName
         uniquenessConstraints = d.uniquenessConstraints.map { $0.map { attributeIndex[$0]! } }
         defaults = attributes.map(\.defaultValue)
+        allToManys = PropertyMask.all(toMany.count)
+        allColumnsMask = PropertyMask.all(attributes.count + toOne.count)
         let keyColumns = Self.keyColumns(of: toOne)
         self.keyColumns = keyColumns
         hasOrderKeys = keyColumns.contains { $0.isOrder }
@@ -170,7 +180,7 @@ package final class Entity: Sendable, CustomStringConvertible {
         insertSQL = Self.insert(tableName, columns: all + keyColumnNames)
         let constrained = Set(uniquenessConstraints.joined())
         constrainedAttributes = attributes.indices.filter(constrained.contains)
-        constrainedMask = constrainedAttributes.reduce(0) { $0 | (1 << UInt64($1)) }
+        constrainedMask = PropertyMask(constrainedAttributes)
         let attributeColumns = attributeColumns
         let constrainedColumns = constrainedAttributes.map { attributeColumns[$0] }
         saveInsertSQL = Self.insert(tableName, columns: all.filter { !constrainedColumns.contains($0) } + keyColumnNames)

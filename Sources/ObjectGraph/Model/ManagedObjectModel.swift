@@ -71,11 +71,6 @@ package final class ManagedObjectModel: Sendable {
                 throw ModelError.unknownAttribute(element.property, in: "\(entity.name) fetch index \(index.name)")
             }
         }
-        let toOnes = entity.relationships.count { !$0.isToMany }
-        if entity.attributes.count > ChangeMask.attributeCapacity || toOnes > ChangeMask.toOneCapacity
-            || entity.relationships.count - toOnes > ChangeMask.toManyCapacity {
-            throw ModelError.tooManyProperties(entity.name, attributes: entity.attributes.count, toOne: toOnes)
-        }
         for r in entity.relationships where r.isToMany && r.inverse == nil {
             throw ModelError.toManyWithoutInverse("\(entity.name).\(r.name)")
         }
@@ -130,7 +125,6 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
     case unknownInverse(String, in: String)
     case unknownAttribute(String, in: String)
     case toManyWithoutInverse(String)
-    case tooManyProperties(String, attributes: Int, toOne: Int)
     case inheritanceCycle([String])
 
     package var description: String {
@@ -142,10 +136,6 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
             return "model: \(w) is a to-many without an inverse (one-way to-manys are not supported)"
         case .inheritanceCycle(let names):
             return "model: the parent entities of \(names.joined(separator: ", ")) form a cycle"
-        case .tooManyProperties(let e, let attributes, let toOne):
-            return "model: \(e) has \(attributes) attributes and \(toOne) to-ones; the engine tracks changes of at most "
-                + "\(ChangeMask.attributeCapacity) attributes, \(ChangeMask.toOneCapacity) to-ones and "
-                + "\(ChangeMask.toManyCapacity) to-manys per entity"
         }
     }
 }

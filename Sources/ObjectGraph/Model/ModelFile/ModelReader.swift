@@ -205,9 +205,9 @@ struct ModelReader {
         }
     }
 
-    /// Properties whose columns would share a name (`name` and `nAme` are both `ZNAME`), more
-    /// columns than SQLite allows in a table, and more attributes or to-ones than the engine's
-    /// change mask tracks are refused when the model is read, before anything runs.
+    /// Properties whose columns would share a name (`name` and `nAme` are both `ZNAME`) and more
+    /// columns than SQLite allows in a table are refused when the model is read, before anything
+    /// runs. There is no limit on an entity's properties beside SQLite's (Core Data has none).
     func checkColumns(_ entity: EntityDescription, _ e: ModelXML.Element) throws(ModelFileError) {
         var columns: [String: String] = [:]
         let stored = entity.relationships.filter { !$0.isToMany }.map(\.name) + entity.attributes.map(\.name)
@@ -223,12 +223,6 @@ struct ModelReader {
         if stored.count > limit {
             throw fail(e, "entity \(entity.name) has \(stored.count) stored properties; an SQLite table holds at most \(limit) "
                        + "beside Z_PK, Z_ENT and Z_OPT")
-        }
-        let toOnes = stored.count - entity.attributes.count
-        if entity.attributes.count > ChangeMask.attributeCapacity || toOnes > ChangeMask.toOneCapacity {
-            throw fail(e, "entity \(entity.name) has \(entity.attributes.count) attributes and \(toOnes) to-one relationships; "
-                       + "the engine tracks changes of at most \(ChangeMask.attributeCapacity) attributes and "
-                       + "\(ChangeMask.toOneCapacity) to-ones per entity")
         }
     }
 
