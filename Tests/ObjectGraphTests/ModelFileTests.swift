@@ -193,7 +193,7 @@ import Testing
          2, "</entity> closes <attribute> (opened on line 1)"),
         ("<model><entity name=\"A\" parentEntity=\"B\"/></model>", 1, "entity A has parent entity B, which is not an entity of the model"),
         ("<model><entity name=\"A\"><attribute name=\"n\" attributeType=\"Integer 16\" defaultValueString=\"70000\"/></entity></model>",
-         1, "A.n: defaultValueString \"70000\" is not a Integer 16"),
+         1, "A.n: defaultValueString \"70000\" is outside what an Integer 16 holds"),
         ("<plist/>", 1, "the root element is <plist>"),
     ])
     func malformedModelsAreRefusedWithTheirLocation(text: String, line: Int, message: String) {
@@ -243,5 +243,82 @@ import Testing
         } catch {
             #expect(error.isMissing)
         }
+    }
+}
+
+/// Issue 41: what shipped models hold and Core Data loads, read as Core Data reads it.
+@Suite struct ShippedModelFileTests {
+    func parse(_ text: String) throws(ModelFileError) -> ModelFile {
+        try ModelFile.parse(text, path: "m/contents", name: "M")
+    }
+
+    /// Item 2: integer defaults written "0.0", "NO", "YES" (an attribute whose type changed in
+    /// Xcode) read as the model compiler converts them (Foundation's integerValue), with a note.
+    @Test func integerDefaultsAreReadAsTheModelCompilerConvertsThem() throws {
+        let integers: [String: Int64] = ["0.0": 0, "NO": 0, "YES": 0, "1.0": 1, " 12abc": 12, "-3.7": -3, "": 0, "x1": 0]
+        for (text, expected) in integers { #expect(ModelReader.integerValue(text) == expected, "\(text)") }
+        #expect(ModelReader.doubleValue("2.5x") == 2.5 && ModelReader.doubleValue("NO") == 0)
+        let file = try parse("""
+            <model><entity name="Line">
+            <attribute name="taxID" optional="YES" attributeType="Integer 64" defaultValueString="0.0" usesScalarValueType="YES"/>
+            <attribute name="muted" optional="YES" attributeType="Integer 32" defaultValueString="NO" usesScalarValueType="YES"/>
+            <attribute name="count" optional="YES" attributeType="Integer 16" defaultValueString="1.0" usesScalarValueType="YES"/>
+            <attribute name="rate" optional="YES" attributeType="Double" defaultValueString="NO" usesScalarValueType="YES"/>
+            <attribute name="token" optional="YES" attributeType="UUID" defaultValueString="empy" usesScalarValueType="NO"/>
+            </entity></model>
+            """)
+        let line = try #require(file.entity(named: "Line"))
+        #expect(line.attribute("taxID")?.defaultValue == .integer(0) && line.attribute("muted")?.defaultValue == .integer(0))
+        #expect(line.attribute("count")?.defaultValue == .integer(1) && line.attribute("rate")?.defaultValue == .double(0))
+        #expect(line.attribute("token")?.defaultValue == .null)
+        #expect(file.notes.contains { $0.hasPrefix("m/contents:2: ") && $0.contains("Line.taxID: defaultValueString \"0.0\" is not a Integer 64; read as 0") },
+                "\(file.notes)")
+        #expect(file.notes.count { $0.contains("is not a") } == 5)
+        // A text that is no number of any kind is still refused where it cannot be read.
+        #expect(throws: ModelFileError.self) {
+            try parse(#"<model><entity name="A"><attribute name="d" attributeType="Date" defaultDateTimeInterval="soon"/></entity></model>"#)
+        }
+    }
+
+    /// Item 3: a fetch index declared on a sub-entity naming an attribute it inherits (a music
+    /// player's `Song.bySongIdIndex` on its abstract grandparent's `id`) lives on the root's table.
+    @Test func anIndexOnAnInheritedAttributeIsOnTheRootsTable() throws {
+        let file = try parse("""
+            <model>
+            <entity name="LibraryEntity" isAbstract="YES"><attribute name="id" attributeType="String"/></entity>
+            <entity name="Playable" isAbstract="YES" parentEntity="LibraryEntity"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Song" parentEntity="Playable">
+            <attribute name="track" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+            <fetchIndex name="bySongIdIndex"><fetchIndexElement property="id" type="Binary" order="ascending"/></fetchIndex>
+            <fetchIndex name="byTitle"><fetchIndexElement property="title" type="Binary" order="descending"/></fetchIndex>
+            </entity></model>
+            """)
+        let sql = StoreSchema.createStatements(for: try file.model()).joined(separator: "\n")
+        #expect(sql.contains("CREATE INDEX Z_Song_bySongIdIndex ON ZLIBRARYENTITY (ZID COLLATE BINARY ASC)"), "\(sql)")
+        #expect(sql.contains("CREATE INDEX Z_Song_byTitle ON ZLIBRARYENTITY (ZTITLE COLLATE BINARY DESC)"), "\(sql)")
+    }
+
+    /// Item 5: a transient relationship stores nothing: no column, no join table; its stored
+    /// inverse (if any) has no inverse left.
+    @Test func transientRelationshipsStoreNothing() throws {
+        let file = try parse("""
+            <model>
+            <entity name="Message"><attribute name="nonce" optional="YES" attributeType="Binary"/>
+            <relationship name="missingRecipients" optional="YES" toMany="YES" transient="YES" destinationEntity="Client" inverseName="messagesMissingRecipient" inverseEntity="Client"/>
+            <relationship name="draftOf" optional="YES" maxCount="1" transient="YES" destinationEntity="Client" inverseName="drafts" inverseEntity="Client"/>
+            <relationship name="sender" optional="YES" maxCount="1" destinationEntity="Client" inverseName="sent" inverseEntity="Client"/>
+            </entity>
+            <entity name="Client"><attribute name="label" optional="YES" attributeType="String"/>
+            <relationship name="messagesMissingRecipient" optional="YES" toMany="YES" transient="YES" destinationEntity="Message" inverseName="missingRecipients" inverseEntity="Message"/>
+            <relationship name="drafts" optional="YES" toMany="YES" destinationEntity="Message" inverseName="draftOf" inverseEntity="Message"/>
+            <relationship name="sent" optional="YES" toMany="YES" destinationEntity="Message" inverseName="sender" inverseEntity="Message"/>
+            </entity></model>
+            """)
+        let sql = StoreSchema.createStatements(for: try file.model()).joined(separator: "\n")
+        #expect(!sql.contains("Z_1MISSINGRECIPIENTS") && !sql.contains("Z_2MESSAGESMISSINGRECIPIENT") && !sql.contains("ZDRAFTOF"), "\(sql)")
+        #expect(sql.contains("ZSENDER INTEGER"))
+        #expect(file.entity(named: "Message")?.relationships.map(\.name) == ["sender"])
+        #expect(file.entity(named: "Client")?.relationships.map(\.name) == ["sent"], "drafts' inverse is transient: left out with a note")
+        #expect(file.notes.contains { $0.contains("Message.missingRecipients is transient: not stored") }, "\(file.notes)")
     }
 }

@@ -22,10 +22,7 @@ extension RunPlan {
             if c.model.path != nil {
                 c.model.entity = source.roles.entity
                 c.model.key = source.roles.key
-                // A key of several attributes is found again from the destination's constraint.
-                c.model.relationship = source.roles.relationship.map { r in
-                    source.roles.parentKeys.count == 1 ? "\(r).\(source.roles.parentKeys[0])" : r
-                } ?? ModelChoice.noRelationship
+                c.model.relationship = source.roles.relationshipChoice
                 noteOnce(source)
             }
             let shape: RecordShape

@@ -51,7 +51,7 @@ extension ManagedObjectContext {
 
     /// Fills a fault from a cached row, linking its to-ones as a fetched row's.
     private func fill(_ o: ManagedObject, from row: StoredRow) {
-        o.committedToOne = linkToOnes(of: o) { row.toOne[$0] }
+        o.committedToOne = linkToOnes(of: o, entityID: { row.toOneEntity.indices.contains($0) ? row.toOneEntity[$0] : nil }) { row.toOne[$0] }
         o.values = row.values
         o.committed = row.values
         o.version = row.version

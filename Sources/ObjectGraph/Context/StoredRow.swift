@@ -7,12 +7,18 @@ struct StoredRow {
     let version: Int64
     let values: [Value]
     let toOne: [Int64?]
+    /// Each to-one target's `Z_ENT` where the destination has sub-entities (its `Z<n>_` column),
+    /// else nil: the target is then of the declared destination. One row is one object ID, so a
+    /// folder stays a `Folder` however its bookmark's row is read.
+    let toOneEntity: [Int?]
 
     /// Decodes the row `s` is on (columns as `entity.selectColumns`).
     init(_ s: Statement, entity e: Entity) {
         primaryKey = Int64(s.int(at: 0))
         version = Int64(s.int(at: 1))
         toOne = e.toOne.indices.map { s.isNull(at: Int32(2 + $0)) ? nil : Int64(s.int(at: Int32(2 + $0))) }
+        let keys = e.rowLayout.entityKey
+        toOneEntity = keys.map { $0 < 0 || s.isNull(at: $0) ? nil : s.int(at: $0) }
         let offset = 2 + e.toOne.count
         values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
     }
@@ -24,6 +30,12 @@ struct StoredRow {
         version = o.version
         values = o.committed ?? o.values
         toOne = (o.committedToOne ?? []).map { $0?.primaryKey }
+        toOneEntity = (o.committedToOne ?? []).map { $0?.entityID }
+    }
+
+    /// The entity of to-one `i`'s target in `o`'s model.
+    func targetEntity(_ i: Int, of o: ManagedObject, _ context: ManagedObjectContext) -> Entity {
+        context.persistentStoreCoordinator.model.runtime[(toOneEntity[i] ?? o.entity.toOne[i].destination) - 1]
     }
 
     static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection) throws -> StoredRow? {
@@ -47,8 +59,7 @@ struct StoredRow {
     func apply(to o: ManagedObject, keeping: PropertyMask, context: ManagedObjectContext) {
         for i in values.indices where !keeping.contains(i) { o.values[i] = values[i] }
         for (i, rel) in o.entity.toOne.enumerated() where !keeping.contains(o.entity.toOnePosition(i)) {
-            let destination = context.persistentStoreCoordinator.model.runtime[rel.destination - 1]
-            let target = toOne[i].map { context.object(primaryKey: $0, entity: destination) }
+            let target = toOne[i].map { context.object(primaryKey: $0, entity: targetEntity(i, of: o, context)) }
             guard o.toOne[i] !== target else { continue }
             if let inverse = rel.inverseToMany {
                 o.toOne[i]?.removeMember(o, toMany: inverse)

@@ -74,6 +74,8 @@ package struct Verification: Codable, Sendable, Equatable {
     package var historyChanges: Int?
     /// Rows whose key is NULL or not one the workload produced.
     package var unexpectedRows: Int = 0
+    /// Rows of an abstract entity (their `Z_ENT`), whose objects an app never creates.
+    package var abstractRows: Int = 0
 
     package init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows
@@ -112,6 +114,9 @@ extension Verification {
         if integrity != "ok" { found.append("integrity check: \(integrity)") }
         if unexpectedRows > 0 {
             found.append("\(unexpectedRows) row\(unexpectedRows == 1 ? "" : "s") with a key the workload never produced")
+        }
+        if abstractRows > 0 {
+            found.append("\(abstractRows) row\(abstractRows == 1 ? "" : "s") of an abstract entity (an app never creates one)")
         }
         if expectations.uniqueKeys && duplicates > 0 {
             found.append("\(duplicates) duplicate\(duplicates == 1 ? "" : "s") where the strategy promises none")

@@ -19,6 +19,21 @@ package struct StoreVerifier: Sendable {
         /// Persistent history's change table (`ACHANGE`): its rows left are counted when the
         /// store has it.
         package var historyChangeTable: String?
+        /// The model's abstract entities: a row of one (its `Z_ENT`) is an object Core Data
+        /// could never have written, whatever else the store holds.
+        package var abstractEntities: [AbstractEntity] = []
+
+        /// An abstract entity's number and the table its hierarchy shares.
+        package struct AbstractEntity: Sendable {
+            package var table: String
+            package var entityID: Int
+            package var name: String
+            package init(table: String, entityID: Int, name: String) {
+                self.table = table
+                self.entityID = entityID
+                self.name = name
+            }
+        }
 
         /// The foreign key to the related object, its table and its key columns (one, or a
         /// constraint of several).
@@ -100,6 +115,7 @@ package struct StoreVerifier: Sendable {
         var verification = Verification(storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = unexpected
+        verification.abstractRows = try abstractRows(db)
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -202,6 +218,7 @@ package struct StoreVerifier: Sendable {
         var verification = Verification(storeRows: rows, duplicates: 0, lost: max(0, wanted - rows), badLinks: badLinks,
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = max(0, rows - wanted)
+        verification.abstractRows = try abstractRows(db)
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -226,6 +243,17 @@ package struct StoreVerifier: Sendable {
             SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
             WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
             """)
+    }
+
+    /// Rows whose `Z_ENT` is an abstract entity's, in every table the model's abstract entities share.
+    private func abstractRows(_ db: Database) throws -> Int {
+        let byTable = Dictionary(grouping: layout.abstractEntities, by: \.table)
+        var rows = 0
+        for (table, entities) in byTable.sorted(by: { $0.key < $1.key }) {
+            rows += try db.scalarInt("SELECT count(*) FROM \(mainTable(table)) WHERE Z_ENT IN ("
+                                     + entities.map { String($0.entityID) }.joined(separator: ", ") + ")")
+        }
+        return rows
     }
 
     /// "ok", or up to three of the problems SQLite found, joined.

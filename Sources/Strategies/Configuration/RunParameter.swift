@@ -194,8 +194,9 @@ extension RunParameter {
                          c.model.key = names
                      }, uses: always, unset: { _ in }).scoped(.model(needsModel: true))
                      .readBack { $0.replacingOccurrences(of: "+", with: ",") },
-        RunParameter(flag: "--relationship", valueName: "NAME[.KEY]|none",
-                     help: "with --model: the to-one a find-or-create resolves (and the destination's attribute it finds by)",
+        RunParameter(flag: "--relationship", valueName: "NAME[:ENTITY][.KEY]|none",
+                     help: "with --model: the to-one a find-or-create resolves (the concrete entity related objects are "
+                         + "created as, and the attribute they are found by)",
                      defaultText: "the entity's only to-one",
                      sweeps: false, columns: ["relationship"], render: { [$0.model.relationship ?? ""] },
                      parse: { text, c throws(RunParameterError) in

@@ -151,6 +151,7 @@ package struct ImportModel: Sendable {
             layout.parent?.inverseColumn = roles.parentInverse.map { parentEntity.column(of: $0) }
         }
         layout.historyChangeTable = HistorySchema.changeTable
+        layout.abstractEntities = model.entities.filter(\.isAbstract).map { .init(table: $0.tableName, entityID: $0.entityID, name: $0.name) }
         return layout
     }
 

@@ -15,7 +15,11 @@ package struct ImportRoles: Sendable, Hashable {
     package var keyIsUnique: Bool
     /// The to-one from record to related object, nil when records relate to nothing.
     package var relationship: String?
+    /// The entity related objects are created as: the relationship's destination, or a concrete
+    /// sub-entity of it (an abstract destination's).
     package var parentEntity: String?
+    /// `parentEntity` is a sub-entity of the relationship's destination (`--relationship NAME:ENTITY`).
+    package var parentIsSubentity = false
     /// The related entity's key attribute (its uniqueness constraint, or an indexed attribute);
     /// the first of `parentKeys` when its constraint holds several.
     package var parentKey: String?
@@ -148,14 +152,17 @@ extension ImportRoles {
                                            _ where_: String) throws(ImportModelError) {
         let toOnes = entity.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
         let listed = "one of: " + (toOnes.map(\.name) + [ModelChoice.noRelationship]).joined(separator: ", ")
-        // `author.identifier`: the relationship, and the destination's attribute it is found by.
+        // `author.identifier`: the relationship, and the destination's attribute it is found by;
+        // `parent:Folder.title`: the concrete entity related objects are created as.
         let path = choice.relationship?.split(separator: ".", maxSplits: 1).map(String.init)
         let namedKey = path.flatMap { $0.count == 2 ? $0[1] : nil }
-        guard let r = try Self.chosenRelationship(path?.first, of: entity, toOnes: toOnes, listed: listed, where_) else {
+        let head = path?.first?.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let r = try Self.chosenRelationship(head?.first, of: entity, toOnes: toOnes, listed: listed, where_) else {
             explanation.append("relationship: none (records relate to nothing; strategies that resolve related objects do not run)")
             return
         }
-        let destination = file.entity(named: r.destination)!
+        let destination = try Self.concreteDestination(of: r, named: head.flatMap { $0.count == 2 ? $0[1] : nil }, in: entity,
+                                                       file, key: namedKey, where_)
         guard destination.name != entity.name else {
             // Related objects would be rows of the records' own table, which the verifier counts
             // as records the workload never made.
@@ -164,10 +171,39 @@ extension ImportRoles {
         }
         relationship = r.name
         parentEntity = destination.name
+        parentIsSubentity = destination.name != r.destination
         try findDestinationKey(destination, named: namedKey, relationship: r, of: entity, where_)
-        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name), found by \(parentKeys.joined(separator: " + "))"
+        let created = destination.name == r.destination ? "" : " (a \(r.destination), created as \(destination.name))"
+        explanation.append("relationship: \(entity.name).\(r.name) → \(destination.name)\(created), found by \(parentKeys.joined(separator: " + "))"
                            + (namedKey != nil ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
         try findInverse(of: r, in: destination, where_)
+    }
+
+    /// The entity related objects are created as: the destination, or the concrete sub-entity
+    /// `--relationship NAME:ENTITY` names. An app never creates an abstract entity's objects
+    /// (Apple's Core Data Programming Guide: an abstract entity is one "you will not create any
+    /// instances of"; the framework itself does not check, decompiled iOS 18.2), so an abstract
+    /// destination needs a concrete one: its only concrete sub-entity, else the one named
+    /// (refused otherwise, with the choices).
+    private static func concreteDestination(of r: RelationshipDescription, named: String?, in entity: EntityDescription,
+                                            _ file: ModelFile, key: String?, _ where_: String) throws(ImportModelError) -> EntityDescription {
+        let destination = file.entity(named: r.destination)!
+        let concrete = file.entities.filter { !$0.isAbstract && file.lineage(of: $0).contains(destination.name) }
+        let names = concrete.map(\.name).sorted()
+        let choices = "one of: " + (names.isEmpty ? "none: every entity under \(destination.name) is abstract" : names.joined(separator: ", "))
+        let keyText = key.map { "." + $0 } ?? ""
+        if let named {
+            guard let chosen = concrete.first(where: { $0.name == named }) else {
+                throw ImportModelError("\(where_): --relationship \(r.name):\(named)\(keyText): \(named) is not a concrete entity "
+                                       + "\(entity.name).\(r.name) can point at (\(choices))")
+            }
+            return chosen
+        }
+        guard destination.isAbstract else { return destination }
+        if concrete.count == 1 { return concrete[0] }
+        throw ImportModelError("\(where_): \(entity.name).\(r.name) points at the abstract \(destination.name), which an app "
+                               + "never instantiates: give --relationship \(r.name):ENTITY\(keyText) to say which entity related "
+                               + "objects are created as (\(choices)), or --relationship none")
     }
 
     /// The to-one `name` names (`none`: no relationship; nil: the entity's only to-one), after
@@ -253,6 +289,14 @@ extension ImportRoles {
                                    + "not \(namedKey); find it by its constrained key (--relationship \(r.name).\(single.first ?? others[0][0])) "
                                    + "or constrain \(namedKey) in the model")
         }
+    }
+
+    /// The roles' relationship as `--relationship` says it (`none`, `folder:Folder.title`): what a
+    /// child process resolves the same roles from (a key of several attributes is found again
+    /// from the destination's constraint).
+    package var relationshipChoice: String {
+        guard let relationship, let parentEntity else { return ModelChoice.noRelationship }
+        return relationship + (parentIsSubentity ? ":" + parentEntity : "") + (parentKeys.count == 1 ? "." + parentKeys[0] : "")
     }
 
     /// The relationship's inverse: a to-many names the array a feed may nest records in; a to-one

@@ -39,6 +39,17 @@ package struct ModelFile: Sendable {
 
     /// The entity named `name`.
     package func entity(named name: String) -> EntityDescription? { entities.first { $0.name == name } }
+
+    /// `entity`'s name and its parents' names, nearest first.
+    package func lineage(of entity: EntityDescription) -> [String] {
+        var names = [entity.name]
+        var parent = entity.parentEntity
+        while let name = parent, !names.contains(name), let p = self.entity(named: name) {
+            names.append(name)
+            parent = p.parentEntity
+        }
+        return names
+    }
 }
 
 /// A model file that cannot be read or honoured: where, and what.

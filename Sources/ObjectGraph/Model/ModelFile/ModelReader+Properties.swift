@@ -39,16 +39,74 @@ extension ModelReader {
     }
 
     /// `defaultValueString` (or `defaultDateTimeInterval`) as a value of the attribute's type.
-    func defaultValue(_ e: ModelXML.Element, _ a: AttributeDescription, _ what: String) throws(ModelFileError) -> Value {
+    mutating func defaultValue(_ e: ModelXML.Element, _ a: AttributeDescription, _ what: String) throws(ModelFileError) -> Value {
         if a.type == .date, let interval = e["defaultDateTimeInterval"] {
             guard let seconds = Double(interval) else { throw fail(e, "\(what): defaultDateTimeInterval \"\(interval)\" is not a number") }
             return .date(seconds)
         }
         guard let text = e["defaultValueString"] else { return .null }
-        guard let value = Self.value(text, as: a.type) else {
+        if let value = Self.value(text, as: a.type) { return value }
+        return try compiledDefault(text, e, a, what)
+    }
+
+    /// A default whose text is not a value of the attribute's type, as Xcode writes it when an
+    /// attribute's type changed (`0.0` and `NO` on Integer attributes, in three of seven shipped
+    /// apps) and as the model compiler turns it into the number Core Data reads: Foundation's
+    /// `integerValue` for integers (the digits the text begins with, else 0: "0.0" is 0, "NO" and
+    /// "YES" are 0, "1.0" is 1), `doubleValue` for floating point. Apple's `momc` is not public;
+    /// momcom, a re-implementation that aims at the same output, converts so
+    /// (`[defaultValueString integerValue]`), and Core Data's store writes an integer column
+    /// with the number's `intValue`/`longLongValue` (`-[NSSQLSavePlan _populateRow:…]`,
+    /// decompiled iOS 18.2). A UUID default that is no UUID leaves no default. Each is a note.
+    private mutating func compiledDefault(_ text: String, _ e: ModelXML.Element, _ a: AttributeDescription,
+                                          _ what: String) throws(ModelFileError) -> Value {
+        let value: Value
+        let reading: String
+        switch a.type.storage {
+        case .integer:
+            let n = Self.integerValue(text)
+            guard a.type.integerRange?.contains(n) ?? true else {
+                throw fail(e, "\(what): defaultValueString \"\(text)\" is outside what an \(a.type.rawValue) holds")
+            }
+            (value, reading) = (.integer(n), "\(n) (Foundation's integerValue, as the model compiler reads it)")
+        case .real:
+            let x = Self.doubleValue(text)
+            (value, reading) = (.double(x), "\(x) (Foundation's doubleValue, as the model compiler reads it)")
+        case .bytes where a.type == .uuid:
+            (value, reading) = (.null, "no default (the text is no UUID)")
+        default:
             throw fail(e, "\(what): defaultValueString \"\(text)\" is not a \(a.type.rawValue)")
         }
+        note(e, "\(what): defaultValueString \"\(text)\" is not a \(a.type.rawValue); read as \(reading)")
         return value
+    }
+
+    /// `NSString.integerValue`: after leading white space, an optional sign and the decimal digits
+    /// that follow; 0 when there are none (saturating, as `longLongValue` does).
+    static func integerValue(_ text: String) -> Int64 {
+        var rest = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        let negative = rest.first == "-"
+        if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+        var n: Int64 = 0
+        for c in rest {
+            guard let d = c.wholeNumberValue, c.isASCII else { break }
+            let (times, o1) = n.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int64(d))
+            if o1 || o2 { return negative ? .min : .max }
+            n = sum
+        }
+        return negative ? -n : n
+    }
+
+    /// `NSString.doubleValue`: the longest prefix (after white space) that is a number, else 0.
+    static func doubleValue(_ text: String) -> Double {
+        let trimmed = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        var end = trimmed.endIndex
+        while end > trimmed.startIndex {
+            if let x = Double(trimmed[..<end]), x.isFinite { return x }
+            end = trimmed.index(before: end)
+        }
+        return 0
     }
 
     /// The model's minimum and maximum: values for numbers and dates, lengths for strings and bytes.
@@ -162,19 +220,26 @@ extension ModelReader {
         return n == 0 ? nil : n
     }
 
+    /// What checking the relationships found: to-manys left out, relationships whose inverse is
+    /// not stored, many-to-manys (each once, with its line).
+    private struct RelationshipFindings {
+        var dropped: Set<String> = []
+        var inverseless: Set<String> = []
+        var manyToMany: [String] = []
+    }
+
     /// Destinations and inverses exist and agree; a to-many without an inverse is left out with a
     /// note, and a many-to-many is noted (its join table is laid out and kept; no strategy
     /// relates records through one).
     mutating func checkRelationships(_ entities: inout [EntityDescription], lines: [String: ModelXML.Element]) throws(ModelFileError) {
         let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
-        var dropped: Set<String> = []
-        var manyToMany: [String] = []
+        var found = RelationshipFindings()
         defer {
-            if !manyToMany.isEmpty {
-                let one = manyToMany.count == 1
-                notes.append(ModelFile.Note(entity: nil, text: "\(path): \(manyToMany.count) many-to-many relationship"
+            if !found.manyToMany.isEmpty {
+                let one = found.manyToMany.count == 1
+                notes.append(ModelFile.Note(entity: nil, text: "\(path): \(found.manyToMany.count) many-to-many relationship"
                     + (one ? " kept in a join table" : "s kept in join tables") + " (no strategy relates records through "
-                    + "one): " + manyToMany.joined(separator: ", ")))
+                    + "one): " + found.manyToMany.joined(separator: ", ")))
             }
         }
         defer { currentEntity = nil }
@@ -184,29 +249,57 @@ extension ModelReader {
             let inherited = Set(entity.parentEntity.flatMap { byName[$0] }?.relationships.map(\.name) ?? [])
             for r in entity.relationships where !inherited.contains(r.name) {
                 let element = e.children.first { $0.name == "relationship" && $0["name"] == r.name } ?? e
-                let what = "\(entity.name).\(r.name)"
-                guard let destination = byName[r.destination] else {
-                    throw fail(element, "relationship \(what) has destination \(r.destination), which is not an entity of the model")
-                }
-                guard let inverseName = r.inverse else {
-                    if r.isToMany {
-                        note(element, "\(what) is a to-many without an inverse: left out (the engine keeps a to-many as its to-one inverse)")
-                        dropped.insert(what)
-                    }
-                    continue
-                }
-                guard let inverse = destination.relationship(inverseName) else {
-                    throw fail(element, "relationship \(what) names inverse \(inverseName), which \(destination.name) does not have")
-                }
-                guard inverse.destination == entity.name, inverse.inverse == nil || inverse.inverse == r.name else {
-                    throw fail(element, "relationship \(what) and its inverse \(destination.name).\(inverseName) do not point at each other")
-                }
-                if r.isToMany && inverse.isToMany && !manyToMany.contains(where: { $0.hasPrefix("\(destination.name).\(inverseName) ") }) {
-                    manyToMany.append("\(what) (line \(element.line))")
-                }
+                try check(r, of: entity, at: element, byName, &found)
             }
         }
-        Self.drop(dropped, from: &entities, byName: byName)
+        Self.forgetInverses(of: found.inverseless, in: &entities)
+        Self.drop(found.dropped, from: &entities, byName: byName)
+    }
+
+    private mutating func check(_ r: RelationshipDescription, of entity: EntityDescription, at element: ModelXML.Element,
+                                _ byName: [String: EntityDescription], _ found: inout RelationshipFindings) throws(ModelFileError) {
+        let what = "\(entity.name).\(r.name)"
+        guard let destination = byName[r.destination] else {
+            throw fail(element, "relationship \(what) has destination \(r.destination), which is not an entity of the model")
+        }
+        if let inverseName = r.inverse, transientRelationships.contains("\(destination.name).\(inverseName)") {
+            // Its inverse is transient, so not stored: this side keeps its own column (a to-one)
+            // or, a to-many with nothing to keep it, is left out below.
+            note(element, "\(what)'s inverse \(destination.name).\(inverseName) is transient: \(what) has no stored inverse")
+            found.inverseless.insert(what)
+        }
+        guard let inverseName = r.inverse, !found.inverseless.contains(what) else {
+            if r.isToMany {
+                note(element, "\(what) is a to-many without an inverse: left out (the engine keeps a to-many as its to-one inverse)")
+                found.dropped.insert(what)
+            }
+            return
+        }
+        guard let inverse = destination.relationship(inverseName) else {
+            throw fail(element, "relationship \(what) names inverse \(inverseName), which \(destination.name) does not have")
+        }
+        guard inverse.destination == entity.name, inverse.inverse == nil || inverse.inverse == r.name else {
+            throw fail(element, "relationship \(what) and its inverse \(destination.name).\(inverseName) do not point at each other")
+        }
+        if r.isToMany && inverse.isToMany && !found.manyToMany.contains(where: { $0.hasPrefix("\(destination.name).\(inverseName) ") }) {
+            found.manyToMany.append("\(what) (line \(element.line))")
+        }
+    }
+
+    /// The relationships ("Entity.name") whose inverse is not stored lose it, in the entity that
+    /// declares them and in its sub-entities (which carry a copy).
+    private static func forgetInverses(of names: Set<String>, in entities: inout [EntityDescription]) {
+        guard !names.isEmpty else { return }
+        let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+        func declares(_ entity: String?, _ relationship: String) -> Bool {
+            guard let entity else { return false }
+            return names.contains("\(entity).\(relationship)") || declares(byName[entity]?.parentEntity, relationship)
+        }
+        for i in entities.indices {
+            for j in entities[i].relationships.indices where declares(entities[i].name, entities[i].relationships[j].name) {
+                entities[i].relationships[j].inverse = nil
+            }
+        }
     }
 
     /// Leaves the `dropped` relationships ("Entity.name") out: a sub-entity inherits what its

@@ -10,6 +10,19 @@ struct ModelReader {
     var notes: [ModelFile.Note] = []
     /// The entity being read, which the notes made meanwhile are about.
     var currentEntity: String?
+    /// Each entity's fetch indexes as written, resolved once inheritance is: an index may name a
+    /// property the entity inherits (an index on an abstract parent's `id` declared on each
+    /// sub-entity, as a music player's model does nine times).
+    var writtenIndexes: [String: [WrittenIndex]] = [:]
+    /// Transient relationships ("Entity.name"): read, checked and left out of the store.
+    var transientRelationships: Set<String> = []
+
+    /// A `<fetchIndex>` or compound index as the file writes it, with its elements' lines.
+    struct WrittenIndex {
+        let name: String
+        let element: ModelXML.Element
+        let elements: [(property: String, ascending: Bool, element: ModelXML.Element)]
+    }
 
     init(path: String) { self.path = path }
 
@@ -50,6 +63,12 @@ struct ModelReader {
             entities = try Inheritance.flatten(entities)
         } catch {
             throw fail(root, error.description)
+        }
+        for i in entities.indices {
+            currentEntity = entities[i].name
+            defer { currentEntity = nil }
+            entities[i].fetchIndexes = (writtenIndexes[entities[i].name] ?? []).compactMap { fetchIndex($0, of: entities[i]) }
+            try checkConstraints(entities[i], lines[entities[i].name]!)
         }
         try checkRelationships(&entities, lines: lines)
         return entities
@@ -98,6 +117,12 @@ struct ModelReader {
             case "relationship":
                 let relationship = try self.relationship(child, in: name)
                 try unique(relationship.name, child, in: name, &seen)
+                if child["transient"] == "YES" {
+                    // Core Data stores nothing of a transient relationship: no column, no join table.
+                    transientRelationships.insert("\(name).\(relationship.name)")
+                    note(child, "\(name).\(relationship.name) is transient: not stored (no column, no join table)")
+                    continue
+                }
                 entity.relationships.append(relationship)
             case "uniquenessConstraints":
                 for c in child.children(named: "uniquenessConstraint") {
@@ -106,7 +131,7 @@ struct ModelReader {
                     entity.uniquenessConstraints.append(names)
                 }
             case "fetchIndex", "compoundIndexes":
-                entity.fetchIndexes += indexes(child, of: e, named: name, numberedFrom: entity.fetchIndexes.count + 1)
+                writtenIndexes[name, default: []] += indexes(child, named: name, numberedFrom: writtenIndexes[name, default: []].count + 1)
             case "userInfo":
                 entity.userInfo = userInfo(child)
             case "fetchedProperty":
@@ -115,51 +140,46 @@ struct ModelReader {
                 note(child, "<\(child.name)> in entity \(name) is not understood; ignored")
             }
         }
-        try checkConstraints(entity, e)
         try checkColumns(entity, e)
         return entity
     }
 
     /// A `<fetchIndex>` (an R-tree kept as a plain index, said), or `<compoundIndexes>` (Xcode
     /// before fetch indexes: each compound index lists its properties).
-    private mutating func indexes(_ child: ModelXML.Element, of e: ModelXML.Element, named name: String,
-                                  numberedFrom n: Int) -> [FetchIndexDescription] {
+    private mutating func indexes(_ child: ModelXML.Element, named name: String, numberedFrom n: Int) -> [WrittenIndex] {
         guard child.name == "fetchIndex" else {
-            return child.children(named: "compoundIndex").enumerated().compactMap { i, index in
+            return child.children(named: "compoundIndex").enumerated().map { i, index in
                 let elements = index.children(named: "index").compactMap { element in element["value"].map { ($0, true, element) } }
-                return fetchIndex("compound\(i + 1)", at: index, of: e, elements)
+                return WrittenIndex(name: "compound\(i + 1)", element: index, elements: elements)
             }
         }
         let elements = child.children(named: "fetchIndexElement")
         if let kind = elements.first(where: { $0["type"] == "RTree" }) {
             note(kind, "fetch index \(child["name"] ?? "") of \(name) is an R-tree; kept as a plain index")
         }
-        let index = fetchIndex(child["name"] ?? "index\(n)", at: child, of: e,
-                               elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })
-        return index.map { [$0] } ?? []
+        return [WrittenIndex(name: child["name"] ?? "index\(n)", element: child,
+                             elements: elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })]
     }
 
-    /// A fetch (or compound) index without its elements that name a to-many relationship of the
-    /// entity: a to-many has no column to index, and Core Data loads such a model (an app's model
-    /// has one), so the element is left out with a note rather than the model refused. Nil, with
-    /// a note, when nothing is left to index.
-    mutating func fetchIndex(_ name: String, at index: ModelXML.Element, of entity: ModelXML.Element,
-                             _ elements: [(property: String, ascending: Bool, element: ModelXML.Element)]) -> FetchIndexDescription? {
-        let toMany = Set(entity.children(named: "relationship").filter { $0["toMany"] == "YES" }.compactMap { $0["name"] })
-        let owner = entity["name"] ?? ""
+    /// A fetch (or compound) index of `entity` (its inherited properties resolved) without its
+    /// elements that name a to-many relationship: a to-many has no column to index, and Core
+    /// Data loads such a model (an app's model has one), so the element is left out with a note
+    /// rather than the model refused. Nil, with a note, when nothing is left to index.
+    mutating func fetchIndex(_ index: WrittenIndex, of entity: EntityDescription) -> FetchIndexDescription? {
         var kept: [(property: String, ascending: Bool)] = []
-        for e in elements {
-            if toMany.contains(e.property) {
-                note(e.element, "index \(name) of \(owner) names the to-many \(e.property), which has no column: left out of the index")
+        for e in index.elements {
+            if entity.relationship(e.property)?.isToMany == true {
+                note(e.element, "index \(index.name) of \(entity.name) names the to-many \(e.property), which has no column: "
+                     + "left out of the index")
             } else {
                 kept.append((e.property, e.ascending))
             }
         }
         guard !kept.isEmpty else {
-            if !elements.isEmpty { note(index, "index \(name) of \(owner) has nothing left to index: no index is made") }
+            if !index.elements.isEmpty { note(index.element, "index \(index.name) of \(entity.name) has nothing left to index: no index is made") }
             return nil
         }
-        return FetchIndexDescription(name, elements: kept)
+        return FetchIndexDescription(index.name, elements: kept)
     }
 
     func unique(_ property: String, _ e: ModelXML.Element, in entity: String, _ seen: inout [String: Int]) throws(ModelFileError) {
@@ -167,7 +187,9 @@ struct ModelReader {
         seen[property] = e.line
     }
 
-    /// Constraints and indexes name properties the entity has; the engine constrains attributes.
+    /// Constraints and indexes name properties the entity has, its inherited ones included (an
+    /// index on an inherited attribute lives on the root's table, which holds its column); the
+    /// engine constrains attributes.
     func checkConstraints(_ entity: EntityDescription, _ e: ModelXML.Element) throws(ModelFileError) {
         let lineOf = { (tag: String) -> ModelXML.Element in e.children.first { $0.name == tag } ?? e }
         for constraint in entity.uniquenessConstraints {

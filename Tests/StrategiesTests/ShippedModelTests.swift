@@ -1,0 +1,110 @@
+import Foundation
+import ObjectGraph
+import Report
+import SQLiteKit
+import Testing
+import Workload
+@testable import Strategies
+
+/// What shipped apps' models hold and Core Data loads (issue 41): abstract destinations,
+/// transient relationships, integer defaults written as Xcode writes them, indexes on
+/// inherited attributes. Each test runs the real strategies on a real store.
+@Suite struct ShippedModelTests {
+    /// Bookmarks in folders, as a browser keeps them: `Bookmark.folder` points at the abstract
+    /// `Container`, whose concrete sub-entities are `Folder` and `SmartFolder`.
+    static let containers = """
+        <model>
+            <entity name="Container" isAbstract="YES">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="bookmarks" optional="YES" toMany="YES" destinationEntity="Bookmark" inverseName="folder" inverseEntity="Bookmark"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="title"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="Folder" parentEntity="Container"><attribute name="color" optional="YES" attributeType="String"/></entity>
+            <entity name="SmartFolder" parentEntity="Container"><attribute name="query" optional="YES" attributeType="String"/></entity>
+            <entity name="Bookmark">
+                <attribute name="url" attributeType="String"/>
+                <relationship name="folder" optional="YES" maxCount="1" destinationEntity="Container" inverseName="bookmarks" inverseEntity="Container"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="url"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+        </model>
+        """
+
+    static func write(_ text: String) -> String { ModelRunTests.write(text) }
+
+    func configuration(_ strategy: any WriteStrategy, path: String, relationship: String? = nil) -> RunConfiguration {
+        var c = ModelRunTests().configuration(strategy, rows: 300, path: path)
+        c.model.entity = "Bookmark"
+        c.model.relationship = relationship
+        return c
+    }
+
+    func run(_ strategy: any WriteStrategy, _ c: RunConfiguration) throws -> (Verification, String) {
+        let path = NSTemporaryDirectory() + "shipped-\(UUID().uuidString).sqlite"
+        var options = StoreOptions(path: path)
+        options.persistentHistoryTracking = strategy.requiresHistory
+        var job = StrategyJob(configuration: c, store: options)
+        if strategy.operation.needsFilledStore {
+            job.operationTarget = try OperationSetup.prepare(job)
+            job.prepared = try strategy.setUp(job)
+        }
+        _ = try strategy.run(job)
+        job.prepared = nil
+        return (try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey), path)
+    }
+
+    // MARK: Item 4: an abstract entity is never instantiated
+
+    @Test func anAbstractDestinationNeedsAConcreteEntityNamed() throws {
+        let path = Self.write(Self.containers)
+        do {
+            _ = try ImportSource.resolve(configuration(ContextResetStrategy(), path: path))
+            Issue.record("an abstract destination was accepted")
+        } catch let error as ImportModelError {
+            #expect(error.message.contains("Bookmark.folder points at the abstract Container, which an app never instantiates: "
+                                           + "give --relationship folder:ENTITY to say which entity related objects are created as "
+                                           + "(one of: Folder, SmartFolder)"), "\(error)")
+        }
+        do {
+            _ = try ImportSource.resolve(configuration(ContextResetStrategy(), path: path, relationship: "folder:Container"))
+            Issue.record("the abstract entity itself was accepted")
+        } catch let error as ImportModelError {
+            #expect(error.message.contains("--relationship folder:Container: Container is not a concrete entity"), "\(error)")
+        }
+        let roles = try ImportSource.resolve(configuration(ContextResetStrategy(), path: path, relationship: "folder:SmartFolder.title")).roles
+        #expect(roles.parentEntity == "SmartFolder" && roles.parentKeys == ["title"], "\(roles)")
+        // The only concrete sub-entity needs no naming.
+        let one = Self.write(Self.containers.replacingOccurrences(of: #"<entity name="SmartFolder" parentEntity="Container">"#,
+                                                                  with: #"<entity name="SmartFolder" parentEntity="Container" isAbstract="YES">"#))
+        #expect(try ImportSource.resolve(configuration(ContextResetStrategy(), path: one)).roles.parentEntity == "Folder")
+    }
+
+    /// Every import strategy that relates records creates the related objects as the concrete
+    /// entity named, and the verifier finds no row of the abstract one.
+    @Test(arguments: StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .import })
+    func relatedObjectsAreTheConcreteEntity(name: String) throws {
+        ConcurrencyDebug.isEnabled = true
+        let strategy = StrategyRegistry.strategy(named: name)!
+        let c = configuration(strategy, path: Self.write(Self.containers), relationship: "folder:Folder")
+        let (v, store) = try run(strategy, c)
+        #expect(v.abstractRows == 0 && v.integrity == "ok", "\(name): \(v)")
+        let db = try Database(path: store)
+        // Bookmark 1, Container 2, Folder 3, SmartFolder 4: every related row is a Folder.
+        let parents = try db.scalarInt("SELECT count(*) FROM ZCONTAINER")
+        #expect(try db.scalarInt("SELECT count(*) FROM ZCONTAINER WHERE Z_ENT = 3") == parents, "\(name)")
+        if strategy.resolvesRelatedObjects {
+            #expect(try parents > 0 && (db.scalarInt("SELECT count(*) FROM ZBOOKMARK WHERE Z2_FOLDER IS NOT 3 AND ZFOLDER IS NOT NULL")) == 0, "\(name)")
+        }
+    }
+
+    /// A row of an abstract entity fails the store whatever the strategy promises.
+    @Test func theVerifierFailsARowOfAnAbstractEntity() throws {
+        let c = configuration(ContextResetStrategy(), path: Self.write(Self.containers), relationship: "folder:Folder")
+        let (_, store) = try run(ContextResetStrategy(), c)
+        let db = try Database(path: store)
+        let job = StrategyJob(configuration: c, store: StoreOptions(path: store))
+        try db.execute("UPDATE ZCONTAINER SET Z_ENT = 2 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCONTAINER)")
+        let v = try job.verifyStore(key: ContextResetStrategy().keyConstraint, repeated: ContextResetStrategy().repeatedKey)
+        #expect(v.abstractRows == 1, "\(v)")
+        #expect(v.problems(StoreExpectations(uniqueKeys: false, linked: false)).contains { $0.contains("1 row of an abstract entity") })
+    }
+}
