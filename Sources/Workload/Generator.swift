@@ -95,6 +95,8 @@ package struct Generator: Sendable {
 
     /// Hex digits of a generated text key (its 48-bit value).
     @inline(__always) package static var keyDigits: Int { 12 }
+    /// Bytes of a generated binary key: a UUID's, as apps store one in a Binary attribute.
+    package static let bytesKeyLength = 16
 
     /// Unique-key index `k` as an offset in `0 ..< count`: `k` ascending, else a seeded bijection
     /// on the smallest power of two holding `count`, walked until it lands inside (cycle-walking:
@@ -123,8 +125,8 @@ package struct Generator: Sendable {
 /// reference count; texts around generated values sit apart, in `CompiledTexts`.
 private struct CompiledField: Sendable {
     enum Kind: Sendable {
-        case textKey, uuidKey, integerKey, rangedKey(Int64, UInt64)
-        case parentText(NameList?), parentUUID, parentNumber, parentBool, parentInteger
+        case textKey, uuidKey, integerKey, rangedKey(Int64, UInt64), realKey, dateKey, bytesKey(Int)
+        case parentText(NameList?), parentUUID, parentNumber, parentBool, parentInteger, parentBytes
         case words, text(Int, Int), cents(Int, Int), number(Double, Double), integer(Int64, Int64)
         case pastYear, share(Double), payload(Int), uuid, uri
     }
@@ -141,7 +143,14 @@ private struct CompiledField: Sendable {
         self.fromParent = fromParent
         switch field.generation {
         case .key:
-            kind = field.type == .text ? .textKey : field.type == .uuid ? .uuidKey : .integerKey
+            switch field.type {
+            case .text: kind = .textKey
+            case .uuid: kind = .uuidKey
+            case .real: kind = .realKey
+            case .date: kind = .dateKey
+            case .bytes: kind = .bytesKey(Generator.bytesKeyLength)
+            default: kind = .integerKey
+            }
         case .rangedKey(let minimum, let count):
             kind = .rangedKey(minimum, count)
         case .parentKey(let names):
@@ -150,6 +159,7 @@ private struct CompiledField: Sendable {
             case .uuid: kind = .parentUUID
             case .real, .date: kind = .parentNumber
             case .bool: kind = .parentBool
+            case .bytes: kind = .parentBytes
             default: kind = .parentInteger
             }
         case .words: kind = .words
@@ -170,21 +180,6 @@ private struct CompiledField: Sendable {
                   at f: Int, into v: inout RecordValues) {
         let x = Mixing.hash(h, salt)
         switch kind {
-        case .textKey:
-            setTextKey(Generator.keyValue(k, spec: spec), texts: texts, at: f, &v)
-        case .uuidKey:
-            let value = Generator.keyValue(k, spec: spec)
-            setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
-        case .integerKey:
-            v.setInteger(Int64(bitPattern: Generator.integerKey(k, type, spec: spec)), at: f)
-        case .rangedKey(let minimum, let count):
-            v.setInteger(minimum &+ Int64(bitPattern: Generator.rangedKey(k, count: count, spec: spec)), at: f)
-        case .parentText(let names):
-            setParentName(parent, names: names, texts: texts, at: f, &v)
-        case .parentUUID: setUUID(high: UInt64(parent), low: x, at: f, &v)
-        case .parentNumber: v.setDouble(Double(parent + 1), at: f)
-        case .parentBool: v.setBool(parent % 2 == 1, at: f)
-        case .parentInteger: v.setInteger(Int64(parent + 1), at: f)
         case .words:
             let start = v.beginText()
             appendWords(x, into: &v)
@@ -210,7 +205,52 @@ private struct CompiledField: Sendable {
             var text = texts.pointee.prefix
             text.append(hex: x, digits: 12)
             text.withBytes { v.setBytes($0, at: f) }
+        default:
+            generateKey(keyIndex: k, parent: parent, hash: x, spec: spec, texts: texts, at: f, into: &v)
         }
+    }
+
+    /// A value made from the key index or the related object's index: distinct for distinct indexes.
+    @inline(__always)
+    func generateKey(keyIndex k: Int, parent: Int, hash x: UInt64, spec: WorkloadSpec, texts: UnsafePointer<CompiledTexts>,
+                     at f: Int, into v: inout RecordValues) {
+        switch kind {
+        case .textKey:
+            setTextKey(Generator.keyValue(k, spec: spec), texts: texts, at: f, &v)
+        case .uuidKey:
+            let value = Generator.keyValue(k, spec: spec)
+            setUUID(high: value, low: Mixing.hash(value, salt), at: f, &v)
+        case .integerKey:
+            v.setInteger(Int64(bitPattern: Generator.integerKey(k, type, spec: spec)), at: f)
+        case .rangedKey(let minimum, let count):
+            v.setInteger(minimum &+ Int64(bitPattern: Generator.rangedKey(k, count: count, spec: spec)), at: f)
+        case .realKey:
+            v.setDouble(Double(Generator.keyValue(k, spec: spec)), at: f)
+        case .dateKey:
+            // A millisecond apart per key before 2026-01-01: distinct, and in the past year for a
+            // million keys.
+            v.setDouble(Generator.dateBase - Double(Generator.rangedKey(k, count: 1 << 40, spec: spec) + 1) / 1000, at: f)
+        case .bytesKey(let length):
+            setBytesKey(Generator.keyValue(k, spec: spec), length: length, at: f, &v)
+        case .parentBytes:
+            setBytesKey(UInt64(parent), length: Generator.bytesKeyLength, at: f, &v)
+        case .parentText(let names):
+            setParentName(parent, names: names, texts: texts, at: f, &v)
+        case .parentUUID: setUUID(high: UInt64(parent), low: x, at: f, &v)
+        case .parentNumber: v.setDouble(Double(parent + 1), at: f)
+        case .parentBool: v.setBool(parent % 2 == 1, at: f)
+        case .parentInteger: v.setInteger(Int64(parent + 1), at: f)
+        default: break
+        }
+    }
+
+    /// `length` bytes (at most 32) whose first eight are `value` big-endian, the rest a hash of it:
+    /// distinct values, distinct bytes (a 16-byte binary key, as a UUID stored as Binary).
+    @inline(__always)
+    func setBytesKey(_ value: UInt64, length: Int, at f: Int, _ v: inout RecordValues) {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (value.bigEndian, Mixing.hash(value, salt), Mixing.mix(value ^ salt),
+                                                       Mixing.hash(salt, value))
+        withUnsafeBytes(of: &words) { v.setBytes(UnsafeRawBufferPointer(rebasing: $0.prefix(min(length, 32))), at: f) }
     }
 
     /// prefix + the key's 12 hex digits + suffix.

@@ -270,7 +270,7 @@ import Testing
         #expect(try read(#"{"k": []}"#).bytes(0, pool: nil) == Array(#"{"k": []}"#.utf8))
         #expect(try read(#""AAEC""#).bytes(0, pool: nil) == [0, 1, 2])
         #expect { try read("12") } throws: { "\($0)".contains("must be a string, found a number") }
-        #expect { try read(#""%%""#) } throws: { "\($0)".contains("neither base64 text nor a JSON array or object") }
+        #expect { try read(#""%%""#) } throws: { "\($0)".contains("neither a UUID, base64 text nor a JSON array or object") }
     }
 
     /// Records nested in their related objects' to-many, as feeds publish them (issue 28, item 4):

@@ -76,6 +76,9 @@ package struct Verification: Codable, Sendable, Equatable {
     package var unexpectedRows: Int = 0
     /// Rows of an abstract entity (their `Z_ENT`), whose objects an app never creates.
     package var abstractRows: Int = 0
+    /// Rows beyond one per value under the record entity's other uniqueness constraints (the
+    /// most of any), 0 without any.
+    package var constraintDuplicates: Int = 0
 
     package init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows
@@ -120,6 +123,9 @@ extension Verification {
         }
         if expectations.uniqueKeys && duplicates > 0 {
             found.append("\(duplicates) duplicate\(duplicates == 1 ? "" : "s") where the strategy promises none")
+        }
+        if expectations.uniqueKeys && constraintDuplicates > 0 {
+            found.append("\(constraintDuplicates) duplicate\(constraintDuplicates == 1 ? "" : "s") under another uniqueness constraint")
         }
         if expectations.linked && badLinks > 0 {
             found.append("\(badLinks) bad link\(badLinks == 1 ? "" : "s")")

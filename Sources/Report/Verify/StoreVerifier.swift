@@ -19,6 +19,9 @@ package struct StoreVerifier: Sendable {
         /// Persistent history's change table (`ACHANGE`): its rows left are counted when the
         /// store has it.
         package var historyChangeTable: String?
+        /// The record entity's other uniqueness constraints, as columns: each is counted for
+        /// duplicates as the key is (an entity kept unique by `[uuid]` and `[syncIdentifier]`).
+        package var otherConstraints: [[String]] = []
         /// The model's abstract entities: a row of one (its `Z_ENT`) is an object Core Data
         /// could never have written, whatever else the store holds.
         package var abstractEntities: [AbstractEntity] = []
@@ -116,6 +119,7 @@ package struct StoreVerifier: Sendable {
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = unexpected
         verification.abstractRows = try abstractRows(db)
+        verification.constraintDuplicates = try otherConstraintDuplicates(db)
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -243,6 +247,15 @@ package struct StoreVerifier: Sendable {
             SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
             WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
             """)
+    }
+
+    /// The most rows beyond one per value that any other uniqueness constraint has.
+    private func otherConstraintDuplicates(_ db: Database) throws -> Int {
+        try layout.otherConstraints.map { columns in
+            let set = columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+            return try db.scalarInt("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM \(mainTable(layout.table)) "
+                                    + "WHERE \(set) GROUP BY \(columns.joined(separator: ", ")))")
+        }.max() ?? 0
     }
 
     /// Rows whose `Z_ENT` is an abstract entity's, in every table the model's abstract entities share.

@@ -15,6 +15,9 @@ package struct ImportModel: Sendable {
     package let recordEntity: EntityDescription
     package let parentEntity: EntityDescription?
     package let shape: RecordShape
+    /// The record entity's uniqueness constraints as the model declares them (a layout without a
+    /// key constraint drops them from `model`): what the verifier counts duplicates under.
+    package let recordConstraints: [[String]]
 
     /// Builds the model of `source` for a strategy that protects the key with `key`.
     package init(_ source: ImportSource, key: KeyConstraint, options: ShapeOptions) throws {
@@ -25,6 +28,7 @@ package struct ImportModel: Sendable {
         model = try ManagedObjectModel(key.apply(to: source.file.entities, keys: keys))
         let model = self.model
         recordEntity = model.entity(named: source.roles.entity)!
+        recordConstraints = source.file.entity(named: source.roles.entity)?.uniquenessConstraints ?? []
         parentEntity = source.roles.parentEntity.flatMap { model.entity(named: $0) }
         shape = try source.shape(options)
     }
@@ -34,12 +38,16 @@ package struct ImportModel: Sendable {
     static func shape(_ record: EntityDescription, _ parent: EntityDescription?, _ roles: ImportRoles,
                       _ options: ShapeOptions) throws -> RecordShape {
         let attributes = record.attributes.sorted { $0.name < $1.name }   // column order
+        let secondary = secondaryKeys(of: record, key: roles.key)
         var fields: [FieldSpec] = []
         var keyProblem: String?
         for a in attributes {
             let generation: Generation
             if a.name == roles.key.first {
                 (generation, keyProblem) = try keyGeneration(a, in: record.name)
+            } else if secondary.contains(a.name) {
+                let (made, problem) = try keyGeneration(a, in: record.name, prefix: "\(a.name.lowercased())-")
+                (generation, keyProblem) = (made, keyProblem ?? problem)
             } else {
                 generation = try hinted(a, in: record.name, options)
             }
@@ -64,6 +72,25 @@ package struct ImportModel: Sendable {
         return shape
     }
 
+    /// One member of each uniqueness constraint the key is not part of, made from the key index
+    /// like the key (distinct for distinct keys, the same for a repeated record): an entity kept
+    /// unique by `[uuid]` and `[syncIdentifier]`, or by `[uuid]` and `[timestamp, host]`, gets
+    /// records distinct under every constraint, as an app's records are. A Boolean cannot be
+    /// distinct: a constraint of Booleans only keeps its generated values.
+    static func secondaryKeys(of entity: EntityDescription, key: [String]) -> Set<String> {
+        var chosen = Set(key)
+        var made: Set<String> = []
+        for constraint in entity.uniquenessConstraints where chosen.isDisjoint(with: constraint) {
+            guard let member = constraint.first(where: { entity.attribute($0).map(Self.canBeKeyed) ?? false }) else { continue }
+            chosen.insert(member)
+            made.insert(member)
+        }
+        return made
+    }
+
+    /// Types a value can be made distinct in, from a key index.
+    static func canBeKeyed(_ a: AttributeDescription) -> Bool { a.type != .boolean && a.type != .transformable }
+
     /// The related object's key fields (named `<relationship><Key>`, or the relationship's
     /// mappedKeyName, and read from a nested object too), and its other attributes, generated
     /// when it is created.
@@ -87,8 +114,11 @@ package struct ImportModel: Sendable {
         shape.parentPerRecord = roles.parentInverse != nil
         shape.parentCollection = roles.parentCollection
         let parentKeys = Set(roles.parentKeys)
+        // The related object's other constraints are kept by values made from its index, as its key.
+        let secondary = secondaryKeys(of: parent, key: roles.parentKeys)
         shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
-            var field = FieldSpec(a.name, FieldType(a.type), try hinted(a, in: parent.name, options))
+            let generation = secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: parent.name, options)
+            var field = FieldSpec(a.name, FieldType(a.type), generation)
             field.isRequired = !a.isOptional && a.defaultValue.isNull
             return field
         }
@@ -98,7 +128,8 @@ package struct ImportModel: Sendable {
     /// padded) to fit its Min and Max Length, an integer key drawn from its Min … Max. Keys the
     /// limits cannot hold are refused here, so that no strategy is blamed for the generator's
     /// values (issue 27).
-    private static func keyGeneration(_ a: AttributeDescription, in entity: String) throws -> (Generation, problem: String?) {
+    private static func keyGeneration(_ a: AttributeDescription, in entity: String,
+                                      prefix defaultPrefix: String? = nil) throws -> (Generation, problem: String?) {
         let what = "\(entity).\(a.name)"
         if let range = a.type.integerRange {
             guard a.minimum != nil || a.maximum != nil else { return (.key(prefix: "", suffix: ""), nil) }
@@ -110,7 +141,7 @@ package struct ImportModel: Sendable {
         }
         guard a.type.storage == .text else { return (.key(prefix: "", suffix: ""), nil) }
         let hinted = a.userInfo[GenerationHints.keyPrefix]
-        var prefix = hinted ?? "\(entity.lowercased())-"
+        var prefix = hinted ?? defaultPrefix ?? "\(entity.lowercased())-"
         let suffix = a.userInfo[GenerationHints.keySuffix] ?? ""
         let digits = Generator.keyDigits
         var length: Int { prefix.utf8.count + digits + suffix.utf8.count }
@@ -151,6 +182,8 @@ package struct ImportModel: Sendable {
             layout.parent?.inverseColumn = roles.parentInverse.map { parentEntity.column(of: $0) }
         }
         layout.historyChangeTable = HistorySchema.changeTable
+        let key = Set(roles.key)
+        layout.otherConstraints = recordConstraints.filter { Set($0) != key }.map { $0.map { recordEntity.column(of: $0) } }
         layout.abstractEntities = model.entities.filter(\.isAbstract).map { .init(table: $0.tableName, entityID: $0.entityID, name: $0.name) }
         return layout
     }

@@ -37,7 +37,8 @@ package struct ImportRoles: Sendable, Hashable {
     package var explanation: [String] = []
 
     /// Attribute types a generated key can have: distinct values are made for distinct keys.
-    static let keyTypes: Set<AttributeType> = [.string, .uri, .integer16, .integer32, .integer64, .uuid]
+    /// Binary too: apps key records by a UUID kept as 16 bytes (`remoteIdentifier_data`).
+    static let keyTypes: Set<AttributeType> = [.string, .uri, .integer16, .integer32, .integer64, .uuid, .binary]
 }
 
 /// A model that does not give a strategy the roles it needs, or a role named wrongly: one line
@@ -94,7 +95,7 @@ extension ImportRoles {
 
     private mutating func findKey(_ entity: EntityDescription, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) {
         let usable = entity.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted()
-        let choices = "one of: " + (usable.isEmpty ? "none: \(entity.name) has no string, integer or UUID attribute" : usable.joined(separator: ", "))
+        let choices = "one of: " + (usable.isEmpty ? "none: \(entity.name) has no string, integer, UUID or binary attribute" : usable.joined(separator: ", "))
         if choice.key == [] {
             // Resolved before (a child process's configuration): the entity has no key.
             explanation.append(Self.keylessExplanation(entity))
@@ -133,7 +134,7 @@ extension ImportRoles {
         let first = entity.attribute(key[0])!
         guard Self.keyTypes.contains(first.type) else {
             throw ImportModelError("\(where_): the key \(entity.name).\(first.name) is a \(first.type.rawValue) attribute; "
-                                   + "loadgen generates distinct keys for string, URI, integer and UUID attributes (\(choices))")
+                                   + "loadgen generates distinct keys for string, URI, integer, UUID and binary attributes (\(choices))")
         }
     }
 
@@ -255,7 +256,10 @@ extension ImportRoles {
         } else if single.isEmpty, let indexed = Self.indexedAttributes(destination).first, Self.indexedAttributes(destination).count == 1 {
             parentKey = indexed
         } else {
+            let indexed = Self.indexedAttributes(destination)
             let why = single.count > 1 ? "has \(single.count) one-attribute uniqueness constraints"
+                : destination.uniquenessConstraints.isEmpty && indexed.count > 1
+                ? "has no uniqueness constraint and \(indexed.count) indexed attributes (\(indexed.joined(separator: ", ")))"
                 : destination.uniquenessConstraints.isEmpty ? "has no uniqueness constraint or index"
                 : "has \(destination.uniquenessConstraints.count) uniqueness constraints"
             throw ImportModelError("\(where_): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
@@ -267,7 +271,7 @@ extension ImportRoles {
             let keyType = destination.attribute(key)!.type
             guard Self.keyTypes.contains(keyType) else {
                 throw ImportModelError("\(where_): \(destination.name).\(key) is a \(keyType.rawValue) attribute; "
-                                       + "related objects are keyed by string, URI, integer or UUID attributes")
+                                       + "related objects are keyed by string, URI, integer, UUID or binary attributes")
             }
         }
     }

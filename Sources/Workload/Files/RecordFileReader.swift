@@ -480,7 +480,9 @@ package final class RecordFileReader: RecordSource {
         return d
     }
 
-    /// Bytes: base64 text, or a JSON array or object kept as its text.
+    /// Bytes: a UUID's text (8-4-4-4-12 hex digits: its 16 bytes, as an app keeps a UUID in a
+    /// Binary attribute; never base64, which has no '-'), base64 text, or a JSON array or object
+    /// kept as its text.
     private func readBytes(_ what: String, into v: inout RecordValues, at f: Int) throws {
         if let c = try peek(), c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
             try readJSONText(what: what)
@@ -488,8 +490,12 @@ package final class RecordFileReader: RecordSource {
             return
         }
         try readLongString(what: what)
+        if scratch.count == 36, let text = scratch.withUnsafeBytes({ InlineText(bytes: $0) }), let uuid = UUIDText.parse(text) {
+            withUnsafeBytes(of: uuid) { v.setBytes($0, at: f) }
+            return
+        }
         guard let bytes = scratch.withUnsafeBytes(Base64.decode) else {
-            throw error(recordNumber, "\(what) is neither base64 text nor a JSON array or object")
+            throw error(recordNumber, "\(what) is neither a UUID, base64 text nor a JSON array or object")
         }
         bytes.withUnsafeBytes { v.setBytes($0, at: f) }
     }
