@@ -14,6 +14,10 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var albums: Int = 20
     /// Size of each generated binary value (photos' imageData, a model's binary attributes).
     package var payloadBytes: Int = 4096
+    /// A size of its own per Binary or Transformable attribute of a model run, by
+    /// `Entity.attribute` (or `attribute`, before the run resolves it): `--attribute-bytes`,
+    /// then, once resolved, every attribute's size as generated.
+    package var attributeBytes: [String: Int] = [:]
     /// Lengths in bytes of a model run's generated strings that the model does not bound
     /// (`--string-length`).
     package var stringLength: ClosedRange<Int> = 8...32

@@ -46,7 +46,7 @@ import Workload
         #expect(!RunParameter.workloadFlags.contains("--batch-size") && !RunParameter.workloadFlags.contains("--writers"))
         #expect(RunParameter.modelFlags == ["--model", "--entity", "--key", "--relationship"])
         #expect(Set(RunParameter.all.filter(\.scope.needsModel).map(\.flag))
-            == ["--entity", "--key", "--relationship", "--parents", "--string-length"])
+            == ["--entity", "--key", "--relationship", "--parents", "--string-length", "--attribute-bytes"])
         #expect(Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
             == ["--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency", "--coordinators",
                 "--view-context", "--rate"])

@@ -208,3 +208,38 @@ extension ShippedModelTests {
         #expect(v.storeRows == 2 && v.lost == 0 && v.duplicates == 0 && v.unexpectedRows == 0, "\(v)")
     }
 }
+
+// MARK: Item 8: sizes per attribute
+
+extension ShippedModelTests {
+    /// Each Binary or Transformable attribute has a size of its own: an indexed Binary (an
+    /// identifier) 16 bytes, the model's user info, `--attribute-bytes` over both; the store
+    /// holds values of those sizes.
+    @Test func eachBinaryAttributeHasItsOwnSize() throws {
+        let path = Self.write("""
+            <model><entity name="Contact">
+            <attribute name="email" attributeType="String"/>
+            <attribute name="photo" optional="YES" attributeType="Binary"/>
+            <attribute name="thumbnail" optional="YES" attributeType="Binary"><userInfo><entry key="loadgen.generate" value="payload:300"/></userInfo></attribute>
+            <attribute name="token_data" optional="YES" attributeType="Binary" indexed="YES"/>
+            <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="email"/></uniquenessConstraint></uniquenessConstraints>
+            </entity></model>
+            """)
+        var c = configuration(ContextResetStrategy(), path: path)
+        c.model.entity = "Contact"
+        func sizes(_ c: RunConfiguration) throws -> [String: Int] {
+            let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
+            return Dictionary(uniqueKeysWithValues: shape.fields.compactMap { f in
+                if case .payload(let n) = f.generation { (f.name, n) } else { nil }
+            })
+        }
+        #expect(try sizes(c) == ["photo": 48, "thumbnail": 300, "token_data": 16, "tags": 48], "--payload-bytes is 48 here")
+        c.workload.attributeBytes = ["Contact.thumbnail": 7, "Contact.tags": 64]
+        #expect(try sizes(c) == ["photo": 48, "thumbnail": 7, "token_data": 16, "tags": 64])
+        let (_, store) = try run(ContextResetStrategy(), c)
+        let db = try Database(path: store)
+        #expect(try db.scalarInt("SELECT count(*) FROM ZCONTACT WHERE length(ZTHUMBNAIL) = 7 AND length(ZTOKEN_DATA) = 16 "
+                                 + "AND length(ZPHOTO) = 48 AND length(ZTAGS) = 64") == c.workload.uniqueKeys)
+    }
+}

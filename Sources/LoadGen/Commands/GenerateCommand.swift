@@ -26,16 +26,9 @@ enum GenerateCommand {
         if !a.positional.isEmpty {
             throw CommandError.usage("generate: unexpected argument '\(a.positional[0])'; options start with --")
         }
-        let configuration = try WorkloadOptions.parse(a)
+        var configuration = try WorkloadOptions.parse(a)
+        let shape = try recordShape(&configuration)
         let spec = configuration.workload
-        let shape: RecordShape
-        do {
-            shape = try ImportSource.resolve(configuration).shape(configuration.shapeOptions)
-            if let problem = shape.keyProblem { throw ImportModelError(problem, kind: .malformed) }
-        } catch let error as ImportModelError {
-            let run = RunPlan.modelError(error)
-            throw CommandError(message: run.message.replacingOccurrences(of: "run: ", with: "generate: "), exitCode: run.exitCode)
-        }
         guard let out = a.string("--out"), !out.isEmpty else {
             throw CommandError.usage("generate: --out FILE is required (- for stdout, /dev/null to time generation)")
         }
@@ -64,6 +57,25 @@ enum GenerateCommand {
             FileHandle.standardError.write(Data(line.utf8))
         }
         return ExitCode.success
+    }
+
+    /// The records' shape for the options (`--attribute-bytes` resolved into the configuration),
+    /// errors worded for `generate`.
+    private static func recordShape(_ configuration: inout RunConfiguration) throws -> RecordShape {
+        do {
+            let source = try ImportSource.resolve(configuration)
+            do {
+                configuration.workload.attributeBytes = try RunPlan.resolveAttributeBytes(configuration.workload.attributeBytes, source)
+            } catch let error as CommandError {
+                throw CommandError.usage(error.message.replacingOccurrences(of: "run: ", with: "generate: "))
+            }
+            let shape = try source.shape(configuration.shapeOptions)
+            if let problem = shape.keyProblem { throw ImportModelError(problem, kind: .malformed) }
+            return shape
+        } catch let error as ImportModelError {
+            let run = RunPlan.modelError(error)
+            throw CommandError(message: run.message.replacingOccurrences(of: "run: ", with: "generate: "), exitCode: run.exitCode)
+        }
     }
 }
 

@@ -119,8 +119,10 @@ enum ReportCommand {
             let parents = p["parents"].isEmpty || !p["input"].isEmpty ? "" : " (\(p["parents"]) related objects unless one-to-one)"
             let related = relationship.isEmpty || relationship == "none" ? "related to nothing"
                 : "related through `\(relationship)`" + parents
-            let generated = p["input"].isEmpty
-                ? "; generated strings \(p["string_length"]) bytes, Binary/Transformable values \(p["payload_bytes"]) bytes each" : ""
+            let sizes = p["attribute_bytes"].split(separator: "+").map { $0.replacingOccurrences(of: "=", with: " ") + " bytes" }
+            let values = sizes.isEmpty ? "Binary/Transformable values \(p["payload_bytes"]) bytes each"
+                : "Binary/Transformable values: " + sizes.joined(separator: ", ")
+            let generated = p["input"].isEmpty ? "; generated strings \(p["string_length"]) bytes, " + values : ""
             let key = p["key"].isEmpty ? "keyed by nothing (only inserted)" : "keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`"
             return "- `\(p["model"])`: records are **\(p["entity"])**, \(key), " + related + generated
         }.uniqued()

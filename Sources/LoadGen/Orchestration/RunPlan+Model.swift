@@ -20,6 +20,7 @@ extension RunPlan {
                 throw Self.modelError(error)
             }
             if c.model.path != nil {
+                c.workload.attributeBytes = try Self.resolveAttributeBytes(c.workload.attributeBytes, source)
                 c.model.entity = source.roles.entity
                 c.model.key = source.roles.key
                 c.model.relationship = source.roles.relationshipChoice
@@ -27,18 +28,17 @@ extension RunPlan {
             }
             let shape: RecordShape
             do { shape = try source.shape(c.shapeOptions) } catch let error as ImportModelError { throw Self.modelError(error) }
-            if c.model.path != nil, c.input == nil, let line = Self.payloadNote(shape), !modelNotes.contains(line) { modelNotes.append(line) }
+            if c.model.path != nil, c.input == nil {
+                // Every size as generated goes with the configuration: its children, its row, the review page.
+                c.workload.attributeBytes = Self.payloadSizes(shape)
+                if let line = Self.payloadNote(shape, payloadBytes: c.workload.payloadBytes), !modelNotes.contains(line) { modelNotes.append(line) }
+            }
             if c.input == nil, let problem = shape.keyProblem { throw Self.modelError(ImportModelError(problem, kind: .malformed)) }
             if source.roles.key.isEmpty, c.input == nil, c.workload.dupRate > 0 {
                 throw CommandError.usage("run: --dup-rate \(c.workload.dupRate): \(source.roles.entity) has no key, so no record repeats "
                                          + "another; give --dup-rate 0, or --key ATTRIBUTE")
             }
-            if c.model.path != nil, c.operation == .update || c.operation == .delete, let target = shape.targetField {
-                let update = shape.updateField.map { "; an update writes \(shape.fields[$0].name)" } ?? ""
-                let line = "  \(c.operation.rawValue)s target the \(source.roles.entity) records whose \(shape.fields[target].name) "
-                    + "is below the cutoff (the first date, else number, attribute)" + (c.operation == .update ? update : "")
-                if !modelNotes.contains(line) { modelNotes.append(line) }
-            }
+            noteTargets(c, source, shape)
             if let strategy = c.writeStrategy, let reason = source.refusal(of: strategy, shape: shape) {
                 if !refusedHere.contains(where: { $0.strategy == strategy.name }) { refusedHere.append((strategy.name, reason)) }
                 continue
@@ -60,17 +60,50 @@ extension RunPlan {
     /// The size assumed for generated Binary and Transformable values, which moves what a save
     /// costs (a 4 KB default against 256 bytes moved batch ÷ context-reset from 1.05 to 1.44 on one
     /// model): said with the attributes it applies to, so a team sets it to what its app stores.
-    static func payloadNote(_ shape: RecordShape) -> String? {
+    /// What an update or delete on a team's model selects and writes, said once.
+    private mutating func noteTargets(_ c: RunConfiguration, _ source: ImportSource, _ shape: RecordShape) {
+        guard c.model.path != nil, c.operation == .update || c.operation == .delete, let target = shape.targetField else { return }
+        let update = shape.updateField.map { "; an update writes \(shape.fields[$0].name)" } ?? ""
+        let line = "  \(c.operation.rawValue)s target the \(source.roles.entity) records whose \(shape.fields[target].name) "
+            + "is below the cutoff (the first date, else number, attribute)" + (c.operation == .update ? update : "")
+        if !modelNotes.contains(line) { modelNotes.append(line) }
+    }
+
+    /// The size of each generated Binary or Transformable value, by `Entity.attribute`.
+    static func payloadSizes(_ shape: RecordShape) -> [String: Int] {
         let entity = shape.entity, parent = shape.parentEntity ?? ""
         let sized = shape.fields.filter { !shape.parentKey.contains(shape.fields.firstIndex(of: $0)!) }.map { (entity, $0) }
             + shape.parentFields.map { (parent, $0) }
-        let payloads = sized.compactMap { owner, f -> (String, Int)? in
+        return Dictionary(sized.compactMap { owner, f -> (String, Int)? in
             if case .payload(let n) = f.generation { return ("\(owner).\(f.name)", n) } else { return nil }
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func payloadNote(_ shape: RecordShape, payloadBytes: Int) -> String? {
+        let sizes = payloadSizes(shape)
+        guard !sizes.isEmpty else { return nil }
+        let each = sizes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) bytes" }.joined(separator: ", ")
+        return "  assumed: generated Binary/Transformable values: \(each) (--payload-bytes \(payloadBytes) unless the attribute "
+            + "is an indexed Binary, 16, or its Max Length caps it): --attribute-bytes ATTRIBUTE=N sets one to what your app stores"
+    }
+
+    /// `--attribute-bytes` names resolved to `Entity.attribute` of the records' or the related
+    /// entity, each a Binary or Transformable attribute; a name that is neither is a usage error.
+    static func resolveAttributeBytes(_ sizes: [String: Int], _ source: ImportSource) throws -> [String: Int] {
+        guard !sizes.isEmpty else { return [:] }
+        let entities = [source.roles.entity, source.roles.parentEntity].compactMap { $0 }.compactMap(source.file.entity(named:))
+        let sized = entities.flatMap { e in e.attributes.filter { $0.type == .binary || $0.type == .transformable }.map { "\(e.name).\($0.name)" } }
+        var resolved: [String: Int] = [:]
+        for (name, bytes) in sizes {
+            let full = name.contains(".") ? name : sized.first { $0.hasSuffix("." + name) }
+            guard let full, sized.contains(full) else {
+                let choices = sized.isEmpty ? "none: \(entities.map(\.name).joined(separator: " and ")) hold no Binary or Transformable attribute"
+                    : "one of: " + sized.joined(separator: ", ")
+                throw CommandError.usage("run: --attribute-bytes \(name): not a Binary or Transformable attribute of what the run writes (\(choices))")
+            }
+            resolved[full] = bytes
         }
-        guard !payloads.isEmpty else { return nil }
-        let sizes = Set(payloads.map(\.1)).sorted().map { "\($0) bytes" }.joined(separator: " or ")
-        return "  assumed: each generated Binary/Transformable value is \(sizes) (\(payloads.map(\.0).joined(separator: ", "))): "
-            + "--payload-bytes N sets it to what your app stores (a Max Length caps it)"
+        return resolved
     }
 
     private mutating func noteOnce(_ source: ImportSource) {

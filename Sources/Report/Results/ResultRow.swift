@@ -151,6 +151,7 @@ package struct ResultRow: Sendable {
         .strategy("peak_objects", \.peakRegisteredObjects),
         // Pragmas (RunParameter.pragma): the value as given, negative ones too.
         .parameter("cache_size", text: true),
+        .parameter("attribute_bytes", text: true),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

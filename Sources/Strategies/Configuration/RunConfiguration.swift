@@ -53,6 +53,7 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
         var options = ShapeOptions()
         options.payloadBytes = workload.payloadBytes
         options.stringLength = workload.stringLength
+        options.attributeBytes = workload.attributeBytes
         return options
     }
 

@@ -264,6 +264,25 @@ extension RunParameter {
                       value: { String($0.workload.payloadBytes) },
                       parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
                       reset: { $0.workload.payloadBytes = 4096 }),
+        RunParameter(flag: "--attribute-bytes", valueName: "ATTRIBUTE=N[,…]",
+                     help: "with --model: the size of one Binary or Transformable attribute's generated values "
+                         + "(Entity.attribute or attribute; over --payload-bytes and the model's user info)",
+                     defaultText: "--payload-bytes, or 16 for an indexed Binary attribute (an identifier)",
+                     sweeps: false, columns: ["attribute_bytes"],
+                     render: { c in [c.input == nil ? c.workload.attributeBytes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                                        .joined(separator: "+") : ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         var sizes: [String: Int] = [:]
+                         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                             guard pair.count == 2, !pair[0].isEmpty, let n = Int(pair[1]), (0...16_000_000).contains(n) else {
+                                 throw RunParameterError(accepted: "ATTRIBUTE=BYTES pairs, comma-separated (imageData=65536,Team.token=16)")
+                             }
+                             sizes[pair[0]] = n
+                         }
+                         c.workload.attributeBytes = sizes
+                     }, uses: always, unset: { $0.workload.attributeBytes = [:] }).scoped(.records(needsModel: true))
+                     .readBack { $0.replacingOccurrences(of: "+", with: ",") },
         generatedSize(flag: "--string-length", valueName: "MIN-MAX",
                       help: "with --model: bytes of each generated string the model does not bound (its Min/Max Length do)",
                       defaultText: "8-32", column: "string_length", applies: { $0.model.path != nil },

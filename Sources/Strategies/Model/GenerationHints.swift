@@ -65,9 +65,27 @@ enum GenerationHints {
         case .boolean: return .share(0.5)
         case .date: return .pastYear
         case .binary, .transformable:
-            return .payload(bytes: a.maximum.map { min(Int($0), options.payloadBytes) } ?? options.payloadBytes)
+            return .payload(bytes: payloadBytes(a, entity: entity, options: options) ?? options.payloadBytes)
         case .uuid: return .uuid
         }
+    }
+}
+
+extension GenerationHints {
+    /// Bytes of an identifier kept in a Binary attribute: a UUID's.
+    static let identifierBytes = 16
+
+    /// The size of a Binary or Transformable attribute's generated values when the run or the
+    /// model gives one: `--attribute-bytes`, else 16 bytes for an indexed Binary attribute (an
+    /// app indexes bytes it looks records up by: an identifier, as a messenger's
+    /// `remoteIdentifier_data`, not a picture), else nil (`--payload-bytes`); within the
+    /// model's Min and Max Length.
+    static func payloadBytes(_ a: AttributeDescription, entity: String, options: ShapeOptions) -> Int? {
+        let named = options.attributeBytes["\(entity).\(a.name)"]
+        let chosen = named ?? (a.type == .binary && a.isIndexed ? identifierBytes : nil)
+        let bytes = chosen ?? options.payloadBytes
+        let bounded = max(Int(a.minimum ?? 0), a.maximum.map { min(Int($0), bytes) } ?? bytes)
+        return chosen == nil && bounded == options.payloadBytes ? nil : bounded
     }
 }
 
@@ -75,6 +93,9 @@ enum GenerationHints {
 package struct ShapeOptions: Sendable, Hashable, Codable {
     /// Bytes of each generated binary value.
     package var payloadBytes = 4096
+    /// Bytes of the named attributes' values (`Entity.attribute`), over `payloadBytes`, the
+    /// model's user info and the default for an identifier.
+    package var attributeBytes: [String: Int] = [:]
     /// Lengths of generated strings the model does not bound.
     package var stringLength: ClosedRange<Int> = 8...32
     package init() {}

@@ -163,6 +163,9 @@ package struct ImportModel: Sendable {
 
     /// The generation the attribute's `loadgen.generate` names, or the default for its type.
     private static func hinted(_ a: AttributeDescription, in entity: String, _ options: ShapeOptions) throws -> Generation {
+        if let bytes = options.attributeBytes["\(entity).\(a.name)"], a.type == .binary || a.type == .transformable {
+            return .payload(bytes: max(Int(a.minimum ?? 0), a.maximum.map { min(Int($0), bytes) } ?? bytes))
+        }
         guard let hint = a.userInfo[GenerationHints.generate] else { return GenerationHints.byType(a, entity: entity, options: options) }
         guard let generation = GenerationHints.parse(hint, payloadBytes: options.payloadBytes) else {
             throw ImportModelError("model: \(entity).\(a.name): \(GenerationHints.generate) \"\(hint)\" is not one of: \(GenerationHints.accepted)", kind: .malformed)
