@@ -12,11 +12,15 @@ import Darwin
 /// text or bytes sit), then the text and bytes themselves. A record whose values outgrow the arena
 /// (long texts, an import file's binary data) moves them to one heap buffer of its own; bytes
 /// generated from a shared `PayloadPool` are referenced, never copied.
+///
+/// The null and bytes flags of the first 64 fields are two words of the value; a shape of more
+/// fields (an order of 64 attributes and its related object's key) keeps the flags of the rest in
+/// words after the slots, a null word then a bytes word per 64 fields.
 package struct RecordValues: Sendable {
     /// Bytes held inline (slots and variable data together).
     package static let inlineCapacity = 256
-    /// The most fields a shape may have (the null flags are one 64-bit word).
-    package static let maxFields = 64
+    /// The most fields a shape may have: SQLite's most columns a table holds (2000).
+    package static let maxFields = 2000
 
     private var arena: Arena = Arena()
     /// The arena's contents once they no longer fit inline.
@@ -24,7 +28,8 @@ package struct RecordValues: Sendable {
     /// Bytes used (slots, then variable data).
     private var used = 0
     private var fieldCount = 0
-    package private(set) var nulls: UInt64 = 0
+    /// Fields 0 ..< 64 that are null.
+    private var nulls: UInt64 = 0
     /// Fields whose slot says where bytes are (texts, binary data), not a number's bits.
     private var byteFields: UInt64 = 0
 
@@ -49,14 +54,61 @@ package struct RecordValues: Sendable {
     package mutating func reset(fields: Int) {
         precondition(fields <= Self.maxFields, "a record holds at most \(Self.maxFields) fields")
         fieldCount = fields
-        used = fields * 8
-        nulls = fields == 64 ? ~0 : (1 << UInt64(fields)) - 1
+        let flagWords = Self.flagWords(fields)
+        used = fields * 8 + flagWords * 16
+        nulls = fields >= 64 ? ~0 : (1 << UInt64(fields)) - 1
         byteFields = 0
-        if spill != nil { spill!.removeAll(keepingCapacity: true); spill!.append(contentsOf: repeatElement(0, count: used)) }
+        if spill != nil || used > Self.inlineCapacity {
+            if spill == nil { spill = [] }
+            spill!.removeAll(keepingCapacity: true)
+            spill!.append(contentsOf: repeatElement(0, count: used))
+        }
+        if _slowPath(flagWords > 0) { setHighNulls(fields, words: flagWords) }
+    }
+
+    /// Words of null flags (and as many of bytes flags) for the fields past 64.
+    @inline(__always)
+    private static func flagWords(_ fields: Int) -> Int { fields > 64 ? (fields - 1) / 64 : 0 }
+
+    /// Every field past 64 null.
+    private mutating func setHighNulls(_ fields: Int, words: Int) {
+        for w in 0..<words {
+            let n = min(64, fields - 64 - 64 * w)
+            storeWord(n == 64 ? ~0 : (1 << UInt64(n)) - 1, at: fields * 8 + w * 16)
+        }
+    }
+
+    /// Offset of the null word (`bytes` false) or bytes word holding field `f`'s flag (f ≥ 64).
+    @inline(__always)
+    private func flagOffset(_ f: Int, bytes: Bool) -> Int { fieldCount * 8 + ((f - 64) / 64) * 16 + (bytes ? 8 : 0) }
+
+    private func flag(_ f: Int, bytes: Bool) -> Bool {
+        loadWord(at: flagOffset(f, bytes: bytes)) & (1 << UInt64((f - 64) % 64)) != 0
+    }
+
+    private mutating func setFlag(_ f: Int, bytes: Bool, to on: Bool) {
+        let offset = flagOffset(f, bytes: bytes), bit: UInt64 = 1 << UInt64((f - 64) % 64)
+        let word = loadWord(at: offset)
+        storeWord(on ? word | bit : word & ~bit, at: offset)
+    }
+
+    private func loadWord(at offset: Int) -> UInt64 {
+        if let spill { return spill.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) } }
+        return withUnsafeBytes(of: arena) { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+    }
+
+    private mutating func storeWord(_ word: UInt64, at offset: Int) {
+        if spill != nil {
+            spill!.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: offset, as: UInt64.self) }
+        } else {
+            withUnsafeMutableBytes(of: &arena) { $0.storeBytes(of: word, toByteOffset: offset, as: UInt64.self) }
+        }
     }
 
     @inline(__always)
-    package mutating func setNull(_ field: Int) { nulls |= 1 << UInt64(field) }
+    package mutating func setNull(_ field: Int) {
+        if field < 64 { nulls |= 1 << UInt64(field) } else { setFlag(field, bytes: false, to: true) }
+    }
 
     @inline(__always)
     package mutating func setInteger(_ value: Int64, at field: Int) { setSlot(UInt64(bitPattern: value), at: field) }
@@ -114,7 +166,16 @@ package struct RecordValues: Sendable {
     // instructions in batch-insert-only (its calls from other modules went through the witness
     // table), so each type has its own.
     @inline(__always)
-    package func isNull(_ field: Int) -> Bool { nulls & (1 << UInt64(field)) != 0 }
+    package func isNull(_ field: Int) -> Bool {
+        if _fastPath(field < 64) { return nulls & (1 << UInt64(field)) != 0 }
+        return flag(field, bytes: false)
+    }
+    /// The field holds text or bytes (its slot says where), not a number's bits.
+    @inline(__always)
+    func holdsBytes(_ field: Int) -> Bool {
+        if _fastPath(field < 64) { return byteFields & (1 << UInt64(field)) != 0 }
+        return flag(field, bytes: true)
+    }
     @inline(__always)
     package func integer(_ field: Int) -> Int64 { Int64(bitPattern: slot(field)) }
     @inline(__always)
@@ -152,16 +213,23 @@ package struct RecordValues: Sendable {
 
     /// The values with a base address that is stable for the call of `withBorrowed`.
     package struct Borrowed {
-        package let nulls: UInt64
+        fileprivate let nulls: UInt64
         fileprivate let base: UnsafeRawPointer
+        /// Where the null words of fields past 64 start.
+        fileprivate let flags: Int
 
         fileprivate init(values: RecordValues, base: UnsafeRawPointer) {
             nulls = values.nulls
             self.base = base
+            flags = values.fieldCount * 8
         }
 
         @inline(__always)
-        package func isNull(_ field: Int) -> Bool { nulls & (1 << UInt64(field)) != 0 }
+        package func isNull(_ field: Int) -> Bool {
+            if _fastPath(field < 64) { return nulls & (1 << UInt64(field)) != 0 }
+            let word = base.loadUnaligned(fromByteOffset: flags + ((field - 64) / 64) * 16, as: UInt64.self)
+            return word & (1 << UInt64((field - 64) % 64)) != 0
+        }
         @inline(__always)
         package func integer(_ field: Int) -> Int64 { Int64(bitPattern: slot(field)) }
         @inline(__always)
@@ -196,9 +264,14 @@ package struct RecordValues: Sendable {
 
     @inline(__always)
     private mutating func setSlot(_ bits: UInt64, at field: Int, bytes: Bool = false) {
-        let bit: UInt64 = 1 << UInt64(field)
-        nulls &= ~bit
-        byteFields = bytes ? byteFields | bit : byteFields & ~bit
+        if _fastPath(field < 64) {
+            let bit: UInt64 = 1 << UInt64(field)
+            nulls &= ~bit
+            byteFields = bytes ? byteFields | bit : byteFields & ~bit
+        } else {
+            setFlag(field, bytes: false, to: false)
+            setFlag(field, bytes: true, to: bytes)
+        }
         if spill != nil {
             spill!.withUnsafeMutableBytes { $0.storeBytes(of: bits, toByteOffset: field * 8, as: UInt64.self) }
         } else {
@@ -238,9 +311,11 @@ extension RecordValues: Equatable {
     /// bytes, pooled bytes by where they sit in the pool.
     package static func == (a: RecordValues, b: RecordValues) -> Bool {
         guard a.fieldCount == b.fieldCount, a.nulls == b.nulls, a.byteFields == b.byteFields else { return false }
-        for f in 0..<a.fieldCount where !a.isNull(f) {
+        for f in 0..<a.fieldCount {
+            guard a.isNull(f) == b.isNull(f), a.holdsBytes(f) == b.holdsBytes(f) else { return false }
+            guard !a.isNull(f) else { continue }
             let sa = a.slot(f), sb = b.slot(f)
-            guard a.byteFields & (1 << UInt64(f)) != 0, sa & pooled == 0 || sb & pooled == 0 else {
+            guard a.holdsBytes(f), sa & pooled == 0 || sb & pooled == 0 else {
                 if sa != sb { return false } else { continue }
             }
             if (sa & pooled) != (sb & pooled) { return false }

@@ -37,8 +37,13 @@ package struct ImportRoles: Sendable, Hashable {
     package var explanation: [String] = []
 
     /// Attribute types a generated key can have: distinct values are made for distinct keys.
-    /// Binary too: apps key records by a UUID kept as 16 bytes (`remoteIdentifier_data`).
-    static let keyTypes: Set<AttributeType> = [.string, .uri, .integer16, .integer32, .integer64, .uuid, .binary]
+    /// Binary too: apps key records by a UUID kept as 16 bytes (`remoteIdentifier_data`); and
+    /// dates and numbers, as a forecast is found by its date (a value made from the key index is
+    /// exact in a double). Not a Boolean, a Float (a key rounds in 32 bits) or a Transformable.
+    static let keyTypes: Set<AttributeType> = identifierTypes.union([.date, .double, .decimal])
+    /// The types an index makes a record's key without `--key`: an indexed date or number sorts a
+    /// list (a tab history by `created`), it does not name a record.
+    static let identifierTypes: Set<AttributeType> = [.string, .uri, .integer16, .integer32, .integer64, .uuid, .binary]
 }
 
 /// A model that does not give a strategy the roles it needs, or a role named wrongly: one line
@@ -95,7 +100,7 @@ extension ImportRoles {
 
     private mutating func findKey(_ entity: EntityDescription, _ choice: ModelChoice, _ where_: String) throws(ImportModelError) {
         let usable = entity.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted()
-        let choices = "one of: " + (usable.isEmpty ? "none: \(entity.name) has no string, integer, UUID or binary attribute" : usable.joined(separator: ", "))
+        let choices = "one of: " + (usable.isEmpty ? "none: \(entity.name) has no string, integer, UUID, binary, date or number attribute" : usable.joined(separator: ", "))
         if choice.key == [] {
             // Resolved before (a child process's configuration): the entity has no key.
             explanation.append(Self.keylessExplanation(entity))
@@ -117,7 +122,7 @@ extension ImportRoles {
             throw ImportModelError("\(where_): \(entity.name) has \(entity.uniquenessConstraints.count) uniqueness constraints "
                                    + "(\(listed)): give --key ATTRIBUTE[,ATTRIBUTE] to say which keys a record")
         } else {
-            let indexed = Self.indexedAttributes(entity).filter { Self.keyTypes.contains(entity.attribute($0)!.type) }
+            let indexed = Self.indexedAttributes(entity).filter { Self.identifierTypes.contains(entity.attribute($0)!.type) }
             if indexed.isEmpty {
                 // A log (page visits, tracker hits): nothing finds a record again, so the idioms
                 // that insert without looking run, on generated records told apart by nothing.
@@ -134,7 +139,7 @@ extension ImportRoles {
         let first = entity.attribute(key[0])!
         guard Self.keyTypes.contains(first.type) else {
             throw ImportModelError("\(where_): the key \(entity.name).\(first.name) is a \(first.type.rawValue) attribute; "
-                                   + "loadgen generates distinct keys for string, URI, integer, UUID and binary attributes (\(choices))")
+                                   + "loadgen generates distinct keys for string, URI, integer, UUID, binary, date and number attributes (\(choices))")
         }
     }
 
@@ -241,6 +246,7 @@ extension ImportRoles {
                                              relationship r: RelationshipDescription, of entity: EntityDescription,
                                              _ where_: String) throws(ImportModelError) {
         let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
+        let head = Self.choiceHead(r, destination)
         if let namedKey {
             try Self.checkNamedKey(namedKey, of: destination, relationship: r, single: single, where_)
             parentKey = namedKey
@@ -263,7 +269,7 @@ extension ImportRoles {
                 : destination.uniquenessConstraints.isEmpty ? "has no uniqueness constraint or index"
                 : "has \(destination.uniquenessConstraints.count) uniqueness constraints"
             throw ImportModelError("\(where_): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
-                                   + "points at by its key: give --relationship \(r.name).ATTRIBUTE, constrain one, "
+                                   + "points at by its key: give --relationship \(head).ATTRIBUTE, constrain one, "
                                    + "or give --relationship none")
         }
         if parentKeys.isEmpty { parentKeys = [parentKey!] }
@@ -271,7 +277,7 @@ extension ImportRoles {
             let keyType = destination.attribute(key)!.type
             guard Self.keyTypes.contains(keyType) else {
                 throw ImportModelError("\(where_): \(destination.name).\(key) is a \(keyType.rawValue) attribute; "
-                                       + "related objects are keyed by string, URI, integer, UUID or binary attributes")
+                                       + "related objects are keyed by string, URI, integer, UUID, binary, date or number attributes")
             }
         }
     }
@@ -281,18 +287,24 @@ extension ImportRoles {
     /// constrained value, and the save then meets a conflict the workload never meant.
     private static func checkNamedKey(_ namedKey: String, of destination: EntityDescription, relationship r: RelationshipDescription,
                                       single: [String], _ where_: String) throws(ImportModelError) {
+        let head = choiceHead(r, destination)
         guard destination.attribute(namedKey) != nil else {
             let names = destination.attributes.filter { keyTypes.contains($0.type) }.map(\.name).sorted().joined(separator: ", ")
-            throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) has no attribute \(namedKey) "
+            throw ImportModelError("\(where_): --relationship \(head).\(namedKey): \(destination.name) has no attribute \(namedKey) "
                                    + "(one of: \(names))")
         }
         let others = destination.uniquenessConstraints.filter { !$0.contains(namedKey) }
         if !single.contains(namedKey), !others.isEmpty {
             let unique = others.map { $0.joined(separator: " + ") }.joined(separator: ", ")
-            throw ImportModelError("\(where_): --relationship \(r.name).\(namedKey): \(destination.name) is kept unique by \(unique), "
-                                   + "not \(namedKey); find it by its constrained key (--relationship \(r.name).\(single.first ?? others[0][0])) "
+            throw ImportModelError("\(where_): --relationship \(head).\(namedKey): \(destination.name) is kept unique by \(unique), "
+                                   + "not \(namedKey); find it by its constrained key (--relationship \(head).\(single.first ?? others[0][0])) "
                                    + "or constrain \(namedKey) in the model")
         }
+    }
+
+    /// `NAME` or `NAME:ENTITY`: how `--relationship` names `r` reaching `destination`.
+    private static func choiceHead(_ r: RelationshipDescription, _ destination: EntityDescription) -> String {
+        r.name + (destination.name == r.destination ? "" : ":" + destination.name)
     }
 
     /// The roles' relationship as `--relationship` says it (`none`, `folder:Folder.title`): what a

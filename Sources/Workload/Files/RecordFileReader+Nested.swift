@@ -1,3 +1,4 @@
+import Bits
 /// Records nested in an array of their related objects, as feeds publish a to-many
 /// (`{"apps": [{"bundleIdentifier": …, "versions": [ … ]}]}`): `--input-path /apps/*/versions`
 /// reads every app's versions, each related to its app, which is found or created by the key
@@ -61,7 +62,7 @@ extension RecordFileReader {
         guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting \(place)", record: nil) }
         position += 1
         holder.reset(fields: shape.fields.count)
-        var seen: UInt64 = 0, first = true
+        var seen = BitSet(), first = true
         while try nextMember(&first, what: "a member name", inside: place, record: nil) {
             if let collection, field == collection {
                 try readRecords(in: place)
@@ -71,7 +72,7 @@ extension RecordFileReader {
                 try skipValue()
             }
         }
-        for f in shape.parentKey where seen & (1 << UInt64(f)) == 0 || holder.isNull(f) {
+        for f in shape.parentKey where !seen.contains(f) || holder.isNull(f) {
             throw error(nil, "\(place): missing member \"\(shape.fields[f].container?.member ?? shape.fields[f].name)\" "
                         + "(the key of the \(shape.parentEntity ?? "object") its records relate to)")
         }

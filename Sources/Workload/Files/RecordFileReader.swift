@@ -1,3 +1,4 @@
+import Bits
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -75,12 +76,12 @@ package final class RecordFileReader: RecordSource {
     /// Relationship members whose object holds fields (the related object's key), by name.
     private let containerByName: [InlineText: [(member: InlineText, field: Int)]]
     /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
-    private let keyFields: UInt64
+    private let keyFields: BitSet
     /// Each field's type and how messages name it, built once (not per record).
     private let types: [FieldType]
     private let names: [String]
     /// Fields holding an amount in whole cents (the built-in datasets' `amount`), by bit.
-    private let centsFields: UInt64
+    private let centsFields: BitSet
 
     /// 1970-01-01 in seconds since 2001-01-01, Core Data's reference date.
     static let unixEpochSinceReferenceDate = 978_307_200.0
@@ -116,9 +117,8 @@ package final class RecordFileReader: RecordSource {
         fieldByName = byName
         containerByName = containers
         holderKeyByName = holderKeys
-        keyFields = (shape.key + shape.parentKey).reduce(0) { $0 | (1 << UInt64($1)) }
-        centsFields = shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } }
-            .reduce(0) { $0 | (1 << UInt64($1)) }
+        keyFields = BitSet(shape.key + shape.parentKey)
+        centsFields = BitSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } })
         types = shape.fields.map(\.type)
         names = shape.fields.map { "field \"\($0.memberPath)\"" }
         fd = open(path, O_RDONLY)
@@ -368,7 +368,7 @@ package final class RecordFileReader: RecordSource {
         guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
         guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting a record", record: recordNumber) }
         position += 1
-        var seen: UInt64 = 0
+        var seen = BitSet()
         r.values.reset(fields: shape.fields.count)
         var firstMember = true
         while try nextMember(&firstMember, what: "a field name", inside: "the record", record: recordNumber) {
@@ -383,9 +383,9 @@ package final class RecordFileReader: RecordSource {
             }
             try readMember(of: f, seen: &seen, into: &r.values)
         }
-        for (f, spec) in shape.fields.enumerated() where seen & (1 << UInt64(f)) == 0 || r.values.isNull(f) {
+        for (f, spec) in shape.fields.enumerated() where !seen.contains(f) || r.values.isNull(f) {
             if spec.isRequired || shape.key.contains(f) || (collection == nil && shape.parentKey.contains(f)) {
-                let why = seen & (1 << UInt64(f)) == 0 ? "missing field" : "null field"
+                let why = !seen.contains(f) ? "missing field" : "null field"
                 let role = shape.key.contains(f) ? " (the key)" : shape.parentKey.contains(f) ? " (names the related object)"
                     : " (the model requires it and gives no default)"
                 throw ImportError(path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.memberPath)\"\(role)")
@@ -404,17 +404,17 @@ package final class RecordFileReader: RecordSource {
 
     /// Reads field `f`'s value once per record: JSON leaves a repeated name to the reader, and a
     /// record must say one thing per field.
-    func readMember(of f: Int, seen: inout UInt64, into v: inout RecordValues) throws {
-        guard seen & (1 << UInt64(f)) == 0 else {
+    func readMember(of f: Int, seen: inout BitSet, into v: inout RecordValues) throws {
+        guard !seen.contains(f) else {
             throw ImportError(path: path, record: recordNumber, offset: offset, message: "\(names[f]) is given twice")
         }
-        seen |= 1 << UInt64(f)
+        seen.insert(f)
         try readValue(of: f, into: &v)
     }
 
     /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
     /// other members skipped), or null (no related object).
-    private func readContainer(_ members: [(member: InlineText, field: Int)], seen: inout UInt64,
+    private func readContainer(_ members: [(member: InlineText, field: Int)], seen: inout BitSet,
                                into v: inout RecordValues) throws {
         let container = field.string
         guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
@@ -438,7 +438,7 @@ package final class RecordFileReader: RecordSource {
         switch type {
         case .text:
             try readLongString(what: what)
-            if keyFields & (1 << UInt64(f)) != 0, scratch.count > InlineText.capacity {
+            if keyFields.contains(f), scratch.count > InlineText.capacity {
                 throw error(recordNumber, "\(what) is longer than \(InlineText.capacity) bytes (loadgen's limit for a key)")
             }
             scratch.withUnsafeBytes { v.setBytes($0, at: f) }
@@ -447,7 +447,7 @@ package final class RecordFileReader: RecordSource {
         case .real:
             let n = try readNumber(what)
             // Only the built-in amount is kept in whole cents; a model's Double takes any double.
-            guard centsFields & (1 << UInt64(f)) == 0 || Record.amountRange.contains(n) else {
+            guard !centsFields.contains(f) || Record.amountRange.contains(n) else {
                 throw error(recordNumber, "\(what) is \(n), outside what a number in whole cents holds exactly "
                             + "(±\(Record.amountRange.upperBound))")
             }

@@ -1,3 +1,4 @@
+import Bits
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,7 +29,7 @@ package struct RecordFileWriter {
     /// Each field's `"name": ` prefix, built once.
     private let prefixes: [[UInt8]]
     /// Fields written inside their relationship's object, by bit.
-    private let nested: UInt64
+    private let nested: BitSet
     /// Scratch for base64 values.
     private var scratch: [UInt8] = []
 
@@ -43,7 +44,7 @@ package struct RecordFileWriter {
             let member = f.flatName.map { "\($0)\": " } ?? "\(f.container!.name)\": {\"\(f.container!.member)\": "
             return Array(((i == 0 ? "{\"" : ", \"") + member).utf8)
         }
-        nested = shape.fields.indices.reduce(0) { shape.fields[$1].flatName == nil ? $0 | (1 << UInt64($1)) : $0 }
+        nested = BitSet(shape.fields.indices.filter { shape.fields[$0].flatName == nil })
         if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
     }
 
@@ -53,7 +54,7 @@ package struct RecordFileWriter {
         for (f, spec) in shape.fields.enumerated() {
             out.put(prefixes[f])
             writeValue(r.values, f, spec)
-            if nested & (1 << UInt64(f)) != 0 { out.byte(125) }   // the container's '}'
+            if nested.contains(f) { out.byte(125) }   // the container's '}'
         }
         out.put(format == .ndjson ? "}\n" : "}")
         written += 1
