@@ -40,7 +40,7 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
         let batchSize = job.batchSize(for: self)
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
-            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, spec: job.workload)
+            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             var record = Record()
             var more = true
             var arrivals: [UInt64] = []

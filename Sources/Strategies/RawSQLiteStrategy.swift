@@ -38,7 +38,7 @@ struct RawImport {
         try StoreSchema.create(in: db, model: mapping.model)
         let stream = try job.makeStream(mapping.shape)
         var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, spec: job.workload,
-                                         ignoringDuplicates: keyConstraint == .unique)
+                                         feedParents: try job.feedParents(mapping.shape), ignoringDuplicates: keyConstraint == .unique)
         let batch = batchSize
         var record = Record()
         var inTransaction = 0
@@ -84,6 +84,8 @@ struct RawRecordWriter {
     private let pool: PayloadPool?
     /// Makes a related object's other attributes, when its entity has any.
     private let parentValues: Generator?
+    /// What a nested feed says of the related objects, over the generated values.
+    private let feedParents: FeedParents?
     /// Z_PK of each related object by the record's parent index; 0 when not inserted yet.
     private var parentKeys: [Int64] = []
     /// Records in each related object's ordered to-many so far (when the inverse is ordered).
@@ -105,7 +107,9 @@ struct RawRecordWriter {
 
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
-    init(db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, ignoringDuplicates: Bool = false) throws {
+    init(db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, feedParents: FeedParents? = nil,
+         ignoringDuplicates: Bool = false) throws {
+        self.feedParents = feedParents
         let record = mapping.recordEntity
         let names = EntityDescription.fixedColumns + record.columns.map(\.name)
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -197,7 +201,8 @@ struct RawRecordWriter {
         let key = sharesKeys ? nextRecordKey : nextParentKey
         insertParent!.bind(key, at: 1)
         var others = RecordValues()
-        parentValues?.fillParent(r.parentIndex, into: &others)
+        let fromFeed = feedParents?.values(of: r.parentIndex)
+        if let fromFeed { others = fromFeed } else { parentValues?.fillParent(r.parentIndex, into: &others) }
         try r.values.withBorrowed { v in
             try others.withBorrowed { o in
                 for (i, (f, type)) in parentKeyFields.enumerated() {

@@ -105,6 +105,25 @@ package struct StrategyJob: Sendable {
         return RecordStream(source, rate: rate, latency: latency)
     }
 
+    /// What a nested feed says of the related objects (each order's own members), read once per
+    /// process and shape: every writer's mapper gives created related objects these values. Nil
+    /// for generated records and flat files (their related objects' attributes are generated).
+    func feedParents(_ shape: RecordShape) throws -> FeedParents? {
+        guard let input else { return nil }
+        let key = FeedKey(path: input, shape: shape)
+        if let cached = Self.feeds.withLock({ $0[key] }) { return cached }
+        let read = try FeedParents.read(input, shape: shape)
+        Self.feeds.withLock { $0[key] = .some(read) }
+        return read
+    }
+
+    private struct FeedKey: Hashable {
+        let path: String
+        let shape: RecordShape
+    }
+
+    private static let feeds = Protected<[FeedKey: FeedParents?]>([:])
+
     /// Notes that `records` are durable now (for the open-loop latency).
     func committed(_ records: some Sequence<Record>) {
         if rate != nil { latency.committed(records.lazy.map(\.arrival)) }

@@ -171,7 +171,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("versions (the to-many StoreApp.versions → AppVersion: its objects import with --entity AppVersion "
                                   + "--relationship app --input-path <this array>/*/versions)")
-                && r.stderr.contains("Size (probably StoreApp.size"), "\(r.stderr)")
+                && r.stderr.contains("members read by their name ignoring case and '_'") && r.stderr.contains("Size → size"), "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(rows.count == 2 && rows.allSatisfy { $0["status"] == "ok" && $0["store_rows"] == "1" && $0["bad_links"] == "0" }, "\(rows)")
         let review = try CLI.run(["report", out, "--out", dir + "/review"], tmpdir: dir)

@@ -243,3 +243,74 @@ extension ShippedModelTests {
                                  + "AND length(ZPHOTO) = 48 AND length(ZTAGS) = 64") == c.workload.uniqueKeys)
     }
 }
+
+// MARK: Item 12: feeds as apps send them
+
+extension ShippedModelTests {
+    static let shop = CorpusTests.folder + "/woocommerce-ios/Model 117.xcdatamodel"
+    static let orders = CorpusTests.folder + "/woocommerce-ios/fixtures/orders-load-all.json#/data/*/line_items"
+
+    /// The shop manager's own API fixture, as its tests hold it, imported with no edit: each
+    /// order's line items nested in it (`--map Order.items=line_items`), the item's and the
+    /// order's keys under the API's `id`, `product_id` read for `productID` (case and `_`
+    /// ignored), and each order created from the feed keeping the feed's own members.
+    @Test(arguments: ["one-writer", "raw-sqlite", "batch-insert-only", "many-writers"])
+    func theShopsOwnFixtureImportsAsShipped(name: String) throws {
+        ConcurrencyDebug.isEnabled = true
+        let strategy = StrategyRegistry.strategy(named: name)!
+        var c = ModelRunTests().configuration(strategy, path: Self.shop)
+        c.model.entity = "OrderItem"
+        c.model.key = ["itemID"]
+        c.model.relationship = "order.orderID"
+        c.model.members = ["itemID": "id", "Order.orderID": "id", "Order.items": "line_items", "Order.statusKey": "status"]
+        c.input = Self.orders
+        c.workload.dupRate = 0
+        let path = NSTemporaryDirectory() + "shop-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(configuration: c, store: StoreOptions(path: path))
+        job.input = Self.orders
+        _ = try strategy.run(job)
+        let v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        #expect(v.storeRows == 12 && v.lost == 0 && v.unexpectedRows == 0 && v.integrity == "ok", "\(name): \(v)")
+        let db = try Database(path: path)
+        #expect(try db.scalarInt("SELECT count(*) FROM ZORDERITEM WHERE ZITEMID = 890 AND ZPRODUCTID = 52 AND ZQUANTITY = 2 "
+                                 + "AND ZNAME = 'Fruits Basket (Mix & Match Product)'") == 1, "\(name)")
+        if strategy.resolvesRelatedObjects || strategy.isLimit {
+            #expect(try db.scalarInt("SELECT count(*) FROM ZORDER") == 4, "\(name)")
+            #expect(try db.scalarInt("SELECT count(*) FROM ZORDER WHERE ZORDERID = 560 AND ZSTATUSKEY = 'processing' "
+                                     + "AND ZTOTAL = '1198.50' AND ZCURRENCY = 'USD' AND ZPAYMENTURL = 'http://www.automattic.com'") == 1,
+                    "\(name): the order keeps the feed's status, total, currency and payment URL")
+            #expect(try db.scalarInt("SELECT count(*) FROM ZORDERITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER WHERE o.ZORDERID = 560") == 8)
+        }
+    }
+
+    /// The array member after `*` and the holder's key honour the model's `mappedKeyName` too.
+    @Test func mappedKeyNamesNameTheNestedArrayAndTheHoldersKey() throws {
+        let path = Self.write("""
+            <model>
+            <entity name="Order"><attribute name="orderID" attributeType="Integer 64">
+                <userInfo><entry key="mappedKeyName" value="id"/></userInfo></attribute>
+            <attribute name="statusKey" optional="YES" attributeType="String"><userInfo><entry key="mappedKeyName" value="status"/></userInfo></attribute>
+            <relationship name="items" optional="YES" toMany="YES" destinationEntity="Item" inverseName="order" inverseEntity="Item">
+                <userInfo><entry key="mappedKeyName" value="line_items"/></userInfo></relationship></entity>
+            <entity name="Item"><attribute name="itemID" attributeType="Integer 64"><userInfo><entry key="mappedKeyName" value="id"/></userInfo></attribute>
+            <attribute name="productID" optional="YES" attributeType="Integer 64"/>
+            <relationship name="order" maxCount="1" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="itemID"/></uniquenessConstraint></uniquenessConstraints></entity>
+            </model>
+            """)
+        let feed = NSTemporaryDirectory() + "orders-\(UUID().uuidString).json"
+        try #"{"data": [{"id": 7, "status": "paid", "line_items": [{"id": 1, "product_id": 9}, {"id": 2, "product_id": 9}]}]}"#
+            .write(toFile: feed, atomically: true, encoding: .utf8)
+        var c = ModelRunTests().configuration(ContextResetStrategy(), path: path)
+        c.model.entity = "Item"
+        c.model.relationship = "order.orderID"
+        c.input = feed + "#/data/*/line_items"
+        let store = NSTemporaryDirectory() + "orders-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(configuration: c, store: StoreOptions(path: store))
+        job.input = c.input
+        _ = try ContextResetStrategy().run(job)
+        let db = try Database(path: store)
+        #expect(try db.scalarInt("SELECT count(*) FROM ZITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER WHERE o.ZORDERID = 7 "
+                                 + "AND o.ZSTATUSKEY = 'paid' AND i.ZPRODUCTID = 9") == 2)
+    }
+}

@@ -66,6 +66,7 @@ enum GenerateCommand {
             let source = try ImportSource.resolve(configuration)
             do {
                 configuration.workload.attributeBytes = try RunPlan.resolveAttributeBytes(configuration.workload.attributeBytes, source)
+                try RunPlan.checkMembers(configuration.model.members, source)
             } catch let error as CommandError {
                 throw CommandError.usage(error.message.replacingOccurrences(of: "run: ", with: "generate: "))
             }

@@ -16,6 +16,8 @@ struct InputFile {
     let uniqueKeys: Int
     /// Members of the file's records that no field of the model reads.
     let ignoredMembers: [String]
+    /// Members read for a field by their name ignoring case and `_` ("product_id → productID").
+    var foldedMembers: [String] = []
 
     /// Reads the file at `path` for `configuration`'s model (or the dataset the file holds).
     static func scan(_ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?) throws -> InputFile {
@@ -37,8 +39,10 @@ struct InputFile {
             guard reader.recordNumber > 0 else {
                 throw CommandError(message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
             }
-            return InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
-                             uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
+            var file = InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
+                                 uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
+            file.foldedMembers = reader.foldedMembers
+            return file
         } catch let error as InputPathError {
             throw CommandError.usage("run: \(error)")
         } catch let error as ImportFileError {

@@ -21,6 +21,7 @@ extension RunPlan {
             }
             if c.model.path != nil {
                 c.workload.attributeBytes = try Self.resolveAttributeBytes(c.workload.attributeBytes, source)
+                try Self.checkMembers(c.model.members, source)
                 c.model.entity = source.roles.entity
                 c.model.key = source.roles.key
                 c.model.relationship = source.roles.relationshipChoice
@@ -85,6 +86,19 @@ extension RunPlan {
         let each = sizes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) bytes" }.joined(separator: ", ")
         return "  assumed: generated Binary/Transformable values: \(each) (--payload-bytes \(payloadBytes) unless the attribute "
             + "is an indexed Binary, 16, or its Max Length caps it): --attribute-bytes ATTRIBUTE=N sets one to what your app stores"
+    }
+
+    /// `--map` names a property of the records' or the related entity (`Entity.property` or
+    /// `property`); a name that is neither is a usage error with the choices.
+    static func checkMembers(_ members: [String: String], _ source: ImportSource) throws {
+        guard !members.isEmpty else { return }
+        let entities = [source.roles.entity, source.roles.parentEntity].compactMap { $0 }.compactMap(source.file.entity(named:))
+        let properties = entities.flatMap { e in (e.attributes.map(\.name) + e.relationships.map(\.name)).map { "\(e.name).\($0)" } }
+        for name in members.keys.sorted() where !properties.contains(where: { $0 == name || $0.hasSuffix("." + name) }) {
+            throw CommandError.usage("run: --map \(name)=\(members[name]!): not a property of \(entities.map(\.name).joined(separator: " or ")) "
+                                     + "(Entity.property or property, as the model names it: one of \(properties.prefix(12).joined(separator: ", "))"
+                                     + (properties.count > 12 ? ", …" : "") + ")")
+        }
     }
 
     /// `--attribute-bytes` names resolved to `Entity.attribute` of the records' or the related

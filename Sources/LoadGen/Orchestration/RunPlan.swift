@@ -312,6 +312,10 @@ struct RunPlan {
             let members = source?.explainIgnored(file.ignoredMembers) ?? file.ignoredMembers
             modelNotes.append("--input \(file.path): members no field reads, ignored: \(members.joined(separator: ", "))")
         }
+        if let file = input, !file.foldedMembers.isEmpty {
+            modelNotes.append("--input \(file.path): members read by their name ignoring case and '_' (--map PROPERTY=MEMBER to say "
+                              + "otherwise): \(file.foldedMembers.joined(separator: ", "))")
+        }
         try checkModels()
         findIgnored()
         addLimits()

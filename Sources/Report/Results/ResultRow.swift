@@ -152,6 +152,7 @@ package struct ResultRow: Sendable {
         // Pragmas (RunParameter.pragma): the value as given, negative ones too.
         .parameter("cache_size", text: true),
         .parameter("attribute_bytes", text: true),
+        .parameter("map", text: true),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

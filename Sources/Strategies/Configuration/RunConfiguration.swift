@@ -54,6 +54,7 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
         options.payloadBytes = workload.payloadBytes
         options.stringLength = workload.stringLength
         options.attributeBytes = workload.attributeBytes
+        options.members = model.members
         return options
     }
 

@@ -264,6 +264,24 @@ extension RunParameter {
                       value: { String($0.workload.payloadBytes) },
                       parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
                       reset: { $0.workload.payloadBytes = 4096 }),
+        RunParameter(flag: "--map", valueName: "PROPERTY=MEMBER[,…]",
+                     help: "with --model: the import file's member for a property (Entity.property or property; "
+                         + "over its mappedKeyName): id=itemID maps nothing, itemID=id reads itemID from \"id\"",
+                     defaultText: "each property's mappedKeyName, else its name (product_id also fills productID)",
+                     sweeps: false, columns: ["map"],
+                     render: { c in [c.model.members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "+")] },
+                     parse: { text, c throws(RunParameterError) in
+                         var members: [String: String] = [:]
+                         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                             guard pair.count == 2, !pair[0].isEmpty, !pair[1].isEmpty, !pair[1].contains("+") else {
+                                 throw RunParameterError(accepted: "PROPERTY=MEMBER pairs, comma-separated (itemID=id,Order.orderID=id)")
+                             }
+                             members[pair[0]] = pair[1]
+                         }
+                         c.model.members = members
+                     }, uses: always, unset: { $0.model.members = [:] }).scoped(.model(needsModel: true))
+                     .readBack { $0.replacingOccurrences(of: "+", with: ",") },
         RunParameter(flag: "--attribute-bytes", valueName: "ATTRIBUTE=N[,…]",
                      help: "with --model: the size of one Binary or Transformable attribute's generated values "
                          + "(Entity.attribute or attribute; over --payload-bytes and the model's user info)",

@@ -96,6 +96,16 @@ package struct ShapeOptions: Sendable, Hashable, Codable {
     /// Bytes of the named attributes' values (`Entity.attribute`), over `payloadBytes`, the
     /// model's user info and the default for an identifier.
     package var attributeBytes: [String: Int] = [:]
+    /// The feed's member for a property (`Entity.property` or `property` → member: `--map`),
+    /// over the property's `mappedKeyName`: how a team's feed names what its model holds,
+    /// told without editing either.
+    package var members: [String: String] = [:]
+
+    /// The member an import file names `property` of `entity` by: `--map`, else the property's
+    /// `mappedKeyName`, else its name.
+    func member(_ property: String, of entity: String, userInfo: [String: String]) -> String {
+        members["\(entity).\(property)"] ?? members[property] ?? userInfo[GenerationHints.mappedKeyName] ?? property
+    }
     /// Lengths of generated strings the model does not bound.
     package var stringLength: ClosedRange<Int> = 8...32
     package init() {}

@@ -51,7 +51,7 @@ package struct ImportModel: Sendable {
             } else {
                 generation = try hinted(a, in: record.name, options)
             }
-            var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: a.userInfo[GenerationHints.mappedKeyName])
+            var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: options.member(a.name, of: record.name, userInfo: a.userInfo))
             field.isRequired = !a.isOptional && a.defaultValue.isNull
             fields.append(field)
         }
@@ -101,24 +101,30 @@ package struct ImportModel: Sendable {
             let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
                 if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
             }
-            // The relationship's mappedKeyName names a key of one attribute.
-            let mapped = roles.parentKeys.count == 1 ? relationship.userInfo[GenerationHints.mappedKeyName] : nil
+            // The relationship's member (`--map`, mappedKeyName) names a key of one attribute.
+            let relationshipMember = options.member(relationship.name, of: shape.entity, userInfo: relationship.userInfo)
+            let mapped = roles.parentKeys.count == 1 && relationshipMember != relationship.name ? relationshipMember : nil
             let fileName = mapped ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
             var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
             let taken = shape.fields.contains { $0.fileName == fileName }
-            keyField.container = .init(name: relationship.name, member: parentKey, only: taken)
+            // Inside the related object (a nested object, or the element holding the records) the
+            // key is under the destination attribute's own member.
+            keyField.container = .init(name: relationship.name, member: options.member(parentKey, of: parent.name, userInfo: a.userInfo),
+                                       only: taken)
             shape.fields.append(keyField)
             shape.parentKey.append(shape.fields.count - 1)
         }
         shape.parentEntity = parent.name
         shape.parentPerRecord = roles.parentInverse != nil
-        shape.parentCollection = roles.parentCollection
+        shape.parentCollection = roles.parentCollection.map { inverse in
+            options.member(inverse, of: parent.name, userInfo: parent.relationship(inverse)?.userInfo ?? [:])
+        }
         let parentKeys = Set(roles.parentKeys)
         // The related object's other constraints are kept by values made from its index, as its key.
         let secondary = secondaryKeys(of: parent, key: roles.parentKeys)
         shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
             let generation = secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: parent.name, options)
-            var field = FieldSpec(a.name, FieldType(a.type), generation)
+            var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: options.member(a.name, of: parent.name, userInfo: a.userInfo))
             field.isRequired = !a.isOptional && a.defaultValue.isNull
             return field
         }

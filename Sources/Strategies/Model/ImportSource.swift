@@ -76,7 +76,7 @@ extension ImportSource {
                 return "\(m) (the to-one \(entity.name).\(m) → \(r.destination): --relationship \(m) resolves it)"
             }
             if let a = entity.attributes.first(where: { $0.name.lowercased() == m.lowercased() }) {
-                return "\(m) (probably \(entity.name).\(a.name): member names match attributes exactly, or through mappedKeyName)"
+                return "\(m) (probably \(entity.name).\(a.name), which another member also names: --map \(a.name)=\(m) says which)"
             }
             return m
         }

@@ -14,6 +14,9 @@ package struct ModelChoice: Codable, Hashable, Sendable {
     /// The to-one relationship a find-or-create resolves (`--relationship`; `none` for none); nil:
     /// the entity's only to-one.
     package var relationship: String?
+    /// The import file's member for a property (`--map`: `Entity.property` or `property` →
+    /// member), over its `mappedKeyName`.
+    package var members: [String: String] = [:]
 
     package init(path: String? = nil) { self.path = path }
 

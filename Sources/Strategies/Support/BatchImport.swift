@@ -42,7 +42,7 @@ struct BatchImport {
         var clock = SaveClock()
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
-            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, spec: job.workload)
+            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { chunk in
                 try importChunk(chunk, context: context, mapper: mapper, parents: parents, clock: &clock)

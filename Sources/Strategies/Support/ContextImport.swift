@@ -23,7 +23,7 @@ struct ContextImport {
         var clock = SaveClock()
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
-            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, spec: job.workload)
+            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             let parents = ParentDirectory(lookup: lookup, mapper: mapper)
             // Records are taken a save's worth at a time, so a record waits for the records it
             // is saved with and no more: saving after every record commits each as it arrives

@@ -12,7 +12,7 @@ struct FindOrCreate {
     /// stream's generated binary values point.
     init(mapping: ImportModel, context: ManagedObjectContext, job: StrategyJob) throws {
         mapper = try RecordMapper(model: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed),
-                                  spec: job.workload)
+                                  job: job)
         parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
     }
 

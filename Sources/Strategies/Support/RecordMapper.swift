@@ -28,8 +28,11 @@ struct RecordMapper {
     /// Makes a related object's other attributes, when its entity has any; with their indexes.
     private let parentValues: Generator?
     private let parentFields: [Int]
+    /// What a nested feed says of the related objects, over the generated values.
+    private let feedParents: FeedParents?
 
-    init(model: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, spec: WorkloadSpec) throws {
+    init(model: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, job: StrategyJob) throws {
+        let spec = job.workload
         let record = try context.entity(named: model.recordEntity.name)
         let parent = try model.parentEntity.map { try context.entity(named: $0.name) }
         recordEntity = record
@@ -50,11 +53,21 @@ struct RecordMapper {
         self.pool = pool
         parentValues = model.shape.parentFields.isEmpty ? nil : Generator(spec: spec, shape: model.shape)
         parentFields = model.shape.parentFields.map { f in parent!.attributeIndex(f.name)! }
+        feedParents = try job.feedParents(model.shape)
     }
 
     /// Sets a new related object's other attributes, made from its index.
+    /// A related object created from a nested feed gets what the feed says of it (a member it
+    /// does not give keeps the default), else generated values.
     func applyParentValues(_ record: Record, to object: ManagedObject) {
         guard let parentValues else { return }
+        if let feedParents {
+            guard let values = feedParents.values(of: record.parentIndex) else { return }
+            for (f, attribute) in parentFields.enumerated() where !values.isNull(f) {
+                object.setValue(Self.value(values, f, type: shape.parentFields[f].type, pool: nil), at: attribute)
+            }
+            return
+        }
         var values = RecordValues()
         parentValues.fillParent(record.parentIndex, into: &values)
         for (f, attribute) in parentFields.enumerated() {

@@ -105,9 +105,10 @@ package enum ISO8601 {
             guard let om, om < 60 else { return nil }
             offset = (oh * 3600 + om * 60) * (b[i] == 43 ? 1 : -1)
             i += i + 3 == b.count ? 3 : 5 + colon
-        } else {
+        } else if i != b.count {
             return nil
         }
+        // No zone at all (`2018-04-03T23:05:12`, as a shop's API writes its `_gmt` dates): UTC.
         guard i == b.count else { return nil }
         let unix = days(fromCivil: y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
         return Double(unix - referenceOffset) + fraction

@@ -2,8 +2,8 @@ import Bits
 /// Records nested in an array of their related objects, as feeds publish a to-many
 /// (`{"apps": [{"bundleIdentifier": …, "versions": [ … ]}]}`): `--input-path /apps/*/versions`
 /// reads every app's versions, each related to its app, which is found or created by the key
-/// read from the app's members. The app's other members are skipped (a created related object's
-/// other attributes are generated, as they are for a flat file).
+/// read from the app's members. The app's members that name the related entity's other
+/// attributes are read too: a related object created from the feed gets them (`parentValues`).
 extension RecordFileReader {
     // MARK: The pointer
 
@@ -62,12 +62,15 @@ extension RecordFileReader {
         guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting \(place)", record: nil) }
         position += 1
         holder.reset(fields: shape.fields.count)
+        holderValues.reset(fields: shape.parentFields.count)
         var seen = BitSet(), first = true
         while try nextMember(&first, what: "a member name", inside: place, record: nil) {
             if let collection, field == collection {
                 try readRecords(in: place)
             } else if let f = holderKeyByName[field] {
                 try readMember(of: f, seen: &seen, into: &holder)
+            } else if let p = holderFieldByName[field] ?? foldedHolderField(field) {
+                try readHolderValue(p)
             } else {
                 try skipValue()
             }
@@ -85,7 +88,16 @@ extension RecordFileReader {
                 }
             }
             try numberParent(of: &pending[i])
+            // Related objects are numbered in order of first appearance: a new one is the next.
+            if pending[i].parentIndex == parentValues.count { parentValues.append(holderValues) }
         }
+    }
+
+    /// The related object's attribute a holder's member fills by its folded name, noted once.
+    private func foldedHolderField(_ member: InlineText) -> Int? {
+        guard !holderFieldByFoldedName.isEmpty, let p = holderFieldByFoldedName[Folded.name(member)] else { return nil }
+        noteFolded("\(shape.parentEntity ?? "").\(member.string) → \(shape.parentFields[p].name)")
+        return p
     }
 
     /// Reads the holder's array of records (null or absent: none) into `pending`.

@@ -41,6 +41,10 @@ package final class RecordFileReader: RecordSource {
     package internal(set) var recordNumber = 0
     /// Members of records that name no field (the first few), for the user to see once.
     package private(set) var ignoredMembers: [String] = []
+    /// Members read for a field whose name they match only ignoring case and `_` (`product_id`
+    /// for `productID`, as a REST API writes what a Core Data model calls in camel case), as
+    /// "member → field", at most 8: said when the run starts.
+    package private(set) var foldedMembers: [String] = []
 
     private let fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
@@ -61,6 +65,17 @@ package final class RecordFileReader: RecordSource {
     let collectionPath: String
     /// The related object's key fields by their member in the element holding the records.
     let holderKeyByName: [InlineText: Int]
+    /// The related object's other attributes (`shape.parentFields`) by their member in the
+    /// element holding the records (exact, then folded), with their types and names.
+    let holderFieldByName: [InlineText: Int]
+    let holderFieldByFoldedName: [InlineText: Int]
+    let parentTypes: [FieldType]
+    let parentNames: [String]
+    /// The current element's values of those attributes, and each related object's, by its
+    /// index (the first element naming it gives them): a related object created from the feed
+    /// keeps what the feed says of it (an order's status and total), as the app's import does.
+    var holderValues = RecordValues()
+    package internal(set) var parentValues: [RecordValues] = []
     /// Records read from the current element, handed out in order.
     var pending: [Record] = []
     var pendingCursor = 0
@@ -73,6 +88,9 @@ package final class RecordFileReader: RecordSource {
     private var text = InlineText()
     /// Field index by the member name that fills it.
     private let fieldByName: [InlineText: Int]
+    /// Field index by its folded name (`Folded`), for a member no name matches exactly; names two
+    /// fields fold to alike are left out.
+    private let fieldByFoldedName: [InlineText: Int]
     /// Relationship members whose object holds fields (the related object's key), by name.
     private let containerByName: [InlineText: [(member: InlineText, field: Int)]]
     /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
@@ -115,8 +133,17 @@ package final class RecordFileReader: RecordSource {
             }
         }
         fieldByName = byName
+        fieldByFoldedName = Folded.names(byName)
         containerByName = containers
         holderKeyByName = holderKeys
+        var holderFields: [InlineText: Int] = [:]
+        for (p, f) in shape.parentFields.enumerated() where collection != nil {
+            if let name = InlineText(f.fileName) { holderFields[name] = p }
+        }
+        holderFieldByName = holderFields
+        holderFieldByFoldedName = Folded.names(holderFields)
+        parentTypes = shape.parentFields.map(\.type)
+        parentNames = shape.parentFields.map { "member \"\($0.fileName)\" of the \(shape.parentEntity ?? "related object")" }
         keyFields = BitSet(shape.key + shape.parentKey)
         centsFields = BitSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } })
         types = shape.fields.map(\.type)
@@ -363,6 +390,17 @@ package final class RecordFileReader: RecordSource {
         if let extra = try peek() { throw unexpected(extra, expecting: "the end of the file", record: nil) }
     }
 
+    /// The field a member fills by its folded name, noted once per member.
+    private func foldedField(_ member: InlineText) -> Int? {
+        guard !fieldByFoldedName.isEmpty, let f = fieldByFoldedName[Folded.name(member)] else { return nil }
+        noteFolded("\(member.string) → \(shape.fields[f].name)")
+        return f
+    }
+
+    func noteFolded(_ line: String) {
+        if foldedMembers.count < 12, !foldedMembers.contains(line) { foldedMembers.append(line) }
+    }
+
     func readObject(into r: inout Record) throws {
         let start = offset
         guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
@@ -372,7 +410,7 @@ package final class RecordFileReader: RecordSource {
         r.values.reset(fields: shape.fields.count)
         var firstMember = true
         while try nextMember(&firstMember, what: "a field name", inside: "the record", record: recordNumber) {
-            guard let f = fieldByName[field] else {
+            guard let f = fieldByName[field] ?? foldedField(field) else {
                 if let members = containerByName[field] {
                     try readContainer(members, seen: &seen, into: &r.values)
                     continue
@@ -433,12 +471,22 @@ package final class RecordFileReader: RecordSource {
 
     /// Reads the value of field `f` (its member just named), checked against its type.
     private func readValue(of f: Int, into v: inout RecordValues) throws {
-        let what = names[f], type = types[f]
+        try readValue(type: types[f], what: names[f], key: keyFields.contains(f), cents: centsFields.contains(f), at: f, into: &v)
+    }
+
+    /// Reads the related object's attribute `p` (`shape.parentFields`), given by the element
+    /// holding the records, into `holderValues`.
+    func readHolderValue(_ p: Int) throws {
+        try readValue(type: parentTypes[p], what: parentNames[p], key: false, cents: false, at: p, into: &holderValues)
+    }
+
+    /// Reads a value of `type` into slot `f` of `v`, checked against its type.
+    private func readValue(type: FieldType, what: String, key: Bool, cents: Bool, at f: Int, into v: inout RecordValues) throws {
         if try matchLiteral("null") { v.setNull(f); return }
         switch type {
         case .text:
             try readLongString(what: what)
-            if keyFields.contains(f), scratch.count > InlineText.capacity {
+            if key, scratch.count > InlineText.capacity {
                 throw error(recordNumber, "\(what) is longer than \(InlineText.capacity) bytes (loadgen's limit for a key)")
             }
             scratch.withUnsafeBytes { v.setBytes($0, at: f) }
@@ -447,7 +495,7 @@ package final class RecordFileReader: RecordSource {
         case .real:
             let n = try readNumber(what)
             // Only the built-in amount is kept in whole cents; a model's Double takes any double.
-            guard !centsFields.contains(f) || Record.amountRange.contains(n) else {
+            guard !cents || Record.amountRange.contains(n) else {
                 throw error(recordNumber, "\(what) is \(n), outside what a number in whole cents holds exactly "
                             + "(±\(Record.amountRange.upperBound))")
             }
