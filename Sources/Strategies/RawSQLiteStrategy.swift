@@ -38,7 +38,9 @@ struct RawImport {
         try StoreSchema.create(in: db, model: mapping.model)
         let stream = try job.makeStream(mapping.shape)
         var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, spec: job.workload,
-                                         feedParents: try job.feedParents(mapping.shape), ignoringDuplicates: keyConstraint == .unique)
+                                         feedParents: try job.feedParents(mapping.shape),
+                                         storage: ExternalStorage(storePath: job.store.path, inMemory: job.store.isInMemory),
+                                         ignoringDuplicates: keyConstraint == .unique)
         let batch = batchSize
         var record = Record()
         var inTransaction = 0
@@ -98,7 +100,11 @@ struct RawRecordWriter {
     /// A field's value (with its type, read once here rather than from the shape per row), the
     /// related object's key, its `Z_ENT` (a destination with sub-entities), the record's position
     /// in its ordered to-many, or NULL (another to-one, which nothing sets).
-    private enum Column { case field(Int, FieldType), parent, parentEntity(Int), parentPosition, null }
+    private enum Column { case field(Int, FieldType), external(Int), parent, parentEntity(Int), parentPosition, null }
+    /// Frames values of attributes that allow external storage, as Core Data's save does.
+    private let storage: ExternalStorage
+    /// The related object's fields whose attributes allow external storage.
+    private let externalParentFields: Set<Int>
     /// The related object's key fields and other fields' types, likewise.
     private let parentKeyFields: [(Int, FieldType)]
     private let parentTypes: [FieldType]
@@ -108,8 +114,12 @@ struct RawRecordWriter {
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
     init(db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, feedParents: FeedParents? = nil,
-         ignoringDuplicates: Bool = false) throws {
+         storage: ExternalStorage, ignoringDuplicates: Bool = false) throws {
         self.feedParents = feedParents
+        self.storage = storage
+        externalParentFields = Set(mapping.shape.parentFields.indices.filter {
+            mapping.parentEntity?.attribute(mapping.shape.parentFields[$0].name)?.allowsExternalStorage == true
+        })
         let record = mapping.recordEntity
         let names = EntityDescription.fixedColumns + record.columns.map(\.name)
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -139,7 +149,7 @@ struct RawRecordWriter {
             case .orderKey: return isRole ? .parentPosition : .null
             case .attribute:
                 let f = shape.field(named: c.property)!
-                return .field(f, shape.fields[f].type)
+                return record.attribute(c.property)?.allowsExternalStorage == true ? .external(f) : .field(f, shape.fields[f].type)
             }
         }
         sharesKeys = mapping.parentEntity?.rootEntityID == record.rootEntityID
@@ -168,6 +178,7 @@ struct RawRecordWriter {
                     parentPositions[r.parentIndex] += 1
                     insertRecord.bind(parentPositions[r.parentIndex], at: index)
                 case .field(let f, let type): bind(v, f, type: type, pool: pool, to: insertRecord, at: index)
+                case .external(let f): try bindExternal(v, f, pool: pool, to: insertRecord, at: index)
                 case .null: insertRecord.bindNull(at: index)
                 }
                 index += 1
@@ -175,6 +186,15 @@ struct RawRecordWriter {
             try insertRecord.run()
         }
         nextRecordKey += 1
+    }
+
+    /// Binds field `f`'s bytes framed as Core Data frames an external-storage attribute's value
+    /// (in a file past 128 KiB): a copy, as Core Data's own `_PFExternalReferenceData` makes.
+    private func bindExternal(_ v: RecordValues.Borrowed, _ f: Int, pool: PayloadPool?, to statement: Statement,
+                              at index: Int32) throws {
+        if v.isNull(f) { statement.bindNull(at: index); return }
+        guard case .data(let framed) = try storage.encode(.data(Array(v.bytes(f, pool: pool)))) else { return }
+        framed.withUnsafeBytes { statement.bindBlob($0, at: index) }
     }
 
     /// Binds field `f` without copying its bytes: call inside `withBorrowed`, and step there.
@@ -210,7 +230,11 @@ struct RawRecordWriter {
                 }
                 let others = Int32(3 + parentKeyFields.count)
                 for (f, type) in parentTypes.enumerated() {
-                    bind(o, f, type: type, pool: parentValues?.pool, to: insertParent!, at: others + Int32(f))
+                    if externalParentFields.contains(f) {
+                        try bindExternal(o, f, pool: parentValues?.pool, to: insertParent!, at: others + Int32(f))
+                    } else {
+                        bind(o, f, type: type, pool: parentValues?.pool, to: insertParent!, at: others + Int32(f))
+                    }
                 }
                 if pointsBack { insertParent!.bind(nextRecordKey, at: others + Int32(parentTypes.count)) }
                 try insertParent!.run()

@@ -197,7 +197,9 @@ extension StrategyJob {
     /// `key` says.
     package func verifyStore(key: KeyConstraint, repeated: RepeatedKey = .first) throws -> Verification {
         let model = try importModel(key: key)
-        let verifier = StoreVerifier(path: store.path, layout: model.verifierLayout)
+        var layout = model.verifierLayout
+        layout.externalDirectory = store.isInMemory ? nil : ExternalStorage.directory(forStore: store.path)
+        let verifier = StoreVerifier(path: store.path, layout: layout)
         let shape = model.shape
         let pool = PayloadPool(for: shape, seed: workload.seed)
         let fields = shape.key + shape.parentKey

@@ -314,3 +314,57 @@ extension ShippedModelTests {
                                  + "AND o.ZSTATUSKEY = 'paid' AND i.ZPRODUCTID = 9") == 2)
     }
 }
+
+// MARK: Item 9: external binary storage
+
+extension ShippedModelTests {
+    static let artwork = """
+        <model><entity name="Artwork">
+        <attribute name="id" attributeType="String"/>
+        <attribute name="full" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+        <attribute name="thumb" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+        <uniquenessConstraints><uniquenessConstraint><constraint value="id"/></uniquenessConstraint></uniquenessConstraints>
+        </entity></model>
+        """
+
+    /// A value past 128 KiB goes to a file in `.<store>_SUPPORT/_EXTERNAL_DATA`, its column byte 2,
+    /// the file's UUID and a NUL; a smaller one stays in its row behind byte 1. Every strategy
+    /// writes them so, a fetch reads the bytes back, and the verifier counts the files in the
+    /// store's size and fails a value whose file is gone.
+    @Test(arguments: ["context-reset", "batch", "raw-sqlite-unique"])
+    func largeValuesLiveInFilesBesideTheStore(name: String) throws {
+        ConcurrencyDebug.isEnabled = true
+        let strategy = StrategyRegistry.strategy(named: name)!
+        var c = configuration(strategy, path: Self.write(Self.artwork))
+        c.model.entity = "Artwork"
+        c.workload.rows = 40
+        c.workload.dupRate = 0
+        c.workload.attributeBytes = ["Artwork.full": 200_000, "Artwork.thumb": 1_000]
+        let folder = NSTemporaryDirectory() + "artwork-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/Art.sqlite"
+        let job = StrategyJob(configuration: c, store: StoreOptions(path: store))
+        _ = try strategy.run(job)
+        var v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        let files = folder + "/.Art_SUPPORT/_EXTERNAL_DATA"
+        let names = try FileManager.default.contentsOfDirectory(atPath: files)
+        #expect(names.count == 40 && !names.contains { $0.hasSuffix(".interim") }, "\(name): \(names.count)")
+        #expect(v.externalFiles == 40 && v.missingExternalFiles == 0 && v.storeBytes > 40 * 200_000, "\(name): \(v)")
+        let db = try Database(path: store)
+        #expect(try db.scalarInt("SELECT count(*) FROM ZARTWORK WHERE substr(ZFULL, 1, 1) = x'02' AND length(ZFULL) = 38 "
+                                 + "AND substr(ZTHUMB, 1, 1) = x'01' AND length(ZTHUMB) = 1001") == 40, "\(name)")
+        // Read back through the engine: the bytes, not the frame.
+        let container = try PersistentContainer(model: try job.importModel(key: strategy.keyConstraint).model, options: StoreOptions(path: store))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let art = try context.fetch(FetchRequest(entityName: "Artwork"))
+            #expect(art.count == 40 && art.allSatisfy {
+                if case .data(let full) = $0["full"], case .data(let thumb) = $0["thumb"] { full.count == 200_000 && thumb.count == 1_000 } else { false }
+            }, "\(name)")
+        }
+        try FileManager.default.removeItem(atPath: files + "/" + names[0])
+        v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        #expect(v.missingExternalFiles == 1 && v.problems(strategy.expectations).contains { $0.contains("whose file is missing") }, "\(name)")
+    }
+}

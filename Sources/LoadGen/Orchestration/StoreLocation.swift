@@ -48,7 +48,7 @@ struct StoreLocation {
 
     /// What to remove if the parent disappears mid-repetition (the child does it).
     var orphanPaths: [String] {
-        [folder] + (keptPath == nil ? [] : Self.files(of: options.path))
+        [folder] + (keptPath == nil ? [] : Self.files(of: options.path) + [ExternalStorage.supportDirectory(forStore: options.path)])
     }
 
     /// Removes the temporary folder and a store that was not kept.
@@ -78,6 +78,20 @@ struct StoreLocation {
             }
         }
         try? FileManager.default.removeItem(atPath: options.path + "-shm")
+        try moveSupportDirectory(to: kept)
+    }
+
+    /// The store's external binary data (`.<name>_SUPPORT`) goes with it: the previous store's is
+    /// replaced (that store was loadgen's: `check`), and a store without any leaves none behind.
+    private func moveSupportDirectory(to kept: String) throws {
+        let built = ExternalStorage.supportDirectory(forStore: options.path)
+        let target = ExternalStorage.supportDirectory(forStore: kept)
+        try? FileManager.default.removeItem(atPath: target)
+        guard FileManager.default.fileExists(atPath: built) else { return }
+        guard rename(built, target) == 0 else {
+            throw CommandError(message: "run: cannot move the store's external data to \(target): \(String(cString: strerror(errno)))",
+                               exitCode: ExitCode.cannotCreate)
+        }
     }
 
     /// What `path` names: the file a chain of symbolic links ends at (which may not exist
@@ -115,6 +129,11 @@ struct StoreLocation {
             throw CommandError(message: "run: --store \(given) exists and is not a loadgen store; "
                                + "choose another path (loadgen only replaces its own stores)",
                                exitCode: ExitCode.cannotCreate)
+        }
+        let support = ExternalStorage.supportDirectory(forStore: path)
+        if !FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: support) {
+            throw CommandError(message: "run: --store \(given): \(support) is there without its store (another store's external "
+                               + "data?); choose another path, or remove it", exitCode: ExitCode.cannotCreate)
         }
     }
 

@@ -138,7 +138,7 @@ extension ManagedObjectContext {
                 // upsert's update) sets the last inserted rowid, so it is cleared to 0 (no key is
                 // 0) first: the rowid left by an earlier insert into another table may equal it.
                 if historyWrite != nil { connection.db.lastInsertRowID = 0 }
-                s.bind(row.values[...], from: index)
+                s.bind(try entity.columnValues(row.values, persistentStoreCoordinator.externalStorage)[...], from: index)
                 // No relationships: a to-one's entity and order keys stay NULL with it.
                 for i in entity.keyColumns.indices { s.bindNull(at: index + Int32(row.values.count + i)) }
                 try s.run()

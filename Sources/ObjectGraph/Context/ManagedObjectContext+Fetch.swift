@@ -113,6 +113,7 @@ extension ManagedObjectContext {
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
         for (i, a) in entity.attributes.enumerated() { values.append(s.value(at: layout.attributes[i], as: a.type)) }
+        if !entity.externalAttributes.isEmpty { entity.decodeExternal(&values, persistentStoreCoordinator.externalStorage) }
         object.values = values
         object.committed = values
         object.committedToOne = targets

@@ -60,6 +60,7 @@ extension ManagedObjectContext {
         guard o.isFault else { return o }
         if o.prefetched.isEmpty { o.prefetched = Array(repeating: .null, count: rowEntity.attributes.count) }
         for (i, column) in partial.attributes { o.prefetched[i] = s.value(at: column, as: entity.attributes[i].type) }
+        if !rowEntity.externalAttributes.isEmpty { rowEntity.decodeExternal(&o.prefetched, persistentStoreCoordinator.externalStorage) }
         let runtime = persistentStoreCoordinator.model.runtime
         for t in partial.toOnes {
             guard !s.isNull(at: t.column) else { o.toOne[t.index] = nil; continue }

@@ -240,15 +240,16 @@ extension ManagedObjectContext {
                 if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
+            let values = try o.entity.columnValues(o.values, persistentStoreCoordinator.externalStorage)
             if o.entity.constrainedMask.isEmpty {
-                s.bind(o.values[...], from: index)
-                index += Int32(o.values.count)
+                s.bind(values[...], from: index)
+                index += Int32(values.count)
             } else {
                 // The constrained columns stay NULL here: writeConstrainedValues sets them. Text
                 // goes through the statement's buffer, as the full row's would.
                 s.startTextRound()
-                for i in o.values.indices where !o.entity.constrainedMask.contains(i) {
-                    s.bindInRound(o.values[i], at: index)
+                for i in values.indices where !o.entity.constrainedMask.contains(i) {
+                    s.bindInRound(values[i], at: index)
                     index += 1
                 }
             }
@@ -377,7 +378,13 @@ extension ManagedObjectContext {
         for i in e.attributes.indices where mask.contains(i) {
             // A constrained column is set to NULL here, as `updateRow:` binds it, and to its
             // value by the constrained UPDATE after every other write.
-            if e.constrainedMask.contains(i) { s.bindNull(at: index) } else { s.bind(o.values[i], at: index) }
+            if e.constrainedMask.contains(i) {
+                s.bindNull(at: index)
+            } else if e.externalAttributes.contains(i) {
+                s.bind(try persistentStoreCoordinator.externalStorage.encode(o.values[i]), at: index)
+            } else {
+                s.bind(o.values[i], at: index)
+            }
             index += 1
         }
         s.bind(version + 1, at: index)
@@ -414,7 +421,8 @@ extension ManagedObjectContext {
 
     /// A conflict on UPDATE or DELETE, resolved inside the transaction by the merge policy.
     private func resolveLockingConflict(_ o: ManagedObject, policy: MergePolicy, _ connection: Connection) throws -> Resolution {
-        guard let store = try StoredRow.read(o.entity, primaryKey: o.objectID.primaryKey!, connection) else {
+        guard let store = try StoredRow.read(o.entity, primaryKey: o.objectID.primaryKey!, connection,
+                                             storage: persistentStoreCoordinator.externalStorage) else {
             // Deleted by someone else: an update has nothing left to update, a delete is done.
             return .gone
         }

@@ -134,7 +134,7 @@ extension ManagedObjectContext {
                 "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK IN (\(CompiledPredicate.placeholders(slots)))")
             for slot in 0..<slots { s.bind(chunk[chunk.startIndex + min(slot, chunk.count - 1)], at: Int32(slot + 1)) }
             while try s.step() {
-                let row = StoredRow(s, entity: e)
+                let row = StoredRow(s, entity: e, storage: persistentStoreCoordinator.externalStorage)
                 rows[row.primaryKey] = row
             }
             s.reset()

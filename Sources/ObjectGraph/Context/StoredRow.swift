@@ -13,14 +13,16 @@ struct StoredRow {
     let toOneEntity: [Int?]
 
     /// Decodes the row `s` is on (columns as `entity.selectColumns`).
-    init(_ s: Statement, entity e: Entity) {
+    init(_ s: Statement, entity e: Entity, storage: ExternalStorage) {
         primaryKey = Int64(s.int(at: 0))
         version = Int64(s.int(at: 1))
         toOne = e.toOne.indices.map { s.isNull(at: Int32(2 + $0)) ? nil : Int64(s.int(at: Int32(2 + $0))) }
         let keys = e.rowLayout.entityKey
         toOneEntity = keys.map { $0 < 0 || s.isNull(at: $0) ? nil : s.int(at: $0) }
         let offset = 2 + e.toOne.count
-        values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
+        var values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
+        if !e.externalAttributes.isEmpty { e.decodeExternal(&values, storage) }
+        self.values = values
     }
 
     /// The row an object's last fetched or saved state stands for: what a save hands the row
@@ -38,11 +40,11 @@ struct StoredRow {
         context.persistentStoreCoordinator.model.runtime[(toOneEntity[i] ?? o.entity.toOne[i].destination) - 1]
     }
 
-    static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection) throws -> StoredRow? {
+    static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection, storage: ExternalStorage) throws -> StoredRow? {
         let s = try connection.statement("SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK = ?")
         s.bind(primaryKey, at: 1)
         defer { s.reset() }
-        return try s.step() ? StoredRow(s, entity: e) : nil
+        return try s.step() ? StoredRow(s, entity: e, storage: storage) : nil
     }
 
     /// Bits of the properties whose stored value is no longer what `o` last saw: what the other

@@ -69,6 +69,9 @@ package struct AttributeDescription: Sendable, Equatable, Codable {
     /// The model's user info (Xcode's "User Info" pane): loadgen reads how to generate or map the
     /// attribute from it (see ModelRoles), the engine nothing.
     package var userInfo: [String: String] = [:]
+    /// Xcode's "Allows External Storage": a value past 128 KiB is kept in a file beside the store
+    /// (`ExternalStorage`), and the column frames every value.
+    package var allowsExternalStorage = false
 
     package init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null,
                  optional: Bool = true, minimum: Double? = nil, maximum: Double? = nil) {

@@ -89,6 +89,23 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// The position of to-one `index` in a change mask: after the attributes, which take
     /// positions `0 ..< attributes.count`.
     @inline(__always) package func toOnePosition(_ index: Int) -> Int { attributes.count + index }
+    /// Attributes that allow external storage: their columns frame each value (`ExternalStorage`).
+    package let externalAttributes: [Int]
+
+    /// `values` as the columns hold them: each external-storage attribute's value framed, and
+    /// written to a file past the threshold. `values` itself for an entity without one.
+    func columnValues(_ values: [Value], _ storage: ExternalStorage) throws -> [Value] {
+        guard !externalAttributes.isEmpty else { return values }
+        var out = values
+        for i in externalAttributes { out[i] = try storage.encode(values[i]) }
+        return out
+    }
+
+    /// Values read from the columns, each external-storage attribute's unframed (read from its
+    /// file when it is in one).
+    func decodeExternal(_ values: inout [Value], _ storage: ExternalStorage) {
+        for i in externalAttributes where i < values.count { values[i] = storage.decode(values[i]) }
+    }
     /// Every to-many's index: what an inserted object holds whole.
     package let allToManys: PropertyMask
     /// Every attribute's and to-one's position: the columns an overwriting merge writes.
@@ -161,6 +178,8 @@ package final class Entity: Sendable, CustomStringConvertible {
         uniquenessConstraints = d.uniquenessConstraints.map { $0.map { attributeIndex[$0]! } }
         defaults = attributes.map(\.defaultValue)
         allToManys = PropertyMask.all(toMany.count)
+        let attributes = attributes
+        externalAttributes = attributes.indices.filter { attributes[$0].allowsExternalStorage }
         allColumnsMask = PropertyMask.all(attributes.count + toOne.count)
         let keyColumns = Self.keyColumns(of: toOne)
         self.keyColumns = keyColumns

@@ -12,6 +12,8 @@ import Synchronization
 package final class PersistentStoreCoordinator: Sendable {
     package let model: ManagedObjectModel
     package let options: StoreOptions
+    /// Where values of attributes that allow external storage go past 128 KiB.
+    let externalStorage: ExternalStorage
     /// Every statement of every connection of this coordinator is counted here.
     package let counters: StatementCounters
     /// Counts SQLite's waits on a lock held by another connection.
@@ -48,6 +50,7 @@ package final class PersistentStoreCoordinator: Sendable {
     package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
         self.model = model
         self.options = options
+        self.externalStorage = ExternalStorage(storePath: options.path, inMemory: options.isInMemory)
         self.counters = counters
         self.busyHandler = BusyHandler(timeoutMilliseconds: options.busyTimeoutMilliseconds)
         let db = try Database(path: options.path, counters: counters)

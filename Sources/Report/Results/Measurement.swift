@@ -79,6 +79,10 @@ package struct Verification: Codable, Sendable, Equatable {
     /// Rows beyond one per value under the record entity's other uniqueness constraints (the
     /// most of any), 0 without any.
     package var constraintDuplicates: Int = 0
+    /// Files of external binary data beside the store (nil: no attribute allows external storage),
+    /// and values whose column names a file that is not there.
+    package var externalFiles: Int?
+    package var missingExternalFiles: Int = 0
 
     package init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows
@@ -117,6 +121,9 @@ extension Verification {
         if integrity != "ok" { found.append("integrity check: \(integrity)") }
         if unexpectedRows > 0 {
             found.append("\(unexpectedRows) row\(unexpectedRows == 1 ? "" : "s") with a key the workload never produced")
+        }
+        if missingExternalFiles > 0 {
+            found.append("\(missingExternalFiles) external value\(missingExternalFiles == 1 ? "" : "s") whose file is missing")
         }
         if abstractRows > 0 {
             found.append("\(abstractRows) row\(abstractRows == 1 ? "" : "s") of an abstract entity (an app never creates one)")

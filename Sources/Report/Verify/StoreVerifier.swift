@@ -19,6 +19,11 @@ package struct StoreVerifier: Sendable {
         /// Persistent history's change table (`ACHANGE`): its rows left are counted when the
         /// store has it.
         package var historyChangeTable: String?
+        /// Columns of attributes that allow external storage (table, column), and the folder of
+        /// the store's external values: the files count in the store's size, and a column naming
+        /// a file that is not there is a broken store.
+        package var externalColumns: [(table: String, column: String)] = []
+        package var externalDirectory: String?
         /// The record entity's other uniqueness constraints, as columns: each is counted for
         /// duplicates as the key is (an entity kept unique by `[uuid]` and `[syncIdentifier]`).
         package var otherConstraints: [[String]] = []
@@ -120,6 +125,7 @@ package struct StoreVerifier: Sendable {
         verification.unexpectedRows = unexpected
         verification.abstractRows = try abstractRows(db)
         verification.constraintDuplicates = try otherConstraintDuplicates(db)
+        try countExternal(db, into: &verification)
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -223,6 +229,7 @@ package struct StoreVerifier: Sendable {
                                         integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = max(0, rows - wanted)
         verification.abstractRows = try abstractRows(db)
+        try countExternal(db, into: &verification)
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -247,6 +254,25 @@ package struct StoreVerifier: Sendable {
             SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
             WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
             """)
+    }
+
+    /// The store's external value files (counted in its size), and the columns that name a file
+    /// that is not there (byte 2, the file's name, a NUL: `ExternalStorage`).
+    private func countExternal(_ db: Database, into v: inout Verification) throws {
+        guard let directory = layout.externalDirectory, !layout.externalColumns.isEmpty else { return }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        v.externalFiles = files.count
+        v.storeBytes += files.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name))?[.size] as? Int ?? 0)
+        }
+        let present = Set(files)
+        for (table, column) in layout.externalColumns {
+            let s = try db.prepare("SELECT substr(\(column), 2, length(\(column)) - 2) FROM \(mainTable(table)) "
+                                   + "WHERE substr(\(column), 1, 1) = x'02'")
+            while try s.step() {
+                if !present.contains(String(decoding: s.blob(at: 0) ?? [], as: UTF8.self)) { v.missingExternalFiles += 1 }
+            }
+        }
     }
 
     /// The most rows beyond one per value that any other uniqueness constraint has.

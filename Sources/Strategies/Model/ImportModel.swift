@@ -193,6 +193,9 @@ package struct ImportModel: Sendable {
         layout.historyChangeTable = HistorySchema.changeTable
         let key = Set(roles.key)
         layout.otherConstraints = recordConstraints.filter { Set($0) != key }.map { $0.map { recordEntity.column(of: $0) } }
+        layout.externalColumns = [recordEntity, parentEntity].compactMap { $0 }.flatMap { e in
+            e.attributes.filter(\.allowsExternalStorage).map { (table: e.tableName, column: e.column(of: $0.name)) }
+        }
         layout.abstractEntities = model.entities.filter(\.isAbstract).map { .init(table: $0.tableName, entityID: $0.entityID, name: $0.name) }
         return layout
     }

@@ -26,7 +26,8 @@ extension ModelReader {
         try checkDefault(e, a, what)
         if let userInfo = e.child(named: "userInfo") { a.userInfo = self.userInfo(userInfo) }
         if e["allowsExternalBinaryDataStorage"] == "YES" {
-            note(e, "\(what) allows external storage: kept in its column (Core Data moves values over about 100 KB to files)")
+            a.allowsExternalStorage = a.type == .binary
+            note(e, "\(what) allows external storage: a value over 128 KiB is kept in a file beside the store, as Core Data keeps it")
         }
         if e["derived"] == "YES" {
             note(e, "\(what) is derived (\(e["derivationExpression"] ?? "")): stored as a plain column, without the trigger that computes it")
