@@ -209,7 +209,8 @@ import Workload
             #expect(v.storeRows == config.workload.uniqueKeys && v.duplicates == 0, "\(what)")
         }
         if strategy.operation != .import {
-            #expect(try OperationSetup.problems(job, job.operationTarget!, counters: counters).isEmpty, "\(what)")
+            let problems = try OperationSetup.problems(job, job.operationTarget!, counters: counters)
+            #expect(problems.isEmpty, "\(what): \(problems)")
         }
     }
 

@@ -368,3 +368,51 @@ extension ShippedModelTests {
         #expect(v.missingExternalFiles == 1 && v.problems(strategy.expectations).contains { $0.contains("whose file is missing") }, "\(name)")
     }
 }
+
+// MARK: Item 11: delete rules acted on
+
+extension ShippedModelTests {
+    /// Folders (the records, dated) whose bookmarks cascade with them.
+    static let folders = """
+        <model>
+        <entity name="Folder"><attribute name="name" attributeType="String"/><attribute name="created" attributeType="Date"/>
+        <attribute name="label" optional="YES" attributeType="String"/>
+        <relationship name="bookmarks" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Bookmark" inverseName="folder" inverseEntity="Bookmark"/>
+        <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints></entity>
+        <entity name="Bookmark"><attribute name="url" optional="YES" attributeType="String"/>
+        <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="bookmarks" inverseEntity="Folder"/></entity>
+        </model>
+        """
+
+    /// `fetch-delete` deletes what cascades (each folder's bookmarks, loaded and deleted at save),
+    /// `batch-delete` through its trigger; both leave no bookmark pointing at a deleted folder,
+    /// and a delete that left them would be caught.
+    @Test(arguments: ["fetch-delete", "batch-delete"])
+    func deletesCascadeAndLeaveNoOrphans(name: String) throws {
+        ConcurrencyDebug.isEnabled = true
+        let strategy = StrategyRegistry.strategy(named: name)!
+        var c = configuration(strategy, path: Self.write(Self.folders))
+        c.model.entity = "Folder"
+        c.model.relationship = "none"
+        c.workload.rows = 200
+        let store = NSTemporaryDirectory() + "folders-\(UUID().uuidString).sqlite"
+        var job = StrategyJob(configuration: c, store: StoreOptions(path: store))
+        job.operationTarget = try OperationSetup.prepare(job)
+        // Two bookmarks in every folder, added as an app's other screen would.
+        let db = try Database(path: store)
+        try db.execute("INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) SELECT Z_PK, 2, 1, 'a', Z_PK FROM ZFOLDER")
+        try db.execute("INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) SELECT Z_PK + 1000, 2, 1, 'b', Z_PK FROM ZFOLDER")
+        job.prepared = try strategy.setUp(job)
+        let counters = try strategy.run(job)
+        job.prepared = nil
+        let target = job.operationTarget!
+        let problems = try OperationSetup.problems(job, target, counters: counters)
+        #expect(problems.isEmpty, "\(name): \(problems)")
+        #expect(try db.scalarInt("SELECT count(*) FROM ZBOOKMARK") == 2 * (200 - target.expected), "\(name)")
+        #expect(try db.scalarInt("SELECT count(*) FROM ZBOOKMARK WHERE ZFOLDER NOT IN (SELECT Z_PK FROM ZFOLDER)") == 0, "\(name)")
+        // A bookmark left behind by a delete that ignored the rule is an orphan the check names.
+        try db.execute("INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) VALUES (5000, 2, 1, 'x', 999999)")
+        #expect(try OperationSetup.problems(job, target, counters: counters)
+                    .contains("1 Bookmark rows point at a deleted Folder (Bookmark.folder)"), "\(name)")
+    }
+}

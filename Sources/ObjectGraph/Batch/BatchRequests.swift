@@ -208,11 +208,11 @@ extension ManagedObjectContext {
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
         let filter = entity.tableName + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
         let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK IN (SELECT Z_PK FROM \(filter))"
-        let trigger = nullifyTrigger(entity)
+        let triggers = try deleteTriggers(entity)
         // Asked for IDs, Core Data fetches the objects to delete first, then deletes.
         let ids: IDSource = request.resultType == .objectIDs ? .fetchFirst("SELECT Z_PK FROM \(filter)") : .none
         return try run(sql, bindings: compiled.bindings, entity: entity, ids: ids,
-                       before: trigger.map { [$0.create] } ?? [], after: trigger.map { [$0.drop] } ?? [],
+                       before: triggers.map(\.create), after: triggers.map(\.drop),
                        history: HistoryRecord(type: .delete, columns: nil, whereSQL: compiled.sql, bindings: compiled.bindings))
     }
 
@@ -234,33 +234,86 @@ extension ManagedObjectContext {
         let bindings: [Value]
     }
 
-    /// The temporary trigger Core Data's batch delete wraps its DELETE in (`NSSQLiteAdapter`'s
-    /// `generateTriggerForEntity:…`): for each to-one whose inverse is a to-many with the nullify
-    /// rule, every deleted row bumps the `Z_OPT` of the object on the other side, as a context's
-    /// delete updates the category that loses an expense; a one-to-one's other row also loses its
-    /// column; a many-to-many's pairs of the row are deleted. Nil when the entity has none.
-    private func nullifyTrigger(_ e: Entity) -> (create: String, drop: String)? {
-        let model = persistentStoreCoordinator.model
-        let updates = e.toOne.compactMap { r -> String? in
-            let destination = model.runtime[r.destination - 1]
-            if r.inverseToMany != nil {
-                return "UPDATE OR FAIL \(destination.tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); "
-            }
-            // A one-to-one's other row holds a column pointing here: nullified with its version
-            // bumped, as a context's delete nullifies it (the trigger's one-to-one branch in
-            // Core Data was not read; the rule's meaning is what is reproduced).
-            guard let inverse = r.inverseToOne else { return nil }
-            return "UPDATE OR FAIL \(destination.tableName) SET \(destination.toOne[inverse].column) = NULL, Z_OPT = (Z_OPT + 1) "
-                + "WHERE Z_PK = OLD.\(r.column); "
+    /// The temporary triggers Core Data's batch delete wraps its DELETE in
+    /// (`-[NSSQLiteAdapter generateTriggerForEntity:alreadyCreated:correlations:batchHistory:fragments:error:]`,
+    /// decompiled iOS 18.2): `ZQ_<TABLE>_TRIGGER AFTER DELETE … FOR EACH ROW`, one fragment per
+    /// relationship by its delete rule. Nullify: a to-one whose inverse is a to-many bumps the
+    /// other row's `Z_OPT`; a one-to-one's other row loses its column (bumped); a to-many's members
+    /// lose their foreign key (and order key) `WHERE <fk> = OLD.Z_PK`; a many-to-many's pairs go.
+    /// Cascade: `DELETE FROM <destination> WHERE Z_PK = OLD.<fk>` (a to-one), `WHERE <fk> =
+    /// OLD.Z_PK` (a to-many), a many-to-many's pairs with a trigger on the join table deleting
+    /// each member; the destination's own rules follow by a trigger on its table. No Action:
+    /// nothing. Deny, and a many-to-many side neither Nullify nor Cascade, fail the request
+    /// (134060). Created before the DELETE, dropped after, in its transaction.
+    private func deleteTriggers(_ e: Entity) throws -> [(create: String, drop: String)] {
+        var triggers: [(create: String, drop: String)] = []
+        var done: Set<String> = []
+        var pending = [e]
+        while let entity = pending.popLast() {
+            guard done.insert(entity.tableName).inserted else { continue }
+            let (fragments, cascades, joins) = try deleteFragments(entity)
+            if !fragments.isEmpty { triggers.append(Self.trigger(on: entity.tableName, fragments)) }
+            triggers += joins
+            pending += cascades.filter { $0.tableName != entity.tableName }
         }
-        // A deleted row's many-to-many pairs go with it (the deleteAllSQL a context's delete runs,
-        // keyed by the deleted row: the engine's choice, the trigger's many-to-many branch in Core
-        // Data was not read).
-        let pairs = e.manyToMany.map { r in "DELETE FROM \(r.table) WHERE \(r.ownColumn) = OLD.Z_PK; " }
-        guard !(updates + pairs).isEmpty else { return nil }
-        let name = SQLIdentifier.quoted("ZQ_" + EntityDescription.storedName(e.name) + "_TRIGGER")
-        return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(e.tableName) FOR EACH ROW BEGIN "
-                + (updates + pairs).joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
+        return triggers
+    }
+
+    /// One entity's fragments, the entities its cascades reach, and its join tables' triggers.
+    private func deleteFragments(_ e: Entity) throws -> (fragments: [String], cascades: [Entity], joins: [(create: String, drop: String)]) {
+        let model = persistentStoreCoordinator.model
+        var fragments: [String] = [], cascades: [Entity] = [], joins: [(create: String, drop: String)] = []
+        for r in e.toOne {
+            let destination = model.runtime[r.destination - 1]
+            switch r.deleteRule {
+            case .noAction: continue
+            case .deny: throw ContextError.unsupportedBatchDeleteRule(relationship: "\(e.name).\(r.name)")
+            case .cascade:
+                fragments.append("DELETE FROM \(destination.tableName) WHERE Z_PK = OLD.\(r.column); ")
+                cascades.append(destination)
+            case .nullify:
+                if r.inverseToMany != nil {
+                    fragments.append("UPDATE OR FAIL \(destination.tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); ")
+                } else if let inverse = r.inverseToOne {
+                    fragments.append("UPDATE OR FAIL \(destination.tableName) SET \(destination.toOne[inverse].column) = NULL, "
+                                     + "Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); ")
+                }
+            }
+        }
+        for r in e.toMany {
+            let destination = model.runtime[r.destination - 1]
+            let fk = destination.toOne[r.inverseToOne]
+            switch r.deleteRule {
+            case .noAction: continue
+            case .deny: throw ContextError.unsupportedBatchDeleteRule(relationship: "\(e.name).\(r.name)")
+            case .cascade:
+                fragments.append("DELETE FROM \(destination.tableName) WHERE \(fk.column) = OLD.Z_PK; ")
+                cascades.append(destination)
+            case .nullify:
+                let keys = [fk.entityKeyColumn, fk.orderKeyColumn].compactMap { $0 }.map { "\($0) = NULL, " }.joined()
+                fragments.append("UPDATE OR FAIL \(destination.tableName) SET \(fk.column) = NULL, \(keys)Z_OPT = (Z_OPT + 1) "
+                                 + "WHERE \(fk.column) = OLD.Z_PK; ")
+            }
+        }
+        for r in e.manyToMany {
+            let destination = model.runtime[r.destination - 1]
+            let inverse = destination.manyToMany[r.inverse]
+            guard [.nullify, .cascade].contains(r.deleteRule), [.nullify, .cascade].contains(inverse.deleteRule) else {
+                throw ContextError.unsupportedBatchDeleteRule(relationship: "\(e.name).\(r.name)")
+            }
+            fragments.append("DELETE FROM \(r.table) WHERE \(r.ownColumn) = OLD.Z_PK; ")
+            if r.deleteRule == .cascade {
+                joins.append(Self.trigger(on: r.table, ["DELETE FROM \(destination.tableName) WHERE Z_PK = OLD.\(inverse.ownColumn); "]))
+                cascades.append(destination)
+            }
+        }
+        return (fragments, cascades, joins)
+    }
+
+    private static func trigger(on table: String, _ fragments: [String]) -> (create: String, drop: String) {
+        let name = SQLIdentifier.quoted("ZQ_" + table.replacingOccurrences(of: "\"", with: "") + "_TRIGGER")
+        return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
+                + fragments.joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
     }
 
     /// A batch update or delete in one exclusive transaction, followed by the post-save tasks

@@ -17,6 +17,9 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
     case unknownKey(String, entity: String)
     /// Objects failed validation at save (Core Data's 1550–1680 codes; 1560 when several).
     case validation([ValidationFailure])
+    /// A batch delete of an entity with a Deny rule (or a many-to-many whose side is neither
+    /// Nullify nor Cascade): Core Data's 134060, "Delete rule is not supported for batch deletes".
+    case unsupportedBatchDeleteRule(relationship: String)
 
     package var description: String {
         switch self {
@@ -41,6 +44,8 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
             let first = failures.first.map(\.description) ?? "?"
             return failures.count == 1 ? "validation failed: \(first)"
                 : "validation failed for \(failures.count) values (1560), first: \(first)"
+        case .unsupportedBatchDeleteRule(let relationship):
+            return "Delete rule is not supported for batch deletes (134060): \(relationship)"
         }
     }
 }

@@ -79,7 +79,7 @@ extension ManagedObjectContext {
         let deletes = deletedList
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty else { return }
         try loadTouchedFaults(updates, nil)
-        try validateForSave(inserts: inserts, updates: updates)
+        try validateForSave(inserts: inserts, updates: updates, deletes: deletes)
         try reserveKeys(for: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 })
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         try persistentStoreCoordinator.performSave { connection in
@@ -109,7 +109,7 @@ extension ManagedObjectContext {
             updates = updatedList
             deletes = deletedList
             try loadTouchedFaults(updates, connection)
-            try validateForSave(inserts: inserts, updates: updates)
+            try validateForSave(inserts: inserts, updates: updates, deletes: deletes)
             try assignKeys(to: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 }, connection)
             resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
         }

@@ -7,11 +7,29 @@
 /// not validate (they bypass the context, as `NSBatchInsertRequest` does).
 extension ManagedObjectContext {
     /// Walks the objects the save writes and throws every failure at once.
-    func validateForSave(inserts: [ManagedObject], updates: [ManagedObject]) throws {
+    func validateForSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject] = []) throws {
         var failures: [ValidationFailure] = []
         for o in inserts { validate(o, into: &failures) }
         for o in updates where !o.isFault { validate(o, into: &failures) }
+        for o in deletes { validateForDelete(o, into: &failures) }
         guard failures.isEmpty else { throw ContextError.validation(failures) }
+    }
+
+    /// `validateForDelete`: an object whose Deny relationship still holds an object that is not
+    /// deleted too cannot be deleted (Apple: "An object cannot be deleted if it has a relationship
+    /// has a "deny" delete rule and that relationship has a destination object"; 1600).
+    private func validateForDelete(_ o: ManagedObject, into failures: inout [ValidationFailure]) {
+        let e = o.entity
+        for (i, r) in e.toOne.enumerated() where r.deleteRule == .deny {
+            if let target = o.toOne[i], !target.isDeleted {
+                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .relationshipDeniedDelete))
+            }
+        }
+        for r in e.toMany where r.deleteRule == .deny {
+            if o.objects(forKey: r.name).contains(where: { !$0.isDeleted }) {
+                failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: .relationshipDeniedDelete))
+            }
+        }
     }
 
     private func validate(_ o: ManagedObject, into failures: inout [ValidationFailure]) {
@@ -44,6 +62,7 @@ extension AttributeDescription {
 /// One value that failed validation, with Core Data's error code.
 package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
     package enum Code: Int, Sendable {
+        case relationshipDeniedDelete = 1600
         case missingMandatoryProperty = 1570
         case relationshipLacksMinimumCount = 1580
         case relationshipExceedsMaximumCount = 1590
@@ -96,6 +115,7 @@ package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         case .stringTooLong: what = "is longer than its maximum length"
         case .relationshipLacksMinimumCount: what = "has fewer members than its minimum count"
         case .relationshipExceedsMaximumCount: what = "has more members than its maximum count"
+        case .relationshipDeniedDelete: what = "denies the delete: it still holds objects"
         }
         return "\(entity).\(attribute) \(what) (\(code.rawValue))"
     }

@@ -189,17 +189,37 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         insert(try entity(named: entityName))
     }
 
-    /// Marks `object` for deletion at the next save (an unsaved insert simply disappears).
-    /// Relationships to it are nullified, as with Core Data's default delete rule.
+    /// Marks `object` for deletion at the next save (an unsaved insert simply disappears), and
+    /// acts on each relationship's delete rule as `-[NSManagedObject _propagateDelete:]` does
+    /// (decompiled iOS 18.2; `processPendingChanges` runs it for every pending delete): Nullify
+    /// clears the relationship and its inverse, Cascade does that and deletes the destination
+    /// objects too (whose own rules apply in turn), No Action leaves both sides as they are, Deny
+    /// leaves them for the save to refuse (`validateForDelete`, 1600) when the relationship holds
+    /// objects. A to-many is loaded for it (one query), as Core Data fires the fault.
     package func delete(_ object: ManagedObject) {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if object.isFault { fireFault(object) }
-        for i in object.entity.toOne.indices { try? object.setObject(nil, at: i) }
-        for (i, rel) in object.entity.toMany.enumerated() {
-            for member in object.objects(forKey: rel.name) { try? member.setObject(nil, at: rel.inverseToOne) }
-            _ = i
+        var cascaded: [ManagedObject] = []
+        for (i, r) in object.entity.toOne.enumerated() where r.deleteRule == .nullify || r.deleteRule == .cascade {
+            if r.deleteRule == .cascade, let target = object.toOne[i] { cascaded.append(target) }
+            try? object.setObject(nil, at: i)
         }
+        for rel in object.entity.toMany where rel.deleteRule == .nullify || rel.deleteRule == .cascade {
+            for member in object.objects(forKey: rel.name) {
+                if rel.deleteRule == .cascade { cascaded.append(member) }
+                try? member.setObject(nil, at: rel.inverseToOne)
+            }
+        }
+        for (m, rel) in object.entity.manyToMany.enumerated() where rel.deleteRule == .cascade {
+            cascaded += object.manyToManyMembers(m)
+        }
+        markDeleted(object)
+        for target in cascaded { delete(target) }
+    }
+
+    /// `object` leaves the context at the next save (an unsaved insert at once).
+    private func markDeleted(_ object: ManagedObject) {
         if object.isInserted {
             object.isInserted = false
             if registry[object.objectID] === object { registry[object.objectID] = nil }

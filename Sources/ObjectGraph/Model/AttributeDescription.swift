@@ -95,9 +95,8 @@ package struct RelationshipDescription: Sendable, Equatable, Codable {
     package var isToMany: Bool
     /// Core Data's `isOptional`: a required to-one left nil fails a save.
     package var isOptional = true
-    /// What deleting the source does to the destination. The engine nullifies (the model's other
-    /// rules are read and reported, never acted on: no strategy deletes a relationship's source
-    /// whose rule is not nullify).
+    /// What deleting the source does to the destination: acted on by a context's delete and by a
+    /// batch delete's triggers, as Core Data acts on it.
     package var deleteRule: DeleteRule = .nullify
     /// A to-many's `minCount` and `maxCount` (nil: no bound; Core Data's 0). A required to-many
     /// without a `minCount` may be empty: `-[NSRelationshipDescription _nonPredicateValidateValue:…]`

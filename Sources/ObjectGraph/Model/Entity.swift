@@ -20,6 +20,17 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let entityKeyColumn: String?
         /// `Z_FOK_<NAME>`: the position in the destination's ordered to-many (the inverse).
         package let orderKeyColumn: String?
+        /// What deleting this object does to the destination.
+        package let deleteRule: RelationshipDescription.DeleteRule
+
+        /// The rule of the inverse to-many or one-to-one (what deleting the destination does to
+        /// this side), Nullify when there is no inverse.
+        package func deleteRuleOfInverse(in model: ManagedObjectModel) -> RelationshipDescription.DeleteRule {
+            let destination = model.runtime[self.destination - 1]
+            if let i = inverseToMany { return destination.toMany[i].deleteRule }
+            if let i = inverseToOne { return destination.toOne[i].deleteRule }
+            return .noAction
+        }
     }
 
     /// A to-many relationship: the inverse of a to-one in the destination, no column.
@@ -34,6 +45,8 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let isOptional: Bool
         package let minCount: Int?
         package let maxCount: Int?
+        /// What deleting this object does to the members.
+        package let deleteRule: RelationshipDescription.DeleteRule
     }
 
     /// A many-to-many relationship: pairs in a join table, one column per side.
@@ -44,6 +57,8 @@ package final class Entity: Sendable, CustomStringConvertible {
         package let inverse: Int
         /// This side names the join table (`Z_<n><NAME>`): a pair is written from here, once.
         package let namesTable: Bool
+        /// What deleting this object does to the members.
+        package let deleteRule: RelationshipDescription.DeleteRule
         /// The join table and the column holding this side's key.
         package let table: String
         package let ownColumn: String
@@ -229,7 +244,7 @@ package final class Entity: Sendable, CustomStringConvertible {
             let inverseToOne = r.inverse.flatMap { inv in toOnes(of: dest, byName).firstIndex { $0.name == inv } }
             return ToOne(name: r.name, column: d.column(of: r.name), destination: dest.entityID,
                          inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional,
-                         entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true))
+                         entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true), deleteRule: r.deleteRule)
         }
     }
 
@@ -240,7 +255,7 @@ package final class Entity: Sendable, CustomStringConvertible {
             let inverse = toOnes(of: dest, byName).firstIndex { $0.name == r.inverse }
             precondition(inverse != nil, "to-many \(d.name).\(r.name) needs an inverse")
             return ToMany(name: r.name, destination: dest.entityID, inverseToOne: inverse!,
-                          isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount)
+                          isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount, deleteRule: r.deleteRule)
         }
     }
 
@@ -253,7 +268,7 @@ package final class Entity: Sendable, CustomStringConvertible {
         let own = joinTable(r.name, of: d, byName)
         let join = own ?? joinTable(r.inverse!, of: dest, byName)!
         let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
-        return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil,
+        return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil, deleteRule: r.deleteRule,
                           table: join.name, ownColumn: mine,
                           insertSQL: "INSERT INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
                           deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",

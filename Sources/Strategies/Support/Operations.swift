@@ -112,6 +112,8 @@ package enum OperationSetup {
         let parentTable: String?
         let parentKey: String?
         let foreignKey: String?
+        /// The records' to-one to their related object cascades: deleting a record deletes it.
+        let parentCascades: Bool
 
         init(_ model: ImportModel, targetField: Int?) {
             let entity = model.model.runtimeEntity(named: model.recordEntity.name)!
@@ -125,6 +127,7 @@ package enum OperationSetup {
                 model.roles.parentKeys.isEmpty ? nil : model.roles.parentKeys.map { parent.column(of: $0) }.joined(separator: ", ")
             }
             foreignKey = model.roles.relationship.map { record.column(of: $0) }
+            parentCascades = model.roles.relationship.flatMap(entity.toOneIndex).map { entity.toOne[$0].deleteRule == .cascade } ?? false
         }
     }
 
@@ -146,7 +149,8 @@ package enum OperationSetup {
         if let cutoff, !filter.isEmpty { records.bind(cutoff, at: 1) }
         let count = Int32(t.columns.split(separator: ",").count)
         while try records.step() { add(records, columns: count) }
-        if let parentTable = t.parentTable, let parentKey = t.parentKey {
+        // Related objects a cascade deletes with their records are checked apart (`problems`).
+        if let parentTable = t.parentTable, let parentKey = t.parentKey, !(t.parentCascades && cutoff != nil && !parentVersions) {
             let others = try db.prepare("SELECT Z_PK, \(parentKey), Z_OPT FROM \(parentTable) ORDER BY Z_PK")
             let keyColumns = Int32(parentKey.split(separator: ",").count)
             while try others.step() { add(others, columns: keyColumns + (parentVersions ? 2 : 1)) }
@@ -154,6 +158,48 @@ package enum OperationSetup {
         let keys = try db.prepare("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         while try keys.step() { add(keys, columns: 2) }
         return hash
+    }
+
+    /// Rows of any entity still pointing at a deleted record: a Cascade rule should have deleted
+    /// them, a Nullify rule cleared their column (No Action leaves them, as Core Data does).
+    static func orphans(_ db: Database, _ model: ImportModel) throws -> [String] {
+        let record = model.model.runtimeEntity(named: model.recordEntity.name)!
+        var found: [String] = []
+        var seen: Set<String> = []
+        for e in model.model.runtime {
+            // A sub-entity's inherited to-ones are its root's columns: each column counted once.
+            for r in e.toOne where r.deleteRuleOfInverse(in: model.model) != .noAction
+                && (record.id...record.subentityMaxID).contains(r.destination) && seen.insert(e.tableName + "." + r.column).inserted {
+                let n = try db.scalarInt("SELECT count(*) FROM \(e.tableName) WHERE \(r.column) IS NOT NULL "
+                                         + "AND \(r.column) NOT IN (SELECT Z_PK FROM \(record.tableName))")
+                if n > 0 { found.append("\(n) \(e.name) rows point at a deleted \(record.name) (\(e.name).\(r.name))") }
+            }
+        }
+        return found
+    }
+
+    /// After a delete: the targets gone and nothing else, no row pointing at a deleted record or
+    /// a missing related object, and the related objects a cascade takes gone with their records.
+    private static func deleteProblems(_ db: Database, _ t: Columns, _ model: ImportModel, _ target: OperationTarget,
+                                       _ bind: (String) throws -> Int) throws -> [String] {
+        guard let column = t.target else { return [] }
+        var found: [String] = []
+        let left = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
+        if left > 0 { found.append("\(left) of \(target.expected) targeted rows not deleted") }
+        let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
+        if rows != target.rows - target.expected { found.append("\(rows) rows left, expected \(target.rows - target.expected)") }
+        if let fk = t.foreignKey, let parentTable = t.parentTable {
+            let dangling = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(fk) IS NOT NULL AND \(fk) NOT IN (SELECT Z_PK FROM \(parentTable))")
+            if dangling > 0 { found.append("\(dangling) rows point at a missing \(model.parentEntity!.name)") }
+        }
+        found += try orphans(db, model)
+        if t.parentCascades, let fk = t.foreignKey, let parentTable = t.parentTable {
+            // Related objects come with records: one no record points at lost them to the delete.
+            let left = try db.scalarInt("SELECT count(*) FROM \(parentTable) WHERE Z_PK NOT IN "
+                                        + "(SELECT \(fk) FROM \(t.table) WHERE \(fk) IS NOT NULL)")
+            if left > 0 { found.append("\(left) \(model.parentEntity!.name) rows the cascade should have deleted") }
+        }
+        return found
     }
 
     /// What is wrong with the store after `operation` on `target` (empty when it is right).
@@ -181,15 +227,7 @@ package enum OperationSetup {
             if targets != target.expected { found.append("\(targets) targeted rows, expected \(target.expected)") }
             if updated != targets { found.append("\(targets - updated) of \(targets) targeted rows not updated") }
         case .delete:
-            guard let column = t.target else { break }
-            let left = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
-            if left > 0 { found.append("\(left) of \(target.expected) targeted rows not deleted") }
-            let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
-            if rows != target.rows - target.expected { found.append("\(rows) rows left, expected \(target.rows - target.expected)") }
-            if let fk = t.foreignKey, let parentTable = t.parentTable {
-                let dangling = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(fk) IS NOT NULL AND \(fk) NOT IN (SELECT Z_PK FROM \(parentTable))")
-                if dangling > 0 { found.append("\(dangling) rows point at a missing \(model.parentEntity!.name)") }
-            }
+            found += try deleteProblems(db, t, model, target, bind)
         case .read:
             if try digest(db, t, below: nil, parentVersions: true) != target.untouchedDigest { found.append("a read changed the store") }
             if let read = counters?.objectsRead, read != target.expected {

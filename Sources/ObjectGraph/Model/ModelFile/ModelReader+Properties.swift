@@ -197,9 +197,6 @@ extension ModelReader {
                 throw fail(e, "relationship \(what) has deletionRule \"\(rule)\" (one of: No Action, Nullify, Cascade, Deny)")
             }
             r.deleteRule = parsed
-            if parsed != .nullify {
-                note(e, "\(what) has the \(rule) delete rule: read, not acted on (no strategy deletes a \(entity))")
-            }
         }
         if r.isToMany {
             r.minCount = try count(e, "minCount", of: what)
