@@ -123,7 +123,9 @@ enum ReportCommand {
             let values = sizes.isEmpty ? "Binary/Transformable values \(p["payload_bytes"]) bytes each"
                 : "Binary/Transformable values: " + sizes.joined(separator: ", ")
             let generated = p["input"].isEmpty ? "; generated strings \(p["string_length"]) bytes, " + values : ""
-            let key = p["key"].isEmpty ? "keyed by nothing (only inserted)" : "keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`"
+            let key = (p["key"].isEmpty ? "keyed by nothing (only inserted)" : "keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`")
+                + (p["add_constraint"].isEmpty ? "" : " with the uniqueness constraint `\(p["add_constraint"].replacingOccurrences(of: "+", with: " + "))` "
+                   + "added (--add-constraint: the model does not have it)")
             return "- `\(p["model"])`: records are **\(p["entity"])**, \(key), " + related + generated
         }.uniqued()
         guard !lines.isEmpty else { return "" }

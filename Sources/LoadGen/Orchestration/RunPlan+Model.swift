@@ -51,7 +51,8 @@ extension RunPlan {
             }
             kept.append(c)
         }
-        refused = refusedHere
+        // Refused in some configuration and run in another (a sweep of --add-constraint): not refused.
+        refused = refusedHere.filter { r in !kept.contains { $0.strategy == r.strategy } }
         guard !kept.isEmpty || configurations.isEmpty else {
             throw CommandError.usage("run: nothing to run: " + refusedHere.map { "\($0.strategy) \($0.reason)" }.joined(separator: "; "))
         }

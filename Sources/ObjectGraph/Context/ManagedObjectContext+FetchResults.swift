@@ -32,6 +32,27 @@ extension ManagedObjectContext {
     /// (`category.name`) joins the destination's table, `LEFT OUTER JOIN … ON t0.<FK> = t1.Z_PK`
     /// as Core Data's SQL reads a relationship's table. Reads the store only (Apple: pending
     /// changes are not supported with dictionary results).
+    /// `.dictionaryResultType` with the evaluated object's ID beside `propertiesToFetch` (the key
+    /// cache of "Implementing Find-or-Create Efficiently": every key and its object ID, fetched
+    /// once, no object made): each row's object ID and its values in `propertiesToFetch` order.
+    package func fetchObjectIDsAndValues(_ request: FetchRequest) throws -> [(id: ManagedObjectID, values: [Value])] {
+        assertOnQueue()
+        let entity = try self.entity(named: request.entityName)
+        let select = try DictionarySelect(entity, request, model: persistentStoreCoordinator.model, objectIDs: true)
+        let store = persistentStoreCoordinator.storeIndex
+        return try persistentStoreCoordinator.performRead { connection in
+            let s = try connection.statement(select.sql)
+            for (i, v) in select.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
+            var out: [(id: ManagedObjectID, values: [Value])] = []
+            while try s.step() {
+                let id = ManagedObjectID(store: store, entityID: s.int(at: 0), primaryKey: Int64(s.int(at: 1)))
+                out.append((id, select.keys.enumerated().map { s.value(at: Int32($0 + 2), as: $1.type) }))
+            }
+            s.reset()
+            return out
+        }
+    }
+
     package func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Value]] {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
@@ -115,11 +136,15 @@ struct DictionarySelect {
     let bindings: [Value]
     let keys: [(name: String, type: AttributeType)]
 
-    init(_ entity: Entity, _ request: FetchRequest, model: ManagedObjectModel) throws {
+    /// With `objectIDs`, each row also reads `t0.Z_ENT, t0.Z_PK` first: the evaluated object
+    /// (`NSExpressionDescription` of `NSExpression.expressionForEvaluatedObject()`, an object-ID
+    /// result), as an import's key cache asks it.
+    init(_ entity: Entity, _ request: FetchRequest, model: ManagedObjectModel, objectIDs: Bool = false) throws {
         guard let properties = request.propertiesToFetch, !properties.isEmpty else {
             throw ContextError.unknownKey("propertiesToFetch (a dictionary fetch names what it reads)", entity: entity.name)
         }
-        var columns: [String] = [], keys: [(String, AttributeType)] = [], joins: [(toOne: Int, alias: String)] = []
+        var columns: [String] = objectIDs ? ["t0.Z_ENT", "t0.Z_PK"] : [], keys: [(String, AttributeType)] = []
+        var joins: [(toOne: Int, alias: String)] = []
         for property in properties {
             let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
             if parts.count == 1, let i = entity.attributeIndex(property) {

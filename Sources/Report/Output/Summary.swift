@@ -204,6 +204,7 @@ package enum Summary {
                    : r.throughLimit && r.metric == .rate ? ", by rows/s paired by round: operations have no limit" : "")
                 + Self.needsPhrase(r.needs) + "):\n"
             text += "  " + conclusionLine(r) + "\n"
+            if let whatIf = whatIfLine(r) { text += "  " + whatIf + "\n" }
             // What the configuration to use does not do is said with it, not only under the table.
             for leader in r.leaders.map(\.strategy).uniqued() {
                 if let mark = summary.marks[leader] { text += "  note: \(leader): \(mark)\n" }
@@ -240,6 +241,18 @@ package enum Summary {
         return "not told apart: " + listed(r.leaders.map(r.name)) + " (" + tied.map { entry in
             "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(entry.lead!.whyNot)"
         }.joined(separator: "; ") + ")\(stable): use any of them, or decide by another objective or more repetitions"
+    }
+
+    /// When the configuration to use lays the store out with a constraint the model lacks
+    /// (`--add-constraint`): what adopting it buys over the best configuration on the model as it
+    /// is, for the same store (every configuration here met the same needs).
+    static func whatIfLine(_ r: Recommendation) -> String? {
+        guard let winner = r.winner, !winner.parameters["add_constraint"].isEmpty,
+              let asIs = r.ranked.map(\.configuration).first(where: { $0.parameters["add_constraint"].isEmpty }),
+              let fast = winner.rate?.median, let slow = asIs.rate?.median, slow > 0 else { return nil }
+        let added = winner.parameters["add_constraint"].replacingOccurrences(of: "+", with: " + ")
+        return String(format: "that is: adding a uniqueness constraint on %@ and using %@ is %.1f× as fast as %@, the best on "
+                      + "the model as it is, for the same store", added, winner.strategy, fast / slow, asIs.strategy)
     }
 
     static func name(_ c: RunSummary.Configuration) -> String { c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") }

@@ -153,6 +153,7 @@ package struct ResultRow: Sendable {
         .parameter("cache_size", text: true),
         .parameter("attribute_bytes", text: true),
         .parameter("map", text: true),
+        .parameter("add_constraint", text: true),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

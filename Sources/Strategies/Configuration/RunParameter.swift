@@ -264,6 +264,19 @@ extension RunParameter {
                       value: { String($0.workload.payloadBytes) },
                       parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
                       reset: { $0.workload.payloadBytes = 4096 }),
+        RunParameter(flag: "--add-constraint", valueName: "none|ATTRIBUTE[+ATTRIBUTE]",
+                     help: "lay the store out as if the records' entity had this uniqueness constraint (the what-if of adding "
+                         + "one): the constraint idioms run beside find-or-create; a sweep compares (none,itemID)",
+                     defaultText: "none: the model as it is", sweeps: true, columns: ["add_constraint"],
+                     render: { [$0.model.addedConstraint?.joined(separator: "+") ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard text != "none" else { c.model.addedConstraint = nil; return }
+                         let names = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+                         guard !names.contains(where: \.isEmpty), Set(names).count == names.count else {
+                             throw RunParameterError(accepted: "none, or attribute names joined by + (itemID, siteID+orderID)")
+                         }
+                         c.model.addedConstraint = names
+                     }, uses: { s, _ in s.keyConstraint == .unique }, unset: { $0.model.addedConstraint = nil }),
         RunParameter(flag: "--map", valueName: "PROPERTY=MEMBER[,…]",
                      help: "with --model: the import file's member for a property (Entity.property or property; "
                          + "over its mappedKeyName): id=itemID maps nothing, itemID=id reads itemID from \"id\"",

@@ -13,7 +13,7 @@ package struct ImportSource: Sendable {
     package static func resolve(_ configuration: RunConfiguration) throws -> ImportSource {
         let key = CacheKey(choice: configuration.model, dataset: configuration.workload.dataset)
         if let cached = cache.withLock({ $0[key] }) { return cached }
-        let file: ModelFile
+        var file: ModelFile
         if let path = configuration.model.path {
             do { file = try ModelFile.read(path) } catch {
                 throw ImportModelError("--model \(error)", kind: error.isMissing ? .missing : .malformed)
@@ -21,7 +21,18 @@ package struct ImportSource: Sendable {
         } else {
             file = BundledModels.file(named: configuration.workload.dataset.bundledModelName)
         }
-        let source = ImportSource(file: file, roles: try ImportRoles.resolve(file, configuration.model))
+        var roles = try ImportRoles.resolve(file, configuration.model)
+        if let added = configuration.model.addedConstraint, !added.isEmpty {
+            guard let entity = file.entity(named: roles.entity) else { throw ImportModelError("--add-constraint: no records entity") }
+            for name in added where entity.attribute(name) == nil {
+                let names = entity.attributes.map(\.name).sorted().joined(separator: ", ")
+                throw ImportModelError("--add-constraint \(added.joined(separator: ",")): \(name) is not an attribute of \(entity.name) "
+                                       + "(one of: \(names)), or none")
+            }
+            file = file.adding(constraint: added, to: entity.name)
+            roles = try ImportRoles.resolve(file, configuration.model)
+        }
+        let source = ImportSource(file: file, roles: roles)
         cache.withLock { $0[key] = source }
         return source
     }

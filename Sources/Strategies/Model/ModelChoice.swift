@@ -17,6 +17,9 @@ package struct ModelChoice: Codable, Hashable, Sendable {
     /// The import file's member for a property (`--map`: `Entity.property` or `property` →
     /// member), over its `mappedKeyName`.
     package var members: [String: String] = [:]
+    /// A uniqueness constraint the records' entity is given (`--add-constraint`): the what-if of
+    /// adding one to a model that deduplicates by fetching. Nil or empty: the model as it is.
+    package var addedConstraint: [String]?
 
     package init(path: String? = nil) { self.path = path }
 

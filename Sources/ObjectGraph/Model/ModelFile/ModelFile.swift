@@ -40,6 +40,20 @@ package struct ModelFile: Sendable {
     /// The entity named `name`.
     package func entity(named name: String) -> EntityDescription? { entities.first { $0.name == name } }
 
+    /// The model as if `entity` had the uniqueness constraint `attributes` too (and its
+    /// sub-entities, which inherit it): the what-if of adding one in Xcode, with a note.
+    package func adding(constraint attributes: [String], to entity: String) -> ModelFile {
+        let changed = entities.map { e in
+            guard lineage(of: e).contains(entity), !e.uniquenessConstraints.contains(attributes) else { return e }
+            var e = e
+            e.uniquenessConstraints.append(attributes)
+            return e
+        }
+        let note = Note(entity: entity, text: "\(path): \(entity) given the uniqueness constraint [\(attributes.joined(separator: ", "))] "
+                        + "(--add-constraint): the store is laid out as if the model had it")
+        return ModelFile(path: path, name: name, entities: changed, entityNotes: entityNotes + [note])
+    }
+
     /// `entity`'s name and its parents' names, nearest first.
     package func lineage(of entity: EntityDescription) -> [String] {
         var names = [entity.name]
