@@ -78,6 +78,7 @@ package struct OneWriterStrategy: WriteStrategy {
                 // A full batch or whatever the producers had: keep taking until the batch is full.
                 while batch.count < batchSize, queue.take(max: batchSize - batch.count, into: &batch) {}
                 try upsert.parents?.prepare(for: batch, in: writer)
+                try upsert.members?.prepare(for: batch, in: writer)
                 for r in batch { try upsert.upsert(r, in: writer) }
                 try upsert.finishBatch(batch, in: writer, clock: &clock, job: job)
                 batch.removeAll(keepingCapacity: true)

@@ -103,6 +103,10 @@ struct RawRecordWriter {
     private enum Column { case field(Int, FieldType), external(Int), parent, parentEntity(Int), parentPosition, null }
     /// Frames values of attributes that allow external storage, as Core Data's save does.
     private let storage: ExternalStorage
+    /// The many-to-many's members and pairs, when the records relate through one.
+    private var members: RawMemberWriter?
+    /// Told whether a record's INSERT put a row in.
+    private let db: Database
     /// The related object's fields whose attributes allow external storage.
     private let externalParentFields: Set<Int>
     /// The related object's key fields and other fields' types, likewise.
@@ -117,6 +121,8 @@ struct RawRecordWriter {
          storage: ExternalStorage, ignoringDuplicates: Bool = false) throws {
         self.feedParents = feedParents
         self.storage = storage
+        self.db = db
+        members = try RawMemberWriter(db: db, mapping: mapping, spec: spec)
         externalParentFields = Set(mapping.shape.parentFields.indices.filter {
             mapping.parentEntity?.attribute(mapping.shape.parentFields[$0].name)?.allowsExternalStorage == true
         })
@@ -185,6 +191,8 @@ struct RawRecordWriter {
             }
             try insertRecord.run()
         }
+        // A record INSERT OR IGNORE skipped (a repeated key) has no row to pair.
+        if members != nil && db.changes == 1 { try members?.insertPairs(of: r, recordKey: nextRecordKey) }
         nextRecordKey += 1
     }
 
@@ -253,6 +261,7 @@ struct RawRecordWriter {
     }
 
     private func recordMaxKeys() throws {
+        try members?.recordMaxKey()
         // Keys are counted on the root's row (one key space per table).
         let parent = sharesKeys ? [] : parentEntity.map { [($0, nextParentKey)] } ?? []
         for (entity, next) in [(recordEntity, nextRecordKey)] + parent {

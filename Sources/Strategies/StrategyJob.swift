@@ -203,21 +203,45 @@ extension StrategyJob {
         let shape = model.shape
         let pool = PayloadPool(for: shape, seed: workload.seed)
         let fields = shape.key + shape.parentKey
-        return try verifier.verify(repeated: repeated) { sink in
+        let pairs: ((StoreVerifier.ExpectedSink) throws -> Void)? = shape.members == nil ? nil : { sink in
+            try forEachExpectedPair(shape, pool: pool, sink)
+        }
+        return try verifier.verify(repeated: repeated, expected: { sink in
             try forEachExpected { record in
+                // Copied (SQLite's own copy): the verifier steps after this returns.
+                try sink { statement in Self.bind(fields, of: record, shape, pool: pool, to: statement) }
+            }
+        }, pairs: pairs)
+    }
+
+    /// Binds `fields` of `record` at 1, 2, … with their stored types.
+    private static func bind(_ fields: [Int], of record: Record, _ shape: RecordShape, pool: PayloadPool?, to statement: Statement) {
+        for (i, f) in fields.enumerated() {
+            let index = Int32(i + 1)
+            let v = record.values
+            switch shape.fields[f].type {
+            case .text: v.withBytes(f, pool: pool) { statement.bindText($0, at: index) }
+            case .integer16, .integer32, .integer64: statement.bind(v.integer(f), at: index)
+            case .real, .date: statement.bind(v.double(f), at: index)
+            case .bool: statement.bind(v.bool(f) ? 1 : 0, at: index)
+            case .bytes, .uuid: v.withBytes(f, pool: pool) { statement.bindBlob($0, at: index) }
+            }
+        }
+    }
+
+    /// Every pair the store's many-to-many must hold: each unique key's record key, then each of
+    /// its members' keys (generated: a feed's records are not related through one).
+    private func forEachExpectedPair(_ shape: RecordShape, pool: PayloadPool?, _ sink: StoreVerifier.ExpectedSink) throws {
+        guard let members = shape.members else { return }
+        let generator = Generator(spec: workload, shape: shape)
+        var memberValues = RecordValues()
+        try generator.forEachExpected { record in
+            for i in generator.members(ofKey: record.keyIndex) {
+                generator.fillMember(i, into: &memberValues)
+                let key = RecordMapper.value(memberValues, 0, type: members.key.type, pool: generator.pool)
                 try sink { statement in
-                    // Copied (SQLite's own copy): the verifier steps after this returns.
-                    for (i, f) in fields.enumerated() {
-                        let index = Int32(i + 1)
-                        let v = record.values
-                        switch shape.fields[f].type {
-                        case .text: v.withBytes(f, pool: pool) { statement.bindText($0, at: index) }
-                        case .integer16, .integer32, .integer64: statement.bind(v.integer(f), at: index)
-                        case .real, .date: statement.bind(v.double(f), at: index)
-                        case .bool: statement.bind(v.bool(f) ? 1 : 0, at: index)
-                        case .bytes, .uuid: v.withBytes(f, pool: pool) { statement.bindBlob($0, at: index) }
-                        }
-                    }
+                    Self.bind(shape.key, of: record, shape, pool: pool, to: statement)
+                    statement.bindValue(key, at: Int32(shape.key.count + 1))
                 }
             }
         }

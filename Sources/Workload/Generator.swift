@@ -15,6 +15,9 @@ package struct Generator: Sendable {
     private let parentFields: [CompiledField]
     private let texts: [CompiledTexts]
     private let parentTexts: [CompiledTexts]
+    /// The members' key then other attributes, compiled as the related object's are.
+    private let memberFields: [CompiledField]
+    private let memberTexts: [CompiledTexts]
 
     /// Core Data's reference date is 2001-01-01; this is 2026-01-01 in seconds since then.
     static let dateBase = 788_918_400.0
@@ -34,6 +37,9 @@ package struct Generator: Sendable {
         parentFields = shape.parentFields.map { CompiledField($0, salt: Mixing.nameSalt($0.name), fromParent: true) }
         texts = shape.fields.map { CompiledTexts($0, entity: shape.parentEntity) }
         parentTexts = shape.parentFields.map { CompiledTexts($0, entity: shape.parentEntity) }
+        let memberSpecs = shape.members.map { [$0.key] + $0.fields } ?? []
+        memberFields = memberSpecs.map { CompiledField($0, salt: Mixing.nameSalt($0.name), fromParent: true) }
+        memberTexts = memberSpecs.map { CompiledTexts($0, entity: shape.members?.entity) }
     }
 
     /// Fills `record` with the record at position `i` (0 ≤ i < rows).
@@ -72,6 +78,36 @@ package struct Generator: Sendable {
             for f in parentFields.indices {
                 parentFields[f].generate(keyIndex: parent, parent: parent, hash: parentHash, spec: spec, texts: texts.baseAddress! + f,
                                          at: f, into: &values)
+            }
+        }
+    }
+
+    /// The members record key `k` relates to through the shape's many-to-many: `perRecord`
+    /// distinct indexes of `0 ..< pool`, the same for the same key (a repeated record names the
+    /// same tags). Empty without a many-to-many.
+    package func members(ofKey k: Int) -> [Int] {
+        guard let m = shape.members, m.perRecord > 0, m.pool > 0 else { return [] }
+        var picked: [Int] = []
+        picked.reserveCapacity(min(m.perRecord, m.pool))
+        var h = Mixing.hash(valueSeed ^ 0x3E3B_E125, UInt64(k))
+        while picked.count < min(m.perRecord, m.pool) {
+            let i = Int(h % UInt64(m.pool))
+            if !picked.contains(i) { picked.append(i) }
+            h = Mixing.mix(h)
+        }
+        return picked
+    }
+
+    /// Member `index`'s key (slot 0) and other attributes (slots 1 …), the same in every run.
+    package func fillMember(_ index: Int, into values: inout RecordValues) {
+        guard let m = shape.members else { return }
+        values.reset(fields: 1 + m.fields.count)
+        let h = Mixing.hash(valueSeed ^ 0x5EED_3E3B, UInt64(index))
+        memberFields.withUnsafeBufferPointer { fields in
+            memberTexts.withUnsafeBufferPointer { texts in
+                for f in fields.indices {
+                    fields[f].generate(keyIndex: index, parent: index, hash: h, spec: spec, texts: texts.baseAddress! + f, at: f, into: &values)
+                }
             }
         }
     }

@@ -19,6 +19,29 @@ package struct RecordShape: Sendable, Hashable, Codable {
     /// Each record has a related object of its own (a one-to-one): the related object's index is
     /// the record's key index, so `--parents` does not apply and a repeated key finds its own.
     package var parentPerRecord = false
+    /// The objects each record relates to through a many-to-many (`--many-to-many`), nil
+    /// without one: as an app writes each product's tags at every sync.
+    package var members: Members?
+
+    /// Objects of the many-to-many's destination, `perRecord` of them for each record out of
+    /// `pool`, each found by its key (`key`, made from its index as a related object's is) and
+    /// created with its other attributes (`fields`).
+    package struct Members: Sendable, Hashable, Codable {
+        package var relationship: String
+        package var entity: String
+        package var key: FieldSpec
+        package var fields: [FieldSpec]
+        package var perRecord: Int
+        package var pool: Int
+        package init(relationship: String, entity: String, key: FieldSpec, fields: [FieldSpec], perRecord: Int, pool: Int) {
+            self.relationship = relationship
+            self.entity = entity
+            self.key = key
+            self.fields = fields
+            self.perRecord = perRecord
+            self.pool = pool
+        }
+    }
     /// The related entity's to-many back to the record entity (`StoreApp.versions`), nil when the
     /// inverse is a to-one or there is none: an import file may nest the records in an array of
     /// that name inside each related object (`--input-path /apps/*/versions`).
@@ -45,7 +68,7 @@ package struct RecordShape: Sendable, Hashable, Codable {
 
     /// The largest generated binary value, for the payload pool.
     package var largestPayload: Int {
-        (fields + parentFields).map { if case .payload(let n) = $0.generation { return n } else { return 0 } }.max() ?? 0
+        (fields + parentFields + (members?.fields ?? [])).map { if case .payload(let n) = $0.generation { return n } else { return 0 } }.max() ?? 0
     }
 
     /// The field named `name`.

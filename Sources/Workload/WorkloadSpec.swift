@@ -23,6 +23,8 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var stringLength: ClosedRange<Int> = 8...32
     /// Related objects of a model run (`--parents`).
     package var modelParents: Int = 50
+    /// Objects each record relates to through its many-to-many (`--members`), out of `parents`.
+    package var members: Int = 3
     /// Whether the records come from a team's model (then `modelParents` counts related objects).
     package var usesModel = false
 

@@ -154,7 +154,7 @@ import Testing
             return (image.objectID, tags.map(\.objectID))
         }
         var sql = container.counters.stopRecording()
-        #expect(sql.filter { $0 == "INSERT INTO Z_1TAGS (Z_1FILES, Z_6TAGS) VALUES (?, ?)" }.count == 2, "\(sql)")
+        #expect(sql.filter { $0 == "INSERT OR REPLACE INTO Z_1TAGS(Z_1FILES, Z_6TAGS) VALUES (?, ?)" }.count == 2, "\(sql)")
         #expect(try container.rows("SELECT count(*) FROM Z_1TAGS WHERE Z_1FILES = 1") == 2)
 
         let later = container.newBackgroundContext()

@@ -44,9 +44,10 @@ import Workload
     @Test func eachParameterSaysWhereItApplies() {
         #expect(RunParameter.workloadFlags.isSuperset(of: ["--rows", "--dup-rate", "--model", "--entity", "--string-length"]))
         #expect(!RunParameter.workloadFlags.contains("--batch-size") && !RunParameter.workloadFlags.contains("--writers"))
-        #expect(RunParameter.modelFlags == ["--model", "--entity", "--key", "--relationship", "--map"])
+        #expect(RunParameter.modelFlags == ["--model", "--entity", "--key", "--relationship", "--map", "--many-to-many"])
         #expect(Set(RunParameter.all.filter(\.scope.needsModel).map(\.flag))
-            == ["--entity", "--key", "--relationship", "--parents", "--string-length", "--attribute-bytes", "--map"])
+            == ["--entity", "--key", "--relationship", "--parents", "--string-length", "--attribute-bytes", "--map", "--many-to-many",
+                "--members"])
         #expect(Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
             == ["--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency", "--coordinators",
                 "--view-context", "--rate"])

@@ -22,6 +22,7 @@ extension RunPlan {
             if c.model.path != nil {
                 c.workload.attributeBytes = try Self.resolveAttributeBytes(c.workload.attributeBytes, source)
                 try Self.checkMembers(c.model.members, source)
+                try Self.checkManyToMany(c, source)
                 c.model.entity = source.roles.entity
                 c.model.key = source.roles.key
                 c.model.relationship = source.roles.relationshipChoice
@@ -87,6 +88,22 @@ extension RunPlan {
         let each = sizes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) bytes" }.joined(separator: ", ")
         return "  assumed: generated Binary/Transformable values: \(each) (--payload-bytes \(payloadBytes) unless the attribute "
             + "is an indexed Binary, 16, or its Max Length caps it): --attribute-bytes ATTRIBUTE=N sets one to what your app stores"
+    }
+
+    /// A many-to-many is filled by imports of generated records with a key: its pairs are matched
+    /// by the records' key, and a feed's arrays of members are not read yet.
+    static func checkManyToMany(_ c: RunConfiguration, _ source: ImportSource) throws {
+        guard let name = c.model.manyToMany else { return }
+        if c.input != nil {
+            throw CommandError.usage("run: --many-to-many \(name) with --input: members are generated, a feed's arrays of them are not "
+                                     + "read yet; drop --input to measure the pairs, or --many-to-many to import the feed")
+        }
+        if c.operation != .import {
+            throw CommandError.usage("run: --many-to-many \(name) fills a many-to-many as records are imported; give --operation import")
+        }
+        if source.roles.key.isEmpty {
+            throw CommandError.usage("run: --many-to-many \(name): \(source.roles.entity) has no key to tell its pairs apart by; give --key ATTRIBUTE")
+        }
     }
 
     /// `--map` names a property of the records' or the related entity (`Entity.property` or

@@ -209,6 +209,14 @@ extension ManagedObjectContext {
                 partner.setPrimitiveToOne(survivor.toOne[i] === partner ? survivor : nil, at: inverse, in: self)
             }
         }
+        // Its many-to-many pairs leave with it (none is written for a key it never gets); under a
+        // policy where its values win, the survivor takes its members.
+        for m in duplicate.entity.manyToMany.indices {
+            for member in duplicate.manyToMany.indices.contains(m) ? duplicate.manyToMany[m] ?? [] : [] {
+                try? duplicate.relate(member, manyToMany: m, joined: false)
+                if mine { try? survivor.relate(member, manyToMany: m, joined: true) }
+            }
+        }
         duplicate.isInserted = false
         duplicate.mergedInto = survivor
         if registry[duplicate.objectID] === duplicate { registry[duplicate.objectID] = nil }

@@ -270,7 +270,7 @@ package final class Entity: Sendable, CustomStringConvertible {
         let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
         return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil, deleteRule: r.deleteRule,
                           table: join.name, ownColumn: mine,
-                          insertSQL: "INSERT INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
+                          insertSQL: "INSERT OR REPLACE INTO \(join.name)(\(mine), \(theirs)) VALUES (?, ?)",
                           deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
                           deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
                           // Keys alone, or with the member's Z_ENT from its table when the

@@ -83,6 +83,11 @@ package struct Verification: Codable, Sendable, Equatable {
     /// and values whose column names a file that is not there.
     package var externalFiles: Int?
     package var missingExternalFiles: Int = 0
+    /// A many-to-many's pairs in the store (nil without one), those missing or not expected, and
+    /// members stored more than once.
+    package var pairs: Int?
+    package var badPairs: Int = 0
+    package var memberDuplicates: Int = 0
 
     package init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows
@@ -136,6 +141,12 @@ extension Verification {
         }
         if expectations.linked && badLinks > 0 {
             found.append("\(badLinks) bad link\(badLinks == 1 ? "" : "s")")
+        }
+        if expectations.linked && badPairs > 0 {
+            found.append("\(badPairs) many-to-many pair\(badPairs == 1 ? "" : "s") missing or not expected")
+        }
+        if expectations.uniqueKeys && memberDuplicates > 0 {
+            found.append("\(memberDuplicates) duplicated member\(memberDuplicates == 1 ? "" : "s") of the many-to-many")
         }
         return found
     }

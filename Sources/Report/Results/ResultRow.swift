@@ -154,6 +154,8 @@ package struct ResultRow: Sendable {
         .parameter("attribute_bytes", text: true),
         .parameter("map", text: true),
         .parameter("add_constraint", text: true),
+        .parameter("many_to_many", text: true),
+        .parameter("members"),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

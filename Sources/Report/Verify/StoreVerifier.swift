@@ -19,6 +19,20 @@ package struct StoreVerifier: Sendable {
         /// Persistent history's change table (`ACHANGE`): its rows left are counted when the
         /// store has it.
         package var historyChangeTable: String?
+        /// The many-to-many records relate members through: its join table and each side's
+        /// column, the members' table and key column (the records' key is `keyColumns`).
+        package var join: Join?
+        package struct Join: Sendable {
+            package var table: String
+            package var recordColumn: String
+            package var memberColumn: String
+            package var memberTable: String
+            package var memberKeyColumn: String
+            package init(table: String, recordColumn: String, memberColumn: String, memberTable: String, memberKeyColumn: String) {
+                (self.table, self.recordColumn, self.memberColumn) = (table, recordColumn, memberColumn)
+                (self.memberTable, self.memberKeyColumn) = (memberTable, memberKeyColumn)
+            }
+        }
         /// Columns of attributes that allow external storage (table, column), and the folder of
         /// the store's external values: the files count in the store's size, and a column naming
         /// a file that is not there is a broken store.
@@ -89,7 +103,8 @@ package struct StoreVerifier: Sendable {
     /// Verifies the store; `expected` is called once and feeds every expected record to the sink.
     /// `repeated` says which record of a key given more than once the store must relate (the
     /// strategy's merge semantics).
-    package func verify(repeated: RepeatedKey = .first, expected: (ExpectedSink) throws -> Void) throws -> Verification {
+    package func verify(repeated: RepeatedKey = .first, expected: (ExpectedSink) throws -> Void,
+                        pairs: ((ExpectedSink) throws -> Void)? = nil) throws -> Verification {
         let isMemory = path.contains("mode=memory")
         // Read-write, though it writes only temporary tables: a read-only connection cannot
         // rebuild a WAL store's shared-memory index, and then reports "database is locked".
@@ -126,6 +141,7 @@ package struct StoreVerifier: Sendable {
         verification.abstractRows = try abstractRows(db)
         verification.constraintDuplicates = try otherConstraintDuplicates(db)
         try countExternal(db, into: &verification)
+        if let pairs { try countPairs(db, pairs, into: &verification) }
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -254,6 +270,33 @@ package struct StoreVerifier: Sendable {
             SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
             WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
             """)
+    }
+
+    /// The many-to-many's pairs against the expected ones (each the record's key values, then the
+    /// member's key), counted both ways through the records' and the members' keys, and members
+    /// stored twice.
+    private func countPairs(_ db: Database, _ expected: (ExpectedSink) throws -> Void, into v: inout Verification) throws {
+        guard let j = layout.join else { return }
+        let t = layout
+        let keys = t.keyColumns.indices.map { "k\($0)" }
+        try db.execute("CREATE TEMP TABLE loadgen_pairs (\((keys + ["m"]).joined(separator: ", ")), "
+                       + "PRIMARY KEY (\((keys + ["m"]).joined(separator: ", ")))) WITHOUT ROWID")
+        defer { try? db.execute("DROP TABLE temp.loadgen_pairs") }
+        try db.execute("BEGIN")
+        let insert = try db.prepare("INSERT OR IGNORE INTO temp.loadgen_pairs VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ", ") + ")")
+        try expected { bind in
+            bind(insert)
+            try insert.run()
+        }
+        try db.execute("COMMIT")
+        let stored = "FROM main.\(j.table) j JOIN \(mainTable(t.table)) r ON r.Z_PK = j.\(j.recordColumn) "
+            + "JOIN \(mainTable(j.memberTable)) m ON m.Z_PK = j.\(j.memberColumn)"
+        let same = zip(keys, t.keyColumns).map { "e.\($0) = r.\($1)" }.joined(separator: " AND ") + " AND e.m = m.\(j.memberKeyColumn)"
+        let missing = try db.scalarInt("SELECT count(*) FROM temp.loadgen_pairs e WHERE NOT EXISTS (SELECT 1 \(stored) WHERE \(same))")
+        let unexpected = try db.scalarInt("SELECT count(*) \(stored) WHERE NOT EXISTS (SELECT 1 FROM temp.loadgen_pairs e WHERE \(same))")
+        v.pairs = try db.scalarInt("SELECT count(*) FROM main.\(j.table)")
+        v.badPairs = missing + unexpected
+        v.memberDuplicates = try db.scalarInt("SELECT count(*) - count(DISTINCT \(j.memberKeyColumn)) FROM \(mainTable(j.memberTable))")
     }
 
     /// The store's external value files (counted in its size), and the columns that name a file

@@ -55,6 +55,8 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
         options.stringLength = workload.stringLength
         options.attributeBytes = workload.attributeBytes
         options.members = model.members
+        options.membersPerRecord = workload.members
+        options.memberPool = workload.parents
         return options
     }
 

@@ -264,6 +264,19 @@ extension RunParameter {
                       value: { String($0.workload.payloadBytes) },
                       parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
                       reset: { $0.workload.payloadBytes = 4096 }),
+        RunParameter(flag: "--many-to-many", valueName: "NAME[.KEY]|none",
+                     help: "with --model: a many-to-many each record relates --members objects through (its tags), "
+                         + "found or created by their key, the pairs in its join table",
+                     defaultText: "none", sweeps: false, columns: ["many_to_many"], render: { [$0.model.manyToMany ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard !text.isEmpty else { throw RunParameterError(accepted: "a many-to-many's name, or none") }
+                         c.model.manyToMany = text == "none" ? nil : text
+                     }, uses: always, unset: { $0.model.manyToMany = nil }).scoped(.model(needsModel: true)),
+        RunParameter(flag: "--members", valueName: "N", help: "with --many-to-many: objects each record relates to through it",
+                     defaultText: "3", sweeps: true, columns: ["members"],
+                     render: { [$0.model.manyToMany == nil || $0.input != nil ? "" : String($0.workload.members)] },
+                     parse: { text, c throws(RunParameterError) in c.workload.members = try integer(text, 0...1_000) },
+                     uses: { _, c in c.model.manyToMany != nil }, unset: { $0.workload.members = 3 }).scoped(.records(needsModel: true)),
         RunParameter(flag: "--add-constraint", valueName: "none|ATTRIBUTE[+ATTRIBUTE]",
                      help: "lay the store out as if the records' entity had this uniqueness constraint (the what-if of adding "
                          + "one): the constraint idioms run beside find-or-create; a sweep compares (none,itemID)",

@@ -100,6 +100,10 @@ package struct ShapeOptions: Sendable, Hashable, Codable {
     /// over the property's `mappedKeyName`: how a team's feed names what its model holds,
     /// told without editing either.
     package var members: [String: String] = [:]
+    /// Objects each record relates to through its many-to-many, out of how many (`--members`,
+    /// `--parents`).
+    package var membersPerRecord = 3
+    package var memberPool = 50
 
     /// The member an import file names `property` of `entity` by: `--map`, else the property's
     /// `mappedKeyName`, else its name.

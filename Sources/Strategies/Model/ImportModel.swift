@@ -35,8 +35,8 @@ package struct ImportModel: Sendable {
 
     // MARK: The shape
 
-    static func shape(_ record: EntityDescription, _ parent: EntityDescription?, _ roles: ImportRoles,
-                      _ options: ShapeOptions) throws -> RecordShape {
+    static func shape(_ record: EntityDescription, _ parent: EntityDescription?, members memberEntity: EntityDescription? = nil,
+                      _ roles: ImportRoles, _ options: ShapeOptions) throws -> RecordShape {
         let attributes = record.attributes.sorted { $0.name < $1.name }   // column order
         let secondary = secondaryKeys(of: record, key: roles.key)
         var fields: [FieldSpec] = []
@@ -62,6 +62,7 @@ package struct ImportModel: Sendable {
         if let parent, let relationship = roles.relationship.flatMap(record.relationship), !roles.parentKeys.isEmpty {
             try addRelated(parent, through: relationship, roles, options, to: &shape)
         }
+        shape.members = try memberEntity.flatMap { try members(of: roles, in: $0, options) }
         let keySet = Set(roles.key)
         let constrained = Set(record.uniquenessConstraints.joined())
         let others = attributes.filter { !keySet.contains($0.name) }
@@ -70,6 +71,20 @@ package struct ImportModel: Sendable {
         shape.updateField = others.first { $0.type == .string && !constrained.contains($0.name) }
             .flatMap { u in fields.firstIndex { $0.name == u.name } }
         return shape
+    }
+
+    /// The objects records relate to through `--many-to-many`: the destination's key made from
+    /// each member's index, its other attributes generated (its other constraints kept).
+    private static func members(of roles: ImportRoles, in entity: EntityDescription, _ options: ShapeOptions) throws -> RecordShape.Members? {
+        guard let relationship = roles.manyToMany, let keyName = roles.memberKey, let a = entity.attribute(keyName) else { return nil }
+        let entityName = entity.name
+        let secondary = secondaryKeys(of: entity, key: [keyName])
+        let fields = try entity.attributes.sorted { $0.name < $1.name }.filter { $0.name != keyName }.map { a in
+            FieldSpec(a.name, FieldType(a.type), secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: entityName, options))
+        }
+        return RecordShape.Members(relationship: relationship, entity: entityName,
+                                   key: FieldSpec(keyName, FieldType(a.type), .parentKey(names: nil)), fields: fields,
+                                   perRecord: options.membersPerRecord, pool: options.memberPool)
     }
 
     /// One member of each uniqueness constraint the key is not part of, made from the key index
@@ -193,11 +208,31 @@ package struct ImportModel: Sendable {
         layout.historyChangeTable = HistorySchema.changeTable
         let key = Set(roles.key)
         layout.otherConstraints = recordConstraints.filter { Set($0) != key }.map { $0.map { recordEntity.column(of: $0) } }
+        layout.join = shape.members.flatMap { m in
+            model.entity(named: m.entity).flatMap { destination in
+                Self.joinColumns(recordEntity, m, destination).map {
+                    StoreVerifier.Layout.Join(table: $0.table, recordColumn: $0.record, memberColumn: $0.member,
+                                              memberTable: destination.ownRows, memberKeyColumn: destination.column(of: m.key.name))
+                }
+            }
+        }
         layout.externalColumns = [recordEntity, parentEntity].compactMap { $0 }.flatMap { e in
             e.attributes.filter(\.allowsExternalStorage).map { (table: e.tableName, column: e.column(of: $0.name)) }
         }
         layout.abstractEntities = model.entities.filter(\.isAbstract).map { .init(table: $0.tableName, entityID: $0.entityID, name: $0.name) }
         return layout
+    }
+
+    /// The join table of the records' many-to-many and each side's column, from whichever entity
+    /// names the table.
+    static func joinColumns(_ record: EntityDescription, _ m: RecordShape.Members,
+                            _ destination: EntityDescription) -> (table: String, record: String, member: String)? {
+        if let j = record.joinTables.first(where: { $0.relationship == m.relationship }) {
+            return (j.name, j.sourceColumn, j.destinationColumn)
+        }
+        guard let inverse = record.relationship(m.relationship)?.inverse,
+              let j = destination.joinTables.first(where: { $0.relationship == inverse }) else { return nil }
+        return (j.name, j.destinationColumn, j.sourceColumn)
     }
 
     /// The most unique keys the key's type can hold distinct (an Integer 16 key holds 32767).

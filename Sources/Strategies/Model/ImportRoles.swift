@@ -33,6 +33,11 @@ package struct ImportRoles: Sendable, Hashable {
     /// The relationship's inverse when it is a to-many (`StoreApp.versions` for `AppVersion.app`):
     /// the array a feed may nest the records in, inside each related object.
     package var parentCollection: String?
+    /// The record entity's many-to-many a run fills (`--many-to-many`), its destination and
+    /// the attribute each member is found by.
+    package var manyToMany: String?
+    package var memberEntity: String?
+    package var memberKey: String?
     /// How each role was found, for the run's notes.
     package var explanation: [String] = []
 
@@ -70,6 +75,7 @@ extension ImportRoles {
         var roles = ImportRoles(entity: entity.name, key: [], keyIsUnique: false)
         try roles.findKey(entity, choice, where_)
         try roles.findRelationship(entity, file, choice, where_)
+        try roles.findManyToMany(entity, file, choice, where_)
         return roles
     }
 
@@ -329,5 +335,36 @@ extension ImportRoles {
             throw ImportModelError("\(where_): \(destination.name).\(a.name) is a required to-one that loadgen would leave empty "
                                    + "when it creates a \(destination.name): make it optional in the model")
         }
+    }
+}
+
+// MARK: A many-to-many
+
+extension ImportRoles {
+    /// `--many-to-many NAME[.KEY]`: a to-many of the records whose inverse is a to-many, and the
+    /// destination's attribute its members are found by (its constraint or index, as a related
+    /// object's key is found).
+    fileprivate mutating func findManyToMany(_ entity: EntityDescription, _ file: ModelFile, _ choice: ModelChoice,
+                                             _ where_: String) throws(ImportModelError) {
+        guard let text = choice.manyToMany else { return }
+        let parts = text.split(separator: ".", maxSplits: 1).map(String.init)
+        let all = entity.relationships.filter { r in
+            r.isToMany && (r.inverse.flatMap { file.entity(named: r.destination)?.relationship($0) }?.isToMany ?? false)
+        }
+        let listed = "one of: " + (all.isEmpty ? "none: \(entity.name) has no many-to-many" : all.map(\.name).sorted().joined(separator: ", "))
+        guard let r = all.first(where: { $0.name == parts[0] }) else {
+            throw ImportModelError("\(where_): --many-to-many \(parts[0]) is not a many-to-many of \(entity.name) (\(listed))")
+        }
+        let destination = file.entity(named: r.destination)!
+        let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
+        let key = parts.count == 2 ? parts[1] : single.first ?? (Self.indexedAttributes(destination).count == 1 ? Self.indexedAttributes(destination)[0] : nil)
+        guard let key, let a = destination.attribute(key), Self.keyTypes.contains(a.type) else {
+            let names = destination.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted().joined(separator: ", ")
+            throw ImportModelError("\(where_): --many-to-many \(text): give the attribute \(destination.name) objects are found by, "
+                                   + "--many-to-many \(r.name).ATTRIBUTE (one of: \(names))")
+        }
+        (manyToMany, memberEntity, memberKey) = (r.name, destination.name, key)
+        explanation.append("many-to-many: \(entity.name).\(r.name) → \(destination.name), found by \(key) "
+                           + "(--many-to-many; --members per record, out of --parents)")
     }
 }

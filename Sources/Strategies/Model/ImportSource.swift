@@ -39,7 +39,8 @@ package struct ImportSource: Sendable {
 
     /// The records' shape: the same whatever a strategy does to the key's protection.
     package func shape(_ options: ShapeOptions) throws -> RecordShape {
-        try ImportModel.shape(file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)), roles, options)
+        try ImportModel.shape(file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)),
+                              members: roles.memberEntity.flatMap(file.entity(named:)), roles, options)
     }
 
     private struct CacheKey: Hashable, Sendable {

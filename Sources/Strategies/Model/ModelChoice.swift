@@ -20,6 +20,8 @@ package struct ModelChoice: Codable, Hashable, Sendable {
     /// A uniqueness constraint the records' entity is given (`--add-constraint`): the what-if of
     /// adding one to a model that deduplicates by fetching. Nil or empty: the model as it is.
     package var addedConstraint: [String]?
+    /// The many-to-many each record relates members through (`--many-to-many NAME[.KEY]`).
+    package var manyToMany: String?
 
     package init(path: String? = nil) { self.path = path }
 

@@ -44,8 +44,9 @@ struct BatchImport {
             let stream = try job.makeStream(mapping.shape)
             let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
+            let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { chunk in
-                try importChunk(chunk, context: context, mapper: mapper, parents: parents, clock: &clock)
+                try importChunk(chunk, context: context, mapper: mapper, parents: parents, members: members, clock: &clock)
                 job.committed(chunk)
                 watcher?.chunkCommitted()
             }
@@ -57,7 +58,7 @@ struct BatchImport {
     }
 
     private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper,
-                             parents: ParentDirectory?, clock: inout SaveClock) throws {
+                             parents: ParentDirectory?, members: MemberDirectory?, clock: inout SaveClock) throws {
         // 1. Categories, as objects with permanent IDs.
         var parentOf: [Value: (index: Int, object: ManagedObject)] = [:]
         if let parents {
@@ -85,18 +86,35 @@ struct BatchImport {
         request.resultType = .objectIDs
         let inserted = try context.execute(request).objectIDs
 
-        // 3. Relationships, through the context.
-        if let relationship = mapper.parentRelationship {
-            if !inserted.isEmpty {
-                let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
-                for object in try context.fetch(fetch) {
-                    guard let parent = parentOf[mapper.keyLookup(of: object)]?.object else { continue }
-                    try object.setObject(parent, at: relationship)
-                }
-            }
+        // 3. Relationships, through the context: the to-one, and the many-to-many's pairs (a
+        // batch insert sets neither).
+        if mapper.parentRelationship != nil || members != nil {
+            try fixUp(inserted, chunk, parentOf, context: context, mapper: mapper, members: members)
             try clock.save(context)
+            members?.didSave()
         }
         context.reset()
         parents?.didReset()
+        members?.didReset()
+    }
+
+    /// Points every inserted (or upserted) row's object at its related object and members.
+    private func fixUp(_ inserted: [ManagedObjectID], _ chunk: [Record], _ parentOf: [Value: (index: Int, object: ManagedObject)],
+                       context: ManagedObjectContext, mapper: RecordMapper, members: MemberDirectory?) throws {
+        guard !inserted.isEmpty else { return }
+        var recordOf: [Value: Record] = [:]
+        if members != nil {
+            try members?.prepare(for: chunk, in: context)
+            // The copy the store kept: the first under INSERT OR IGNORE, the last under an upsert.
+            for r in chunk where policy != .error || recordOf[mapper.keyLookup(of: r)] == nil { recordOf[mapper.keyLookup(of: r)] = r }
+        }
+        let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
+        for object in try context.fetch(fetch) {
+            let key = mapper.keyLookup(of: object)
+            if let relationship = mapper.parentRelationship, let parent = parentOf[key]?.object {
+                try object.setObject(parent, at: relationship)
+            }
+            if let members, let r = recordOf[key] { try members.relate(r, to: object, in: context) }
+        }
     }
 }

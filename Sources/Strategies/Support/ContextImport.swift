@@ -25,6 +25,7 @@ struct ContextImport {
             let stream = try job.makeStream(mapping.shape)
             let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             let parents = ParentDirectory(lookup: lookup, mapper: mapper)
+            let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             // Records are taken a save's worth at a time, so a record waits for the records it
             // is saved with and no more: saving after every record commits each as it arrives
             // (in an open-loop run its latency is one save, not a reset interval of arrivals).
@@ -32,19 +33,23 @@ struct ContextImport {
             var sinceReset = 0
             try stream.forEachBatch(of: saveEvery, progress: job.progress) { group in
                 try parents?.prepare(for: group, in: context)
+                try members?.prepare(for: group, in: context)
                 for r in group {
                     let object = mapper.insert(r, into: context)
                     if let parents, let relationship = mapper.parentRelationship {
                         try object.setObject(try parents.parent(for: r, in: context), at: relationship)
                     }
+                    try members?.relate(r, to: object, in: context)
                 }
                 try clock.save(context)
                 job.committed(group)
                 parents?.didSave()
+                members?.didSave()
                 sinceReset += group.count
                 if resetsAfterSave && sinceReset >= batchSize {
                     context.reset()
                     parents?.didReset()
+                    members?.didReset()
                     sinceReset = 0
                 }
             }

@@ -7,6 +7,7 @@ import Workload
 struct FindOrCreate {
     let mapper: RecordMapper
     let parents: ParentDirectory?
+    let members: MemberDirectory?
 
     /// A writer for `context`, its categories kept as IDs across resets; `pool` is where the
     /// stream's generated binary values point.
@@ -14,6 +15,7 @@ struct FindOrCreate {
         mapper = try RecordMapper(model: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed),
                                   job: job)
         parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
+        members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
     }
 
     func upsert(_ record: Record, in context: ManagedObjectContext) throws {
@@ -24,6 +26,7 @@ struct FindOrCreate {
         if let parents, let relationship = mapper.parentRelationship {
             try object.setObject(try parents.parent(for: record, in: context), at: relationship)
         }
+        try members?.relate(record, to: object, in: context)
     }
 
     /// Ends a writer's batch: saves (timed), notes the records durable, resets the context and
@@ -33,8 +36,10 @@ struct FindOrCreate {
         try clock.save(context)
         job.committed(records)
         parents?.didSave()
+        members?.didSave()
         context.reset()
         parents?.didReset()
+        members?.didReset()
         job.progress.add(records.count)
     }
 }

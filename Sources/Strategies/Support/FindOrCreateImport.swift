@@ -32,9 +32,11 @@ struct FindOrCreateImport {
             let stream = try job.makeStream(mapping.shape)
             let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             let parents = ParentDirectory(lookup: lookup == .perRecord ? .fetchPerRecord : .keepIDs, mapper: mapper)
+            let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             var cache = lookup == .cached ? try Self.storedKeys(mapper, context) : [:]
             try stream.forEachBatch(of: batchSize, progress: job.progress) { group in
                 try parents?.prepare(for: group, in: context)
+                try members?.prepare(for: group, in: context)
                 var objects: [ManagedObject] = []
                 switch lookup {
                 case .batched: objects = try Self.findBatched(group, mapper, context)
@@ -49,14 +51,17 @@ struct FindOrCreateImport {
                     if let parents, let relationship = mapper.parentRelationship {
                         try object.setObject(try parents.parent(for: r, in: context), at: relationship)
                     }
+                    try members?.relate(r, to: object, in: context)
                     if lookup == .perRecord { objects.append(object) }
                 }
                 try clock.save(context)
                 job.committed(group)
                 if lookup == .cached { for object in objects { cache[mapper.keyLookup(of: object)] = object.objectID } }
                 parents?.didSave()
+                members?.didSave()
                 context.reset()
                 parents?.didReset()
+                members?.didReset()
             }
         }
         var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])

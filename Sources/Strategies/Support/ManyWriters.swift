@@ -36,6 +36,7 @@ struct ManyWriters {
                 while try feed.next(into: &record) {
                     producers.simulateFetch(record.index)
                     try upsert.parents?.prepare(for: [record], in: context)
+                    try upsert.members?.prepare(for: [record], in: context)
                     try upsert.upsert(record, in: context)
                     pending.append(record)
                     if pending.count == batchSize { try save() }

@@ -236,8 +236,8 @@ extension ModelReader {
             if !found.manyToMany.isEmpty {
                 let one = found.manyToMany.count == 1
                 notes.append(ModelFile.Note(entity: nil, text: "\(path): \(found.manyToMany.count) many-to-many relationship"
-                    + (one ? " kept in a join table" : "s kept in join tables") + " (no strategy relates records through "
-                    + "one): " + found.manyToMany.joined(separator: ", ")))
+                    + (one ? " kept in a join table" : "s kept in join tables") + " (--many-to-many NAME relates each "
+                    + "record's --members through one): " + found.manyToMany.joined(separator: ", ")))
             }
         }
         defer { currentEntity = nil }
