@@ -105,6 +105,7 @@ struct RawRecordWriter {
     private let storage: ExternalStorage
     /// The many-to-many's members and pairs, when the records relate through one.
     private var members: RawMemberWriter?
+    private let hasMembers: Bool
     /// Told whether a record's INSERT put a row in.
     private let db: Database
     /// The related object's fields whose attributes allow external storage.
@@ -123,6 +124,7 @@ struct RawRecordWriter {
         self.storage = storage
         self.db = db
         members = try RawMemberWriter(db: db, mapping: mapping, spec: spec)
+        hasMembers = members != nil
         externalParentFields = Set(mapping.shape.parentFields.indices.filter {
             mapping.parentEntity?.attribute(mapping.shape.parentFields[$0].name)?.allowsExternalStorage == true
         })
@@ -147,17 +149,7 @@ struct RawRecordWriter {
         insertRecord.bind(record.entityID, at: 2)
         insertRecord.bind(1, at: 3)
         let shape = mapping.shape
-        columns = record.columns.map { c in
-            let isRole = c.property == mapping.roles.relationship
-            switch c.kind {
-            case .toOne: return isRole ? .parent : .null
-            case .entityKey: return isRole ? .parentEntity(mapping.parentEntity?.entityID ?? 0) : .null
-            case .orderKey: return isRole ? .parentPosition : .null
-            case .attribute:
-                let f = shape.field(named: c.property)!
-                return record.attribute(c.property)?.allowsExternalStorage == true ? .external(f) : .field(f, shape.fields[f].type)
-            }
-        }
+        columns = Self.sources(of: record, mapping)
         sharesKeys = mapping.parentEntity?.rootEntityID == record.rootEntityID
         parentKeyFields = shape.parentKey.map { ($0, shape.fields[$0].type) }
         parentTypes = shape.parentFields.map(\.type)
@@ -166,6 +158,22 @@ struct RawRecordWriter {
         recordEntity = record
         parentEntity = mapping.parentEntity
         self.pool = pool
+    }
+
+    /// Where each column of the record's INSERT takes its value from.
+    private static func sources(of record: EntityDescription, _ mapping: ImportModel) -> [Column] {
+        record.columns.map { c in
+            let isRole = c.property == mapping.roles.relationship
+            switch c.kind {
+            case .toOne: return isRole ? .parent : .null
+            case .entityKey: return isRole ? .parentEntity(mapping.parentEntity?.entityID ?? 0) : .null
+            case .orderKey: return isRole ? .parentPosition : .null
+            case .attribute:
+                let f = mapping.shape.field(named: c.property)!
+                return record.attribute(c.property)?.allowsExternalStorage == true
+                    ? .external(f) : .field(f, mapping.shape.fields[f].type)
+            }
+        }
     }
 
     /// Inserts one record (and its related object, the first time it is named).
@@ -192,7 +200,7 @@ struct RawRecordWriter {
             try insertRecord.run()
         }
         // A record INSERT OR IGNORE skipped (a repeated key) has no row to pair.
-        if members != nil && db.changes == 1 { try members?.insertPairs(of: r, recordKey: nextRecordKey) }
+        if _slowPath(hasMembers) && db.changes == 1 { try members?.insertPairs(of: r, recordKey: nextRecordKey) }
         nextRecordKey += 1
     }
 

@@ -52,8 +52,22 @@ package struct RecordValues: Sendable {
     /// Empties the values for a shape of `fields` fields, every field null.
     @inline(__always)
     package mutating func reset(fields: Int) {
-        precondition(fields <= Self.maxFields, "a record holds at most \(Self.maxFields) fields")
         fieldCount = fields
+        byteFields = 0
+        // The datasets' and most models' records: slots inline, one word of flags.
+        if _fastPath(fields * 8 <= Self.inlineCapacity) {
+            used = fields * 8
+            nulls = (1 << UInt64(fields)) - 1
+            if spill != nil { spill!.removeAll(keepingCapacity: true); spill!.append(contentsOf: repeatElement(0, count: used)) }
+            return
+        }
+        resetWide(fields)
+    }
+
+    /// `reset` for a record whose slots do not fit inline (more than 32 fields), flags past 64
+    /// fields after the slots.
+    private mutating func resetWide(_ fields: Int) {
+        precondition(fields <= Self.maxFields, "a record holds at most \(Self.maxFields) fields")
         let flagWords = Self.flagWords(fields)
         used = fields * 8 + flagWords * 16
         nulls = fields >= 64 ? ~0 : (1 << UInt64(fields)) - 1

@@ -129,18 +129,11 @@ extension ManagedObjectContext {
                     last = next + Int64(Self.batchKeyBlock) - 1
                     s.reset()
                 }
-                s.bind(next, at: 1)
-                s.bind(entity.id, at: 2)
-                s.bind(1, at: 3)
-                var index = Int32(4)
-                for _ in entity.toOne { s.bindNull(at: index); index += 1 }
-                // Text bound in place. For history, only a real insert (not an ignore, not an
-                // upsert's update) sets the last inserted rowid, so it is cleared to 0 (no key is
-                // 0) first: the rowid left by an earlier insert into another table may equal it.
+                try bind(row, key: next, of: entity, to: s)
+                // For history, only a real insert (not an ignore, not an upsert's update) sets the
+                // last inserted rowid, so it is cleared to 0 (no key is 0) first: the rowid left by
+                // an earlier insert into another table may equal it.
                 if historyWrite != nil { connection.db.lastInsertRowID = 0 }
-                s.bind(try entity.columnValues(row.values, persistentStoreCoordinator.externalStorage)[...], from: index)
-                // No relationships: a to-one's entity and order keys stay NULL with it.
-                for i in entity.keyColumns.indices { s.bindNull(at: index + Int32(row.values.count + i)) }
                 try s.run()
                 result.count += connection.db.changes
                 // An upsert's update of an existing row is not recorded: its key is not known
@@ -155,6 +148,23 @@ extension ManagedObjectContext {
             if let capture { result.objectIDs = try capture.end(connection, store: store) }
             return result
         }
+    }
+
+    /// Binds one row of a batch insert under `key`; text is bound in place.
+    @inline(__always)
+    private func bind(_ row: BatchInsertRow, key: Int64, of entity: Entity, to s: Statement) throws {
+        s.bind(key, at: 1)
+        s.bind(entity.id, at: 2)
+        s.bind(1, at: 3)
+        var index = Int32(4)
+        for _ in entity.toOne { s.bindNull(at: index); index += 1 }
+        if _slowPath(entity.hasExternalAttributes) {
+            s.bind(try entity.columnValues(row.values, persistentStoreCoordinator.externalStorage)[...], from: index)
+        } else {
+            s.bind(row.values[...], from: index)
+        }
+        // No relationships: a to-one's entity and order keys stay NULL with it.
+        for i in entity.keyColumns.indices { s.bindNull(at: index + Int32(row.values.count + i)) }
     }
 
     private func batchInsertSQL(_ e: Entity, policy: MergePolicy) -> String {

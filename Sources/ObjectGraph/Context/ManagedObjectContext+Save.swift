@@ -240,16 +240,17 @@ extension ManagedObjectContext {
                 if let fk = target.flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
                 index += 1
             }
-            let values = try o.entity.columnValues(o.values, persistentStoreCoordinator.externalStorage)
-            if o.entity.constrainedMask.isEmpty {
-                s.bind(values[...], from: index)
-                index += Int32(values.count)
+            if _slowPath(o.entity.hasExternalAttributes) {
+                try bindFramed(o, s, from: &index)
+            } else if o.entity.constrainedMask.isEmpty {
+                s.bind(o.values[...], from: index)
+                index += Int32(o.values.count)
             } else {
                 // The constrained columns stay NULL here: writeConstrainedValues sets them. Text
                 // goes through the statement's buffer, as the full row's would.
                 s.startTextRound()
-                for i in values.indices where !o.entity.constrainedMask.contains(i) {
-                    s.bindInRound(values[i], at: index)
+                for i in o.values.indices where !o.entity.constrainedMask.contains(i) {
+                    s.bindInRound(o.values[i], at: index)
                     index += 1
                 }
             }
@@ -258,6 +259,17 @@ extension ManagedObjectContext {
                 index += 1
             }
             try s.run()
+        }
+    }
+
+    /// An inserted object's values of an entity with external-storage attributes, framed (and
+    /// written to files past the threshold), constrained columns left NULL.
+    private func bindFramed(_ o: ManagedObject, _ s: Statement, from index: inout Int32) throws {
+        let values = try o.entity.columnValues(o.values, persistentStoreCoordinator.externalStorage)
+        s.startTextRound()
+        for i in values.indices where !o.entity.constrainedMask.contains(i) {
+            s.bindInRound(values[i], at: index)
+            index += 1
         }
     }
 
@@ -380,7 +392,7 @@ extension ManagedObjectContext {
             // value by the constrained UPDATE after every other write.
             if e.constrainedMask.contains(i) {
                 s.bindNull(at: index)
-            } else if e.externalAttributes.contains(i) {
+            } else if _slowPath(e.hasExternalAttributes) && e.externalAttributes.contains(i) {
                 s.bind(try persistentStoreCoordinator.externalStorage.encode(o.values[i]), at: index)
             } else {
                 s.bind(o.values[i], at: index)

@@ -18,7 +18,7 @@ struct StoredRow {
         version = Int64(s.int(at: 1))
         toOne = e.toOne.indices.map { s.isNull(at: Int32(2 + $0)) ? nil : Int64(s.int(at: Int32(2 + $0))) }
         let keys = e.rowLayout.entityKey
-        toOneEntity = keys.map { $0 < 0 || s.isNull(at: $0) ? nil : s.int(at: $0) }
+        toOneEntity = e.hasEntityKeys ? keys.map { $0 < 0 || s.isNull(at: $0) ? nil : s.int(at: $0) } : []
         let offset = 2 + e.toOne.count
         var values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
         if !e.externalAttributes.isEmpty { e.decodeExternal(&values, storage) }
@@ -32,12 +32,14 @@ struct StoredRow {
         version = o.version
         values = o.committed ?? o.values
         toOne = (o.committedToOne ?? []).map { $0?.primaryKey }
-        toOneEntity = (o.committedToOne ?? []).map { $0?.entityID }
+        // Only where some destination has sub-entities: no array per saved row otherwise.
+        toOneEntity = o.entity.hasEntityKeys ? (o.committedToOne ?? []).map { $0?.entityID } : []
     }
 
     /// The entity of to-one `i`'s target in `o`'s model.
     func targetEntity(_ i: Int, of o: ManagedObject, _ context: ManagedObjectContext) -> Entity {
-        context.persistentStoreCoordinator.model.runtime[(toOneEntity[i] ?? o.entity.toOne[i].destination) - 1]
+        let id = toOneEntity.indices.contains(i) ? toOneEntity[i] : nil
+        return context.persistentStoreCoordinator.model.runtime[(id ?? o.entity.toOne[i].destination) - 1]
     }
 
     static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection, storage: ExternalStorage) throws -> StoredRow? {

@@ -106,6 +106,10 @@ package final class Entity: Sendable, CustomStringConvertible {
     @inline(__always) package func toOnePosition(_ index: Int) -> Int { attributes.count + index }
     /// Attributes that allow external storage: their columns frame each value (`ExternalStorage`).
     package let externalAttributes: [Int]
+    /// Some attribute does (a flag, read per saved object).
+    package let hasExternalAttributes: Bool
+    /// Some to-one's destination has sub-entities (an entity key column beside its key).
+    package let hasEntityKeys: Bool
 
     /// `values` as the columns hold them: each external-storage attribute's value framed, and
     /// written to a file past the threshold. `values` itself for an entity without one.
@@ -195,10 +199,12 @@ package final class Entity: Sendable, CustomStringConvertible {
         allToManys = PropertyMask.all(toMany.count)
         let attributes = attributes
         externalAttributes = attributes.indices.filter { attributes[$0].allowsExternalStorage }
+        hasExternalAttributes = attributes.contains { $0.allowsExternalStorage }
         allColumnsMask = PropertyMask.all(attributes.count + toOne.count)
         let keyColumns = Self.keyColumns(of: toOne)
         self.keyColumns = keyColumns
         hasOrderKeys = keyColumns.contains { $0.isOrder }
+        hasEntityKeys = keyColumns.contains { !$0.isOrder }
         let toOne = toOne
         let keyColumnNames = keyColumns.map { $0.isOrder ? toOne[$0.toOne].orderKeyColumn! : toOne[$0.toOne].entityKeyColumn! }
         let columns = toOne.map(\.column) + attributeColumns
@@ -217,12 +223,19 @@ package final class Entity: Sendable, CustomStringConvertible {
         constrainedMask = PropertyMask(constrainedAttributes)
         let attributeColumns = attributeColumns
         let constrainedColumns = constrainedAttributes.map { attributeColumns[$0] }
-        saveInsertSQL = Self.insert(tableName, columns: all.filter { !constrainedColumns.contains($0) } + keyColumnNames)
-        constrainedUpdateSQL = constrainedColumns.isEmpty ? nil
-            : "UPDATE OR FAIL \(tableName) SET " + constrainedColumns.map { "\($0) = ?" }.joined(separator: ", ")
-                + " WHERE Z_PK = ?"
+        (saveInsertSQL, constrainedUpdateSQL) = Self.constrainedSQL(tableName, columns: all, keys: keyColumnNames,
+                                                                     constrained: constrainedColumns)
         deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
+    }
+
+    /// A save's INSERT leaves the constrained columns out; an UPDATE OR FAIL sets them after the
+    /// inserts, as Core Data's `updateConstrainedValuesForRow:` does (docs/ENGINE.md, uniqueness).
+    private static func constrainedSQL(_ table: String, columns: [String], keys: [String],
+                                       constrained: [String]) -> (insert: String, update: String?) {
+        let insert = Self.insert(table, columns: columns.filter { !constrained.contains($0) } + keys)
+        guard !constrained.isEmpty else { return (insert, nil) }
+        return (insert, "UPDATE OR FAIL \(table) SET " + constrained.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?")
     }
 
     // MARK: Relationships at run time

@@ -18,12 +18,16 @@ package struct ExternalStorage: Sendable {
     private static let inlineMark: UInt8 = 1
     private static let fileMark: UInt8 = 2
 
-    /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store; nil for an in-memory store.
-    package let directory: String?
+    /// The store's path; nil for an in-memory store (every value inline).
+    private let storePath: String?
 
     package init(storePath: String, inMemory: Bool) {
-        directory = inMemory ? nil : Self.directory(forStore: storePath)
+        self.storePath = inMemory ? nil : storePath
     }
+
+    /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store; nil for an in-memory store. Made
+    /// when a value needs it (path arithmetic costs more than a save of small rows).
+    package var directory: String? { storePath.map(Self.directory(forStore:)) }
 
     /// Where a store's external values live.
     package static func directory(forStore path: String) -> String {

@@ -1,4 +1,3 @@
-import Bits
 /// Records nested in an array of their related objects, as feeds publish a to-many
 /// (`{"apps": [{"bundleIdentifier": …, "versions": [ … ]}]}`): `--input-path /apps/*/versions`
 /// reads every app's versions, each related to its app, which is found or created by the key
@@ -63,7 +62,7 @@ extension RecordFileReader {
         position += 1
         holder.reset(fields: shape.fields.count)
         holderValues.reset(fields: shape.parentFields.count)
-        var seen = BitSet(), first = true
+        var seen = FieldSet(count: shape.fields.count), first = true
         while try nextMember(&first, what: "a member name", inside: place, record: nil) {
             if let collection, field == collection {
                 try readRecords(in: place)

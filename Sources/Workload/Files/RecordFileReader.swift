@@ -1,4 +1,3 @@
-import Bits
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,12 +93,12 @@ package final class RecordFileReader: RecordSource {
     /// Relationship members whose object holds fields (the related object's key), by name.
     private let containerByName: [InlineText: [(member: InlineText, field: Int)]]
     /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
-    private let keyFields: BitSet
+    private let keyFields: FieldSet
     /// Each field's type and how messages name it, built once (not per record).
     private let types: [FieldType]
     private let names: [String]
     /// Fields holding an amount in whole cents (the built-in datasets' `amount`), by bit.
-    private let centsFields: BitSet
+    private let centsFields: FieldSet
 
     /// 1970-01-01 in seconds since 2001-01-01, Core Data's reference date.
     static let unixEpochSinceReferenceDate = 978_307_200.0
@@ -144,8 +143,9 @@ package final class RecordFileReader: RecordSource {
         holderFieldByFoldedName = Folded.names(holderFields)
         parentTypes = shape.parentFields.map(\.type)
         parentNames = shape.parentFields.map { "member \"\($0.fileName)\" of the \(shape.parentEntity ?? "related object")" }
-        keyFields = BitSet(shape.key + shape.parentKey)
-        centsFields = BitSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } })
+        keyFields = FieldSet(shape.key + shape.parentKey, count: shape.fields.count)
+        centsFields = FieldSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } },
+                               count: shape.fields.count)
         types = shape.fields.map(\.type)
         names = shape.fields.map { "field \"\($0.memberPath)\"" }
         fd = open(path, O_RDONLY)
@@ -406,7 +406,7 @@ package final class RecordFileReader: RecordSource {
         guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
         guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting a record", record: recordNumber) }
         position += 1
-        var seen = BitSet()
+        var seen = FieldSet(count: shape.fields.count)
         r.values.reset(fields: shape.fields.count)
         var firstMember = true
         while try nextMember(&firstMember, what: "a field name", inside: "the record", record: recordNumber) {
@@ -442,7 +442,7 @@ package final class RecordFileReader: RecordSource {
 
     /// Reads field `f`'s value once per record: JSON leaves a repeated name to the reader, and a
     /// record must say one thing per field.
-    func readMember(of f: Int, seen: inout BitSet, into v: inout RecordValues) throws {
+    func readMember(of f: Int, seen: inout FieldSet, into v: inout RecordValues) throws {
         guard !seen.contains(f) else {
             throw ImportError(path: path, record: recordNumber, offset: offset, message: "\(names[f]) is given twice")
         }
@@ -452,7 +452,7 @@ package final class RecordFileReader: RecordSource {
 
     /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
     /// other members skipped), or null (no related object).
-    private func readContainer(_ members: [(member: InlineText, field: Int)], seen: inout BitSet,
+    private func readContainer(_ members: [(member: InlineText, field: Int)], seen: inout FieldSet,
                                into v: inout RecordValues) throws {
         let container = field.string
         guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }

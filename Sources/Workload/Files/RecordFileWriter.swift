@@ -1,4 +1,3 @@
-import Bits
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +28,7 @@ package struct RecordFileWriter {
     /// Each field's `"name": ` prefix, built once.
     private let prefixes: [[UInt8]]
     /// Fields written inside their relationship's object, by bit.
-    private let nested: BitSet
+    private let nested: FieldSet
     /// Scratch for base64 values.
     private var scratch: [UInt8] = []
 
@@ -44,7 +43,7 @@ package struct RecordFileWriter {
             let member = f.flatName.map { "\($0)\": " } ?? "\(f.container!.name)\": {\"\(f.container!.member)\": "
             return Array(((i == 0 ? "{\"" : ", \"") + member).utf8)
         }
-        nested = BitSet(shape.fields.indices.filter { shape.fields[$0].flatName == nil })
+        nested = FieldSet(shape.fields.indices.filter { shape.fields[$0].flatName == nil }, count: shape.fields.count)
         if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
     }
 
