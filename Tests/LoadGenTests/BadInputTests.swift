@@ -27,51 +27,51 @@ import Testing
     ]
 
     @Test(arguments: usageCases)
-    func usageErrorsExit64(arguments: [String], mentions: String) throws {
+    func usageErrorsExit64(arguments: [String], mentions: String) async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(arguments + ["--out", out], tmpdir: dir)
+        let r = try await CLI.run(arguments + ["--out", out], tmpdir: dir)
         #expect(r.status == 64, "\(arguments): \(r.stderr)")
         #expect(r.stderr.contains(mentions), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func outInMissingFolderExits73() throws {
+    @Test func outInMissingFolderExits73() async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["run", "--rows", "10", "--out", dir + "/missing/runs.csv"], tmpdir: dir)
+        let r = try await CLI.run(["run", "--rows", "10", "--out", dir + "/missing/runs.csv"], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("--out") && r.stderr.contains("does not exist"))
     }
 
-    @Test func unwritableOutExits73() throws {
+    @Test func unwritableOutExits73() async throws {
         // /proc accepts no new files, even from root (whom permission bits do not stop).
-        let r = try CLI.run(["run", "--rows", "10", "--out", "/proc/loadgen-runs.csv"])
+        let r = try await CLI.run(["run", "--rows", "10", "--out", "/proc/loadgen-runs.csv"])
         #expect(r.status == 73 && r.stderr.contains("--out") && r.stderr.contains("not writable"), "\(r.stderr)")
     }
 
-    @Test func foreignResultsFileIsRefusedAndUntouched() throws {
+    @Test func foreignResultsFileIsRefusedAndUntouched() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/other.csv"
         let original = "date,amount\r\n2026-01-01,3\r\n"
         try original.write(toFile: out, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "--rows", "10", "--out", out], tmpdir: dir)
+        let r = try await CLI.run(["run", "--rows", "10", "--out", out], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("not a loadgen results file"), "\(r.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == original)
     }
 
-    @Test func unwritableStoreExits73() throws {
+    @Test func unwritableStoreExits73() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--rows", "10", "--store", "/proc/loadgen.sqlite", "--out", out], tmpdir: dir)
+        let r = try await CLI.run(["run", "--rows", "10", "--store", "/proc/loadgen.sqlite", "--out", out], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("--store"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func storeOverSomeoneElsesFileIsRefused() throws {
+    @Test func storeOverSomeoneElsesFileIsRefused() async throws {
         let dir = CLI.makeFolder()
         let precious = dir + "/notes.txt"
         try "keep me".write(toFile: precious, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "--rows", "10", "--store", precious], tmpdir: dir)
+        let r = try await CLI.run(["run", "--rows", "10", "--store", precious], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("not a loadgen store"), "\(r.stderr)")
         #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
     }

@@ -51,9 +51,17 @@ struct CLI {
         return (p, out, err)
     }
 
+    /// Runs loadgen to its end. The wait happens on a thread of its own, so that a test waiting
+    /// for a child (some run for minutes on a loaded machine) holds none of Swift's cooperative
+    /// threads, which the other tests' tasks need (issue 45).
     @discardableResult
     static func run(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
-                    environment: [String: String] = [:], limits: [String] = []) throws -> Result {
+                    environment: [String: String] = [:], limits: [String] = []) async throws -> Result {
+        try await offPool { try runBlocking(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment, limits: limits) }
+    }
+
+    private static func runBlocking(_ arguments: [String], tmpdir: String?, cwd: String?,
+                                    environment: [String: String], limits: [String]) throws -> Result {
         let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment, limits: limits)
         try p.run()
         // Read both pipes before waiting, so a chatty child cannot fill a pipe and stall.
@@ -65,6 +73,26 @@ struct CLI {
         while errData.isUnset { usleep(1_000) }
         return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
+    }
+
+    /// Runs blocking work (waiting for a process, reading a pipe to its end) on a thread of its
+    /// own and suspends until it is done: no cooperative thread is held meanwhile.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try body() }) }
+        }
+    }
+
+    /// Suspends until `p` has ended, holding no cooperative thread.
+    static func exit(of p: Process) async {
+        let box = Unchecked(p)
+        _ = try? await offPool { box.value.waitUntilExit() }
+    }
+
+    /// What `pipe` holds until its writers close it, read holding no cooperative thread.
+    static func readToEnd(_ pipe: Pipe) async -> Data {
+        let box = Unchecked(pipe)
+        return (try? await offPool { box.value.fileHandleForReading.readDataToEndOfFile() }) ?? Data()
     }
 
     /// Parses a results CSV into dictionaries keyed by header.
@@ -104,13 +132,13 @@ struct CLI {
         return records
     }
 
-    /// Waits (polling) until `condition` holds; false after `seconds`. Not a timing assertion:
-    /// the deadline only stops a broken test from hanging.
-    static func waitUntil(seconds: Double = 120, _ condition: () -> Bool) -> Bool {
+    /// Waits (polling, suspended between polls) until `condition` holds; false after `seconds`.
+    /// Not a timing assertion: the deadline only stops a broken test from hanging.
+    static func waitUntil(seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
@@ -140,32 +168,42 @@ final class Locked<T: Sendable>: @unchecked Sendable {
     var isUnset: Bool { value == nil }
 }
 
+/// A process or pipe handed to the thread that waits for it. Neither is `Sendable`; the test
+/// suspends while that thread uses it and reads it only after.
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
 /// Something a suite makes once by running loadgen (a results file, a sweep), with what went
 /// wrong making it: each test that uses it fails with that reason, instead of testing a fixture
-/// that silently does not exist.
-struct Fixture<Value: Sendable>: Sendable {
-    private let value: Value
-    private let problem: String?
+/// that silently does not exist. It is made in a task of its own the first time a test asks for
+/// it, so that no test blocks a thread while it is made.
+final class Fixture<Value: Sendable>: Sendable {
+    private let task: Task<Value, any Error>
 
-    /// Runs `make`, keeping its first problem: a thrown error, or a `loadgen` run that did not
-    /// exit 0 (`make` reports those through `check`).
-    init(_ make: (_ check: (CLI.Result) -> Void) throws -> Value, placeholder: Value) {
-        var problems: [String] = []
-        let check = { (r: CLI.Result) in if r.status != 0 { problems.append("exit \(r.status): \(r.stderr)") } }
-        do {
-            value = try make(check)
-            problem = problems.first
-        } catch {
-            value = placeholder
-            problem = "\(error)"
+    /// `make` runs `loadgen` and passes each result to `check`, which throws for one that did
+    /// not exit 0.
+    init(_ make: @escaping @Sendable (_ check: @Sendable (CLI.Result) throws -> Void) async throws -> Value) {
+        task = Task {
+            try await make { r in
+                if r.status != 0 { throw FixtureProblem(description: "exit \(r.status): \(r.stderr)") }
+            }
         }
     }
 
     /// The fixture, or the test fails with the reason it could not be made.
-    func get() throws -> Value {
-        if let problem { try #require(Bool(false), "the fixture could not be made: \(problem)") }
-        return value
+    func get() async throws -> Value {
+        do { return try await task.value } catch {
+            try #require(Bool(false), "the fixture could not be made: \(error)")
+            throw error
+        }
     }
+}
+
+/// Why a fixture could not be made.
+struct FixtureProblem: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// A real results file made once by `loadgen run`, and edited copies of it: the synthetic inputs
@@ -178,13 +216,13 @@ struct ResultsFixture: Sendable {
 
     /// Runs `loadgen run` with `arguments` (plus `--out` and `--quiet`) into a new folder.
     static func make(_ arguments: [String], name: String) -> Fixture<ResultsFixture> {
-        Fixture({ check in
+        Fixture { check in
             let dir = CLI.makeFolder()
             let path = dir + "/" + name
-            check(try CLI.run(["run"] + arguments + ["--out", path, "--quiet"], tmpdir: dir))
+            try check(try await CLI.run(["run"] + arguments + ["--out", path, "--quiet"], tmpdir: dir))
             let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
             return ResultsFixture(dir: dir, path: path, header: records[0], rows: Array(records.dropFirst()))
-        }, placeholder: ResultsFixture(dir: "", path: "", header: [], rows: []))
+        }
     }
 
     /// Writes the rows (each edited by `edit`) as a results file `name` beside the original.

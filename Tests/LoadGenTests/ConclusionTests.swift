@@ -11,9 +11,9 @@ import Testing
 
     /// 1. A configuration that broke a promise is ranked apart, with why and Core Data's fix,
     /// and never recommended.
-    @Test func aScreenThatMissesRowsRanksTheConfigurationApart() throws {
+    @Test func aScreenThatMissesRowsRanksTheConfigurationApart() async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "2000", "--view-context", "--no-limit"], tmpdir: dir)
+        let r = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "2000", "--view-context", "--no-limit"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("ranked apart: batch ("), "\(r.stdout)")
         #expect(r.stdout.contains("its screen (--view-context) misses 2000 of 2000 rows"), "\(r.stdout)")
@@ -25,8 +25,8 @@ import Testing
 
     /// What a screen shows after a batch delete is explained, and not taken for rows it misses:
     /// it held the targets, and they left it.
-    @Test func aScreenAfterABatchDeleteIsExplainedNotRankedApart() throws {
-        let r = try CLI.run(["run", "--operation", "delete", "--rows", "1000"], tmpdir: CLI.makeFolder())
+    @Test func aScreenAfterABatchDeleteIsExplainedNotRankedApart() async throws {
+        let r = try await CLI.run(["run", "--operation", "delete", "--rows", "1000"], tmpdir: CLI.makeFolder())
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("objects: the 100 deleted targets left it, the related objects it prefetched stay"), "\(r.stdout)")
         // One repetition each: no order can be given, and nothing is ranked apart.
@@ -34,35 +34,35 @@ import Testing
     }
 
     /// 2. Switches sweep (`off,on`) and every configuration is named by what differs.
-    @Test func switchesSweepAndNameBothSides() throws {
-        let r = try CLI.run(["run", "--strategy", "context-reset", "--view-context", "off,on", "--history", "off,on", "--dry-run"])
+    @Test func switchesSweepAndNameBothSides() async throws {
+        let r = try await CLI.run(["run", "--strategy", "context-reset", "--view-context", "off,on", "--history", "off,on", "--dry-run"])
         #expect(r.status == 0, "\(r.stderr)")
         for label in ["[view_context=off history=off]", "[view_context=off history=on]", "[view_context=on history=off]",
                       "[view_context=on history=on]"] {
             #expect(r.stdout.contains("context-reset  \(label)"), "\(label): \(r.stdout)")
         }
         // Alone, a switch is on, as before.
-        let alone = try CLI.run(["run", "--strategy", "context-reset", "--history", "--rows", "500", "--no-limit", "--out", "-", "--quiet"],
+        let alone = try await CLI.run(["run", "--strategy", "context-reset", "--history", "--rows", "500", "--no-limit", "--out", "-", "--quiet"],
                                 tmpdir: CLI.makeFolder())
         let records = try CLI.parseCSV(alone.stdout)
         #expect(records[1][records[0].firstIndex(of: "history")!] == "yes")
-        let bad = try CLI.run(["run", "--view-context", "maybe"])
+        let bad = try await CLI.run(["run", "--view-context", "maybe"])
         #expect(bad.status == 64 && bad.stderr.contains("--view-context: 'maybe' is not accepted; expects on or off"), "\(bad.stderr)")
     }
 
     /// 3. A recommendation by the stated objective, the limits respected, in every output.
-    @Test func theRecommendationFollowsTheObjectiveAndItsLimits() throws {
-        let fixture = try Self.screened.get()
+    @Test func theRecommendationFollowsTheObjectiveAndItsLimits() async throws {
+        let fixture = try await Self.screened.get()
         let out = fixture.dir + "/review-rss"
-        let report = try CLI.run(["report", fixture.path, "--out", out, "--no-charts", "--objective", "rss", "--max-rss", "1G"])
+        let report = try await CLI.run(["report", fixture.path, "--out", out, "--no-charts", "--objective", "rss", "--max-rss", "1G"])
         #expect(report.status == 0, "\(report.stderr)")
         let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
         #expect(page.contains("## Conclusion") && page.contains("(least peak RSS;") && page.contains("no order can be given: 3"), "\(page)")
         #expect(page.contains("excluded: batch: its screen"))
-        let tight = try CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-tight", "--no-charts", "--max-rss", "1M"])
+        let tight = try await CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-tight", "--no-charts", "--max-rss", "1M"])
         let tightPage = try String(contentsOfFile: fixture.dir + "/review-tight/review.md", encoding: .utf8)
         #expect(tight.status == 0 && tightPage.contains("is above --max-rss 1.0 MB") && tightPage.contains("none:"), "\(tightPage)")
-        let json = try CLI.run(["run", "--strategy", "context-reset,prefetch", "--rows", "1500", "--no-limit", "--json", "--quiet"],
+        let json = try await CLI.run(["run", "--strategy", "context-reset,prefetch", "--rows", "1500", "--no-limit", "--json", "--quiet"],
                                tmpdir: CLI.makeFolder())
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let recommendations = try #require(object["recommendations"] as? [[String: Any]])
@@ -70,47 +70,47 @@ import Testing
         // One repetition each: no winner, the order unknown, both configurations listed.
         #expect(recommendations[0]["best"] is NSNull && recommendations[0]["order"] as? String == "unknown")
         #expect((recommendations[0]["ranked"] as? [[String: Any]])?.count == 2)
-        let badObjective = try CLI.run(["run", "--objective", "speed"])
+        let badObjective = try await CLI.run(["run", "--objective", "speed"])
         #expect(badObjective.status == 64 && badObjective.stderr.contains("--objective expects one of rate|rss|latency"))
     }
 
     /// 4. No "N× faster" without saying what the repetitions cannot show; a lead under the
     /// smallest difference worth reporting reads as equal; big runs say where details went.
-    @Test func effectSizesSayWhatTheyCannotShow() throws {
-        let fixture = try Self.screened.get()
-        let report = try CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-honest", "--no-charts", "--min-difference", "0"])
+    @Test func effectSizesSayWhatTheyCannotShow() async throws {
+        let fixture = try await Self.screened.get()
+        let report = try await CLI.run(["report", fixture.path, "--out", fixture.dir + "/review-honest", "--no-charts", "--min-difference", "0"])
         #expect(report.status == 0)
         let page = try String(contentsOfFile: fixture.dir + "/review-honest/review.md", encoding: .utf8)
         #expect(page.contains("no order can be given: 3 repetitions in common (an interval needs 5: --repeat 5 or more)"), "\(page)")
         #expect(!page.contains("× faster"), "no lead without an interval: \(page)")
-        let many = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", (1...13).map { String(200 + $0) }.joined(separator: ","),
+        let many = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", (1...13).map { String(200 + $0) }.joined(separator: ","),
                                 "--no-limit"], tmpdir: CLI.makeFolder())
         #expect(many.status == 0 && many.stdout.contains("Per-configuration details are shown up to 12 configurations (this run has 13"))
     }
 
     /// A screen that edits or follows saves needs managed objects: `--require objects` ranks the
     /// dictionaries apart, says why and what gives objects; a bad word names the accepted ones.
-    @Test func requireObjectsRanksAReadOfValuesApart() throws {
+    @Test func requireObjectsRanksAReadOfValuesApart() async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["run", "--operation", "read", "--strategy", "read-dictionaries,read-properties", "--rows", "2000",
+        let r = try await CLI.run(["run", "--operation", "read", "--strategy", "read-dictionaries,read-properties", "--rows", "2000",
                              "--repeat", "1", "--require", "objects", "--out", dir + "/r.csv"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("; the screen must get managed objects)")
                 && r.stdout.contains("excluded: read-dictionaries: returns values (dictionaries), not managed objects — "
                                      + "fetch the same columns as partial managed objects (propertiesToFetch: read-properties)"), "\(r.stdout)")
-        let bad = try CLI.run(["run", "--require", "object", "--out", dir + "/b.csv"], tmpdir: dir)
+        let bad = try await CLI.run(["run", "--require", "object", "--out", dir + "/b.csv"], tmpdir: dir)
         #expect(bad.status == 64 && bad.stderr.contains("unique, links, screen and objects"), "\(bad.stderr)")
     }
 
     /// 5. The review page gives the invocations' own command lines, says when it mixes them, and
     /// names every configuration of a ranking apart.
-    @Test func theReviewPageReproducesExactly() throws {
+    @Test func theReviewPageReproducesExactly() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/mixed.csv"
         let first = ["run", "--strategy", "batch", "--rows", "1000", "--batch-size", "250", "--out", out, "--quiet"]
         let second = ["run", "--strategy", "batch", "--rows", "1000", "--batch-size", "250", "--history", "--out", out, "--quiet"]
-        for command in [first, second] { #expect(try CLI.run(command, tmpdir: dir).status == 0) }
-        let r = try CLI.run(["report", out, "--out", dir + "/review", "--no-charts"])
+        for command in [first, second] { #expect(try await CLI.run(command, tmpdir: dir).status == 0) }
+        let r = try await CLI.run(["report", out, "--out", dir + "/review", "--no-charts"])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
         // Each invocation's own line, made pasteable: scripts/loadgen, the output in a fresh folder.
@@ -120,8 +120,8 @@ import Testing
         #expect(page.contains("These rows come from 2 invocations") && page.contains("through `vs_limit`"))
         // A command line run again (a nightly's) is said once, with its invocations: the first
         // line ran twice now, so three invocations show two blocks.
-        #expect(try CLI.run(first, tmpdir: dir).status == 0)
-        #expect(try CLI.run(["report", out, "--out", dir + "/review", "--no-charts"]).status == 0)
+        #expect(try await CLI.run(first, tmpdir: dir).status == 0)
+        #expect(try await CLI.run(["report", out, "--out", dir + "/review", "--no-charts"]).status == 0)
         let again = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
         #expect(again.contains("These rows come from 3 invocations") && again.components(separatedBy: "```sh").count == 3
                 && again.contains("(2 invocations of this line, "), "\(again)")
@@ -132,12 +132,12 @@ import Testing
 
     /// 7. A mistyped strategy is answered with the nearest; --dry-run estimates the duration;
     /// --out /dev/null works (and /dev/null stays a device).
-    @Test func typosEstimatesAndDevNull() throws {
-        let typo = try CLI.run(["run", "--strategy", "prefech"])
+    @Test func typosEstimatesAndDevNull() async throws {
+        let typo = try await CLI.run(["run", "--strategy", "prefech"])
         #expect(typo.status == 64 && typo.stderr.contains("did you mean prefetch?"), "\(typo.stderr)")
-        let dry = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "10k", "--repeat", "3", "--dry-run"])
+        let dry = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "10k", "--repeat", "3", "--dry-run"])
         #expect(dry.status == 0 && dry.stdout.contains("estimated duration: about"), "\(dry.stdout)")
-        let null = try CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "/dev/null",
+        let null = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "/dev/null",
                                 "--markdown", "/dev/null", "--quiet"], tmpdir: CLI.makeFolder())
         #expect(null.status == 0, "\(null.stderr)")
         var info = stat()
@@ -147,11 +147,11 @@ import Testing
     /// Issue 26, 1: the bare batch insert keeps duplicated keys and relates nothing: never
     /// recommended where keys repeat, unless the team says it only appends (`--require none`);
     /// the outcome is in the summary CSV. A bad `--require` names what is accepted.
-    @Test func aStoreTheTeamCannotShipIsNeverRecommended() throws {
+    @Test func aStoreTheTeamCannotShipIsNeverRecommended() async throws {
         let dir = CLI.makeFolder()
         let base = ["run", "--strategy", "batch,batch-insert-only", "--rows", "2000", "--dup-rate", "0.1", "--repeat", "5",
                     "--no-limit", "--progress", "none"]
-        let r = try CLI.run(base + ["--summary-csv", dir + "/s.csv"], tmpdir: dir)
+        let r = try await CLI.run(base + ["--summary-csv", dir + "/s.csv"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("excluded: batch-insert-only: keeps 200 duplicated keys; relates none of its 2000 records"),
                 "\(r.stdout)")
@@ -159,9 +159,9 @@ import Testing
         let csv = try CLI.parseCSV(try String(contentsOfFile: dir + "/s.csv", encoding: .utf8))
         let outcome = try #require(csv[0].firstIndex(of: "outcome"))
         #expect(Set(csv.dropFirst().map { $0[outcome] }) == ["ok", "short:unique+links"], "\(csv)")
-        let appendOnly = try CLI.run(base + ["--require", "none"], tmpdir: dir)
+        let appendOnly = try await CLI.run(base + ["--require", "none"], tmpdir: dir)
         #expect(appendOnly.status == 0 && !appendOnly.stdout.contains("excluded: batch-insert-only"), "\(appendOnly.stdout)")
-        let bad = try CLI.run(["run", "--require", "unique,fast"])
+        let bad = try await CLI.run(["run", "--require", "unique,fast"])
         #expect(bad.status == 64 && bad.stderr.contains("--require: 'fast' is not accepted; expects unique, links, screen and objects"),
                 "\(bad.stderr)")
     }
@@ -170,17 +170,17 @@ import Testing
     /// FULL, the store, the batch size), never taken from another machine's baseline; a kept
     /// store is never touched by it; the ETA times each configuration on its own and says what
     /// is not yet timed.
-    @Test func theDurationEstimateIsCalibratedHereAndTheETASaysWhatItKnows() throws {
+    @Test func theDurationEstimateIsCalibratedHereAndTheETASaysWhatItKnows() async throws {
         let dir = CLI.makeFolder()
         let kept = dir + "/kept.sqlite"
-        let dry = try CLI.run(["run", "--strategy", "context-save-per-row", "--rows", "2k", "--synchronous", "full",
+        let dry = try await CLI.run(["run", "--strategy", "context-save-per-row", "--rows", "2k", "--synchronous", "full",
                                "--store", kept, "--dry-run"], tmpdir: dir)
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("estimated duration: about ") && dry.stdout.contains("run here at up to 250 × 4ⁿ rows"),
                 "\(dry.stdout)")
         #expect(!dry.stdout.contains("baseline"), "\(dry.stdout)")
         #expect(!FileManager.default.fileExists(atPath: kept), "the calibration never writes the kept store")
-        let run = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--repeat", "2", "--progress", "lines"],
+        let run = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--repeat", "2", "--progress", "lines"],
                               tmpdir: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("repetition") }
@@ -191,13 +191,13 @@ import Testing
     /// Issue 26, 7: the review page's reproduce lines run as printed (here with the test binary
     /// for scripts/loadgen) and write a fresh folder, never onto the rows they reproduce; the page
     /// says how far a rerun may move the figures, and its verifier table has each outcome.
-    @Test func theReviewPageIsPasteable() throws {
+    @Test func theReviewPageIsPasteable() async throws {
         let dir = CLI.makeFolder()
         let results = dir + "/r.csv"
-        let run = try CLI.run(["run", "--strategy", "batch,batch-insert-only", "--rows", "800", "--dup-rate", "0.1", "--no-limit",
+        let run = try await CLI.run(["run", "--strategy", "batch,batch-insert-only", "--rows", "800", "--dup-rate", "0.1", "--no-limit",
                                "--out", results, "--quiet"], tmpdir: dir, cwd: dir)
         #expect(run.status == 0, "\(run.stderr)")
-        let report = try CLI.run(["report", results, "--out", dir + "/review", "--no-charts"])
+        let report = try await CLI.run(["report", results, "--out", dir + "/review", "--no-charts"])
         #expect(report.status == 0, "\(report.stderr)")
         let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
         let block = try #require(page.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
@@ -211,7 +211,7 @@ import Testing
         shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
         shell.currentDirectoryURL = URL(fileURLWithPath: dir)
         try shell.run()
-        shell.waitUntilExit()
+        await CLI.exit(of: shell)
         #expect(shell.terminationStatus == 0)
         #expect(try String(contentsOfFile: results, encoding: .utf8) == before, "the rerun appended to the rows it reproduces")
         let fresh = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("rerun-") }
@@ -219,18 +219,18 @@ import Testing
     }
 
     /// Issue 26, 7: `all,-NAME` leaves idioms out; `--rows 50,000` names the comma problem.
-    @Test func allLessSomeAndTheThousandsComma() throws {
-        let dry = try CLI.run(["run", "--strategy", "all,-context-save-per-row,-history-consumer", "--rows", "100", "--dry-run"])
+    @Test func allLessSomeAndTheThousandsComma() async throws {
+        let dry = try await CLI.run(["run", "--strategy", "all,-context-save-per-row,-history-consumer", "--rows", "100", "--dry-run"])
         #expect(dry.status == 0 && dry.stdout.contains("n-plus-one") && !dry.stdout.contains("context-save-per-row")
                 && !dry.stdout.contains("history-consumer"), "\(dry.stdout)")
-        let beside = try CLI.run(["run", "--strategy", "all,batch"])
+        let beside = try await CLI.run(["run", "--strategy", "all,batch"])
         #expect(beside.status == 64 && beside.stderr.contains("leave one out with a minus (all,-context-save-per-row)"), "\(beside.stderr)")
-        let typo = try CLI.run(["run", "--strategy", "all,-prefech"])
+        let typo = try await CLI.run(["run", "--strategy", "all,-prefech"])
         #expect(typo.status == 64 && typo.stderr.contains("did you mean -prefetch?"), "\(typo.stderr)")
-        let comma = try CLI.run(["run", "--rows", "50,000"])
+        let comma = try await CLI.run(["run", "--rows", "50,000"])
         #expect(comma.status == 64 && comma.stderr.contains("a comma separates a sweep's values: for one value write 50000 (or 50k)"),
                 "\(comma.stderr)")
-        let sweep = try CLI.run(["run", "--strategy", "batch", "--rows", "1,500", "--no-limit", "--dry-run"])
+        let sweep = try await CLI.run(["run", "--strategy", "batch", "--rows", "1,500", "--no-limit", "--dry-run"])
         #expect(sweep.status == 0 && sweep.stderr.contains("--rows 1,500 is a sweep of 1 and 500"), "\(sweep.stderr)")
     }
 }

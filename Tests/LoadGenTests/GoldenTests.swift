@@ -32,46 +32,46 @@ import Testing
     }
 
     /// Runs loadgen in the inputs folder (so paths in outputs are the files' names alone).
-    func output(_ arguments: [String], status: Int32 = 0) throws -> String {
-        let r = try CLI.run(arguments, cwd: Self.inputs)
+    func output(_ arguments: [String], status: Int32 = 0) async throws -> String {
+        let r = try await CLI.run(arguments, cwd: Self.inputs)
         #expect(r.status == status, "loadgen \(arguments.joined(separator: " ")): \(r.stderr)")
         return r.stdout
     }
 
     @Test(arguments: ["run", "list", "generate", "compare", "ab", "plot", "report", "export"])
-    func helpOfEveryCommand(command: String) throws {
-        try check("help/\(command).txt", try output([command, "--help"]))
+    func helpOfEveryCommand(command: String) async throws {
+        try check("help/\(command).txt", try await output([command, "--help"]))
     }
 
-    @Test func helpOfLoadgen() throws {
-        try check("help/loadgen.txt", try output(["--help"]))
+    @Test func helpOfLoadgen() async throws {
+        try await check("help/loadgen.txt", try output(["--help"]))
     }
 
     @Test(arguments: ["terminal", "markdown", "summary-csv", "json", "bmf", "github-smaller-is-better", "github-bigger-is-better"])
-    func exports(format: String) throws {
-        try check("export/\(format).txt", try output(["export", "results.csv", "--format", format]))
+    func exports(format: String) async throws {
+        try check("export/\(format).txt", try await output(["export", "results.csv", "--format", format]))
     }
 
-    @Test func comparisonReport() throws {
-        try check("compare.md", try output(["compare", "baseline.csv", "results.csv"]))
+    @Test func comparisonReport() async throws {
+        try await check("compare.md", try output(["compare", "baseline.csv", "results.csv"]))
     }
 
-    @Test func reviewPage() throws {
+    @Test func reviewPage() async throws {
         let dir = CLI.makeFolder()
-        _ = try output(["report", "results.csv", "--no-charts", "--out", dir])
+        _ = try await output(["report", "results.csv", "--no-charts", "--out", dir])
         try check("review.md", try String(contentsOfFile: dir + "/review.md", encoding: .utf8))
     }
 
     /// `export` without a format, with one it does not know, or without a file: a usage error
     /// naming the accepted formats; a file it cannot read: 66.
-    @Test func exportRefusesWhatItCannotDo() throws {
+    @Test func exportRefusesWhatItCannotDo() async throws {
         for (arguments, status, mentions) in [(["results.csv"], 64, "--format is required: give one of terminal, markdown"),
                                               (["results.csv", "--format", "csv"], 64, "--format 'csv' is not a format"),
                                               (["--format", "bmf"], 64, "expects one or more results CSV files"),
                                               (["missing.csv", "--format", "bmf"], 66, "missing.csv"),
                                               (["results.csv", "--format", "bmf", "--out", "./results.csv"], 64,
                                                "is one of the results files it reads")] as [([String], Int32, String)] {
-            let r = try CLI.run(["export"] + arguments, cwd: Self.inputs)
+            let r = try await CLI.run(["export"] + arguments, cwd: Self.inputs)
             #expect(r.status == status && r.stderr.contains(mentions), "\(arguments): \(r.stderr)")
         }
     }

@@ -8,11 +8,11 @@ import Testing
 @Suite(.serialized) struct HostileInputTests {
     /// A real results file (batch and prefetch with their limit, two repetitions), made once.
     static let fixture = ResultsFixture.make(["--strategy", "batch,prefetch", "--rows", "1500", "--repeat", "2"], name: "base.csv")
-    static var base: ResultsFixture { get throws { try fixture.get() } }
+    static var base: ResultsFixture { get async throws { try await fixture.get() } }
 
     /// The base rows, edited, as a new results file.
-    func write(_ name: String, edit: (inout [String: String]) -> Void = { _ in }) throws -> String {
-        try Self.base.write(name, edit: edit)
+    func write(_ name: String, edit: (inout [String: String]) -> Void = { _ in }) async throws -> String {
+        try await Self.base.write(name, edit: edit)
     }
 
     func files(_ dir: String) -> [String] {
@@ -23,47 +23,47 @@ import Testing
 
     /// 1. A repetition that fails (the disk fills at COMMIT) leaves the previous store at
     /// --store PATH as it was, with no WAL beside it; the next run can still use PATH.
-    @Test func aFailedRepetitionNeverReplacesTheKeptStore() throws {
+    @Test func aFailedRepetitionNeverReplacesTheKeptStore() async throws {
         let dir = CLI.makeFolder()
         let store = dir + "/s.sqlite"
-        let good = try CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--store", store, "--quiet"],
+        let good = try await CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--store", store, "--quiet"],
                                tmpdir: dir)
         #expect(good.status == 0, "\(good.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         // 20,000 rows: the store passes 1 MB and fails at COMMIT, while the verifier's own
         // temporary table stays under it, so the failed store is verified (15,000 lost keys).
-        let full = try CLI.run(["run", "--strategy", "batch", "--rows", "20000", "--no-limit", "--store", store, "--quiet"],
+        let full = try await CLI.run(["run", "--strategy", "batch", "--rows", "20000", "--no-limit", "--store", store, "--quiet"],
                                tmpdir: dir, limits: ["--fsize=1000000"])
         // The disk's failure, not the strategy's: 74 (issue 27).
         #expect(full.status == 74 && full.stderr.contains("failed on the environment"), "\(full.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         #expect(files(dir).filter { $0.hasPrefix("s.sqlite") || $0.hasPrefix(".s.sqlite") } == ["s.sqlite"])
-        let again = try CLI.run(["run", "--strategy", "batch", "--rows", "2000", "--no-limit", "--store", store, "--json"],
+        let again = try await CLI.run(["run", "--strategy", "batch", "--rows", "2000", "--no-limit", "--store", store, "--json"],
                                 tmpdir: dir)
         #expect(again.status == 0 && again.stdout.contains("\"store_rows\" : 2000"), "\(again.stderr)")
     }
 
     /// 2. `report --out DIR` never replaces a review.md loadgen did not write.
-    @Test func reportRefusesAReviewPageItDidNotWrite() throws {
-        let out = try Self.base.dir + "/review-foreign"
+    @Test func reportRefusesAReviewPageItDidNotWrite() async throws {
+        let out = try await Self.base.dir + "/review-foreign"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try "# My own notes\n".write(toFile: out + "/review.md", atomically: true, encoding: .utf8)
-        let r = try CLI.run(["report", Self.base.path, "--out", out])
+        let r = try await CLI.run(["report", Self.base.path, "--out", out])
         #expect(r.status == 73 && r.stderr.contains("review.md exists and is not a file loadgen wrote"), "\(r.stderr)")
         #expect(try String(contentsOfFile: out + "/review.md", encoding: .utf8) == "# My own notes\n")
         #expect(files(out) == ["review.md"])
         // Its own page it replaces.
-        let own = try Self.base.dir + "/review-own"
-        for _ in 0..<2 { #expect(try CLI.run(["report", Self.base.path, "--out", own]).status == 0) }
+        let own = try await Self.base.dir + "/review-own"
+        for _ in 0..<2 { #expect(try await CLI.run(["report", Self.base.path, "--out", own]).status == 0) }
     }
 
     // MARK: Wrong answers
 
     /// 3. gnuplot cut short by a full disk: plot fails (74) naming the charts, and leaves no
     /// empty or cut image behind.
-    @Test func plotFailsWhenTheDiskFillsUnderGnuplot() throws {
-        let out = try Self.base.dir + "/plots-full"
-        let r = try CLI.run(["plot", Self.base.path, "--out", out], limits: ["--fsize=20000"])
+    @Test func plotFailsWhenTheDiskFillsUnderGnuplot() async throws {
+        let out = try await Self.base.dir + "/plots-full"
+        let r = try await CLI.run(["plot", Self.base.path, "--out", out], limits: ["--fsize=20000"])
         #expect(r.status == 74 && r.stderr.contains("empty or cut"), "\(r.status) \(r.stderr)")
         for name in files(out) where name.hasSuffix(".png") {
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
@@ -72,13 +72,13 @@ import Testing
     }
 
     /// 4. A suite saved with CR LF line ends runs every line, with or without comments.
-    @Test func aSuiteWithCRLFLineEndsRunsEveryLine() throws {
+    @Test func aSuiteWithCRLFLineEndsRunsEveryLine() async throws {
         let dir = CLI.makeFolder()
         for comment in ["# a comment\r\n", ""] {
             let suite = dir + "/crlf"
             try (comment + "--strategy batch --rows 1k,2k\r\n--strategy prefetch --rows 3k\r\n\r\n--strategy context-reset --rows 1k\r\n")
                 .write(toFile: suite, atomically: true, encoding: .utf8)
-            let r = try CLI.run(["run", "--suite", suite, "--dry-run"])
+            let r = try await CLI.run(["run", "--suite", suite, "--dry-run"])
             #expect(r.status == 0, "\(r.stderr)")
             let named = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  configuration") && !$0.contains("(limit, added") }
             #expect(named.count == 4, "\(r.stdout)")
@@ -87,23 +87,23 @@ import Testing
 
     /// 5. compare passes only when it compared: nothing in common is trouble (2), a baseline
     /// configuration missing now fails (1) unless --allow-missing, a shard given twice is refused.
-    @Test func compareFailsWhenItComparedNothingOrPart() throws {
-        let other = try write("other-rows.csv") { row in
+    @Test func compareFailsWhenItComparedNothingOrPart() async throws {
+        let other = try await write("other-rows.csv") { row in
             row["rows"] = "1600"
             row["unique_keys"] = "1600"
             row["run_id"] = "x" + (row["run_id"] ?? "")
         }
-        let nothing = try CLI.run(["compare", Self.base.path, other])
+        let nothing = try await CLI.run(["compare", Self.base.path, other])
         #expect(nothing.status == 2 && nothing.stderr.contains("nothing was compared"), "\(nothing.stderr)")
 
-        let part = try write("part.csv") { row in
+        let part = try await write("part.csv") { row in
             if row["strategy"] == "prefetch" { row["rows"] = "1600"; row["unique_keys"] = "1600" }
         }
-        let missing = try CLI.run(["compare", Self.base.path, part])
+        let missing = try await CLI.run(["compare", Self.base.path, part])
         #expect(missing.status == 1 && missing.stdout.contains("1 configuration of the baseline not measured"), "\(missing.stdout)")
-        #expect(try CLI.run(["compare", Self.base.path, part, "--allow-missing"]).status == 0)
+        #expect(try await CLI.run(["compare", Self.base.path, part, "--allow-missing"]).status == 0)
 
-        let twice = try CLI.run(["compare", Self.base.path, Self.base.path, Self.base.path])
+        let twice = try await CLI.run(["compare", Self.base.path, Self.base.path, Self.base.path])
         #expect(twice.status == 2 && twice.stderr.contains("the same file or shard given twice"), "\(twice.stderr)")
     }
 
@@ -111,87 +111,87 @@ import Testing
     /// column, instead of crashing (nan) or reading as an improvement (inf, 1e308, −5).
     @Test(arguments: [("vs_limit", "nan"), ("vs_limit", "inf"), ("vs_limit", "1e308"), ("peak_rss_bytes", "nan"),
                       ("allocations", "nan"), ("sql_statements", "nan"), ("sql_statements", "-5"), ("vs_limit", "5000")])
-    func numbersNoRunWritesAreRefusedWithTheirPlace(column: String, value: String) throws {
-        let bad = try write("bad-\(column)-\(value).csv") { row in
+    func numbersNoRunWritesAreRefusedWithTheirPlace(column: String, value: String) async throws {
+        let bad = try await write("bad-\(column)-\(value).csv") { row in
             if row["strategy"] == "prefetch" && !(row[column] ?? "").isEmpty { row[column] = value }
         }
-        let c = try CLI.run(["compare", Self.base.path, bad])
+        let c = try await CLI.run(["compare", Self.base.path, bad])
         #expect(c.status == 2 && c.stderr.contains("\(bad):") && c.stderr.contains("\(column): '\(value)'"), "\(c.stderr)")
         for command in ["plot", "report"] {
-            let r = try CLI.run([command, bad, "--out", Self.base.dir + "/\(command)-bad", "--format", "svg"])
+            let r = try await CLI.run([command, bad, "--out", Self.base.dir + "/\(command)-bad", "--format", "svg"])
             #expect(r.status == 65 && r.stderr.contains("\(column): '\(value)'"), "\(command): \(r.status) \(r.stderr)")
         }
     }
 
     /// 7. A correctness figure blank in the new file is a regression, not a figure skipped.
-    @Test func blankCorrectnessCellsAreRegressions() throws {
+    @Test func blankCorrectnessCellsAreRegressions() async throws {
         for column in ["integrity", "store_rows", "lost", "duplicates", "bad_links"] {
-            let blank = try write("blank-\(column).csv") { row in if row["strategy"] == "batch" { row[column] = "" } }
-            let r = try CLI.run(["compare", Self.base.path, blank])
+            let blank = try await write("blank-\(column).csv") { row in if row["strategy"] == "batch" { row[column] = "" } }
+            let r = try await CLI.run(["compare", Self.base.path, blank])
             #expect(r.status == 1 && r.stdout.contains("| \(column) |") && r.stdout.contains("missing"), "\(column): \(r.stdout)")
         }
-        let status = try write("blank-status.csv") { row in if row["strategy"] == "batch" { row["status"] = "" } }
-        let s = try CLI.run(["compare", Self.base.path, status])
+        let status = try await write("blank-status.csv") { row in if row["strategy"] == "batch" { row["status"] = "" } }
+        let s = try await CLI.run(["compare", Self.base.path, status])
         #expect(s.status == 2 && s.stderr.contains("status: '' is not a status"), "\(s.stderr)")
     }
 
     /// 8. A writer strategy records the writers, producer latency and coordinators it ran with,
     /// given or not: one configuration, one key.
-    @Test func writerDefaultsAreRecordedAsTheValuesTheyAre() throws {
+    @Test func writerDefaultsAreRecordedAsTheValuesTheyAre() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/w.csv"
         for extra in [[], ["--writers", "1"]] {
-            let r = try CLI.run(["run", "--strategy", "many-writers", "--rows", "500", "--no-limit", "--out", out, "--quiet"] + extra,
+            let r = try await CLI.run(["run", "--strategy", "many-writers", "--rows", "500", "--no-limit", "--out", out, "--quiet"] + extra,
                                 tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         let rows = try CLI.rows(out)
         #expect(rows.count == 2)
         for row in rows { #expect(row["writers"] == "1" && row["producer_latency_us"] == "0" && row["coordinators"] == "shared") }
-        let batch = try CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "-", "--quiet"], tmpdir: dir)
+        let batch = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "-", "--quiet"], tmpdir: dir)
         let batchRow = try CLI.parseCSV(batch.stdout)
         let w = batchRow[0].firstIndex(of: "writers")!
         #expect(batchRow[1][w] == "")
     }
 
     /// 9. '#' inside a word of a suite line is part of it; a comment starts a word.
-    @Test func aHashInsideASuitePathIsKept() throws {
+    @Test func aHashInsideASuitePathIsKept() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/hash"
         try "--strategy batch --rows 500 --no-limit --store \(dir)/a#b.sqlite   # kept as a#b\n"
             .write(toFile: suite, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir)
+        let r = try await CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(files(dir).contains("a#b.sqlite") && !files(dir).contains("a"))
         try "--strategy batch --rows 500 --store '\(dir)/with space.sqlite' --no-limit\n".write(toFile: suite, atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir).status == 0)
+        #expect(try await CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir).status == 0)
         #expect(files(dir).contains("with space.sqlite"))
         try "--strategy batch --store 'unclosed\n".write(toFile: suite, atomically: true, encoding: .utf8)
         // In the test's folder: were the quote ever taken as closed, the store would land there,
         // not in the checkout (an earlier version of this test left a store named 'unclosed).
-        let bad = try CLI.run(["run", "--suite", suite], tmpdir: dir, cwd: dir)
+        let bad = try await CLI.run(["run", "--suite", suite], tmpdir: dir, cwd: dir)
         #expect(bad.status == 64 && bad.stderr.contains("\(suite):1: a ' quote is not closed"), "\(bad.stderr)")
     }
 
     // MARK: Checked late, hangs, crashes
 
     /// 10. Every suite line's --store is checked before the first line runs.
-    @Test func everySuiteLinesStoreIsCheckedFirst() throws {
+    @Test func everySuiteLinesStoreIsCheckedFirst() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/stores", out = dir + "/out.csv"
         try "--strategy batch --rows 500 --no-limit\n--strategy batch --rows 600 --no-limit --store \(dir)/no/such/s.sqlite\n"
             .write(toFile: suite, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "--suite", suite, "--out", out], tmpdir: dir)
+        let r = try await CLI.run(["run", "--suite", suite, "--out", out], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("\(suite):2") && r.stderr.contains("does not exist"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     /// 11. Too few open files is named before anything runs; a memory limit too low for a thread
     /// fails the repetition with the reason instead of hanging.
-    @Test func resourceLimitsAreNamedNotCrashedOrHungOn() throws {
+    @Test func resourceLimitsAreNamedNotCrashedOrHungOn() async throws {
         let dir = CLI.makeFolder()
         for files in ["8", "20"] {
-            let r = try CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit"], tmpdir: dir, limits: ["--nofile=\(files)"])
+            let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit"], tmpdir: dir, limits: ["--nofile=\(files)"])
             #expect(r.status == 71 && r.stderr.contains("only \(files) files may be open (ulimit -n)"), "\(r.status) \(r.stderr)")
         }
         // 110 MB of address space (the issue's `ulimit -v 100000`, plus what the debug binary the
@@ -202,10 +202,10 @@ import Testing
         let (p, out, _) = CLI.process(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--progress", "none"],
                                       tmpdir: dir, limits: ["--as=110000000"])
         try p.run()
-        let ended = CLI.waitUntil(seconds: 120) { !p.isRunning }
+        let ended = await CLI.waitUntil(seconds: 120) { !p.isRunning }
         if !ended { kill(p.processIdentifier, SIGKILL); for child in CLI.children(of: p.processIdentifier) { kill(child, SIGKILL) } }
-        p.waitUntilExit()
-        let summary = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await CLI.exit(of: p)
+        let summary = String(decoding: await CLI.readToEnd(out), as: UTF8.self)
         #expect(ended, "the run hung under a memory limit")
         // Which allocation meets the limit first depends on timing: the sampler's thread (the
         // repetition fails with the reason), or one the Swift runtime or Dispatch cannot do
@@ -216,66 +216,66 @@ import Testing
     }
 
     /// 12. report refuses to summarise two machines as one unless told, and then says so.
-    @Test func reportRefusesToMixMachinesSilently() throws {
-        let mixed = try write("mixed.csv") { row in
+    @Test func reportRefusesToMixMachinesSilently() async throws {
+        let mixed = try await write("mixed.csv") { row in
             if row["strategy"] == "prefetch" { row["cpu_model"] = "Another CPU" }
         }
-        let r = try CLI.run(["report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts"])
+        let r = try await CLI.run(["report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts"])
         #expect(r.status == 65 && r.stderr.contains("2 machines") && r.stderr.contains("--cross-machine"), "\(r.stderr)")
-        let allowed = try CLI.run(["report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts", "--cross-machine"])
+        let allowed = try await CLI.run(["report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts", "--cross-machine"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
-        let page = try String(contentsOfFile: Self.base.dir + "/review-mixed/review.md", encoding: .utf8)
+        let page = try await String(contentsOfFile: Self.base.dir + "/review-mixed/review.md", encoding: .utf8)
         #expect(page.contains("Measured on 2 machines (--cross-machine)"))
     }
 
     /// 13. Messages that name the real cause and a fix that works.
-    @Test func messagesNameTheCauseAndAWorkingFix() throws {
-        let dir = try Self.base.dir
+    @Test func messagesNameTheCauseAndAWorkingFix() async throws {
+        let dir = try await Self.base.dir
         // report without gnuplot: --no-charts is offered, and works.
-        let noGnuplot = try CLI.run(["report", Self.base.path, "--out", dir + "/review-nognuplot"], environment: ["PATH": "/nonexistent"])
+        let noGnuplot = try await CLI.run(["report", Self.base.path, "--out", dir + "/review-nognuplot"], environment: ["PATH": "/nonexistent"])
         #expect(noGnuplot.status == 69 && noGnuplot.stderr.contains("--no-charts"), "\(noGnuplot.stderr)")
-        let without = try CLI.run(["report", Self.base.path, "--out", dir + "/review-nognuplot", "--no-charts"],
+        let without = try await CLI.run(["report", Self.base.path, "--out", dir + "/review-nognuplot", "--no-charts"],
                                   environment: ["PATH": "/nonexistent"])
         #expect(without.status == 0, "\(without.stderr)")
         // --out naming a file.
         let file = dir + "/a-file"
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         for command in ["plot", "report"] {
-            let r = try CLI.run([command, Self.base.path, "--out", file])
+            let r = try await CLI.run([command, Self.base.path, "--out", file])
             #expect(r.status == 73 && r.stderr.contains("--out \(file) is a file; give a folder"), "\(r.stderr)")
         }
         // A byte-order mark first (a spreadsheet saved the file).
         let bom = dir + "/bom.csv"
-        try Data([0xEF, 0xBB, 0xBF] + Array(try String(contentsOfFile: Self.base.path, encoding: .utf8).utf8))
+        try await Data([0xEF, 0xBB, 0xBF] + Array(try String(contentsOfFile: Self.base.path, encoding: .utf8).utf8))
             .write(to: URL(fileURLWithPath: bom))
-        #expect(try CLI.run(["compare", Self.base.path, bom]).status == 0)
-        #expect(try CLI.run(["plot", bom, "--out", dir + "/plots-bom", "--data-only"]).status == 0)
+        #expect(try await CLI.run(["compare", Self.base.path, bom]).status == 0)
+        #expect(try await CLI.run(["plot", bom, "--out", dir + "/plots-bom", "--data-only"]).status == 0)
         // A pipe (bash's process substitution).
         let piped = Process()
         piped.executableURL = URL(fileURLWithPath: "/bin/bash")
-        piped.arguments = try ["-c", "\"$0\" compare \"$1\" <(cat \"$1\")", CLI.binary, Self.base.path]
+        piped.arguments = try await ["-c", "\"$0\" compare \"$1\" <(cat \"$1\")", CLI.binary, Self.base.path]
         piped.standardOutput = FileHandle.nullDevice
         try piped.run()
-        piped.waitUntilExit()
+        await CLI.exit(of: piped)
         #expect(piped.terminationStatus == 0)
         // --store memory works for an operation on a filled store, as --store PATH does.
-        let memory = try CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--store", "memory",
+        let memory = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--store", "memory",
                                   "--quiet"], tmpdir: CLI.makeFolder())
         #expect(memory.status == 0, "\(memory.stderr)")
     }
 
     /// 14. SIGINT writes --markdown and --summary-csv from what finished; SIGTERM exits 143.
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aSignalWritesTheReportsAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
+    func aSignalWritesTheReportsAndExitsWithItsStatus(signal: Int32, status: Int32) async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/r.csv", markdown = dir + "/r.md", summary = dir + "/s.csv"
         let (p, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "2000,50000000", "--out", out,
                                      "--markdown", markdown, "--summary-csv", summary, "--progress", "none"], tmpdir: dir)
         try p.run()
         // The second configuration's child has started once the first row is written.
-        #expect(CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty })
+        #expect(await CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty })
         kill(p.processIdentifier, signal)
-        p.waitUntilExit()
+        await CLI.exit(of: p)
         #expect(p.terminationStatus == status)
         let text = try String(contentsOfFile: markdown, encoding: .utf8)
         #expect(text.contains("| raw-sqlite"))
@@ -288,24 +288,24 @@ import Testing
     }
 
     /// 14. A results file with a cut row in its middle is refused before a run appends to it.
-    @Test func aCutRowInTheMiddleOfTheOutputIsRefused() throws {
-        let cut = try Self.base.dir + "/cut-middle.csv"
-        var lines = try String(contentsOfFile: Self.base.path, encoding: .utf8).components(separatedBy: "\r\n")
+    @Test func aCutRowInTheMiddleOfTheOutputIsRefused() async throws {
+        let cut = try await Self.base.dir + "/cut-middle.csv"
+        var lines = try await String(contentsOfFile: Self.base.path, encoding: .utf8).components(separatedBy: "\r\n")
         lines[2] = String(lines[2].prefix(30))
         let text = lines.joined(separator: "\r\n")
         try text.write(toFile: cut, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", cut], tmpdir: CLI.makeFolder())
+        let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", cut], tmpdir: CLI.makeFolder())
         #expect(r.status == 73 && r.stderr.contains("line 3"), "\(r.stderr)")
         #expect(try String(contentsOfFile: cut, encoding: .utf8) == text)
     }
 
     /// 14. A symbolic link at --store stays a link, to the new store.
-    @Test func aSymlinkedStoreStaysALink() throws {
+    @Test func aSymlinkedStoreStaysALink() async throws {
         let dir = CLI.makeFolder()
         try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.sqlite", withDestinationPath: "real/s.sqlite")
         for rows in ["500", "700"] {
-            let r = try CLI.run(["run", "--strategy", "batch", "--rows", rows, "--no-limit", "--store", dir + "/link.sqlite", "--quiet"],
+            let r = try await CLI.run(["run", "--strategy", "batch", "--rows", rows, "--no-limit", "--store", dir + "/link.sqlite", "--quiet"],
                                 tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
@@ -314,12 +314,12 @@ import Testing
     }
 
     /// 14. A share too small for four decimals is recorded as given.
-    @Test func aTinyFractionIsRecordedAsGiven() throws {
-        let r = try CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--fraction", "1e-7", "--rows", "1000",
+    @Test func aTinyFractionIsRecordedAsGiven() async throws {
+        let r = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--fraction", "1e-7", "--rows", "1000",
                              "--out", "-", "--quiet"], tmpdir: CLI.makeFolder())
         let records = try CLI.parseCSV(r.stdout)
         #expect(records.count == 2 && records[1][records[0].firstIndex(of: "fraction")!] == "0.0000001")
-        let tenth = try CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--out", "-", "--quiet"],
+        let tenth = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--out", "-", "--quiet"],
                                 tmpdir: CLI.makeFolder())
         let t = try CLI.parseCSV(tenth.stdout)
         #expect(t[1][t[0].firstIndex(of: "fraction")!] == "0.1000")

@@ -3,14 +3,14 @@ import Testing
 
 /// `loadgen generate` and `loadgen run --input` end to end.
 @Suite(.serialized) struct ImportTests {
-    @Test func generateIsDeterministicAcrossProcesses() throws {
+    @Test func generateIsDeterministicAcrossProcesses() async throws {
         let dir = CLI.makeFolder()
         for format in ["json", "ndjson"] {
             for dataset in ["expenses", "photos"] {
                 // One file per dataset: generate replaces only an earlier generate of the same records.
                 let a = dir + "/a-\(dataset).\(format)", b = dir + "/b-\(dataset).\(format)"
                 for path in [a, b] {
-                    let r = try CLI.run(["generate", "--dataset", dataset, "--rows", "3000", "--dup-rate", "0.2",
+                    let r = try await CLI.run(["generate", "--dataset", dataset, "--rows", "3000", "--dup-rate", "0.2",
                                          "--key-dist", "zipf", "--seed", "9", "--payload-bytes", "64", "--out", path, "--quiet"])
                     #expect(r.status == 0, "\(r.stderr)")
                 }
@@ -19,11 +19,11 @@ import Testing
         }
     }
 
-    @Test func importGivesTheGeneratedKeysAndValues() throws {
+    @Test func importGivesTheGeneratedKeysAndValues() async throws {
         let dir = CLI.makeFolder()
         let file = dir + "/e.ndjson", out = dir + "/runs.csv", store = dir + "/kept.sqlite"
-        #expect(try CLI.run(["generate", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4", "--out", file]).status == 0)
-        let r = try CLI.run(["run", "--strategy", "prefetch", "--input", file, "--out", out, "--store", store, "--quiet"],
+        #expect(try await CLI.run(["generate", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4", "--out", file]).status == 0)
+        let r = try await CLI.run(["run", "--strategy", "prefetch", "--input", file, "--out", out, "--store", store, "--quiet"],
                             tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let row = try CLI.row(of: "prefetch", in: out)
@@ -31,13 +31,13 @@ import Testing
         #expect(row["store_rows"] == "1800" && row["lost"] == "0" && row["duplicates"] == "0" && row["bad_links"] == "0")
         // The same spec generated directly lands the same values in a store.
         let direct = dir + "/direct.sqlite"
-        #expect(try CLI.run(["run", "--strategy", "prefetch", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4",
+        #expect(try await CLI.run(["run", "--strategy", "prefetch", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4",
                              "--store", direct, "--quiet"], tmpdir: dir).status == 0)
-        #expect(try dump(store) == dump(direct))
+        await #expect(try dump(store) == dump(direct))
     }
 
     /// Every expense with its values and category, in key order.
-    func dump(_ path: String) throws -> String {
+    func dump(_ path: String) async throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", """
@@ -49,8 +49,8 @@ import Testing
         let pipe = Pipe()
         p.standardOutput = pipe
         try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let data = await CLI.readToEnd(pipe)
+        await CLI.exit(of: p)
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -65,11 +65,11 @@ import Testing
     ]
 
     @Test(arguments: malformed)
-    func malformedInputExits65AndLeavesNothing(name: String, content: String, mentions: String) throws {
+    func malformedInputExits65AndLeavesNothing(name: String, content: String, mentions: String) async throws {
         let dir = CLI.makeFolder()
         let file = dir + "/\(name).json", out = dir + "/runs.csv"
         _ = FileManager.default.createFile(atPath: file, contents: Data(content.utf8))
-        let r = try CLI.run(["run", "--strategy", "context-reset", "--input", file, "--out", out], tmpdir: dir)
+        let r = try await CLI.run(["run", "--strategy", "context-reset", "--input", file, "--out", out], tmpdir: dir)
         #expect(r.status == 65, "\(name): \(r.stderr)")
         #expect(r.stderr.contains(file) && r.stderr.contains(mentions), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1)
@@ -77,17 +77,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["\(name).json"])
     }
 
-    @Test func inputRefusesGeneratorFlags() throws {
-        let r = try CLI.run(["run", "--input", "/tmp/x.json", "--rows", "10"])
+    @Test func inputRefusesGeneratorFlags() async throws {
+        let r = try await CLI.run(["run", "--input", "/tmp/x.json", "--rows", "10"])
         #expect(r.status == 64 && r.stderr.contains("--rows does not apply with --input"))
-        let missing = try CLI.run(["run", "--input", "/no/such/file.json"])
+        let missing = try await CLI.run(["run", "--input", "/no/such/file.json"])
         #expect(missing.status == 66)
     }
 
-    @Test func openLoopRecordsLatencyAndTheScreen() throws {
+    @Test func openLoopRecordsLatencyAndTheScreen() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "context-reset", "--rows", "2000", "--rate", "40000", "--view-context",
+        let r = try await CLI.run(["run", "--strategy", "context-reset", "--rows", "2000", "--rate", "40000", "--view-context",
                              "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let row = try CLI.row(of: "context-reset", in: out)
@@ -97,9 +97,9 @@ import Testing
         #expect(row["rate"] == "40000.0" && row["view_objects"] == "2000" && row["view_missing"] == "0")
     }
 
-    @Test func generateRefusesBadOutput() throws {
-        #expect(try CLI.run(["generate", "--rows", "10"]).status == 64)
-        #expect(try CLI.run(["generate", "--rows", "10", "--out", "/no/such/dir/x.json"]).status == 73)
-        #expect(try CLI.run(["generate", "--rows", "10", "--format", "xml", "--out", "-"]).status == 64)
+    @Test func generateRefusesBadOutput() async throws {
+        #expect(try await CLI.run(["generate", "--rows", "10"]).status == 64)
+        #expect(try await CLI.run(["generate", "--rows", "10", "--out", "/no/such/dir/x.json"]).status == 73)
+        #expect(try await CLI.run(["generate", "--rows", "10", "--format", "xml", "--out", "-"]).status == 64)
     }
 }

@@ -8,7 +8,7 @@ import Testing
         .deletingLastPathComponent().path
 
     /// Runs `executable` with `environment` added; stdout and stderr together.
-    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
@@ -18,20 +18,20 @@ import Testing
         p.standardOutput = pipe
         p.standardError = pipe
         try p.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let text = String(decoding: await CLI.readToEnd(pipe), as: UTF8.self)
+        await CLI.exit(of: p)
         return (p.terminationStatus, text)
     }
 
     /// Runs a script of the checkout (`scripts/nightly-ci`) with `environment` added.
-    func script(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        try run(Self.checkout + "/" + arguments[0], Array(arguments.dropFirst()), environment: environment)
+    func script(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, output: String) {
+        try await run(Self.checkout + "/" + arguments[0], Array(arguments.dropFirst()), environment: environment)
     }
 
     /// The workflow as GitHub reads it: built once, sharded, compared whatever the shards did,
     /// with the baseline's toolchain, history kept and the report in the job summary.
-    @Test func theWorkflowBuildsOnceComparesAlwaysAndKeepsHistory() throws {
-        let check = try run("/usr/bin/env", ["python3", "-c", """
+    @Test func theWorkflowBuildsOnceComparesAlwaysAndKeepsHistory() async throws {
+        let check = try await run("/usr/bin/env", ["python3", "-c", """
             import csv, sys, yaml
             w = yaml.safe_load(open(sys.argv[1]))
             jobs = w["jobs"]
@@ -58,7 +58,7 @@ import Testing
 
     /// The workflow's commands on a small suite: two shards, a baseline of two runs, a clean
     /// compare that writes the job summary and the history; a missing shard and a failed job fail.
-    @Test func theWorkflowsCommandsRunHere() throws {
+    @Test func theWorkflowsCommandsRunHere() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/suite"
         try "--strategy batch,prefetch --rows 800 --repeat 3\n--strategy one-writer --rows 800 --writers 2 --repeat 3 --no-limit\n"
@@ -71,58 +71,58 @@ import Testing
         for night in 1...2 {
             for shard in ["1/2", "2/2"] {
                 let out = dir + "/base-\(night)-\(shard.prefix(1)).csv"
-                let r = try script(["scripts/nightly-ci", "suite", out, shard], environment: env)
+                let r = try await script(["scripts/nightly-ci", "suite", out, shard], environment: env)
                 #expect(r.status == 0, "\(r.output)")
                 runs.append(out)
             }
         }
-        let joined = try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv"] + runs, environment: env)
+        let joined = try await script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv"] + runs, environment: env)
         #expect(joined.status == 0 && joined.output.contains("from 4 runs"), "\(joined.output)")
         // Tonight, both shards: clean, reported in the job summary, kept in the history.
         let tonight = [dir + "/night-1.csv", dir + "/night-2.csv"]
         for (out, shard) in zip(tonight, ["1/2", "2/2"]) {
-            #expect(try script(["scripts/nightly-ci", "suite", out, shard], environment: env).status == 0)
+            await #expect(try script(["scripts/nightly-ci", "suite", out, shard], environment: env).status == 0)
         }
-        let clean = try script(["scripts/nightly-ci", "compare"] + tonight, environment: env)
+        let clean = try await script(["scripts/nightly-ci", "compare"] + tonight, environment: env)
         #expect(clean.status == 0 && clean.output.contains("## loadgen compare: no regression"), "\(clean.output)")
         #expect(try String(contentsOfFile: summary, encoding: .utf8).contains("## loadgen compare: no regression"))
         let history = try CLI.rows(dir + "/results/history.csv")
         #expect(history.count == (try CLI.rows(tonight[0]).count + CLI.rows(tonight[1]).count))
         // A shard that did not run: its configurations are missing, the gate fails and says so.
-        let missing = try script(["scripts/nightly-ci", "compare", tonight[0]], environment: env)
+        let missing = try await script(["scripts/nightly-ci", "compare", tonight[0]], environment: env)
         #expect(missing.status == 1 && missing.output.contains("of the baseline not measured"), "\(missing.output)")
         // A job that failed before comparing is a failure even when what arrived compares clean.
         var failed = env
         failed["NIGHTLY_FAILED_JOBS"] = "a shard job (see its log)"
-        let f = try script(["scripts/nightly-ci", "compare"] + tonight, environment: failed)
+        let f = try await script(["scripts/nightly-ci", "compare"] + tonight, environment: failed)
         #expect(f.status == 1 && f.output.contains("Failed before comparing: a shard job"), "\(f.output)")
         // No results at all: trouble, not a pass.
-        #expect(try script(["scripts/nightly-ci", "compare"], environment: env).status == 2)
+        await #expect(try script(["scripts/nightly-ci", "compare"], environment: env).status == 2)
     }
 
     /// A baseline recorded with another Swift version is another machine: refused without
     /// --cross-machine, and with it the work is judged and time only shown.
-    @Test func aBaselineOfAnotherSwiftVersionIsNoticed() throws {
-        let base = try CompareTests.base
+    @Test func aBaselineOfAnotherSwiftVersionIsNoticed() async throws {
+        let base = try await CompareTests.base
         let other = try base.write("swift-6.2.csv") { row in row["swift_version"] = "6.2" }
-        let refused = try CLI.run(["compare", other, base.path])
+        let refused = try await CLI.run(["compare", other, base.path])
         #expect(refused.status == 2 && refused.stderr.contains("Swift 6.2") && refused.stderr.contains("--cross-machine"),
                 "\(refused.stderr)")
         let slower = try base.write("slower-elsewhere.csv") { row in
             if let v = Double(row["vs_limit"] ?? ""), row["strategy"] == "prefetch" { row["vs_limit"] = String(v / 2) }
         }
-        let across = try CLI.run(["compare", other, slower, "--cross-machine"])
+        let across = try await CLI.run(["compare", other, slower, "--cross-machine"])
         #expect(across.status == 0 && across.stdout.contains("Time and memory across machines"), "\(across.stdout)")
         #expect(across.stdout.contains("across machines: not judged"))
         let more = try base.write("more-statements-elsewhere.csv") { row in
             if row["strategy"] == "prefetch", let n = Int(row["sql_statements"] ?? "") { row["sql_statements"] = String(n + 1) }
         }
-        #expect(try CLI.run(["compare", other, more, "--cross-machine"]).status == 1, "work is judged across machines")
+        #expect(try await CLI.run(["compare", other, more, "--cross-machine"]).status == 1, "work is judged across machines")
     }
 
     /// Near misses and what the noisy rule can see are in the report, with numbers.
-    @Test func theReportListsNearMissesAndTheDetectableChange() throws {
-        let base = try CompareTests.base
+    @Test func theReportListsNearMissesAndTheDetectableChange() async throws {
+        let base = try await CompareTests.base
         var k = 0.0
         let tight = try base.write("tight-nm.csv") { row in
             if row["strategy"] == "context-reset" { k += 1; row["vs_limit"] = String(0.50 + 0.005 * k) }
@@ -131,7 +131,7 @@ import Testing
         let slower = try base.write("slower-nm.csv") { row in
             if row["strategy"] == "context-reset" { k += 1; row["vs_limit"] = String((0.50 + 0.005 * k) * 0.93) }
         }
-        let r = try CLI.run(["compare", tight, slower])
+        let r = try await CLI.run(["compare", tight, slower])
         #expect(r.status == 0, "\(r.stdout)")
         #expect(r.stdout.contains("### Near misses") && r.stdout.contains("| context-reset") && r.stdout.contains("-7.0 %")
                 && r.stdout.contains("within the ±10.0 % threshold"), "\(r.stdout)")
@@ -140,18 +140,18 @@ import Testing
 
     /// +1.4 % instructions where the baseline repeats exactly is seen (the old 2 % rule let it
     /// pass), and a figure that wanders keeps a tolerance of three times its spread.
-    @Test func nearExactToleranceFollowsRepeatability() throws {
-        let base = try CompareTests.base
+    @Test func nearExactToleranceFollowsRepeatability() async throws {
+        let base = try await CompareTests.base
         let exact = try base.write("instr-exact.csv") { row in if row["strategy"] == "prefetch" { row["instructions"] = "1000000000" } }
         let plus = try base.write("instr-plus.csv") { row in if row["strategy"] == "prefetch" { row["instructions"] = "1014000000" } }
-        let r = try CLI.run(["compare", exact, plus])
+        let r = try await CLI.run(["compare", exact, plus])
         #expect(r.status == 1 && r.stdout.contains("| instructions |") && r.stdout.contains("more than ±0.50 %"), "\(r.stdout)")
         var k = 0
         let wandering = try base.write("instr-wander.csv") { row in
             if row["strategy"] == "prefetch" { k += 1; row["instructions"] = String(1_000_000_000 + 3_000_000 * (k % 5)) }
         }
         // Spread 1.2 %: tolerance 3.6 %, so 1.014 G against a median of 1.006 G passes.
-        let w = try CLI.run(["compare", wandering, plus])
+        let w = try await CLI.run(["compare", wandering, plus])
         #expect(w.status == 0, "\(w.stdout)")
     }
 
@@ -160,8 +160,8 @@ import Testing
     /// newer push replaces a running gate; the history's cache key changes with each attempt; a
     /// runner baseline is refused when a shard failed; each night judges time against the last
     /// green night.
-    @Test func theWorkflowsCanBlockAMergeAndKeepTheirHistoryOnce() throws {
-        let check = try run("/usr/bin/env", ["python3", "-c", """
+    @Test func theWorkflowsCanBlockAMergeAndKeepTheirHistoryOnce() async throws {
+        let check = try await run("/usr/bin/env", ["python3", "-c", """
             import sys, yaml
             gate = yaml.safe_load(open(sys.argv[1]))
             nightly = yaml.safe_load(open(sys.argv[2]))
@@ -192,7 +192,7 @@ import Testing
     /// the same binary judges time (a verdict, with how small a change it could see) and work
     /// (against a baseline of the same suite); a history appended twice keeps each run id once; a
     /// baseline joined from a run given twice, or an empty one, is refused.
-    @Test func theABGateAndItsBookkeepingRunHere() throws {
+    @Test func theABGateAndItsBookkeepingRunHere() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/pr"
         try "--strategy batch,prefetch --rows 600 --dup-rate 0.1 --synchronous normal --repeat 3\n".write(toFile: suite, atomically: true, encoding: .utf8)
@@ -200,9 +200,9 @@ import Testing
                    "NIGHTLY_RESULTS": dir + "/results", "NIGHTLY_BASELINE": dir + "/baseline.csv", "GITHUB_STEP_SUMMARY": dir + "/summary.md",
                    "TMPDIR": dir + "/", "LOADGEN_GIT_REV": "test"]
         let base = dir + "/base.csv"
-        #expect(try script(["scripts/nightly-ci", "suite", base], environment: env).status == 0)
-        #expect(try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv", base], environment: env).status == 0)
-        let ab = try script(["scripts/nightly-ci", "ab", CLI.binary, dir + "/ab", "the same binary"], environment: env)
+        await #expect(try script(["scripts/nightly-ci", "suite", base], environment: env).status == 0)
+        await #expect(try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv", base], environment: env).status == 0)
+        let ab = try await script(["scripts/nightly-ci", "ab", CLI.binary, dir + "/ab", "the same binary"], environment: env)
         // The timing verdict is not asserted: a binary against itself is flagged by chance at the
         // gate's alpha, and more often on a loaded machine (CI runs the other tests meanwhile). Its
         // bookkeeping is: a verdict, what it could see, and the work judged clean.
@@ -214,26 +214,26 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/summary.md", encoding: .utf8).contains("# The gate:"))
         // The rows of one night appended twice (a re-run restoring the history its first attempt
         // saved) are in the history once.
-        #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
-        #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
+        await #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
+        await #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
         #expect(try CLI.rows(dir + "/results/history.csv").count == CLI.rows(base).count)
-        let twice = try script(["scripts/nightly-ci", "baseline", dir + "/b2.csv", base, base], environment: env)
+        let twice = try await script(["scripts/nightly-ci", "baseline", dir + "/b2.csv", base, base], environment: env)
         #expect(twice.status == 2 && twice.output.contains("is in the runs twice"), "\(twice.output)")
         try (try String(contentsOfFile: base, encoding: .utf8).split(separator: "\r\n").first.map { String($0) + "\r\n" } ?? "")
             .write(toFile: dir + "/empty.csv", atomically: true, encoding: .utf8)
-        let empty = try script(["scripts/nightly-ci", "baseline", dir + "/b3.csv", base, dir + "/empty.csv"], environment: env)
+        let empty = try await script(["scripts/nightly-ci", "baseline", dir + "/b3.csv", base, dir + "/empty.csv"], environment: env)
         #expect(empty.status == 2 && empty.output.contains("holds no rows"), "\(empty.output)")
     }
 
     /// Issue 32, 5 and 6: a failed night says how to find the commit (the bisect command for the
     /// first exact figure that moved, whose options make that configuration again: run here, they
     /// give the baseline's value), and a baseline's work figures are one per line.
-    @Test func aFailedNightSaysHowToBisectAndTheFiguresAreOnePerLine() throws {
-        let base = try CompareTests.base
+    @Test func aFailedNightSaysHowToBisectAndTheFiguresAreOnePerLine() async throws {
+        let base = try await CompareTests.base
         let moved = try base.write("bisect-moved.csv") { row in
             if row["strategy"] == "prefetch" { row["sql_statements"] = String(Int(row["sql_statements"]!)! + 5) }
         }
-        let r = try CLI.run(["compare", base.path, moved, "--good", "abc1234"])
+        let r = try await CLI.run(["compare", base.path, moved, "--good", "abc1234"])
         #expect(r.status == 1 && r.stdout.contains("### Find the commit") && r.stdout.contains("git bisect start HEAD abc1234"),
                 "\(r.stdout)")
         let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("git bisect run scripts/bisect-figure sql_statements ") })
@@ -241,20 +241,20 @@ import Testing
         let expected = words[5]
         let value = try #require(Int(expected), "\(line)")
         #expect(r.stdout.contains("(\(Format(expected)) → \(Format(String(value + 5))))"), "\(r.stdout)")
-        let again = try CLI.run(["run"] + Array(words.dropFirst(6)) + ["--repeat", "1", "--no-limit", "--out", "-", "--quiet"],
+        let again = try await CLI.run(["run"] + Array(words.dropFirst(6)) + ["--repeat", "1", "--no-limit", "--out", "-", "--quiet"],
                                 tmpdir: CLI.makeFolder())
         #expect(again.status == 0, "\(again.stderr)")
         let rows = try CLI.parseCSV(again.stdout)
         #expect(rows[1][rows[0].firstIndex(of: "sql_statements")!] == expected, "the options make the same configuration again")
         let figures = CLI.makeFolder() + "/b.figures"
-        #expect(try CLI.run(["compare", "--figures", figures, base.path]).status == 0)
+        #expect(try await CLI.run(["compare", "--figures", figures, base.path]).status == 0)
         let text = try String(contentsOfFile: figures, encoding: .utf8)
         #expect(text.contains("| sql_statements | ") && text.split(separator: "\n").count > 20, "\(text)")
     }
 
     /// Bad input to `ab` is one line naming the flag, exit 64 (66 for a base that is not there),
     /// and nothing is written.
-    @Test func abRefusesBadInputWithTheFlagNamed() throws {
+    @Test func abRefusesBadInputWithTheFlagNamed() async throws {
         let dir = CLI.makeFolder()
         let cases: [([String], Int32, String)] = [
             (["ab", "--suite", "s", "--out", dir + "/o"], 64, "--base BINARY is required"),
@@ -264,14 +264,14 @@ import Testing
             (["ab", "--base", CLI.binary, "--out", dir + "/o"], 64, "--suite FILE is required"),
         ]
         for (arguments, status, message) in cases {
-            let r = try CLI.run(arguments)
+            let r = try await CLI.run(arguments)
             #expect(r.status == status && r.stderr.contains(message), "\(arguments): \(r.status) \(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
         // A folder with an earlier ab's rounds is never mixed into.
         try FileManager.default.createDirectory(atPath: dir + "/used/new", withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/used/new/round-001.csv"))
-        let used = try CLI.run(["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/used"])
+        let used = try await CLI.run(["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/used"])
         #expect(used.status == 73 && used.stderr.contains("holds the rounds of an earlier ab"), "\(used.stderr)")
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// written.
 @Suite(.serialized) struct PlotTests {
     typealias Sweep = (dir: String, results: String, timeline: String)
-    static let fixture = Fixture<Sweep>({ check in
+    static let fixture = Fixture<Sweep> { check in
         let dir = CLI.makeFolder()
         let results = dir + "/sweep.csv", timeline = dir + "/timeline.csv"
         let runs: [[String]] = [
@@ -16,10 +16,10 @@ import Testing
             ["--strategy", "one-writer", "--rows", "2000", "--rate", "20000,40000"],
             ["--operation", "read", "--strategy", "read-faulting,read-dictionaries", "--rows", "1000,2000"],
         ]
-        for run in runs { check(try CLI.run(["run"] + run + ["--out", results, "--quiet"], tmpdir: dir)) }
+        for run in runs { try check(try await CLI.run(["run"] + run + ["--out", results, "--quiet"], tmpdir: dir)) }
         return (dir, results, timeline)
-    }, placeholder: ("", "", ""))
-    static var sweep: Sweep { get throws { try fixture.get() } }
+    }
+    static var sweep: Sweep { get async throws { try await fixture.get() } }
 
     static let charts = ["throughput", "throughput_read", "scaling", "batchsize", "memory", "writers", "sqlperrow", "latency", "reads"]
 
@@ -29,9 +29,9 @@ import Testing
         return Array((try? handle.read(upToCount: count)) ?? Data())
     }
 
-    @Test func plotWritesEveryChartAsPNGAndSVG() throws {
-        let out = try Self.sweep.dir + "/plots"
-        let r = try CLI.run(["plot", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out, "--format", "both"])
+    @Test func plotWritesEveryChartAsPNGAndSVG() async throws {
+        let out = try await Self.sweep.dir + "/plots"
+        let r = try await CLI.run(["plot", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out, "--format", "both"])
         #expect(r.status == 0, "\(r.stderr)")
         for chart in Self.charts {
             let png = "\(out)/\(chart).png", svg = "\(out)/\(chart).svg"
@@ -47,35 +47,35 @@ import Testing
 
     /// A --no-limit run has no limit to draw: the throughput chart names none, and gnuplot is
     /// not handed an empty series (it warned, and the legend promised a black bar).
-    @Test func aRunWithoutALimitDrawsNone() throws {
+    @Test func aRunWithoutALimitDrawsNone() async throws {
         let dir = CLI.makeFolder()
         let results = dir + "/nolimit.csv", out = dir + "/plots"
-        let run = try CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--out", results, "--quiet"], tmpdir: dir)
+        let run = try await CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--out", results, "--quiet"], tmpdir: dir)
         #expect(run.status == 0, "\(run.stderr)")
-        let r = try CLI.run(["plot", results, "--out", out])
+        let r = try await CLI.run(["plot", results, "--out", out])
         #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r.stderr)")
         #expect(header(out + "/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
         let vars = try String(contentsOfFile: out + "/data/vars.gp", encoding: .utf8)
         #expect(vars.contains("throughput_limits = \"0\""), "no limit line is drawn: \(vars)")
-        let withLimit = try CLI.run(["plot", Self.sweep.results, "--out", dir + "/limited", "--data-only"])
+        let withLimit = try await CLI.run(["plot", Self.sweep.results, "--out", dir + "/limited", "--data-only"])
         #expect(withLimit.status == 0, "\(withLimit.stderr)")
         let limited = try String(contentsOfFile: dir + "/limited/data/vars.gp", encoding: .utf8)
         #expect(limited.contains("throughput_titlelimit = \"limit (raw-sqlite, its measured median)\"")
                 && !limited.contains("throughput_limits = \"0\""), "\(limited)")
     }
 
-    @Test func theTrendComesFromAHistory() throws {
-        let out = try Self.sweep.dir + "/trend"
-        let r = try CLI.run(["plot", Self.sweep.results, "--history", Self.sweep.results, "--baseline", Self.sweep.results,
+    @Test func theTrendComesFromAHistory() async throws {
+        let out = try await Self.sweep.dir + "/trend"
+        let r = try await CLI.run(["plot", Self.sweep.results, "--history", Self.sweep.results, "--baseline", Self.sweep.results,
                              "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(header(out + "/trend.png", 4) == [0x89, 0x50, 0x4E, 0x47])
         #expect(r.stderr.contains("skipped memory"))
     }
 
-    @Test func reportWritesAReviewPage() throws {
-        let out = try Self.sweep.dir + "/review"
-        let r = try CLI.run(["report", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out])
+    @Test func reportWritesAReviewPage() async throws {
+        let out = try await Self.sweep.dir + "/review"
+        let r = try await CLI.run(["report", Self.sweep.results, "--timeline", Self.sweep.timeline, "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: out + "/review.md", encoding: .utf8)
         for part in ["# Design review:", "### Reproduce", "loadgen run --strategy", "## Summary", "| strategy |", "## Conclusion",
@@ -92,48 +92,48 @@ import Testing
         #expect(batchSizeMentions == 0 || batchSizeMentions == 1, "\(notDrawn)")
     }
 
-    @Test func withoutGnuplotPlotExits69() throws {
+    @Test func withoutGnuplotPlotExits69() async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["plot", Self.sweep.results, "--out", dir + "/p"], environment: ["PATH": "/nonexistent"])
+        let r = try await CLI.run(["plot", Self.sweep.results, "--out", dir + "/p"], environment: ["PATH": "/nonexistent"])
         #expect(r.status == 69 && r.stderr.contains("gnuplot is not installed") && r.stderr.contains("scripts/setup"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/p"))
     }
 
-    @Test func badCSVsExit65NamingFileAndLineAndWriteNothing() throws {
+    @Test func badCSVsExit65NamingFileAndLineAndWriteNothing() async throws {
         let dir = CLI.makeFolder()
         let empty = dir + "/empty.csv", foreign = dir + "/foreign.csv", cut = dir + "/cut.csv"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         try "name,value\r\nx,1\r\n".write(toFile: foreign, atomically: true, encoding: .utf8)
-        let lines = try String(contentsOfFile: Self.sweep.results, encoding: .utf8).split(separator: "\r\n")
+        let lines = try await String(contentsOfFile: Self.sweep.results, encoding: .utf8).split(separator: "\r\n")
         try (lines.prefix(3).joined(separator: "\r\n") + "\r\n" + lines[3].prefix(30) + "\r\n")
             .write(toFile: cut, atomically: true, encoding: .utf8)
         for (file, mentions) in [(empty, "\(empty):1: the file is empty"), (foreign, "\(foreign):1: not a loadgen results file"),
                                  (cut, "\(cut):4: the row has")] {
             for command in ["plot", "report"] {
                 let out = dir + "/out-\(command)"
-                let r = try CLI.run([command, file, "--out", out])
+                let r = try await CLI.run([command, file, "--out", out])
                 #expect(r.status == 65, "\(command) \(file): \(r.stderr)")
                 #expect(r.stderr.contains(mentions), "\(r.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: out))
             }
         }
-        let badTimeline = try CLI.run(["plot", Self.sweep.results, "--timeline", foreign, "--out", dir + "/t"])
+        let badTimeline = try await CLI.run(["plot", Self.sweep.results, "--timeline", foreign, "--out", dir + "/t"])
         #expect(badTimeline.status == 65 && badTimeline.stderr.contains("not a loadgen timeline"))
-        #expect(try CLI.run(["plot", "--out", dir + "/x"]).status == 64)
-        #expect(try CLI.run(["plot", Self.sweep.results, "--format", "gif"]).status == 64)
+        #expect(try await CLI.run(["plot", "--out", dir + "/x"]).status == 64)
+        #expect(try await CLI.run(["plot", Self.sweep.results, "--format", "gif"]).status == 64)
     }
 
     /// plots.gnuplot run directly on a results file derives its data through loadgen.
-    @Test func gnuplotRunsTheScriptDirectly() throws {
-        let out = try Self.sweep.dir + "/direct/"
+    @Test func gnuplotRunsTheScriptDirectly() async throws {
+        let out = try await Self.sweep.dir + "/direct/"
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("plots.gnuplot").path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let results = try Self.sweep.results
+        let results = try await Self.sweep.results
         p.arguments = ["gnuplot", "-e", "csv='\(results)'; out='\(out)'; loadgen='\(CLI.binary)'", script]
         try p.run()
-        p.waitUntilExit()
+        await CLI.exit(of: p)
         #expect(p.terminationStatus == 0)
         #expect(header(out + "throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
         #expect(header(out + "batchsize.png", 4) == [0x89, 0x50, 0x4E, 0x47])
@@ -142,13 +142,13 @@ import Testing
     /// Each chart's data says what its title promises (issue 18): one bar per configuration with
     /// the unit of its operation and the run's settings, a scale that shows differences under
     /// 2×, the writers' spread, and a plot that replaces the charts it drew before.
-    @Test func chartDataMatchesWhatTheChartsPromise() throws {
+    @Test func chartDataMatchesWhatTheChartsPromise() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/plots"
-        let sweep = try Self.sweep
-        #expect(try CLI.run(["plot", sweep.results, "--out", out]).status == 0)
+        let sweep = try await Self.sweep
+        #expect(try await CLI.run(["plot", sweep.results, "--out", out]).status == 0)
         #expect(FileManager.default.fileExists(atPath: out + "/latency.png"))
-        let r = try CLI.run(["plot", sweep.results, "--out", out, "--data-only"])
+        let r = try await CLI.run(["plot", sweep.results, "--out", out, "--data-only"])
         #expect(r.status == 0, "\(r.stderr)")
         // The bars are the first block; the limit's lines (one per workload) the second.
         let throughput = try String(contentsOfFile: out + "/data/throughput.dat", encoding: .utf8)
@@ -176,8 +176,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/latency.png"))
         // An operation's chart counts its own unit and says why it has no limit.
         let ops = dir + "/ops.csv"
-        #expect(try CLI.run(["run", "--operation", "delete", "--rows", "1000", "--out", ops, "--quiet"], tmpdir: dir).status == 0)
-        #expect(try CLI.run(["plot", ops, "--out", dir + "/ops", "--data-only"]).status == 0)
+        #expect(try await CLI.run(["run", "--operation", "delete", "--rows", "1000", "--out", ops, "--quiet"], tmpdir: dir).status == 0)
+        #expect(try await CLI.run(["plot", ops, "--out", dir + "/ops", "--data-only"]).status == 0)
         let opsVars = try String(contentsOfFile: dir + "/ops/data/vars.gp", encoding: .utf8)
         #expect(opsVars.contains("throughput_delete_unit = \"records deleted per second\"")
                 && opsVars.contains("operations on a filled store have no limit"), "\(opsVars)")
@@ -185,8 +185,8 @@ import Testing
 
     /// The trend compares each night with the baseline's same configurations and marks the
     /// nights below the band.
-    @Test func theTrendIsRelativeToTheBaselineWithMarks() throws {
-        let sweep = try Self.sweep
+    @Test func theTrendIsRelativeToTheBaselineWithMarks() async throws {
+        let sweep = try await Self.sweep
         let dir = CLI.makeFolder()
         // A history of two nights: the sweep, and the sweep with one strategy halved.
         let rows = try CLI.parseCSV(String(contentsOfFile: sweep.results, encoding: .utf8))
@@ -202,7 +202,7 @@ import Testing
         }
         let history = dir + "/history.csv"
         try text.write(toFile: history, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["plot", sweep.results, "--history", history, "--baseline", sweep.results, "--out", dir + "/p", "--data-only"])
+        let r = try await CLI.run(["plot", sweep.results, "--history", history, "--baseline", sweep.results, "--out", dir + "/p", "--data-only"])
         #expect(r.status == 0, "\(r.stderr)")
         let data = try String(contentsOfFile: dir + "/p/data/trend.dat", encoding: .utf8)
         #expect(data.contains("# prefetch") && data.contains("\"prefetch\""), "the halved night is marked: \(data)")
@@ -211,7 +211,7 @@ import Testing
 
     /// Issue 26, 6: no two series share a colour among the first sixteen, and the next sixteen
     /// never repeat one of those with its dash pattern.
-    @Test func noTwoSeriesShareColourAndDash() throws {
+    @Test func noTwoSeriesShareColourAndDash() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("plots.gnuplot").path
         let lines = try String(contentsOfFile: script, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("set linetype ") }

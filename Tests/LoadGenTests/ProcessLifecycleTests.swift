@@ -12,34 +12,34 @@ import Testing
         ((try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "").contains("State:\tZ")
     }
 
-    @Test func ctrlCStopsTheChildWritesNoRowAndRemovesTheStore() throws {
+    @Test func ctrlCStopsTheChildWritesNoRowAndRemovesTheStore() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
         let (p, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "50000000", "--out", out, "--progress", "none"],
                                     tmpdir: dir)
         try p.run()
         // Wait for the child to be writing its store.
-        #expect(CLI.waitUntil { leftovers(dir).contains { FileManager.default.fileExists(atPath: dir + "/" + $0 + "/store.sqlite") } })
+        #expect(await CLI.waitUntil { leftovers(dir).contains { FileManager.default.fileExists(atPath: dir + "/" + $0 + "/store.sqlite") } })
         p.interrupt()
-        p.waitUntilExit()
+        await CLI.exit(of: p)
         #expect(p.terminationReason == .exit && p.terminationStatus == 130)
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(leftovers(dir).isEmpty)
     }
 
-    @Test func aCrashedChildIsRecordedAndTheRunGoesOn() throws {
+    @Test func aCrashedChildIsRecordedAndTheRunGoesOn() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
         let (run, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "5000000", "--repeat", "2",
                                        "--out", out, "--progress", "none"], tmpdir: dir)
         try run.run()
         var first: [Int32] = []
-        #expect(CLI.waitUntil { first = CLI.children(of: run.processIdentifier); return !first.isEmpty })
+        #expect(await CLI.waitUntil { first = CLI.children(of: run.processIdentifier); return !first.isEmpty })
         kill(first[0], SIGKILL)
         // The second repetition starts in a new child; stop it too, so the test stays short.
-        #expect(CLI.waitUntil { let c = CLI.children(of: run.processIdentifier); return !c.isEmpty && c != first })
+        #expect(await CLI.waitUntil { let c = CLI.children(of: run.processIdentifier); return !c.isEmpty && c != first })
         for c in CLI.children(of: run.processIdentifier) { kill(c, SIGKILL) }
-        run.waitUntilExit()
+        await CLI.exit(of: run)
         #expect(run.terminationStatus == 1)
         let rows = try CLI.rows(out)
         #expect(rows.count == 2)
@@ -49,23 +49,23 @@ import Testing
         #expect(leftovers(dir).isEmpty)
     }
 
-    @Test func killingTheWriterNeverLeavesHalfARow() throws {
+    @Test func killingTheWriterNeverLeavesHalfARow() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
         let (p, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "300", "--repeat", "1000",
                                      "--out", out, "--progress", "none"], tmpdir: dir)
         try p.run()
-        #expect(CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count >= 3 })
+        #expect(await CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count >= 3 })
         var child: [Int32] = []
-        #expect(CLI.waitUntil { child = CLI.children(of: p.processIdentifier); return !child.isEmpty })
+        #expect(await CLI.waitUntil { child = CLI.children(of: p.processIdentifier); return !child.isEmpty })
         kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        await CLI.exit(of: p)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         let records = try CLI.parseCSV(text)
         #expect(records.count >= 4)
         #expect(records.allSatisfy { $0.count == records[0].count })
         #expect(text.hasSuffix("\r\n"))
         // The orphaned child notices its parent is gone and exits on its own.
-        #expect(CLI.waitUntil(seconds: 30) { !FileManager.default.fileExists(atPath: "/proc/\(child[0])/status") || isZombie(child[0]) })
+        #expect(await CLI.waitUntil(seconds: 30) { !FileManager.default.fileExists(atPath: "/proc/\(child[0])/status") || isZombie(child[0]) })
     }
 }

@@ -3,10 +3,10 @@ import Testing
 
 /// `loadgen run` end to end: real child processes, real stores, real CSV.
 @Suite(.serialized) struct RunCommandTests {
-    @Test func historyIsRecordedWhenAskedAndSaysWhereItCannotBe() throws {
+    @Test func historyIsRecordedWhenAskedAndSaysWhereItCannotBe() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "raw-sqlite,context-reset,history-consumer", "--rows", "1000", "--history",
+        let r = try await CLI.run(["run", "--strategy", "raw-sqlite,context-reset,history-consumer", "--rows", "1000", "--history",
                              "--out", out, "--progress", "none"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("--history is not used by raw-sqlite"))
@@ -26,10 +26,10 @@ import Testing
         #expect(Double(lag) != nil, "lag '\(lag)'")
     }
 
-    @Test func appendsARowWithEveryColumn() throws {
+    @Test func appendsARowWithEveryColumn() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "2000", "--out", out, "--progress", "none"], tmpdir: dir)
+        let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "2000", "--out", out, "--progress", "none"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let records = try CLI.parseCSV(String(contentsOfFile: out, encoding: .utf8))
         #expect(records.count == 2)
@@ -68,10 +68,10 @@ import Testing
         #expect(r.stdout.contains("raw-sqlite") && r.stdout.contains("integrity ok"))
     }
 
-    @Test func reportsDuplicatesExactly() throws {
+    @Test func reportsDuplicatesExactly() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "5000", "--dup-rate", "0.1", "--repeat", "2",
+        let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "5000", "--dup-rate", "0.1", "--repeat", "2",
                              "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
@@ -86,10 +86,10 @@ import Testing
 
     /// Repetitions run in rounds, raw-sqlite first whatever the order given, and each row's
     /// vs_limit divides by the raw-sqlite repetition of its own round.
-    @Test func repetitionsRunInRoundsAndPairWithTheirRoundsLimit() throws {
+    @Test func repetitionsRunInRoundsAndPairWithTheirRoundsLimit() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "2000", "--repeat", "3",
+        let r = try await CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "2000", "--repeat", "3",
                              "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
@@ -104,15 +104,15 @@ import Testing
 
     /// The whole catalogue as users run it: through the binary, where the queue checker is off
     /// and the engine takes its fast paths (the in-process tests run with it on).
-    @Test func everyStrategyKeepsEveryRecordThroughTheBinary() throws {
+    @Test func everyStrategyKeepsEveryRecordThroughTheBinary() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "all", "--rows", "3000", "--dup-rate", "0.1", "--writers", "2",
+        let r = try await CLI.run(["run", "--strategy", "all", "--rows", "3000", "--dup-rate", "0.1", "--writers", "2",
                              "--batch-size", "250", "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         // One row per import strategy, each once: `loadgen list` names them.
-        let list = try CLI.run(["list"]).stdout
+        let list = try await CLI.run(["list"]).stdout
         let imports = list.components(separatedBy: "\n\n")[0].split(separator: "\n").dropFirst()
             .compactMap { line in line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil }
         #expect(imports.count >= 14 && rows.map { $0["strategy"] ?? "" }.sorted() == imports.sorted(), "\(imports)")
@@ -125,10 +125,10 @@ import Testing
         }
     }
 
-    @Test func inMemoryStoreAndTimelineAndJSON() throws {
+    @Test func inMemoryStoreAndTimelineAndJSON() async throws {
         let dir = CLI.makeFolder()
         let timeline = dir + "/timeline.csv"
-        let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "3000", "--store", "memory",
+        let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "3000", "--store", "memory",
                              "--timeline", timeline, "--json", "--progress", "none"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
@@ -141,23 +141,23 @@ import Testing
         #expect(samples.last?[2] == "3000" && samples.last?[5] == "raw-sqlite")
     }
 
-    @Test func keptStoreCanBeInspectedAndReplaced() throws {
+    @Test func keptStoreCanBeInspectedAndReplaced() async throws {
         let dir = CLI.makeFolder()
         let store = dir + "/kept.sqlite"
         for _ in 0..<2 {
-            let r = try CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
+            let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: store))
     }
 
-    @Test func listAndHelpAndVersion() throws {
-        let list = try CLI.run(["list"])
+    @Test func listAndHelpAndVersion() async throws {
+        let list = try await CLI.run(["list"])
         #expect(list.status == 0 && list.stdout.contains("raw-sqlite") && list.stdout.contains("expenses"))
-        let help = try CLI.run(["run", "--help"])
+        let help = try await CLI.run(["run", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--dup-rate") && help.stdout.contains("--progress"))
-        let version = try CLI.run(["--version"])
+        let version = try await CLI.run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("loadgen "))
-        #expect(try CLI.run(["list", "--help"]).status == 0)
+        #expect(try await CLI.run(["list", "--help"]).status == 0)
     }
 }

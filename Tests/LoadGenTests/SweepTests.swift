@@ -4,28 +4,28 @@ import Testing
 /// `run` as a sweep tool (issue 9): expansion, rounds, limits, statistics outputs, bad lists.
 /// Orders are checked from the recorded plan (`--dry-run`) and the rows, never from a clock.
 @Suite(.serialized) struct SweepTests {
-    func plan(_ arguments: [String]) throws -> [String] {
-        let r = try CLI.run(["run"] + arguments + ["--dry-run"])
+    func plan(_ arguments: [String]) async throws -> [String] {
+        let r = try await CLI.run(["run"] + arguments + ["--dry-run"])
         #expect(r.status == 0, "\(r.stderr)")
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
     /// A pragma parameter sweeps like any other, its column holding the value as given (negative
     /// too), and a bad value is refused naming the flag and what it takes.
-    @Test func aPragmaSweepsAndItsColumnKeepsNegativeValues() throws {
+    @Test func aPragmaSweepsAndItsColumnKeepsNegativeValues() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try CLI.run(["run", "--strategy", "batch", "--rows", "300", "--cache-size", "-4000,100", "--no-limit",
+        let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "300", "--cache-size", "-4000,100", "--no-limit",
                              "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(rows.map { $0["cache_size"] ?? "" } == ["-4000", "100"] && rows.allSatisfy { $0["status"] == "ok" }, "\(rows)")
-        let bad = try CLI.run(["run", "--strategy", "batch", "--cache-size", "big", "--out", dir + "/bad.csv"], tmpdir: dir)
+        let bad = try await CLI.run(["run", "--strategy", "batch", "--cache-size", "big", "--out", dir + "/bad.csv"], tmpdir: dir)
         #expect(bad.status == 64 && bad.stderr.contains("--cache-size") && bad.stderr.contains("a whole number"), "\(bad.stderr)")
     }
 
-    @Test func theSweepIsTheCartesianProductWithLimitsFirst() throws {
-        let lines = try plan(["--strategy", "batch,context-reset", "--rows", "10k,100k", "--batch-size", "100,1000",
+    @Test func theSweepIsTheCartesianProductWithLimitsFirst() async throws {
+        let lines = try await plan(["--strategy", "batch,context-reset", "--rows", "10k,100k", "--batch-size", "100,1000",
                               "--repeat", "5"])
         // Each limit runs three times a round (its median is the round's): 2 × 2 × 5 more children.
         #expect(lines[0] == "10 configurations × 5 repetitions = 70 child processes (each limit runs 3 times a round)")
@@ -45,8 +45,8 @@ import Testing
     }
 
     /// A parameter a strategy does not use does not multiply it, and the summary says so.
-    @Test func unusedFlagsDoNotMultiplyAStrategy() throws {
-        let lines = try plan(["--strategy", "batch,many-writers,one-writer", "--writers", "1,4",
+    @Test func unusedFlagsDoNotMultiplyAStrategy() async throws {
+        let lines = try await plan(["--strategy", "batch,many-writers,one-writer", "--writers", "1,4",
                               "--coordinators", "shared,per-writer", "--no-limit"])
         let configurations = lines.filter { $0.hasPrefix("  configuration") }
         #expect(configurations.filter { $0.contains(": batch") }.count == 1)
@@ -56,7 +56,7 @@ import Testing
         #expect(lines.contains("note: --writers 1,4 is not used by batch: they ran once for all its values"))
         #expect(lines.contains("note: --coordinators shared,per-writer is not used by batch, one-writer: they ran once for all its values"))
         // The limit ignores --batch-size: one raw-sqlite, however many batch sizes.
-        let limits = try plan(["--strategy", "raw-sqlite,prefetch", "--batch-size", "100,1000,10000"])
+        let limits = try await plan(["--strategy", "raw-sqlite,prefetch", "--batch-size", "100,1000,10000"])
         #expect(limits.filter { $0.hasPrefix("  configuration") && $0.contains(": raw-sqlite") }
                 == ["  configuration 1: raw-sqlite  (limit: median of 3 runs a round)"])
         #expect(limits.contains("note: --batch-size 100,1000,10000 is not used by raw-sqlite: they ran once for all its values"))
@@ -65,10 +65,10 @@ import Testing
     /// Repetitions run in rounds (every configuration once per round, limits first), and each
     /// row's vs_limit divides by the limit of its own round. The limit commits once, whatever
     /// --batch-size says.
-    @Test func roundsPairEachRowWithItsRoundsLimit() throws {
+    @Test func roundsPairEachRowWithItsRoundsLimit() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/sweep.csv"
-        let r = try CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "600", "--batch-size", "100,300",
+        let r = try await CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "600", "--batch-size", "100,300",
                              "--repeat", "2", "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
@@ -90,10 +90,10 @@ import Testing
         #expect((6...8).contains(sequence[3]) && sequence[4] == 9 && sequence[5] == 10)
     }
 
-    @Test func jsonMarkdownAndSummaryCSVCarryTheStatistics() throws {
+    @Test func jsonMarkdownAndSummaryCSVCarryTheStatistics() async throws {
         let dir = CLI.makeFolder()
         let markdown = dir + "/review.md", summary = dir + "/summary.csv"
-        let r = try CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--batch-size", "100,250",
+        let r = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "500", "--batch-size", "100,250",
                              "--repeat", "5", "--json", "--markdown", markdown, "--summary-csv", summary,
                              "--progress", "none", "--min-difference", "0"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
@@ -124,9 +124,9 @@ import Testing
         #expect(rows.filter { $0["rank"] == "1" }.count == 2)   // one winner per batch size; the limit is not ranked
     }
 
-    @Test func outDashWritesTheCSVToStdoutAndTheSummaryToStderr() throws {
+    @Test func outDashWritesTheCSVToStdoutAndTheSummaryToStderr() async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["run", "--strategy", "batch", "--rows", "300", "--out", "-", "--progress", "none"],
+        let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "300", "--out", "-", "--progress", "none"],
                             tmpdir: dir, cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let records = try CLI.parseCSV(r.stdout)
@@ -150,9 +150,9 @@ import Testing
     ]
 
     @Test(arguments: badLists)
-    func badListsNameTheElementAndCreateNothing(arguments: [String], mentions: String) throws {
+    func badListsNameTheElementAndCreateNothing(arguments: [String], mentions: String) async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["run"] + arguments + ["--summary-csv", dir + "/s.csv"], tmpdir: dir)
+        let r = try await CLI.run(["run"] + arguments + ["--summary-csv", dir + "/s.csv"], tmpdir: dir)
         #expect(r.status == 64, "\(arguments.prefix(4)): \(r.stderr)")
         #expect(r.stderr.contains(mentions), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1)
@@ -160,17 +160,17 @@ import Testing
     }
 
     /// Ctrl-C in the middle of a sweep: what finished is summarised before exit 130.
-    @Test func anInterruptedSweepSummarisesWhatFinished() throws {
+    @Test func anInterruptedSweepSummarisesWhatFinished() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/sweep.csv"
         let (p, _, stderr) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "2000,50000000", "--out", out,
                                          "--progress", "none"], tmpdir: dir)
         try p.run()
         // The first configuration is recorded and the second one's child runs: interrupt it.
-        #expect(CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty })
+        #expect(await CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty })
         p.interrupt()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let errors = String(decoding: await CLI.readToEnd(stderr), as: UTF8.self)
+        await CLI.exit(of: p)
         #expect(p.terminationStatus == 130)
         #expect(errors.contains("Finished before the interrupt") && errors.contains("[rows=2000]"))
     }
@@ -191,18 +191,18 @@ import Testing
     ]
 
     @Test(arguments: bad)
-    func badCombinationsExit64NamingTheFlag(arguments: [String], mentions: String) throws {
+    func badCombinationsExit64NamingTheFlag(arguments: [String], mentions: String) async throws {
         let dir = CLI.makeFolder()
-        let r = try CLI.run(["run"] + arguments + ["--out", dir + "/runs.csv"], tmpdir: dir)
+        let r = try await CLI.run(["run"] + arguments + ["--out", dir + "/runs.csv"], tmpdir: dir)
         #expect(r.status == 64, "\(arguments): \(r.stderr)")
         #expect(r.stderr.contains(mentions), "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
-    @Test func anOperationRunsItsStrategiesOnAFilledStoreAndChecksIt() throws {
+    @Test func anOperationRunsItsStrategiesOnAFilledStoreAndChecksIt() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/ops.csv"
-        let r = try CLI.run(["run", "--operation", "update,delete", "--rows", "2000", "--fraction", "0.3", "--out", out, "--quiet"],
+        let r = try await CLI.run(["run", "--operation", "update,delete", "--rows", "2000", "--fraction", "0.3", "--out", out, "--quiet"],
                             tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
@@ -212,7 +212,7 @@ import Testing
             #expect(row["vs_limit"] == "" && row["fraction"] == "0.3000")
         }
         #expect(rows.filter { $0["operation"] == "delete" }.allSatisfy { $0["store_rows"] == "1400" })
-        let reads = try CLI.run(["run", "--operation", "read", "--rows", "2000", "--dry-run"])
+        let reads = try await CLI.run(["run", "--operation", "read", "--rows", "2000", "--dry-run"])
         #expect(reads.stdout.contains("read-faulting") && reads.stdout.contains("count") && !reads.stdout.contains("raw-sqlite"))
     }
 }

@@ -69,7 +69,9 @@ final class PhotoDownloader: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+/// No time limit: on a loaded machine a suspended test may wait minutes for a thread, and a
+/// limit that load can trip fails a correct test (issue 45).
+@Suite
 struct PhotoDownloaderTests {
     let urls = (0..<10).map { "https://example.com/\($0).jpg" }
 
