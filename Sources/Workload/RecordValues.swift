@@ -197,6 +197,12 @@ package struct RecordValues: Sendable {
     @inline(__always)
     package func bool(_ field: Int) -> Bool { slot(field) != 0 }
 
+    /// A pooled value read without a pool: only a 0-byte payload has none.
+    fileprivate static func emptyValue(_ length: Int) -> UnsafeRawBufferPointer {
+        precondition(length == 0, "a pooled value of \(length) bytes read without its payload pool")
+        return UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
     /// Calls `body` with the field's text or bytes (empty for a null), valid only during the call.
     @inline(__always)
     package func withBytes<R>(_ field: Int, pool: PayloadPool?, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -204,7 +210,8 @@ package struct RecordValues: Sendable {
         let s = slot(field)
         let offset = Int((s & ~Self.pooled) >> 32), length = Int(s & 0xFFFF_FFFF)
         if s & Self.pooled != 0 {
-            guard let pool else { preconditionFailure("a pooled value read without its payload pool") }
+            // No pool is made for payloads of 0 bytes (`--payload-bytes 0`): the value is empty.
+            guard let pool else { return try body(Self.emptyValue(length)) }
             return try body(pool.bytes(at: offset, count: length))
         }
         if let spill {
@@ -258,7 +265,7 @@ package struct RecordValues: Sendable {
             let s = slot(field)
             let offset = Int((s & ~RecordValues.pooled) >> 32), length = Int(s & 0xFFFF_FFFF)
             if s & RecordValues.pooled != 0 {
-                guard let pool else { preconditionFailure("a pooled value read without its payload pool") }
+                guard let pool else { return RecordValues.emptyValue(length) }
                 return pool.bytes(at: offset, count: length)
             }
             return UnsafeRawBufferPointer(start: base + offset, count: length)

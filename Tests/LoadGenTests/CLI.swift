@@ -226,10 +226,14 @@ struct ResultsFixture: Sendable {
     }
 
     /// Writes the rows (each edited by `edit`) as a results file `name` beside the original.
+    /// Their run ids are the original's prefixed by the name, as rows of a new run have ids
+    /// of their own (compare refuses new results that hold only the baseline's runs).
     func write(_ name: String, edit: (inout [String: String]) -> Void = { _ in }) throws -> String {
         var text = header.joined(separator: ",") + "\r\n"
+        let prefix = String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
         for record in rows {
             var row = Dictionary(uniqueKeysWithValues: zip(header, record))
+            row["run_id"] = prefix + (row["run_id"] ?? "")
             edit(&row)
             text += header.map { Self.quote(row[$0] ?? "") }.joined(separator: ",") + "\r\n"
         }

@@ -23,6 +23,17 @@ import Testing
         return (p.terminationStatus, text)
     }
 
+    /// A copy of the results file `path` whose rows carry run ids of their own, as another
+    /// night's would.
+    static func renamedRuns(_ path: String, to copy: String) throws -> String {
+        let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
+        let id = try #require(records.first?.firstIndex(of: "run_id"))
+        let renamed = records.enumerated().map { n, r in n == 0 ? r : r.enumerated().map { $0.offset == id ? "night" + $0.element : $0.element } }
+        try renamed.map { $0.map(ResultsFixture.quote).joined(separator: ",") + "\r\n" }.joined()
+            .write(toFile: copy, atomically: true, encoding: .utf8)
+        return copy
+    }
+
     /// Runs a script of the checkout (`scripts/nightly-ci`) with `environment` added.
     func script(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, output: String) {
         try await run(Self.checkout + "/" + arguments[0], Array(arguments.dropFirst()), environment: environment)
@@ -214,8 +225,10 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/summary.md", encoding: .utf8).contains("# The gate:"))
         // The rows of one night appended twice (a re-run restoring the history its first attempt
         // saved) are in the history once.
-        await #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
-        await #expect(try script(["scripts/nightly-ci", "compare", base], environment: env).status == 0)
+        // (A night of its own: compare refuses the baseline's own runs as new results.)
+        let night = try Self.renamedRuns(base, to: dir + "/night.csv")
+        await #expect(try script(["scripts/nightly-ci", "compare", night], environment: env).status == 0)
+        await #expect(try script(["scripts/nightly-ci", "compare", night], environment: env).status == 0)
         #expect(try CLI.rows(dir + "/results/history.csv").count == CLI.rows(base).count)
         let twice = try await script(["scripts/nightly-ci", "baseline", dir + "/b2.csv", base, base], environment: env)
         #expect(twice.status == 2 && twice.output.contains("is in the runs twice"), "\(twice.output)")

@@ -53,6 +53,7 @@ enum ABCommand {
                                    + "them again with --judge --out \(out))", exitCode: ExitCode.cannotCreate)
             }
             let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
+            try checkBinary(base, flag: "--base")
             let started = Clock.nanoseconds()
             let before = loadAverage()
             context.notJudged = try run(base: base, suite: suite, rounds: rounds, out: out)
@@ -66,8 +67,18 @@ enum ABCommand {
         let text = PairedReport.render(comparison, context: context)
         try Data(text.utf8).write(to: URL(fileURLWithPath: out + "/ab.md"))
         print(text, terminator: "")
-        // As compare: 2 when nothing could be judged (a gate that judged nothing must not pass).
+        return verdict(comparison)
+    }
+
+    /// As compare: 2 when nothing could be judged (a gate that judged nothing must not pass), or
+    /// when a configuration had too few pairs for its test to flag any slowdown; 1 for a slowdown.
+    static func verdict(_ comparison: PairedComparison) -> Int32 {
         if comparison.configurations.isEmpty { return CompareCommand.usage }
+        if let first = comparison.blind.first {
+            FileHandle.standardError.write(Data(("loadgen: ab: \(comparison.blind.count) configuration(s) could not be judged: "
+                + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more\n").utf8))
+            return CompareCommand.usage
+        }
         return comparison.regressions.isEmpty ? ExitCode.success : ExitCode.failure
     }
 
@@ -133,6 +144,27 @@ enum ABCommand {
             out.append(word)
         }
         return out
+    }
+
+    /// Refuses, before any round, a binary that is not a loadgen: `BINARY --version` must say
+    /// "loadgen" and exit 0 (a base that fails every run would be found out only at the end).
+    static func checkBinary(_ binary: String, flag: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = ["--version"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch {
+            throw CommandError(message: "ab: \(flag) \(binary) cannot be run: \(error.localizedDescription)", exitCode: ExitCode.noInput)
+        }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, text.hasPrefix("loadgen ") else {
+            throw CommandError(message: "ab: \(flag) \(binary) is not a loadgen (its --version exited \(p.terminationStatus) "
+                               + "saying \"\(text.split(separator: "\n").first?.prefix(60) ?? "")\"); give a loadgen binary, "
+                               + "as scripts/nightly --against REV builds", exitCode: ExitCode.noInput)
+        }
     }
 
     /// Runs `binary arguments`, its output to this one's stderr; its exit status.

@@ -71,6 +71,11 @@ enum CompareCommand {
         let baseline = try ComparisonSide.read([a.positional[0]])
         let current = try ComparisonSide.read(Array(a.positional.dropFirst()))
         let comparison = try Comparison(baseline: baseline, current: current, options: options)
+        // The baseline given again (a misconfigured path) would compare equal and pass.
+        if current.invocations.isSubset(of: baseline.invocations) {
+            throw CommandError.usage("compare: \(current.files.joined(separator: ", ")) holds no run the baseline \(baseline.files[0]) "
+                                     + "does not (the same run ids): give the new results as CURRENT.csv")
+        }
         let text = CompareReport.render(comparison, baseline: baseline.files, current: current.files)
             + Bisect.hint(comparison, good: a.string("--good"))
         if let report {

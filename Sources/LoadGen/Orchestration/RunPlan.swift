@@ -317,8 +317,21 @@ struct RunPlan {
                               + "otherwise): \(file.foldedMembers.joined(separator: ", "))")
         }
         try checkModels()
+        try checkFractions()
         findIgnored()
         addLimits()
+    }
+
+    /// An update or delete whose `--fraction` of the stored records rounds to none would measure
+    /// nothing and call it ok (issue 45, item 4).
+    private func checkFractions() throws {
+        for c in configurations {
+            guard let f = c.fraction else { continue }
+            let records = c.uniqueKeys
+            guard records > 0, Int((Double(records) * f).rounded()) == 0 else { continue }
+            throw CommandError.usage("run: --fraction \(Format.share(f)) of \(records) stored records targets none; "
+                                     + "give at least --fraction \(Format.share(1 / Double(records))) or more --rows")
+        }
     }
 
     /// The limits the configurations need that they do not include.

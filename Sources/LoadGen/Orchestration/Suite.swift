@@ -97,6 +97,12 @@ enum Suite {
         }
         var first = 0
         for i in plans.indices { first += plans[i].keepShard(k, of: n, first: first) }
+        // More shards than configurations is a CI matrix wider than the suite: not an error,
+        // but a shard that measures nothing says so rather than exit 0 in silence.
+        if plans.allSatisfy({ $0.configurations.isEmpty }) {
+            FileHandle.standardError.write(Data(("loadgen: run: --shard \(k)/\(n) is empty: the run has \(first) configuration"
+                + "\(first == 1 ? "" : "s"), so shards past \(first) of \(n) measure nothing; nothing was run or written\n").utf8))
+        }
     }
 
     private static func value(of flag: String, in arguments: [String]) -> String? {

@@ -55,6 +55,9 @@ package struct ComparisonSide: Sendable {
     /// The run id of every row read, with the file it came from (its place in `files`): a row
     /// read twice means a file or shard given twice (its repetitions would be counted double).
     private var runIDs = RunIDLedger()
+    /// The invocations (run ids before their sequence number) the rows come from: a new side
+    /// holding none the baseline lacks is the baseline again (a misconfigured path).
+    package private(set) var invocations: Set<String> = []
 
     package init() {}
 
@@ -98,6 +101,7 @@ package struct ComparisonSide: Sendable {
         let name = "\(machine[0]), \(machine[1]) cores, SQLite \(machine[2]), Swift \(machine[3])"
         if !machines.contains(name) { machines.append(name) }
         let invocation = String(id.split(separator: "-").first ?? "")
+        invocations.insert(invocation)
         // Mutated in place: a copy taken out and put back would copy every cell so far.
         groups[Self.keys.map(cell), default: Group()].append(Self.figures.map(cell), invocation: invocation,
                                                              lag: !cell(Self.lag).isEmpty)

@@ -66,6 +66,20 @@ package struct PairedComparison: Sendable {
 
     package var regressions: [Judged] { (configurations + strategies).filter { $0.verdict == .slower } }
 
+    /// Configurations no test could flag however slow they became: fewer pairs than the level
+    /// takes, and no pooled line of their strategy with enough. A gate with one has not judged
+    /// it. (Pairs too noisy to see under 100 % are said in the report, not counted here: that
+    /// depends on the machine's load, the number of pairs does not.)
+    package var blind: [Judged] {
+        configurations.filter { c in
+            c.pairs < pairsNeeded && !strategies.contains { $0.strategy == c.strategy && $0.pairs >= pairsNeeded }
+        }
+    }
+
+    /// The pairs a configuration needs before its test can flag anything: the signed-rank
+    /// test's smallest p with n pairs is 1/2ⁿ.
+    package var pairsNeeded: Int { Int(ceil(log2(1 / testLevel))) }
+
     /// `base[r]` and `new[r]` are round r's rows of each side; a configuration is paired with
     /// itself (same parameters) within a round.
     package init(base: [[ResultRow]], new: [[ResultRow]], options: Options = Options()) {

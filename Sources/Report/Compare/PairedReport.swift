@@ -67,8 +67,7 @@ package enum PairedReport {
             text += "**What it can see:** nothing under 100 %."
         }
         if !blind.isEmpty {
-            // The signed-rank test's smallest p with n pairs is 1/2ⁿ.
-            let needed = Int(ceil(log2(1 / c.testLevel)))
+            let needed = c.pairsNeeded
             text += " \(blind.count) configuration\(blind.count == 1 ? "" : "s") cannot be flagged at all: with n pairs the test's "
                 + "smallest p is 1/2ⁿ, and p < \(PairedReport.p(c.testLevel)) takes \(needed) pairs or more (--rounds)."
         }

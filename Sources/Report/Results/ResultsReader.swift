@@ -62,12 +62,34 @@ package struct ResultsReader {
                     continue
                 }
                 if let problem = stream.withBytes(f, column.domain.problem) {
+                    if string(Self.runID) == "run_id" {
+                        throw .malformed(path, line: line, "the header is repeated at line \(line) (files joined with cat? keep the first "
+                                         + "header only, or give the files one by one)")
+                    }
                     throw .malformed(path, line: line, "\(column.name): \(problem)")
                 }
             }
+            if let contradiction = contradiction() { throw .malformed(path, line: line, contradiction) }
             return true
         }
         return false
+    }
+
+    private static let runID = ResultRow.columnIndex["run_id"]!
+    private static let status = ResultRow.columnIndex["status"]!
+    private static let lost = ResultRow.columnIndex["lost"]!
+    private static let integrity = ResultRow.columnIndex["integrity"]!
+
+    /// What a row's own figures say against its status: the verifier never lets a store with a
+    /// lost key or a damaged file be ok, so such a row was edited (and must not be recommended).
+    private func contradiction() -> String? {
+        guard string(Self.status) == RunStatus.ok.rawValue else { return nil }
+        let lost = string(Self.lost), integrity = string(Self.integrity)
+        if !lost.isEmpty && lost != "0" { return "status ok with lost \(lost): the verifier fails a store that lost keys (edited?)" }
+        if !integrity.isEmpty && integrity != "ok" {
+            return "status ok with integrity '\(integrity)': the verifier fails a damaged store (edited?)"
+        }
+        return nil
     }
 
     /// The cell of column `i` (an index into `ResultRow.columns`); blank where the file lacks it.

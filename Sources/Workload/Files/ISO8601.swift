@@ -78,13 +78,13 @@ package enum ISO8601 {
         }
         // A calendar date alone (`2020-02-19`, as app-store feeds date their versions): its midnight UTC.
         if b.count == 10, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
-           (1...12).contains(mo), (1...31).contains(d) {
+           (1...12).contains(mo), (1...daysIn(y, mo)).contains(d) {
             return Double(days(fromCivil: y, mo, d) * 86_400 - referenceOffset)
         }
         guard b.count >= 19, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
               b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
               b[16] == 58, let s = num(17, 2),
-              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+              (1...12).contains(mo), (1...daysIn(y, mo)).contains(d), h < 24, mi < 60, s < 61 else { return nil }
         var i = 19
         var fraction = 0.0
         if i < b.count && b[i] == 46 {
@@ -112,6 +112,15 @@ package enum ISO8601 {
         guard i == b.count else { return nil }
         let unix = days(fromCivil: y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
         return Double(unix - referenceOffset) + fraction
+    }
+
+    /// The days of `month` (1…12) in `year`: 2025-02-30 is no date, not 2025-03-02.
+    static func daysIn(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     // Howard Hinnant's algorithms: exact for every proleptic Gregorian date.

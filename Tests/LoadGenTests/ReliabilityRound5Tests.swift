@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Reliability, round 5 (issue 45): no wrong exit 0, no crash on odd input, files read as
+/// what they say. One test per item, named after what must hold; each failed on the code before
+/// its fix. Item numbers are the issue's.
+@Suite(.serialized) struct ReliabilityRound5Tests {
+    /// A real results file (batch with its limit), made once, and edited copies of it.
+    static let fixture = ResultsFixture.make(["--strategy", "batch", "--rows", "600"], name: "base.csv")
+
+    // MARK: Wrong answers
+
+    /// 4. A fraction that targets no stored record is refused before anything runs: it would
+    /// measure nothing and call it ok.
+    @Test func aFractionThatTargetsNoRecordIsRefused() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/r.csv"
+        let r = try await CLI.run(["run", "--operation", "update", "--strategy", "all", "--rows", "10", "--fraction", "0.01",
+                                   "--out", out], tmpdir: dir)
+        #expect(r.status == 64 && r.stderr.contains("--fraction 0.0100 of 10 stored records targets none")
+                && r.stderr.contains("--fraction 0.1000"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let one = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "10", "--fraction", "0.1",
+                                     "--out", out, "--quiet"], tmpdir: dir)
+        #expect(one.status == 0, "\(one.stderr)")
+    }
+
+    /// 7. `ab` with too few pairs for its test to flag anything fails (2), saying how many.
+    @Test func anABThatCouldNotJudgeFails() async throws {
+        let dir = CLI.makeFolder(), suite = dir + "/s.suite"
+        try "--strategy batch --rows 200\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        let r = try await CLI.run(["ab", "--base", CLI.binary, "--suite", suite, "--out", dir + "/ab", "--rounds", "1"], tmpdir: dir)
+        #expect(r.status == 2 && r.stderr.contains("could not be judged") && r.stderr.contains("--rounds 5 or more"), "\(r.stderr)")
+    }
+
+    /// 8. New results holding only the baseline's runs (a misconfigured path) are refused (2).
+    @Test func compareRefusesTheBaselineAsTheNewResults() async throws {
+        let base = try await Self.fixture.get()
+        let r = try await CLI.run(["compare", base.path, base.path])
+        #expect(r.status == 2 && r.stderr.contains("holds no run the baseline") && r.stderr.contains("does not"), "\(r.stderr)")
+        let renamed = try base.write("new.csv")
+        #expect(try await CLI.run(["compare", base.path, renamed]).status == 0)
+    }
+
+    /// 9. An impossible calendar date is refused with its record and byte, not moved to the
+    /// next month; 29 February of a leap year is a date.
+    @Test func anImpossibleDateIsRefused() async throws {
+        let dir = CLI.makeFolder(), feed = dir + "/f.ndjson"
+        func run(_ date: String) async throws -> CLI.Result {
+            try (#"{"id": "a", "amount": 1.5, "date": "2025-01-01T00:00:00Z", "note": "n", "categoryName": "c"}"# + "\n"
+                 + #"{"id": "b", "amount": 2.5, "date": "\#(date)", "note": "n", "categoryName": "c"}"# + "\n")
+                .write(toFile: feed, atomically: true, encoding: .utf8)
+            return try await CLI.run(["run", "--input", feed, "--strategy", "batch", "--out", dir + "/r.csv", "--quiet"], tmpdir: dir)
+        }
+        for bad in ["2025-02-30T08:47:02Z", "2025-04-31", "2023-02-29T00:00:00Z"] {
+            let r = try await run(bad)
+            #expect(r.status == 65 && r.stderr.contains("record 2 (byte") && r.stderr.contains("is not a date: \"\(bad)\""),
+                    "\(bad): \(r.stderr)")
+        }
+        #expect(try await run("2024-02-29T12:00:00Z").status == 0)
+    }
+
+    /// 10. A row whose own figures contradict its status (ok with lost keys, or a damaged file)
+    /// is refused when read, with its file and line.
+    @Test func aRowThatContradictsItsStatusIsRefused() async throws {
+        let base = try await Self.fixture.get()
+        let lost = try base.write("lost.csv") { row in if row["strategy"] == "batch" { row["lost"] = "900" } }
+        let r = try await CLI.run(["report", lost, "--out", base.dir + "/review-lost"])
+        #expect(r.status == 65 && r.stderr.contains("lost.csv:") && r.stderr.contains("status ok with lost 900"), "\(r.stderr)")
+        let damaged = try base.write("damaged.csv") { row in row["integrity"] = "*** in database main ***" }
+        let d = try await CLI.run(["compare", base.path, damaged])
+        #expect(d.status == 2 && d.stderr.contains("damaged.csv:2: status ok with integrity"), "\(d.stderr)")
+    }
+
+    /// 14. `ab --base` naming a program that is not loadgen is refused before any round.
+    @Test func abChecksTheBaseBinaryFirst() async throws {
+        let dir = CLI.makeFolder(), suite = dir + "/s.suite"
+        try "--strategy batch --rows 200\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        let r = try await CLI.run(["ab", "--base", "/bin/false", "--suite", suite, "--out", dir + "/ab"], tmpdir: dir)
+        #expect(r.status == 66 && r.stderr.contains("--base /bin/false is not a loadgen"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/ab/base"))
+    }
+
+    // MARK: Crash and hang
+
+    /// 11. `--payload-bytes 0` (the help allows 0) stores empty values, in a run and a file.
+    @Test func emptyPayloadsWork() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/r.csv"
+        let r = try await CLI.run(["run", "--dataset", "photos", "--strategy", "batch,context-reset", "--rows", "100",
+                                   "--payload-bytes", "0", "--out", out, "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try CLI.rows(out).allSatisfy { $0["status"] == "ok" })
+        let g = try await CLI.run(["generate", "--dataset", "photos", "--rows", "5", "--payload-bytes", "0", "--out", dir + "/p.ndjson"])
+        #expect(g.status == 0, "\(g.stderr)")
+        #expect(try String(contentsOfFile: dir + "/p.ndjson", encoding: .utf8).contains(#""imageData": """#))
+    }
+
+    // MARK: Messages
+
+    /// 17. A shard past the suite's configurations says it is empty.
+    @Test func anEmptyShardSaysSo() async throws {
+        let dir = CLI.makeFolder(), suite = dir + "/two.suite", out = dir + "/r.csv"
+        try "--strategy batch --rows 100\n--strategy prefetch --rows 100\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        let r = try await CLI.run(["run", "--suite", suite, "--shard", "5/10", "--out", out], tmpdir: dir)
+        #expect(r.status == 0 && r.stderr.contains("--shard 5/10 is empty: the run has 2 configurations"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// 21. A header repeated mid-file (two files joined with cat) is named as such.
+    @Test func aRepeatedHeaderIsNamed() async throws {
+        let base = try await Self.fixture.get()
+        let text = try String(contentsOfFile: base.path, encoding: .utf8)
+        let header = text.prefix { $0 != "\r\n" && $0 != "\n" }
+        let joined = base.dir + "/joined.csv"
+        try (text + header + "\r\n" + text.drop { $0 != "\r\n" && $0 != "\n" }.dropFirst()).write(toFile: joined, atomically: true,
+                                                                                              encoding: .utf8)
+        let line = text.split(whereSeparator: \.isNewline).count + 1
+        let r = try await CLI.run(["report", joined, "--out", base.dir + "/review-joined"])
+        #expect(r.status == 65 && r.stderr.contains("joined.csv:\(line): the header is repeated at line \(line)"), "\(r.stderr)")
+    }
+}
