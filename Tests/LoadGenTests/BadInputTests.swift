@@ -72,7 +72,7 @@ import Testing
         let precious = dir + "/notes.txt"
         try "keep me".write(toFile: precious, atomically: true, encoding: .utf8)
         let r = try await CLI.run(["run", "--rows", "10", "--store", precious], tmpdir: dir)
-        #expect(r.status == 73 && r.stderr.contains("not a loadgen store"), "\(r.stderr)")
+        #expect(r.status == 73 && r.stderr.contains("not a store loadgen wrote"), "\(r.stderr)")
         #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
     }
 }

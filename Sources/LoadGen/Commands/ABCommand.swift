@@ -38,6 +38,11 @@ enum ABCommand {
         var options = PairedComparison.Options()
         options.threshold = try a.double("--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!
         options.alpha = try a.double("--alpha", default: options.alpha, in: 1e-9...0.5, describe: "a level above 0, up to 0.5")!
+        // A DIR/ab.md of the user's own is refused before any round, as plot refuses its files.
+        let page = ReportFile(path: out + "/ab.md", signature: PairedReport.signature)
+        if FileManager.default.fileExists(atPath: page.path) {
+            do { try page.check() } catch { throw CommandError(message: "ab: --out \(out): \(error)", exitCode: ExitCode.cannotCreate) }
+        }
         var context = PairedReport.Context()
         context.base = a.string("--base-label") ?? "base"
         context.new = a.string("--new-label") ?? "new"
@@ -65,7 +70,7 @@ enum ABCommand {
         context.machine = new.first?.first.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores" } ?? ""
         let comparison = PairedComparison(base: base, new: new, options: options)
         let text = PairedReport.render(comparison, context: context)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: out + "/ab.md"))
+        try page.write(text)
         print(text, terminator: "")
         return verdict(comparison)
     }

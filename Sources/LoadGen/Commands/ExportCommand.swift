@@ -34,6 +34,7 @@ enum ExportCommand {
         if let out = a.string("--out"), out != "-", a.positional.map(resolved).contains(resolved(out)) {
             throw CommandError.usage("export: --out \(out) is one of the results files it reads: give another file")
         }
+        if let out = a.string("--out"), out != "-" { try checkOut(out, exporter) }
         let options = try ConclusionFlags.options(a)
         let rows = try Charts.distinctRuns(a.positional.map { ($0, try Charts.results($0, command: "export")) }, command: "export")
         let text = try exporter.render(ResultsSummary.make(rows, options: options))
@@ -41,6 +42,25 @@ enum ExportCommand {
         if out == "-" { print(text, terminator: ""); return ExitCode.success }
         try write(text, to: out)
         return ExitCode.success
+    }
+
+    /// Before anything is read: `out` is new, empty, a device, or this format's own output
+    /// (`Exporter.wrote`); anything else is the user's and is refused, naming it (73).
+    private static func checkOut(_ out: String, _ exporter: any Exporter) throws {
+        if ResultsFile(path: out).isStream { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue {
+            throw CommandError(message: "export: --out \(out) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+        }
+        guard let data = FileManager.default.contents(atPath: out) else {
+            throw CommandError(message: "export: --out \(out) cannot be read to check it is export's own; choose another file",
+                               exitCode: ExitCode.cannotCreate)
+        }
+        guard data.isEmpty || exporter.wrote(data) else {
+            throw CommandError(message: "export: --out \(out) exists and is not \(exporter.format) output export wrote; choose "
+                               + "another file, or remove it (export only replaces its own)", exitCode: ExitCode.cannotCreate)
+        }
     }
 
     /// Writes `text` beside `out` and renames it over, so a failure leaves what was there.

@@ -258,7 +258,7 @@ struct Runner {
     }
 
     static func markdownFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: MarkdownExport.signature) }
-    static func summaryFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: "strategy,") }
+    static func summaryFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: SummaryCSV.signature) }
 
     /// An output's failure in words: the system's reason for a POSIX error (Foundation's own
     /// text reads "NSCocoaErrorDomain Code=512 (null)"), and what a closed pipe means.

@@ -126,8 +126,8 @@ struct StoreLocation {
                                exitCode: ExitCode.cannotCreate)
         }
         if FileManager.default.fileExists(atPath: path) && !isStore(path) {
-            throw CommandError(message: "run: --store \(given) exists and is not a loadgen store; "
-                               + "choose another path (loadgen only replaces its own stores)",
+            throw CommandError(message: "run: --store \(given) exists and is not a store loadgen wrote (an app's own store, or "
+                               + "another database); choose another path (loadgen only replaces its own stores)",
                                exitCode: ExitCode.cannotCreate)
         }
         let support = ExternalStorage.supportDirectory(forStore: path)
@@ -137,13 +137,11 @@ struct StoreLocation {
         }
     }
 
-    /// True for an SQLite file with Core Data's Z_METADATA table.
+    /// True for a store loadgen wrote (its mark in the metadata): the only kind `--store` replaces.
     static func isStore(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 16)) ?? Data()
-        guard head == Data("SQLite format 3\0".utf8) else { return false }
-        let all = (try? handle.readToEnd()) ?? Data()
-        return all.range(of: Data("Z_METADATA".utf8)) != nil
+        try? handle.close()
+        return head == Data("SQLite format 3\0".utf8) && StoreSchema.isLoadgenStore(at: path)
     }
 }

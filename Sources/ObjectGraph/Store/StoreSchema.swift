@@ -108,6 +108,23 @@ package enum StoreSchema {
         return uuid
     }
 
+    /// True for a store loadgen made: an SQLite file whose `Z_METADATA` property list carries
+    /// loadgen's model hash key. A real app's Core Data store has Z_METADATA but not the key, and
+    /// a plain database may hold the word anywhere: neither is loadgen's to replace.
+    ///
+    /// Read without a trace: a read-only connection to a WAL database leaves `-wal` and `-shm`
+    /// files it cannot remove, so a file without a WAL beside it is opened immutable (no
+    /// locks, no files); one with its WAL is read through it (its files are there already).
+    package static func isLoadgenStore(at path: String) -> Bool {
+        let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+            + (hasWAL ? "?mode=ro" : "?immutable=1")
+        guard let db = try? Database(path: uri, readOnly: true),
+              let statement = try? db.prepare("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+              (try? statement.step()) == true, let metadata = statement.blob(at: 0) else { return false }
+        return StoreMetadata.carries(StoreMetadata.modelHashKey, in: metadata)
+    }
+
     /// Opens an existing store's layout: checks it was made for `model` and returns its UUID.
     /// Never changes the data; a mismatch is an error that says what differs.
     package static func check(_ db: Database, model: ManagedObjectModel) throws -> String {

@@ -16,10 +16,13 @@ package enum PairedReport {
         package init() {}
     }
 
+    /// How ab.md begins: the mark by which ab recognises the page it may replace.
+    package static let signature = "## loadgen ab: "
+
     package static func render(_ c: PairedComparison, context: Context) -> String {
         let regressions = c.regressions
         let faster = (c.configurations + c.strategies).filter { $0.verdict == .faster }
-        var text = "## loadgen ab: "
+        var text = signature
         if c.configurations.isEmpty {
             text += "nothing was paired\n\n"
         } else if regressions.isEmpty {

@@ -66,6 +66,15 @@ package struct BencherExporter: Exporter {
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
+
+    /// BMF: benchmarks, each of measures, each with a value.
+    package func wrote(_ existing: Data) -> Bool {
+        ExportMark.json(existing) { top in
+            (top as? [String: Any])?.values.allSatisfy { measures in
+                (measures as? [String: Any])?.values.allSatisfy { ($0 as? [String: Any])?["value"] != nil } ?? false
+            } ?? false
+        }
+    }
 }
 
 /// github-action-benchmark's `customSmallerIsBetter` or `customBiggerIsBetter` input: an array of
@@ -91,5 +100,15 @@ package struct GitHubBenchmarkExporter: Exporter {
         }
         let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// An array of entries, each with a name, a unit and a value.
+    package func wrote(_ existing: Data) -> Bool {
+        ExportMark.json(existing) { top in
+            (top as? [Any])?.allSatisfy { entry in
+                guard let e = entry as? [String: Any] else { return false }
+                return e["name"] != nil && e["unit"] != nil && e["value"] != nil
+            } ?? false
+        }
     }
 }

@@ -10,6 +10,25 @@ package protocol Exporter: Sendable {
     /// One line for `--help`.
     var about: String { get }
     func render(_ summary: RunSummary) throws -> String
+    /// True when `existing` is what this format writes: `export --out` replaces only its own
+    /// output (a file of another kind, a results CSV through a hard link, is the user's).
+    func wrote(_ existing: Data) -> Bool
+}
+
+extension Exporter {
+    /// No mark to recognise it by: an existing file is never replaced.
+    package func wrote(_ existing: Data) -> Bool { false }
+}
+
+/// Recognising a format's own output.
+enum ExportMark {
+    /// The file begins with `prefix`.
+    static func starts(_ data: Data, with prefix: String) -> Bool { data.starts(with: Data(prefix.utf8)) }
+
+    /// The file is JSON whose top level passes `test`.
+    static func json(_ data: Data, _ test: (Any) -> Bool) -> Bool {
+        (try? JSONSerialization.jsonObject(with: data)).map(test) ?? false
+    }
 }
 
 /// Every format, in the order `--help` lists them.
@@ -37,6 +56,7 @@ package struct MarkdownExporter: Exporter {
     package var format: String { "markdown" }
     package var about: String { "the summary table as Markdown (what --markdown writes)" }
     package func render(_ summary: RunSummary) -> String { MarkdownExport.render(summary) }
+    package func wrote(_ existing: Data) -> Bool { ExportMark.starts(existing, with: MarkdownExport.signature) }
 }
 
 package struct JSONExporter: Exporter {
@@ -44,6 +64,9 @@ package struct JSONExporter: Exporter {
     package var format: String { "json" }
     package var about: String { "every repetition and the summary as JSON (what --json prints)" }
     package func render(_ summary: RunSummary) throws -> String { try JSONExport.render(summary) + "\n" }
+    package func wrote(_ existing: Data) -> Bool {
+        ExportMark.json(existing) { ($0 as? [String: Any])?["recommendations"] != nil }
+    }
 }
 
 package struct SummaryCSVExporter: Exporter {
@@ -51,4 +74,5 @@ package struct SummaryCSVExporter: Exporter {
     package var format: String { "summary-csv" }
     package var about: String { "one row per configuration with its statistics (what --summary-csv writes)" }
     package func render(_ summary: RunSummary) -> String { SummaryCSV.render(summary) }
+    package func wrote(_ existing: Data) -> Bool { ExportMark.starts(existing, with: SummaryCSV.signature) }
 }

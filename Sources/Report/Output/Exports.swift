@@ -58,6 +58,9 @@ package enum JSONExport {
 /// `--summary-csv`: one row per configuration with its statistics, for charts and spreadsheets.
 /// Parameter columns first (as the results file orders them), then the figures.
 package enum SummaryCSV {
+    /// How its file begins (its header's first column): what a run or export replaces.
+    package static let signature = "strategy,"
+
     /// One figure column: its name, whether it holds text, and how a configuration's cell is made.
     struct Figure: Sendable {
         let name: String
