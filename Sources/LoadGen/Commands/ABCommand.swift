@@ -44,8 +44,9 @@ enum ABCommand {
             do { try page.check() } catch { throw CommandError(message: "ab: --out \(out): \(error)", exitCode: ExitCode.cannotCreate) }
         }
         var context = PairedReport.Context()
-        context.base = a.string("--base-label") ?? "base"
-        context.new = a.string("--new-label") ?? "new"
+        // Typed by the user, printed in ab.md's heading and tables.
+        context.base = MarkdownText.inline(a.string("--base-label") ?? "base")
+        context.new = MarkdownText.inline(a.string("--new-label") ?? "new")
         if !a.flag("--judge") {
             guard let base = a.string("--base") else { throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)") }
             guard access(base, X_OK) == 0 else {

@@ -15,12 +15,18 @@ struct EnvironmentFailure: Equatable {
     static let memory = EnvironmentFailure(exitCode: ExitCode.osError,
         reason: "memory ran out (an allocation failed: ulimit -v, or the machine's memory); raise the limit or run fewer rows")
 
+    /// SQLite's result codes for a file that cannot grow or be written: 13 SQLITE_FULL, and the
+    /// extended I/O errors EFBIG and ENOSPC give: 778 IOERR_WRITE, 1034 IOERR_FSYNC, 1546
+    /// IOERR_TRUNCATE, 4618 IOERR_SHMOPEN, 4874 IOERR_SHMSIZE (the WAL index cannot grow), 5386
+    /// IOERR_SHMMAP.
+    static let diskCodes: [Int32] = [13, 778, 1034, 1546, 4618, 4874, 5386]
+
     /// What in a repetition's error says it was the environment: SQLite's codes for a full disk
-    /// (13 SQLITE_FULL, 778 SQLITE_IOERR_WRITE, which EFBIG and ENOSPC give) and for no memory
-    /// (7 SQLITE_NOMEM), the system's words, and Swift's runtime when malloc fails.
+    /// (`diskCodes`) and for no memory (7 SQLITE_NOMEM), the system's words, and Swift's
+    /// runtime when malloc fails.
     static func of(_ measurement: RunMeasurement) -> EnvironmentFailure? {
         guard measurement.status != .ok, let error = measurement.error else { return nil }
-        let disk = ["SQLite error 13:", "SQLite error 778:", "database or disk is full", "No space left on device", "File too large"]
+        let disk = diskCodes.map { "SQLite error \($0):" } + ["database or disk is full", "No space left on device", "File too large"]
         let memory = ["SQLite error 7:", "failed to allocate", "out of memory", "Cannot allocate memory"]
         if disk.contains(where: error.contains) { return .diskFull }
         if memory.contains(where: error.contains) { return .memory }

@@ -28,6 +28,7 @@ package enum ColumnTable {
         switch c.domain {
         case .text: cell = "text"
         case .status: cell = "ok, failed or crashed"
+        case .name: cell = "a strategy name"
         case .count: cell = "a count"
         case .decimal(let maximum): cell = maximum <= 1 ? "a share (0…1)" : maximum <= 1000 ? "a number up to \(Int(maximum))" : "a number"
         }

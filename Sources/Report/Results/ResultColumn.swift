@@ -126,6 +126,9 @@ package enum CellDomain: Sendable, Equatable {
     case text
     /// A run status (`ok`, `failed`, `crashed`); never blank.
     case status
+    /// A name loadgen gives (a strategy's): letters, digits and `- _ . + [ ]`. Pages and tables
+    /// print it as it is, so a line break or a `|` edited in would break their Markdown.
+    case name
     /// A whole number ≥ 0 as loadgen writes it (digits only), or blank.
     case count
     /// A number ≥ 0 as loadgen writes it (digits, optionally a point and more digits), at most
@@ -145,6 +148,12 @@ package enum CellDomain: Sendable, Equatable {
             let text = String(decoding: bytes, as: UTF8.self)
             return RunStatus(rawValue: text) != nil ? nil
                 : "'\(text)' is not a status (expects ok, failed or crashed)"
+        case .name:
+            let allowed = Array("-_.+[]".utf8)
+            guard bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || allowed.contains($0) }) else {
+                return "'\(Self.shown(bytes))' is not a strategy name (letters, digits and - _ . + [ ] only)"
+            }
+            return nil
         case .count:
             guard !bytes.isEmpty else { return nil }
             guard bytes.count <= 19, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
@@ -260,8 +269,9 @@ extension ResultColumn {
     }
 
     /// A parameter, as its parameter table rendered it: text, or a number ≥ 0 up to `maximum`.
-    static func parameter(_ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude) -> ResultColumn {
-        ResultColumn(name: name, isText: text, isParameter: true, domain: text ? .text : .decimal(maximum: maximum), rule: nil,
+    static func parameter(_ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude,
+                          domain: CellDomain? = nil) -> ResultColumn {
+        ResultColumn(name: name, isText: text, isParameter: true, domain: domain ?? (text ? .text : .decimal(maximum: maximum)), rule: nil,
                      write: { $0.parameters[name] }, read: { row, cell in row.parameters.fields[name] = cell })
     }
 

@@ -40,7 +40,7 @@ package struct ResultRow: Sendable {
         .row("sqlite_version", \.identity.system.sqliteVersion),
         .row("allocator", \.identity.system.allocator),
         // Parameters
-        .parameter("strategy", text: true),
+        .parameter("strategy", text: true, domain: .name),
         .parameter("dataset", text: true),
         .parameter("rows"),
         .parameter("unique_keys"),
