@@ -190,6 +190,50 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/p.ndjson", encoding: .utf8).contains(#""imageData": """#))
     }
 
+    /// 12. A FIFO with no writer, or a pipe, given as --input is refused up front (66) naming
+    /// why: it would hang, or read as empty the second time.
+    @Test func aPipeAsInputIsRefusedUpFront() async throws {
+        let dir = CLI.makeFolder(), fifo = dir + "/feed.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let r = try await CLI.run(["run", "--input", fifo, "--strategy", "batch", "--out", dir + "/r.csv"], tmpdir: dir)
+        #expect(r.status == 66 && r.stderr.contains("--input \(fifo): is a pipe or a device") && r.stderr.contains("save it to a file"),
+                "\(r.stderr)")
+        let piped = Process()
+        piped.executableURL = URL(fileURLWithPath: "/bin/bash")
+        piped.arguments = ["-c", #"echo '{"id": "a", "amount": 1, "date": 0, "note": "n", "categoryName": "c"}' | "$0" run --input /dev/stdin "#
+                           + #"--strategy batch --out "$1" 2> "$2""#, CLI.binary, dir + "/p.csv", dir + "/p.err"]
+        try piped.run()
+        await CLI.exit(of: piped)
+        let said = try String(contentsOfFile: dir + "/p.err", encoding: .utf8)
+        #expect(piped.terminationStatus == 66 && said.contains("--input /dev/stdin: is a pipe or a device"), "\(said)")
+    }
+
+    /// 13. A one-to-one feed where two records name the same related object is refused when
+    /// read (65), naming both records; a repeated record may name it again.
+    @Test func aOneToOneFeedNamingOneObjectTwiceIsRefused() async throws {
+        let dir = CLI.makeFolder()
+        let model = ModelCommandTests.model("""
+            <model><entity name="Episode"><attribute name="guid" attributeType="String"/>\
+            <relationship name="transcript" optional="YES" maxCount="1" destinationEntity="Transcript" inverseName="episode" \
+            inverseEntity="Transcript"/><uniquenessConstraints><uniquenessConstraint><constraint value="guid"/></uniquenessConstraint>\
+            </uniquenessConstraints></entity><entity name="Transcript"><attribute name="url" attributeType="String"/>\
+            <relationship name="episode" optional="YES" maxCount="1" destinationEntity="Episode" inverseName="transcript" \
+            inverseEntity="Episode"/><uniquenessConstraints><uniquenessConstraint><constraint value="url"/></uniquenessConstraint>\
+            </uniquenessConstraints></entity></model>
+            """, in: dir)
+        func run(_ lines: [String]) async throws -> CLI.Result {
+            let feed = try ReliabilityRound4Tests.feed(lines, in: dir)
+            return try await CLI.run(["run", "--model", model, "--entity", "Episode", "--input", feed, "--strategy", "batch,context-reset",
+                                      "--out", dir + "/r.csv", "--quiet"], tmpdir: dir)
+        }
+        let twice = try await run([#"{"guid": "a", "transcriptUrl": "t1"}"#, #"{"guid": "b", "transcriptUrl": "t2"}"#,
+                                   #"{"guid": "c", "transcriptUrl": "t1"}"#])
+        #expect(twice.status == 65 && twice.stderr.contains("record 3: names the same Transcript (by transcriptUrl) as record 1"),
+                "\(twice.stderr)")
+        let repeated = try await run([#"{"guid": "a", "transcriptUrl": "t1"}"#, #"{"guid": "a", "transcriptUrl": "t1"}"#])
+        #expect(repeated.status == 0, "\(repeated.stderr)")
+    }
+
     // MARK: Messages
 
     /// 16. A strategy name edited into a results file with a line break or a `|` (which would

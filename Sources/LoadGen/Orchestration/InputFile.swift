@@ -31,8 +31,13 @@ struct InputFile {
             let reader = try RecordFileReader(path: path, shape: shape)
             var record = Record()
             var keys = Set<UInt64>()
+            var oneToOne = OneToOneCheck(shape: shape)
             do {
-                while try reader.next(into: &record) { keys.insert(keyHash(record, shape)) }
+                while try reader.next(into: &record) {
+                    let key = keyHash(record, shape, shape.key)
+                    keys.insert(key)
+                    try oneToOne.check(record, key: key, number: reader.recordNumber, path: path)
+                }
             } catch let error as ImportError {
                 throw nestedHint(error, reader)
             }
@@ -77,14 +82,43 @@ struct InputFile {
                            message: error.message + " — the records may be the \(member) inside each element: --input-path \(array)/*/\(member)")
     }
 
-    private static func keyHash(_ record: Record, _ shape: RecordShape) -> UInt64 {
+    /// A 64-bit hash of the record's `fields` (its key, or its related object's).
+    static func keyHash(_ record: Record, _ shape: RecordShape, _ fields: [Int]) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ bytes: UnsafeRawBufferPointer) { for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
-        for f in shape.key {
+        for f in fields {
             if shape.fields[f].type.isBytes { record.values.withBytes(f, pool: nil, add) }
             else { withUnsafeBytes(of: record.values.integer(f), add) }
             h = (h ^ 0x1F) &* 0x100_0000_01b3
         }
         return Mixing.mix(h)
+    }
+}
+
+/// A one-to-one relates each related object to one record: a feed where two records (two keys)
+/// name the same related object would run every strategy and fail each with a bad link, so it
+/// is refused when read, naming both records. A repeated record (the same key) may name it again.
+struct OneToOneCheck {
+    private let shape: RecordShape
+    private let active: Bool
+    /// Each related object's key hash: the first record naming it, and that record's key hash.
+    private var first: [UInt64: (record: Int, key: UInt64)] = [:]
+
+    init(shape: RecordShape) {
+        self.shape = shape
+        active = shape.parentPerRecord && !shape.parentKey.isEmpty
+    }
+
+    mutating func check(_ record: Record, key: UInt64, number: Int, path: String) throws {
+        guard active else { return }
+        let parent = InputFile.keyHash(record, shape, shape.parentKey)
+        if let earlier = first[parent] {
+            guard earlier.key != key else { return }
+            let names = shape.parentKey.map { shape.fields[$0].fileName }.joined(separator: ", ")
+            throw ImportError(path: path, record: number, offset: -1,
+                              message: "names the same \(shape.parentEntity ?? "related object") (by \(names)) as record \(earlier.record), "
+                                  + "and the relationship is one-to-one: each \(shape.entity) has its own; give each record its own")
+        }
+        first[parent] = (number, key)
     }
 }

@@ -21,7 +21,8 @@ package struct ImportError: Error, CustomStringConvertible, Equatable {
     }
 
     package var description: String {
-        let place = record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
+        // A negative offset: a finding about the whole record (found after it was read).
+        let place = offset < 0 ? record.map { "record \($0)" } ?? "" : record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
         return "\(path): \(place): \(message)"
     }
 }
@@ -148,8 +149,16 @@ package final class RecordFileReader: RecordSource {
                                count: shape.fields.count)
         types = shape.fields.map(\.type)
         names = shape.fields.map { "field \"\($0.memberPath)\"" }
-        fd = open(path, O_RDONLY)
+        // Non-blocking: a FIFO with no writer would block the open forever.
+        fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw ImportFileError(path: path, errno: 0, why: "is a pipe or a device, and an import file is read more than once (its "
+                                  + "records counted first, then read by each repetition): save it to a file (… > feed.ndjson) and give that")
+        }
+        _ = fcntl(fd, F_SETFL, 0)   // a regular file: back to blocking reads
         buffer = .allocate(byteCount: 1 << 18, alignment: 16)
         try sniff()
     }
@@ -894,7 +903,15 @@ package struct InputPathError: Error, CustomStringConvertible {
 package struct ImportFileError: Error, CustomStringConvertible {
     package let path: String
     package let errno: Int32
-    package var description: String { "\(path): \(String(cString: strerror(errno)))" }
+    /// Set when the file opened but is not one loadgen can read as an import file.
+    package var why: String?
+    package var description: String { "\(path): \(why ?? String(cString: strerror(errno)))" }
+
+    init(path: String, errno: Int32, why: String? = nil) {
+        self.path = path
+        self.errno = errno
+        self.why = why
+    }
 }
 
 extension InlineText {
