@@ -234,7 +234,37 @@ import Testing
         #expect(repeated.status == 0, "\(repeated.stderr)")
     }
 
+    // MARK: Late checks
+
+    /// 15. An output name too long for the files loadgen writes beside it is refused before
+    /// anything runs (64), for every output; nothing is created.
+    @Test func anOutputNameTooLongForItsNeighboursIsRefusedFirst() async throws {
+        let dir = CLI.makeFolder()
+        let long = dir + "/" + String(repeating: "n", count: 240)
+        for flag in ["--out", "--store", "--markdown", "--summary-csv", "--timeline"] {
+            let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "100", flag, long + ".x", "--quiet"], tmpdir: dir)
+            #expect(r.status == 64 && r.stderr.contains("\(flag) \(long).x: the file name is 242 bytes") && r.stderr.contains("at most"),
+                    "\(flag): \(r.stderr)")
+        }
+        let e = try await CLI.run(["export", try await Self.fixture.get().path, "--format", "bmf", "--out", long + ".json"])
+        #expect(e.status == 64 && e.stderr.contains("the file name is 245 bytes"), "\(e.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.hasPrefix("nnn") && !$0.hasPrefix(".nnn") })
+    }
+
     // MARK: Messages
+
+    /// 20. export meets a full disk as every command does (74, said), and `--out dir/` or a
+    /// missing folder is named as such.
+    @Test func exportSaysWhatWentWrongWithItsFile() async throws {
+        let base = try await Self.fixture.get()
+        let full = try await CLI.run(["export", base.path, "--format", "json", "--out", base.dir + "/full.json"], limits: ["--fsize=100"])
+        #expect(full.status == 74 && full.stderr.contains("the disk filled or a file-size limit was met"), "\(full.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: base.dir + "/full.json"))
+        let folder = try await CLI.run(["export", base.path, "--format", "json", "--out", base.dir + "/"])
+        #expect(folder.status == 64 && folder.stderr.contains("names a folder; give a file name"), "\(folder.stderr)")
+        let missing = try await CLI.run(["export", base.path, "--format", "json", "--out", base.dir + "/nowhere/x.json"])
+        #expect(missing.status == 73 && missing.stderr.contains("the folder \(base.dir)/nowhere does not exist"), "\(missing.stderr)")
+    }
 
     /// 16. A strategy name edited into a results file with a line break or a `|` (which would
     /// break review.md's headings and tables) is refused when read; ab's labels, typed by the

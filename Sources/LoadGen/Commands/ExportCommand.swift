@@ -48,7 +48,14 @@ enum ExportCommand {
     /// (`Exporter.wrote`); anything else is the user's and is refused, naming it (73).
     private static func checkOut(_ out: String, _ exporter: any Exporter) throws {
         if ResultsFile(path: out).isStream { return }
+        if let problem = OutputName.problem(out) { throw CommandError.usage("export: --out \(out): \(problem)") }
+        if out.hasSuffix("/") { throw CommandError.usage("export: --out \(out) names a folder; give a file name (\(out)bencher.json)") }
         var isDirectory: ObjCBool = false
+        let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandError(message: "export: --out \(out): the folder \(folder) does not exist; create it or choose another path",
+                               exitCode: ExitCode.cannotCreate)
+        }
         guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) else { return }
         if isDirectory.boolValue {
             throw CommandError(message: "export: --out \(out) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
@@ -67,9 +74,13 @@ enum ExportCommand {
     private static func write(_ text: String, to out: String) throws {
         let temporary = out + ".partial-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)), rename(temporary, out) == 0 else {
-            let why = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw CommandError(message: "export: cannot write --out \(out): \(why)", exitCode: ExitCode.cannotCreate)
+            // A full disk or a size limit is the environment's (74, as run and plot say it).
+            let full = code == ENOSPC || code == EFBIG || code == EIO || code == EDQUOT
+            throw CommandError(message: "export: cannot write --out \(out): \(String(cString: strerror(code)))"
+                               + (full ? " (the disk filled or a file-size limit was met; free space, or raise ulimit -f)" : ""),
+                               exitCode: full ? ExitCode.ioError : ExitCode.cannotCreate)
         }
     }
 }

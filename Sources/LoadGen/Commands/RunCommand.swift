@@ -104,6 +104,7 @@ enum RunCommand {
     /// no results file is created or touched when one of them is wrong.
     static func checkOutputs(_ plan: RunPlan) throws {
         try checkDistinct(plan)
+        try checkNames(plan)
         var checks: [(flag: String, check: () throws -> Void)] = []
         if let out = plan.out, out != "-" { checks.append(("--out", { try ResultsFile(path: out).checkAppendable() })) }
         if let timeline = plan.timeline {
@@ -119,6 +120,17 @@ enum RunCommand {
             }
         }
         try checkStore(plan)
+    }
+
+    /// Every output's name leaves room for the files written beside it, checked before anything
+    /// runs (`OutputName`).
+    static func checkNames(_ plan: RunPlan) throws {
+        let outputs: [(String, String?)] = [("--out", plan.out == "-" ? nil : plan.out), ("--timeline", plan.timeline),
+                                            ("--markdown", plan.markdown), ("--summary-csv", plan.summaryCSV),
+                                            ("--store", plan.storePath == "memory" ? nil : plan.storePath)]
+        for case let (flag, path?) in outputs where !ResultsFile(path: path).isStream {
+            if let problem = OutputName.problem(path) { throw CommandError.usage("run: \(flag) \(path): \(problem)") }
+        }
     }
 
     static func checkStore(_ plan: RunPlan) throws {
