@@ -7,21 +7,25 @@ package enum Base64 {
         return table
     }()
 
-    /// Appends the encoding of `bytes`.
-    package static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        var i = 0
-        while i + 3 <= bytes.count {
-            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out.append(alphabet[Int(v >> 18 & 63)]); out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(alphabet[Int(v >> 6 & 63)]); out.append(alphabet[Int(v & 63)])
-            i += 3
-        }
-        let left = bytes.count - i
-        if left > 0 {
-            let v = UInt32(bytes[i]) << 16 | (left == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-            out.append(alphabet[Int(v >> 18 & 63)]); out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(left == 2 ? alphabet[Int(v >> 6 & 63)] : 61)
-            out.append(61)
+    /// Writes the encoding of `bytes` at `out` (room for `(count + 2) / 3 * 4` bytes); returns
+    /// how many bytes it wrote.
+    package static func encode(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutableRawPointer) -> Int {
+        alphabet.withUnsafeBufferPointer { a in
+            var i = 0, o = 0
+            func put(_ c: UInt8) { out.storeBytes(of: c, toByteOffset: o, as: UInt8.self); o += 1 }
+            while i + 3 <= bytes.count {
+                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                put(a[Int(v >> 18 & 63)]); put(a[Int(v >> 12 & 63)]); put(a[Int(v >> 6 & 63)]); put(a[Int(v & 63)])
+                i += 3
+            }
+            let left = bytes.count - i
+            if left > 0 {
+                let v = UInt32(bytes[i]) << 16 | (left == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+                put(a[Int(v >> 18 & 63)]); put(a[Int(v >> 12 & 63)])
+                put(left == 2 ? a[Int(v >> 6 & 63)] : 61)
+                put(61)
+            }
+            return o
         }
     }
 

@@ -25,12 +25,17 @@ package struct RecordFileWriter {
     private let out = OutputBuffer()
     private var written = 0
     private let pool: PayloadPool?
-    /// Each field's `"name": ` prefix, built once.
-    private let prefixes: [[UInt8]]
+    /// Every field's `"name": ` prefix, built once, one after another (`prefixEnds[f]` ends
+    /// field f's): one buffer, so that a record costs no array retains.
+    private let prefixes: [UInt8]
+    private let prefixEnds: [Int]
+    /// How each field is written, decided once: reading it from the field's spec per record
+    /// copied the spec (its strings and enums) every time, a fifth of the writer's time.
+    private let kinds: [Kind]
     /// Fields written inside their relationship's object, by bit.
     private let nested: FieldSet
-    /// Scratch for base64 values.
-    private var scratch: [UInt8] = []
+
+    private enum Kind { case text, integer, cents, real, date, bool, bytes, uuid }
 
     /// Writes to the open file descriptor `fd` (not closed by the writer); `pool` is the
     /// generator's, for generated binary values.
@@ -39,20 +44,38 @@ package struct RecordFileWriter {
         self.format = format
         self.shape = shape
         self.pool = pool
-        prefixes = shape.fields.enumerated().map { i, f in
+        let each = shape.fields.enumerated().map { i, f in
             let member = f.flatName.map { "\($0)\": " } ?? "\(f.container!.name)\": {\"\(f.container!.member)\": "
             return Array(((i == 0 ? "{\"" : ", \"") + member).utf8)
         }
+        prefixes = each.flatMap { $0 }
+        prefixEnds = each.reduce(into: []) { ends, p in ends.append((ends.last ?? 0) + p.count) }
+        kinds = shape.fields.map(Self.kind)
         nested = FieldSet(shape.fields.indices.filter { shape.fields[$0].flatName == nil }, count: shape.fields.count)
         if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
+    }
+
+    private static func kind(_ spec: FieldSpec) -> Kind {
+        switch spec.type {
+        case .text: return .text
+        case .integer16, .integer32, .integer64: return .integer
+        case .real: if case .cents = spec.generation { return .cents } else { return .real }
+        case .date: return .date
+        case .bool: return .bool
+        case .bytes: return .bytes
+        case .uuid: return .uuid
+        }
     }
 
     /// Appends one record.
     package mutating func write(_ r: Record) throws {
         if format == .json && written > 0 { out.put(",\n") }
-        for (f, spec) in shape.fields.enumerated() {
-            out.put(prefixes[f])
-            writeValue(r.values, f, spec)
+        var start = 0
+        for f in 0..<kinds.count {
+            let end = prefixEnds[f]
+            out.put(prefixes, start, end)
+            start = end
+            writeValue(r.values, f, kinds[f])
             if nested.contains(f) { out.byte(125) }   // the container's '}'
         }
         out.put(format == .ndjson ? "}\n" : "}")
@@ -61,23 +84,26 @@ package struct RecordFileWriter {
     }
 
     @inline(__always)
-    private mutating func writeValue(_ v: RecordValues, _ f: Int, _ spec: FieldSpec) {
+    private func writeValue(_ v: RecordValues, _ f: Int, _ kind: Kind) {
         if v.isNull(f) { out.put("null"); return }
-        switch spec.type {
+        switch kind {
         case .text: v.withBytes(f, pool: pool) { out.string($0) }
-        case .integer16, .integer32, .integer64:
+        case .integer:
             let n = v.integer(f)
             if n < 0 { out.byte(45) }
             out.decimal(n.magnitude)
-        case .real:
-            if case .cents = spec.generation { out.cents(v.double(f)) } else { out.put(Array("\(v.double(f))".utf8)) }
+        case .cents: out.cents(v.double(f))
+        case .real: out.put(Array("\(v.double(f))".utf8))
         case .date:
             out.byte(34); out.date(v.double(f)); out.byte(34)
         case .bool: out.put(v.bool(f) ? "true" : "false")
         case .bytes:
-            scratch.removeAll(keepingCapacity: true)
-            v.withBytes(f, pool: pool) { Base64.encode($0, into: &scratch) }
-            out.byte(34); out.put(scratch); out.byte(34)
+            // Into the buffer itself: base64 is 4 bytes per 3.
+            v.withBytes(f, pool: pool) { bytes in
+                out.byte(34)
+                out.append(maximum: (bytes.count + 2) / 3 * 4) { Base64.encode(bytes, to: $0) }
+                out.byte(34)
+            }
         case .uuid:
             var text = InlineText()
             v.withBytes(f, pool: pool) { UUIDText.format($0, into: &text) }
@@ -138,6 +164,28 @@ private final class OutputBuffer {
         count += n
     }
 
+    @inline(__always)
+    func put(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+        count += bytes.count
+    }
+
+    /// Lets `write` put up to `maximum` bytes at the cursor; it returns how many it wrote.
+    @inline(__always)
+    func append(maximum: Int, _ write: (UnsafeMutableRawPointer) -> Int) {
+        reserve(maximum)
+        count += write(base + count)
+    }
+
+    /// `bytes[start..<end]`.
+    @inline(__always)
+    func put(_ bytes: [UInt8], _ start: Int, _ end: Int) {
+        reserve(end - start)
+        bytes.withUnsafeBytes { (base + count).copyMemory(from: $0.baseAddress! + start, byteCount: end - start) }
+        count += end - start
+    }
+
     func put(_ bytes: [UInt8]) {
         reserve(bytes.count)
         bytes.withUnsafeBytes { (base + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
@@ -191,7 +239,11 @@ private final class OutputBuffer {
         withUnsafeMutableBytes(of: &digits) { d in
             repeat { d[n] = UInt8(48 + x % 10); x /= 10; n += 1 } while x > 0
         }
-        withUnsafeBytes(of: &digits) { d in for i in stride(from: n - 1, through: 0, by: -1) { byte(d[i]) } }
+        reserve(n)
+        withUnsafeBytes(of: &digits) { d in
+            var i = n
+            while i > 0 { i -= 1; base.storeBytes(of: d[i], toByteOffset: count, as: UInt8.self); count += 1 }
+        }
     }
 
     @inline(__always)
