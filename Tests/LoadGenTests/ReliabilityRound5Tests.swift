@@ -293,6 +293,60 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// 18. One numbering: a feed's first record is record 1 wherever its error is found (the
+    /// format's sniffing read it before the records were counted, and said "record 0").
+    @Test func theFirstRecordIsRecordOneInEveryError() async throws {
+        let dir = CLI.makeFolder()
+        for (name, text) in [("cut.ndjson", #"{"amount": 1,"#), ("typed.ndjson", #"{"amount": "x", "id": "a"}"#)] {
+            try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+            let r = try await CLI.run(["run", "--input", dir + "/" + name, "--strategy", "batch", "--out", dir + "/o.csv", "--quiet"],
+                                      tmpdir: dir)
+            #expect(r.status == 65 && r.stderr.contains("\(name): record 1 (byte") && !r.stderr.contains("record 0"), "\(r.stderr)")
+        }
+    }
+
+    /// 19. A nested feed's error in the element holding the records names the member as the
+    /// file writes it, at the element's pointer, not a field the file does not have under a
+    /// record's number.
+    @Test func aHoldersMemberIsNamedAsWritten() async throws {
+        let dir = CLI.makeFolder(), feed = dir + "/apps.json"
+        let version = #"{"appBundleID": "x", "version": "1", "buildVersion": "1", "sourceID": "s", "date": "2025-01-01T00:00:00Z", "#
+            + #""downloadURL": "https://example.com/a", "size": 3}"#
+        try (#"{"apps": [{"bundleIdentifier": 7, "sourceIdentifier": "s", "versions": ["# + version + "]}]}")
+            .write(toFile: feed, atomically: true, encoding: .utf8)
+        let r = try await CLI.run(["run", "--model", Self.altStore, "--entity", "AppVersion", "--relationship", "app", "--input", feed,
+                                   "--input-path", "/apps/*/versions", "--strategy", "batch", "--out", dir + "/o.csv", "--quiet"], tmpdir: dir)
+        #expect(r.status == 65 && r.stderr.contains(#"/apps/0: member "bundleIdentifier" must be a string, found a number"#)
+                && !r.stderr.contains("appBundleIdentifier") && !r.stderr.contains("record 0"), "\(r.stderr)")
+    }
+
+    /// 23. Each of these names what is wrong and what to type, with its exit code.
+    @Test func oddFlagsAndFilesSayWhatIsWrong() async throws {
+        let dir = CLI.makeFolder(), podcasts = ReliabilityRound4Tests.podcasts
+        try Data([0x2D, 0x2D, 0x72, 0x6F, 0x77, 0x73, 0x20, 0x31, 0x30, 0x0A, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: dir + "/latin.suite"))
+        try #"{"apps": [{"bundleIdentifier": "b", "sourceIdentifier": "s", "versions": []}]}"#
+            .write(toFile: dir + "/apps.json", atomically: true, encoding: .utf8)
+        let model = ["--model", podcasts, "--entity", "Episode", "--strategy", "batch", "--rows", "10"]
+        let feed = ["--model", Self.altStore, "--entity", "AppVersion", "--relationship", "app", "--input", dir + "/apps.json",
+                    "--strategy", "batch"]
+        let cases: [([String], Int32, String)] = [
+            (model + ["--key", "guid,guid"], 64, "--key: 'guid,guid' is not accepted; expects attribute names, comma-separated, each once"),
+            (model + ["--relationship", "podcast."], 64, "--relationship: 'podcast.' is not accepted; expects NAME, NAME:ENTITY, NAME.KEY"),
+            (["--suite", dir + "/latin.suite"], 65, "latin.suite: byte 11 is not UTF-8 text"),
+            (feed + ["--input-path", "/apps/0/versions"], 65, "/apps is an array, and loadgen reads every element of one, not element 0: "
+                + "give /apps/*/versions"),
+            (feed + ["--input-path", "/apps/~2x"], 64, #""~2x" has a '~' that is no escape: in a JSON Pointer ~0 stands for '~'"#),
+        ]
+        for (arguments, status, mentions) in cases {
+            let r = try await CLI.run(["run"] + arguments + ["--out", dir + "/o.csv", "--quiet"], tmpdir: dir)
+            #expect(r.status == status && r.stderr.contains(mentions), "\(arguments): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/o.csv"))
+        }
+    }
+
+    static let altStore = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Corpus/AltStore/AltStore 17.xcdatamodel").standardizedFileURL.path
+
     /// 21. A header repeated mid-file (two files joined with cat) is named as such.
     @Test func aRepeatedHeaderIsNamed() async throws {
         let base = try await Self.fixture.get()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+import SQLiteKit
 
 /// Model files as Xcode writes them: read field by field, and every malformed case refused with
 /// its location.
@@ -195,6 +196,14 @@ import Testing
         ("<model><entity name=\"A\"><attribute name=\"n\" attributeType=\"Integer 16\" defaultValueString=\"70000\"/></entity></model>",
          1, "A.n: defaultValueString \"70000\" is outside what an Integer 16 holds"),
         ("<plist/>", 1, "the root element is <plist>"),
+        // Issue 45, item 24: the relationship whose destination is missing is named, on its own
+        // line, even when its inverse comes first in the file.
+        ("<model><entity name=\"A\"><relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"as\"/></entity>\n"
+            + "<entity name=\"B\">\n<relationship name=\"as\" toMany=\"YES\" destinationEntity=\"Nowhere\" inverseName=\"b\"/></entity></model>",
+         3, "relationship B.as has destination Nowhere, which is not an entity of the model"),
+        // Issue 45, item 23: a DOCTYPE declaring entities is refused by name.
+        ("<?xml version=\"1.0\"?>\n<!DOCTYPE model [ <!ENTITY e \"A\"> ]>\n<model><entity name=\"&e;\"/></model>",
+         2, "the DOCTYPE declares entities or elements ([ … ])"),
     ])
     func malformedModelsAreRefusedWithTheirLocation(text: String, line: Int, message: String) {
         do {
@@ -204,6 +213,27 @@ import Testing
             #expect(error.line == line, "\(error)")
             #expect(error.message.contains(message), "\(error)")
             #expect(error.description.hasPrefix("m/contents:\(line): "))
+        }
+    }
+
+    /// Issue 45, item 22: a hierarchy whose one table needs more columns than SQLite allows is
+    /// refused when the model is read, at its root's line (65 on the command line), not by each
+    /// repetition's CREATE TABLE; a hierarchy just within the limit is read.
+    @Test func aHierarchyWiderThanSQLiteAllowsIsRefusedAtItsRoot() throws {
+        func model(subEntities n: Int) -> String {
+            "<model>\n<entity name=\"Root\"><attribute name=\"id\" attributeType=\"String\"/></entity>\n"
+                + (0..<n).map { "<entity name=\"E\($0)\" parentEntity=\"Root\"><attribute name=\"a\($0)\" attributeType=\"String\"/></entity>" }
+                    .joined(separator: "\n") + "</model>"
+        }
+        let fits = SQLIdentifier.maximumColumns - 4   // Z_PK, Z_ENT, Z_OPT and ZID beside them
+        #expect(throws: Never.self) { try ModelFile.parse(model(subEntities: fits), path: "m/contents", name: "m") }
+        do {
+            _ = try ModelFile.parse(model(subEntities: fits + 1), path: "m/contents", name: "m")
+            Issue.record("a table of \(fits + 5) columns was accepted")
+        } catch {
+            #expect(error.line == 2, "\(error)")
+            #expect(error.message.contains("the table of Root and its sub-entities") && error.message.contains("needs \(fits + 5) columns"),
+                    "\(error)")
         }
     }
 

@@ -92,9 +92,7 @@ enum ABCommand {
 
     /// Runs every configuration of `suite` `rounds` times a side; returns what it could not pair.
     static func run(base: String, suite: String, rounds: Int, out: String) throws -> [String] {
-        guard let text = try? String(contentsOfFile: suite, encoding: .utf8) else {
-            throw CommandError(message: "ab: --suite \(suite) cannot be read", exitCode: ExitCode.noInput)
-        }
+        let text = try Suite.text(of: suite, command: "ab")
         for side in ["base", "new", "lines"] { try Charts.makeFolders(out + "/" + side) }
         let new = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var lines: [(file: String, count: Int)] = []

@@ -15,6 +15,27 @@ enum Suite {
         .option("--shard", "K/N", "with --suite: run every N-th configuration, from the K-th"),
     ]
 
+    /// The text of the suite file at `path`: why not, when it cannot be read (66) or is not UTF-8
+    /// text (65, with the byte), in `command`'s words.
+    static func text(of path: String, command: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let why = access(path, R_OK) == 0 ? "not a file" : String(cString: strerror(errno))
+            throw CommandError(message: "\(command): --suite \(path) cannot be read (\(why))", exitCode: ExitCode.noInput)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw CommandError(message: "\(command): --suite \(path): byte \(firstInvalidByte(data)) is not UTF-8 text; a suite is a text file "
+                               + "of run arguments, one run a line: save it as UTF-8", exitCode: ExitCode.dataError)
+        }
+        return text
+    }
+
+    /// The 1-based offset of the first byte of `data` that is not UTF-8.
+    private static func firstInvalidByte(_ data: Data) -> Int {
+        var bytes = data.makeIterator(), decoder = UTF8(), offset = 0
+        while case .scalarValue(let scalar) = decoder.decode(&bytes) { offset += UTF8.width(scalar) }
+        return offset + 1
+    }
+
     /// One plan per suite line, or the one plan of the command line.
     static func plans(_ arguments: [String]) throws -> [RunPlan] {
         let a = try Arguments(command: "run", arguments: arguments, specs: RunPlan.specs + specs)
@@ -29,9 +50,7 @@ enum Suite {
             throw CommandError.usage("run: \(stray.element) goes in the suite's lines; with --suite the command line takes "
                                      + "only outputs (\(commandLineOnly.sorted().joined(separator: ", ")))")
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CommandError(message: "run: --suite \(path) cannot be read", exitCode: ExitCode.noInput)
-        }
+        let text = try text(of: path, command: "run")
         let outputs = removing(["--suite", "--shard"], from: arguments)
         var plans: [RunPlan] = []
         // Any line end (a suite saved on Windows ends its lines with CR LF, which Swift reads as

@@ -37,6 +37,7 @@ package final class ManagedObjectModel: Sendable {
             try Self.check(sorted[i], byName: byName, all: sorted)
         }
         let layout = StoreLayout(sorted)
+        try Self.checkTableWidths(layout, sorted)
         for i in sorted.indices {
             sorted[i].columns = layout.columns[i]
             sorted[i].tableColumns = layout.tableColumns[i]
@@ -47,6 +48,17 @@ package final class ManagedObjectModel: Sendable {
         let descriptions = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, $0) })
         self.runtime = sorted.map { Entity($0, byName: descriptions, all: sorted) }
         hasOrderKeys = runtime.contains(where: \.hasOrderKeys)
+    }
+
+    /// A root's table holds the columns of every entity of its hierarchy: past SQLite's limit
+    /// (`SQLITE_MAX_COLUMN`) its `CREATE TABLE` fails, for Core Data as here, so the model is
+    /// refused before any store is made.
+    private static func checkTableWidths(_ layout: StoreLayout, _ entities: [EntityDescription]) throws {
+        let limit = SQLIdentifier.maximumColumns
+        for (i, table) in layout.tableColumns.enumerated() where table.count + EntityDescription.fixedColumns.count > limit {
+            throw ModelError.tooManyColumns(root: entities[i].name, hierarchy: entities[i].subentityMaxID > entities[i].entityID,
+                                            columns: table.count + EntityDescription.fixedColumns.count, limit: limit)
+        }
     }
 
     /// What the layout needs of an entity: destinations and inverses that exist, constraints and
@@ -126,6 +138,18 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
     case unknownAttribute(String, in: String)
     case toManyWithoutInverse(String)
     case inheritanceCycle([String])
+    /// The table of the hierarchy rooted at `root` needs more columns than SQLite allows.
+    case tooManyColumns(root: String, hierarchy: Bool, columns: Int, limit: Int)
+
+    /// The entity the error is about, to say where it is declared.
+    package var entity: String? {
+        switch self {
+        case .unknownEntity(_, let w), .unknownInverse(_, let w), .unknownAttribute(_, let w), .toManyWithoutInverse(let w):
+            return String(w.prefix { $0 != "." && $0 != " " })
+        case .inheritanceCycle(let names): return names.first
+        case .tooManyColumns(let root, _, _, _): return root
+        }
+    }
 
     package var description: String {
         switch self {
@@ -136,6 +160,11 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
             return "model: \(w) is a to-many without an inverse (one-way to-manys are not supported)"
         case .inheritanceCycle(let names):
             return "model: the parent entities of \(names.joined(separator: ", ")) form a cycle"
+        case .tooManyColumns(let root, let hierarchy, let columns, let limit):
+            let table = hierarchy ? "the table of \(root) and its sub-entities (one table for the whole hierarchy, as Core Data lays it out)"
+                : "the table of \(root) (a column per attribute and to-one, with Z_PK, Z_ENT and Z_OPT)"
+            return "model: \(table) needs \(columns) columns, and SQLite allows at most \(limit) in a table (SQLITE_MAX_COLUMN): "
+                + "Core Data's CREATE TABLE would fail too; " + (hierarchy ? "split the hierarchy" : "split the entity")
         }
     }
 }

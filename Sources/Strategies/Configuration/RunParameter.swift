@@ -190,7 +190,9 @@ extension RunParameter {
                      render: { [$0.model.key?.joined(separator: "+") ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                         guard !names.contains(where: \.isEmpty) else { throw RunParameterError(accepted: "attribute names, comma-separated") }
+                         guard !names.contains(where: \.isEmpty), Set(names).count == names.count else {
+                             throw RunParameterError(accepted: "attribute names, comma-separated, each once")
+                         }
                          c.model.key = names
                      }, uses: always, unset: { _ in }).scoped(.model(needsModel: true))
                      .readBack { $0.replacingOccurrences(of: "+", with: ",") },
@@ -200,7 +202,12 @@ extension RunParameter {
                      defaultText: "the entity's only to-one",
                      sweeps: false, columns: ["relationship"], render: { [$0.model.relationship ?? ""] },
                      parse: { text, c throws(RunParameterError) in
-                         guard !text.isEmpty else { throw RunParameterError(accepted: "a relationship name or none") }
+                         // NAME, NAME:ENTITY, NAME.KEY or NAME:ENTITY.KEY, no part empty (`app.` names no key).
+                         let path = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+                         let head = path[0].split(separator: ":", omittingEmptySubsequences: false)
+                         guard !(path + head).contains(where: \.isEmpty), head.count <= 2 else {
+                             throw RunParameterError(accepted: "NAME, NAME:ENTITY, NAME.KEY or NAME:ENTITY.KEY with no part empty, or none")
+                         }
                          c.model.relationship = text
                      }, uses: always, unset: { _ in }).scoped(.model(needsModel: true)),
         RunParameter(flag: "--rows", valueName: "N", help: "records to write (100000, 100k, 1M)",

@@ -67,9 +67,13 @@ extension RecordFileReader {
             if let collection, field == collection {
                 try readRecords(in: place)
             } else if let f = holderKeyByName[field] {
-                try readMember(of: f, seen: &seen, into: &holder)
+                holderPlace = place
+                defer { holderPlace = nil }
+                try readMember(of: f, seen: &seen, into: &holder, what: "member \"\(field.string)\"")
             } else if let p = holderFieldByName[field] ?? foldedHolderField(field) {
-                try readHolderValue(p)
+                holderPlace = place
+                defer { holderPlace = nil }
+                try readHolderValue(p, member: field.string)
             } else {
                 try skipValue()
             }

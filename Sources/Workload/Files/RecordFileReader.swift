@@ -70,7 +70,6 @@ package final class RecordFileReader: RecordSource {
     let holderFieldByName: [InlineText: Int]
     let holderFieldByFoldedName: [InlineText: Int]
     let parentTypes: [FieldType]
-    let parentNames: [String]
     /// The current element's values of those attributes, and each related object's, by its
     /// index (the first element naming it gives them): a related object created from the feed
     /// keeps what the feed says of it (an order's status and total), as the app's import does.
@@ -85,6 +84,9 @@ package final class RecordFileReader: RecordSource {
     private var parents: [InlineText: Int] = [:]
     private var scratch: [UInt8] = []
     var field = InlineText()
+    /// The pointer of the element whose own members are being read (`/apps/3`), nil elsewhere:
+    /// errors then name the element, not a record.
+    var holderPlace: String?
     private var text = InlineText()
     /// Field index by the member name that fills it.
     private let fieldByName: [InlineText: Int]
@@ -143,14 +145,26 @@ package final class RecordFileReader: RecordSource {
         holderFieldByName = holderFields
         holderFieldByFoldedName = Folded.names(holderFields)
         parentTypes = shape.parentFields.map(\.type)
-        parentNames = shape.parentFields.map { "member \"\($0.fileName)\" of the \(shape.parentEntity ?? "related object")" }
         keyFields = FieldSet(shape.key + shape.parentKey, count: shape.fields.count)
         centsFields = FieldSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } },
                                count: shape.fields.count)
         types = shape.fields.map(\.type)
         names = shape.fields.map { "field \"\($0.memberPath)\"" }
+        fd = try Self.openRegularFile(path)
+        buffer = .allocate(byteCount: 1 << 18, alignment: 16)
+        try sniff()
+    }
+
+    deinit {
+        close(fd)
+        buffer.deallocate()
+    }
+
+    /// Opens `path` for reading, refusing what is not a regular file: an import file is read more
+    /// than once (its records counted first, then read by each repetition).
+    private static func openRegularFile(_ path: String) throws -> Int32 {
         // Non-blocking: a FIFO with no writer would block the open forever.
-        fd = open(path, O_RDONLY | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -159,13 +173,7 @@ package final class RecordFileReader: RecordSource {
                                   + "records counted first, then read by each repetition): save it to a file (… > feed.ndjson) and give that")
         }
         _ = fcntl(fd, F_SETFL, 0)   // a regular file: back to blocking reads
-        buffer = .allocate(byteCount: 1 << 18, alignment: 16)
-        try sniff()
-    }
-
-    deinit {
-        close(fd)
-        buffer.deallocate()
+        return fd
     }
 
     // MARK: Recognising the file
@@ -187,6 +195,7 @@ package final class RecordFileReader: RecordSource {
         if reader.format == .json, try reader.peek() == UInt8(ascii: "]") { return Header(format: .json, arrayName: reader.arrayName, firstMembers: []) }
         if reader.format == .json, try reader.peek() != UInt8(ascii: "{") { return Header(format: .json, arrayName: reader.arrayName, firstMembers: []) }
         reader.position += 1
+        reader.recordNumber = 1   // what it reads is the first record: its errors say "record 1"
         while true {
             try reader.skipWhitespace()
             guard let c = try reader.peek(), c != UInt8(ascii: "}") else { break }
@@ -319,16 +328,28 @@ package final class RecordFileReader: RecordSource {
             throw ImportError(path: path, record: nil, offset: 0,
                               message: "--input-path \"\(fragment)\" is not a JSON Pointer to a member (one like /apps or /source/apps)")
         }
-        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
-            // RFC 6901: "~1" is "/" and "~0" is "~", decoded in that order.
-            var out = "", tilde = false
-            for ch in token {
-                if tilde { out.append(ch == "1" ? "/" : ch == "0" ? "~" : ch); tilde = false } else if ch == "~" { tilde = true } else { out.append(ch) }
+        let tokens = try fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
+            guard let member = unescaped(token) else {
+                throw InputPathError(message: "--input-path \(fragment): \"\(token)\" has a '~' that is no escape: in a JSON Pointer "
+                                     + "~0 stands for '~' and ~1 for '/' (RFC 6901); write a member's '~' as ~0")
             }
-            if tilde { out.append("~") }
-            return out
+            return member
         }
         return (path, tokens)
+    }
+
+    /// A pointer's member decoded (RFC 6901: "~1" is "/" and "~0" is "~"); nil when a '~' is
+    /// followed by anything else, which the RFC makes an error.
+    static func unescaped(_ token: Substring) -> String? {
+        var out = "", tilde = false
+        for ch in token {
+            if tilde {
+                guard ch == "0" || ch == "1" else { return nil }
+                out.append(ch == "1" ? "/" : "~")
+                tilde = false
+            } else if ch == "~" { tilde = true } else { out.append(ch) }
+        }
+        return tilde ? nil : out
     }
 
     /// Walks the pointer's members from the document's `{` to the records' `[`, skipping the
@@ -337,12 +358,19 @@ package final class RecordFileReader: RecordSource {
         format = .json
         var at = ""
         for (depth, token) in pointer.enumerated() {
-            guard try peek() == UInt8(ascii: "{") else { throw error(nil, "--input-path: \(at.isEmpty ? "the document" : at) is not an object") }
+            let place = at.isEmpty ? "the document" : at
+            if try peek() == UInt8(ascii: "["), token.allSatisfy(\.isNumber) {
+                let rest = pointer.dropFirst(depth + 1).joined(separator: "/")
+                throw error(nil, "--input-path: \(place) is an array, and loadgen reads every element of one, not element \(token): "
+                            + (rest.isEmpty ? "give \(at) for its elements as the records" : "give \(at)/*/\(rest) for the records inside each element"))
+            }
+            guard try peek() == UInt8(ascii: "{") else { throw error(nil, "--input-path: \(place) is not an object") }
             position += 1
             try skipMembers(until: token, in: at.isEmpty ? "the document" : at)
             at += "/" + token
             try skipWhitespace()
             let last = depth == pointer.count - 1
+            if !last, try peek() == UInt8(ascii: "[") { continue }   // the next member's check names an index
             guard let c = try peek(), c == UInt8(ascii: last ? "[" : "{") else {
                 throw error(nil, "--input-path: \(at) is not \(last ? "an array of records" : "an object")")
             }
@@ -451,12 +479,13 @@ package final class RecordFileReader: RecordSource {
 
     /// Reads field `f`'s value once per record: JSON leaves a repeated name to the reader, and a
     /// record must say one thing per field.
-    func readMember(of f: Int, seen: inout FieldSet, into v: inout RecordValues) throws {
+    /// `what` names the member in messages when it is not the field's own name (a holder's member).
+    func readMember(of f: Int, seen: inout FieldSet, into v: inout RecordValues, what: String? = nil) throws {
         guard !seen.contains(f) else {
-            throw ImportError(path: path, record: recordNumber, offset: offset, message: "\(names[f]) is given twice")
+            throw error(recordNumber, "\(what ?? names[f]) is given twice")
         }
         seen.insert(f)
-        try readValue(of: f, into: &v)
+        try readValue(type: types[f], what: what ?? names[f], key: keyFields.contains(f), cents: centsFields.contains(f), at: f, into: &v)
     }
 
     /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
@@ -478,15 +507,10 @@ package final class RecordFileReader: RecordSource {
         }
     }
 
-    /// Reads the value of field `f` (its member just named), checked against its type.
-    private func readValue(of f: Int, into v: inout RecordValues) throws {
-        try readValue(type: types[f], what: names[f], key: keyFields.contains(f), cents: centsFields.contains(f), at: f, into: &v)
-    }
-
     /// Reads the related object's attribute `p` (`shape.parentFields`), given by the element
-    /// holding the records, into `holderValues`.
-    func readHolderValue(_ p: Int) throws {
-        try readValue(type: parentTypes[p], what: parentNames[p], key: false, cents: false, at: p, into: &holderValues)
+    /// holding the records, into `holderValues`; `member` is its name as the file writes it.
+    func readHolderValue(_ p: Int, member: String) throws {
+        try readValue(type: parentTypes[p], what: "member \"\(member)\"", key: false, cents: false, at: p, into: &holderValues)
     }
 
     /// Reads a value of `type` into slot `f` of `v`, checked against its type.
@@ -869,7 +893,10 @@ package final class RecordFileReader: RecordSource {
     // MARK: Errors
 
     func error(_ record: Int?, _ message: String) -> ImportError {
-        ImportError(path: path, record: record, offset: offset, message: message)
+        // A member of the element holding the records belongs to no record: the element's own
+        // pointer says where it is.
+        if let holderPlace { return ImportError(path: path, record: nil, offset: offset, message: "\(holderPlace): \(message)") }
+        return ImportError(path: path, record: record, offset: offset, message: message)
     }
 
     func unexpected(_ byte: UInt8, expecting: String, record: Int?) -> ImportError {

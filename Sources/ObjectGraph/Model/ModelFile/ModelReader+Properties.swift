@@ -241,13 +241,20 @@ extension ModelReader {
             }
         }
         defer { currentEntity = nil }
-        for entity in entities {
-            currentEntity = entity.name
-            let e = lines[entity.name]!
-            let inherited = Set(entity.parentEntity.flatMap { byName[$0] }?.relationships.map(\.name) ?? [])
-            for r in entity.relationships where !inherited.contains(r.name) {
-                let element = e.children.first { $0.name == "relationship" && $0["name"] == r.name } ?? e
-                try check(r, of: entity, at: element, byName, &found)
+        // Every destination first: a relationship to a missing entity is named on its own line,
+        // not as a disagreement seen from its inverse's side.
+        for pass in [false, true] {
+            for entity in entities {
+                currentEntity = entity.name
+                let e = lines[entity.name]!
+                let inherited = Set(entity.parentEntity.flatMap { byName[$0] }?.relationships.map(\.name) ?? [])
+                for r in entity.relationships where !inherited.contains(r.name) {
+                    let element = e.children.first { $0.name == "relationship" && $0["name"] == r.name } ?? e
+                    if pass { try check(r, of: entity, at: element, byName, &found) } else if byName[r.destination] == nil {
+                        throw fail(element, "relationship \(entity.name).\(r.name) has destination \(r.destination), "
+                                   + "which is not an entity of the model")
+                    }
+                }
             }
         }
         Self.forgetInverses(of: found.inverseless, in: &entities)
@@ -257,9 +264,7 @@ extension ModelReader {
     private mutating func check(_ r: RelationshipDescription, of entity: EntityDescription, at element: ModelXML.Element,
                                 _ byName: [String: EntityDescription], _ found: inout RelationshipFindings) throws(ModelFileError) {
         let what = "\(entity.name).\(r.name)"
-        guard let destination = byName[r.destination] else {
-            throw fail(element, "relationship \(what) has destination \(r.destination), which is not an entity of the model")
-        }
+        guard let destination = byName[r.destination] else { return }   // refused before (checkRelationships)
         if let inverseName = r.inverse, transientRelationships.contains("\(destination.name).\(inverseName)") {
             // Its inverse is transient, so not stored: this side keeps its own column (a to-one)
             // or, a to-many with nothing to keep it, is left out below.

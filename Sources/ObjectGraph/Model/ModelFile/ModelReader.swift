@@ -71,6 +71,7 @@ struct ModelReader {
             try checkConstraints(entities[i], lines[entities[i].name]!)
         }
         try checkRelationships(&entities, lines: lines)
+        try checkLayout(entities, lines: lines, root: root)
         return entities
     }
 
@@ -227,9 +228,9 @@ struct ModelReader {
         }
     }
 
-    /// Properties whose columns would share a name (`name` and `nAme` are both `ZNAME`) and more
-    /// columns than SQLite allows in a table are refused when the model is read, before anything
-    /// runs. There is no limit on an entity's properties beside SQLite's (Core Data has none).
+    /// Properties whose columns would share a name (`name` and `nAme` are both `ZNAME`) are refused
+    /// when the model is read, before anything runs. There is no limit on an entity's properties
+    /// beside SQLite's on its table (`checkLayout`; Core Data has none).
     func checkColumns(_ entity: EntityDescription, _ e: ModelXML.Element) throws(ModelFileError) {
         var columns: [String: String] = [:]
         let stored = entity.relationships.filter { !$0.isToMany }.map(\.name) + entity.attributes.map(\.name)
@@ -241,10 +242,18 @@ struct ModelReader {
             }
             columns[column] = property
         }
-        let limit = SQLIdentifier.maximumColumns - EntityDescription.fixedColumns.count
-        if stored.count > limit {
-            throw fail(e, "entity \(entity.name) has \(stored.count) stored properties; an SQLite table holds at most \(limit) "
-                       + "beside Z_PK, Z_ENT and Z_OPT")
+    }
+
+    /// The model laid out once as the engine will lay it out, so that what only the whole layout
+    /// shows (a hierarchy's table wider than SQLite allows) is refused here with its line, not
+    /// when a run creates the store.
+    func checkLayout(_ entities: [EntityDescription], lines: [String: ModelXML.Element], root: ModelXML.Element) throws(ModelFileError) {
+        do {
+            _ = try ManagedObjectModel(entities)
+        } catch let error as ModelError {
+            throw fail(error.entity.flatMap { lines[$0] } ?? root, error.description.replacingOccurrences(of: "model: ", with: ""))
+        } catch {
+            throw fail(root, "\(error)")
         }
     }
 

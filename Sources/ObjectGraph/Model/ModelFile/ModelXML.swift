@@ -85,8 +85,21 @@ private struct Parser {
             skipWhitespace()
             if looking(at: "<?") { try skip(past: "?>", what: "the <? … ?> declaration") }
             else if looking(at: "<!--") { try skip(past: "-->", what: "a comment") }
-            else if looking(at: "<!DOCTYPE") { try skip(past: ">", what: "the DOCTYPE") }
+            else if looking(at: "<!DOCTYPE") { try skipDoctype() }
             else { return }
+        }
+    }
+
+    /// A DOCTYPE naming its DTD is skipped; one declaring entities or elements inside `[ … ]`
+    /// is refused by name: Xcode writes none, and its declarations could change what the model
+    /// says (entities expanded into names), which this reader does not do.
+    mutating func skipDoctype() throws(ModelXML.SyntaxError) {
+        let (start, startLine, startColumn) = (i, line, column)
+        try skip(past: ">", what: "the DOCTYPE")
+        if bytes[start..<i].contains(UInt8(ascii: "[")) {
+            throw ModelXML.SyntaxError(line: startLine, column: startColumn,
+                                       message: "the DOCTYPE declares entities or elements ([ … ]), which a model Xcode writes never "
+                                           + "does and this reader does not expand: remove the DOCTYPE line")
         }
     }
 
