@@ -17,6 +17,7 @@ package enum StrategyRegistry {
         FindOrCreateStrategy(),
         FindOrCreatePerRowStrategy(),
         FindOrCreateCachedStrategy(),
+        FindOrCreateWritersStrategy(),
         HistoryConsumerStrategy(),
         BatchUpdateStrategy(),
         FetchUpdateStrategy(),

@@ -45,7 +45,7 @@ import Testing
         #expect(r.stderr.contains("key: Post.slug (its index; no uniqueness constraint"), "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(Set(rows.map { $0["strategy"]! }) == ["raw-sqlite", "batch-insert-only", "one-writer", "many-writers", "find-or-create",
-                                                      "find-or-create-per-row", "find-or-create-cached"])
+                                                      "find-or-create-per-row", "find-or-create-cached", "find-or-create-writers"])
         for row in rows {
             #expect(row["status"] == "ok" && row["lost"] == "0" && row["model"] == model && row["entity"] == "Post", "\(row)")
             #expect(row["key"] == "slug" && row["relationship"] == "author.handle" && row["dataset"] == "")
@@ -131,7 +131,7 @@ import Testing
                              "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
-        #expect(rows.count == 17 && rows.allSatisfy { $0["status"] == "ok" && $0["entity"] == "Episode" }, "\(rows.map { $0["error"] ?? "" })")
+        #expect(rows.count == 18 && rows.allSatisfy { $0["status"] == "ok" && $0["entity"] == "Episode" }, "\(rows.map { $0["error"] ?? "" })")
     }
 
     /// A shipping model's one-to-one as the run explains it, with the size assumed for its binary

@@ -30,43 +30,75 @@ struct FindOrCreateImport {
         var clock = SaveClock()
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
-            let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
-            let parents = ParentDirectory(lookup: lookup == .perRecord ? .fetchPerRecord : .keepIDs, mapper: mapper)
-            let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
-            var cache = lookup == .cached ? try Self.storedKeys(mapper, context) : [:]
+            var importer = try Importer(lookup: lookup, mapping: mapping, context: context, pool: stream.pool, job: job)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { group in
-                try parents?.prepare(for: group, in: context)
-                try members?.prepare(for: group, in: context)
-                var objects: [ManagedObject] = []
-                switch lookup {
-                case .batched: objects = try Self.findBatched(group, mapper, context)
-                case .cached: objects = Self.findCached(group, mapper, context, cache)
-                case .perRecord: break
-                }
-                for (i, r) in group.enumerated() {
-                    // Per record, each object gets its values before the next fetch, which then
-                    // finds it (a fetch sees the context's unsaved inserts by their values).
-                    let object = lookup == .perRecord ? try Self.findOne(r, mapper, context) : objects[i]
-                    mapper.apply(r, to: object)
-                    if let parents, let relationship = mapper.parentRelationship {
-                        try object.setObject(try parents.parent(for: r, in: context), at: relationship)
-                    }
-                    try members?.relate(r, to: object, in: context)
-                    if lookup == .perRecord { objects.append(object) }
-                }
-                try clock.save(context)
-                job.committed(group)
-                if lookup == .cached { for object in objects { cache[mapper.keyLookup(of: object)] = object.objectID } }
-                parents?.didSave()
-                members?.didSave()
-                context.reset()
-                parents?.didReset()
-                members?.didReset()
+                try importer.find(group)
+                try importer.save(group, clock: &clock)
             }
         }
         var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
         screen?.report(into: &counters)
         return counters
+    }
+
+    /// One context's find-or-create, a batch at a time: `find` gives each record its object
+    /// (found or inserted) and its values and relationships; `save` saves and resets. Apart so
+    /// that concurrent writers can all have found before any saves (`FindOrCreateWriters`).
+    struct Importer {
+        let lookup: Lookup
+        let context: ManagedObjectContext
+        let job: StrategyJob
+        let mapper: RecordMapper
+        let parents: ParentDirectory?
+        let members: MemberDirectory?
+        /// Every stored key's object ID (`cached`), kept across resets.
+        private var cache: [Value: ManagedObjectID] = [:]
+        private var objects: [ManagedObject] = []
+
+        init(lookup: Lookup, mapping: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, job: StrategyJob) throws {
+            self.lookup = lookup
+            self.context = context
+            self.job = job
+            mapper = try RecordMapper(model: mapping, context: context, pool: pool, job: job)
+            parents = ParentDirectory(lookup: lookup == .perRecord ? .fetchPerRecord : .keepIDs, mapper: mapper)
+            members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
+            if lookup == .cached { cache = try FindOrCreateImport.storedKeys(mapper, context) }
+        }
+
+        /// Finds or creates each record's object and sets it from the record.
+        mutating func find(_ group: [Record]) throws {
+            try parents?.prepare(for: group, in: context)
+            try members?.prepare(for: group, in: context)
+            switch lookup {
+            case .batched: objects = try FindOrCreateImport.findBatched(group, mapper, context)
+            case .cached: objects = FindOrCreateImport.findCached(group, mapper, context, cache)
+            case .perRecord: objects = []
+            }
+            for (i, r) in group.enumerated() {
+                // Per record, each object gets its values before the next fetch, which then
+                // finds it (a fetch sees the context's unsaved inserts by their values).
+                let object = lookup == .perRecord ? try FindOrCreateImport.findOne(r, mapper, context) : objects[i]
+                mapper.apply(r, to: object)
+                if let parents, let relationship = mapper.parentRelationship {
+                    try object.setObject(try parents.parent(for: r, in: context), at: relationship)
+                }
+                try members?.relate(r, to: object, in: context)
+                if lookup == .perRecord { objects.append(object) }
+            }
+        }
+
+        /// Saves what `find` changed and resets the context, the cache learning the new IDs.
+        mutating func save(_ group: [Record], clock: inout SaveClock) throws {
+            try clock.save(context)
+            job.committed(group)
+            if lookup == .cached { for object in objects { cache[mapper.keyLookup(of: object)] = object.objectID } }
+            objects = []
+            parents?.didSave()
+            members?.didSave()
+            context.reset()
+            parents?.didReset()
+            members?.didReset()
+        }
     }
 
     // MARK: Finding

@@ -14,7 +14,7 @@ struct ManyWriters {
         // The screen watches the first coordinator: with per-writer coordinators it sees only
         // that writer's saves, as an app misses its extension's without persistent history.
         let screen = try Screen(job: job, container: first, mapping: mapping)
-        let (contexts, coordinators) = try writerContexts(job, mapping: mapping, first: first)
+        let (contexts, coordinators) = try Self.writerContexts(job, mapping: mapping, first: first)
         let producers = try Producers(job: job)
         let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
         let clocks = Protected(SaveClock())
@@ -52,7 +52,7 @@ struct ManyWriters {
 
     /// A context per writer, each on the first container or (per-writer coordinators) a container
     /// of its own on the same file, as an app and its extension; and every coordinator used.
-    private func writerContexts(_ job: StrategyJob, mapping: ImportModel, first: PersistentContainer) throws
+    static func writerContexts(_ job: StrategyJob, mapping: ImportModel, first: PersistentContainer) throws
         -> (contexts: [ManagedObjectContext], coordinators: [PersistentStoreCoordinator]) {
         var coordinators = [first.persistentStoreCoordinator]
         var contexts: [ManagedObjectContext] = []
