@@ -39,6 +39,7 @@ enum ChildProcess {
                 measurement.instructions = Callgrind.windowInstructions(output: callgrindOutput)
                 measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "callgrind"
                 measurement.instructionsUnavailable = nil
+                Callgrind.keep(output: callgrindOutput, label: task.label)
             }
             return .finished(measurement)
         }
@@ -138,6 +139,16 @@ enum Callgrind {
     static func options(output: String) -> [String] {
         ["--tool=callgrind", "-q", "--callgrind-out-file=\(output)",
          "--zero-before=*loadgenWindowOpen*", "--dump-before=*loadgenWindowClose*"]
+    }
+
+    /// With `LOADGEN_KEEP_CALLGRIND=DIR`, each repetition's window profile is copied to DIR
+    /// (`callgrind_annotate` reads it): where a change in instructions went.
+    static func keep(output: String, label: String) {
+        guard let folder = ProcessInfo.processInfo.environment["LOADGEN_KEEP_CALLGRIND"], !folder.isEmpty else { return }
+        let name = label.map { $0.isLetter || $0.isNumber ? $0 : "-" }.reduce(into: "") { $0.append($1) }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: folder + "/callgrind." + name)
+        try? FileManager.default.copyItem(atPath: output + ".1", toPath: folder + "/callgrind." + name)
     }
 
     /// The instructions (`summary:` of part 1, the dump taken as the window closed).

@@ -45,6 +45,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     package internal(set) var isDeleted = false
     /// In the context's updated list (so it is listed once).
     var isListedUpdated = false
+    /// Changed since the context last processed its changes (in its `recentChanges`).
+    var isRecentlyChanged = false
     /// A fetch with `fetchBatchSize` groups faults; firing one loads its whole batch.
     var batch: FaultBatch?
     /// The `Z_PK` reserved for an inserted object by the save in progress (0: none).
@@ -133,6 +135,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
             // no need to load the weak context reference, and all a new object records is the bit.
             values[index] = value
             changed.insert(index)
+            if _slowPath(!isRecentlyChanged) { managedObjectContext?.noteRecentChange(self) }
             return
         }
         let context = checkedContext()
@@ -252,6 +255,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// writes, together (`Z_PK IN (…)`). An inserted or deleted object writes its row anyway.
     @inline(__always)
     func touch(toMany index: Int, in context: ManagedObjectContext) {
+        context.noteRecentChange(self)
         if isInserted || isDeleted { return }
         touchedToMany.insert(index)
         if _slowPath(!isListedUpdated) {
@@ -303,6 +307,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
 
     @inline(__always)
     private func markChanged(position: Int, differs: Bool, in context: ManagedObjectContext) {
+        context.noteRecentChange(self)
         // An inserted object writes every column; its bits only record what was set, for merges.
         if isInserted { changed.insert(position); return }
         changed.update(position, to: differs)

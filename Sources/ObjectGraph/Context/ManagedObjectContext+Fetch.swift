@@ -8,6 +8,9 @@ extension ManagedObjectContext {
     /// Unsaved inserts and changes of this context are taken into account, as in Core Data.
     package func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         assertOnQueue()
+        // Core Data processes pending changes before a fetch that includes them, unless it can
+        // coalesce them (decompiled `executeFetchRequest:`, `_attemptCoalesceChangesForFetch`).
+        if request.includesPendingChanges { processPendingChangesForFetch() }
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
         let keysOnly = request.fetchBatchSize > 0 || !request.includesPropertyValues
@@ -60,6 +63,7 @@ extension ManagedObjectContext {
     /// `SELECT count(*)`: no objects are made. Unsaved inserts and deletes are counted in.
     package func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
+        if request.includesPendingChanges { processPendingChangesForFetch() }   // as a fetch (`_countForFetchRequest_:error:`)
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity)
         let sql = "SELECT count(*) FROM \(entity.tableName)" + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)

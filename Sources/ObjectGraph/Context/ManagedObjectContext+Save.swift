@@ -45,6 +45,7 @@ extension ManagedObjectContext {
     /// unresolved (`.error`), leaving the context's changes in place.
     package func save() throws {
         assertOnQueue()
+        processPendingChanges()   // `save:` processes before anything else
         // The lists are compacted and, once saved, emptied: the index of their positions goes.
         pendingIndex = nil
         compactChangeLists()

@@ -51,6 +51,12 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// Many-to-many pairs joined or parted since the last save, each under its table-naming side:
     /// what the next save writes to the join tables (a pair joined then parted cancels out).
     var joinChanges = JoinChanges()
+    /// Objects changed since changes were last processed (`processPendingChanges`), each once.
+    var recentChanges: [ManagedObject] = []
+    /// Deletes among them: a fetch processes only when there is one (`processPendingChangesForFetch`).
+    var recentDeletes = 0
+    /// The per-object work done so far (`ObjectWork`).
+    package internal(set) var objectWork = ObjectWork()
     var updateStatements: [UpdateKey: String] = [:]
     var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
     /// Holds and releases of the coordinator's row cache, handed over in one locked pass
@@ -181,6 +187,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         object.isInserted = true
         object.loadedToMany = entity.allToManys
         insertedList.append(object)
+        noteRecentChange(object)
         return object
     }
 
@@ -220,6 +227,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
 
     /// `object` leaves the context at the next save (an unsaved insert at once).
     private func markDeleted(_ object: ManagedObject) {
+        noteRecentChange(object)
+        recentDeletes += 1
         if object.isInserted {
             object.isInserted = false
             if registry[object.objectID] === object { registry[object.objectID] = nil }
@@ -320,6 +329,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         flushRowCache()
         for object in insertedList + updatedList + deletedList { object.invalidate() }
         for controller in resultsControllers { controller.contextDidReset() }
+        forgetRecentChanges()
         // An import resets after every batch: keep batch-sized tables instead of growing them
         // again each time, but give a big one's memory back.
         let keep = registry.count <= 16_384
@@ -348,6 +358,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+        forgetRecentChanges()
         pendingIndex = nil
         joinChanges.removeAll()
     }

@@ -1,0 +1,20 @@
+/// The per-object work a context has done, counted exactly as the engine does it (the object
+/// layer Core Data pays for beside SQL, issue 43): what tests pin and runs report per row.
+package struct ObjectWork: Sendable, Equatable {
+    /// Objects-did-change notifications posted (`_processRecentChanges:`), and the objects they
+    /// named in all (an object changed again after one is named again in the next).
+    package var changeNotifications = 0
+    package var objectsInChangeNotifications = 0
+    /// Objects validated by saves (`validateForInsert/Update/Delete`), and passes of the save's
+    /// validation loop (`_prepareForPushChanges:`: again while validation changed something).
+    package var validated = 0
+    package var validationPasses = 0
+    /// `willSave` and `didSave` sent to objects.
+    package var willSave = 0
+    package var didSave = 0
+    /// Did-save notifications posted, and the objects they named.
+    package var saveNotifications = 0
+    package var objectsInSaveNotifications = 0
+
+    package init() {}
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// The object layer Core Data pays per object beside SQL (issue 43), counted exactly: each test
+/// pins how often the work is done, never how long it takes.
+@Suite struct ObjectLayerTests {
+    /// A store holding `n` expenses, and a fresh context on it.
+    func filled(_ n: Int) throws -> (PersistentContainer, ManagedObjectContext) {
+        let container = try makeContainer()
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for i in 0..<n {
+                let e = try writer.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string("ex-\(i)")
+            }
+            try writer.save()
+        }
+        return (container, container.newBackgroundContext())
+    }
+
+    /// Counts the objects-did-change notifications `context` posts, by key.
+    final class ChangeObserver: @unchecked Sendable {
+        // Touched only by the posting context's queue (NotificationCenter calls the block on the
+        // poster's thread) and read after that context's block has returned.
+        private(set) var posts: [[String: Int]] = []
+        private var token: NSObjectProtocol?
+
+        init(_ context: ManagedObjectContext) {
+            token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChange, object: context, queue: nil) {
+                [unowned self] note in
+                let info = note.userInfo ?? [:]
+                var counts: [String: Int] = [:]
+                for (key, value) in info { counts["\(key)"] = (value as? Set<ManagedObject>)?.count ?? -1 }
+                self.posts.append(counts)
+            }
+        }
+
+        deinit { if let token { NotificationCenter.default.removeObserver(token) } }
+    }
+
+    /// A save of N updated objects posts one objects-did-change notification naming the N.
+    @Test func aSaveOfNUpdatesPostsOneNotificationNamingThem() throws {
+        let (_, context) = try filled(5)
+        let observer = ChangeObserver(context)
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: "Expense"))
+            for e in all { e["note"] = .string("changed") }
+            let before = context.objectWork
+            try context.save()
+            #expect(context.objectWork.changeNotifications - before.changeNotifications == 1)
+            #expect(context.objectWork.objectsInChangeNotifications - before.objectsInChangeNotifications == 5)
+        }
+        #expect(observer.posts == [["updated": 5]], "\(observer.posts)")
+    }
+
+    /// A fetch that includes pending changes coalesces inserts and updates (no processing, as
+    /// `_attemptCoalesceChangesForFetch` allows), so a find-or-create that fetches per record
+    /// posts nothing until its save names every new object; a pending delete makes the fetch
+    /// process first.
+    @Test func aFetchProcessesPendingChangesOnlyWhenADeleteIsPending() throws {
+        let (_, context) = try filled(1)
+        let observer = ChangeObserver(context)
+        try context.performAndWait {
+            for i in 0..<3 {
+                var request = FetchRequest(entityName: "Expense", predicate: .equal("externalID", "new-\(i)"))
+                request.fetchLimit = 1
+                #expect(try context.fetch(request).isEmpty)
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string("new-\(i)")
+            }
+            #expect(context.objectWork.changeNotifications == 0)
+            try context.save()
+            #expect(context.objectWork.changeNotifications == 1 && context.objectWork.objectsInChangeNotifications == 3)
+            let old = try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "ex-0")))
+            context.delete(old[0])
+            _ = try context.fetch(FetchRequest(entityName: "Expense"))
+            #expect(context.objectWork.changeNotifications == 2)
+        }
+        #expect(observer.posts == [["inserted": 3], ["deleted": 1]], "\(observer.posts)")
+    }
+
+    /// Reset and rollback post nothing of what they discard.
+    @Test func discardedChangesAreNotPosted() throws {
+        let (_, context) = try filled(2)
+        try context.performAndWait {
+            for e in try context.fetch(FetchRequest(entityName: "Expense")) { e["note"] = .string("x") }
+            context.rollback()
+            _ = try context.insertNewObject(forEntityName: "Expense")
+            context.reset()
+            #expect(!context.processPendingChanges())
+            #expect(context.objectWork.changeNotifications == 0)
+        }
+    }
+}
