@@ -54,6 +54,30 @@ import Testing
         #expect(observer.posts == [["updated": 5]], "\(observer.posts)")
     }
 
+    /// The save's validation loop: one pass validates every saved object once and sends each
+    /// `willSave`, the changes are processed again (nothing new: the loop ends), and each gets
+    /// `didSave` after the commit. A category that gained members is an updated object too.
+    @Test func aSaveValidatesUntilCleanAndTellsEachObject() throws {
+        let (_, context) = try filled(5)
+        try context.performAndWait {
+            for e in try context.fetch(FetchRequest(entityName: "Expense")) { e["note"] = .string("changed") }
+            let before = context.objectWork
+            try context.save()
+            let w = context.objectWork
+            #expect(w.validationPasses - before.validationPasses == 1 && w.validated - before.validated == 5)
+            #expect(w.willSave - before.willSave == 5 && w.didSave - before.didSave == 5)
+            let c = try context.insertNewObject(forEntityName: "Category")
+            for i in 0..<3 {
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string("more-\(i)")
+                try e.setObject(c, forKey: "category")
+            }
+            try context.save()
+            #expect(context.objectWork.validated - w.validated == 4 && context.objectWork.didSave - w.didSave == 4)
+            #expect(context.objectWork.validationPasses - w.validationPasses == 1)
+        }
+    }
+
     /// A fetch that includes pending changes coalesces inserts and updates (no processing, as
     /// `_attemptCoalesceChangesForFetch` allows), so a find-or-create that fetches per record
     /// posts nothing until its save names every new object; a pending delete makes the fetch

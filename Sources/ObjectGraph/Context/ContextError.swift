@@ -17,6 +17,8 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
     case unknownKey(String, entity: String)
     /// Objects failed validation at save (Core Data's 1550–1680 codes; 1560 when several).
     case validation([ValidationFailure])
+    /// Validation kept changing objects (`willSave` overrides that always change something).
+    case stillDirty
     /// A batch delete of an entity with a Deny rule (or a many-to-many whose side is neither
     /// Nullify nor Cascade): Core Data's 134060, "Delete rule is not supported for batch deletes".
     case unsupportedBatchDeleteRule(relationship: String)
@@ -40,6 +42,8 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
             return "the model has no entity '\(name)'"
         case .unknownKey(let key, let entity):
             return "\(entity) has no attribute or to-one relationship '\(key)'"
+        case .stillDirty:
+            return "the context is still dirty after 1000 attempts: willSave or validation keeps changing objects"
         case .validation(let failures):
             let first = failures.first.map(\.description) ?? "?"
             return failures.count == 1 ? "validation failed: \(first)"

@@ -80,7 +80,7 @@ extension ManagedObjectContext {
         let deletes = deletedList
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty else { return }
         try loadTouchedFaults(updates, nil)
-        try validateForSave(inserts: inserts, updates: updates, deletes: deletes)
+        try prepareForPushChanges(inserts: inserts, updates: updates, deletes: deletes)
         try reserveKeys(for: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 })
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         try persistentStoreCoordinator.performSave { connection in
@@ -110,7 +110,7 @@ extension ManagedObjectContext {
             updates = updatedList
             deletes = deletedList
             try loadTouchedFaults(updates, connection)
-            try validateForSave(inserts: inserts, updates: updates, deletes: deletes)
+            try prepareForPushChanges(inserts: inserts, updates: updates, deletes: deletes)
             try assignKeys(to: inserts.filter { $0.objectID.isTemporaryID && $0.reservedKey == 0 }, connection)
             resolutions = try write(inserts: inserts, updates: updates, deletes: deletes, policy: policy, connection)
         }
@@ -493,6 +493,7 @@ extension ManagedObjectContext {
             if saved.notify { saved.states.append(state(of: o)) }
         }
         for o in deletes where finishDelete(o, resolutions[ObjectIdentifier(o)]) { saved.deleted.append(o.objectID) }
+        sendDidSave(inserts: inserts, updates: updates, deletes: deletes)
         flushRowCache()
         insertedList.removeAll(keepingCapacity: true)
         updatedList.removeAll(keepingCapacity: true)

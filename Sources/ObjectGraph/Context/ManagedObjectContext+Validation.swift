@@ -6,6 +6,38 @@
 /// with fewer members than its `minCount` (unless optional and empty) or more than its `maxCount`. Batch requests do
 /// not validate (they bypass the context, as `NSBatchInsertRequest` does).
 extension ManagedObjectContext {
+    /// `_prepareForPushChanges:`: the save's validation loop. Each pass validates the deleted,
+    /// the inserted, and the changed objects that are neither (a set difference, as Core Data's
+    /// `minusSet:`), then sends `willSave` to each; the context's changes are processed again and,
+    /// if a pass changed anything, validated again (Core Data gives up after 1,000 passes:
+    /// "The context is still dirty after 1000 attempts").
+    func prepareForPushChanges(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws {
+        var pass = 0
+        repeat {
+            pass += 1
+            if pass > 1_000 { throw ContextError.stillDirty }
+            var changed = Set(updates)
+            changed.subtract(deletes)
+            changed.subtract(inserts)
+            let validUpdates = changed.count == updates.count ? updates : updates.filter(changed.contains)
+            try validateForSave(inserts: inserts, updates: validUpdates, deletes: deletes)
+            objectWork.validationPasses += 1
+            objectWork.validated += inserts.count + validUpdates.count + deletes.count
+            for group in [deletes, inserts, validUpdates] {
+                for o in group { o.entity.lifecycle.willSave(o) }
+                objectWork.willSave += group.count
+            }
+        } while processPendingChanges()
+    }
+
+    /// `didSave` to every saved object, after the commit (`_didSaveChanges`).
+    func sendDidSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) {
+        for group in [inserts, deletes, updates] {
+            for o in group { o.entity.lifecycle.didSave(o) }
+            objectWork.didSave += group.count
+        }
+    }
+
     /// Walks the objects the save writes and throws every failure at once.
     func validateForSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject] = []) throws {
         var failures: [ValidationFailure] = []

@@ -171,6 +171,9 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// The DELETE a merge policy issues over someone else's change (no version to check).
     package let deleteOverwritingSQL: String
 
+    /// `willSave`/`didSave`, sent per saved object (`ManagedObjectLifecycle`).
+    package let lifecycle: any ManagedObjectLifecycle = NSManagedObjectLifecycle()
+
     private let attributeIndexByName: [String: Int]
     private let toOneIndexByName: [String: Int]
     private let toManyIndexByName: [String: Int]
