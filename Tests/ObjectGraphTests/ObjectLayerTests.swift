@@ -78,6 +78,29 @@ import Testing
         }
     }
 
+    /// Every save posts its did-save notifications, listened to or not: the saved objects and
+    /// their IDs in sets under their keys.
+    @Test func aSavePostsItsObjectsAndTheirIDs() throws {
+        let (_, context) = try filled(4)
+        final class Box: @unchecked Sendable { var ids: [String: Int] = [:] }   // written on the saving queue, read after
+        let box = Box()
+        let token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDs, object: context, queue: nil) { note in
+            for (key, value) in note.userInfo ?? [:] { box.ids["\(key)"] = (value as? Set<ManagedObjectID>)?.count ?? -1 }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: "Expense"))
+            for e in all.dropFirst() { e["note"] = .string("changed") }
+            context.delete(all[0])
+            _ = try context.insertNewObject(forEntityName: "Expense")
+            let before = context.objectWork
+            try context.save()
+            #expect(context.objectWork.saveNotifications - before.saveNotifications == 1)
+            #expect(context.objectWork.objectsInSaveNotifications - before.objectsInSaveNotifications == 5)
+        }
+        #expect(box.ids == ["inserted_objectIDs": 1, "updated_objectIDs": 3, "deleted_objectIDs": 1], "\(box.ids)")
+    }
+
     /// A fetch that includes pending changes coalesces inserts and updates (no processing, as
     /// `_attemptCoalesceChangesForFetch` allows), so a find-or-create that fetches per record
     /// posts nothing until its save names every new object; a pending delete makes the fetch

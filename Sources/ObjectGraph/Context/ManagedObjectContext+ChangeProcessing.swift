@@ -72,6 +72,36 @@ extension ManagedObjectContext {
         objectWork.objectsInChangeNotifications += named
     }
 
+    // MARK: The did-save notifications
+
+    package static let didSaveObjectIDs = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    package static let didSaveObjectIDsPrivate = Notification.Name("_NSManagedObjectContextDidSaveObjectIDsPrivateNotification")
+    package static let didSaveChanges = Notification.Name("NSManagingContextDidSaveChangesNotification")
+
+    /// `_didSaveChanges` and `_postContextDidSaveNotificationWithUserInfo:`: the saved objects in
+    /// sets under their keys (copies of the context's inserted, changed and deleted sets), an
+    /// object-ID set per key, and the posts: the IDs privately and publicly (with the context and
+    /// with the coordinator as object), then the objects. Core Data posts them whoever listens;
+    /// the engine's merges take the coordinator's own notification (`DidSaveNotification`).
+    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        var objects: [AnyHashable: Any] = [:], objectIDs: [AnyHashable: Any] = [:]
+        var named = 0
+        for (key, idKey, list) in [(ChangeKey.inserted, ChangeKey.insertedIDs, inserted), (ChangeKey.updated, ChangeKey.updatedIDs, updated),
+                                   (ChangeKey.deleted, ChangeKey.deletedIDs, deleted)] where !list.isEmpty {
+            let set = Set(list)
+            objects[key] = set
+            objectIDs[idKey] = Set(set.map(\.objectID))
+            named += set.count
+        }
+        let center = NotificationCenter.default
+        center.post(name: Self.didSaveObjectIDsPrivate, object: self, userInfo: objectIDs)
+        center.post(name: Self.didSaveObjectIDs, object: self, userInfo: objectIDs)
+        center.post(name: Self.didSaveObjectIDs, object: persistentStoreCoordinator, userInfo: objectIDs)
+        center.post(name: Self.didSaveChanges, object: self, userInfo: objects)
+        objectWork.saveNotifications += 1
+        objectWork.objectsInSaveNotifications += named
+    }
+
     /// Forgets what was recorded (reset, rollback): nothing of it is posted.
     func forgetRecentChanges() {
         for o in recentChanges { o.isRecentlyChanged = false }

@@ -494,6 +494,7 @@ extension ManagedObjectContext {
         }
         for o in deletes where finishDelete(o, resolutions[ObjectIdentifier(o)]) { saved.deleted.append(o.objectID) }
         sendDidSave(inserts: inserts, updates: updates, deletes: deletes)
+        postDidSave(inserted: inserts, updated: updates.filter { $0.managedObjectContext === self }, deleted: deletes.filter(\.isDeleted))
         flushRowCache()
         insertedList.removeAll(keepingCapacity: true)
         updatedList.removeAll(keepingCapacity: true)
