@@ -78,6 +78,29 @@ import Testing
         }
     }
 
+    /// One snapshot per object at its first change, none again until the save clears it: N
+    /// updated objects take N, whatever else changes; an insert takes one; a category that only
+    /// gains a member takes one too. `committedValues(forKeys:)` reads it.
+    @Test func anObjectIsSnapshottedOnceAtItsFirstChange() throws {
+        let (_, context) = try filled(5)
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: "Expense"))
+            let stored = all[0].committedValues(forKeys: ["note", "amount"])
+            for e in all { e["note"] = .string("one"); e["note"] = .string("two"); e["amount"] = .double(1) }
+            #expect(context.objectWork.snapshots == 5)
+            #expect(all[0].committedValues(forKeys: ["note", "amount"]) == stored && stored["note"] != .string("two"), "\(stored)")
+            try context.save()
+            #expect(all[0].committedValues(forKeys: ["note"]) == ["note": .string("two")])
+            all[0]["note"] = .string("three")
+            #expect(context.objectWork.snapshots == 6)
+            let c = try context.insertNewObject(forEntityName: "Category")
+            #expect(context.objectWork.snapshots == 7)
+            try context.save()
+            try all[1].setObject(c, forKey: "category")   // the expense and the category each change
+            #expect(context.objectWork.snapshots == 9)
+        }
+    }
+
     /// Every save posts its did-save notifications, listened to or not: the saved objects and
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {

@@ -47,6 +47,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var isListedUpdated = false
     /// Changed since the context last processed its changes (in its `recentChanges`).
     var isRecentlyChanged = false
+    /// Taken at the first change since the last save (`ObjectSnapshot`).
+    var snapshot: ObjectSnapshot?
     /// A fetch with `fetchBatchSize` groups faults; firing one loads its whole batch.
     var batch: FaultBatch?
     /// The `Z_PK` reserved for an inserted object by the save in progress (0: none).
@@ -140,6 +142,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         }
         let context = checkedContext()
         if isFault { context.fireFault(self) }
+        establishSnapshot(in: context)   // before the change, as willChangeValueForKey: takes it
         values[index] = value
         markChanged(position: index, differs: committed.map { $0[index] != value } ?? true, in: context)
     }
@@ -178,6 +181,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         if isFault { context.fireFault(self) }
         let old = toOne[index]
         if old === target { return }
+        establishSnapshot(in: context)
+        if let old, !old.isFault { old.establishSnapshot(in: context) }
+        if let target, !target.isFault { target.establishSnapshot(in: context) }
         toOne[index] = target
         if let inverse = entity.toOne[index].inverseToMany {
             old?.removeMember(self, toMany: inverse)
@@ -195,6 +201,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// The stored side of a to-one change: the value and its change bit.
     @inline(__always)
     func setPrimitiveToOne(_ target: ManagedObject?, at index: Int, in context: ManagedObjectContext) {
+        establishSnapshot(in: context)
         toOne[index] = target
         let differs = committedToOne.map { $0[index] != target?.objectID } ?? true
         markChanged(position: entity.toOnePosition(index), differs: differs, in: context)
@@ -256,6 +263,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     func touch(toMany index: Int, in context: ManagedObjectContext) {
         context.noteRecentChange(self)
+        if !isFault { establishSnapshot(in: context) }
         if isInserted || isDeleted { return }
         touchedToMany.insert(index)
         if _slowPath(!isListedUpdated) {
@@ -354,6 +362,7 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         pendingMembers = []
         committed = nil
         committedToOne = nil
+        snapshot = nil
         batch = nil
     }
 }

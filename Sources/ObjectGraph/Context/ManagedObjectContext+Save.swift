@@ -549,6 +549,7 @@ extension ManagedObjectContext {
         o.changed = PropertyMask()
         o.touchedToMany = PropertyMask()
         o.isListedUpdated = false
+        o.snapshot = nil   // `_clearOriginalSnapshotAndInitializeRec:`
     }
 
     private func state(of o: ManagedObject) -> DidSaveNotification.ObjectState {

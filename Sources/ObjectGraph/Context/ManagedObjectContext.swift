@@ -188,6 +188,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         object.loadedToMany = entity.allToManys
         insertedList.append(object)
         noteRecentChange(object)
+        object.establishSnapshot(in: self)
         return object
     }
 
@@ -366,6 +367,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// Puts an object back to its last fetched or saved state.
     func revertToCommitted(_ object: ManagedObject) {
         object.isListedUpdated = false
+        object.snapshot = nil
         guard let committed = object.committed, let targets = object.committedToOne else { return }
         object.values = committed
         for (i, id) in targets.enumerated() {

@@ -12,6 +12,8 @@ package struct ObjectWork: Sendable, Equatable {
     /// `willSave` and `didSave` sent to objects.
     package var willSave = 0
     package var didSave = 0
+    /// Snapshots taken of objects at their first change (`ObjectSnapshot`).
+    package var snapshots = 0
     /// Did-save notifications posted, and the objects they named.
     package var saveNotifications = 0
     package var objectsInSaveNotifications = 0
