@@ -57,10 +57,10 @@ import Testing
             #expect(r.status == 0, "\(r.stderr)")
         }
         let rows = try CLI.rows(out)
-        #expect(rows.count == 34)
+        #expect(rows.count == 36)
         for row in rows where row["strategy"] != "batch-insert-only" {
             #expect(row["status"] == "ok" && row["bad_links"] == "0" && row["lost"] == "0", "\(row)")
-            let deduplicates = !["raw-sqlite", "many-writers"].contains(row["strategy"]!)
+            let deduplicates = !["raw-sqlite", "many-writers", "find-or-create-writers"].contains(row["strategy"]!)
             if deduplicates { #expect(row["store_rows"] == "4", "\(row)") }
         }
     }

@@ -101,6 +101,23 @@ import Testing
         }
     }
 
+    /// A save builds one row per object it writes, inserted or updated, and binds from it; the
+    /// row cache then holds that row at the version written.
+    @Test func aSaveBuildsARowPerObjectItWrites() throws {
+        let (container, context) = try filled(5)
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: "Expense"))
+            for e in all { e["note"] = .string("changed") }
+            _ = try context.insertNewObject(forEntityName: "Expense")
+            let before = context.objectWork.rowsPopulated
+            try context.save()
+            #expect(context.objectWork.rowsPopulated - before == 6)
+            let cached = container.persistentStoreCoordinator.rowCache.row(for: all[0].objectID)
+            #expect(cached?.version == 2 && cached?.values == all[0].values, "\(String(describing: cached))")
+        }
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZNOTE = 'changed' AND Z_OPT = 2") == 5)
+    }
+
     /// Every save posts its did-save notifications, listened to or not: the saved objects and
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {

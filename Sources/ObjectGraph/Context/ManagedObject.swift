@@ -49,6 +49,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var isRecentlyChanged = false
     /// Taken at the first change since the last save (`ObjectSnapshot`).
     var snapshot: ObjectSnapshot?
+    /// The row the save in progress writes (`StoredRow(populating:)`), handed to the row cache
+    /// after the commit.
+    var savedRow: StoredRow?
     /// A fetch with `fetchBatchSize` groups faults; firing one loads its whole batch.
     var batch: FaultBatch?
     /// The `Z_PK` reserved for an inserted object by the save in progress (0: none).

@@ -8,7 +8,9 @@ extension ManagedObjectContext {
     /// object however often it is refreshed.
     func holdRow(_ o: ManagedObject) {
         guard !o.objectID.isTemporaryID else { return }
-        let row = StoredRow(committed: o)
+        // The row the save wrote (`_populateRow:…shouldAddToRowCache:`), else the object's state.
+        let row = o.savedRow ?? StoredRow(committed: o)
+        o.savedRow = nil
         rowCacheChanges.append(o.holdsCachedRow ? .replace(row, o.objectID) : .hold(row, o.objectID))
         o.holdsCachedRow = true
     }

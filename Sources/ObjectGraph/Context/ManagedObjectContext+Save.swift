@@ -233,6 +233,9 @@ extension ManagedObjectContext {
                 statement = try connection.statement(o.entity.saveInsertSQL)
             }
             let s = statement!
+            let row = StoredRow(populating: o, primaryKey: key(o)!, version: 1, key: key)
+            o.savedRow = row
+            objectWork.rowsPopulated += 1
             s.bind(key(o)!, at: 1)
             s.bind(o.entity.id, at: 2)
             s.bind(1, at: 3)
@@ -244,14 +247,14 @@ extension ManagedObjectContext {
             if _slowPath(o.entity.hasExternalAttributes) {
                 try bindFramed(o, s, from: &index)
             } else if o.entity.constrainedMask.isEmpty {
-                s.bind(o.values[...], from: index)
-                index += Int32(o.values.count)
+                s.bind(row.values[...], from: index)
+                index += Int32(row.values.count)
             } else {
                 // The constrained columns stay NULL here: writeConstrainedValues sets them. Text
                 // goes through the statement's buffer, as the full row's would.
                 s.startTextRound()
-                for i in o.values.indices where !o.entity.constrainedMask.contains(i) {
-                    s.bindInRound(o.values[i], at: index)
+                for i in row.values.indices where !o.entity.constrainedMask.contains(i) {
+                    s.bindInRound(row.values[i], at: index)
                     index += 1
                 }
             }
@@ -379,9 +382,12 @@ extension ManagedObjectContext {
             s = try connection.statement(updateSQL(e, mask: mask))
             last = LastUpdate(key: shape, statement: s)
         }
+        let row = StoredRow(populating: o, primaryKey: o.objectID.primaryKey!, version: version + 1, key: key)
+        o.savedRow = row
+        objectWork.rowsPopulated += 1
         var index: Int32 = 1
         for i in e.toOne.indices where mask.contains(e.toOnePosition(i)) {
-            if let fk = o.toOne[i].flatMap(key) { s.bind(fk, at: index) } else { s.bindNull(at: index) }
+            if let fk = row.toOne[i] { s.bind(fk, at: index) } else { s.bindNull(at: index) }
             index += 1
         }
         for column in e.keyColumns where mask.contains(e.toOnePosition(column.toOne)) {
@@ -394,9 +400,9 @@ extension ManagedObjectContext {
             if e.constrainedMask.contains(i) {
                 s.bindNull(at: index)
             } else if _slowPath(e.hasExternalAttributes) && e.externalAttributes.contains(i) {
-                s.bind(try persistentStoreCoordinator.externalStorage.encode(o.values[i]), at: index)
+                s.bind(try persistentStoreCoordinator.externalStorage.encode(row.values[i]), at: index)
             } else {
-                s.bind(o.values[i], at: index)
+                s.bind(row.values[i], at: index)
             }
             index += 1
         }
@@ -514,9 +520,11 @@ extension ManagedObjectContext {
         case nil:
             o.version += 1
         case .merged(let store, let written, let bumped)?:
+            o.savedRow = nil   // the row now mixes theirs and ours: the object's state is cached
             store.apply(to: o, keeping: written, context: self)
             o.version = store.version + (bumped ? 1 : 0)
         case .discarded(let store)?:
+            o.savedRow = nil
             store.apply(to: o, keeping: PropertyMask(), context: self)
             o.version = store.version
         case .gone?:

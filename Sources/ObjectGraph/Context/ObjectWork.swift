@@ -12,6 +12,9 @@ package struct ObjectWork: Sendable, Equatable {
     /// `willSave` and `didSave` sent to objects.
     package var willSave = 0
     package var didSave = 0
+    /// Rows a save built from its objects (`StoredRow(populating:)`), one per inserted and
+    /// updated object written.
+    package var rowsPopulated = 0
     /// Snapshots taken of objects at their first change (`ObjectSnapshot`).
     package var snapshots = 0
     /// Did-save notifications posted, and the objects they named.

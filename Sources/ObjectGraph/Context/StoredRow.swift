@@ -36,6 +36,34 @@ struct StoredRow {
         toOneEntity = o.entity.hasEntityKeys ? (o.committedToOne ?? []).map { $0?.entityID } : []
     }
 
+    /// The row a save writes for `o` (`-[NSSQLSavePlan _populateRow:fromObject:timestamp:inserted:
+    /// shouldAddToRowCache:]`): each column read from the object and stored by a switch on its
+    /// type (Core Data's on the row slot's type character: `snapshot_set_int64`, `…_double`,
+    /// `…_object`, `…_null`), the foreign keys from the targets. The save binds from it, and after
+    /// the commit the row cache gets it, at the version the write gives the row.
+    init(populating o: ManagedObject, primaryKey: Int64, version: Int64, key: (ManagedObject) -> Int64?) {
+        let e = o.entity
+        self.primaryKey = primaryKey
+        self.version = version
+        var values: [Value] = []
+        values.reserveCapacity(o.values.count)
+        for (i, a) in e.attributes.enumerated() {
+            let v = o.values[i]
+            switch (a.type, v) {
+            case (_, .null): values.append(.null)
+            case (.integer16, .integer(let n)), (.integer32, .integer(let n)), (.integer64, .integer(let n)): values.append(.integer(n))
+            case (.boolean, .bool(let b)): values.append(.bool(b))
+            case (.double, .double(let d)), (.float, .double(let d)), (.decimal, .double(let d)): values.append(.double(d))
+            case (.date, .date(let d)): values.append(.date(d))
+            case (.string, .string(let s)), (.uri, .string(let s)): values.append(.string(s))
+            default: values.append(v)   // bytes, and a value of another kind than the column's: as it is
+            }
+        }
+        self.values = values
+        toOne = o.toOne.map { $0.flatMap(key) }
+        toOneEntity = e.hasEntityKeys ? o.toOne.map { $0?.entity.id } : []
+    }
+
     /// The entity of to-one `i`'s target in `o`'s model.
     func targetEntity(_ i: Int, of o: ManagedObject, _ context: ManagedObjectContext) -> Entity {
         let id = toOneEntity.indices.contains(i) ? toOneEntity[i] : nil
