@@ -118,6 +118,20 @@ import Testing
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZNOTE = 'changed' AND Z_OPT = 2") == 5)
     }
 
+    /// An insert is registered by its temporary ID (found by it at once) and moved to its
+    /// permanent ID by the save; a deleted insert leaves the table.
+    @Test func anInsertIsRegisteredByItsTemporaryIDUntilTheSave() throws {
+        let (_, context) = try filled(0)
+        try context.performAndWait {
+            let e = try context.insertNewObject(forEntityName: "Expense"), gone = try context.insertNewObject(forEntityName: "Expense")
+            let temporary = e.objectID
+            #expect(context.temporaryRegistry.count == 2 && context.object(with: temporary) === e && context.registeredObjectCount == 2)
+            context.delete(gone)
+            try context.save()
+            #expect(context.temporaryRegistry.isEmpty && context.registry[e.objectID] === e && context.registeredObjectCount == 1)
+        }
+    }
+
     /// Every save posts its did-save notifications, listened to or not: the saved objects and
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {

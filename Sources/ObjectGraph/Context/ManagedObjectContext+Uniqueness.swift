@@ -220,6 +220,7 @@ extension ManagedObjectContext {
         duplicate.isInserted = false
         duplicate.mergedInto = survivor
         if registry[duplicate.objectID] === duplicate { registry[duplicate.objectID] = nil }
+        if temporaryRegistry[duplicate.objectID] === duplicate { temporaryRegistry[duplicate.objectID] = nil }
     }
 }
 

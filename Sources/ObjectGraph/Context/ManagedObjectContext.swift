@@ -39,6 +39,12 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// until then they live in `insertedList` only, and are found there (a rare lookup), so an
     /// import does not hash every new object twice.
     var registry: [ManagedObjectID: ManagedObject] = [:]
+    /// Inserted objects by their temporary ID, as Core Data registers an insert
+    /// (`_insertObjectWithGlobalID:globalID:` → `_registerObject:withID:`, `_PFCMT_SetValue`) and
+    /// moves it to its permanent ID when the save gives one (`_changeIDsForManagedObjects:toIDs:`:
+    /// `_PFCMT_RemoveValue` of the old, `_PFCMT_SetValue` of the new). Apart from `registry` so
+    /// that its count stays the objects with permanent IDs.
+    var temporaryRegistry: [ManagedObjectID: ManagedObject] = [:]
     var insertedList: [ManagedObject] = []
     var updatedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
@@ -187,6 +193,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         object.isInserted = true
         object.loadedToMany = entity.allToManys
         insertedList.append(object)
+        temporaryRegistry[id] = object
         noteRecentChange(object)
         object.establishSnapshot(in: self)
         return object
@@ -233,6 +240,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         if object.isInserted {
             object.isInserted = false
             if registry[object.objectID] === object { registry[object.objectID] = nil }
+            if object.objectID.isTemporaryID { temporaryRegistry[object.objectID] = nil }
             object.isDeleted = true
         } else {
             object.isDeleted = true
@@ -269,13 +277,13 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// Objects registered in this context (fetched, inserted, or faults handed out).
     package var registeredObjects: Set<ManagedObject> {
         assertOnQueue()
-        return Set(registry.values).union(insertedList.filter { $0.isInserted && $0.objectID.isTemporaryID })
+        return Set(registry.values).union(temporaryRegistry.values)
     }
 
     /// How many objects are registered, without building a set.
     package var registeredObjectCount: Int {
         assertOnQueue()
-        return registry.count + insertedList.reduce(0) { $0 + ($1.isInserted && $1.objectID.isTemporaryID ? 1 : 0) }
+        return registry.count + temporaryRegistry.count
     }
 
     /// Registered objects holding values (not faults): what a read holds at once. One pass over
@@ -289,8 +297,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
 
     /// An unsaved insert with a temporary ID.
     private func insertedObject(_ id: ManagedObjectID) -> ManagedObject? {
-        guard id.isTemporaryID else { return nil }
-        return insertedList.first { $0.objectID == id && $0.isInserted }
+        guard id.isTemporaryID, let o = temporaryRegistry[id], o.isInserted else { return nil }
+        return o
     }
 
     // MARK: Changes
@@ -337,6 +345,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         pendingIndex = nil
         joinChanges.removeAll()
         registry.removeAll(keepingCapacity: keep)
+        temporaryRegistry.removeAll(keepingCapacity: keep)
         insertedList.removeAll(keepingCapacity: keep)
         updatedList.removeAll(keepingCapacity: keep)
         deletedList.removeAll(keepingCapacity: keep)
@@ -357,6 +366,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
             revertToCommitted(object)
         }
         insertedList.removeAll()
+        temporaryRegistry.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
         forgetRecentChanges()
@@ -424,7 +434,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
 
     /// Gives an inserted object its permanent ID and registers it under it.
     func reassign(_ object: ManagedObject, to primaryKey: Int64) {
-        if !object.objectID.isTemporaryID { registry[object.objectID] = nil }
+        if object.objectID.isTemporaryID { temporaryRegistry[object.objectID] = nil } else { registry[object.objectID] = nil }
         object.objectID = ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: object.entity.id,
                                           primaryKey: primaryKey)
         registry[object.objectID] = object
