@@ -132,6 +132,22 @@ import Testing
         }
     }
 
+    /// An observed attribute tells its observer the old and new value of each set; others and
+    /// other objects tell nobody.
+    @Test func anObservedAttributeTellsItsObserver() throws {
+        let (_, context) = try filled(2)
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: "Expense"))
+            var seen: [(Value, Value)] = []
+            let token = all[0].addObserver(forKey: "note") { old, new in seen.append((old, new)) }
+            all[0]["note"] = .string("a"); all[0]["note"] = .string("b"); all[0]["amount"] = .double(2); all[1]["note"] = .string("c")
+            all[0].removeObserver(token)
+            all[0]["note"] = .string("d")
+            #expect(seen.map(\.1) == [.string("a"), .string("b")] && seen[1].0 == .string("a"))
+            #expect(context.objectWork.observerNotifications == 2)
+        }
+    }
+
     /// Every save posts its did-save notifications, listened to or not: the saved objects and
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {

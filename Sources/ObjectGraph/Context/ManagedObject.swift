@@ -47,6 +47,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     var isListedUpdated = false
     /// Changed since the context last processed its changes (in its `recentChanges`).
     var isRecentlyChanged = false
+    /// Who observes the object's attributes (`ManagedObject+Observation`); nil for most.
+    var observationInfo: ObservationInfo?
     /// Taken at the first change since the last save (`ObjectSnapshot`).
     var snapshot: ObjectSnapshot?
     /// The row the save in progress writes (`StoredRow(populating:)`), handed to the row cache
@@ -131,6 +133,17 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// Sets the attribute at `index`, without a name lookup: the hot path for imports.
     @inline(__always)
     package func setValue(_ value: Value, at index: Int) {
+        if _slowPath(observationInfo != nil) {   // willChangeValueForKey:/didChangeValueForKey:
+            let old = isFault ? Value.null : values[index]
+            setObservedValue(value, at: index)
+            return didChangeValue(at: index, from: old)
+        }
+        setObservedValue(value, at: index)
+    }
+
+    /// The set itself, between the two observation calls.
+    @inline(__always)
+    private func setObservedValue(_ value: Value, at index: Int) {
         if _slowPath(pendingIndexAttribute == index) && values.indices.contains(index) && values[index] != value {
             managedObjectContext?.pendingIndexMove(self, from: values[index], to: value)
         }

@@ -17,6 +17,8 @@ package struct ObjectWork: Sendable, Equatable {
     package var rowsPopulated = 0
     /// Snapshots taken of objects at their first change (`ObjectSnapshot`).
     package var snapshots = 0
+    /// Attribute observers told of a set (key-value observation).
+    package var observerNotifications = 0
     /// Did-save notifications posted, and the objects they named.
     package var saveNotifications = 0
     package var objectsInSaveNotifications = 0
