@@ -148,6 +148,20 @@ import Testing
         }
     }
 
+    /// A fetch of N rows makes N objects, each registered once and woken from fetch once; a
+    /// fault filled later is woken when filled; an insert is woken from insert.
+    @Test func aFetchOfNRowsMakesNObjects() throws {
+        let (_, context) = try filled(6)
+        try context.performAndWait {
+            let all = try context.fetch(FetchRequest(entityName: "Expense"))
+            #expect(all.count == 6 && context.registeredObjectCount == 6 && context.objectWork.awakeFromFetch == 6)
+            _ = try context.fetch(FetchRequest(entityName: "Expense"))
+            #expect(context.registeredObjectCount == 6, "the same rows are the same objects")
+            _ = try context.insertNewObject(forEntityName: "Expense")
+            #expect(context.objectWork.awakeFromInsert == 1)
+        }
+    }
+
     /// Every save posts its did-save notifications, listened to or not: the saved objects and
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {

@@ -125,6 +125,14 @@ extension ManagedObjectContext {
         object.batch = nil
         object.forgetPrefetched()
         holdRow(object)
+        awake(fromFetch: object)
+    }
+
+    /// `awakeFromFetch`, sent to an object whose values were just loaded.
+    @inline(__always)
+    func awake(fromFetch object: ManagedObject) {
+        object.entity.lifecycle.awakeFromFetch(object)
+        objectWork.awakeFromFetch += 1
     }
 
     /// Points a fault's to-ones at the registered objects (or new faults) for the keys of its

@@ -61,5 +61,6 @@ extension ManagedObjectContext {
         o.batch = nil
         o.forgetPrefetched()
         holdRow(o)
+        awake(fromFetch: o)
     }
 }

@@ -196,6 +196,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         temporaryRegistry[id] = object
         noteRecentChange(object)
         object.establishSnapshot(in: self)
+        entity.lifecycle.awakeFromInsert(object)
+        objectWork.awakeFromInsert += 1
         return object
     }
 

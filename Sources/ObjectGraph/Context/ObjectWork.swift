@@ -9,6 +9,10 @@ package struct ObjectWork: Sendable, Equatable {
     /// validation loop (`_prepareForPushChanges:`: again while validation changed something).
     package var validated = 0
     package var validationPasses = 0
+    /// `awakeFromInsert` and `awakeFromFetch` sent to objects (a fetched or fulfilled object gets
+    /// the second each time its values are loaded).
+    package var awakeFromInsert = 0
+    package var awakeFromFetch = 0
     /// `willSave` and `didSave` sent to objects.
     package var willSave = 0
     package var didSave = 0
