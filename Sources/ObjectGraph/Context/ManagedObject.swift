@@ -134,7 +134,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     package func setValue(_ value: Value, at index: Int) {
         if _slowPath(observationInfo != nil) {   // willChangeValueForKey:/didChangeValueForKey:
-            let old = isFault ? Value.null : values[index]
+            if isFault { checkedContext().fireFault(self) }   // the old value is the stored one
+            let old = values[index]
             setObservedValue(value, at: index)
             return didChangeValue(at: index, from: old)
         }
@@ -379,6 +380,8 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         committed = nil
         committedToOne = nil
         snapshot = nil
+        savedRow = nil
+        observationInfo = nil   // its blocks may hold the object
         batch = nil
     }
 }
