@@ -16,6 +16,8 @@ package struct StrategyJob: Sendable {
     package let latency = LatencyRecorder()
     /// Shared by the SQL layer of every connection the strategy opens.
     package var counters: StatementCounters
+    /// Shared by every context of every container the strategy makes (`ObjectWorkTally`).
+    package let objectWork = ObjectWorkTally()
     /// Where the strategy reports records done, for the timeline and progress.
     package var progress: ProgressCounter
     /// For an update, delete or read: the filled store's targets (set before the window).
@@ -153,7 +155,20 @@ package struct StrategyJob: Sendable {
 
     /// A container on the job's store with `model`, counting into the job's counters.
     package func makeContainer(_ model: ManagedObjectModel) throws -> PersistentContainer {
-        try PersistentContainer(model: model, options: store, counters: counters)
+        try PersistentContainer(model: model, options: store, counters: counters, objectWork: objectWork)
+    }
+
+    /// The object work of the job's contexts since `before`, as the results count it.
+    package func objectCounts(since before: ObjectWork) -> ObjectCounts {
+        let w = objectWork.snapshot() - before
+        var counts = ObjectCounts()
+        counts.inserted = w.awakeFromInsert
+        counts.fetched = w.fetched
+        counts.faulted = w.faulted
+        counts.snapshotted = w.snapshots
+        counts.validated = w.validated
+        counts.notified = w.objectsInChangeNotifications + w.objectsInSaveNotifications
+        return counts
     }
 
     /// Opens a new connection to the job's store, configured, counting into the job's counters.

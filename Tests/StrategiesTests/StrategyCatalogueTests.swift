@@ -11,6 +11,8 @@ struct Outcome {
     var counters: StrategyCounters
     var verification: Verification
     var sql: StatementCounters.Snapshot
+    /// The managed objects every context of the run handled (`StrategyJob.objectCounts`).
+    var objects: ObjectCounts
 }
 
 func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, writers: Int = 3, batchSize: Int? = 100,
@@ -32,7 +34,8 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     job.writerScenario = scenario
     let counters = try strategy.run(job)
     let verification = try job.verifyStore(key: strategy.keyConstraint)
-    return Outcome(counters: counters, verification: verification, sql: job.counters.snapshot())
+    return Outcome(counters: counters, verification: verification, sql: job.counters.snapshot(),
+                   objects: job.objectCounts(since: ObjectWork()))
 }
 
 @Suite struct StrategyCatalogueTests {
@@ -54,6 +57,21 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     func photosToo(name: String) throws {
         let o = try run(StrategyRegistry.strategy(named: name)!, rows: 200, dataset: .photos)
         #expect(o.verification.lost == 0 && o.verification.duplicates == 0 && o.verification.badLinks == 0)
+    }
+
+    /// Issue 43, item 6: a run reports the managed objects its contexts handled, exactly, added up
+    /// over every context (contexts hand their counts over at saves, fetches, resets and when they go).
+    @Test func theObjectsEveryContextHandledAreCountedExactly() throws {
+        // One insert per record (repeated keys too: the merge policy meets them at save) and per
+        // category; nothing fetched but the categories not yet in the store.
+        let reset = try run(ContextResetStrategy(), rows: 600, dupRate: 0.2, writers: 1)
+        #expect(reset.objects.inserted == 600 + 7, "\(reset.objects)")
+        #expect(reset.objects.validated >= 607 && reset.objects.notified >= 607 && reset.objects.snapshotted > 0)
+        // Three writers each with contexts of their own: every insert still counted once.
+        let writers = try run(OneWriterStrategy(), rows: 600, dupRate: 0.2, writers: 3)
+        #expect(writers.objects.inserted >= 480 + 7, "\(writers.objects)")
+        // Raw SQL makes no managed object.
+        #expect(try run(RawSQLiteStrategy()).objects == ObjectCounts())
     }
 
     @Test func theLimitAndTheBareBatchInsertDoNotDeduplicate() throws {

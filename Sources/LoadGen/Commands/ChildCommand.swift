@@ -75,6 +75,7 @@ enum ChildCommand {
     /// allocations, with the sampler watching memory; then what the window measured.
     private static func window(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
         let sqlBefore = job.counters.snapshot()
+        let objectsBefore = job.objectWork.snapshot()
         let timeline = task.timelinePath.flatMap { try? TimelineWriter(path: $0, runID: task.runID) }
         let display = ProgressDisplay(style: task.progress, label: task.label, total: task.configuration.workload.rows)
         let start = Clock.nanoseconds()
@@ -112,6 +113,7 @@ enum ChildCommand {
         measurement.cpuSystemSeconds = cpu.system
         measurement.rowsDone = job.progress.value
         measurement.sql = job.counters.snapshot() - sqlBefore
+        measurement.objects = job.objectCounts(since: objectsBefore)
         measurement.prefillSeconds = job.operationTarget?.fillSeconds
         measurement.targets = job.operationTarget?.expected
         recordLatency(job, rate: task.configuration.rate, wall: wall, into: &measurement)

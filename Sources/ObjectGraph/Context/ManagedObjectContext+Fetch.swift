@@ -35,6 +35,8 @@ extension ManagedObjectContext {
             s.reset()
             return out
         }
+        objectWork.fetched += results.count
+        defer { foldObjectWork() }
         if request.fetchBatchSize > 0 { groupFaults(results, size: request.fetchBatchSize) }
         if hasPending { results = try applyPendingChanges(results, request: request, entity: entity) }
         for path in request.relationshipKeyPathsForPrefetching { try prefetch(path, of: results, entity: entity) }
@@ -128,6 +130,13 @@ extension ManagedObjectContext {
         awake(fromFetch: object)
     }
 
+    /// Runs `load`, counting the objects whose values it loaded as faulted.
+    func countingFaulted(_ load: () throws -> Void) rethrows {
+        let loadedBefore = objectWork.awakeFromFetch
+        defer { objectWork.faulted += objectWork.awakeFromFetch - loadedBefore }
+        try load()
+    }
+
     /// `awakeFromFetch`, sent to an object whose values were just loaded.
     @inline(__always)
     func awake(fromFetch object: ManagedObject) {
@@ -175,6 +184,8 @@ extension ManagedObjectContext {
     /// fulfill a fault"): a property read has no way to report an error.
     func fireFault(_ object: ManagedObject) {
         guard object.isFault else { return }
+        let loadedBefore = objectWork.awakeFromFetch
+        defer { objectWork.faulted += objectWork.awakeFromFetch - loadedBefore }
         do {
             if let batch = object.batch {
                 batch.walk.leave(for: batch, in: self)
@@ -242,6 +253,8 @@ extension ManagedObjectContext {
     /// Loads every member of a to-many from the store (one query) and merges them with the
     /// members set in memory.
     func loadToMany(of object: ManagedObject, index: Int) {
+        let loadedBefore = objectWork.awakeFromFetch
+        defer { objectWork.faulted += objectWork.awakeFromFetch - loadedBefore }
         let rel = object.entity.toMany[index]
         object.markLoaded(toMany: index)
         guard let pk = object.objectID.primaryKey else { return }
@@ -274,7 +287,9 @@ extension ManagedObjectContext {
             let faults = results.compactMap { $0.isFault ? nil : $0.toOne[i] }.filter {
                 $0.isFault && seen.insert(ObjectIdentifier($0)).inserted
             }
+            let loadedBefore = objectWork.awakeFromFetch
             try load(faults, entity: destination)
+            objectWork.fetched += objectWork.awakeFromFetch - loadedBefore
         } else if let i = entity.toManyIndex(path) {
             let rel = entity.toMany[i]
             let parents = results.filter { !$0.isFault && $0.objectID.primaryKey != nil && !$0.loadedToMany.contains(i) }
@@ -286,7 +301,10 @@ extension ManagedObjectContext {
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)
                 for (j, p) in parents.enumerated() { s.bind(p.objectID.primaryKey!, at: Int32(j + 1)) }
-                while try s.step() { _ = materialize(s, entity: destination) }
+                while try s.step() {
+                    _ = materialize(s, entity: destination)
+                    objectWork.fetched += 1
+                }
                 s.reset()
             }
             for p in parents { p.markLoaded(toMany: i) }

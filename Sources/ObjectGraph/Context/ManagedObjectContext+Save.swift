@@ -50,6 +50,7 @@ extension ManagedObjectContext {
         pendingIndex = nil
         compactChangeLists()
         guard !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty else { return }
+        defer { foldObjectWork() }
         let policy = mergePolicy
         var merged = try resolveUniquenessConflicts(policy, store: nil)
         do {
@@ -126,7 +127,7 @@ extension ManagedObjectContext {
         var faults: [Int: [ManagedObject]] = [:]
         for o in updates where o.isFault { faults[o.entity.id, default: []].append(o) }
         for (_, objects) in faults {
-            try load(objects, entity: objects[0].entity, on: transaction)
+            try countingFaulted { try load(objects, entity: objects[0].entity, on: transaction) }
             // A row deleted meanwhile stays a fault: it has nothing left to update.
             for o in objects where o.isFault { forget(o) }
         }

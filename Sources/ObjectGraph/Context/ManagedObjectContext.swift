@@ -63,6 +63,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     var recentDeletes = 0
     /// The per-object work done so far (`ObjectWork`).
     package internal(set) var objectWork = ObjectWork()
+    /// What of it the coordinator's tally has already (`foldObjectWork`).
+    private var foldedWork = ObjectWork()
     var updateStatements: [UpdateKey: String] = [:]
     var uniquenessCheckStatements: [UniquenessCheckKey: String] = [:]
     /// Holds and releases of the coordinator's row cache, handed over in one locked pass
@@ -102,6 +104,15 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         // Inserted objects are not registered until saved; their fast paths trust isInserted.
         for object in insertedList { object.invalidate() }
         if let token = settings.withLock({ $0.autoMergeToken }) { persistentStoreCoordinator.removeObserver(token) }
+        foldObjectWork()
+    }
+
+    /// Hands the coordinator's tally the object work done since the last time: once per save,
+    /// fetch and reset (one lock), so that nothing per object pays for the total.
+    func foldObjectWork() {
+        guard objectWork != foldedWork else { return }
+        persistentStoreCoordinator.objectWork.add(objectWork - foldedWork)
+        foldedWork = objectWork
     }
 
     package var description: String { "<ManagedObjectContext \(name)>" }
@@ -269,10 +280,10 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         if let o = registry[objectID] ?? insertedObject(objectID), !o.isFault { return o }
         if objectID.isTemporaryID { throw ContextError.temporaryObjectID(objectID) }
         let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
-        if let cached = objectFromRowCache(entity: entity, primaryKey: objectID.primaryKey!) { return cached }
-        guard let row = try fetchRow(entity: entity, primaryKey: objectID.primaryKey!) else {
-            throw ContextError.objectNotFound(objectID)
-        }
+        let row = try objectFromRowCache(entity: entity, primaryKey: objectID.primaryKey!)
+            ?? fetchRow(entity: entity, primaryKey: objectID.primaryKey!)
+        guard let row else { throw ContextError.objectNotFound(objectID) }
+        objectWork.fetched += 1   // fetched by its ID
         return row
     }
 
@@ -351,6 +362,7 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         insertedList.removeAll(keepingCapacity: keep)
         updatedList.removeAll(keepingCapacity: keep)
         deletedList.removeAll(keepingCapacity: keep)
+        foldObjectWork()
     }
 
     /// Discards unsaved changes: inserts disappear, updates return to the store's values,

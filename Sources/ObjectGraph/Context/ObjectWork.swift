@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The per-object work a context has done, counted exactly as the engine does it (the object
 /// layer Core Data pays for beside SQL, issue 43): what tests pin and runs report per row.
 package struct ObjectWork: Sendable, Equatable {
@@ -13,6 +15,11 @@ package struct ObjectWork: Sendable, Equatable {
     /// the second each time its values are loaded).
     package var awakeFromInsert = 0
     package var awakeFromFetch = 0
+    /// Objects fetch requests returned, prefetching's included (faults too: a fetch of keys
+    /// makes an object per row), and objects whose values a fault loaded (an object's own, its
+    /// fetch batch's, a to-many's members, a save's).
+    package var fetched = 0
+    package var faulted = 0
     /// `willSave` and `didSave` sent to objects.
     package var willSave = 0
     package var didSave = 0
@@ -28,4 +35,43 @@ package struct ObjectWork: Sendable, Equatable {
     package var objectsInSaveNotifications = 0
 
     package init() {}
+
+    /// Every count, once: what adding and subtracting go through.
+    static let counts: [WritableKeyPath<ObjectWork, Int> & Sendable] = [
+        \.changeNotifications, \.objectsInChangeNotifications, \.validated, \.validationPasses,
+        \.awakeFromInsert, \.awakeFromFetch, \.fetched, \.faulted, \.willSave, \.didSave, \.rowsPopulated,
+        \.snapshots, \.observerNotifications, \.saveNotifications, \.objectsInSaveNotifications,
+    ]
+
+    package static func + (a: ObjectWork, b: ObjectWork) -> ObjectWork {
+        var sum = a
+        for count in counts { sum[keyPath: count] += b[keyPath: count] }
+        return sum
+    }
+
+    package static func - (a: ObjectWork, b: ObjectWork) -> ObjectWork {
+        var difference = a
+        for count in counts { difference[keyPath: count] -= b[keyPath: count] }
+        return difference
+    }
+
+    /// Managed objects the context made or filled: each inserted, each a fetch returned, each
+    /// a fault filled. What a device pays per object (allocation, registration, values) scales
+    /// with it; the break-even of a recommendation is per one of these.
+    package var objects: Int { awakeFromInsert + fetched + faulted }
+}
+
+/// The object work of every context of the coordinators that share it, added up: a context
+/// hands over what it did since it last did so at the end of each save and fetch, at `reset()`
+/// and when it goes (`ManagedObjectContext.foldObjectWork`), so a run reads one total, as it
+/// reads one `StatementCounters`.
+package final class ObjectWorkTally: Sendable {
+    private let total = Mutex(ObjectWork())
+
+    package init() {}
+
+    func add(_ work: ObjectWork) { total.withLock { $0 = $0 + work } }
+
+    /// What every context handed over so far.
+    package func snapshot() -> ObjectWork { total.withLock { $0 } }
 }

@@ -16,6 +16,8 @@ package final class PersistentStoreCoordinator: Sendable {
     let externalStorage: ExternalStorage
     /// Every statement of every connection of this coordinator is counted here.
     package let counters: StatementCounters
+    /// Every context's object work is added up here (`ObjectWorkTally`), shared as `counters` is.
+    package let objectWork: ObjectWorkTally
     /// Counts SQLite's waits on a lock held by another connection.
     package let busyHandler: BusyHandler
     /// The store's `Z_UUID`, part of every object ID.
@@ -47,8 +49,10 @@ package final class PersistentStoreCoordinator: Sendable {
 
     /// Opens the store at `options.path`, creating it from the model when it does not exist.
     /// An existing store must have been made for this model; otherwise this throws `StoreError`.
-    package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters()) throws {
+    package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters(),
+                 objectWork: ObjectWorkTally = ObjectWorkTally()) throws {
         self.model = model
+        self.objectWork = objectWork
         self.options = options
         self.externalStorage = ExternalStorage(storePath: options.path, inMemory: options.isInMemory)
         self.counters = counters

@@ -39,6 +39,16 @@ package enum JSONExport {
             }
             return o
         }
+        let evens = Dictionary(r.breakEvens.map { ($0.other.parameters, $0.breakEven) }, uniquingKeysWith: { a, _ in a })
+        object["ranked"] = (object["ranked"] as! [[String: Any]]).enumerated().map { i, o in
+            var o = o
+            o["objects_per_row"] = r.ranked[i].configuration.objectsPerRow ?? NSNull()
+            if let even = evens[r.ranked[i].configuration.parameters] {
+                // null: the first's lead holds whatever a managed object costs.
+                o["break_even_us_per_object"] = even.microseconds ?? NSNull()
+            }
+            return o
+        }
         object["excluded"] = r.excluded.map { entry -> [String: Any] in
             named(entry.configuration).merging(["why": entry.why, "outcome": entry.configuration.verdict.outcome]) { a, _ in a }
         }

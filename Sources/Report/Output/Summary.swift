@@ -205,6 +205,7 @@ package enum Summary {
                 + Self.needsPhrase(r.needs) + "):\n"
             text += "  " + conclusionLine(r) + "\n"
             if let whatIf = whatIfLine(r) { text += "  " + whatIf + "\n" }
+            text += breakEvenLines(r)
             // What the configuration to use does not do is said with it, not only under the table.
             for leader in r.leaders.map(\.strategy).uniqued() {
                 if let mark = summary.marks[leader] { text += "  note: \(leader): \(mark)\n" }
@@ -241,6 +242,15 @@ package enum Summary {
         return "not told apart: " + listed(r.leaders.map(r.name)) + " (" + tied.map { entry in
             "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(entry.lead!.whyNot)"
         }.joined(separator: "; ") + ")\(stable): use any of them, or decide by another objective or more repetitions"
+    }
+
+    /// Per lead of the first, how much more a managed object may cost on a device than here
+    /// before the order flips (`BreakEven`), and where a team measures that cost.
+    static func breakEvenLines(_ r: Recommendation) -> String {
+        let evens = r.breakEvens
+        guard let first = r.ranked.first?.configuration, !evens.isEmpty else { return "" }
+        return evens.map { "  per managed object, \(r.name(first)) over \(r.name($0.other)): \($0.breakEven.text)\n" }.joined()
+            + "  (a managed object's cost on your device: \(BreakEven.guide))\n"
     }
 
     /// When the configuration to use lays the store out with a constraint the model lacks

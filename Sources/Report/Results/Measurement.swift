@@ -56,6 +56,28 @@ package struct StrategyCounters: Codable, Sendable, Equatable {
     }
 }
 
+/// The managed objects a repetition's contexts handled, counted exactly by the engine (its
+/// `ObjectWork`, added up over every context): the object layer Core Data pays per object
+/// beside SQL. 0 for strategies that make none (raw SQLite, a batch request alone).
+package struct ObjectCounts: Codable, Sendable, Equatable {
+    /// Objects inserted, returned by fetches (prefetching's and by-ID reads included), and filled
+    /// by faults.
+    package var inserted = 0
+    package var fetched = 0
+    package var faulted = 0
+    /// Snapshots taken at objects' first change, objects validated by saves, and objects named
+    /// by objects-did-change and did-save notifications.
+    package var snapshotted = 0
+    package var validated = 0
+    package var notified = 0
+
+    package init() {}
+
+    /// Managed objects made or filled: what a device's per-object cost multiplies (the
+    /// break-even of a recommendation is per one of these).
+    package var handled: Int { inserted + fetched + faulted }
+}
+
 /// What the verifier found in the store after the run, on its own connection.
 package struct Verification: Codable, Sendable, Equatable {
     package var storeRows: Int
@@ -165,6 +187,8 @@ package struct RunMeasurement: Codable, Sendable {
     package var endHeapBytes: Int?
     package var sql: StatementCounters.Snapshot?
     package var strategy: StrategyCounters?
+    /// The managed objects the window's contexts handled.
+    package var objects: ObjectCounts?
     package var verification: Verification?
     /// SQLite connections still open when the strategy returned (a leak fails the repetition).
     package var leakedConnections: Int?
@@ -189,6 +213,12 @@ package struct RunMeasurement: Codable, Sendable {
     package mutating func fail(_ reason: String) {
         if status == .ok { status = .failed }
         error = error.map { "\($0); \(reason)" } ?? reason
+    }
+
+    /// Managed objects handled per record done (`ObjectCounts.handled`).
+    package var objectsPerRow: Double? {
+        guard let objects, let rowsDone, rowsDone > 0 else { return nil }
+        return Double(objects.handled) / Double(rowsDone)
     }
 
     /// Records per second of wall time.

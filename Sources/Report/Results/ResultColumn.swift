@@ -294,6 +294,15 @@ extension ResultColumn {
         })
     }
 
+    /// A count of managed objects handled; the row's counts exist once one of them is read.
+    static func objects(_ name: String, _ path: WritableKeyPath<ObjectCounts, Int> & Sendable) -> ResultColumn {
+        value(name, decimals: 0, get: { $0.measurement.objects?[keyPath: path] }, set: { row, v in
+            var objects = row.measurement.objects ?? ObjectCounts()
+            objects[keyPath: path] = v
+            row.measurement.objects = objects
+        })
+    }
+
     /// A verifier finding; the row's verification exists once one of them is read.
     static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V> & Sendable) -> ResultColumn {
         value(name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] },

@@ -156,6 +156,13 @@ package struct ResultRow: Sendable {
         .parameter("add_constraint", text: true),
         .parameter("many_to_many", text: true),
         .parameter("members"),
+        // The object layer (issue 43): managed objects the window's contexts handled.
+        .objects("objects_inserted", \.inserted),
+        .objects("objects_fetched", \.fetched),
+        .objects("objects_faulted", \.faulted),
+        .objects("objects_snapshotted", \.snapshotted),
+        .objects("objects_validated", \.validated),
+        .objects("objects_notified", \.notified),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

@@ -19,6 +19,9 @@ package struct RunSummary: Sendable {
         package let latencyP99: Statistics?
         /// SQL statements per record, median over ok repetitions.
         package let sqlPerRow: Double?
+        /// Managed objects handled per record (`RunMeasurement.objectsPerRow`), median; nil when
+        /// the rows predate the count.
+        package let objectsPerRow: Double?
         /// What its verified stores delivered (nil: nothing was verified).
         package let outcome: StoreOutcome?
         /// True when its repetitions were counted under callgrind (`--instructions`): their time and
@@ -44,6 +47,7 @@ package struct RunSummary: Sendable {
                 guard let sql = row.measurement.sql?.total, let done = row.measurement.rowsDone, done > 0 else { return nil }
                 return Double(sql) / Double(done)
             })?.median
+            objectsPerRow = Statistics(ok.compactMap(\.measurement.objectsPerRow))?.median
         }
 
         /// The last ok repetition's measurement (for counts that repeat exactly).
