@@ -90,7 +90,7 @@ struct RawRecordWriter {
     private let feedParents: FeedParents?
     /// Z_PK of each related object by the record's parent index; 0 when not inserted yet.
     private var parentKeys: [Int64] = []
-    /// Records in each related object's ordered to-many so far (when the inverse is ordered).
+    /// The last order key given in each related object's ordered to-many (when the inverse is ordered).
     private var parentPositions: [Int64] = []
     private var nextRecordKey: Int64 = 1
     private var nextParentKey: Int64 = 1
@@ -189,7 +189,8 @@ struct RawRecordWriter {
                 case .parent: insertRecord.bind(parentKey, at: index)
                 case .parentEntity(let id): insertRecord.bind(id, at: index)
                 case .parentPosition:
-                    parentPositions[r.parentIndex] += 1
+                    // Numbered as Core Data numbers a set from scratch: 2048, 3072, … (`OrderKey`).
+                    parentPositions[r.parentIndex] += parentPositions[r.parentIndex] == 0 ? OrderKey.first : OrderKey.step
                     insertRecord.bind(parentPositions[r.parentIndex], at: index)
                 case .field(let f, let type): bind(v, f, type: type, pool: pool, to: insertRecord, at: index)
                 case .external(let f): try bindExternal(v, f, pool: pool, to: insertRecord, at: index)

@@ -203,6 +203,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
         if let target, !target.isFault { target.establishSnapshot(in: context) }
         toOne[index] = target
         if let inverse = entity.toOne[index].inverseToMany {
+            if entity.toOne[index].orderKeyColumn != nil {   // an ordered set is asked first whether it holds us
+                if let old { context.fireOrderedToMany(of: old, index: inverse) }
+                if let target { context.fireOrderedToMany(of: target, index: inverse) }
+            }
             old?.removeMember(self, toMany: inverse)
             target?.addMember(self, toMany: inverse)
             old?.touch(toMany: inverse, in: context)

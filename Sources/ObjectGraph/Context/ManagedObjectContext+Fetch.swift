@@ -256,9 +256,10 @@ extension ManagedObjectContext {
         let loadedBefore = objectWork.awakeFromFetch
         defer { objectWork.faulted += objectWork.awakeFromFetch - loadedBefore }
         let rel = object.entity.toMany[index]
+        let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
+        if destination.toOne[rel.inverseToOne].orderKeyColumn != nil { return loadOrderedMembers(of: object, index: index) }
         object.markLoaded(toMany: index)
         guard let pk = object.objectID.primaryKey else { return }
-        let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
         let column = destination.toOne[rel.inverseToOne].column
         do {
             try persistentStoreCoordinator.performRead { connection in
