@@ -223,4 +223,45 @@ import Testing
             #expect(context.objectWork.changeNotifications == 0)
         }
     }
+
+    /// Issue 43, item 2: a merge does what `_coreMergeChangesFromDidSaveDictionary:` does per
+    /// object. Of 6 objects a view holds (4 loaded, 2 faults), 5 are updated by another context:
+    /// the 4 loaded ones are refreshed (the unchanged turned into faults, the one with changes of
+    /// its own keeping them), the fault is left; each inserted ID gets an object, let go when
+    /// nothing holds it; the merge names what it inserted and refreshed in one notification, and
+    /// a results controller sorted by `externalID` takes a move, the inserts and the updates.
+    @Test func aMergeRefreshesWhatTheViewHoldsAndPostsWhatItDid() throws {
+        let (container, writer) = try filled(6)
+        let view = container.viewContext
+        view.automaticallyMergesChangesFromParent = true
+        var request = FetchRequest(entityName: "Expense")
+        request.sortDescriptors = [SortDescriptor(key: "externalID")]
+        let (controller, edited) = try view.performAndWait { () throws -> (FetchedResultsController, ManagedObject) in
+            let c = try FetchedResultsController(fetchRequest: request, managedObjectContext: view)
+            try c.performFetch()
+            let all = c.fetchedObjects
+            for o in all.suffix(2) { view.refresh(o, mergeChanges: false) }   // two of them faults again
+            all[1]["note"] = "mine"
+            return (c, all[1])
+        }
+        let observer = ChangeObserver(view)
+        let before = view.performAndWait { view.objectWork }
+        try writer.performAndWait {
+            for e in try writer.fetch(FetchRequest(entityName: "Expense")).prefix(5) { e["amount"] = 7 }
+            try writer.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "ex-0")))[0]["externalID"] = "ex-9"
+            for i in 0..<2 { try writer.insertNewObject(forEntityName: "Expense")["externalID"] = .string("new-\(i)") }
+            try writer.save()
+        }
+        view.performAndWait {   // after the merge queued by the save
+            #expect(view.objectWork.refreshed - before.refreshed == 4)
+            #expect(edited["note"] == "mine" && edited["amount"] != .null)
+            #expect(controller.fetchedObjects.map { $0["externalID"] }
+                    == ["ex-1", "ex-2", "ex-3", "ex-4", "ex-5", "ex-9", "new-0", "new-1"].map { Value.string($0) })
+            #expect(controller.index(of: edited) == 0)
+        }
+        #expect(observer.posts == [["inserted": 2, "refreshed": 4]], "\(observer.posts)")
+        // ex-0 → ex-9 moved, new-0 and new-1 inserted, 3 loaded ones updated in place (the fault
+        // among the 5 was left a fault: not judged).
+        #expect(view.performAndWait { controller.reportedChanges } == 1 + 2 + 3)
+    }
 }

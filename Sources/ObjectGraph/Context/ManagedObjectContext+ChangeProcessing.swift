@@ -17,8 +17,9 @@ extension ManagedObjectContext {
 
     /// The user-info keys, as Core Data's literals spell them.
     package enum ChangeKey {
-        package static let inserted = "inserted", updated = "updated", deleted = "deleted"
+        package static let inserted = "inserted", updated = "updated", deleted = "deleted", refreshed = "refreshed"
         package static let insertedIDs = "inserted_objectIDs", updatedIDs = "updated_objectIDs", deletedIDs = "deleted_objectIDs"
+        package static let refreshedIDs = "refreshed_objectIDs"
     }
 
     /// `_attemptCoalesceChangesForFetch`: a fetch may skip processing unless a delete is pending
@@ -55,11 +56,14 @@ extension ManagedObjectContext {
 
     /// `_createAndPostChangeNotification:…`: the non-empty sets in a user-info dictionary, an
     /// object-ID set made per key for the private notification, both posted.
-    private func postObjectsDidChange(inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>) {
+    /// A merge's names what it inserted, deleted and refreshed (`refreshed`).
+    func postObjectsDidChange(inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>,
+                              refreshed: Set<ManagedObject> = []) {
         var userInfo: [AnyHashable: Any] = [:], objectIDs: [AnyHashable: Any] = [:]
         var named = 0
         for (key, idKey, objects) in [(ChangeKey.inserted, ChangeKey.insertedIDs, inserted), (ChangeKey.updated, ChangeKey.updatedIDs, updated),
-                                      (ChangeKey.deleted, ChangeKey.deletedIDs, deleted)] where !objects.isEmpty {
+                                      (ChangeKey.deleted, ChangeKey.deletedIDs, deleted),
+                                      (ChangeKey.refreshed, ChangeKey.refreshedIDs, refreshed)] where !objects.isEmpty {
             userInfo[key] = objects
             objectIDs[idKey] = Set(objects.map(\.objectID))
             named += objects.count

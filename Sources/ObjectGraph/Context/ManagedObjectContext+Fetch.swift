@@ -362,15 +362,8 @@ extension ManagedObjectContext {
         }
         if !request.sortDescriptors.isEmpty && out.count > 1 {
             for o in out where o.isFault { fireFault(o) }
-            let keys = request.sortDescriptors.map { ($0, entity.attributeIndex($0.key)) }
-            out.sort { a, b in
-                for (d, index) in keys {
-                    guard let index else { continue }
-                    guard let order = Predicate.order(a.values[index], b.values[index]), order != 0 else { continue }
-                    return d.ascending ? order < 0 : order > 0
-                }
-                return false
-            }
+            let order = ObjectOrder(request, entity: entity)
+            out.sort(by: order.precedes)
         }
         if request.fetchOffset > 0 { out.removeFirst(min(request.fetchOffset, out.count)) }
         if request.fetchLimit > 0 && out.count > request.fetchLimit { out.removeLast(out.count - request.fetchLimit) }

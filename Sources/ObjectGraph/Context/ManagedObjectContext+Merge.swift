@@ -4,9 +4,14 @@ import SQLiteKit
 /// Merging other contexts' saves into this one: real work, with a real cost, on this queue.
 extension ManagedObjectContext {
     /// Brings this context up to date with another context's save, as Core Data's
-    /// `mergeChanges(fromContextDidSave:)`: registered objects take the saved values (keeping
-    /// their own unsaved changes on top), deleted ones leave, and inserted objects that relate to
-    /// a registered object join it (so `album.photos` grows without a refetch). No SQL.
+    /// `mergeChanges(fromContextDidSave:)` does (decompiled iOS 18.2 `NSManagedObjectContext.m`,
+    /// `_coreMergeChangesFromDidSaveDictionary:…`): every inserted ID gets an object
+    /// (`objectWithID:`, a fault; kept, with the saved values, when it relates to an object held
+    /// here or a results controller watches its entity, so that `album.photos` grows without a
+    /// refetch; otherwise let go after the notification, as an autoreleased fault is); each
+    /// updated object held here and not a fault is refreshed (`_mergeRefreshObject:`); deleted ones
+    /// leave; then the merge posts its own objects-did-change notification naming what it
+    /// inserted, refreshed and deleted, and the results controllers take the changes. No SQL.
     package func mergeChanges(fromContextDidSave note: DidSaveNotification) {
         assertOnQueue()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -18,30 +23,65 @@ extension ManagedObjectContext {
             return
         }
         let model = persistentStoreCoordinator.model
-        let inserted = Set(note.insertedObjectIDs)
+        let insertedIDs = Set(note.insertedObjectIDs)
+        var inserted: [ManagedObject] = [], kept: [ManagedObject] = [], refreshed: [ManagedObject] = []
         for state in note.states {
             if let o = registry[state.objectID] {
-                apply(state, to: o)
-                for controller in resultsControllers { controller.merged(o) }
-            } else if inserted.contains(state.objectID) {
-                // An insert joins this context when it relates to an object held here (so that
-                // album.photos grows) or a results controller watches its entity.
+                guard !o.isFault else { continue }   // a fault is left as it is: it reads the new row when fired
+                refresh(o, with: state)
+                refreshed.append(o)
+            } else if insertedIDs.contains(state.objectID) {
                 let entity = model.runtime[state.objectID.entityID - 1]
-                let watched = resultsControllers.contains { $0.watches(entity.id) }
-                guard watched || state.toOne.contains(where: { id in id.map { registry[$0] != nil } ?? false }) else { continue }
                 let o = ManagedObject(entity: entity, id: state.objectID, context: self, fault: true)
                 registry[state.objectID] = o
-                apply(state, to: o)
-                for controller in resultsControllers { controller.merged(o) }
+                inserted.append(o)
+                let watched = resultsControllers.contains { $0.watches(entity.id) }
+                if watched || state.toOne.contains(where: { id in id.map { registry[$0] != nil } ?? false }) {
+                    apply(state, to: o)
+                    kept.append(o)
+                }
             }
         }
-        mergeDeletions(note.deletedObjectIDs, resultsControllers: resultsControllers)
+        let deleted = mergeDeletions(note.deletedObjectIDs)
+        postObjectsDidChange(inserted: Set(inserted), updated: [], deleted: Set(deleted), refreshed: Set(refreshed))
+        for o in inserted where o.isFault {   // nothing holds it
+            registry[o.objectID] = nil
+            o.invalidate()
+        }
+        // A refreshed object a controller judges again is a fault filled from the row the save
+        // cached (Core Data's row cache; here the notification's state): no SQL.
+        let states = Dictionary(note.states.map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
+        for controller in resultsControllers {
+            controller.apply(inserted: kept, updated: refreshed, deleted: deleted) { [self] o in
+                if let state = states[o.objectID] { apply(state, to: o) } else { fireFault(o) }
+            }
+        }
         flushRowCache()
     }
 
+    /// `_mergeRefreshObject:` → `refreshObject:mergeChanges:`: an object with neither unsaved
+    /// changes nor observers turns into a fault (its values read again when touched, from the row
+    /// cache the save filled); one with either takes the saved values, its own changes on top.
+    /// Then `awakeFromSnapshotEvents:` and `didRefresh`, whose cost is the objects named.
+    ///
+    /// The engine applies the saved state first either way: a fault keeps its relationships
+    /// (`album.photos` still holds a refreshed photo, as Core Data's set holds the object), so
+    /// they must be the saved ones.
+    private func refresh(_ o: ManagedObject, with state: DidSaveNotification.ObjectState) {
+        apply(state, to: o)
+        if o.changed.isEmpty && o.observationInfo == nil && !o.isInserted {
+            releaseRow(o)
+            o.values = []
+            o.committed = nil
+            o.isFault = true
+        }
+        objectWork.refreshed += 1
+    }
+
     /// Objects deleted by another context's save or by a batch request: each leaves its related
-    /// objects' to-manys and the registry, and the screens that showed it are told.
-    private func mergeDeletions(_ ids: [ManagedObjectID], resultsControllers: [FetchedResultsController]) {
+    /// objects' to-manys and the registry. Returns those that were held here.
+    private func mergeDeletions(_ ids: [ManagedObjectID]) -> [ManagedObject] {
+        var deleted: [ManagedObject] = []
         for id in ids {
             guard let o = registry[id] else { continue }
             for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
@@ -49,8 +89,9 @@ extension ManagedObjectContext {
                 o.toOne[i] = nil   // or a to-many loading later would take it back
             }
             forget(o)
-            for controller in resultsControllers { controller.merged(o) }
+            deleted.append(o)
         }
+        return deleted
     }
 
     /// Gives a registered object a saved state: a fault is filled; an object with unsaved
@@ -101,6 +142,7 @@ extension ManagedObjectContext {
     /// read and shown. Results controllers are told about each object touched.
     func mergeObjectIDs(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         var byEntity: [Int: [ManagedObject]] = [:]
+        var read: [ManagedObject] = [], brought: [ManagedObject] = []
         for id in updated {
             guard let o = registry[id], o.changed.isEmpty, !o.isInserted else { continue }
             releaseRow(o)
@@ -113,6 +155,7 @@ extension ManagedObjectContext {
             let o = ManagedObject(entity: entity, id: id, context: self, fault: true)
             registry[id] = o
             byEntity[id.entityID, default: []].append(o)
+            brought.append(o)
         }
         for (entityID, objects) in byEntity {
             let entity = persistentStoreCoordinator.model.runtime[entityID - 1]
@@ -124,14 +167,15 @@ extension ManagedObjectContext {
                 }
             }
             try? load(objects, entity: entity)
-            for o in objects where !o.isFault {
-                for controller in resultsControllers { controller.merged(o) }
-            }
+            read += objects.filter { !$0.isFault }
             // A row deleted since it was recorded stays a fault: forget it.
             for o in objects where o.isFault { forget(o) }
         }
         // As a merged save's deletions.
-        mergeDeletions(deleted, resultsControllers: resultsControllers)
+        let gone = mergeDeletions(deleted)
+        let isNew = Set(brought.map(ObjectIdentifier.init))
+        let (new, refreshed) = (read.filter { isNew.contains(ObjectIdentifier($0)) }, read.filter { !isNew.contains(ObjectIdentifier($0)) })
+        for controller in resultsControllers { controller.apply(inserted: new, updated: refreshed, deleted: gone, fulfil: fireFault) }
     }
 
     /// Starts telling `controller` about merged objects.

@@ -30,6 +30,9 @@ package struct ObjectWork: Sendable, Equatable {
     package var snapshots = 0
     /// Attribute observers told of a set (key-value observation).
     package var observerNotifications = 0
+    /// Objects a merge refreshed (`_mergeRefreshObject:`: turned into a fault, or given the saved
+    /// values under their own changes).
+    package var refreshed = 0
     /// Did-save notifications posted, and the objects they named.
     package var saveNotifications = 0
     package var objectsInSaveNotifications = 0
@@ -40,7 +43,7 @@ package struct ObjectWork: Sendable, Equatable {
     static let counts: [WritableKeyPath<ObjectWork, Int> & Sendable] = [
         \.changeNotifications, \.objectsInChangeNotifications, \.validated, \.validationPasses,
         \.awakeFromInsert, \.awakeFromFetch, \.fetched, \.faulted, \.willSave, \.didSave, \.rowsPopulated,
-        \.snapshots, \.observerNotifications, \.saveNotifications, \.objectsInSaveNotifications,
+        \.snapshots, \.observerNotifications, \.refreshed, \.saveNotifications, \.objectsInSaveNotifications,
     ]
 
     package static func + (a: ObjectWork, b: ObjectWork) -> ObjectWork {

@@ -19,7 +19,10 @@ final class Screen: @unchecked Sendable {
         let context = container.viewContext
         context.automaticallyMergesChangesFromParent = true
         self.context = context
-        let request = FetchRequest(entityName: mapping.recordEntity.name)
+        // Sorted by the record's key, as an app's list is (NSFetchedResultsController requires
+        // sort descriptors): each merged insert finds its row by a binary search.
+        var request = FetchRequest(entityName: mapping.recordEntity.name)
+        request.sortDescriptors = mapping.roles.key.map { SortDescriptor(key: $0) }
         controller = try context.performAndWait { () throws -> FetchedResultsController in
             let c = try FetchedResultsController(fetchRequest: request, managedObjectContext: context)
             try c.performFetch()
