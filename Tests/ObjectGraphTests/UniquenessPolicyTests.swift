@@ -84,4 +84,43 @@ import Testing
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 1)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE WHERE ZEXTERNALID = 'race'") == 7)
     }
+
+    /// Issue 43, item 3, as a second writer sees it: between a save's failed attempt and its
+    /// retry nothing of the store is held (decompiled `save:` sends its request again; the
+    /// coordinator serialises each request and holds nothing between two; `NSSQLCore` rethrows the
+    /// conflict at once), so a writer on the same coordinator, or on another one, commits a key
+    /// there; the retry, which checks and writes under the lock, meets that key as well and
+    /// resolves it with the rest. One failed attempt, two conflicts, one row per key.
+    @Test(arguments: [false, true])
+    func aSecondWriterSavesBetweenAttempts(ownCoordinator: Bool) throws {
+        let container = try makeContainer(BundledModels.expenses(key: .unique))
+        try seedExpenses(container.newBackgroundContext(), count: 3, categories: 1)
+        let second = ownCoordinator ? try makeContainer(BundledModels.expenses(key: .unique), path: container.path) : container
+        let other = second.newBackgroundContext(name: "second writer")
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        var sawHeld: Bool?
+        context.betweenSaveAttempts = {
+            sawHeld = container.persistentStoreCoordinator.isWriterHeld || second.persistentStoreCoordinator.isWriterHeld
+            try? other.performAndWait {
+                let e = try other.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = "new-1"
+                e["amount"] = .double(1)
+                try other.save()
+            }
+        }
+        let (conflicts, failed) = try context.performAndWait {
+            for key in ["ex-1", "new-1"] {   // ex-1 is stored: the first attempt fails on it
+                let e = try context.insertNewObject(forEntityName: "Expense")
+                e["externalID"] = .string(key)
+                e["amount"] = .double(500)
+            }
+            try context.save()
+            return (context.conflictCount, context.failedSaveAttempts)
+        }
+        #expect(sawHeld == false, "the store's writer is free between attempts")
+        #expect(failed == 1 && conflicts == 2)
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 4)
+        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'new-1' AND ZAMOUNT = 500") == 1)
+    }
 }

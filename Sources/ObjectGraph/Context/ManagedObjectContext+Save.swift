@@ -57,6 +57,7 @@ extension ManagedObjectContext {
             try saveOnce(policy)
         } catch is UniqueConstraintFailure {
             failedSaveAttempts += 1
+            betweenSaveAttempts?()
             merged += try saveResolvingStoredConflicts(policy)
         }
         finishMerges(merged)

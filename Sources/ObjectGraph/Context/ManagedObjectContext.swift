@@ -82,6 +82,10 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     /// Save attempts that failed on a uniqueness constraint and were rolled back before the
     /// save ran again with the conflicts resolved.
     package internal(set) var failedSaveAttempts = 0
+    /// Called on the context's queue between a save's failed attempt and its retry, when nothing
+    /// of the store is held (Core Data's `save:` sends its request again; the coordinator holds
+    /// nothing between two requests): where a test puts a second writer.
+    package var betweenSaveAttempts: (() -> Void)?
     /// Recorded as the author of every history transaction this context's saves and batch
     /// requests write (`transactionAuthor`), so that a consumer can skip its own.
     package var transactionAuthor: String?

@@ -150,6 +150,10 @@ package final class PersistentStoreCoordinator: Sendable {
         }
     }
 
+    /// Whether some thread holds the store's writer now (a save, a batch request): what a second
+    /// writer on this coordinator would wait for.
+    package var isWriterHeld: Bool { writerOwner.load(ordering: .relaxed) != 0 }
+
     /// Runs `body` on a reader connection (or the writer, for stores without WAL readers).
     func performRead<T>(_ body: (Connection) throws -> T) throws -> T {
         guard usesReaders else { return try withWriter(body) }
