@@ -75,4 +75,21 @@ import Testing
         #expect(r.status == 73 && r.stderr.contains("not a store loadgen wrote"), "\(r.stderr)")
         #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
     }
+
+    /// Issue 44, item 6: `--store PATH` keeps one store; a run of several configurations would
+    /// keep the last one's whatever the question was (the writers question kept many-writers'
+    /// broken store), so it is refused before anything runs, naming the configurations. One
+    /// configuration (with the limit added) keeps its store.
+    @Test func storeWithSeveralConfigurationsIsRefused() async throws {
+        let dir = CLI.makeFolder()
+        let kept = dir + "/kept.sqlite"
+        let r = try await CLI.run(["run", "--strategy", "one-writer,many-writers", "--writers", "8", "--rows", "200",
+                                   "--store", kept], tmpdir: dir)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--store \(kept) keeps one store, and this run has 2 configurations (one-writer, many-writers)")
+                && r.stderr.contains("run one configuration with --store"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: kept))
+        let one = try await CLI.run(["run", "--strategy", "context-reset", "--rows", "300", "--store", kept, "--quiet"], tmpdir: dir)
+        #expect(one.status == 0 && FileManager.default.fileExists(atPath: kept), "\(one.stderr)")
+    }
 }

@@ -69,6 +69,12 @@ enum RunCommand {
             }
         }
         try expandAll(&plans)
+        for p in plans {
+            do { try checkOneKeptStore(p) } catch let error as CommandError where p.suiteLine != nil {
+                throw CommandError(message: "run: --suite \(p.suiteLine!): " + error.message.replacingOccurrences(of: "run: ", with: ""),
+                                   exitCode: error.exitCode)
+            }
+        }
         if !plan.quiet && !plan.json {
             let notes = plans.flatMap(\.modelNotes).uniqued()
             if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
@@ -135,6 +141,24 @@ enum RunCommand {
 
     static func checkStore(_ plan: RunPlan) throws {
         if let store = plan.storePath, store != "memory" { try StoreLocation.check(store) }
+    }
+
+    /// `--store PATH` keeps one store: with several configurations each would replace the one
+    /// before and the last would be kept whatever was asked about (issue 44, item 6), so a run of
+    /// several is refused once they are known, before anything runs, naming them. The limit's
+    /// runs keep nothing.
+    static func checkOneKeptStore(_ plan: RunPlan) throws {
+        guard let store = plan.storePath, store != "memory" else { return }
+        if plan.configurations.count > 1 {
+            let names = plan.configurations.prefix(3).map { c in
+                let point = plan.label(of: c)
+                return c.strategy + (point.isEmpty ? "" : " [\(point)]")
+            }
+            throw CommandError.usage("run: --store \(store) keeps one store, and this run has \(plan.configurations.count) "
+                                     + "configurations (\(names.joined(separator: ", "))\(plan.configurations.count > 3 ? ", …" : "")): "
+                                     + "the last would replace the others; run one configuration with --store (for example "
+                                     + "--strategy \(plan.configurations[0].strategy) and one value of each swept flag), or leave --store out")
+        }
     }
 
     /// Each file a run writes (and the file it reads) must be its own: one named twice would be

@@ -24,7 +24,10 @@ struct StoreLocation {
     init(plan: RunPlan, configuration: RunConfiguration, runID: String) throws {
         folder = try TemporaryFolders.make()
         let path: String
-        switch plan.storePath {
+        // The limit's runs (added raw-sqlite) never replace a kept store, which is the strategy's
+        // (in memory they stay in memory, as the strategy's: the limit must be measured alike).
+        let keptByLimit = plan.storePath != "memory" && plan.addedLimits.contains(configuration)
+        switch keptByLimit ? nil : plan.storePath {
         case nil:
             path = folder + "/store.sqlite"
             (keptPath, keptTarget) = (nil, nil)
