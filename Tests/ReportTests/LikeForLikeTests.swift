@@ -296,4 +296,37 @@ import Testing
             + LikeForLikeTests.rows("find-or-create", rate: LikeForLikeTests.steady(30_000))
         #expect(!Summary.recommendations(LikeForLikeTests.summary(asIs)).contains("that is:"))
     }
+
+    /// Issue 44, item 8: the tied set lists every configuration ranked above the last one in it.
+    /// context-reset is told apart from batch by itself, but prefetch, ranked below it, is not:
+    /// the set is all three, in rank order, and the text says why context-reset is in it.
+    @Test func aTiedSetLeavesOutNoneRankedInsideIt() throws {
+        let noisy: [Double] = [55_000, 20_000, 35_000, 60_000, 30_000]
+        let first: [ResultRow] = LikeForLikeTests.rows("batch", rate: LikeForLikeTests.steady(50_000))
+        let second: [ResultRow] = LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(40_000))
+        let third: [ResultRow] = LikeForLikeTests.rows("prefetch") { k in noisy[k - 1] }
+        let s = LikeForLikeTests.summary(first + second + third)
+        let r = try #require(s.recommendations.first)
+        #expect(r.ranked.map { $0.configuration.strategy } == ["batch", "context-reset", "prefetch"])
+        #expect(r.ranked[1].lead?.toldApart == true && r.ranked[2].lead?.toldApart == false)
+        #expect(r.leaders.map { $0.strategy } == ["batch", "context-reset", "prefetch"])
+        let text = Summary.recommendations(s)
+        #expect(text.contains("not told apart: batch, context-reset and prefetch (context-reset 20.0 % behind, told apart from "
+                              + "the first, but ranked above prefetch, which is not; prefetch"), "\(text)")
+        #expect(Summary.leadLine(s.rankings[0], summary: s).contains("batch, context-reset and prefetch are not told apart"))
+    }
+
+    /// Issue 44, item 5: a store whose records are unique but whose related objects are not (two
+    /// writers each created "Food") falls short of unique keys and is never recommended.
+    @Test func duplicatedRelatedObjectsFallShortOfUniqueKeys() throws {
+        let racing = LikeForLikeTests.rows("one-writer", rate: LikeForLikeTests.steady(50_000)).map { row -> ResultRow in
+            var row = row
+            row.measurement.verification?.parentDuplicates = 140
+            return row
+        }
+        let s = LikeForLikeTests.summary(racing + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000)))
+        let r = try #require(s.recommendations.first)
+        #expect(r.winner?.strategy == "context-reset")
+        #expect(r.excluded.first?.why.hasPrefix("keeps 140 duplicated related objects") == true, "\(r.excluded.map(\.why))")
+    }
 }

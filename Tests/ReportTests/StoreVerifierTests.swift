@@ -165,4 +165,24 @@ import Testing
         let fewer = try verify(["a", "b", "b", "b", "b"])   // one lost; a tab at a too many, one unlinked
         #expect(fewer.lost == 1 && fewer.unexpectedRows == 0 && fewer.badLinks == 2, "\(fewer)")
     }
+
+    /// Issue 44, item 5: related objects duplicated by racing writers (two categories named
+    /// "Food") are counted, whatever the records point at, and the verdict sees them: a strategy
+    /// promising unique keys fails on them, and the outcome says it keeps them.
+    @Test func duplicatedRelatedObjectsAreCounted() throws {
+        let db = try Database(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
+        try db.execute("""
+            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent'), (2, 1, 1, 'Food'), (3, 1, 1, 'Food'),
+              (4, 1, 1, 'Food');
+            INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES (1, 2, 1, 1, 'a'), (2, 2, 1, 2, 'b'), (3, 2, 1, 3, 'c');
+            """)
+        let v = try StoreVerifier(path: path, layout: layout).verify { sink in
+            for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Food")] { try sink { $0.bind(key, at: 1); $0.bind(parent, at: 2) } }
+        }
+        #expect(v.duplicates == 0 && v.badLinks == 0 && v.parentDuplicates == 2)
+        #expect(v.problems(.complete) == ["2 duplicated related objects"])
+        #expect(v.problems(StoreExpectations(uniqueKeys: false)).isEmpty, "a strategy shown as the bug it demonstrates")
+    }
 }

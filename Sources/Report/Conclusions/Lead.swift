@@ -74,6 +74,13 @@ package struct Lead: Sendable {
     /// Whether these repetitions show that the first is ahead by a difference worth reporting.
     package var toldApart: Bool { (interval?.lowerBound ?? 0) > 1 && ratio >= 1 + minDifference }
 
+    /// How many of the configurations behind the first (their leads in rank order) are tied with
+    /// it: every one ranked above the last one not told apart from the first, so that a tied set
+    /// never leaves out one ranked inside it (issue 44, item 8: the 4th was listed, the 3rd not).
+    package static func tiedFollowers(_ leads: [Lead?]) -> Int {
+        (leads.lastIndex { $0?.toldApart != true }).map { $0 + 1 } ?? 0
+    }
+
     /// Why the two are not told apart ("" when they are).
     package var whyNot: String {
         guard let interval else {

@@ -30,9 +30,10 @@ package struct Recommendation: Sendable {
     /// The name of `c` in this recommendation.
     package func name(_ c: RunSummary.Configuration) -> String { names[c.parameters] ?? c.strategy }
 
-    /// The first and every configuration these repetitions do not tell apart from it.
+    /// The first and every configuration ranked down to the last one these repetitions do not
+    /// tell apart from it (`Lead.tiedFollowers`).
     package var leaders: [RunSummary.Configuration] {
-        ranked.enumerated().filter { $0.offset == 0 || $0.element.lead?.toldApart != true }.map(\.element.configuration)
+        Array(ranked.prefix(1 + Lead.tiedFollowers(ranked.dropFirst().map(\.lead))).map(\.configuration))
     }
 
     /// The configuration to use: the first, when it is told apart from every other.

@@ -55,6 +55,8 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
 package struct StoreOutcome: Sendable, Equatable {
     /// Rows beyond one per key, at most.
     package let duplicates: Int
+    /// Related objects beyond one per key, at most.
+    package let parentDuplicates: Int
     /// Records whose related object is missing or wrong, at most.
     package let badLinks: Int
     /// Rows a watching screen did not show, at most (nil: no screen watched).
@@ -67,6 +69,7 @@ package struct StoreOutcome: Sendable, Equatable {
 
     private init(duplicates: Int, badLinks: Int, screenMisses: Int?, storeRows: Int) {
         self.duplicates = duplicates
+        self.parentDuplicates = 0
         self.badLinks = badLinks
         self.screenMisses = screenMisses
         self.storeRows = storeRows
@@ -76,6 +79,7 @@ package struct StoreOutcome: Sendable, Equatable {
         let verified = rows.compactMap(\.measurement.verification)
         guard let last = verified.last else { return nil }
         duplicates = verified.map(\.duplicates).max() ?? 0
+        parentDuplicates = verified.map(\.parentDuplicates).max() ?? 0
         badLinks = verified.map(\.badLinks).max() ?? 0
         screenMisses = verified.compactMap(\.viewMissing).max()
         storeRows = last.storeRows
@@ -84,7 +88,7 @@ package struct StoreOutcome: Sendable, Equatable {
     /// Whether the stores delivered `requirement`.
     package func delivers(_ requirement: Requirement) -> Bool {
         switch requirement {
-        case .unique: return duplicates == 0
+        case .unique: return duplicates == 0 && parentDuplicates == 0
         case .links: return badLinks == 0
         case .screen: return (screenMisses ?? 0) == 0
         // Not a property of the store: the strategy declares it (`ConclusionOptions.neverDelivers`).
@@ -101,7 +105,9 @@ package struct StoreOutcome: Sendable, Equatable {
     package func shortfall(_ requirement: Requirement) -> String {
         switch requirement {
         case .unique:
-            return "keeps \(duplicates) duplicated key\(duplicates == 1 ? "" : "s")"
+            let related = "\(parentDuplicates) duplicated related object\(parentDuplicates == 1 ? "" : "s")"
+            guard duplicates > 0 else { return "keeps \(related)" }
+            return "keeps \(duplicates) duplicated key\(duplicates == 1 ? "" : "s")" + (parentDuplicates > 0 ? " and \(related)" : "")
         case .links:
             return badLinks >= storeRows ? "relates none of its \(storeRows) records to its parent"
                 : "leaves \(badLinks) of \(storeRows) records without their parent"

@@ -164,13 +164,14 @@ package enum Summary {
                 + "\(Statistics.minimumForInterval): --repeat \(Statistics.minimumForInterval) or more); measured order: "
                 + ranking.names.joined(separator: ", ")
         }
-        let tied = leads.indices.filter { leads[$0]?.toldApart != true }
+        let tied = Array(0..<Lead.tiedFollowers(leads))
         guard !tied.isEmpty else { return point + ahead(ranking.names[0], leads[0]!, ranking.names[1]) }
         let equal = ([0] + tied.map { $0 + 1 }).map { ranking.names[$0] }
+        let last = ranking.names[tied.count]
         var line = point + listed(equal) + " are not told apart: "
-            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(leads[i]!.whyNot))" }.joined(separator: "; ")
-        if let next = leads.indices.first(where: { leads[$0]?.toldApart == true }) {
-            line += "; " + ahead(ranking.names[0], leads[next]!, ranking.names[next + 1])
+            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(whyTied(leads[i]!, last: last)))" }.joined(separator: "; ")
+        if leads.indices.contains(tied.count), let next = leads[tied.count] {
+            line += "; " + ahead(ranking.names[0], next, ranking.names[tied.count + 1])
         }
         return line
     }
@@ -179,6 +180,12 @@ package enum Summary {
     static func ahead(_ first: String, _ lead: Lead, _ other: String) -> String {
         String(format: "%@ is %.2f× %@ %@", first, lead.ratio, lead.comparing, other)
             + (lead.interval.map { String(format: " (95%% CI %.2f … %.2f)", $0.lowerBound, $0.upperBound) } ?? "")
+    }
+
+    /// Why a member of a tied set is in it: its own interval, or, told apart from the first by
+    /// itself, that it ranks above `last`, which is not.
+    static func whyTied(_ lead: Lead, last: String) -> String {
+        lead.toldApart ? "told apart from the first, but ranked above \(last), which is not" : lead.whyNot
     }
 
     /// "3.1 % behind".
@@ -238,9 +245,10 @@ package enum Summary {
         if let winner = r.winner, let next = r.ranked[1].lead {
             return "use \(r.name(winner)): \(objectiveText(winner, r)), ahead of \(r.name(r.ranked[1].configuration)) by \(next.text)\(stable)"
         }
-        let tied = r.ranked.dropFirst().filter { $0.lead?.toldApart != true }
+        let tied = r.ranked.dropFirst().prefix(r.leaders.count - 1)
+        let last = r.name(r.leaders.last!)
         return "not told apart: " + listed(r.leaders.map(r.name)) + " (" + tied.map { entry in
-            "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(entry.lead!.whyNot)"
+            "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(whyTied(entry.lead!, last: last))"
         }.joined(separator: "; ") + ")\(stable): use any of them, or decide by another objective or more repetitions"
     }
 

@@ -101,6 +101,8 @@ package struct Verification: Codable, Sendable, Equatable {
     /// Rows beyond one per value under the record entity's other uniqueness constraints (the
     /// most of any), 0 without any.
     package var constraintDuplicates: Int = 0
+    /// Related objects beyond one per key (two albums named "Trips").
+    package var parentDuplicates: Int = 0
     /// Files of external binary data beside the store (nil: no attribute allows external storage),
     /// and values whose column names a file that is not there.
     package var externalFiles: Int?
@@ -157,6 +159,9 @@ extension Verification {
         }
         if expectations.uniqueKeys && duplicates > 0 {
             found.append("\(duplicates) duplicate\(duplicates == 1 ? "" : "s") where the strategy promises none")
+        }
+        if expectations.uniqueKeys && parentDuplicates > 0 {
+            found.append("\(parentDuplicates) duplicated related object\(parentDuplicates == 1 ? "" : "s")")
         }
         if expectations.uniqueKeys && constraintDuplicates > 0 {
             found.append("\(constraintDuplicates) duplicate\(constraintDuplicates == 1 ? "" : "s") under another uniqueness constraint")

@@ -156,6 +156,8 @@ package struct ResultRow: Sendable {
         .parameter("add_constraint", text: true),
         .parameter("many_to_many", text: true),
         .parameter("members"),
+        // Issue 44, item 5: related objects duplicated (two albums of one name).
+        .verified("parent_duplicates", \.parentDuplicates).judged(.exact),
         // The object layer (issue 43): managed objects the window's contexts handled.
         .objects("objects_inserted", \.inserted),
         .objects("objects_fetched", \.fetched),
