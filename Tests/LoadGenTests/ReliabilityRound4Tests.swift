@@ -271,7 +271,7 @@ import Testing
     /// --markdown and the --store are written, no hidden partial store is left.
     @Test func aClosedStdoutDoesNotKillTheRun() async throws {
         let dir = CLI.makeFolder(), markdown = dir + "/m.md", store = dir + "/S.sqlite"
-        let command = "'\(CLI.binary)' run --strategy batch,context-reset --rows 5000 --repeat 3 --store '\(store)' --out - "
+        let command = "'\(CLI.binary)' run --strategy context-reset --rows 5000 --repeat 3 --store '\(store)' --out - "
             + "--markdown '\(markdown)' 2>'\(dir)/err.txt' | head -1 >/dev/null; exit ${PIPESTATUS[0]}"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -149,15 +149,17 @@ enum RunCommand {
     /// runs keep nothing.
     static func checkOneKeptStore(_ plan: RunPlan) throws {
         guard let store = plan.storePath, store != "memory" else { return }
-        if plan.configurations.count > 1 {
-            let names = plan.configurations.prefix(3).map { c in
+        // The limit (raw-sqlite), added or named, is measured beside the kept one: it keeps nothing.
+        let kept = plan.configurations.filter { !($0.writeStrategy?.isLimit ?? false) }
+        if kept.count > 1 {
+            let names = kept.prefix(3).map { c in
                 let point = plan.label(of: c)
                 return c.strategy + (point.isEmpty ? "" : " [\(point)]")
             }
-            throw CommandError.usage("run: --store \(store) keeps one store, and this run has \(plan.configurations.count) "
-                                     + "configurations (\(names.joined(separator: ", "))\(plan.configurations.count > 3 ? ", …" : "")): "
+            throw CommandError.usage("run: --store \(store) keeps one store, and this run has \(kept.count) "
+                                     + "configurations (\(names.joined(separator: ", "))\(kept.count > 3 ? ", …" : "")): "
                                      + "the last would replace the others; run one configuration with --store (for example "
-                                     + "--strategy \(plan.configurations[0].strategy) and one value of each swept flag), or leave --store out")
+                                     + "--strategy \(kept[0].strategy) and one value of each swept flag), or leave --store out")
         }
     }
 

@@ -24,9 +24,10 @@ struct StoreLocation {
     init(plan: RunPlan, configuration: RunConfiguration, runID: String) throws {
         folder = try TemporaryFolders.make()
         let path: String
-        // The limit's runs (added raw-sqlite) never replace a kept store, which is the strategy's
+        // The limit's runs (raw-sqlite, added or named) never replace a strategy's kept store
         // (in memory they stay in memory, as the strategy's: the limit must be measured alike).
-        let keptByLimit = plan.storePath != "memory" && plan.addedLimits.contains(configuration)
+        let isLimit = { (c: RunConfiguration) in c.writeStrategy?.isLimit ?? false }
+        let keptByLimit = plan.storePath != "memory" && isLimit(configuration) && plan.configurations.contains { !isLimit($0) }
         switch keptByLimit ? nil : plan.storePath {
         case nil:
             path = folder + "/store.sqlite"
