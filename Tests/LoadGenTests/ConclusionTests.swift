@@ -233,4 +233,32 @@ import Testing
         let sweep = try await CLI.run(["run", "--strategy", "batch", "--rows", "1,500", "--no-limit", "--dry-run"])
         #expect(sweep.status == 0 && sweep.stderr.contains("--rows 1,500 is a sweep of 1 and 500"), "\(sweep.stderr)")
     }
+
+    /// Issue 44, item 1: `report` concludes as the run asked. A read run that requires managed
+    /// objects excludes read-dictionaries; its review page must not recommend it. The same file
+    /// with a second invocation asking otherwise is concluded per invocation, said so; flags given
+    /// to `report` decide for every row.
+    @Test func theReviewConcludesAsTheRunAsked() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/q3.csv"
+        let run = try await CLI.run(["run", "--operation", "read", "--strategy", "read-properties,read-dictionaries", "--rows", "2000",
+                                     "--repeat", "5", "--require", "objects", "--out", out, "--quiet"], tmpdir: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = { (folder: String) in (try? String(contentsOfFile: folder + "/review.md", encoding: .utf8)) ?? "" }
+        let one = try await CLI.run(["report", out, "--out", dir + "/one", "--no-charts"], tmpdir: dir)
+        #expect(one.status == 0, "\(one.stderr)")
+        let text = page(dir + "/one")
+        #expect(!text.contains("use read-dictionaries") && text.contains("excluded: read-dictionaries: returns values"), "\(text)")
+        #expect(text.contains("the screen must get managed objects"), "\(text)")
+        // A second invocation asking nothing in particular: each concluded as it asked.
+        let again = try await CLI.run(["run", "--operation", "read", "--strategy", "read-properties,read-dictionaries", "--rows", "2000",
+                                       "--repeat", "5", "--out", out, "--quiet"], tmpdir: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        _ = try await CLI.run(["report", out, "--out", dir + "/two", "--no-charts"], tmpdir: dir)
+        let both = page(dir + "/two")
+        #expect(both.contains("asked different things; each is concluded as it asked") && both.contains("### As run with `--require objects`")
+                && both.contains("### As run with the defaults"), "\(both)")
+        // Flags given to report decide.
+        _ = try await CLI.run(["report", out, "--out", dir + "/flags", "--no-charts", "--require", "none"], tmpdir: dir)
+        #expect(!page(dir + "/flags").contains("asked different things"))
+    }
 }

@@ -104,3 +104,62 @@ extension ConclusionOptions {
         switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
     }
 }
+
+// MARK: - What each invocation asked (issue 44, item 1)
+
+extension ConclusionFlags {
+    /// The conclusion flags' names: what `report`, `plot` and `export` read back from a run.
+    static var names: [String] { specs.map(\.name) }
+
+    /// Whether `a` gives any conclusion flag (then it decides, for every row).
+    static func given(_ a: Arguments) -> Bool { names.contains { a.has($0) } }
+
+    /// The options a recorded `loadgen run …` command asked for: its conclusion flags parsed as
+    /// `run` parsed them; nil for a command that cannot be read (a suite line, a hand-made row).
+    static func recorded(_ command: String) -> ConclusionOptions? {
+        guard let words = Rerun.shellWords(command), words.count >= 2, words[0] == "loadgen", words[1] == "run",
+              !words.contains("--suite") else { return nil }
+        var picked: [String] = []
+        var i = 2
+        while i < words.count {
+            let name = String(words[i].split(separator: "=", maxSplits: 1).first ?? "")
+            if names.contains(name) {
+                picked.append(words[i])
+                if !words[i].contains("="), i + 1 < words.count { picked.append(words[i + 1]); i += 1 }
+            }
+            i += 1
+        }
+        return try? options(Arguments(command: "run", arguments: picked, specs: specs))
+    }
+
+    /// The rows grouped by what their invocations asked, in file order, each with its options
+    /// and a phrase naming them ("--objective rss --max-rss 60M"): one group when every
+    /// invocation asked the same (or nothing readable, which reads as the defaults).
+    static func byInvocation(_ rows: [ResultRow]) -> [(asked: String, options: ConclusionOptions, rows: [ResultRow])] {
+        var groups: [(asked: String, options: ConclusionOptions, rows: [ResultRow])] = []
+        var cache: [String: (String, ConclusionOptions)] = [:]
+        for row in rows {
+            let command = row.identity.command
+            if cache[command] == nil {
+                let options = recorded(command) ?? catalogue
+                cache[command] = (phrase(options), options)
+            }
+            let (asked, options) = cache[command]!
+            if let i = groups.firstIndex(where: { $0.asked == asked }) { groups[i].rows.append(row) } else { groups.append((asked, options, [row])) }
+        }
+        return groups
+    }
+
+    /// The flags that give `options`, the defaults left out ("" for all defaults).
+    static func phrase(_ options: ConclusionOptions) -> String {
+        var words: [String] = []
+        if options.objective != .rate { words.append("--objective \(options.objective.rawValue)") }
+        if let rss = options.maxRSSBytes { words.append("--max-rss \(rss)") }
+        if let latency = options.maxLatencyMilliseconds { words.append(String(format: "--max-latency %g", latency)) }
+        if options.minDifference != ConclusionOptions.defaultMinDifference { words.append(String(format: "--min-difference %g", options.minDifference)) }
+        if let require = options.require {
+            words.append("--require " + (require.isEmpty ? "none" : require.sorted().map(\.rawValue).joined(separator: ",")))
+        }
+        return words.joined(separator: " ")
+    }
+}

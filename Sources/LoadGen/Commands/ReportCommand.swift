@@ -30,8 +30,11 @@ enum ReportCommand {
             return ExitCode.success
         }
         let a = try Arguments(command: "report", arguments: arguments, specs: specs)
-        let options = try ConclusionFlags.options(a)
+        var options = try ConclusionFlags.options(a)
         let charts = try Charts(a, command: "report", defaultOut: "review/")
+        // Without a conclusion flag, each invocation concludes as it asked (its recorded command).
+        let asked = ConclusionFlags.given(a) ? [] : ConclusionFlags.byInvocation(charts.rows)
+        if asked.count == 1 { options = asked[0].options }
         let machines = Self.machines(charts.rows)
         if machines.count > 1 && !a.flag("--cross-machine") {
             throw CommandError(message: "report: the rows were measured on \(machines.count) machines or SQLite versions "
@@ -50,7 +53,7 @@ enum ReportCommand {
         let drawn = try charts.draw()
         try Charts.makeFolders(folder)
         let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
-                          machines: machines, options: options)
+                          machines: machines, options: options, asked: asked.count > 1 ? asked : [])
         let path = page.path
         do { try page.write(text) } catch let error as ResultsFileError {
             throw CommandError(message: "report: \(error)", exitCode: error.exitCode)
@@ -58,6 +61,22 @@ enum ReportCommand {
         print(path)
         drawn.forEach { print($0) }
         return ExitCode.success
+    }
+
+    /// The conclusion: the run's, or, when the file's invocations asked different things
+    /// (another objective, cap or requirement), each group's on its own, said so.
+    static func conclusions(_ summary: RunSummary, asked: [(asked: String, options: ConclusionOptions, rows: [ResultRow])]) -> String {
+        guard asked.count > 1 else {
+            let conclusion = Summary.recommendations(summary)
+            return conclusion.isEmpty ? "" : "## Conclusion\n\n```\n" + conclusion.trimmingCharacters(in: .newlines) + "\n```\n\n"
+        }
+        var text = "## Conclusion\n\nThe invocations in these results asked different things; each is concluded as it asked.\n\n"
+        for group in asked {
+            let conclusion = Summary.recommendations(ResultsSummary.make(group.rows, options: group.options))
+            text += "### " + (group.asked.isEmpty ? "As run with the defaults" : "As run with `\(group.asked)`") + "\n\n"
+            text += conclusion.isEmpty ? "Nothing to compare.\n\n" : "```\n" + conclusion.trimmingCharacters(in: .newlines) + "\n```\n\n"
+        }
+        return text
     }
 
     /// The machines the rows were measured on: CPU model, cores and SQLite version, as compare
@@ -68,7 +87,8 @@ enum ReportCommand {
     }
 
     static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = [],
-                       options: ConclusionOptions = ConclusionOptions()) -> String {
+                       options: ConclusionOptions = ConclusionOptions(),
+                       asked: [(asked: String, options: ConclusionOptions, rows: [ResultRow])] = []) -> String {
         let rows = charts.rows
         let summary = ResultsSummary.make(rows, options: options)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
@@ -84,10 +104,7 @@ enum ReportCommand {
         }
         text += reproduce(rows)
         text += rerunNote(summary) + "\n"
-        let conclusion = Summary.recommendations(summary)
-        if !conclusion.isEmpty {
-            text += "## Conclusion\n\n```\n" + conclusion.trimmingCharacters(in: .newlines) + "\n```\n\n"
-        }
+        text += conclusions(summary, asked: asked)
         text += MarkdownExport.render(summary, title: "summary").replacingOccurrences(of: "## loadgen summary", with: "## Summary")
             .replacingOccurrences(of: "\n### Recommendation\n", with: "\n### Recommendation (as above)\n") + "\n"
         text += ReadSection.markdown(summary)
