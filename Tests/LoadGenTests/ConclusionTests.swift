@@ -261,4 +261,30 @@ import Testing
         _ = try await CLI.run(["report", out, "--out", dir + "/flags", "--no-charts", "--require", "none"], tmpdir: dir)
         #expect(!page(dir + "/flags").contains("asked different things"))
     }
+
+    /// Issue 44, item 4: a run given a model by a relative path outside the checkout is
+    /// reproduced as pasted from another folder: the recorded command names the model by its
+    /// absolute path.
+    @Test func theReproduceLineRunsFromAnotherFolder() async throws {
+        let dir = CLI.makeFolder()
+        let work = dir + "/work", elsewhere = dir + "/elsewhere/deeper"
+        for folder in [work, elsewhere] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        _ = ModelCommandTests.model(ModelCommandTests.loose, in: dir + "/models")
+        let model = try #require(try FileManager.default.contentsOfDirectory(atPath: dir + "/models").first)
+        let run = try await CLI.run(["run", "--model", "../models/" + model, "--entity", "Post", "--strategy", "one-writer",
+                                     "--rows", "200", "--no-limit", "--out", "r.csv", "--quiet"], tmpdir: dir, cwd: work)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try await CLI.run(["report", work + "/r.csv", "--out", dir + "/review", "--no-charts"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
+        let block = try #require(page.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        #expect(block.contains("--model \(dir)/models/\(model)") || block.contains("--model '\(dir)/models/\(model)'"), "\(block)")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
+        shell.currentDirectoryURL = URL(fileURLWithPath: elsewhere)
+        try shell.run()
+        await CLI.exit(of: shell)
+        #expect(shell.terminationStatus == 0)
+    }
 }

@@ -47,7 +47,34 @@ struct Runner {
                     + plan.warmups
             }
         }
-        command = (["loadgen", "run"] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        command = (["loadgen", "run"] + Self.absoluteInputs(arguments)).map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// The files a run reads (`--model`, `--input`, `--suite`) as absolute paths, so that the
+    /// recorded command reproduces from wherever it is pasted (issue 44, item 4: a model given as
+    /// `../Model.xcdatamodeld` failed with 66 once `scripts/loadgen` ran from the checkout). An
+    /// input's JSON pointer (`feed.json#/data/*`) stays as given.
+    static func absoluteInputs(_ arguments: [String]) -> [String] {
+        let reads: Set<String> = ["--model", "--input", "--suite"]
+        let here = FileManager.default.currentDirectoryPath
+        func absolute(_ value: String) -> String {
+            let (file, pointer) = value.range(of: "#/").map { (String(value[..<$0.lowerBound]), String(value[$0.lowerBound...])) }
+                ?? (value, "")
+            guard !file.isEmpty, !file.hasPrefix("/") else { return value }
+            return URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: here, isDirectory: true)).standardizedFileURL.path + pointer
+        }
+        var out = arguments
+        var i = 0
+        while i < out.count {
+            if let eq = out[i].firstIndex(of: "="), reads.contains(String(out[i][..<eq])) {
+                out[i] = String(out[i][...eq]) + absolute(String(out[i][out[i].index(after: eq)...]))
+            } else if reads.contains(out[i]), i + 1 < out.count {
+                out[i + 1] = absolute(out[i + 1])
+                i += 1
+            }
+            i += 1
+        }
+        return out
     }
 
     /// A word as a POSIX shell reads it back: quoted when it holds anything but letters, digits
