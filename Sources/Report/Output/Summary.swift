@@ -65,13 +65,10 @@ package enum Summary {
         if let latency = last.strategy?.latencyP50Milliseconds {
             text += String(format: "  Latency:   p50 %.1f ms, p99 %.1f ms, max %.1f ms (last)", latency,
                            last.strategy?.latencyP99Milliseconds ?? 0, last.strategy?.latencyMaxMilliseconds ?? 0)
-            text += last.strategy?.fellBehind == true ? "  — could not keep up with --rate\n" : "\n"
+            text += last.strategy?.fellBehind == true ? "  — " + behindPhrase(c, last) + "\n" : "\n"
         }
         if let shown = last.strategy?.viewObjects { text += screenLine(c, shown: shown, last) }
-        if let lag = last.strategy?.historyLagP50Milliseconds {
-            text += String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms", lag, last.strategy?.historyLagP99Milliseconds ?? 0)
-                + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows" } ?? "") + " (last)\n"
-        }
+        if last.strategy?.historyLagP50Milliseconds != nil { text += historyLine(c, last) }
         if let changes = last.verification?.historyChanges {
             text += "  History:   \(changes) change rows left in the store (last)\n"
         }
@@ -80,6 +77,33 @@ package enum Summary {
                 + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes)) (last)\n"
         }
         return text
+    }
+
+    /// What could not keep up with `--rate`: the writer, by how much (issue 44, item 7).
+    static func behindPhrase(_ c: RunSummary.Configuration, _ last: RunMeasurement) -> String {
+        let asked = Double(c.parameters["rate"]) ?? 0
+        let done = last.rowsPerSecond ?? 0
+        return String(format: "the writer could not keep up with --rate %@/s: it committed %@/s (%.0f %% of the arrivals)",
+                      Format.thousands(Int(asked)), Format.thousands(Int(done)), asked > 0 ? done / asked * 100 : 0)
+            + (last.strategy?.peakBacklog.map { ", backlog up to \(Format.thousands($0)) records" } ?? "")
+    }
+
+    /// The history consumer's lag over the repetitions (median and range, not the last one's),
+    /// and whether it kept up: a consumer that keeps up lags by its poll and a merge, whatever the
+    /// run's length; one that falls behind lags by a growing share of the run (issue 44, item 7).
+    static func historyLine(_ c: RunSummary.Configuration, _ last: RunMeasurement) -> String {
+        let p50 = Statistics(c.ok.compactMap { $0.measurement.strategy?.historyLagP50Milliseconds })
+        let p99 = Statistics(c.ok.compactMap { $0.measurement.strategy?.historyLagP99Milliseconds })
+        guard let p50, let p99 else { return "" }
+        var line = String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms (medians; p99 %.1f … %.1f ms over %d repetitions)",
+                          p50.median, p99.median, p99.min, p99.max, p99.count)
+        if let wall = c.wall?.median, wall > 0 {
+            let share = p99.median / 1000 / wall
+            line += share > 0.5
+                ? String(format: "; fell behind: its p99 lag is %.0f %% of the run, growing with it", share * 100)
+                : String(format: "; kept up: its p99 lag is %.1f %% of the run", share * 100)
+        }
+        return line + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows (last)" } ?? "") + "\n"
     }
 
     /// The rate's spread, and each outlier repetition (kept, and said).
