@@ -92,4 +92,11 @@ import Testing
         let one = try await CLI.run(["run", "--strategy", "context-reset", "--rows", "300", "--store", kept, "--quiet"], tmpdir: dir)
         #expect(one.status == 0 && FileManager.default.fileExists(atPath: kept), "\(one.stderr)")
     }
+
+    /// Issue 44, item 10: `--view-context` with deletes says that the delete idioms already
+    /// merge into a screen, not only that it means nothing.
+    @Test func aScreenForDeletesSaysTheyHaveOne() async throws {
+        let r = try await CLI.run(["run", "--operation", "delete", "--strategy", "batch-delete", "--view-context", "on", "--rows", "100"])
+        #expect(r.status == 64 && r.stderr.contains("batch-delete already merges the deleted IDs into a screen"), "\(r.stderr)")
+    }
 }

@@ -179,6 +179,12 @@ struct RunPlan {
         if let operation = filled.first {
             let meaningless = RunParameter.all.filter { !$0.onFilledStore }.map(\.flag) + ["--input"]
             for flag in meaningless where a.has(flag) {
+                // A screen is part of every delete already (issue 44, item 10): say so, not only "means nothing".
+                if flag == "--view-context" && operation == .delete {
+                    throw CommandError.usage("run: --view-context means nothing for --operation delete: batch-delete already merges "
+                                             + "the deleted IDs into a screen showing the records (its time includes it), and "
+                                             + "fetch-delete's screen is its own context; drop --view-context")
+                }
                 throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
                                          + "filled first with one row per key); drop it, or run the import on its own")
             }
