@@ -226,4 +226,25 @@ import Testing
         let pairs = (1...32).compactMap { styles[$0].map { "\($0.colour) \($0.dash)" } }
         #expect(Set(pairs).count == 32, "\(pairs)")
     }
+
+    /// Issue 44, item 2: the charts judge configurations as the run asked: with `--require
+    /// objects`, read-dictionaries (values, not objects) is drawn as one that may not be
+    /// recommended, saying why; without it, it may be.
+    @Test func theChartsHonourWhatTheRunRequired() async throws {
+        let dir = CLI.makeFolder()
+        for (name, extra) in [("required", ["--require", "objects"]), ("plain", [])] {
+            let out = dir + "/\(name).csv"
+            let run = try await CLI.run(["run", "--operation", "read", "--strategy", "read-properties,read-dictionaries", "--rows", "1000",
+                                         "--repeat", "1", "--out", out, "--quiet"] + extra, tmpdir: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+            let plot = try await CLI.run(["plot", out, "--out", dir + "/\(name)", "--data-only"], tmpdir: dir)
+            #expect(plot.status == 0, "\(plot.stderr)")
+        }
+        let line = { (name: String) in
+            ((try? String(contentsOfFile: dir + "/\(name)/data/throughput_read.dat", encoding: .utf8)) ?? "")
+                .split(separator: "\n").first { $0.contains("read-dictionaries") }.map(String.init) ?? ""
+        }
+        #expect(line("required").contains("— short: objects") && line("required").hasSuffix(" 1"), "\(line("required"))")
+        #expect(!line("plain").contains("short") && line("plain").hasSuffix(" 0"), "\(line("plain"))")
+    }
 }
