@@ -235,9 +235,12 @@ if (has(chart)) { do for [fmt in formats] {
     set ylabel "latency (ms, log scale): p50 solid, p99 dashed, max dotted"
     set logscale y
     set key outside right top noenhanced box opaque font ",9"
-    plot for [i=1:|latency_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 title latency_series[i] . " p50", \
-         for [i=1:|latency_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 title latency_series[i] . " p99", \
-         for [i=1:|latency_series|] file(chart) index (i-1) using 1:4 with linespoints lt i dt 3 title latency_series[i] . " max"
+    # One offered rate: a range around it (gnuplot's own would be empty), the statistics told
+    # apart by their points: p50 a circle, p99 a triangle, max a square.
+    if (latency_single_rate ne "") { single = latency_single_rate + 0; set xrange [single * 0.8:single * 1.2] }
+    plot for [i=1:|latency_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 pt 7 title latency_series[i] . " p50", \
+         for [i=1:|latency_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 pt 9 title latency_series[i] . " p99", \
+         for [i=1:|latency_series|] file(chart) index (i-1) using 1:4 with linespoints lt i dt 3 pt 5 title latency_series[i] . " max"
     unset logscale
     unset output
     reset

@@ -247,4 +247,18 @@ import Testing
         #expect(line("required").contains("— short: objects") && line("required").hasSuffix(" 1"), "\(line("required"))")
         #expect(!line("plain").contains("short") && line("plain").hasSuffix(" 0"), "\(line("plain"))")
     }
+
+    /// Issue 44, item 3: a latency chart at a single offered rate gets an x range around it
+    /// (gnuplot said "empty x range" on stderr) and tells p50, p99 and max apart by their points.
+    @Test func aLatencyChartAtOneRateDrawsCleanly() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/open.csv"
+        let run = try await CLI.run(["run", "--strategy", "context-reset", "--rate", "2000", "--rows", "1000", "--no-limit",
+                                     "--out", out, "--quiet"], tmpdir: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let plot = try await CLI.run(["plot", out, "--out", dir + "/charts"], tmpdir: dir)
+        #expect(plot.status == 0 && !plot.stderr.contains("empty x range"), "\(plot.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/charts/latency.png"))
+        let vars = (try? String(contentsOfFile: dir + "/charts/data/vars.gp", encoding: .utf8)) ?? ""
+        #expect(vars.contains("latency_single_rate = \"2000\""), "\(vars)")
+    }
 }

@@ -213,6 +213,10 @@ package struct ChartData: Sendable {
         }
         // Narrower than other headlines: the key sits outside, right, and the title centres on the plot.
         chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 95).joined(separator: "\\n")
+        // One offered rate: the x axis is given a range around it (gnuplot's own is empty and it
+        // says so), issue 44, item 3.
+        let rates = Set(open.compactMap(\.parameters.rate))
+        chart.variables["single_rate"] = rates.count == 1 ? n(rates.first!) : ""
         return chart
     }
 
