@@ -253,7 +253,7 @@ extension RunParameter {
                       column: "categories", applies: { $0.model.path == nil && $0.workload.dataset == .expenses },
                       value: { String($0.workload.categories) },
                       parse: { text, c throws(RunParameterError) in c.workload.categories = try integer(text, 1...1_000_000) },
-                      reset: { $0.workload.categories = 50 }),
+                      reset: { $0.workload.categories = 50 }).shownInSubtitles(),   // the list screen's workload (issue 44, item 3)
         generatedSize(flag: "--albums", valueName: "N", help: "albums in the photos dataset", defaultText: "20",
                       column: "albums", applies: { $0.model.path == nil && $0.workload.dataset == .photos },
                       value: { String($0.workload.albums) },
