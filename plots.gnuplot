@@ -171,10 +171,14 @@ if (has(chart)) { do for [fmt in formats] {
     set xtics rotate by -30
     set ylabel "resident memory (MB)"
     set key inside top left opaque box noenhanced font ",8"
-    plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:2 with lines lt i title memory_series[i]
+    # Each line is named at its end (the names pushed apart where lines end together).
+    set offsets 0, graph 0.25, 0, 0
+    plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:2 with lines lt i title memory_series[i], \
+         file(chart) index |memory_series| using 1:2:3 with labels left offset char 0.5,0 font ",7" notitle
     set ylabel "heap allocated (MB)"
     unset key
-    plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:3 with lines lt i title memory_series[i]
+    plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:3 with lines lt i title memory_series[i], \
+         file(chart) index (|memory_series| + 1) using 1:2:3 with labels left offset char 0.5,0 font ",7" notitle
     unset multiplot
     unset output
     reset

@@ -167,3 +167,16 @@ import Testing
         #expect(writers.series.contains("many-writers — bug"), "\(writers.series)")
     }
 }
+
+/// Issue 44, item 3: the memory chart names each line at its end, the names pushed apart.
+@Suite struct MemoryLabelTests {
+    @Test func labelsThatWouldOverlapArePushedApartInOrder() {
+        // Eleven lines ending between 33.0 and 33.5 MB on a panel spanning 30 … 46 MB.
+        let ends = (0..<11).map { 33.0 + Double($0 % 6) * 0.1 }
+        let placed = ChartData.spread(ends, span: 16)
+        let sorted = placed.sorted()
+        #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $1 - $0 >= 16 * 0.035 - 1e-9 })
+        #expect(placed.min() == ends.min(), "the lowest stays where its line ends")
+        #expect(ChartData.spread([10, 20], span: 16) == [10, 20], "labels already apart stay")
+    }
+}

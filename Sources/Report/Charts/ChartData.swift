@@ -313,6 +313,8 @@ package struct ChartData: Sendable {
         // The timeline's own samples, not results figures: its header is this chart's.
         var text = "# rows_done rss_mb heap_mb\n"
         var grows: [String] = []
+        var ends: [(done: Double, rss: Double, heap: Double, title: String)] = []
+        var rssRange = (Double.infinity, -Double.infinity), heapRange = (Double.infinity, -Double.infinity)
         for (key, title) in zip(order, titles) {
             text += "# \(key)\n"
             var heaps: [(done: Double, heap: Double)] = []
@@ -321,9 +323,23 @@ package struct ChartData: Sendable {
                       let heap = Double(sample["heap_bytes"] ?? "") else { continue }
                 text += "\(n(done)) \(n(rss / 1e6)) \(n(heap / 1e6))\n"
                 heaps.append((done, heap))
+                (rssRange, heapRange) = ((min(rssRange.0, rss / 1e6), max(rssRange.1, rss / 1e6)),
+                                         (min(heapRange.0, heap / 1e6), max(heapRange.1, heap / 1e6)))
+                if ends.last?.title == title { ends.removeLast() }
+                ends.append((done, rss / 1e6, heap / 1e6, title))
             }
             text += "\n\n"
             if Self.grows(heaps, rows: longest) { grows.append(title) }
+        }
+        // Each line named at its end, the names pushed apart where lines end together (eleven
+        // lines at 33–34 MB could not be told apart by colour alone, issue 44, item 3): one block
+        // for each panel, after the lines.
+        for (panel, range) in [(\(done: Double, rss: Double, heap: Double, title: String).rss, rssRange), (\.heap, heapRange)] {
+            text += "# label_x label_y name\n"
+            for (end, y) in zip(ends, Self.spread(ends.map { $0[keyPath: panel] }, span: range.1 - range.0)) {
+                text += "\(n(end.done)) \(n(y)) \"\(end.title.replacingOccurrences(of: "\"", with: "'"))\"\n"
+            }
+            text += "\n\n"
         }
         // The headline says what the lines show, not what they are expected to show.
         let headline = grows.isEmpty ? "no line grows with the rows: each stays near the heap it had a tenth of the way in"
@@ -333,6 +349,19 @@ package struct ChartData: Sendable {
         return Chart(name: memoryChart.name, title: memoryChart.title, data: text, series: titles, skipped: nil,
                      variables: ["headline": wrapped(headline, width: 120).joined(separator: "\\n"), "step": n(ticks.step),
                                  "format": ticks.format])
+    }
+
+    /// Label positions for `values`, in their order, at least 3.5 % of the panel's `span` apart:
+    /// labels that would sit on each other move up, the lowest stays.
+    static func spread(_ values: [Double], span: Double) -> [Double] {
+        let gap = max(span, 1e-9) * 0.035
+        var placed = values
+        var previous = -Double.infinity
+        for i in values.indices.sorted(by: { values[$0] < values[$1] }) {
+            placed[i] = max(values[i], previous + gap)
+            previous = placed[i]
+        }
+        return placed
     }
 
     /// Whether a line's heap grows with the rows: its largest heap in the last tenth of the run is
