@@ -287,4 +287,14 @@ import Testing
         await CLI.exit(of: shell)
         #expect(shell.terminationStatus == 0)
     }
+
+    /// Issue 44, item 9: the dry run of operations, which have no limit, speaks of no limit runs
+    /// and counts no child for them.
+    @Test func aDryRunOfOperationsSpeaksOfNoLimit() async throws {
+        let dry = try await CLI.run(["run", "--operation", "update,read", "--strategy", "batch-update,fetch-update,read-faulting",
+                                     "--rows", "500", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.hasPrefix("3 configurations × 1 repetition = 3 child processes\n") && !dry.stdout.contains("limit"),
+                "\(dry.stdout)")
+    }
 }

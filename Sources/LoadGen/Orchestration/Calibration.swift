@@ -29,11 +29,11 @@ struct Calibration {
         /// How the cost grows beyond it, as a power of rows (1: linearly), from the two largest
         /// sizes measured, within 1…2.
         let exponent: Double
-        /// True when the plan's own size was measured: no extrapolation.
-        let exact: Bool
 
+        /// At `target` rows: the measured seconds scaled by the growth, down as well as up, so
+        /// that more rows never read as less time (issue 44, item 9).
         func seconds(at target: Double) -> Double {
-            exact ? fixed + seconds : fixed + seconds * pow(max(1, target / rows), exponent)
+            target == rows ? fixed + seconds : fixed + seconds * pow(target / rows, exponent)
         }
     }
 
@@ -44,16 +44,20 @@ struct Calibration {
         let started = Clock.nanoseconds()
         var total = 0.0
         var unknown: [String] = []
+        // One fit per configuration whatever its rows, measured at the largest it is asked for: a
+        // sweep of --rows is one curve, so its estimates grow with the rows.
         var fits: [RunConfiguration: Fit] = [:]
+        func family(_ c: RunConfiguration) -> RunConfiguration { var k = c; k.workload.rows = 0; return k }
         for plan in plans {
             let divisors = plan.divisorLimits
+            let largest = Dictionary(plan.schedule.map { (family($0), $0) }) { a, b in a.workload.rows >= b.workload.rows ? a : b }
             for c in plan.schedule {
                 guard c.input == nil else {
                     unknown.append("\(c.strategy) (an import file is read whole: time one repetition)")
                     continue
                 }
-                if fits[c] == nil { fits[c] = try fit(c, plan: plan) }
-                guard let fit = fits[c] else { continue }
+                if fits[family(c)] == nil { fits[family(c)] = try fit(largest[family(c)] ?? c, plan: plan) }
+                guard let fit = fits[family(c)] else { continue }
                 let children = Double(plan.repeats * (divisors.contains(c) ? RunPlan.limitSamples : 1) + plan.warmups)
                 total += children * fit.seconds(at: Double(c.workload.rows))
             }
@@ -79,8 +83,7 @@ struct Calibration {
             let before = points[points.count - 2]
             exponent = log(last.seconds / before.seconds) / log(last.rows / before.rows)
         }
-        return Fit(fixed: fixed, rows: last.rows, seconds: last.seconds, exponent: min(2, max(1, exponent)),
-                   exact: Int(last.rows) >= target)
+        return Fit(fixed: fixed, rows: last.rows, seconds: last.seconds, exponent: min(2, max(1, exponent)))
     }
 
     /// The seconds one child of `c` at `rows` rows takes here, start to verified end.

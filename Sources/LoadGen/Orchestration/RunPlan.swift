@@ -410,9 +410,11 @@ struct RunPlan {
         schedule.count * (repeats + warmups) + divisorLimits.count * (Self.limitSamples - 1) * repeats
     }
 
-    /// The limits other configurations of the plan divide by.
+    /// The limits other configurations of the plan divide by, among those it runs (an update,
+    /// delete or read has none: the dry run spoke of limit runs that never ran, issue 44, item 9).
     var divisorLimits: Set<RunConfiguration> {
-        Set(schedule.filter { $0 != Self.limit(of: $0) }.map { Self.limit(of: $0) })
+        let scheduled = schedule
+        return Set(scheduled.filter { $0 != Self.limit(of: $0) }.map { Self.limit(of: $0) }).intersection(scheduled)
     }
 
     /// Every configuration in the order a round runs them: limits first, so that each round's
