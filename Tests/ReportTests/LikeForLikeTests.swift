@@ -329,4 +329,20 @@ import Testing
         #expect(r.winner?.strategy == "context-reset")
         #expect(r.excluded.first?.why.hasPrefix("keeps 140 duplicated related objects") == true, "\(r.excluded.map(\.why))")
     }
+
+    /// Issue 44, item 8: the table's duplicates and the text's are the same count: the worst
+    /// repetition's.
+    @Test func theTableAndTheTextGiveTheSameDuplicates() throws {
+        let counts = [1_870, 1_904, 1_880, 1_890, 1_870]
+        let racing: [ResultRow] = LikeForLikeTests.rows("many-writers", rate: LikeForLikeTests.steady(50_000)).enumerated().map { i, row in
+            var row = row
+            row.measurement.verification?.duplicates = counts[i]
+            return row
+        }
+        let s = LikeForLikeTests.summary(racing + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000)))
+        let text = Summary.render(s)
+        #expect(text.contains("keeps 1904 duplicated keys"), "\(text)")
+        let tableLine = text.split(separator: "\n").first { $0.hasPrefix("many-writers") && $0.contains("50") && !$0.contains(":") }
+        #expect(tableLine?.contains("1904") == true, "\(tableLine ?? "")")
+    }
 }
