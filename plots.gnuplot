@@ -173,10 +173,15 @@ if (has(chart)) { do for [fmt in formats] {
     set key inside top left opaque box noenhanced font ",8"
     # Each line is named at its end (the names pushed apart where lines end together).
     set offsets 0, graph 0.25, 0, 0
+    # The run's --max-rss, where it asked for one: what the memory question is judged against.
+    if (memory_cap ne "") { set arrow from graph 0, first (memory_cap + 0) to graph 1, first (memory_cap + 0) nohead dt 2 lw 2 lc rgb "#c00000" front; \
+                            set label "--max-rss " . memory_cap . " MB" at graph 0.02, first (memory_cap + 0) offset 0, char 0.6 tc rgb "#c00000" font ",8" front }
     plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:2 with lines lt i title memory_series[i], \
          file(chart) index |memory_series| using 1:2:3 with labels left offset char 0.5,0 font ",7" notitle
     set ylabel "heap allocated (MB)"
     unset key
+    unset arrow
+    unset label
     plot for [i=1:|memory_series|] file(chart) index (i-1) using 1:3 with lines lt i title memory_series[i], \
          file(chart) index (|memory_series| + 1) using 1:2:3 with labels left offset char 0.5,0 font ",7" notitle
     unset multiplot
@@ -242,6 +247,9 @@ if (has(chart)) { do for [fmt in formats] {
     # One offered rate: a range around it (gnuplot's own would be empty), the statistics told
     # apart by their points: p50 a circle, p99 a triangle, max a square.
     if (latency_single_rate ne "") { single = latency_single_rate + 0; set xrange [single * 0.8:single * 1.2] }
+    # The run's --max-latency, where it asked for one.
+    if (latency_cap ne "") { set arrow from graph 0, first (latency_cap + 0) to graph 1, first (latency_cap + 0) nohead dt 2 lw 2 lc rgb "#c00000" front; \
+                             set label "--max-latency " . latency_cap . " ms" at graph 0.02, first (latency_cap + 0) offset 0, char 0.6 tc rgb "#c00000" font ",8" front }
     plot for [i=1:|latency_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 pt 7 title latency_series[i] . " p50", \
          for [i=1:|latency_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 pt 9 title latency_series[i] . " p99", \
          for [i=1:|latency_series|] file(chart) index (i-1) using 1:4 with linespoints lt i dt 3 pt 5 title latency_series[i] . " max"

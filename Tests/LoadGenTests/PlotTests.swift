@@ -261,4 +261,20 @@ import Testing
         let vars = (try? String(contentsOfFile: dir + "/charts/data/vars.gp", encoding: .utf8)) ?? ""
         #expect(vars.contains("latency_single_rate = \"2000\""), "\(vars)")
     }
+
+    /// Issue 44, item 2: for the memory question the review shows the memory chart first, with
+    /// the run's --max-rss drawn across it.
+    @Test func theMemoryQuestionsChartComesFirstWithItsCap() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/m.csv", timeline = dir + "/t.csv"
+        let run = try await CLI.run(["run", "--strategy", "context-reset,batch", "--rows", "2000", "--no-limit", "--objective", "rss",
+                                     "--max-rss", "40M", "--timeline", timeline, "--out", out, "--quiet"], tmpdir: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try await CLI.run(["report", out, "--timeline", timeline, "--out", dir + "/review"], tmpdir: dir)
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = (try? String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)) ?? ""
+        let charts = page.split(separator: "\n").filter { $0.hasPrefix("![") }
+        #expect(charts.first?.contains("memory.png") == true, "\(charts)")
+        let vars = (try? String(contentsOfFile: dir + "/review/data/vars.gp", encoding: .utf8)) ?? ""
+        #expect(vars.contains("memory_cap = \"40\""), "\(vars)")
+    }
 }

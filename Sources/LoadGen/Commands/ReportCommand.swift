@@ -110,7 +110,12 @@ enum ReportCommand {
         text += ReadSection.markdown(summary)
         if !images.isEmpty {
             text += "## Charts\n\n"
-            for image in images where image.hasSuffix(".png") || !images.contains(where: { $0.hasSuffix(".png") }) {
+            // The chart that answers the objective first (issue 44, item 2): memory for --objective
+            // rss, latency for latency, throughput for the rate.
+            let answering = options.objective == .rss ? "memory." : options.objective == .latency ? "latency." : "throughput"
+            let ordered = images.filter { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(answering) }
+                + images.filter { !URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(answering) }
+            for image in ordered where image.hasSuffix(".png") || !images.contains(where: { $0.hasSuffix(".png") }) {
                 let name = URL(fileURLWithPath: image).lastPathComponent
                 let title = charts.data.charts.first { name.hasPrefix($0.name + ".") }?.title ?? name
                 text += "### \(title)\n\n![\(title)](\(name))\n\n"

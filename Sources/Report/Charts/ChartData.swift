@@ -43,7 +43,7 @@ package struct ChartData: Sendable {
         charts = Self.throughputs(summary, limit: limit, marks: marks) + [
             Self.scaling(summary),
         ] + Self.batchSizes(summary) + [
-            Self.memory(rows: rows, timeline: timeline),
+            Self.memory(rows: rows, timeline: timeline, cap: options.maxRSSBytes),
             Self.writers(summary, strategies: writerStrategies),
             Self.sqlPerRow(summary, strategies: relatedObjectStrategies),
             Self.latency(summary),
@@ -217,6 +217,8 @@ package struct ChartData: Sendable {
         // says so), issue 44, item 3.
         let rates = Set(open.compactMap(\.parameters.rate))
         chart.variables["single_rate"] = rates.count == 1 ? n(rates.first!) : ""
+        // The run's --max-latency, drawn across the chart (issue 44, item 2).
+        chart.variables["cap"] = s.options.maxLatencyMilliseconds.map(n) ?? ""
         return chart
     }
 
@@ -288,7 +290,7 @@ package struct ChartData: Sendable {
 
     /// 4. RSS and heap over rows processed, from the timeline: one line per strategy (its first
     /// repetition), so that the reset sawtooth and unbounded growth show side by side.
-    static func memory(rows: [ResultRow], timeline: [[String: String]]?) -> Chart {
+    static func memory(rows: [ResultRow], timeline: [[String: String]]?, cap: Int? = nil) -> Chart {
         guard let timeline, !timeline.isEmpty else {
             return skip(memoryChart.name, memoryChart.title, "no --timeline file was given (loadgen plot --timeline FILE)")
         }
@@ -348,7 +350,9 @@ package struct ChartData: Sendable {
         let ticks = siTicks(upTo: longest)
         return Chart(name: memoryChart.name, title: memoryChart.title, data: text, series: titles, skipped: nil,
                      variables: ["headline": wrapped(headline, width: 120).joined(separator: "\\n"), "step": n(ticks.step),
-                                 "format": ticks.format])
+                                 "format": ticks.format,
+                                 // The run's --max-rss, drawn across the resident-memory panel (issue 44, item 2).
+                                 "cap": cap.map { n(Double($0) / 1e6) } ?? ""])
     }
 
     /// Label positions for `values`, in their order, at least 3.5 % of the panel's `span` apart:
