@@ -278,4 +278,35 @@ import Testing
         #expect(Mirror(reflecting: one + one).children.allSatisfy { $0.value as? Int == 2 })
         #expect(one + one - one == one)
     }
+
+    /// A merged insert a screen keeps may point at another insert of the same save that nothing
+    /// else holds (a new expense in a new category): that one stays registered, a usable fault,
+    /// while inserts nothing holds are let go.
+    @Test func aKeptInsertKeepsTheInsertItPointsAt() throws {
+        let container = try makeContainer()
+        let view = container.viewContext
+        view.automaticallyMergesChangesFromParent = true
+        let controller = try view.performAndWait { () throws -> FetchedResultsController in
+            let c = try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Expense"), managedObjectContext: view)
+            try c.performFetch()
+            return c
+        }
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            let category = try writer.insertNewObject(forEntityName: "Category")
+            category["name"] = "Travel"
+            _ = try writer.insertNewObject(forEntityName: "Category")["name"] = "Unused"
+            let e = try writer.insertNewObject(forEntityName: "Expense")
+            e["externalID"] = "ex-new"
+            try e.setObject(category, forKey: "category")
+            try writer.save()
+        }
+        view.performAndWait {
+            let shown = controller.fetchedObjects
+            #expect(shown.count == 1)
+            let category = shown.first?.object(forKey: "category")
+            #expect(category?.managedObjectContext === view && category?["name"] == "Travel")
+            #expect(view.registeredObjectCount == 2, "the expense and its category; the unused category was let go")
+        }
+    }
 }

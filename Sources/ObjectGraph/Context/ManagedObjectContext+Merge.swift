@@ -25,6 +25,7 @@ extension ManagedObjectContext {
         let model = persistentStoreCoordinator.model
         let insertedIDs = Set(note.insertedObjectIDs)
         var inserted: [ManagedObject] = [], kept: [ManagedObject] = [], refreshed: [ManagedObject] = []
+        var keptIDs = Set<ManagedObjectID>()
         for state in note.states {
             if let o = registry[state.objectID] {
                 guard !o.isFault else { continue }   // a fault is left as it is: it reads the new row when fired
@@ -36,15 +37,21 @@ extension ManagedObjectContext {
                 registry[state.objectID] = o
                 inserted.append(o)
                 let watched = resultsControllers.contains { $0.watches(entity.id) }
-                if watched || state.toOne.contains(where: { id in id.map { registry[$0] != nil } ?? false }) {
+                // Held here: registered before this merge, or an insert of it that is kept (a fault
+                // made for another insert is let go below and must not be linked to).
+                let held = { (id: ManagedObjectID) in self.registry[id] != nil && (!insertedIDs.contains(id) || keptIDs.contains(id)) }
+                if watched || state.toOne.contains(where: { id in id.map(held) ?? false }) {
                     apply(state, to: o)
                     kept.append(o)
+                    keptIDs.insert(state.objectID)
                 }
             }
         }
         let deleted = mergeDeletions(note.deletedObjectIDs)
         postObjectsDidChange(inserted: Set(inserted), updated: [], deleted: Set(deleted), refreshed: Set(refreshed))
-        for o in inserted where o.isFault {   // nothing holds it
+        // Let go of the inserts nothing holds: not kept, and no kept object points at them.
+        let linked = Set(kept.flatMap { $0.toOne.compactMap { $0.map(ObjectIdentifier.init) } })
+        for o in inserted where o.isFault && !linked.contains(ObjectIdentifier(o)) {
             registry[o.objectID] = nil
             o.invalidate()
         }
