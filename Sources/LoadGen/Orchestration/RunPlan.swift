@@ -66,7 +66,8 @@ struct RunPlan {
 
     /// Options that belong to the run, not to a configuration.
     static let runSpecs: [OptionSpec] = [
-        .option("--store", "PATH|memory", "keep the store at PATH (replaced only by a repetition that is ok), or in memory",
+        .option("--store", "PATH|memory", "keep one configuration's store at PATH (replaced only by a repetition that is ok; "
+                + "the limit's runs keep nothing), or keep stores in memory",
                 default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
         .option("--input-path", "POINTER", "with --input: the JSON Pointer (RFC 6901) of the records' array inside the document, "
