@@ -49,14 +49,20 @@ extension ManagedObjectContext {
         }
         let deleted = mergeDeletions(note.deletedObjectIDs)
         postObjectsDidChange(inserted: Set(inserted), updated: [], deleted: Set(deleted), refreshed: Set(refreshed))
-        // Let go of the inserts nothing holds: not kept, and no kept object points at them.
+        finishMerge(note, inserted: inserted, kept: kept, refreshed: refreshed, deleted: deleted)
+    }
+
+    /// After the merge's notification: the inserts nothing holds are let go (not kept, and no
+    /// kept object points at them), and the results controllers take the changes; a refreshed
+    /// object a controller judges again is a fault filled from the row the save cached (Core
+    /// Data's row cache; here the notification's state): no SQL.
+    private func finishMerge(_ note: DidSaveNotification, inserted: [ManagedObject], kept: [ManagedObject],
+                             refreshed: [ManagedObject], deleted: [ManagedObject]) {
         let linked = Set(kept.flatMap { $0.toOne.compactMap { $0.map(ObjectIdentifier.init) } })
         for o in inserted where o.isFault && !linked.contains(ObjectIdentifier(o)) {
             registry[o.objectID] = nil
             o.invalidate()
         }
-        // A refreshed object a controller judges again is a fault filled from the row the save
-        // cached (Core Data's row cache; here the notification's state): no SQL.
         let states = Dictionary(note.states.map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
         for controller in resultsControllers {
             controller.apply(inserted: kept, updated: refreshed, deleted: deleted) { [self] o in

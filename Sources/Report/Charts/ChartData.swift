@@ -294,19 +294,7 @@ package struct ChartData: Sendable {
         guard let timeline, !timeline.isEmpty else {
             return skip(memoryChart.name, memoryChart.title, "no --timeline file was given (loadgen plot --timeline FILE)")
         }
-        // The runs that went furthest (the largest --rows): where growth and sawtooth show best.
-        let longest = timeline.compactMap { Double($0["rows_done"] ?? "") }.max() ?? 0
-        var reached: [String: Double] = [:]
-        for sample in timeline {
-            if let run = sample["run_id"], let done = Double(sample["rows_done"] ?? "") { reached[run] = max(reached[run] ?? 0, done) }
-        }
-        var firstRun: [String: String] = [:]   // strategy + config → run_id of its first repetition
-        var order: [String] = []
-        for sample in timeline where reached[sample["run_id"] ?? ""] == longest {
-            let key = [sample["strategy"] ?? "", sample["config"] ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
-            guard let run = sample["run_id"], !key.isEmpty else { continue }
-            if firstRun[key] == nil { firstRun[key] = run; order.append(key) }
-        }
+        let (longest, firstRun, order) = firstRuns(timeline)
         guard !order.isEmpty else { return skip(memoryChart.name, memoryChart.title, "the timeline has no samples") }
         // Titles keep what differs between the lines (rows=… is the same for all of them).
         let words = order.map { $0.split(separator: " ").map(String.init) }
@@ -333,16 +321,7 @@ package struct ChartData: Sendable {
             text += "\n\n"
             if Self.grows(heaps, rows: longest) { grows.append(title) }
         }
-        // Each line named at its end, the names pushed apart where lines end together (eleven
-        // lines at 33–34 MB could not be told apart by colour alone, issue 44, item 3): one block
-        // for each panel, after the lines.
-        for (panel, range) in [(\(done: Double, rss: Double, heap: Double, title: String).rss, rssRange), (\.heap, heapRange)] {
-            text += "# label_x label_y name\n"
-            for (end, y) in zip(ends, Self.spread(ends.map { $0[keyPath: panel] }, span: range.1 - range.0)) {
-                text += "\(n(end.done)) \(n(y)) \"\(end.title.replacingOccurrences(of: "\"", with: "'"))\"\n"
-            }
-            text += "\n\n"
-        }
+        text += endLabels(ends, rss: rssRange, heap: heapRange)
         // The headline says what the lines show, not what they are expected to show.
         let headline = grows.isEmpty ? "no line grows with the rows: each stays near the heap it had a tenth of the way in"
             : "\(listed(grows)) \(grows.count == 1 ? "grows" : "grow") with every row (the heap at the end more than twice, and "
@@ -353,6 +332,40 @@ package struct ChartData: Sendable {
                                  "format": ticks.format,
                                  // The run's --max-rss, drawn across the resident-memory panel (issue 44, item 2).
                                  "cap": cap.map { n(Double($0) / 1e6) } ?? ""])
+    }
+
+    /// The runs that went furthest (the largest --rows), where growth and sawtooth show best:
+    /// their length, each line's (strategy + config) first repetition, and the lines in order.
+    static func firstRuns(_ timeline: [[String: String]]) -> (longest: Double, firstRun: [String: String], order: [String]) {
+        let longest = timeline.compactMap { Double($0["rows_done"] ?? "") }.max() ?? 0
+        var reached: [String: Double] = [:]
+        for sample in timeline {
+            if let run = sample["run_id"], let done = Double(sample["rows_done"] ?? "") { reached[run] = max(reached[run] ?? 0, done) }
+        }
+        var firstRun: [String: String] = [:]
+        var order: [String] = []
+        for sample in timeline where reached[sample["run_id"] ?? ""] == longest {
+            let key = [sample["strategy"] ?? "", sample["config"] ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+            guard let run = sample["run_id"], !key.isEmpty else { continue }
+            if firstRun[key] == nil { firstRun[key] = run; order.append(key) }
+        }
+        return (longest, firstRun, order)
+    }
+
+    /// Each memory line named at its end, the names pushed apart where lines end together
+    /// (eleven lines at 33–34 MB could not be told apart by colour alone, issue 44, item 3): one
+    /// block for each panel (resident memory, heap), after the lines.
+    static func endLabels(_ ends: [(done: Double, rss: Double, heap: Double, title: String)],
+                          rss: (Double, Double), heap: (Double, Double)) -> String {
+        var text = ""
+        for (values, range) in [(ends.map(\.rss), rss), (ends.map(\.heap), heap)] {
+            text += "# label_x label_y name\n"
+            for (end, y) in zip(ends, spread(values, span: range.1 - range.0)) {
+                text += "\(n(end.done)) \(n(y)) \"\(end.title.replacingOccurrences(of: "\"", with: "'"))\"\n"
+            }
+            text += "\n\n"
+        }
+        return text
     }
 
     /// Label positions for `values`, in their order, at least 3.5 % of the panel's `span` apart:
