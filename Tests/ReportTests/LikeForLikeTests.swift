@@ -345,4 +345,21 @@ import Testing
         let tableLine = text.split(separator: "\n").first { $0.hasPrefix("many-writers") && $0.contains("50") && !$0.contains(":") }
         #expect(tableLine?.contains("1904") == true, "\(tableLine ?? "")")
     }
+
+    /// Issue 44, item 10: `--strategy all` runs history-consumer, which records history whatever
+    /// was asked; the workload it alone makes (history=on) gets no recommendation nobody asked for,
+    /// unless it is the run's only one.
+    @Test func aWorkloadOnlyAForcingStrategyMakesIsNotRecommended() throws {
+        var options = LikeForLikeTests.options
+        options.forcesHistory = ["history-consumer"]
+        let consumer: [ResultRow] = LikeForLikeTests.rows("history-consumer", parameters: ["history": "on"],
+                                                          rate: LikeForLikeTests.steady(20_000))
+        let others: [ResultRow] = LikeForLikeTests.rows("batch", rate: LikeForLikeTests.steady(34_000))
+            + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000))
+        let s = LikeForLikeTests.summary(others + consumer, options: options)
+        #expect(s.recommendations.count == 1 && s.recommendations[0].workload.isEmpty, "\(s.recommendations.map(\.workload))")
+        let alone = LikeForLikeTests.summary(consumer + LikeForLikeTests.rows("history-consumer", parameters: ["history": "on", "batch_size": "100"],
+                                                                              rate: LikeForLikeTests.steady(10_000)), options: options)
+        #expect(alone.recommendations.count == 1)
+    }
 }

@@ -97,6 +97,7 @@ extension ConclusionOptions {
             if let bug = s.demonstratedBug { bugs[s.name] = (bug.bug, bug.fix) }
             if let purpose = s.purpose { purposes[s.name] = purpose }
             if !s.neverDelivers.isEmpty { neverDelivers[s.name] = s.neverDelivers }
+            if s.requiresHistory { forcesHistory.insert(s.name) }
         }
         workloadColumns = ConclusionFlags.workloadColumns
         // `store` (file or memory) is set by --store, not by a parameter of the table.

@@ -43,6 +43,10 @@ package struct ConclusionOptions: Sendable {
     /// Strategies whose result is another thing than the records (a count): compared only with
     /// strategies of the same purpose.
     package var purposes: [String: String] = [:]
+    /// Strategies that record persistent history whatever was asked (they consume it): a workload
+    /// of only these, beside the run's others, exists because they forced it, and no one asked
+    /// for its recommendation (issue 44, item 10).
+    package var forcesHistory: Set<String> = []
     /// The parameter columns that describe the workload (the records), not a choice: a
     /// recommendation is made per workload, never across them (10 k rows against 100 k rows is
     /// not a choice a team makes).

@@ -51,7 +51,11 @@ extension RunSummary {
                           throughLimit: Bool) -> [Recommendation] {
         let candidates = configurations.filter { !unranked.contains($0.strategy) }
         let columns = options.workloadColumns
-        let workloads = groups(candidates) { workload(of: $0, options: options) }
+        var workloads = groups(candidates) { workload(of: $0, options: options) }
+        // A workload only strategies that force history make, beside the run's others: not asked for.
+        if workloads.count > 1 {
+            workloads.removeAll { group in group.members.allSatisfy { options.forcesHistory.contains($0.strategy) } }
+        }
         // A heading names the columns that tell this workload from the run's others (unique keys
         // follow from rows and the duplicate rate).
         let varying = columns.indices.filter { i in columns[i] != "unique_keys" && Set(workloads.map { $0.key[i] }).count > 1 }
