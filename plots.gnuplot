@@ -250,9 +250,13 @@ if (has(chart)) { do for [fmt in formats] {
     # The run's --max-latency, where it asked for one.
     if (latency_cap ne "") { set arrow from graph 0, first (latency_cap + 0) to graph 1, first (latency_cap + 0) nohead dt 2 lw 2 lc rgb "#c00000" front; \
                              set label "--max-latency " . latency_cap . " ms" at graph 0.02, first (latency_cap + 0) offset 0, char 0.6 tc rgb "#c00000" font ",8" front }
+    # At one rate the three statistics stand side by side (p99 and max are often equal, and
+    # one point would hide the other).
+    dx = (latency_single_rate ne "") ? 0.02 : 0
+    if (dx > 0) { set xlabel "offered rate (records per second): all at " . latency_single_rate . "; p50, p99 and max drawn side by side" }
     plot for [i=1:|latency_series|] file(chart) index (i-1) using 1:2 with linespoints lt i dt 1 pt 7 title latency_series[i] . " p50", \
-         for [i=1:|latency_series|] file(chart) index (i-1) using 1:3 with linespoints lt i dt 2 pt 9 title latency_series[i] . " p99", \
-         for [i=1:|latency_series|] file(chart) index (i-1) using 1:4 with linespoints lt i dt 3 pt 5 title latency_series[i] . " max"
+         for [i=1:|latency_series|] file(chart) index (i-1) using ($1 * (1 + dx)):3 with linespoints lt i dt 2 pt 9 title latency_series[i] . " p99", \
+         for [i=1:|latency_series|] file(chart) index (i-1) using ($1 * (1 + 2 * dx)):4 with linespoints lt i dt 3 pt 5 title latency_series[i] . " max"
     unset logscale
     unset output
     reset
