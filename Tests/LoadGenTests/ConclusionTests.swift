@@ -206,13 +206,7 @@ import Testing
         #expect(page.contains("**A rerun on another day** may move rates and memory by ±30 %"), "\(page)")
         #expect(page.contains("| needs | outcome | errors |") && page.contains("| unique+links | short:unique+links |"), "\(page)")
         let before = try String(contentsOfFile: results, encoding: .utf8)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
-        shell.currentDirectoryURL = URL(fileURLWithPath: dir)
-        try shell.run()
-        await CLI.exit(of: shell)
-        #expect(shell.terminationStatus == 0)
+        #expect(try await Self.runPasted(block, in: dir) == 0)
         #expect(try String(contentsOfFile: results, encoding: .utf8) == before, "the rerun appended to the rows it reproduces")
         let fresh = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("rerun-") }
         #expect(fresh.count == 1 && FileManager.default.fileExists(atPath: dir + "/" + fresh[0] + "/r.csv"), "\(fresh)")
@@ -279,13 +273,7 @@ import Testing
         let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
         let block = try #require(page.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
         #expect(block.contains("--model \(dir)/models/\(model)") || block.contains("--model '\(dir)/models/\(model)'"), "\(block)")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
-        shell.currentDirectoryURL = URL(fileURLWithPath: elsewhere)
-        try shell.run()
-        await CLI.exit(of: shell)
-        #expect(shell.terminationStatus == 0)
+        #expect(try await Self.runPasted(block, in: elsewhere) == 0)
     }
 
     /// Issue 44, item 9: the dry run of operations, which have no limit, speaks of no limit runs
@@ -296,5 +284,17 @@ import Testing
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.hasPrefix("3 configurations × 1 repetition = 3 child processes\n") && !dry.stdout.contains("limit"),
                 "\(dry.stdout)")
+    }
+
+    /// Runs a review page's Reproduce block as pasted in `folder` (the test binary for
+    /// scripts/loadgen), and returns its exit status.
+    static func runPasted(_ block: String, in folder: String) async throws -> Int32 {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
+        shell.currentDirectoryURL = URL(fileURLWithPath: folder)
+        try shell.run()
+        await CLI.exit(of: shell)
+        return shell.terminationStatus
     }
 }

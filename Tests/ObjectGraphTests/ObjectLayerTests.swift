@@ -236,13 +236,12 @@ import Testing
         view.automaticallyMergesChangesFromParent = true
         var request = FetchRequest(entityName: "Expense")
         request.sortDescriptors = [SortDescriptor(key: "externalID")]
-        let (controller, edited) = try view.performAndWait { () throws -> (FetchedResultsController, ManagedObject) in
-            let c = try FetchedResultsController(fetchRequest: request, managedObjectContext: view)
-            try c.performFetch()
-            let all = c.fetchedObjects
+        let controller = try followingController(request, in: view)
+        let edited = view.performAndWait { () -> ManagedObject in
+            let all = controller.fetchedObjects
             for o in all.suffix(2) { view.refresh(o, mergeChanges: false) }   // two of them faults again
             all[1]["note"] = "mine"
-            return (c, all[1])
+            return all[1]
         }
         let observer = ChangeObserver(view)
         let before = view.performAndWait { view.objectWork }
@@ -286,11 +285,7 @@ import Testing
         let container = try makeContainer()
         let view = container.viewContext
         view.automaticallyMergesChangesFromParent = true
-        let controller = try view.performAndWait { () throws -> FetchedResultsController in
-            let c = try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Expense"), managedObjectContext: view)
-            try c.performFetch()
-            return c
-        }
+        let controller = try followingController(FetchRequest(entityName: "Expense"), in: view)
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             let category = try writer.insertNewObject(forEntityName: "Category")

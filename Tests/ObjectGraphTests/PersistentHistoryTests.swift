@@ -192,11 +192,7 @@ import Testing
         let container = try makeHistoryContainer()
         let view = container.viewContext
         view.automaticallyMergesChangesFromParent = true
-        let controller = try view.performAndWait { () throws -> FetchedResultsController in
-            let c = try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Expense"), managedObjectContext: view)
-            try c.performFetch()
-            return c
-        }
+        let controller = try followingController(FetchRequest(entityName: "Expense"), in: view)
         let importer = container.newBackgroundContext()
         _ = try importer.performAndWait {
             try importer.execute(BatchInsertRequest(entityName: "Expense", objects: (0..<5).map { ["externalID": .string("k\($0)")] }))

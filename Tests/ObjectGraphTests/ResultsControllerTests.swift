@@ -12,11 +12,7 @@ import Testing
         view.automaticallyMergesChangesFromParent = true
         var request = FetchRequest(entityName: "Expense", predicate: .compare("amount", .less, .value(.double(100))))
         request.sortDescriptors = [SortDescriptor(key: "amount")]
-        let controller = try view.performAndWait { () throws -> FetchedResultsController in
-            let c = try FetchedResultsController(fetchRequest: request, managedObjectContext: view)
-            try c.performFetch()
-            return c
-        }
+        let controller = try followingController(request, in: view)
         #expect(view.performAndWait { controller.count } == 10)
         try writer.performAndWait {
             let cat = try writer.fetch(FetchRequest(entityName: "Category"))[0]

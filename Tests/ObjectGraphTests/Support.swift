@@ -108,3 +108,12 @@ struct ReadByTwo {
         }
     }
 }
+
+/// A results controller over `request`, fetched and following `view`'s merges.
+func followingController(_ request: FetchRequest, in view: ManagedObjectContext) throws -> FetchedResultsController {
+    try view.performAndWait { () throws -> FetchedResultsController in
+        let c = try FetchedResultsController(fetchRequest: request, managedObjectContext: view)
+        try c.performFetch()
+        return c
+    }
+}

@@ -133,6 +133,17 @@ extension ConclusionFlags {
         return try? options(Arguments(command: "run", arguments: picked, specs: specs))
     }
 
+    /// What a command that reads results (`report`, `plot`, `export`) concludes with, the one rule
+    /// all three follow: the conclusion flags given decide for every row; without them, what the
+    /// rows' invocations asked when they agree; else the defaults, and the groups that differ
+    /// (empty when the options decide for every row).
+    static func reading(_ a: Arguments, rows: [ResultRow])
+        throws -> (options: ConclusionOptions, differing: [(asked: String, options: ConclusionOptions, rows: [ResultRow])]) {
+        if given(a) { return (try options(a), []) }
+        let groups = byInvocation(rows)
+        return groups.count == 1 ? (groups[0].options, []) : (try options(a), groups.count > 1 ? groups : [])
+    }
+
     /// The rows grouped by what their invocations asked, in file order, each with its options
     /// and a phrase naming them ("--objective rss --max-rss 60M"): one group when every
     /// invocation asked the same (or nothing readable, which reads as the defaults).

@@ -35,18 +35,13 @@ enum ExportCommand {
             throw CommandError.usage("export: --out \(out) is one of the results files it reads: give another file")
         }
         if let out = a.string("--out"), out != "-" { try checkOut(out, exporter) }
-        var options = try ConclusionFlags.options(a)
         let rows = try Charts.distinctRuns(a.positional.map { ($0, try Charts.results($0, command: "export")) }, command: "export")
         // Without a conclusion flag, the run's own (its recorded command), when its invocations agree.
-        if !ConclusionFlags.given(a) {
-            let asked = ConclusionFlags.byInvocation(rows)
-            if asked.count == 1 {
-                options = asked[0].options
-            } else {
-                FileHandle.standardError.write(Data(("export: the invocations in these results asked different things ("
-                    + asked.map { $0.asked.isEmpty ? "the defaults" : $0.asked }.joined(separator: "; ")
-                    + "); their recommendations use the defaults: give the flags to choose\n").utf8))
-            }
+        let (options, differing) = try ConclusionFlags.reading(a, rows: rows)
+        if !differing.isEmpty {
+            FileHandle.standardError.write(Data(("export: the invocations in these results asked different things ("
+                + differing.map { $0.asked.isEmpty ? "the defaults" : $0.asked }.joined(separator: "; ")
+                + "); their recommendations use the defaults: give the flags to choose\n").utf8))
         }
         let text = try exporter.render(ResultsSummary.make(rows, options: options))
         let out = a.string("--out") ?? "-"

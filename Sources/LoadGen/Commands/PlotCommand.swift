@@ -80,17 +80,8 @@ struct Charts {
                          writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
                          relatedObjectStrategies: StrategyRegistry.all.filter { $0.resolvesRelatedObjects && $0.operation == .import }.map(\.name),
                          limit: RawSQLiteStrategy().name,
-                         band: Comparison.Options().speed, options: try Self.conclusionOptions(a, rows: rows),
+                         band: Comparison.Options().speed, options: try ConclusionFlags.reading(a, rows: rows).options,
                          marks: Dictionary(uniqueKeysWithValues: StrategyRegistry.all.filter { !$0.caveat.isEmpty }.map { ($0.name, $0.caveat) }))
-    }
-
-    /// What the charts judge configurations by (issue 44, item 2): the conclusion flags given
-    /// (`report`'s), else what the rows' run asked (its recorded command) when its invocations
-    /// agree, else the catalogue's defaults. A configuration the run excluded is drawn as one.
-    static func conclusionOptions(_ a: Arguments, rows: [ResultRow]) throws -> ConclusionOptions {
-        if ConclusionFlags.given(a) { return try ConclusionFlags.options(a) }
-        let asked = ConclusionFlags.byInvocation(rows)
-        return asked.count == 1 ? asked[0].options : ConclusionFlags.catalogue
     }
 
     /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).

@@ -30,11 +30,9 @@ enum ReportCommand {
             return ExitCode.success
         }
         let a = try Arguments(command: "report", arguments: arguments, specs: specs)
-        var options = try ConclusionFlags.options(a)
         let charts = try Charts(a, command: "report", defaultOut: "review/")
         // Without a conclusion flag, each invocation concludes as it asked (its recorded command).
-        let asked = ConclusionFlags.given(a) ? [] : ConclusionFlags.byInvocation(charts.rows)
-        if asked.count == 1 { options = asked[0].options }
+        let (options, asked) = try ConclusionFlags.reading(a, rows: charts.rows)
         let machines = Self.machines(charts.rows)
         if machines.count > 1 && !a.flag("--cross-machine") {
             throw CommandError(message: "report: the rows were measured on \(machines.count) machines or SQLite versions "
@@ -53,7 +51,7 @@ enum ReportCommand {
         let drawn = try charts.draw()
         try Charts.makeFolders(folder)
         let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
-                          machines: machines, options: options, asked: asked.count > 1 ? asked : [])
+                          machines: machines, options: options, asked: asked)
         let path = page.path
         do { try page.write(text) } catch let error as ResultsFileError {
             throw CommandError(message: "report: \(error)", exitCode: error.exitCode)

@@ -63,8 +63,10 @@ extension ManagedObjectContext {
             registry[o.objectID] = nil
             o.invalidate()
         }
+        let controllers = resultsControllers
+        guard !controllers.isEmpty else { return flushRowCache() }
         let states = Dictionary(note.states.map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
-        for controller in resultsControllers {
+        for controller in controllers {
             controller.apply(inserted: kept, updated: refreshed, deleted: deleted) { [self] o in
                 if let state = states[o.objectID] { apply(state, to: o) } else { fireFault(o) }
             }
