@@ -46,6 +46,13 @@ import Testing
                                                     + "0.50 against 2.00 objects per record"))
     }
 
+    /// Counts a hundredth of an object apart are the same work: no figure from their tiny difference.
+    @Test func nearlyEqualCountsHoldWhateverAnObjectCosts() throws {
+        let s = LikeForLikeTests.summary(Self.rows("find-or-create-cached", objects: 1.011, rate: 50_000)
+                                         + Self.rows("context-noreset", objects: 1.010, rate: 20_000))
+        #expect(try #require(s.recommendations.first?.breakEvens.first).breakEven.seconds == nil)
+    }
+
     @Test func noFigureWithoutObjectCountsOrALeadToldApart() throws {
         // Rows from before the count: nothing said.
         let old = LikeForLikeTests.summary(LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(50_000))

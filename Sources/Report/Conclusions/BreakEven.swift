@@ -25,12 +25,17 @@ package struct BreakEven: Sendable, Equatable {
         guard let a = first.rate?.median, let b = other.rate?.median, a > b, b > 0,
               let objectsA = first.objectsPerRow, let objectsB = other.objectsPerRow else { return nil }
         let gap = 1 / b - 1 / a   // seconds per record the other is behind
-        let seconds = objectsA > objectsB ? gap / (objectsA - objectsB) : nil
+        // Counts within a hundredth of an object per record are the same work: a difference of
+        // 0.0002 would otherwise give a figure of milliseconds that means nothing.
+        let seconds = objectsA - objectsB > minimumDifference ? gap / (objectsA - objectsB) : nil
         return BreakEven(firstObjects: objectsA, otherObjects: objectsB, seconds: seconds)
     }
 
     /// Where a team learns to measure a managed object's cost on its own device.
     package static let guide = "docs/MEASURING-ON-A-DEVICE.md"
+
+    /// Objects per record below which two configurations handle the same objects.
+    static let minimumDifference = 0.01
 
     /// In microseconds, nil when it holds whatever an object costs.
     package var microseconds: Double? { seconds.map { $0 * 1e6 } }
