@@ -68,7 +68,7 @@ import Testing
     @Test func ticksReadApart() {
         #expect(ChartData.siTicks(upTo: 1_800_000) == (500_000, "%.1s%c") || ChartData.siTicks(upTo: 1_800_000).format == "%.1s%c")
         #expect(ChartData.siTicks(upTo: 60_000) == (10_000, "%.0s%c"))
-        #expect(ChartData.siTicks(upTo: 1_400).format == "%.1s%c")
+        #expect(ChartData.siTicks(upTo: 1_400).format == "%g", "500.0 beside 1.5k read worse than 500 beside 1500")
     }
 
     /// Rates more than ten times apart (a per-row save under synchronous FULL beside a batch
@@ -178,5 +178,21 @@ import Testing
         #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $1 - $0 >= 16 * 0.035 - 1e-9 })
         #expect(placed.min() == ends.min(), "the lowest stays where its line ends")
         #expect(ChartData.spread([10, 20], span: 16) == [10, 20], "labels already apart stay")
+    }
+
+    /// A line is named where it reached its last record: after the teardown every heap line
+    /// drops near zero, and names placed there could not tell the lines apart.
+    @Test func aLineIsNamedWhereItReachedItsLastRecord() throws {
+        func run(_ id: String, _ strategy: String, heap: Int) -> [[String: String]] {
+            [(0, 1_000_000), (1_000, heap), (2_000, heap), (2_000, 600_000)].map { done, bytes in
+                ["run_id": id, "strategy": strategy, "config": "", "rows_done": String(done),
+                 "rss_bytes": "30000000", "heap_bytes": String(bytes)]
+            }
+        }
+        let memory = ChartData(rows: [], timeline: run("r1", "fetch-update", heap: 4_000_000) + run("r2", "batch-update", heap: 7_000_000))
+            .charts.first { $0.name == "memory" }
+        let data = try #require(memory?.data)
+        let heapLabels = data.components(separatedBy: "# label_x label_y name\n").last ?? ""
+        #expect(heapLabels.contains("2000 4 \"fetch-update\"") && heapLabels.contains("2000 7 \"batch-update\""), "\(heapLabels)")
     }
 }

@@ -315,7 +315,12 @@ package struct ChartData: Sendable {
                 heaps.append((done, heap))
                 (rssRange, heapRange) = ((min(rssRange.0, rss / 1e6), max(rssRange.1, rss / 1e6)),
                                          (min(heapRange.0, heap / 1e6), max(heapRange.1, heap / 1e6)))
-                if ends.last?.title == title { ends.removeLast() }
+                // A line is named where it reached its last record, not after the teardown's
+                // drop, where every heap line meets near zero and no name tells them apart.
+                if ends.last?.title == title {
+                    if done <= ends.last!.done { continue }
+                    ends.removeLast()
+                }
                 ends.append((done, rss / 1e6, heap / 1e6, title))
             }
             text += "\n\n"

@@ -139,6 +139,8 @@ extension ChartData {
             let mantissa = tick / pow(10, exponent)
             return abs(mantissa - mantissa.rounded()) > 1e-9
         }
+        // Below ten thousand a decimal prefix would print "500.0" beside "1.5k": plain numbers read better.
+        if needsDecimal && top < 10_000 { return (step, "%g") }
         return (step, needsDecimal ? "%.1s%c" : "%.0s%c")
     }
 
