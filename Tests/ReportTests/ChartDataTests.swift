@@ -24,6 +24,27 @@ import Testing
         #expect(throughput.variables["settings"] == "1000 rows, 3 repetitions")
     }
 
+    /// Issue 44, item 2: a bar over a cap the run set is drawn apart, saying which cap, as the
+    /// conclusion excludes it; and an open loop's chart says the rate offered (its bars can
+    /// never pass it, the limit's can).
+    @Test func aBarOverTheRunsCapIsDrawnApartAndTheOfferedRateIsSaid() throws {
+        var options = LikeForLikeTests.options
+        options.maxRSSBytes = 60_000_000
+        options.subtitleColumns = ["rate"]
+        let lean = LikeForLikeTests.rows("context-reset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }
+        let fat = LikeForLikeTests.rows("context-noreset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }.map { row in
+            var heavy = row
+            heavy.measurement.peakRSSBytes = 105_000_000
+            return heavy
+        }
+        let throughput = try chart("throughput", ChartData(rows: lean + fat, options: options))
+        let (bars, _) = try blocks(throughput)
+        #expect(bars.contains { $0.contains("\"context-noreset — over --max-rss\"") && $0.hasSuffix(" 1") }, "\(bars)")
+        #expect(bars.contains { $0.contains("\"context-reset\"") && $0.hasSuffix(" 0") }, "\(bars)")
+        #expect(throughput.variables["apart"] == "1")
+        #expect(throughput.variables["settings"]?.contains("offered 5000 records/s") == true, "\(throughput.variables)")
+    }
+
     /// Issue 26, 6: the limit is one line per workload at the limit's own measured median (not a
     /// tick per bar computed as rate ÷ vs_limit, which moved from 48 k to 72 k in one chart), and
     /// configurations that may not be recommended are drawn apart with why.

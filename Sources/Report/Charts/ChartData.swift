@@ -95,6 +95,8 @@ package struct ChartData: Sendable {
             switch column {
             case "rows": parts.append("\(value) rows")
             // An update or delete works on a share of the records: the rate is of those.
+            // An open loop's rate is at most the offered one: a reader must not take it for the engine's speed.
+            case "rate": parts.append("offered \(Double(value).map(n) ?? value) records/s (no strategy's rate can pass it)")
             case "fraction": parts.append(String(format: "each targets %g %% of the records", (Double(value) ?? 0) * 100))
             default: parts.append("\(column) \(value)")
             }

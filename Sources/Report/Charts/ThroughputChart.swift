@@ -42,7 +42,8 @@ extension ChartData {
         var longest = 0
         for (i, c) in bars.enumerated() {
             let values = ChartColumn.values(declaration.columns, of: c).map { $0.map(n) ?? "NaN" }.joined(separator: " ")
-            let outcome = c.verdict.outcome
+            // Apart for the reason the run gave: a broken promise, or a cap the team set (issue 44, item 2).
+            let outcome = c.verdict.isOK ? RunSummary.overCap(c, options: s.options)?.flag ?? "ok" : c.verdict.outcome
             let why = outcome == "ok" || c.strategy == limit ? "" : " — " + outcome.replacingOccurrences(of: "short:", with: "short: ")
                 .replacingOccurrences(of: "+", with: ", ")
             // Several workloads in one chart: each bar says which (what its label lacks of it);
@@ -57,7 +58,7 @@ extension ChartData {
             longest = max(longest, label.count)
             // Quoted: gnuplot reads a quoted field with spaces as one column.
             text += "\(bars.count - i) \"\(label.replacingOccurrences(of: "\"", with: "'"))\" \(values) "
-                + "\(c.strategy == limit ? 2 : c.verdict.isOK ? 0 : 1)\n"
+                + "\(c.strategy == limit ? 2 : outcome == "ok" ? 0 : 1)\n"
         }
         // The limit: one segment per workload across its bars, at the limit's measured median.
         text += "\n\n# limit_rows_per_s y_top y_bottom\n"
@@ -71,7 +72,7 @@ extension ChartData {
 
     /// The titles of the bars' three kinds, in the order of the `apart` column.
     static func throughputTitles(limit: String) -> [String] {
-        ["may be recommended", "may not: short of what the workload needs, a bug it shows, or failed",
+        ["may be recommended", "may not: short of what the workload needs, over a cap, a bug it shows, or failed",
          "limit (\(limit), its measured median)"]
     }
 
@@ -112,7 +113,7 @@ extension ChartData {
         let ticks = siTicks(upTo: highest)
         let caveats = bars.map(\.strategy).uniqued().compactMap { strategy in marks[strategy].map { "\(strategy): \($0)" } }
             .flatMap { wrapped($0, width: 110) }
-        let apart = bars.filter { !$0.verdict.isOK && $0.strategy != limit }.count
+        let apart = bars.filter { (!$0.verdict.isOK || RunSummary.overCap($0, options: s.options) != nil) && $0.strategy != limit }.count
         let titles = throughputTitles(limit: limit)
         return ["titleok": titles[0], "titleapart": titles[1], "titlelimit": titles[2], "count": String(bars.count),
                 "log": logScale ? "1" : "0", "start": n(start),

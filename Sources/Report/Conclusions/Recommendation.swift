@@ -133,6 +133,20 @@ extension RunSummary {
         Dictionary(zip(members.map(\.parameters), names(members)), uniquingKeysWith: { a, _ in a })
     }
 
+    /// The cap a team set (`--max-rss`, `--max-latency`) that `c` broke: the flag, and why in
+    /// full. One rule for the conclusion and the charts, which draw such a bar apart.
+    static func overCap(_ c: Configuration, options: ConclusionOptions) -> (flag: String, why: String)? {
+        let rss = c.peakRSS?.median ?? 0
+        if let limit = options.maxRSSBytes, rss > Double(limit) {
+            return ("over --max-rss", "peak RSS \(Format.bytes(Int(rss))) is above --max-rss \(Format.bytes(limit))")
+        }
+        let p99 = c.latencyP99?.median ?? 0
+        if let limit = options.maxLatencyMilliseconds, p99 > limit {
+            return ("over --max-latency", String(format: "p99 latency %.1f ms is above --max-latency %.1f ms", p99, limit))
+        }
+        return nil
+    }
+
     /// Why `c` may not be recommended, nil when it may.
     private static func exclusion(of c: Configuration, options: ConclusionOptions, throughLimit: Bool) -> String? {
         if !c.verdict.isOK {
@@ -141,14 +155,7 @@ extension RunSummary {
         if c.underCallgrind {
             return "counted under callgrind (--instructions): its time and memory are valgrind's, not a timing"
         }
-        let rss = c.peakRSS?.median ?? 0
-        if let limit = options.maxRSSBytes, rss > Double(limit) {
-            return "peak RSS \(Format.bytes(Int(rss))) is above --max-rss \(Format.bytes(limit))"
-        }
-        let p99 = c.latencyP99?.median ?? 0
-        if let limit = options.maxLatencyMilliseconds, p99 > limit {
-            return String(format: "p99 latency %.1f ms is above --max-latency %.1f ms", p99, limit)
-        }
+        if let over = overCap(c, options: options) { return over.why }
         guard Metric.of(c, options.objective, throughLimit: throughLimit).median(c) == nil else { return nil }
         switch options.objective {
         case .rate: return "no rate"

@@ -395,7 +395,8 @@ extension RunParameter {
                      render: { [$0.rate.map { Format.fixed($0, 1) } ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          c.rate = try number(text, 1...10_000_000, "records per second, from 1 to 10000000")
-                     }, uses: { s, _ in s.operation == .import }, unset: { $0.rate = nil }).notOnFilledStore(),
+                     }, uses: { s, _ in s.operation == .import }, unset: { $0.rate = nil }).notOnFilledStore()
+                     .shownInSubtitles(),   // a rate capped by the offered one is not the engine's speed
     ]
 
     /// A size or count of generated records that only some records have (the expenses'
