@@ -35,7 +35,7 @@ package final class Database: @unchecked Sendable {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = Self.withCPath(path) { sqlite3_open_v2($0, &db, flags, nil) }
         guard rc == SQLITE_OK, let db else {
             let error = SQLiteError(code: rc, connection: db)
             sqlite3_close_v2(db)
@@ -47,6 +47,23 @@ package final class Database: @unchecked Sendable {
         self.counters = counters
         self.printsSQL = Self.printsSQLFromEnvironment
         Self.open.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// `path` as a C string in a buffer of its exact size, on the stack where it fits.
+    ///
+    /// Passing a String straight to C may copy it into an array that grows as it is filled;
+    /// at some lengths it grew once more, and the allocations counted in a strategy's window
+    /// followed the temporary folder's name: raw-sqlite counted 6,550 under TMPDIR=/tmp and
+    /// 6,548 under /t, the same binary, so a baseline made on a machine with another temporary
+    /// folder failed on unchanged code (issue 46). Every path a window hands to C goes through here.
+    package static func withCPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        let length = path.utf8.count
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
+            var end = 0
+            for byte in path.utf8 { buffer[end] = CChar(bitPattern: byte); end += 1 }
+            buffer[end] = 0
+            return body(UnsafePointer(buffer.baseAddress!))
+        }
     }
 
     /// Connections open in this process: a strategy that returns with connections still open

@@ -34,6 +34,19 @@ import Testing
         return copy
     }
 
+    /// A copy of the results file `path` with `column`'s counts multiplied by `factor`: work
+    /// injected into the figures, exactly.
+    static func scaled(_ path: String, column: String, by factor: Double, to copy: String) throws -> String {
+        let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
+        let index = try #require(records.first?.firstIndex(of: column))
+        let scaled = records.enumerated().map { n, r in
+            n == 0 ? r : r.enumerated().map { $0.offset == index ? String(Int((Double($0.element) ?? 0) * factor)) : $0.element }
+        }
+        try scaled.map { $0.map(ResultsFixture.quote).joined(separator: ",") + "\r\n" }.joined()
+            .write(toFile: copy, atomically: true, encoding: .utf8)
+        return copy
+    }
+
     /// Runs a script of the checkout (`scripts/nightly-ci`) with `environment` added.
     func script(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, output: String) {
         try await run(Self.checkout + "/" + arguments[0], Array(arguments.dropFirst()), environment: environment)
@@ -123,7 +136,7 @@ import Testing
             if let v = Double(row["vs_limit"] ?? ""), row["strategy"] == "prefetch" { row["vs_limit"] = String(v / 2) }
         }
         let across = try await CLI.run(["compare", other, slower, "--cross-machine"])
-        #expect(across.status == 0 && across.stdout.contains("Time and memory across machines"), "\(across.stdout)")
+        #expect(across.status == 0 && across.stdout.contains("Time, memory, instructions and allocations across machines"), "\(across.stdout)")
         #expect(across.stdout.contains("across machines: not judged"))
         let more = try base.write("more-statements-elsewhere.csv") { row in
             if row["strategy"] == "prefetch", let n = Int(row["sql_statements"] ?? "") { row["sql_statements"] = String(n + 1) }
@@ -207,7 +220,10 @@ import Testing
         let dir = CLI.makeFolder()
         let suite = dir + "/pr"
         try "--strategy batch,prefetch --rows 600 --dup-rate 0.1 --synchronous normal --repeat 3\n".write(toFile: suite, atomically: true, encoding: .utf8)
-        let env = ["LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "AB_SUITE": suite, "AB_ROUNDS": "6",
+        let work = dir + "/pr-work"
+        try "--strategy batch,context-reset --rows 200 --dup-rate 0.1 --synchronous normal --instructions --repeat 1 --no-limit\n"
+            .write(toFile: work, atomically: true, encoding: .utf8)
+        let env = ["LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "AB_SUITE": suite, "AB_WORK_SUITE": work, "AB_ROUNDS": "8",
                    "NIGHTLY_RESULTS": dir + "/results", "NIGHTLY_BASELINE": dir + "/baseline.csv", "GITHUB_STEP_SUMMARY": dir + "/summary.md",
                    "TMPDIR": dir + "/", "LOADGEN_GIT_REV": "test"]
         let base = dir + "/base.csv"
@@ -220,8 +236,19 @@ import Testing
         #expect(ab.status == 0 || ab.status == 1, "\(ab.output)")
         let gate = try String(contentsOfFile: dir + "/ab/gate.md", encoding: .utf8)
         #expect(gate.contains("## loadgen ab: ") && gate.contains("**What it can see:**"), "\(gate)")
-        #expect(gate.contains("Timing: exit \(ab.status); work: exit 0."), "\(gate)")
+        // The work step: the same binary twice counts the same work (issue 46).
+        #expect(gate.contains("Work: exit 0; time: exit"), "\(gate)")
         #expect(gate.contains("## loadgen compare: no regression"), "\(gate)")
+        let counted = try CLI.rows(dir + "/ab/work-new.csv")
+        #expect(counted.count == 2 && counted.allSatisfy { Int($0["instructions"] ?? "") ?? 0 > 0 }, "\(counted)")
+        // The new side's instructions grown by 2 % fail the work step; by 0.3 % (under its
+        // ±0.5 %), they pass: the counts are what is judged, with no statistics in between.
+        for (growth, expected) in [(1.02, Int32(1)), (1.003, Int32(0))] {
+            let grown = try Self.scaled(dir + "/ab/work-new.csv", column: "instructions", by: growth, to: dir + "/grown.csv")
+            let judged = try await run(CLI.binary, ["compare", dir + "/ab/work-base.csv", grown, "--work-only"])
+            #expect(judged.status == expected, "+\(growth): \(judged.output)")
+            if expected == 1 { #expect(judged.output.contains("| instructions |"), "\(judged.output)") }
+        }
         #expect(try String(contentsOfFile: dir + "/summary.md", encoding: .utf8).contains("# The gate:"))
         // The rows of one night appended twice (a re-run restoring the history its first attempt
         // saved) are in the history once.
@@ -263,6 +290,47 @@ import Testing
         #expect(try await CLI.run(["compare", "--figures", figures, base.path]).status == 0)
         let text = try String(contentsOfFile: figures, encoding: .utf8)
         #expect(text.contains("| sql_statements | ") && text.split(separator: "\n").count > 20, "\(text)")
+    }
+
+    /// Issue 46, 3: the same binary counts the same allocations wherever its temporary folder
+    /// is. The store's path was copied to C through a buffer that grew at some lengths:
+    /// raw-sqlite counted 6,550 under /tmp and 6,548 under /t, and a baseline made on a machine
+    /// with another temporary folder failed on unchanged code.
+    @Test func theTemporaryFoldersPathDoesNotMoveTheAllocations() async throws {
+        let dir = CLI.makeFolder()
+        var counts: Set<String> = []
+        // Sixteen lengths in a row: the old code counted 2 more at one length in sixteen (under
+        // /tmp and /ttt, not /t, /tt or /tttt).
+        for folder in (1...16).map({ "/" + String(repeating: "d", count: $0) }) {
+            try FileManager.default.createDirectory(atPath: dir + folder, withIntermediateDirectories: true)
+            let out = dir + folder + "/r.csv"
+            // raw-sqlite: a debug build's context-reset counts its sampler's allocations too, which vary.
+            let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "300", "--repeat", "1", "--no-limit",
+                                       "--out", out, "--quiet"], tmpdir: dir + folder)
+            #expect(r.status == 0, "\(r.stderr)")
+            counts.insert(try CLI.rows(out).map { "\($0["strategy"] ?? "") \($0["allocations"] ?? "")" }.joined(separator: ", "))
+        }
+        #expect(counts.count == 1, "\(counts)")
+    }
+
+    /// Issue 46: a configuration measured by one side only leaves part of the suite unjudged:
+    /// `ab` exits 2, saying which, however many rounds the others had (it exited 0 before).
+    @Test func abFailsWhenAConfigurationCannotBePaired() async throws {
+        let dir = CLI.makeFolder()
+        let both = dir + "/both.csv", one = dir + "/one.csv"
+        #expect(try await CLI.run(["run", "--strategy", "batch,prefetch", "--rows", "200", "--repeat", "1", "--no-limit",
+                                   "--out", both, "--quiet"], tmpdir: dir).status == 0)
+        let rows = try String(contentsOfFile: both, encoding: .utf8).split(separator: "\r\n")
+        try (rows.filter { !$0.contains(",prefetch,") }.joined(separator: "\r\n") + "\r\n").write(toFile: one, atomically: true, encoding: .utf8)
+        for side in ["base", "new"] { try FileManager.default.createDirectory(atPath: dir + "/ab/" + side, withIntermediateDirectories: true) }
+        for round in 1...12 {
+            let name = String(format: "round-%03d.csv", round)
+            try FileManager.default.copyItem(atPath: both, toPath: dir + "/ab/base/" + name)
+            try FileManager.default.copyItem(atPath: one, toPath: dir + "/ab/new/" + name)
+        }
+        let judged = try await CLI.run(["ab", "--judge", "--out", dir + "/ab"])
+        #expect(judged.status == 2 && judged.stderr.contains("were not judged, first prefetch"), "\(judged.stderr)")
+        #expect(try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains("**Not judged:** prefetch"))
     }
 
     /// Bad input to `ab` is one line naming the flag, exit 64 (66 for a base that is not there),

@@ -45,7 +45,7 @@ import Testing
         // The shared machine drift (±30 % between rounds) cancels in the pairs: the others are unchanged.
         #expect(c.configurations.filter { $0.strategy != "context-reset" }.allSatisfy { abs($0.change) < 0.02 })
         let report = PairedReport.render(c, context: PairedReport.Context())
-        #expect(report.hasPrefix("## loadgen ab: 1 slowdown: context-reset +"), "\(report)")
+        #expect(report.hasPrefix("## loadgen ab: 1 slowdown: context-reset time +"), "\(report)")
         #expect(report.contains("**What it can see:**"))
     }
 
@@ -71,6 +71,75 @@ import Testing
         let report = PairedReport.render(c, context: PairedReport.Context())
         #expect(report.contains("sql_statements 38,453 → 38,458 (+5)"), "\(report)")
         #expect(report.contains("**Not judged:** prefetch"), "\(report)")
+    }
+}
+
+/// Issue 46: wall time and CPU time each judged; what the pairs can see stated as the change
+/// they would flag 9 times in 10; a history consumer's racing counts are no work change.
+@Suite struct PairedMeasuresTests {
+    /// `rounds` pairs of one configuration whose wall times move ±`wallNoise` a run and CPU
+    /// times ±1 %, the new side's CPU time `cpuSlower` longer.
+    func pairs(_ rounds: Int, cpuSlower: Double, wallNoise: Double = 0.15) -> (base: [[ResultRow]], new: [[ResultRow]]) {
+        var random = SplitMix64(seed: 11)
+        func jitter(_ share: Double) -> Double { 1 + share * (Double(random.next(below: 2001)) / 1000 - 1) }
+        func row(_ inv: String, cpu: Double) -> ResultRow {
+            var r = LikeForLikeTests.rows("context-reset", 1, inv: inv, rate: { _ in 50_000 * jitter(wallNoise) })[0]
+            r.measurement.cpuUserSeconds = cpu * jitter(0.01)
+            r.measurement.cpuSystemSeconds = 0.01
+            return r
+        }
+        var base: [[ResultRow]] = [], new: [[ResultRow]] = []
+        for r in 1...rounds {
+            base.append([row("b\(r)", cpu: 0.05)])
+            new.append([row("n\(r)", cpu: 0.05 * (1 + cpuSlower))])
+        }
+        return (base, new)
+    }
+
+    @Test func aCPUSlowdownHiddenInWallTimeNoiseIsFlaggedOnCPUTime() throws {
+        let (base, new) = pairs(30, cpuSlower: 0.06)
+        let c = PairedComparison(base: base, new: new)
+        let cpu = try #require(c.configurations.first { $0.measure == .cpu })
+        #expect(cpu.verdict == .slower, "\(cpu)")
+        #expect(c.configurations.count == 2 && c.testLevel == 0.025)
+        let report = PairedReport.render(c, context: PairedReport.Context())
+        #expect(report.contains("1 slowdown: context-reset CPU time +"), "\(report)")
+        let unchanged = pairs(30, cpuSlower: 0)
+        #expect(PairedComparison(base: unchanged.base, new: unchanged.new).regressions.isEmpty)
+    }
+
+    /// "Smallest visible" is a change these pairs' spread would flag in at least 9 of 10 trials:
+    /// checked here on 40 fresh trials drawn from the same spread, shifted by it.
+    @Test func theSmallestVisibleChangeIsCaughtNineTimesInTen() throws {
+        var random = SplitMix64(seed: 5)
+        func noise() -> Double { 0.09 * (Double(random.next(below: 2001)) / 1000 - 1) }
+        let observed = (0..<30).map { _ in noise() }
+        let level = 0.05 / 10
+        let visible = try #require(PairedComparison.smallestVisible(observed, level: level, threshold: 0.03))
+        let caught = (0..<40).filter { _ in
+            Wilcoxon.pGreater((0..<30).map { _ in noise() + log(1 + visible) }) < level
+        }.count
+        #expect(caught >= 34, "\(visible): caught \(caught) of 40")
+        // Where the pairs themselves would just be flagged (the old figure) is a smaller change.
+        let shifted = (1...200).map { Double($0) * 0.005 }.first { s in
+            s >= 0.03 && Wilcoxon.pGreater(observed.map { $0 - Statistics.median(ofSorted: observed.sorted()) + log(1 + s) }) < level
+        }
+        #expect(try #require(shifted) < visible)
+    }
+
+    @Test func aHistoryConsumersRacingCountsAreNoWorkChange() {
+        var base = [LikeForLikeTests.rows("history-consumer", 1, inv: "b", rate: { _ in 40_000 })]
+        var new = [LikeForLikeTests.rows("history-consumer", 1, inv: "n", rate: { _ in 40_000 })]
+        for (side, statements) in [(0, 7_770), (1, 7_771)] {
+            var row = side == 0 ? base[0][0] : new[0][0]
+            row.measurement.sql = StatementCounters.Snapshot(select: 0, insert: statements, update: 0, delete: 0, transaction: 0,
+                                                             other: 0, commits: 2, vmSteps: 0)
+            var counters = StrategyCounters()
+            counters.historyLagP50Milliseconds = 12
+            row.measurement.strategy = counters
+            if side == 0 { base[0][0] = row } else { new[0][0] = row }
+        }
+        #expect(PairedComparison(base: base, new: new).workChanges.isEmpty)
     }
 }
 

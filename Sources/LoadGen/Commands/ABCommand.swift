@@ -35,9 +35,7 @@ enum ABCommand {
         let a = try Arguments(command: "ab", arguments: arguments, specs: specs)
         try a.refusePositional()
         guard let out = a.string("--out") else { throw CommandError.usage("ab: --out DIR is required (where the rows and ab.md go)") }
-        var options = PairedComparison.Options()
-        options.threshold = try a.double("--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!
-        options.alpha = try a.double("--alpha", default: options.alpha, in: 1e-9...0.5, describe: "a level above 0, up to 0.5")!
+        let options = try comparisonOptions(a)
         // A DIR/ab.md of the user's own is refused before any round, as plot refuses its files.
         let page = ReportFile(path: out + "/ab.md", signature: PairedReport.signature)
         if FileManager.default.fileExists(atPath: page.path) {
@@ -47,6 +45,7 @@ enum ABCommand {
         // Typed by the user, printed in ab.md's heading and tables.
         context.base = MarkdownText.inline(a.string("--base-label") ?? "base")
         context.new = MarkdownText.inline(a.string("--new-label") ?? "new")
+        var failed: [String] = []
         if !a.flag("--judge") {
             guard let base = a.string("--base") else { throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)") }
             guard access(base, X_OK) == 0 else {
@@ -62,7 +61,7 @@ enum ABCommand {
             try checkBinary(base, flag: "--base")
             let started = Clock.nanoseconds()
             let before = loadAverage()
-            context.notJudged = try run(base: base, suite: suite, rounds: rounds, out: out)
+            (context.notJudged, failed) = try run(base: base, suite: suite, rounds: rounds, out: out)
             context.seconds = Clock.seconds(since: started)
             context.load = before.flatMap { b in loadAverage().map { (b, $0) } }
         }
@@ -73,13 +72,29 @@ enum ABCommand {
         let text = PairedReport.render(comparison, context: context)
         try page.write(text)
         print(text, terminator: "")
-        return verdict(comparison)
+        return verdict(comparison, failed: failed)
     }
 
-    /// As compare: 2 when nothing could be judged (a gate that judged nothing must not pass), or
-    /// when a configuration had too few pairs for its test to flag any slowdown; 1 for a slowdown.
-    static func verdict(_ comparison: PairedComparison) -> Int32 {
+    /// `--threshold` and `--alpha`.
+    static func comparisonOptions(_ a: Arguments) throws -> PairedComparison.Options {
+        var options = PairedComparison.Options()
+        options.threshold = try a.double("--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!
+        options.alpha = try a.double("--alpha", default: options.alpha, in: 1e-9...0.5, describe: "a level above 0, up to 0.5")!
+        return options
+    }
+
+    /// As compare: 2 when nothing could be judged (a gate that judged nothing must not pass),
+    /// when a configuration could not be paired or a run of it failed (a gate that judged part
+    /// of its suite must not pass either), or when a configuration had too few pairs for its
+    /// test to flag any slowdown; 1 for a slowdown.
+    static func verdict(_ comparison: PairedComparison, failed: [String] = []) -> Int32 {
         if comparison.configurations.isEmpty { return CompareCommand.usage }
+        let unjudged = comparison.unpaired.map { "\($0.configuration) (\($0.why))" } + failed
+        if let first = unjudged.first {
+            FileHandle.standardError.write(Data(("loadgen: ab: \(unjudged.count) configuration(s) were not judged, first \(first): "
+                + "the gate cannot pass on part of its suite; see Not judged in ab.md\n").utf8))
+            return CompareCommand.usage
+        }
         if let first = comparison.blind.first {
             FileHandle.standardError.write(Data(("loadgen: ab: \(comparison.blind.count) configuration(s) could not be judged: "
                 + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more\n").utf8))
@@ -91,17 +106,18 @@ enum ABCommand {
     // MARK: Running
 
     /// Runs every configuration of `suite` `rounds` times a side; returns what it could not pair.
-    static func run(base: String, suite: String, rounds: Int, out: String) throws -> [String] {
+    static func run(base: String, suite: String, rounds: Int, out: String) throws -> (notJudged: [String], failed: [String]) {
         let text = try Suite.text(of: suite, command: "ab")
         for side in ["base", "new", "lines"] { try Charts.makeFolders(out + "/" + side) }
         let new = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var lines: [(file: String, count: Int)] = []
-        var notJudged: [String] = []
+        var notJudged: [String] = [], failed: [String] = []
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let words = try Suite.words(of: line)
             guard !words.isEmpty else { continue }
             if words.contains("--instructions") {
-                notJudged.append("\(suite):\(number + 1) counts instructions under callgrind (not timings: the baseline judges them)")
+                notJudged.append("\(suite):\(number + 1) counts instructions under callgrind (not timings: the gate's work "
+                                 + "step counts both sides' instructions)")
                 continue
             }
             let file = "\(out)/lines/line-\(number + 1).suite"
@@ -124,7 +140,7 @@ enum ABCommand {
                                                          "--out", "\(out)/\(side)/\(name)", "--quiet"])
                         if status != 0 && status != 1 {
                             let why = "\(line.file) configuration \(k): the \(side) exited \(status)"
-                            if !notJudged.contains(why) { notJudged.append(why) }
+                            if !failed.contains(why) { failed.append(why) }
                         }
                     }
                     done += 1
@@ -134,7 +150,7 @@ enum ABCommand {
                 }
             }
         }
-        return notJudged
+        return (notJudged + failed, failed)
     }
 
     /// A suite line's words without what ab decides: repetitions, warm-ups, limits.

@@ -94,7 +94,7 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     private var isNewFile: Bool {
         if isInMemory { return true }
         var info = stat()
-        return stat(path, &info) != 0 || info.st_size == 0
+        return Database.withCPath(path) { stat($0, &info) } != 0 || info.st_size == 0
     }
 
     /// The page size Core Data gives a new store (`connect`: 4096, unless the app's pragmas say

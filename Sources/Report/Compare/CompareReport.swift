@@ -12,8 +12,8 @@ package enum CompareReport {
                 + "the A/B pairs on one machine, not against a stored baseline.\n\n"
         } else if c.crossMachine {
             text += "**Compared across machines (--cross-machine)**: baseline on \(c.baselineMachines.joined(separator: "; ")), "
-                + "now on \(c.currentMachines.joined(separator: "; ")). Exact and near-exact figures are judged; time and "
-                + "memory need not transfer, so they are shown, not judged.\n\n"
+                + "now on \(c.currentMachines.joined(separator: "; ")). Exact figures and SQLite's VM steps are judged; "
+                + "time, memory, instructions and allocations need not transfer, so they are shown, not judged.\n\n"
         } else {
             text += "Machine: \(c.currentMachines.joined(separator: "; ")).\n\n"
         }
@@ -25,7 +25,7 @@ package enum CompareReport {
         text += "### Improvements (\(c.improvements.count))\n\n" + table(c.improvements)
         text += "### Near misses (\(c.nearMisses.count))\n\nMoved past half their threshold, not flagged.\n\n" + table(c.nearMisses)
         if !c.reported.isEmpty {
-            text += "### Time and memory across machines (\(c.reported.count), not judged)\n\n" + table(c.reported)
+            text += "### Time, memory, instructions and allocations across machines (\(c.reported.count), not judged)\n\n" + table(c.reported)
         }
         let unchanged = c.unchanged.values.reduce(0, +)
         let kinds = [Comparison.Kind.exact, .nearExact, .noisy].compactMap { kind in

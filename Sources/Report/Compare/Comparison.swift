@@ -114,7 +114,9 @@ package struct Comparison: Sendable {
     static let exactFigures = correctnessFigures + ResultRow.columns.filter { $0.rule == .exact }.map(\.name)
     /// The exact figures' names, for a caller that picks what to bisect on.
     package static var exactFigureNames: [String] { exactFigures }
-    static let nearExactFigures = ResultRow.columns.filter { $0.rule == .nearExact }.map(\.name)
+    static let nearExactFigures = ResultRow.columns.filter { $0.rule == .nearExact || $0.rule == .nearExactOnOneMachine }.map(\.name)
+    /// The near-exact figures another machine counts differently: shown across machines, not judged.
+    static let oneMachineFigures = ResultRow.columns.filter { $0.rule == .nearExactOnOneMachine }.map(\.name)
     /// Noisy figures, whether higher is better, and the threshold that judges each.
     static let noisyFigures: [NoisyFigure] = ResultRow.columns.compactMap { column in
         if case .noisy(let higherIsBetter, let threshold) = column.rule { return NoisyFigure(column.name, higherIsBetter, threshold) }

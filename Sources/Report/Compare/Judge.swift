@@ -147,6 +147,11 @@ struct Judge {
         let verdict = String(format: "%@ than ±%.2f %% (%d repetitions)", abs(ratio) > threshold ? "more" : "less",
                              threshold * 100, before.count)
         let cells = (Self.format(before.median), Self.format(now.median), Self.percent(ratio))
+        if crossMachine && Comparison.oneMachineFigures.contains(figure) {
+            guard abs(ratio) > Comparison.Options.nearMissShare * options.nearExact else { return .unchanged(.nearExact, nearMiss: nil) }
+            return .reported(finding(figure, cells.0, cells.1, cells.2, "across machines: not judged (another CPU or kernel "
+                                     + "counts other instructions and allocations for the same binary)"))
+        }
         if ratio > threshold { return .regression(finding(figure, cells.0, cells.1, cells.2, "more work: " + verdict)) }
         if ratio < -threshold { return .improvement(finding(figure, cells.0, cells.1, cells.2, "less work: " + verdict)) }
         let near = abs(ratio) > Comparison.Options.nearMissShare * threshold

@@ -30,11 +30,13 @@ package enum PairedReport {
                 + (faster.isEmpty ? "" : "; \(faster.count) faster") + "\n\n"
         } else {
             text += "\(regressions.count) slowdown\(regressions.count == 1 ? "" : "s"): "
-                + regressions.map { "\($0.name) \(percent($0.change)) (p = \(p($0.pSlower)))" }.joined(separator: "; ") + "\n\n"
+                + regressions.map { "\($0.name) \($0.measure.rawValue) \(percent($0.change)) (p = \(p($0.pSlower)))" }
+                    .joined(separator: "; ") + "\n\n"
         }
         text += "\(context.new) against \(context.base), built and run on this machine in one job: \(context.rounds) rounds, each "
             + "running every configuration once per side, back to back, the order alternating (ABBA). "
-            + String(format: "A finding needs p < %.2g (%.2g over %d tests) and a change of at least %.0f %%.",
+            + String(format: "Wall time and CPU time per record are each judged; a finding needs p < %.2g (%.2g over %d tests) "
+                     + "and a change of at least %.0f %%.",
                      c.testLevel, c.options.alpha, c.configurations.count + c.strategies.count, c.options.threshold * 100)
         if let load = context.load { text += String(format: " Load average %.2f before, %.2f after.", load.before, load.after) }
         if context.seconds > 0 { text += " Took \(Format.duration(context.seconds))." }
@@ -63,9 +65,9 @@ package enum PairedReport {
         let visible = c.configurations.compactMap(\.smallestVisible).sorted()
         let blind = c.configurations.filter { $0.smallestVisible == nil }.map(\.name)
         if !visible.isEmpty {
-            text += String(format: "**What it can see:** the smallest slowdown these pairs could have been flagged at is %.1f %% "
-                           + "(median over configurations; %.1f … %.1f %%).", visible[visible.count / 2] * 100, visible.first! * 100,
-                           visible.last! * 100)
+            text += String(format: "**What it can see:** the smallest slowdown these pairs would flag 9 times in 10 is %.1f %% "
+                           + "(median over configurations and measures; %.1f … %.1f %%; each in the table).",
+                           visible[visible.count / 2] * 100, visible.first! * 100, visible.last! * 100)
         } else if !c.configurations.isEmpty {
             text += "**What it can see:** nothing under 100 %."
         }
@@ -78,11 +80,11 @@ package enum PairedReport {
     }
 
     private static func table(_ title: String, _ rows: [PairedComparison.Judged]) -> String {
-        var text = "### \(title)\n\n| | pairs | time (median) | 95 % CI | p slower | p faster | smallest visible | verdict |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---|\n"
+        var text = "### \(title)\n\n| | measure | pairs | change (median) | 95 % CI | p slower | p faster | "
+            + "seen 9 in 10 | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n"
         for j in rows {
             let ci = j.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? ""
-            text += "| \(j.name) | \(j.pairs) | \(percent(j.change)) | \(ci) | \(p(j.pSlower)) | \(p(j.pFaster)) | "
+            text += "| \(j.name) | \(j.measure.rawValue) | \(j.pairs) | \(percent(j.change)) | \(ci) | \(p(j.pSlower)) | \(p(j.pFaster)) | "
                 + "\(j.smallestVisible.map { String(format: "%.1f %%", $0 * 100) } ?? "> 100 %") | \(j.verdict.rawValue) |\n"
         }
         return text + "\n"

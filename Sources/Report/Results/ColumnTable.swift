@@ -50,6 +50,7 @@ package enum ColumnTable {
         case .correctness?: return "must match, always"
         case .exact?: return "exact where the baseline repeats it"
         case .nearExact?: return "within 0.5 % or 3× the baseline's spread"
+        case .nearExactOnOneMachine?: return "within 0.5 % or 3× the baseline's spread on one machine; across machines shown"
         case .noisy(let higher, let threshold)?:
             return "noisy: past --\(threshold.rawValue) and Mann-Whitney (\(higher ? "higher" : "lower") is better)"
         }

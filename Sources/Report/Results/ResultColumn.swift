@@ -88,8 +88,12 @@ package enum CompareRule: Sendable, Equatable {
     case correctness
     /// A count of work: must match wherever the baseline repeats it, else a band.
     case exact
-    /// Within a tolerance that follows the baseline's repeatability (allocations, instructions).
+    /// Within a tolerance that follows the baseline's repeatability (SQLite's VM steps).
     case nearExact
+    /// As `nearExact` on one machine; across machines shown, not judged: the same binary counts
+    /// other instructions on another CPU (glibc picks its string and memory routines by the
+    /// CPU's features) and other allocations under another kernel or core count (issue 46).
+    case nearExactOnOneMachine
     /// Noisy: past a threshold AND significant (Mann-Whitney); `higherIsBetter` gives the bad side,
     /// `threshold` which option's threshold judges it.
     case noisy(higherIsBetter: Bool, threshold: NoisyThreshold)
