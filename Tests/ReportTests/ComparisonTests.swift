@@ -85,6 +85,22 @@ import Testing
         #expect(try compare(wandering, plus).regressions.isEmpty)
     }
 
+    /// Issue 46, 3: across machines instructions and allocations are shown, not judged (another
+    /// CPU picks other library routines); SQL is still judged exactly there.
+    @Test func acrossMachinesInstructionsAndAllocationsAreShownNotJudged() throws {
+        var options = Comparison.Options()
+        options.crossMachine = true
+        let here = Self.night("a") { id, _ in Self.row("batch", id, allocations: 1_196, instructions: 1_000_000_000) }
+        func elsewhere(_ row: ResultRow) -> ResultRow { var r = row; r.identity.system.cpuModel = "another cpu"; return r }
+        let there = Self.night("b") { id, _ in Self.row("batch", id, allocations: 1_202, instructions: 1_007_400_000) }
+        let c = try compare(here, there.map(elsewhere), options: options)
+        #expect(c.regressions.isEmpty, "\(c.regressions)")
+        #expect(Set(c.reported.map(\.figure)).isSuperset(of: ["instructions", "allocations"]), "\(c.reported)")
+        #expect(try !compare(here, there).regressions.isEmpty, "on one machine they are judged")
+        let more = Self.night("b") { id, _ in Self.row("batch", id, statements: 1001, instructions: 1_007_400_000) }
+        #expect(try compare(here, more.map(elsewhere), options: options).regressions.contains { $0.figure == "sql_statements" })
+    }
+
     /// The noisy threshold is the floor, or twice the night-to-night drift a baseline of several
     /// nights shows; a slowdown past it with separated samples is flagged, one within it is a near
     /// miss with its numbers.

@@ -26,7 +26,8 @@ package enum PairedReport {
         if c.configurations.isEmpty {
             text += "nothing was paired\n\n"
         } else if regressions.isEmpty {
-            text += "no slowdown in \(c.configurations.count) configuration\(c.configurations.count == 1 ? "" : "s")"
+            let count = Set(c.configurations.map(\.name)).count
+            text += "no slowdown in \(count) configuration\(count == 1 ? "" : "s") (wall time and CPU time)"
                 + (faster.isEmpty ? "" : "; \(faster.count) faster") + "\n\n"
         } else {
             text += "\(regressions.count) slowdown\(regressions.count == 1 ? "" : "s"): "
