@@ -44,7 +44,7 @@ enum CompareCommand {
     }
 
     /// compare's own convention (as diff and cmp): 2 for trouble, so that 1 means a regression.
-    static let usage: Int32 = 2
+    static let usage: Int32 = ExitCode.notJudged
 
     private static func run(_ arguments: [String]) throws -> Int32 {
         let a = try Arguments(command: "compare", arguments: arguments, specs: specs)
