@@ -21,7 +21,7 @@ package final class Database: @unchecked Sendable {
     /// Read once per process (`ProcessInfo.environment` builds a dictionary of every variable:
     /// read per connection, a connection's allocations grew with the size of the environment,
     /// and count's allocation requests differed by 2 % between two shells).
-    package static let printsSQLFromEnvironment = ProcessInfo.processInfo.environment["LOADGEN_SQL_DEBUG"] == "1"
+    package static let printsSQLFromEnvironment = SQLDebugLog.level > 0
     /// Kept alive as long as the connection, which calls it.
     var busyHandler: BusyHandler?
 

@@ -26,6 +26,8 @@ package final class Statement {
     private var bindFailure: (code: Int32, index: Int32)?
     /// Where `bindText(copy:at:)` keeps the bytes it binds (created on first use).
     private var arena: TextArena?
+    /// When the current execution started, under `LOADGEN_SQL_DEBUG` (its fetch-time annotation).
+    private var debugStart: UInt64?
 
     init(handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
@@ -146,13 +148,15 @@ package final class Statement {
             returnedRow = false
             database.counters.record(kind)
             database.counters.note(sql)
-            if database.printsSQL { printSQL() }
+            if database.printsSQL { debugStart = SQLDebugLog.started(sql) }
         }
         while true {
             let rc = sqlite3_step(handle)
             if rc == SQLITE_ROW { returnedRow = true; rows += 1; return true }
             if rc == SQLITE_DONE {
                 if isCommit { database.counters.recordCommit() }
+                if let start = debugStart, kind == .select { SQLDebugLog.fetched(rows, since: start) }
+                debugStart = nil
                 flushRows()
                 return false
             }
@@ -199,12 +203,6 @@ package final class Statement {
     }
 
 
-    private func printSQL() {
-        let expanded = sqlite3_expanded_sql(handle)
-        let text = expanded.map { String(cString: $0) } ?? sql
-        sqlite3_free(expanded)
-        FileHandleWriter.standardError("loadgen: sql: \(text)\n")
-    }
 
     // MARK: Reading columns (0-based indexes, as in SQLite)
 

@@ -50,6 +50,24 @@ import Testing
         #expect(none.status == 64 && none.stderr.contains("bash, zsh or fish"))
     }
 
+    /// Issue 47, 7: `LOADGEN_SQL_DEBUG=1` speaks Core Data's `-com.apple.CoreData.SQLDebug 1`:
+    /// `CoreData: sql:` with the statement as prepared (parameters as `?`, never a value), a fetch
+    /// followed by its two annotations, the second counting the rows.
+    @Test func theSQLLogIsInCoreDatasShape() async throws {
+        let dir = CLI.makeFolder()
+        let r = try await CLI.run(["run", "--strategy", "prefetch", "--rows", "40", "--repeat", "1", "--no-limit", "--quiet",
+                                   "--out", dir + "/r.csv"], tmpdir: dir, environment: ["LOADGEN_SQL_DEBUG": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("CoreData: ") }
+        #expect(lines.allSatisfy { $0.hasPrefix("CoreData: sql: ") || $0.hasPrefix("CoreData: annotation: ") }, "\(lines.prefix(5))")
+        let insert = try #require(lines.first { $0.hasPrefix("CoreData: sql: INSERT INTO ZEXPENSE(") })
+        #expect(insert.hasSuffix("?)") && !insert.contains("'"), "\(insert)")
+        let fetch = try #require(lines.firstIndex { $0.hasPrefix("CoreData: sql: SELECT Z_PK, Z_OPT, ZNAME FROM ZCATEGORY") })
+        #expect(lines[fetch + 1].hasPrefix("CoreData: annotation: sql connection fetch time: ") && lines[fetch + 1].hasSuffix("s."))
+        #expect(lines[fetch + 2].range(of: #"^CoreData: annotation: total fetch execution time: \d+\.\d{4}s for \d+ rows\.$"#,
+                                       options: .regularExpression) != nil, "\(lines[fetch + 2])")
+    }
+
     /// The man page names every command and every option `--help` lists, renders without a
     /// warning where groff is installed, and its exit statuses are the README's table.
     @Test func theManPageIsTheHelpAndTheExitTableIsTheReadmes() async throws {
