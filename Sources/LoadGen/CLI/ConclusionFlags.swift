@@ -103,6 +103,10 @@ extension ConclusionOptions {
         // `store` (file or memory) is set by --store, not by a parameter of the table.
         subtitleColumns = RunParameter.all.filter(\.inSubtitles).flatMap(\.columns) + ["store"]
         switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
+        let unset = RunConfiguration()
+        for parameter in RunParameter.all {
+            for (column, cell) in zip(parameter.columns, parameter.fields(of: unset)) { parameterDefaults[column] = cell }
+        }
     }
 }
 

@@ -9,7 +9,9 @@ enum ExportCommand {
 
     static var specs: [OptionSpec] {
         [.option("--format", "NAME", "one of: " + Exporters.all.map(\.format).joined(separator: ", ")),
-         .option("--out", "FILE|-", "where to write it", default: "-")] + ConclusionFlags.specs
+         .option("--out", "FILE|-", "where to write it", default: "-"),
+         .option("--night", "DATE|latest", "of results from several days (a history), the day to export (YYYY-MM-DD, UTC)",
+                 default: "latest")] + ConclusionFlags.specs
     }
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -35,7 +37,8 @@ enum ExportCommand {
             throw CommandError.usage("export: --out \(out) is one of the results files it reads: give another file")
         }
         if let out = a.string("--out"), out != "-" { try checkOut(out, exporter) }
-        let rows = try Charts.distinctRuns(a.positional.map { ($0, try Charts.results($0, command: "export")) }, command: "export")
+        let all = try Charts.distinctRuns(a.positional.map { ($0, try Charts.results($0, command: "export")) }, command: "export")
+        let rows = try night(a.string("--night") ?? "latest", of: all)
         // Without a conclusion flag, the run's own (its recorded command), when its invocations agree.
         let (options, differing) = try ConclusionFlags.reading(a, rows: rows)
         if !differing.isEmpty {
@@ -43,11 +46,31 @@ enum ExportCommand {
                 + differing.map { $0.asked.isEmpty ? "the defaults" : $0.asked }.joined(separator: "; ")
                 + "); their recommendations use the defaults: give the flags to choose\n").utf8))
         }
-        let text = try exporter.render(ResultsSummary.make(rows, options: options))
+        let text: String
+        do { text = try exporter.render(ResultsSummary.make(rows, options: options)) } catch let nothing as NothingToExport {
+            throw CommandError(message: "export: \(nothing.why); nothing was written", exitCode: ExitCode.dataError)
+        }
         let out = a.string("--out") ?? "-"
         if out == "-" { print(text, terminator: ""); return ExitCode.success }
         try write(text, to: out)
         return ExitCode.success
+    }
+
+    /// The rows of one day (`started_at`'s UTC date): a history of nightlies pooled into one point
+    /// per benchmark would draw a year as a night (issue 47). The latest day unless one is named;
+    /// said on stderr when the file holds several.
+    static func night(_ asked: String, of rows: [ResultRow]) throws -> [ResultRow] {
+        let day = { (row: ResultRow) in String(row.identity.startedAt.prefix(10)) }
+        let days = Set(rows.map(day)).sorted()
+        let chosen = asked == "latest" ? days.last ?? "" : asked
+        guard days.contains(chosen) else {
+            throw CommandError.usage("export: --night \(asked): the results hold \(days.first ?? "")…\(days.last ?? ""); give one of "
+                                     + "those days (YYYY-MM-DD) or latest")
+        }
+        if days.count > 1 {
+            FileHandle.standardError.write(Data("export: the results hold \(days.count) days; exporting \(chosen) (--night DATE for another)\n".utf8))
+        }
+        return rows.filter { day($0) == chosen }
     }
 
     /// Before anything is read: `out` is new, empty, a device, or this format's own output

@@ -57,6 +57,10 @@ package struct ConclusionOptions: Sendable {
     /// On/off columns, written "yes" or blank: there a blank is "off", a value of its own, not a
     /// parameter the strategy ignores.
     package var switchColumns: Set<String> = []
+    /// Each parameter column's cell when its flag is not given (the caller's table): a dashboard
+    /// names a configuration by the parameters that differ from these, so that a parameter added
+    /// later, at its default, renames nothing.
+    package var parameterDefaults: [String: String] = [:]
 
     package init() {}
 

@@ -17,8 +17,8 @@ struct TrackedFigures {
     /// The columns that measure time or memory: not tracked under callgrind.
     static let timed: Set<String> = ["wall_s", "rows_per_s", "vs_limit", "peak_rss_bytes", "peak_heap_bytes"]
 
-    init(_ c: RunSummary.Configuration) {
-        benchmark = Self.name(c)
+    init(_ c: RunSummary.Configuration, defaults: [String: String]) {
+        benchmark = Self.name(c, defaults: defaults)
         figures = ResultRow.columns.compactMap { column in
             guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.name)) else { return nil }
             guard let stats = c.statistics(of: column) else { return nil }
@@ -26,25 +26,38 @@ struct TrackedFigures {
         }
     }
 
-    /// "context-reset rows=20000 dup_rate=0.1000": the strategy and what names its workload and
-    /// choices, stable from one night to the next (the suite fixes them).
-    static func name(_ c: RunSummary.Configuration) -> String {
-        let columns = ["operation", "dataset", "model", "entity", "rows", "dup_rate", "fraction", "batch_size", "writers",
-                       "categories", "history", "view_context", "rate", "synchronous"]
-        let words = columns.compactMap { column -> String? in
+    /// "context-reset rows=20000 dup_rate=0.1000 journal=delete": the strategy and every
+    /// parameter of the configuration's identity (what `compare` tells configurations apart by)
+    /// whose value is not its default, so two configurations never share a name (eight differing
+    /// in --journal, --key-order and --cache-size were one benchmark, issue 47) and a parameter
+    /// added later, at its default, renames no benchmark. `unique_keys` follows from the others.
+    static func name(_ c: RunSummary.Configuration, defaults: [String: String]) -> String {
+        let words = ResultRow.parameterColumns.compactMap { column -> String? in
             let value = c.parameters[column]
-            return value.isEmpty || (column == "operation" && value == "import") ? nil : "\(column)=\(value)"
+            guard column != "strategy", column != "unique_keys", !value.isEmpty, value != defaults[column] else { return nil }
+            return "\(column)=\(value)"
         }
         return ([c.strategy] + words).joined(separator: " ") + (c.underCallgrind ? " [callgrind]" : "")
     }
 
-    /// Every configuration's figures, in the summary's order.
-    static func of(_ summary: RunSummary) -> [TrackedFigures] {
-        summary.configurations.map(TrackedFigures.init).filter { !$0.figures.isEmpty }
+    /// Every configuration's figures, in the summary's order; throws when there are none (a
+    /// dashboard fed `[]` shows a night without a word).
+    static func of(_ summary: RunSummary) throws(NothingToExport) -> [TrackedFigures] {
+        let tracked = summary.configurations.map { TrackedFigures($0, defaults: summary.options.parameterDefaults) }
+            .filter { !$0.figures.isEmpty }
+        guard !tracked.isEmpty else {
+            throw NothingToExport(why: "no configuration has a tracked figure (every repetition failed, or none was ok)")
+        }
+        return tracked
     }
 
     /// "rows_per_s" as a slug: "rows-per-s".
     static func slug(_ column: String) -> String { column.replacingOccurrences(of: "_", with: "-") }
+}
+
+/// Why an export would have been empty.
+package struct NothingToExport: Error, Sendable {
+    package let why: String
 }
 
 /// Bencher's metric format (BMF): `{"<benchmark>": {"<measure>": {"value", "lower_value",
@@ -56,7 +69,7 @@ package struct BencherExporter: Exporter {
 
     package func render(_ summary: RunSummary) throws -> String {
         var document: [String: Any] = [:]
-        for tracked in TrackedFigures.of(summary) {
+        for tracked in try TrackedFigures.of(summary) {
             var measures: [String: Any] = [:]
             for f in tracked.figures {
                 measures[TrackedFigures.slug(f.column)] = ["value": f.value, "lower_value": f.low, "upper_value": f.high]
@@ -92,7 +105,7 @@ package struct GitHubBenchmarkExporter: Exporter {
 
     package func render(_ summary: RunSummary) throws -> String {
         var entries: [[String: Any]] = []
-        for tracked in TrackedFigures.of(summary) {
+        for tracked in try TrackedFigures.of(summary) {
             for f in tracked.figures where f.metric.better == better {
                 entries.append(["name": "\(tracked.benchmark) · \(f.column)", "unit": f.metric.unit, "value": f.value,
                                 "range": "\(Format.plain(f.low))…\(Format.plain(f.high))"])
