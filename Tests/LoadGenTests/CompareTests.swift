@@ -179,6 +179,32 @@ import Testing
         }
     }
 
+    /// Issue 47, 4: the nightly suite's four shards carry costs within 20 % of each other
+    /// (records × repetitions, fifty times under callgrind), where every fourth configuration gave
+    /// 1.46 M, 4.26 M, 1.48 M and 4.58 M record-repetitions. Read from `--dry-run --no-estimate`,
+    /// which lists a shard without running or calibrating anything.
+    @Test func theNightlySuitesShardsAreBalanced() async throws {
+        let suite = NightlyGateTests.checkout + "/bench/suites/nightly"
+        var loads: [Double] = []
+        for k in 1...4 {
+            let r = try await CLI.run(["run", "--suite", suite, "--shard", "\(k)/4", "--dry-run", "--no-estimate"])
+            #expect(r.status == 0 && !r.stdout.contains("estimated duration"), "\(r.stderr)")
+            var load = 0.0, repetitions = 1.0, factor = 1.0
+            for line in r.stdout.split(separator: "\n") {
+                if let times = line.range(of: " configurations × ") ?? line.range(of: " configuration × ") {
+                    repetitions = Double(line[times.upperBound...].split(separator: " ")[0]) ?? 1
+                    factor = line.contains("callgrind") ? 50 : 1
+                }
+                guard line.hasPrefix("  configuration"), !line.contains("(limit, added"),
+                      let rows = line.range(of: #"rows=(\d+)"#, options: .regularExpression) else { continue }
+                load += (Double(line[rows].dropFirst(5)) ?? 0) * repetitions * factor
+            }
+            loads.append(load)
+        }
+        let (low, high) = (loads.min()!, loads.max()!)
+        #expect(low > 0 && high / low < 1.2, "\(loads)")
+    }
+
     /// Every configuration of a suite lands in exactly one shard.
     @Test func shardsCoverEveryConfigurationOnce() async throws {
         let dir = CLI.makeFolder()

@@ -30,6 +30,7 @@ enum RunCommand {
         let plan = plans[0]
         if plan.dryRun {
             print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
+            guard plan.estimates else { return ExitCode.success }
             try ProcessLimits.checkForRun()
             print(try DryRun.estimate(plans), terminator: "")
             return ExitCode.success
@@ -236,7 +237,7 @@ enum DryRun {
         let schedule = plan.schedule
         var text = "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × \(plan.repeats) repetition"
             + "\(plan.repeats == 1 ? "" : "s")" + (plan.warmups > 0 ? " (+ \(plan.warmups) warm-up each)" : "")
-            + " = \(plan.childProcesses) child processes"
+            + " = \(plan.childProcesses) child processes" + (plan.countsInstructions ? " under callgrind (--instructions)" : "")
             + (plan.divisorLimits.isEmpty ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
         let divisors = plan.divisorLimits
         for (k, c) in schedule.enumerated() {

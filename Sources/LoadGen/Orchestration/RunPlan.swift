@@ -36,6 +36,8 @@ struct RunPlan {
     var json = false
     var quiet = false
     var dryRun = false
+    /// `--dry-run` calibrates every configuration for an estimate, unless `--no-estimate`.
+    var estimates = true
     /// `--instructions`: every child runs under callgrind.
     var countsInstructions = false
     var addsLimits = true
@@ -81,6 +83,7 @@ struct RunPlan {
         .option("--summary-csv", "FILE", "write one CSV row per configuration with its statistics"),
         .flag("--json", "print repetitions and summary as JSON on stdout instead of the summary"),
         .flag("--dry-run", "print the configurations and the order they would run in, and stop"),
+        .flag("--no-estimate", "with --dry-run: list the configurations without calibrating them for a duration (instant)"),
         .flag("--instructions", "count each repetition's instructions under valgrind's callgrind (slow: time and memory figures are callgrind's)"),
         .flag("--quiet", "no progress and no summary"),
         .option("--progress", "auto|bar|lines|none", "progress on stderr", default: "auto"),
@@ -152,6 +155,8 @@ struct RunPlan {
         if json && out == "-" { throw CommandError.usage("run: --json and --out - both write to stdout; choose one") }
         quiet = a.flag("--quiet")
         dryRun = a.flag("--dry-run")
+        estimates = !a.flag("--no-estimate")
+        if !estimates && !dryRun { throw CommandError.usage("run: --no-estimate applies only with --dry-run") }
         countsInstructions = a.flag("--instructions")
         addsLimits = !a.flag("--no-limit")
         progress = ProgressDisplay.Style(rawValue: try a.choice("--progress", ProgressDisplay.Style.allCases.map(\.rawValue),
@@ -355,13 +360,13 @@ struct RunPlan {
     // MARK: Shards
 
     /// Keeps the configurations whose number in the whole suite (counting from `first`) falls
-    /// to shard `k` of `n` (every n-th, from the k-th), with the limits they need, and returns
-    /// how many configurations this plan had: the next plan's `first`. Limits are not shards'
-    /// own configurations: a shard measures those its configurations need, so two shards may
-    /// both measure one.
-    mutating func keepShard(_ k: Int, of n: Int, first: Int) -> Int {
+    /// to shard `k` (`owners`, 0-based, per number: `Suite.balanced`), with the limits they need,
+    /// and returns how many configurations this plan had: the next plan's `first`. Limits are not
+    /// shards' own configurations: a shard measures those its configurations need, so two shards
+    /// may both measure one.
+    mutating func keepShard(_ k: Int, owners: [Int], first: Int) -> Int {
         let count = configurations.count
-        configurations = configurations.enumerated().filter { (first + $0.offset) % n == k - 1 }.map(\.element)
+        configurations = configurations.enumerated().filter { owners[first + $0.offset] == k - 1 }.map(\.element)
         addLimits()
         return count
     }
