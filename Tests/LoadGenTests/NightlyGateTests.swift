@@ -210,6 +210,15 @@ import Testing
             assert joins and "needs.shard.result == 'success'" in joins[0]["if"], joins
             ab = nightly["jobs"]["ab"]
             assert "last-green" in str(ab) and "scripts/nightly --against" in str(ab)
+            # Issue 47, 5: every action pinned by commit, Dependabot proposing new ones.
+            import re, os
+            for w in (gate, nightly):
+                for j in w["jobs"].values():
+                    for step in j["steps"]:
+                        if "uses" in step:
+                            assert re.fullmatch(r"[A-Za-z0-9_./-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+            deps = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "..", "dependabot.yml")))
+            assert any(u["package-ecosystem"] == "github-actions" for u in deps["updates"]), deps
             print("ok")
             """, Self.checkout + "/.github/workflows/gate.yml", Self.checkout + "/.github/workflows/nightly.yml"])
         #expect(check.status == 0 && check.output.contains("ok"), "\(check.output)")
