@@ -4,7 +4,7 @@ import Testing
 /// Issue 47, 6: the command line follows Swift's conventions — `-h`, `help COMMAND`, shell
 /// completions and a man page made from the same help, the exit statuses in one table.
 @Suite struct CLIConventionTests {
-    static let commands = ["run", "list", "generate", "compare", "ab", "plot", "report", "export", "completions", "man"]
+    static let commands = ["run", "list", "generate", "compare", "ab", "plot", "report", "export", "verdict", "completions", "man"]
 
     @Test(arguments: commands)
     func dashHAndHelpCommandAreTheCommandsHelp(command: String) async throws {

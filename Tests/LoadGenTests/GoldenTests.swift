@@ -38,7 +38,7 @@ import Testing
         return r.stdout
     }
 
-    @Test(arguments: ["run", "list", "generate", "compare", "ab", "plot", "report", "export"])
+    @Test(arguments: ["run", "list", "generate", "compare", "ab", "plot", "report", "export", "verdict"])
     func helpOfEveryCommand(command: String) async throws {
         try check("help/\(command).txt", try await output([command, "--help"]))
     }
@@ -50,6 +50,18 @@ import Testing
     @Test(arguments: ["terminal", "markdown", "summary-csv", "json", "bmf", "github-smaller-is-better", "github-bigger-is-better"])
     func exports(format: String) async throws {
         try check("export/\(format).txt", try await output(["export", "results.csv", "--format", format]))
+    }
+
+    /// Issue 47, 1: what a pull request shows — the comment and the annotations — rendered from
+    /// fixed verdicts (a work part with two regressions, a time part with a slowdown and a
+    /// configuration one side lacks), and the clean case from compare's own JSON of the inputs.
+    @Test func thePullRequestsCommentAndAnnotations() async throws {
+        let verdicts = ["--work", "verdict-work.json", "--time", "verdict-ab.json"]
+        try await check("verdict/comment.md", try output(["verdict"] + verdicts + ["--link", "https://example.invalid/runs/1"]))
+        try await check("verdict/annotations.txt", try output(["verdict"] + verdicts + ["--format", "annotations"]))
+        let dir = CLI.makeFolder()
+        _ = try await output(["compare", "baseline.csv", "results.csv", "--json", dir + "/work.json"])
+        try await check("verdict/clean.md", try output(["verdict", "--work", dir + "/work.json"]))
     }
 
     @Test func comparisonReport() async throws {

@@ -212,11 +212,28 @@ import Testing
             assert "last-green" in str(ab) and "scripts/nightly --against" in str(ab)
             # Issue 47, 5: every action pinned by commit, Dependabot proposing new ones.
             import re, os
-            for w in (gate, nightly):
+            for w in (gate, nightly, yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "gate-comment.yml")))):
                 for j in w["jobs"].values():
                     for step in j["steps"]:
                         if "uses" in step:
                             assert re.fullmatch(r"[A-Za-z0-9_./-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+            # Issue 47, 1: the comment reaches a fork's pull request too (GitHub's documented split): the
+            # gate uploads it with the pull request's number, whatever its outcome; gate-comment runs
+            # when the gate completes, with a token that may write, and runs no code of the pull request.
+            steps = gate["jobs"]["ab"]["steps"]
+            upload = [s for s in steps if s.get("with", {}).get("name") == "gate-comment"]
+            assert upload and upload[0]["if"] == "always()", upload
+            assert any("pr-number" in s.get("run", "") and s.get("if") == "always()" for s in steps)
+            assert "GATE_REPORT_URL" in str(steps)
+            comment = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "gate-comment.yml")))
+            trigger = comment.get(True, comment.get("on"))
+            assert trigger["workflow_run"]["workflows"] == ["gate"] and trigger["workflow_run"]["types"] == ["completed"]
+            assert comment["permissions"]["pull-requests"] == "write" and "contents" in comment["permissions"]
+            job = comment["jobs"]["comment"]
+            assert "workflow_run.event == 'pull_request'" in job["if"]
+            assert not any("checkout" in s.get("uses", "") for s in job["steps"]), "no code of the pull request runs here"
+            script = str(job["steps"])
+            assert "run-id" in script and "pr-number" in script and "updateComment" in script and "loadgen-gate" in script
             deps = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "..", "dependabot.yml")))
             assert any(u["package-ecosystem"] == "github-actions" for u in deps["updates"]), deps
             print("ok")
@@ -251,6 +268,9 @@ import Testing
         // The work step: the same binary twice counts the same work (issue 46).
         #expect(gate.contains("Work: exit 0; time: exit"), "\(gate)")
         #expect(gate.contains("## loadgen compare: no regression"), "\(gate)")
+        // What the pull request would show: the comment, found again by its first line.
+        let comment = try String(contentsOfFile: dir + "/ab/comment.md", encoding: .utf8)
+        #expect(comment.hasPrefix("<!-- loadgen-gate -->\n## loadgen gate: ") && comment.contains("| **Work**"), "\(comment)")
         let counted = try CLI.rows(dir + "/ab/work-new.csv")
         #expect(counted.count == 2 && counted.allSatisfy { Int($0["instructions"] ?? "") ?? 0 > 0 }, "\(counted)")
         // The new side's instructions grown by 2 % fail the work step; by 0.3 % (under its

@@ -31,6 +31,8 @@ enum CommandTable {
                      specs: { ReportCommand.specs }, main: ReportCommand.main),
         CommandEntry(name: "export", summary: "write results in another format: the summaries again, or a benchmark dashboard's JSON",
                      specs: { ExportCommand.specs }, main: ExportCommand.main),
+        CommandEntry(name: "verdict", summary: "render the pull-request gate's verdict from compare's and ab's JSON: a comment, or annotations",
+                     specs: { VerdictCommand.specs }, main: VerdictCommand.main),
         CommandEntry(name: "completions", summary: "print shell completions: loadgen completions bash|zsh|fish",
                      specs: { [] }, main: Completions.main),
         CommandEntry(name: "man", summary: "print the manual page (roff): loadgen man > loadgen.1",

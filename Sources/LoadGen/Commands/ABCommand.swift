@@ -22,6 +22,7 @@ enum ABCommand {
         .option("--alpha", "P", "the gate's level (unchanged code fails one run in 1/P), split over its tests", default: "0.05"),
         .option("--base-label", "TEXT", "how the report names the base (a revision)", default: "base"),
         .option("--new-label", "TEXT", "how the report names this binary", default: "new"),
+        .option("--json", "FILE", "also write the verdict as JSON (what moved, by how much, the exit status) to FILE"),
         .flag("--judge", "judge the rounds already in DIR again, running nothing"),
     ]
 
@@ -45,26 +46,7 @@ enum ABCommand {
         // Typed by the user, printed in ab.md's heading and tables.
         context.base = MarkdownText.inline(a.string("--base-label") ?? "base")
         context.new = MarkdownText.inline(a.string("--new-label") ?? "new")
-        var failed: [String] = []
-        if !a.flag("--judge") {
-            guard let base = a.string("--base") else { throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)") }
-            guard access(base, X_OK) == 0 else {
-                throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
-            }
-            guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }
-            // Rounds of an earlier ab would be judged with these: never mixed, never replaced.
-            for side in ["base", "new"] where !((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + side)) ?? []).isEmpty {
-                throw CommandError(message: "ab: --out \(out) holds the rounds of an earlier ab; give a new folder (or judge "
-                                   + "them again with --judge --out \(out))", exitCode: ExitCode.cannotCreate)
-            }
-            let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
-            try checkBinary(base, flag: "--base")
-            let started = Clock.nanoseconds()
-            let before = loadAverage()
-            (context.notJudged, failed) = try run(base: base, suite: suite, rounds: rounds, out: out)
-            context.seconds = Clock.seconds(since: started)
-            context.load = before.flatMap { b in loadAverage().map { (b, $0) } }
-        }
+        let failed = a.flag("--judge") ? [] : try runRounds(a, out: out, context: &context)
         let (base, new) = try readRounds(out)
         context.rounds = base.count
         context.machine = new.first?.first.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores" } ?? ""
@@ -72,7 +54,36 @@ enum ABCommand {
         let text = PairedReport.render(comparison, context: context)
         try page.write(text)
         print(text, terminator: "")
-        return verdict(comparison, failed: failed)
+        let status = verdict(comparison, failed: failed)
+        if let json = a.string("--json") {
+            try ReportFile(path: json, signature: GateVerdict.signature("ab"))
+                .write(GateVerdict.json(comparison, status: status, notJudged: context.notJudged, rounds: context.rounds))
+        }
+        return status
+    }
+
+    /// Checks `--base`, `--suite` and the folder, runs the rounds into `out` and notes in `context`
+    /// how it went; returns the runs that failed.
+    static func runRounds(_ a: Arguments, out: String, context: inout PairedReport.Context) throws -> [String] {
+        guard let base = a.string("--base") else { throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)") }
+        guard access(base, X_OK) == 0 else {
+            throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
+        }
+        guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }
+        // Rounds of an earlier ab would be judged with these: never mixed, never replaced.
+        for side in ["base", "new"] where !((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + side)) ?? []).isEmpty {
+            throw CommandError(message: "ab: --out \(out) holds the rounds of an earlier ab; give a new folder (or judge "
+                               + "them again with --judge --out \(out))", exitCode: ExitCode.cannotCreate)
+        }
+        let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
+        try checkBinary(base, flag: "--base")
+        let started = Clock.nanoseconds()
+        let before = loadAverage()
+        let (notJudged, failed) = try run(base: base, suite: suite, rounds: rounds, out: out)
+        context.notJudged = notJudged
+        context.seconds = Clock.seconds(since: started)
+        context.load = before.flatMap { b in loadAverage().map { (b, $0) } }
+        return failed
     }
 
     /// `--threshold` and `--alpha`.

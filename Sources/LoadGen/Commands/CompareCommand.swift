@@ -15,6 +15,7 @@ enum CompareCommand {
         .flag("--cross-machine", "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
         .option("--figures", "FILE", "write FILE: the baseline's work figures one per line (its diff is what a rebaseline moved), and stop"),
         .option("--good", "REV", "a revision where the figures matched (the last green night): named in how to bisect"),
+        .option("--json", "FILE", "also write the verdict as JSON (what moved, by how much, the exit status) to FILE"),
         .flag("--work-only", "judge work only (SQL, rows, allocations, instructions): time and memory are the A/B gate's (loadgen ab)"),
         .flag("--allow-missing", "a configuration of the baseline missing from the new results is listed, not a failure"),
     ]
@@ -68,6 +69,8 @@ enum CompareCommand {
         options.workOnly = a.flag("--work-only")
         let report = a.string("--report")
         if let report { try ReportFile(path: report, signature: "## loadgen compare").check() }
+        let json = a.string("--json").map { ReportFile(path: $0, signature: GateVerdict.signature("compare")) }
+        try json?.check()
         let baseline = try ComparisonSide.read([a.positional[0]])
         let current = try ComparisonSide.read(Array(a.positional.dropFirst()))
         let comparison = try Comparison(baseline: baseline, current: current, options: options)
@@ -83,7 +86,9 @@ enum CompareCommand {
         } else {
             print(text, terminator: "")
         }
-        return comparison.isClean ? ExitCode.success : ExitCode.failure
+        let status = comparison.isClean ? ExitCode.success : ExitCode.failure
+        try json?.write(GateVerdict.json(comparison, status: status))
+        return status
     }
 }
 

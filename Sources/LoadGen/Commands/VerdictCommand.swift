@@ -1,0 +1,49 @@
+import Foundation
+import Report
+
+/// `loadgen verdict --work FILE --time FILE`: the gate's verdict for a pull request, from the JSON
+/// `compare --json` and `ab --json` wrote: the comment (Markdown, one per pull request, found
+/// again by its first line) or GitHub's error annotations, one per regression.
+enum VerdictCommand {
+    static let about = "Render the pull-request gate's verdict from compare's and ab's JSON: a comment, or annotations."
+
+    static let specs: [OptionSpec] = [
+        .option("--work", "FILE", "the work part's verdict (compare --json)"),
+        .option("--time", "FILE", "the wall-time part's verdict (ab --json)"),
+        .option("--format", "comment|annotations", "the pull request's comment (Markdown) or GitHub's ::error lines",
+                default: "comment"),
+        .option("--link", "URL", "where the full report is (the workflow run), linked from the comment"),
+    ]
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        if arguments.contains("--help") {
+            print(Help.render(usage: "loadgen verdict [--work FILE] [--time FILE] [--format comment|annotations] [--link URL]",
+                              about: about, specs: specs,
+                              footer: "A part whose file is missing (its step did not run) is said to be not judged.\n"
+                                + "Example: loadgen verdict --work ab/work.json --time ab/ab.json --link \"$RUN_URL\" > comment.md"),
+                  terminator: "")
+            return ExitCode.success
+        }
+        let a = try Arguments(command: "verdict", arguments: arguments, specs: specs)
+        try a.refusePositional()
+        let format = try a.choice("--format", ["comment", "annotations"], default: "comment")
+        guard a.has("--work") || a.has("--time") else {
+            throw CommandError.usage("verdict: give --work FILE (compare --json), --time FILE (ab --json), or both")
+        }
+        let work = try read(a.string("--work"), tool: "compare", flag: "--work")
+        let time = try read(a.string("--time"), tool: "ab", flag: "--time")
+        print(format == "annotations" ? GateVerdict.annotations(work: work, time: time)
+              : GateVerdict.comment(work: work, time: time, link: a.string("--link").flatMap { $0.isEmpty ? nil : $0 }), terminator: "")
+        return ExitCode.success
+    }
+
+    /// The verdict at `path`; nil when the path is not given or the file is missing (the part did
+    /// not run: the comment says so); a file that is not `tool`'s verdict is refused (65).
+    static func read(_ path: String?, tool: String, flag: String) throws -> [String: Any]? {
+        guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let object = GateVerdict.read(data, tool: tool) else {
+            throw CommandError(message: "verdict: \(flag) \(path) is not what 'loadgen \(tool) --json' writes", exitCode: ExitCode.dataError)
+        }
+        return object
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The gate's verdicts as JSON (`compare --json`, `ab --json`: what moved, by how much, the exit
+/// status) and, read back from them, what a pull request shows (`loadgen verdict`): one comment,
+/// updated on each push, and an error annotation per regression.
+package enum GateVerdict {
+    /// How each JSON file begins: `compare`, `ab` and `verdict` replace only their own.
+    package static func signature(_ tool: String) -> String { "{\n  \"_loadgen\" : \"\(tool)\"" }
+    /// The comment's first line: the workflow finds the comment to update by it.
+    package static let commentMarker = "<!-- loadgen-gate -->"
+
+    // MARK: Writing
+
+    package static func json(_ c: Comparison, status: Int32) -> String {
+        func findings(_ list: [Comparison.Finding]) -> [[String: Any]] {
+            list.map { ["configuration": $0.configuration, "figure": $0.figure, "baseline": $0.baseline, "now": $0.now,
+                        "change": $0.change, "verdict": $0.verdict] }
+        }
+        return serialized(["_loadgen": "compare", "status": Int(status), "configurations": c.configurationsCompared,
+                           "regressions": findings(c.regressions), "improvements": findings(c.improvements),
+                           "not_judged": c.onlyInBaseline.map { "only in the baseline: \($0)" } + c.onlyInCurrent.map { "only now: \($0)" }])
+    }
+
+    package static func json(_ c: PairedComparison, status: Int32, notJudged: [String], rounds: Int) -> String {
+        let judged = c.configurations.map { j -> [String: Any] in
+            ["name": j.name, "measure": j.measure.rawValue, "pairs": j.pairs, "change": rounded(j.change), "p_slower": j.pSlower,
+             "seen_9_in_10": j.smallestVisible.map(rounded) as Any? ?? NSNull(), "verdict": j.verdict.rawValue]
+        }
+        return serialized(["_loadgen": "ab", "status": Int(status), "rounds": rounds, "configurations": judged,
+                           "regressions": judged.filter { ($0["verdict"] as? String) == "slower" },
+                           "not_judged": c.unpaired.map { "\($0.configuration): \($0.why)" } + notJudged])
+    }
+
+    private static func rounded(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+
+    private static func serialized(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: Reading back
+
+    /// A verdict file's object, nil when it is not one of `tool`'s.
+    package static func read(_ data: Data, tool: String) -> [String: Any]? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["_loadgen"] as? String == tool
+        else { return nil }
+        return object
+    }
+
+    // MARK: The pull request
+
+    /// The comment: the verdict first, a row per part (what it judged, what moved, what it cannot
+    /// see), the regressions, what was not judged, and the link to the full report.
+    package static func comment(work: [String: Any]?, time: [String: Any]?, link: String?) -> String {
+        let regressions = workRegressions(work) + timeRegressions(time)
+        let unjudged = strings(work?["not_judged"]).map { "work · " + $0 } + strings(time?["not_judged"]).map { "time · " + $0 }
+        let headline = !regressions.isEmpty ? "\(regressions.count) regression\(regressions.count == 1 ? "" : "s")"
+            : !unjudged.isEmpty || work == nil || time == nil ? "not everything could be judged" : "no regression"
+        var text = commentMarker + "\n## loadgen gate: \(headline)\n\n"
+        text += "| part | judged | verdict | what moved | what it cannot see |\n|---|---|---|---|---|\n"
+        text += "| **Work**: instructions, allocations, SQL, rows (both sides under callgrind, compared exactly) | "
+            + workRow(work) + " | wall time: fsync, lock waits, a consumer's lag |\n"
+        text += "| **Time**: wall and CPU time per record (paired A/B) | " + timeRow(time) + " |\n"
+        if !regressions.isEmpty {
+            text += "\n**Regressions**\n\n" + regressions.map { "- \($0.title.dropFirst(titlePrefix.count)): \($0.detail)\n" }.joined()
+        }
+        if !unjudged.isEmpty { text += "\n**Not judged**\n\n" + unjudged.map { "- \($0)\n" }.joined() }
+        if let link { text += "\n[The full report](\(link))\n" }
+        return text
+    }
+
+    /// GitHub's workflow commands: an error annotation per regression, on the check.
+    package static func annotations(work: [String: Any]?, time: [String: Any]?) -> String {
+        (workRegressions(work) + timeRegressions(time)).map { r in
+            "::error title=\(escaped(r.title, property: true))::\(escaped(r.detail, property: false))\n"
+        }.joined()
+    }
+
+    private static func workRow(_ work: [String: Any]?) -> String {
+        guard let work else { return "— | the work step did not run | — " }
+        let moved = objects(work["regressions"]).prefix(3).map { "\($0["configuration"] ?? "") \($0["figure"] ?? "") \($0["change"] ?? "")" }
+        let count = objects(work["regressions"]).count
+        return "\(work["configurations"] ?? 0) configurations | \(count == 0 ? "no regression" : "\(count) regression\(count == 1 ? "" : "s")") | "
+            + (moved.isEmpty ? "—" : moved.joined(separator: "; ") + (count > 3 ? "; …" : ""))
+    }
+
+    private static func timeRow(_ time: [String: Any]?) -> String {
+        guard let time else { return "— | the A/B did not run | — | —" }
+        let all = objects(time["configurations"])
+        let names = Set(all.compactMap { $0["name"] as? String })
+        let slower = objects(time["regressions"])
+        let seen = all.compactMap { $0["seen_9_in_10"] as? Double }.sorted()
+        let blind = seen.isEmpty ? "any slowdown (too few pairs)"
+            : String(format: "a slowdown under %.1f %% … %.1f %% (the smallest each would flag 9 times in 10)", seen[0] * 100, seen.last! * 100)
+        return "\(names.count) configurations × \(time["rounds"] ?? 0) rounds | "
+            + (slower.isEmpty ? "no slowdown" : "\(slower.count) slowdown\(slower.count == 1 ? "" : "s")") + " | "
+            + (slower.isEmpty ? "—" : slower.map { "\($0["name"] ?? "") \($0["measure"] ?? "") \(percent($0["change"]))" }.joined(separator: "; "))
+            + " | " + blind
+    }
+
+    private static func workRegressions(_ work: [String: Any]?) -> [(title: String, detail: String)] {
+        objects(work?["regressions"]).map { f in
+            (titlePrefix + "work · \(f["configuration"] ?? "")",
+             "\(f["figure"] ?? "") \(f["baseline"] ?? "") → \(f["now"] ?? "") (\(f["change"] ?? "")): \(f["verdict"] ?? "")")
+        }
+    }
+
+    private static func timeRegressions(_ time: [String: Any]?) -> [(title: String, detail: String)] {
+        objects(time?["regressions"]).map { j in
+            (titlePrefix + "time · \(j["name"] ?? "")",
+             "\(j["measure"] ?? "") \(percent(j["change"])) over \(j["pairs"] ?? 0) pairs (p = \(j["p_slower"] ?? ""))")
+        }
+    }
+
+    /// How an annotation's title begins; the comment lists the rest.
+    private static let titlePrefix = "loadgen gate · "
+
+    private static func percent(_ value: Any?) -> String {
+        String(format: "%+.1f %%", ((value as? Double) ?? 0) * 100)
+    }
+
+    private static func objects(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
+    private static func strings(_ value: Any?) -> [String] { value as? [String] ?? [] }
+
+    /// A workflow command's text: `%`, CR and LF escaped, and in a property `:` and `,` too.
+    static func escaped(_ text: String, property: Bool) -> String {
+        var out = text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+        if property { out = out.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
+        return out
+    }
+}
