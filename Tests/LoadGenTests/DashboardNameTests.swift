@@ -18,6 +18,30 @@ import Testing
         #expect(names.contains { $0.contains("journal=delete") && $0.contains("key_order=random") && $0.contains("cache_size=100") },
                 "\(names.sorted())")
         #expect(!names.contains { $0.contains("journal=wal") }, "a parameter at its default is left out: \(names.sorted())")
+        // One parameter at a time over many more (a suite, one line each): every configuration
+        // still has a name of its own.
+        let suite = dir + "/every.suite"
+        try """
+            --strategy context-reset --rows 100 --repeat 1 --no-limit --synchronous normal,full,off
+            --strategy context-reset --rows 100 --repeat 1 --no-limit --key-dist uniform,zipf --zipf-s 1.1,2
+            --strategy context-reset --rows 100 --repeat 1 --no-limit --batch-size 10,100 --seed 1,2
+            --strategy context-reset --rows 100 --repeat 1 --no-limit --dup-rate 0,0.2 --categories 5,50
+            --strategy context-reset --rows 100 --repeat 1 --no-limit --view-context off,on --history off,on
+            --strategy context-reset,batch --rows 100 --repeat 1 --no-limit --journal wal,delete --store memory
+            --strategy one-writer --rows 100 --repeat 1 --no-limit --writers 1,2 --coordinators shared,per-writer
+            --operation update,delete --strategy fetch-update,fetch-delete --rows 100 --repeat 1 --fraction 0.1,0.5
+            """.write(toFile: suite, atomically: true, encoding: .utf8)
+        let every = dir + "/every.csv"
+        let swept = try await CLI.run(["run", "--suite", suite, "--out", every, "--quiet"], tmpdir: dir)
+        #expect(swept.status == 0, "\(swept.stderr)")
+        // Lines that reach the same configuration (every parameter at its default) measure one
+        // benchmark twice; any two that differ in what the suite varies have two names.
+        let varied = ["strategy", "operation", "rows", "seed", "dup_rate", "key_dist", "zipf_s", "categories", "batch_size",
+                      "writers", "coordinators", "synchronous", "journal", "store", "view_context", "history", "fraction"]
+        let configurations = Set(try CLI.rows(every).map { row in varied.map { row[$0] ?? "" }.joined(separator: ",") })
+        let everyExport = try await CLI.run(["export", every, "--format", "bmf"])
+        let everyName = try #require(try JSONSerialization.jsonObject(with: Data(everyExport.stdout.utf8)) as? [String: Any]).keys
+        #expect(everyName.count == configurations.count && everyName.count > 20, "\(everyName.count) names, \(configurations.count)")
         let github = try await CLI.run(["export", out, "--format", "github-smaller-is-better"])
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(github.stdout.utf8)) as? [[String: Any]])
         let titles = entries.compactMap { $0["name"] as? String }
