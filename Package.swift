@@ -33,13 +33,16 @@ let package = Package(
                 resources: [.embedInCode("Model/Bundled/Expenses.contents"), .embedInCode("Model/Bundled/Photos.contents")],
                 swiftSettings: hot),
         .target(name: "Workload", swiftSettings: hot),
+        // What the operating system provides (process identity, executable path, load, CPU model),
+        // answered in +Linux and +Darwin files (issue 48).
+        .target(name: "Host", swiftSettings: strict),
         // Report finds jemalloc at run time; only the executable links it (see Heap+Jemalloc.swift).
-        .target(name: "Report", dependencies: ["SQLiteKit", "CMalloc", "CLinux"], swiftSettings: strict),
+        .target(name: "Report", dependencies: ["SQLiteKit", "Host", "CMalloc", "CLinux"], swiftSettings: strict),
         .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit"],
                 swiftSettings: hot),
 
         // MARK: The executable
-        .executableTarget(name: "LoadGen", dependencies: ["Strategies", "Report", "Workload", "CJemalloc"],
+        .executableTarget(name: "LoadGen", dependencies: ["Strategies", "Report", "Workload", "Host", "CJemalloc"],
                           swiftSettings: strict),
 
         // MARK: Tests
@@ -50,6 +53,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Workload", "Report", "ObjectGraph"],
                     swiftSettings: strict),
+        .testTarget(name: "HostTests", dependencies: ["Host"], swiftSettings: strict),
         .testTarget(name: "LoadGenTests", dependencies: [], swiftSettings: strict),
     ]
 )

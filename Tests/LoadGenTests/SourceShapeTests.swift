@@ -43,6 +43,22 @@ import Testing
         return nil
     }
 
+    /// Issue 48 (in part): no code outside a `+Linux.swift` file reads `/proc` — what the
+    /// system provides is asked of `Host` (or, for memory, `ProcessMemory+Linux`), so a Darwin
+    /// build finds every such call behind a `+Darwin` twin. Comments may name it.
+    @Test func onlyLinuxFilesReadProc() throws {
+        let files = FileManager.default.enumerator(atPath: Self.sources)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("+Linux.swift") } ?? []
+        var found: [String] = []
+        for file in files {
+            let lines = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+            for (n, line) in lines.enumerated() where line.contains("/proc") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                found.append("\(file):\(n + 1)")
+            }
+        }
+        #expect(found.isEmpty, "ask Host (Sources/Host, +Linux and +Darwin) instead:\n\(found.joined(separator: "\n"))")
+    }
+
     @Test func noFunctionIsLongerThanFiftyLines() throws {
         let long = try Self.longDeclarations(limit: 50)
         #expect(long.isEmpty, "split these into functions named for what each part does:\n\(long.joined(separator: "\n"))")

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 
 /// `loadgen ab --base BINARY --suite FILE --out DIR`: timing judged against a base revision on
@@ -120,7 +121,7 @@ enum ABCommand {
     static func run(base: String, suite: String, rounds: Int, out: String) throws -> (notJudged: [String], failed: [String]) {
         let text = try Suite.text(of: suite, command: "ab")
         for side in ["base", "new", "lines"] { try Charts.makeFolders(out + "/" + side) }
-        let new = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let new = Host.executablePath
         var lines: [(file: String, count: Int)] = []
         var notJudged: [String] = [], failed: [String] = []
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -225,8 +226,5 @@ enum ABCommand {
     }
 
     /// The one-minute load average.
-    static func loadAverage() -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
-        return text.split(separator: " ").first.flatMap { Double($0) }
-    }
+    static func loadAverage() -> Double? { Host.loadAverage() }
 }

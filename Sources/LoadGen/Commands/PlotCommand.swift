@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import Strategies
 
@@ -246,8 +247,8 @@ struct Charts {
             return given
         }
         var candidates = ["plots.gnuplot"]
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        do {
+            var folder = URL(fileURLWithPath: Host.executablePath).deletingLastPathComponent()
             for _ in 0..<4 {
                 folder = folder.deletingLastPathComponent()
                 candidates.append(folder.appendingPathComponent("plots.gnuplot").path)

@@ -37,7 +37,11 @@ enum RunCommand {
         }
         try ProcessLimits.checkForRun()
         Interrupts.shared.install()
-        TemporaryFolders.sweepStale()
+        let kept = TemporaryFolders.sweepStale().kept
+        if let first = kept.first {
+            FileHandle.standardError.write(Data(("loadgen: note: kept \(kept.count) temporary folder\(kept.count == 1 ? "" : "s") whose "
+                + "owner lives but cannot be proven to be another process (first: \(first)); remove it once that run is over\n").utf8))
+        }
         var runner = Runner(plans: plans, arguments: arguments)
         do {
             try runner.runAll()

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 
 /// Runs one repetition in a new process (loadgen re-executes itself), so that peak RSS is the
@@ -20,11 +21,11 @@ enum ChildProcess {
                 throw CommandError(message: "run: --instructions needs valgrind; install it (scripts/setup does)",
                                    exitCode: ExitCode.unavailable)
             }
-            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let exe = Host.executablePath
             pid = try spawn(valgrind, arguments: ["valgrind"] + Callgrind.options(output: callgrindOutput)
                                 + [exe, ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
         } else {
-            pid = try spawn("/proc/self/exe", arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+            pid = try spawn(Host.spawnableSelf, arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
         }
         close(fds[1])
         Interrupts.shared.setChild(pid)

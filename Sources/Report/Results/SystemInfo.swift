@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import SQLiteKit
 
 /// The machine and software a run was measured on.
@@ -39,15 +40,7 @@ package struct SystemInfo: Codable, Sendable {
         #endif
     }
 
-    static func cpuModel() -> String {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
-        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-            if let colon = line.firstIndex(of: ":") {
-                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-        }
-        return "unknown"
-    }
+    static func cpuModel() -> String { Host.cpuModel() ?? "unknown" }
 
     static func osName() -> String {
         var name = "unknown"

@@ -1,0 +1,43 @@
+#if canImport(Darwin)
+import Darwin
+import Foundation
+
+// Written against Apple's documented APIs; built and tested on macOS by the workflow's macOS job,
+// not on a machine of ours (README).
+extension Host {
+    static var selfForSpawning: String { resolvedExecutable ?? CommandLine.arguments[0] }
+
+    /// `_NSGetExecutablePath`, then symbolic links resolved.
+    static var resolvedExecutable: String? {
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return URL(fileURLWithPath: String(cString: buffer)).resolvingSymlinksInPath().path
+    }
+
+    /// A process's start time in microseconds since the epoch (`proc_pidinfo`, PROC_PIDTBSDINFO),
+    /// nil when it cannot be read (another user's process, or none).
+    package static func startTime(of pid: Int32) -> UInt64? {
+        var info = proc_bsdinfo()
+        let size = Int32(MemoryLayout<proc_bsdinfo>.size)
+        guard proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &info, size) == size else { return nil }
+        return UInt64(info.pbi_start_tvsec) * 1_000_000 + UInt64(info.pbi_start_tvusec)
+    }
+
+    /// The one-minute load average (`getloadavg`).
+    package static func loadAverage() -> Double? {
+        var loads = [Double](repeating: 0, count: 3)
+        return getloadavg(&loads, 3) > 0 ? loads[0] : nil
+    }
+
+    /// `machdep.cpu.brand_string` (Intel and Apple silicon both answer it).
+    package static func cpuModel() -> String? {
+        var size = 0
+        guard sysctlbyname("machdep.cpu.brand_string", nil, &size, nil, 0) == 0, size > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: size)
+        guard sysctlbyname("machdep.cpu.brand_string", &buffer, &size, nil, 0) == 0 else { return nil }
+        return String(cString: buffer)
+    }
+}
+#endif

@@ -1,0 +1,34 @@
+#if os(Linux)
+import Foundation
+
+extension Host {
+    static var selfForSpawning: String { "/proc/self/exe" }
+
+    static var resolvedExecutable: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
+
+    /// A process's start time in clock ticks since boot (field 22 of `/proc/<pid>/stat`), nil
+    /// when it cannot be read.
+    package static func startTime(of pid: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After "pid (comm)" come fields 3, 4, …: the start time is the 20th of them.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+
+    /// The one-minute load average (`/proc/loadavg`).
+    package static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
+    }
+
+    /// The CPU's model name (`/proc/cpuinfo`), nil when the system does not say.
+    package static func cpuModel() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") { return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces) }
+        }
+        return nil
+    }
+}
+#endif

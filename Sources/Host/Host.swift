@@ -1,0 +1,17 @@
+import Foundation
+
+/// What the operating system provides, behind one seam: the executable's path, a process's start
+/// time and whether it lives, the load average, the CPU model. Each is declared here once and
+/// answered in `Host+Linux.swift` and `Host+Darwin.swift` (package-benchmark's convention), so
+/// that the rest of loadgen names no `/proc` file and no Mach call (issue 48).
+///
+/// Where a system cannot answer, the answer is nil and the caller says so; it never guesses (a
+/// folder whose owner's start time cannot be read is kept, not removed).
+package enum Host {
+    /// The path `spawn` runs to start this binary again (a child of `loadgen run`). On Linux the
+    /// kernel's link to the running image, so a binary rebuilt meanwhile is not the one started.
+    package static var spawnableSelf: String { selfForSpawning }
+
+    /// This binary's resolved path (where its checkout is, what `ab` names as the new side).
+    package static var executablePath: String { resolvedExecutable ?? CommandLine.arguments[0] }
+}
