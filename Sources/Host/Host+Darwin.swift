@@ -7,6 +7,22 @@ import Foundation
 extension Host {
     static var selfForSpawning: String { resolvedExecutable ?? CommandLine.arguments[0] }
 
+    static func resourceNumber(_ resource: Resource) -> Int32 {
+        switch resource {
+        case .openFiles: return RLIMIT_NOFILE
+        case .addressSpace: return RLIMIT_AS
+        }
+    }
+
+    // MARK: posix_spawn's types (opaque pointers here)
+
+    typealias SpawnActions = posix_spawn_file_actions_t?
+    typealias SpawnAttributes = posix_spawnattr_t?
+    static func emptySpawnActions() -> SpawnActions { nil }
+    static func emptySpawnAttributes() -> SpawnAttributes { nil }
+    /// This process's environment, for a child that inherits it (`environ` is not Swift's here).
+    static var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { _NSGetEnviron()!.pointee! }
+
     /// `_NSGetExecutablePath`, then symbolic links resolved.
     static var resolvedExecutable: String? {
         var size: UInt32 = 0

@@ -1,8 +1,25 @@
 #if os(Linux)
 import Foundation
+import Glibc
 
 extension Host {
     static var selfForSpawning: String { "/proc/self/exe" }
+
+    static func resourceNumber(_ resource: Resource) -> Int32 {
+        switch resource {
+        case .openFiles: return Int32(RLIMIT_NOFILE.rawValue)
+        case .addressSpace: return Int32(RLIMIT_AS.rawValue)
+        }
+    }
+
+    // MARK: posix_spawn's types (structs here)
+
+    typealias SpawnActions = posix_spawn_file_actions_t
+    typealias SpawnAttributes = posix_spawnattr_t
+    static func emptySpawnActions() -> SpawnActions { posix_spawn_file_actions_t() }
+    static func emptySpawnAttributes() -> SpawnAttributes { posix_spawnattr_t() }
+    /// This process's environment, for a child that inherits it.
+    static var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { Glibc.environ }
 
     static var resolvedExecutable: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
 

@@ -14,4 +14,15 @@ package enum Host {
 
     /// This binary's resolved path (where its checkout is, what `ab` names as the new side).
     package static var executablePath: String { resolvedExecutable ?? CommandLine.arguments[0] }
+
+    /// A resource limit loadgen reads or raises (getrlimit/setrlimit).
+    package enum Resource: Sendable {
+        /// RLIMIT_NOFILE: open files (each store takes several).
+        case openFiles
+        /// RLIMIT_AS: address space (`ulimit -v`).
+        case addressSpace
+    }
+
+    /// The resource's number for getrlimit and setrlimit on this system.
+    package static func number(of resource: Resource) -> Int32 { resourceNumber(resource) }
 }

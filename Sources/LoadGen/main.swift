@@ -24,5 +24,5 @@ enum LoadGen {
 }
 
 // Linked for its malloc; this reference keeps the linker from dropping the library.
-_ = CJemalloc.mallctl
+_ = loadgen_jemalloc_anchor()
 exit(LoadGen.main(Array(CommandLine.arguments.dropFirst())))

@@ -49,40 +49,15 @@ enum ChildProcess {
         return .crashed("child killed by signal \(status.code) (\(name))")
     }
 
+    /// Starts a child with its standard output on `stdoutFD`, `closeFD` closed, this process's
+    /// chosen environment, and the signals the parent ignores or blocks given back their defaults.
     private static func spawn(_ executable: String, arguments: [String], stdoutFD: Int32, closeFD: Int32) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
-        posix_spawn_file_actions_addclose(&actions, closeFD)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The parent ignores SIGINT/SIGTERM (it watches them through dispatch); ignored signals
-        // are inherited across exec, so give the child the default actions back.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Nor should it inherit a blocked signal mask, or Ctrl-C would wait forever.
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = childEnvironment.map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard rc == 0 else {
-            throw CommandError(message: "cannot start a child process: \(String(cString: strerror(rc)))",
-                               exitCode: ExitCode.software)
+        switch Spawn.start(executable, arguments: arguments, environment: childEnvironment,
+                           actions: [.duplicate(stdoutFD, to: 1), .close(closeFD)], defaultSignals: true) {
+        case .success(let pid): return pid
+        case .failure(let error):
+            throw CommandError(message: "cannot start a child process: \(error.description)", exitCode: ExitCode.software)
         }
-        return pid
     }
 
     /// The child's environment: the few variables it uses, the same on every machine, with

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 
 /// A repetition that failed because of the machine, not the strategy: the disk filled (or a
@@ -45,7 +46,7 @@ struct EnvironmentFailure: Equatable {
     static var addressSpaceLimit: UInt64? {
         var limit = rlimit()
         // RLIM_INFINITY is all ones (a C macro of -1, which Swift cannot import as unsigned).
-        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        guard getrlimit(Host.number(of: .addressSpace), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
         return UInt64(limit.rlim_cur)
     }
 }

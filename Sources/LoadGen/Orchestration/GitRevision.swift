@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// The git revision loadgen was built from, for the `git_rev` column.
 ///
@@ -20,19 +21,11 @@ enum GitRevision {
     private static func git(_ arguments: [String]) -> String? {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = (["git"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, "git", &actions, nil, argv, environ)
+        let started = Spawn.start("git", arguments: ["git"] + arguments,
+                                  actions: [.duplicate(fds[1], to: 1), .close(fds[0]), .null(2)], searchPath: true)
         close(fds[1])
         defer { close(fds[0]) }
-        guard rc == 0 else { return nil }
+        guard case .success(let pid) = started else { return nil }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// The process limits a run depends on, checked before anything runs so that a limit too low
 /// is named instead of surfacing later as a crash or a misleading error.
@@ -16,18 +17,18 @@ enum ProcessLimits {
     static func prepare() {
         signal(SIGXFSZ, SIG_IGN)
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard getrlimit(Host.number(of: .openFiles), &limit) == 0 else { return }
         let wanted = min(limit.rlim_max, 4_096)
         if limit.rlim_cur < wanted {
             limit.rlim_cur = wanted
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = setrlimit(Host.number(of: .openFiles), &limit)
         }
     }
 
     /// Throws when fewer files than a run needs may be open, naming the limit and the fix.
     static func checkForRun() throws {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < minimumOpenFiles else { return }
+        guard getrlimit(Host.number(of: .openFiles), &limit) == 0, limit.rlim_cur < minimumOpenFiles else { return }
         throw CommandError(message: "run: only \(limit.rlim_cur) files may be open (ulimit -n); a run needs at least "
                            + "\(minimumOpenFiles): raise the limit (ulimit -n 1024) and run again",
                            exitCode: ExitCode.osError)

@@ -18,6 +18,10 @@ package enum ConcurrencyDebug {
     /// An identifier of the calling thread, cheap enough to compare on every access.
     @inline(__always)
     static func currentThread() -> UInt {
-        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))
+        #if os(Linux)
+        UInt(pthread_self())   // an integer here
+        #else
+        UInt(bitPattern: pthread_self())   // an opaque pointer on Darwin
+        #endif
     }
 }

@@ -17,7 +17,10 @@ package enum Heap {
                                                 UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
 
     private static let mallctl: Mallctl? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        // Unprefixed where jemalloc replaces malloc (Debian's); `je_mallctl` where it keeps its
+        // prefix (Homebrew's on macOS, jemalloc's default there).
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl")
+                ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), "je_mallctl") else { return nil }
         return unsafeBitCast(symbol, to: Mallctl.self)
     }()
 

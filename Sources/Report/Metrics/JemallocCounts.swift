@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Synchronization
 
@@ -22,7 +24,8 @@ final class JemallocCounts: Sendable {
     private static let allArenas: UInt32 = 4096
 
     private init?() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl")
+                ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), "je_mallctl") else { return nil }   // as Heap finds it
         mallctl = unsafeBitCast(symbol, to: Mallctl.self)
         var nbins: UInt32 = 0, nlextents: UInt32 = 0
         guard Self.read(mallctl, "arenas.nbins", &nbins), Self.read(mallctl, "arenas.nlextents", &nlextents) else { return nil }

@@ -120,7 +120,11 @@ package struct RecordFileWriter {
     private mutating func flush() throws {
         var offset = 0
         while offset < out.count {
+            #if canImport(Glibc)
             let n = Glibc.write(fd, out.base + offset, out.count - offset)
+            #else
+            let n = Darwin.write(fd, out.base + offset, out.count - offset)
+            #endif
             if n < 0 {
                 if errno == EINTR { continue }
                 throw RecordFileError.cannotWrite(errno)
