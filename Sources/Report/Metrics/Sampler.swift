@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Synchronization
 
 /// Samples memory and progress every 10 ms on its own thread while a strategy runs.

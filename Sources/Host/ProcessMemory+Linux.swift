@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 
-/// Resident memory of this process, from /proc. Linux only: the figures loadgen reports are
-/// Linux's own (VmHWM is the kernel's exact peak, not a sample).
-package enum ProcessMemory {
+/// Linux's answers, from /proc: VmHWM is the kernel's exact peak, not a sample.
+extension ProcessMemory {
     /// Current resident set in bytes (/proc/self/statm), cheap enough to sample every 10 ms.
     package static func residentBytes() -> Int {
         guard let text = read("/proc/self/statm") else { return 0 }
@@ -37,11 +36,5 @@ package enum ProcessMemory {
         guard n > 0 else { return nil }
         return String(decoding: buffer[0..<n], as: UTF8.self)
     }
-}
-#else
-package enum ProcessMemory {
-    package static func residentBytes() -> Int { 0 }
-    package static func peakResidentBytes() -> Int { 0 }
-    package static func statusResidentBytes() -> Int { 0 }
 }
 #endif
