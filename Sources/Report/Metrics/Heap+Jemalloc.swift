@@ -30,6 +30,11 @@ package enum Heap {
         guard let mallctl else {
             #if canImport(Glibc)
             return Int(mallinfo2().uordblks)
+            #elseif canImport(Darwin)
+            // The system allocator's own count over every zone (malloc/malloc.h).
+            var stats = malloc_statistics_t()
+            malloc_zone_statistics(nil, &stats)
+            return Int(stats.size_in_use)
             #else
             return 0
             #endif
@@ -45,9 +50,14 @@ package enum Heap {
         return mallctl("stats.allocated", &value, &size, nil, 0) == 0 ? value : 0
     }
 
-    /// "jemalloc 5.3.0", or "glibc" when jemalloc is not the allocator.
+    /// "jemalloc 5.3.0", or the system's allocator ("glibc", "darwin") when jemalloc is not the
+    /// allocator: then the allocation counts are left blank, as only jemalloc gives them.
     package static var allocatorName: String {
+        #if canImport(Darwin)
+        guard let mallctl else { return "darwin" }
+        #else
         guard let mallctl else { return "glibc" }
+        #endif
         var pointer: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return "jemalloc" }
