@@ -409,6 +409,33 @@ import Testing
         let judged = try await CLI.run(["ab", "--judge", "--out", dir + "/ab"])
         #expect(judged.status == 2 && judged.stderr.contains("were not judged, first prefetch"), "\(judged.stderr)")
         #expect(try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains("**Not judged:** prefetch"))
+        // The other way round, prefetch is what the change adds: said, and no failure of the gate.
+        try FileManager.default.removeItem(atPath: dir + "/ab/ab.md")
+        for round in 1...12 {
+            let name = String(format: "round-%03d.csv", round)
+            for (side, file) in [("base", one), ("new", both)] {
+                try FileManager.default.removeItem(atPath: dir + "/ab/\(side)/" + name)
+                try FileManager.default.copyItem(atPath: file, toPath: dir + "/ab/\(side)/" + name)
+            }
+        }
+        let added = try await CLI.run(["ab", "--judge", "--out", dir + "/ab"])
+        #expect(added.status != 2 && !added.stderr.contains("were not judged"), "\(added.stderr)")
+        #expect(try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains("prefetch: measured by the new revision only"))
+        // A base that refuses a suite line as usage (64: a strategy it does not know) is the same
+        // case, run for real: a base that knows no prefetch, the gate not failed by it.
+        let base = dir + "/old-loadgen"
+        try """
+            #!/bin/sh
+            for a in "$@"; do case "$a" in *.suite) grep -q prefetch "$a" && { echo "loadgen: run: unknown strategy 'prefetch'" >&2; exit 64; };; esac; done
+            exec "\(CLI.binary)" "$@"
+            """.write(toFile: base, atomically: true, encoding: .utf8)
+        chmod(base, 0o755)
+        let suite = dir + "/pr.suite"
+        try "--strategy batch --rows 200 --no-limit\n--strategy prefetch --rows 200 --no-limit\n"
+            .write(toFile: suite, atomically: true, encoding: .utf8)
+        let real = try await CLI.run(["ab", "--base", base, "--suite", suite, "--out", dir + "/real", "--rounds", "6"], tmpdir: dir)
+        #expect(real.status != 2 && !real.stderr.contains("were not judged"), "\(real.stderr)")
+        #expect(try String(contentsOfFile: dir + "/real/ab.md", encoding: .utf8).contains("the base does not know it"))
     }
 
     /// Bad input to `ab` is one line naming the flag, exit 64 (66 for a base that is not there),

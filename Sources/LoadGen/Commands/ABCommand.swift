@@ -101,7 +101,9 @@ enum ABCommand {
     /// test to flag any slowdown; 1 for a slowdown.
     static func verdict(_ comparison: PairedComparison, failed: [String] = []) -> Int32 {
         if comparison.configurations.isEmpty { return CompareCommand.usage }
-        let unjudged = comparison.unpaired.map { "\($0.configuration) (\($0.why))" } + failed
+        // A configuration only the new revision measured is what the change adds: said, not failed.
+        let unjudged = comparison.unpaired.filter { $0.why != PairedComparison.newOnly }.map { "\($0.configuration) (\($0.why))" }
+            + failed
         if let first = unjudged.first {
             FileHandle.standardError.write(Data(("loadgen: ab: \(unjudged.count) configuration(s) were not judged, first \(first): "
                 + "the gate cannot pass on part of its suite; see Not judged in ab.md\n").utf8))
@@ -152,7 +154,12 @@ enum ABCommand {
                                                          "--out", "\(out)/\(side)/\(name)", "--quiet"])
                         if status != 0 && status != 1 {
                             let why = "\(line.file) configuration \(k): the \(side) exited \(status)"
-                            if !failed.contains(why) { failed.append(why) }
+                            // The base refusing a line as usage (64) is a strategy or option the
+                            // change adds: not judged, said, and no failure of the gate.
+                            if side == "base" && status == ExitCode.usage {
+                                let note = why + " (the base does not know it: new in this change)"
+                                if !notJudged.contains(note) { notJudged.append(note) }
+                            } else if !failed.contains(why) { failed.append(why) }
                         }
                     }
                     done += 1

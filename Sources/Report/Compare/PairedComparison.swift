@@ -76,6 +76,9 @@ package struct PairedComparison: Sendable {
     package let testLevel: Double
     package let options: Options
 
+    /// Why a configuration only the new revision measured is unpaired: what the change adds.
+    package static let newOnly = "measured by the new revision only"
+
     package var regressions: [Judged] { (configurations + strategies).filter { $0.verdict == .slower } }
 
     /// Configurations no test could flag however slow they became: fewer pairs than the level
@@ -105,7 +108,7 @@ package struct PairedComparison: Sendable {
             let mine = pairs[key] ?? []
             guard !mine.isEmpty else {
                 let s = seen[key]!
-                unpaired.append((label, !s.base ? "measured by the new revision only" : !s.new ? "measured by the base only"
+                unpaired.append((label, !s.base ? Self.newOnly : !s.new ? "measured by the base only"
                                     : "no pair where both repetitions were ok"))
                 continue
             }
