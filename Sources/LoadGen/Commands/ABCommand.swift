@@ -152,15 +152,7 @@ enum ABCommand {
                     for (side, binary) in sides {
                         let status = try runOnce(binary, ["run", "--suite", line.file, "--shard", "\(k)/\(line.count)",
                                                          "--out", "\(out)/\(side)/\(name)", "--quiet"])
-                        if status != 0 && status != 1 {
-                            let why = "\(line.file) configuration \(k): the \(side) exited \(status)"
-                            // The base refusing a line as usage (64) is a strategy or option the
-                            // change adds: not judged, said, and no failure of the gate.
-                            if side == "base" && status == ExitCode.usage {
-                                let note = why + " (the base does not know it: new in this change)"
-                                if !notJudged.contains(note) { notJudged.append(note) }
-                            } else if !failed.contains(why) { failed.append(why) }
-                        }
+                        note(status, side: side, "\(line.file) configuration \(k)", notJudged: &notJudged, failed: &failed)
                     }
                     done += 1
                     let elapsed = Clock.seconds(since: started)
@@ -170,6 +162,18 @@ enum ABCommand {
             }
         }
         return (notJudged + failed, failed)
+    }
+
+    /// A run that did not end in a result (0) or a failed repetition (1): a failure of the gate,
+    /// except the base refusing it as usage (64), a strategy or option the change adds: not
+    /// judged, said, and no failure.
+    static func note(_ status: Int32, side: String, _ what: String, notJudged: inout [String], failed: inout [String]) {
+        guard status != 0 && status != 1 else { return }
+        let why = "\(what): the \(side) exited \(status)"
+        if side == "base" && status == ExitCode.usage {
+            let note = why + " (the base does not know it: new in this change)"
+            if !notJudged.contains(note) { notJudged.append(note) }
+        } else if !failed.contains(why) { failed.append(why) }
     }
 
     /// A suite line's words without what ab decides: repetitions, warm-ups, limits.
