@@ -18,10 +18,10 @@ package enum OwnedFolders {
             let folder = base + (base.hasSuffix("/") ? "" : "/") + name
             guard let text = try? String(contentsOfFile: folder + "/" + ownerFile, encoding: .utf8),
                   let owner = ProcessOwner(text: text) else { continue }
-            if owner.isProvenGone(exists: exists, startTime: startTime) {
-                if (try? FileManager.default.removeItem(atPath: folder)) != nil { removed += 1 }
-            } else if owner.startTime == 0 || startTime(owner.pid) == nil {
-                kept.append(folder)
+            switch owner.status(exists: exists, startTime: startTime) {
+            case .provenGone: if (try? FileManager.default.removeItem(atPath: folder)) != nil { removed += 1 }
+            case .unverifiable: kept.append(folder)
+            case .alive: break
             }
         }
         return (removed, kept)

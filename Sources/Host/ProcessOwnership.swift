@@ -34,14 +34,24 @@ package struct ProcessOwner: Equatable, Sendable {
         self.init(pid: pid, startTime: started)
     }
 
-    /// Whether this owner is proven gone. `exists` and `startTime` are the system's answers (the
-    /// tests give their own).
-    package func isProvenGone(exists: (Int32) -> Bool = ProcessOwner.exists,
-                              startTime: (Int32) -> UInt64? = Host.startTime) -> Bool {
-        guard exists(pid) else { return true }
-        // The process exists: it is not the owner only if both start times are known and differ.
-        guard self.startTime != 0, let now = startTime(pid) else { return false }
-        return now != self.startTime
+    /// What the system says of this owner.
+    package enum Status: Equatable, Sendable {
+        /// No such process, or one that started at another time: its folder may go.
+        case provenGone
+        /// The process that made the folder, still running.
+        case alive
+        /// A process with its pid exists, but a start time (now, or when the folder was made)
+        /// cannot be read: it may be the owner, so its folder stays, and is named.
+        case unverifiable
+    }
+
+    /// The owner's status. `exists` and `startTime` are the system's answers (the tests give
+    /// their own); the start time is read once.
+    package func status(exists: (Int32) -> Bool = ProcessOwner.exists,
+                        startTime: (Int32) -> UInt64? = Host.startTime) -> Status {
+        guard exists(pid) else { return .provenGone }
+        guard self.startTime != 0, let now = startTime(pid) else { return .unverifiable }
+        return now == self.startTime ? .alive : .provenGone
     }
 
     /// Whether a process `pid` exists (signal 0; EPERM: it does, and is another user's).

@@ -79,11 +79,11 @@ enum ABCommand {
         let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
         try checkBinary(base, flag: "--base")
         let started = Clock.nanoseconds()
-        let before = loadAverage()
+        let before = Host.loadAverage()
         let (notJudged, failed) = try run(base: base, suite: suite, rounds: rounds, out: out)
         context.notJudged = notJudged
         context.seconds = Clock.seconds(since: started)
-        context.load = before.flatMap { b in loadAverage().map { (b, $0) } }
+        context.load = before.flatMap { b in Host.loadAverage().map { (b, $0) } }
         return failed
     }
 
@@ -236,6 +236,4 @@ enum ABCommand {
         return (base, new)
     }
 
-    /// The one-minute load average.
-    static func loadAverage() -> Double? { Host.loadAverage() }
 }

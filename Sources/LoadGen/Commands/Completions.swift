@@ -44,7 +44,7 @@ enum Completions {
             for (name, list) in values {
                 text += "        \(name)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
             }
-            if entry.name == "completions" || entry.name == "help" {
+            if entry.name == "completions" {
                 text += "        completions) COMPREPLY=($(compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
             }
             text += "      esac\n"

@@ -42,8 +42,7 @@ extension ChartData {
         var longest = 0
         for (i, c) in bars.enumerated() {
             let values = ChartColumn.values(declaration.columns, of: c).map { $0.map(n) ?? "NaN" }.joined(separator: " ")
-            // Apart for the reason the run gave: a broken promise, or a cap the team set (issue 44, item 2).
-            let outcome = c.verdict.isOK ? RunSummary.overCap(c, options: s.options)?.flag ?? "ok" : c.verdict.outcome
+            let outcome = apartReason(c, s) ?? "ok"
             let why = outcome == "ok" || c.strategy == limit ? "" : " — " + outcome.replacingOccurrences(of: "short:", with: "short: ")
                 .replacingOccurrences(of: "+", with: ", ")
             // Several workloads in one chart: each bar says which (what its label lacks of it);
@@ -71,6 +70,12 @@ extension ChartData {
     }
 
     /// The titles of the bars' three kinds, in the order of the `apart` column.
+    /// Why a bar is drawn apart, nil when it may be recommended: a broken promise, or a cap the
+    /// team set (issue 44, item 2), as the run's conclusion excludes it.
+    private static func apartReason(_ c: RunSummary.Configuration, _ s: RunSummary) -> String? {
+        c.verdict.isOK ? RunSummary.overCap(c, options: s.options)?.flag : c.verdict.outcome
+    }
+
     static func throughputTitles(limit: String) -> [String] {
         ["may be recommended", "may not: short of what the workload needs, over a cap, a bug it shows, or failed",
          "limit (\(limit), its measured median)"]
@@ -113,7 +118,7 @@ extension ChartData {
         let ticks = siTicks(upTo: highest)
         let caveats = bars.map(\.strategy).uniqued().compactMap { strategy in marks[strategy].map { "\(strategy): \($0)" } }
             .flatMap { wrapped($0, width: 110) }
-        let apart = bars.filter { (!$0.verdict.isOK || RunSummary.overCap($0, options: s.options) != nil) && $0.strategy != limit }.count
+        let apart = bars.filter { apartReason($0, s) != nil && $0.strategy != limit }.count
         let titles = throughputTitles(limit: limit)
         return ["titleok": titles[0], "titleapart": titles[1], "titlelimit": titles[2], "count": String(bars.count),
                 "log": logScale ? "1" : "0", "start": n(start),

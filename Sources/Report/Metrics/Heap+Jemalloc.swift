@@ -16,13 +16,14 @@ package enum Heap {
     private typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
                                                 UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
 
-    private static let mallctl: Mallctl? = {
-        // Unprefixed where jemalloc replaces malloc (Debian's); `je_mallctl` where it keeps its
-        // prefix (Homebrew's on macOS, jemalloc's default there).
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl")
-                ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), "je_mallctl") else { return nil }
-        return unsafeBitCast(symbol, to: Mallctl.self)
-    }()
+    private static let mallctl: Mallctl? = mallctlSymbol().map { unsafeBitCast($0, to: Mallctl.self) }
+
+    /// jemalloc's `mallctl` in this process, for Heap and JemallocCounts: unprefixed where jemalloc
+    /// replaces malloc (Debian's), `je_mallctl` where it keeps its prefix (Homebrew's on macOS,
+    /// jemalloc's default there); nil without jemalloc. Literal names: no allocation.
+    static func mallctlSymbol() -> UnsafeMutableRawPointer? {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), "je_mallctl")
+    }
 
     /// Bytes allocated right now. With `flushingThreadCache`, this thread's cache of freed blocks
     /// is returned first (jemalloc), so memory just freed on this thread no longer counts.

@@ -24,8 +24,7 @@ final class JemallocCounts: Sendable {
     private static let allArenas: UInt32 = 4096
 
     private init?() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl")
-                ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), "je_mallctl") else { return nil }   // as Heap finds it
+        guard let symbol = Heap.mallctlSymbol() else { return nil }
         mallctl = unsafeBitCast(symbol, to: Mallctl.self)
         var nbins: UInt32 = 0, nlextents: UInt32 = 0
         guard Self.read(mallctl, "arenas.nbins", &nbins), Self.read(mallctl, "arenas.nlextents", &nlextents) else { return nil }
