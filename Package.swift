@@ -27,18 +27,19 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // MARK: Libraries
-        .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: hot),
+        .target(name: "SQLiteKit", dependencies: ["CSQLite", "Host"], swiftSettings: hot),
         // The built-in datasets' models, as Xcode writes them, compiled into the binary.
-        .target(name: "ObjectGraph", dependencies: ["SQLiteKit"],
+        .target(name: "ObjectGraph", dependencies: ["SQLiteKit", "Host"],
                 resources: [.embedInCode("Model/Bundled/Expenses.contents"), .embedInCode("Model/Bundled/Photos.contents")],
                 swiftSettings: hot),
-        .target(name: "Workload", swiftSettings: hot),
-        // What the operating system provides (process identity, executable path, load, CPU model),
-        // answered in +Linux and +Darwin files (issue 48).
-        .target(name: "Host", swiftSettings: strict),
-        // Report finds jemalloc at run time; only the executable links it (see Heap+Jemalloc.swift).
-        .target(name: "Report", dependencies: ["SQLiteKit", "Host", "CMalloc", "CLinux"], swiftSettings: strict),
-        .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit"],
+        .target(name: "Workload", dependencies: ["Host"], swiftSettings: hot),
+        // What the operating system provides (the C library, process identity and memory, spawning,
+        // limits, the allocator's statistics, the instruction counter), answered in +Linux and
+        // +Darwin files (issue 48). It finds jemalloc at run time; only the executable links it
+        // (see Heap.swift). Every other target takes the C library from here.
+        .target(name: "Host", dependencies: ["CMalloc", "CLinux"], swiftSettings: strict),
+        .target(name: "Report", dependencies: ["SQLiteKit", "Host"], swiftSettings: strict),
+        .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit", "Host"],
                 swiftSettings: hot),
 
         // MARK: The executable
@@ -49,7 +50,7 @@ let package = Package(
         .testTarget(name: "WorkloadTests", dependencies: ["Workload"], swiftSettings: strict),
         .testTarget(name: "ReportTests", dependencies: ["Report", "SQLiteKit", "ObjectGraph", "Workload"],
                     swiftSettings: strict),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteKit", "Report"],
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "SQLiteKit", "Report", "Host"],
                     swiftSettings: strict),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Workload", "Report", "ObjectGraph"],
                     swiftSettings: strict),

@@ -1,5 +1,6 @@
 #if canImport(Darwin)
-import Darwin
+/// The C library, for every target that imports Host (see Host+Linux.swift).
+@_exported import Darwin
 import Foundation
 
 // Written against Apple's documented APIs; built and tested on macOS by the workflow's macOS job,
@@ -20,10 +21,33 @@ extension Host {
     typealias SpawnAttributes = posix_spawnattr_t?
     static func emptySpawnActions() -> SpawnActions { nil }
     static func emptySpawnAttributes() -> SpawnAttributes { nil }
+    // MARK: Threads (pthread_t is an opaque pointer here)
+
+    /// What pthread_create fills: nil until it does.
+    typealias ThreadSlot = pthread_t?
+    static func emptyThreadSlot() -> ThreadSlot { nil }
+    static func thread(in slot: ThreadSlot) -> pthread_t { slot! }   // filled: pthread_create returned 0
+
+    /// An identifier of the calling thread, cheap enough to compare on every access.
+    @inlinable
+    package static func currentThreadID() -> UInt { UInt(bitPattern: pthread_self()) }
+
     /// This process's environment, for a child that inherits it (`environ` is not Swift's here).
     static var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { _NSGetEnviron()!.pointee! }
 
     /// `_NSGetExecutablePath`, then symbolic links resolved.
+    /// This process's resource usage (getrusage).
+    package static func processUsage() -> rusage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return usage
+    }
+
+    /// write(2), for a caller whose own type has a `write` (the C library's name is qualified).
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        Darwin.write(fd, bytes, count)
+    }
+
     static var resolvedExecutable: String? {
         var size: UInt32 = 0
         _ = _NSGetExecutablePath(nil, &size)

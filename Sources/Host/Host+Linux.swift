@@ -1,6 +1,8 @@
 #if os(Linux)
 import Foundation
-import Glibc
+/// The C library, for every target that imports Host: the one place that names glibc, so the
+/// rest of loadgen writes `write`, `errno` or `pow` once for both systems (issue 48).
+@_exported import Glibc
 
 extension Host {
     static var selfForSpawning: String { "/proc/self/exe" }
@@ -18,8 +20,31 @@ extension Host {
     typealias SpawnAttributes = posix_spawnattr_t
     static func emptySpawnActions() -> SpawnActions { posix_spawn_file_actions_t() }
     static func emptySpawnAttributes() -> SpawnAttributes { posix_spawnattr_t() }
+    // MARK: Threads (pthread_t is an integer here)
+
+    /// What pthread_create fills.
+    typealias ThreadSlot = pthread_t
+    static func emptyThreadSlot() -> ThreadSlot { pthread_t() }
+    static func thread(in slot: ThreadSlot) -> pthread_t { slot }
+
+    /// An identifier of the calling thread, cheap enough to compare on every access.
+    @inlinable
+    package static func currentThreadID() -> UInt { UInt(pthread_self()) }
+
     /// This process's environment, for a child that inherits it.
     static var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { Glibc.environ }
+
+    /// This process's resource usage (getrusage, whose `who` glibc types as an enum).
+    package static func processUsage() -> rusage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage
+    }
+
+    /// write(2), for a caller whose own type has a `write` (the C library's name is qualified).
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        Glibc.write(fd, bytes, count)
+    }
 
     static var resolvedExecutable: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
 

@@ -1,10 +1,6 @@
 import CSQLite
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// Waits out another connection's lock, counting every time SQLite had to wait.
 ///

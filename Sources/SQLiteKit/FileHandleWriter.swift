@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// Writes straight to a file descriptor, with no buffering and no Foundation.
 enum FileHandleWriter {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// UTF-8 text of at most `InlineText.capacity` bytes stored inline, with no heap allocation.
 ///

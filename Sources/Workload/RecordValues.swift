@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// The values of one record, one per field of its `RecordShape`, stored inline.
 ///

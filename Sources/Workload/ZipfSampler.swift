@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// Draws ranks 1…n with probability proportional to 1/k^s, for any n, in constant time.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import SQLiteKit
 import Testing

@@ -58,7 +58,7 @@ import Testing
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         let text = "a,b\r\n1,2\r\n"
-        _ = text.withCString { Glibc.write(fds[1], $0, strlen($0)) }
+        FileHandle(fileDescriptor: fds[1], closeOnDealloc: false).write(Data(text.utf8))
         close(fds[1])
         #expect(try records("/dev/fd/\(fds[0])", chunk: 2) == [["a", "b"], ["1", "2"]])
         close(fds[0])

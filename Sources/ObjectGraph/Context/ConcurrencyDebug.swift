@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Synchronization
 
 /// The run-time queue check, like Core Data's `-com.apple.CoreData.ConcurrencyDebug 1`.
@@ -18,10 +19,6 @@ package enum ConcurrencyDebug {
     /// An identifier of the calling thread, cheap enough to compare on every access.
     @inline(__always)
     static func currentThread() -> UInt {
-        #if os(Linux)
-        UInt(pthread_self())   // an integer here
-        #else
-        UInt(bitPattern: pthread_self())   // an opaque pointer on Darwin
-        #endif
+        Host.currentThreadID()
     }
 }

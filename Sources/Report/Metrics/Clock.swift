@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// The monotonic clock: wall time that never jumps with NTP or the user's clock.
 package enum Clock {
@@ -26,12 +22,7 @@ package struct CPUTime: Sendable, Equatable {
     package var system: Double
 
     package static func now() -> CPUTime {
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
+        let usage = Host.processUsage()
         return CPUTime(user: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
                        system: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
     }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import CLinux
-import Glibc
-#endif
-import Foundation
+import Host
 import Synchronization
 
 /// Work a repetition did, counted exactly where the machine lets it be: allocation requests
@@ -11,21 +7,12 @@ import Synchronization
 package enum WorkCounters {
     /// Allocation requests and their bytes (rounded up to jemalloc's size classes) since some
     /// start, over every arena but the sampler's.
-    package struct Allocations: Sendable, Equatable {
-        package var count: UInt64
-        package var bytes: UInt64
-
-        package static func - (a: Allocations, b: Allocations) -> Allocations {
-            Allocations(count: a.count &- b.count, bytes: a.bytes &- b.bytes)
-        }
-    }
+    package typealias Allocations = AllocationRequests
 
     // MARK: Allocations (jemalloc)
 
-    /// Requests so far, or nil without jemalloc. The calling thread's cache of small blocks is
-    /// flushed first: jemalloc adds a thread cache's requests to the arena only when the cache
-    /// fills or flushes, so an unflushed count would depend on where the cache happened to be.
-    /// Threads that ended (producers) flushed theirs when they ended.
+    /// Requests so far, or nil without jemalloc (`JemallocCounts.read` says how the calling
+    /// thread's cache is counted). Threads that ended (producers) flushed theirs when they ended.
     package static func allocations() -> Allocations? {
         guard let reader = JemallocCounts.shared else { return nil }
         return reader.read()
@@ -37,45 +24,12 @@ package enum WorkCounters {
         JemallocCounts.shared?.bindExcludedArena()
     }
 
-    // MARK: Instructions (perf_event_open)
+    // MARK: Instructions (Host's counter)
 
-    /// A running count of user-space instructions of this thread and the threads it starts.
-    package struct InstructionCounter: Sendable {
-        let fd: Int32
-
-        /// Starts counting, or explains why this machine cannot (`ENOENT`: no hardware counter,
-        /// as in most virtual machines).
-        package static func start() -> Result<InstructionCounter, CounterUnavailable> {
-            #if canImport(Glibc)
-            let fd = loadgen_instruction_counter_open()
-            guard fd >= 0 else { return .failure(CounterUnavailable(errno: -fd)) }
-            guard loadgen_instruction_counter_start(fd) == 0 else {
-                close(fd)
-                return .failure(CounterUnavailable(errno: errno))
-            }
-            return .success(InstructionCounter(fd: fd))
-            #else
-            return .failure(CounterUnavailable(errno: ENOSYS))
-            #endif
-        }
-
-        /// Stops and returns the count.
-        package func stop() -> UInt64? {
-            #if canImport(Glibc)
-            defer { close(fd) }
-            let value = loadgen_instruction_counter_stop(fd)
-            return value >= 0 ? UInt64(value) : nil
-            #else
-            return nil
-            #endif
-        }
-    }
-
+    /// A running count of instructions (perf_event_open on Linux, proc_pid_rusage on Darwin).
+    package typealias InstructionCounter = Host.InstructionCounter
     /// Why instructions cannot be counted here.
-    package struct CounterUnavailable: Error, Sendable, CustomStringConvertible {
-        package let errno: Int32
-        package var description: String { "perf_event_open: " + String(cString: strerror(errno)) }
-    }
+    package typealias CounterUnavailable = Host.CounterUnavailable
 }
 
 // MARK: - Marking the measured window for callgrind

@@ -1,3 +1,4 @@
+import Host
 /// The Mann-Whitney U test: do two samples come from one distribution, or does one tend to be
 /// larger?
 ///
@@ -67,9 +68,3 @@ package enum MannWhitney {
         return 0.5 * erfc(z / 2.0.squareRoot())
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

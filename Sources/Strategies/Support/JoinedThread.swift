@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 
 /// A thread that can be joined: `join()` returns once the thread has ended and let go of

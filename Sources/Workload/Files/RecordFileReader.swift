@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// Why an import file cannot be read: one line naming the file, where, and what was wrong.
 package struct ImportError: Error, CustomStringConvertible, Equatable {

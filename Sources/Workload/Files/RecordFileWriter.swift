@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Host
 
 /// The formats of import files.
 package enum RecordFileFormat: String, Sendable, Codable, CaseIterable {
@@ -120,11 +116,7 @@ package struct RecordFileWriter {
     private mutating func flush() throws {
         var offset = 0
         while offset < out.count {
-            #if canImport(Glibc)
-            let n = Glibc.write(fd, out.base + offset, out.count - offset)
-            #else
-            let n = Darwin.write(fd, out.base + offset, out.count - offset)
-            #endif
+            let n = Host.write(fd, out.base + offset, out.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw RecordFileError.cannotWrite(errno)

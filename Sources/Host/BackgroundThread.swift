@@ -16,11 +16,7 @@ package enum BackgroundThread {
     /// what it captured) is released before the thread ends.
     package static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> pthread_t {
         let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15))!, run: body)).toOpaque()
-        #if os(Linux)
-        var thread = pthread_t()
-        #else
-        var thread: pthread_t?   // an opaque pointer on Darwin, filled by pthread_create
-        #endif
+        var thread = Host.emptyThreadSlot()
         let rc = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
             Thread.current.name = body.name
@@ -31,11 +27,7 @@ package enum BackgroundThread {
             Unmanaged<Body>.fromOpaque(box).release()
             throw ThreadStartError(name: name, code: rc)
         }
-        #if os(Linux)
-        return thread
-        #else
-        return thread!
-        #endif
+        return Host.thread(in: thread)
     }
 
     private final class Body {

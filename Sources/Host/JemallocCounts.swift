@@ -1,20 +1,31 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 import Synchronization
+
+/// Allocation requests and their bytes (rounded up to jemalloc's size classes) since some start.
+package struct AllocationRequests: Sendable, Equatable {
+    package var count: UInt64
+    package var bytes: UInt64
+
+    package init(count: UInt64, bytes: UInt64) {
+        self.count = count
+        self.bytes = bytes
+    }
+
+    package static func - (a: AllocationRequests, b: AllocationRequests) -> AllocationRequests {
+        AllocationRequests(count: a.count &- b.count, bytes: a.bytes &- b.bytes)
+    }
+}
 
 /// Reads jemalloc's request counters through `mallctl` (found at run time, as `Heap` finds it).
 ///
 /// The names (`stats.arenas.<i>.bins.<j>.nrequests` and the size of each class) are built once,
 /// so a read allocates nothing itself: it runs at the edges of the measured window and must not
 /// count its own allocations.
-final class JemallocCounts: Sendable {
-    static let shared: JemallocCounts? = JemallocCounts()
+package final class JemallocCounts: Sendable {
+    /// The reader, or nil where jemalloc is not the allocator.
+    package static let shared: JemallocCounts? = JemallocCounts()
 
-    private typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
-                                                UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+    private typealias Mallctl = Heap.Mallctl
     private let mallctl: Mallctl
     /// `arenas.create`d for the sampler; its requests are subtracted (UInt32.max: none yet).
     private let excludedArena = Atomic<UInt32>(UInt32.max)
@@ -24,8 +35,8 @@ final class JemallocCounts: Sendable {
     private static let allArenas: UInt32 = 4096
 
     private init?() {
-        guard let symbol = Heap.mallctlSymbol() else { return nil }
-        mallctl = unsafeBitCast(symbol, to: Mallctl.self)
+        guard let mallctl = Heap.mallctl else { return nil }
+        self.mallctl = mallctl
         var nbins: UInt32 = 0, nlextents: UInt32 = 0
         guard Self.read(mallctl, "arenas.nbins", &nbins), Self.read(mallctl, "arenas.nlextents", &nlextents) else { return nil }
         var sizes: [UInt64] = []
@@ -66,7 +77,7 @@ final class JemallocCounts: Sendable {
 
     /// Binds the calling thread to the excluded arena, creating it on first use (one arena for
     /// every excluded thread: the sampler and the parent watch).
-    func bindExcludedArena() {
+    package func bindExcludedArena() {
         creating.withLock { _ in
             var arena = excludedArena.load(ordering: .acquiring)
             if arena == UInt32.max {
@@ -81,20 +92,23 @@ final class JemallocCounts: Sendable {
 
     private let creating = Mutex<Void>(())
 
-    func read() -> WorkCounters.Allocations {
+    /// Requests over every arena but the excluded one. The calling thread's cache of small blocks
+    /// is flushed first: jemalloc adds a thread cache's requests to the arena only when the cache
+    /// fills or flushes, so an unflushed count would depend on where the cache happened to be.
+    package func read() -> AllocationRequests {
         _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
         var epoch: UInt64 = 1
         _ = mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size)
         var total = sum(names.all)
         if excludedArena.load(ordering: .acquiring) != UInt32.max {
             let excluded = sum(names.excluded)
-            total = WorkCounters.Allocations(count: total.count &- excluded.count, bytes: total.bytes &- excluded.bytes)
+            total = AllocationRequests(count: total.count &- excluded.count, bytes: total.bytes &- excluded.bytes)
         }
         return total
     }
 
-    private func sum(_ names: [[CChar]]) -> WorkCounters.Allocations {
-        var result = WorkCounters.Allocations(count: 0, bytes: 0)
+    private func sum(_ names: [[CChar]]) -> AllocationRequests {
+        var result = AllocationRequests(count: 0, bytes: 0)
         for (i, name) in names.enumerated() {
             var value: UInt64 = 0
             var size = MemoryLayout<UInt64>.size
