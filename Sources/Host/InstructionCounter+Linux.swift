@@ -3,7 +3,7 @@ import CLinux
 import Glibc
 
 /// perf_event_open's hardware instruction counter, inherited by the threads started afterwards
-/// (CLinux/shim.h holds the variadic syscall and ioctls Swift cannot call).
+/// (CLinux/shim+Linux.h holds the variadic syscall and ioctls Swift cannot call).
 extension Host.InstructionCounter {
     static func startCounting() -> Result<Host.InstructionCounter, Host.CounterUnavailable> {
         let fd = loadgen_instruction_counter_open()
