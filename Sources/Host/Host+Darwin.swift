@@ -21,6 +21,7 @@ extension Host {
     typealias SpawnAttributes = posix_spawnattr_t?
     static func emptySpawnActions() -> SpawnActions { nil }
     static func emptySpawnAttributes() -> SpawnAttributes { nil }
+
     // MARK: Threads (pthread_t is an opaque pointer here)
 
     /// What pthread_create fills: nil until it does.
@@ -35,7 +36,6 @@ extension Host {
     /// This process's environment, for a child that inherits it (`environ` is not Swift's here).
     static var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { _NSGetEnviron()!.pointee! }
 
-    /// `_NSGetExecutablePath`, then symbolic links resolved.
     /// This process's resource usage (getrusage).
     package static func processUsage() -> rusage {
         var usage = rusage()
@@ -48,6 +48,7 @@ extension Host {
         Darwin.write(fd, bytes, count)
     }
 
+    /// `_NSGetExecutablePath`, then symbolic links resolved.
     static var resolvedExecutable: String? {
         var size: UInt32 = 0
         _ = _NSGetExecutablePath(nil, &size)

@@ -20,6 +20,7 @@ extension Host {
     typealias SpawnAttributes = posix_spawnattr_t
     static func emptySpawnActions() -> SpawnActions { posix_spawn_file_actions_t() }
     static func emptySpawnAttributes() -> SpawnAttributes { posix_spawnattr_t() }
+
     // MARK: Threads (pthread_t is an integer here)
 
     /// What pthread_create fills.

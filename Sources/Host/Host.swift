@@ -1,9 +1,11 @@
 import Foundation
 
 /// What the operating system provides, behind one seam: the executable's path, a process's start
-/// time and whether it lives, the load average, the CPU model. Each is declared here once and
-/// answered in `Host+Linux.swift` and `Host+Darwin.swift` (package-benchmark's convention), so
-/// that the rest of loadgen names no `/proc` file and no Mach call (issue 48).
+/// time and whether it lives, the load average, the CPU model, resource limits and usage, threads,
+/// the C library itself (re-exported by the platform files). Each is answered in
+/// `Host+Linux.swift` and `Host+Darwin.swift` (package-benchmark's convention), beside the
+/// target's other pairs (`ProcessMemory`, `Heap`, `InstructionCounter`), so that the rest of
+/// loadgen names no `/proc` file, no glibc and no Mach call (issue 48, decision 0038).
 ///
 /// Where a system cannot answer, the answer is nil and the caller says so; it never guesses (a
 /// folder whose owner's start time cannot be read is kept, not removed).

@@ -7,6 +7,8 @@ import Darwin
 /// Apple silicon, and this needs no privilege. Written against Apple's headers; built by the
 /// macOS workflow, not yet run on a machine of ours.
 extension Host.InstructionCounter {
+    static let counterName = "rusage"
+
     static func startCounting() -> Result<Host.InstructionCounter, Host.CounterUnavailable> {
         switch processInstructions() {
         case .failure(let error): return .failure(error)

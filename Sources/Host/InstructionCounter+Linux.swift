@@ -5,6 +5,8 @@ import Glibc
 /// perf_event_open's hardware instruction counter, inherited by the threads started afterwards
 /// (CLinux/shim+Linux.h holds the variadic syscall and ioctls Swift cannot call).
 extension Host.InstructionCounter {
+    static let counterName = "perf"
+
     static func startCounting() -> Result<Host.InstructionCounter, Host.CounterUnavailable> {
         let fd = loadgen_instruction_counter_open()
         guard fd >= 0 else { return .failure(Host.CounterUnavailable(call: "perf_event_open", errno: -fd)) }

@@ -16,6 +16,10 @@ extension Host {
         /// The process's count when counting started (Darwin) or 0 (Linux).
         let base: UInt64
 
+        /// What counts, as the CSV's `instructions_by` names it: "perf" (Linux) or "rusage"
+        /// (Darwin). The two count differently and are never compared with each other.
+        package var countedBy: String { Self.counterName }
+
         /// Starts counting, or explains why this machine cannot.
         package static func start() -> Result<InstructionCounter, CounterUnavailable> { startCounting() }
 

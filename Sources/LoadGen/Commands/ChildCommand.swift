@@ -128,7 +128,7 @@ enum ChildCommand {
         switch instructions {
         case .success(let counter):
             measurement.instructions = counter.stop()
-            measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "perf"
+            measurement.instructionsCountedBy = measurement.instructions == nil ? nil : counter.countedBy
         case .failure(let reason):
             measurement.instructionsUnavailable = reason.description
         }

@@ -200,8 +200,9 @@ package struct RunMeasurement: Codable, Sendable {
     /// Allocation requests in the measured window, and their bytes (jemalloc's size classes).
     package var allocations: UInt64?
     package var allocatedBytesTotal: UInt64?
-    /// User-space instructions in the measured window, and what counted them ("perf" or
-    /// "callgrind"); nil where neither could.
+    /// Instructions in the measured window, and what counted them ("perf", "callgrind", or
+    /// "rusage" on Darwin; each counts differently, so `compare` pairs a figure only with one
+    /// counted the same way); nil where none could.
     package var instructions: UInt64?
     package var instructionsCountedBy: String?
     /// Why instructions were not counted (for the run to say once).
