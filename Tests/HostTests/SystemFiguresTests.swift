@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import Host
+
+/// Issue 48, 1: the figures Host gives on the system the tests run on. Test binaries run on the
+/// system's malloc (the thread sanitizer needs it), so these also pin what a build without
+/// jemalloc reports: the allocator named, the request counts absent rather than zero.
+@Suite struct SystemFiguresTests {
+    @Test func withoutJemallocTheSystemAllocatorIsNamedAndRequestCountsAreAbsent() {
+        #if os(Linux)
+        #expect(Heap.allocatorName == "glibc")
+        #else
+        #expect(Heap.allocatorName == "darwin")
+        #endif
+        #expect(JemallocCounts.shared == nil)
+    }
+
+    /// Counts, or says which call failed and why (most virtual machines have no hardware counter);
+    /// never a count of zero.
+    @Test func theInstructionCounterCountsOrSaysWhy() {
+        switch Host.InstructionCounter.start() {
+        case .success(let counter):
+            var sum = 0
+            for i in 0..<100_000 { sum &+= i &* i }
+            let count = counter.stop()
+            #expect(sum != 1 && (count ?? 0) > 0)
+            #if os(Linux)
+            #expect(counter.countedBy == "perf")
+            #else
+            #expect(counter.countedBy == "rusage")
+            #endif
+        case .failure(let reason):
+            #if os(Linux)
+            #expect(reason.description.hasPrefix("perf_event_open: "))
+            #else
+            #expect(reason.description.hasPrefix("proc_pid_rusage: "))
+            #endif
+        }
+    }
+
+    /// A background thread runs its body, under its own identifier.
+    @Test func aBackgroundThreadRunsWithItsOwnIdentifier() async throws {
+        let mine = Host.currentThreadID()
+        let seen = try await withCheckedThrowingContinuation { (done: CheckedContinuation<UInt, any Error>) in
+            do {
+                try BackgroundThread.start(name: "host-test") { done.resume(returning: Host.currentThreadID()) }
+            } catch {
+                done.resume(throwing: error)
+            }
+        }
+        #expect(seen != mine && seen != 0)
+    }
+
+    @Test func theProcessUsesCPUTimeAndMemory() {
+        let usage = Host.processUsage()
+        #expect(usage.ru_utime.tv_sec > 0 || usage.ru_utime.tv_usec > 0)
+        #expect(ProcessMemory.residentBytes() > 0)
+    }
+}
