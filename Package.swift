@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // loadgen: measures Core Data–style write strategies on a real SQLite store.
 // Only the toolchain and system C libraries: nothing is fetched.
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -12,6 +13,11 @@ let strict: [SwiftSetting] = [
 let hot: [SwiftSetting] = strict + [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
+
+/// jemalloc is the executable's allocator unless `LOADGEN_NO_JEMALLOC=1` is set at build time
+/// (package-benchmark's BENCHMARK_DISABLE_JEMALLOC): the system's malloc then, its heap figures
+/// from the system allocator, the allocation request counts blank and the run says so.
+let jemalloc = ProcessInfo.processInfo.environment["LOADGEN_NO_JEMALLOC"].map { $0.isEmpty || $0 == "0" } ?? true
 
 let package = Package(
     name: "loadgen",
@@ -43,8 +49,8 @@ let package = Package(
                 swiftSettings: hot),
 
         // MARK: The executable
-        .executableTarget(name: "LoadGen", dependencies: ["Strategies", "Report", "Workload", "Host", "CJemalloc"],
-                          swiftSettings: strict),
+        .executableTarget(name: "LoadGen", dependencies: ["Strategies", "Report", "Workload", "Host"] + (jemalloc ? ["CJemalloc"] : []),
+                          swiftSettings: strict + (jemalloc ? [.define("LOADGEN_JEMALLOC")] : [])),
 
         // MARK: Tests
         .testTarget(name: "WorkloadTests", dependencies: ["Workload"], swiftSettings: strict),

@@ -6,9 +6,13 @@ import Glibc
 extension Heap {
     static let systemAllocatorName = "glibc"
 
-    /// glibc's own count (`mallinfo2`): exact for the main arena, hence `useSingleSystemArena`
-    /// in tests that measure.
-    static func systemAllocatedBytes() -> Int { Int(mallinfo2().uordblks) }
+    /// glibc's own count (`mallinfo2`): the blocks in use in its arenas and the large blocks it
+    /// maps on their own (`hblkhd`, above its mmap threshold of 128 KiB and more). Tests that
+    /// measure set one arena (`useSingleSystemArena`) so that no thread's cache hides a block.
+    static func systemAllocatedBytes() -> Int {
+        let info = mallinfo2()
+        return Int(info.uordblks + info.hblkhd)
+    }
 
     static func useSingleSystemArena() { _ = mallopt(M_ARENA_MAX, 1) }
 }

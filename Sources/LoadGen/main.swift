@@ -1,4 +1,6 @@
+#if LOADGEN_JEMALLOC
 import CJemalloc
+#endif
 import Foundation
 
 /// loadgen: which Core Data write strategy to use, settled by measuring.
@@ -23,6 +25,8 @@ enum LoadGen {
     }
 }
 
+#if LOADGEN_JEMALLOC
 // Linked for its malloc; this reference keeps the linker from dropping the library.
 _ = loadgen_jemalloc_anchor()
+#endif
 exit(LoadGen.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import Strategies
 
@@ -34,6 +35,7 @@ struct Runner {
     private var childrenLeft: [Int: [RunConfiguration: Int]] = [:]
     private var childSeconds: [Int: [RunConfiguration: [Double]]] = [:]
     private var saidWhyNoInstructions = false
+    private var saidWhyNoAllocations = false
 
     /// The invocation's command line, recorded with every row (`command`).
     let command: String
@@ -210,11 +212,7 @@ struct Runner {
         }
         childSeconds[current, default: [:]][configuration, default: []].append(Clock.seconds(since: childStarted))
         childrenLeft[current]?[configuration]? -= 1
-        if let reason = measurement.instructionsUnavailable, !saidWhyNoInstructions, !plan.quiet {
-            saidWhyNoInstructions = true
-            FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
-                                                 + "--instructions counts them under valgrind\n").utf8))
-        }
+        sayWhatIsNotCounted(measurement)
         try Self.keepStore(location, &measurement)
         var timelineRows: [[String]] = []
         if let timelinePart, let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
@@ -222,6 +220,22 @@ struct Runner {
             timelineRows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
         }
         return Repetition(runID: runID, startedAt: startedAt, measurement: measurement, timelineRows: timelineRows)
+    }
+
+    /// Once per run, why a work figure stays blank: no instruction counter on this machine, or an
+    /// allocator that does not count requests (a build with LOADGEN_NO_JEMALLOC).
+    private mutating func sayWhatIsNotCounted(_ measurement: RunMeasurement) {
+        guard !plan.quiet else { return }
+        if let reason = measurement.instructionsUnavailable, !saidWhyNoInstructions {
+            saidWhyNoInstructions = true
+            FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
+                                                 + "--instructions counts them under valgrind\n").utf8))
+        }
+        if measurement.allocations == nil, JemallocCounts.shared == nil, !saidWhyNoAllocations {
+            saidWhyNoAllocations = true
+            FileHandle.standardError.write(Data(("loadgen: allocation requests are not counted here (the allocator is "
+                + "\(Heap.allocatorName)'s; only jemalloc counts them: build without LOADGEN_NO_JEMALLOC)\n").utf8))
+        }
     }
 
     /// `--store PATH`: a kept store replaces the previous one only when the repetition is ok:
