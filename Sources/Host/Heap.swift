@@ -15,8 +15,7 @@ package enum Heap {
     /// replaces malloc (Debian's), `je_mallctl` where it keeps its prefix (Homebrew's on macOS,
     /// jemalloc's default there); nil without jemalloc. Literal names: no allocation.
     static let mallctl: Mallctl? = {
-        let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl")
-            ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), "je_mallctl")
+        let symbol = dlsym(Host.everyLoadedImage, "mallctl") ?? dlsym(Host.everyLoadedImage, "je_mallctl")
         return symbol.map { unsafeBitCast($0, to: Mallctl.self) }
     }()
 
