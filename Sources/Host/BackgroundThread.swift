@@ -17,17 +17,22 @@ package enum BackgroundThread {
     package static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> pthread_t {
         let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15))!, run: body)).toOpaque()
         var thread = Host.emptyThreadSlot()
-        let rc = pthread_create(&thread, nil, { argument in
-            let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
-            Thread.current.name = body.name
-            body.run()
-            return nil
-        }, box)
+        // The argument is optional in glibc's declaration and not in Darwin's: `run` takes either.
+        let rc = pthread_create(&thread, nil, { BackgroundThread.run($0) }, box)
         guard rc == 0 else {
             Unmanaged<Body>.fromOpaque(box).release()
             throw ThreadStartError(name: name, code: rc)
         }
         return Host.thread(in: thread)
+    }
+
+    /// The new thread's start: takes back the body `create` retained, names the thread, runs it.
+    private static func run(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let argument else { return nil }
+        let body = Unmanaged<Body>.fromOpaque(argument).takeRetainedValue()
+        Thread.current.name = body.name
+        body.run()
+        return nil
     }
 
     private final class Body {
