@@ -23,10 +23,13 @@ import Testing
             var sum = 0
             for i in 0..<100_000 { sum &+= i &* i }
             let count = counter.stop()
-            #expect(sum != 1 && (count ?? 0) > 0)
             #if os(Linux)
+            #expect(sum != 1 && (count ?? 0) > 0)
             #expect(counter.countedBy == "perf")
             #else
+            // The process's total may be brought up to date only at a context switch: read, not
+            // necessarily grown, over so short a loop.
+            #expect(sum != 1 && count != nil)
             #expect(counter.countedBy == "rusage")
             #endif
         case .failure(let reason):
