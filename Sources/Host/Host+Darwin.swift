@@ -15,6 +15,10 @@ extension Host {
         }
     }
 
+    /// valgrind does not run on current macOS (nor at all on Apple silicon): `--instructions` is
+    /// Linux's; here the process's own counter (`InstructionCounter+Darwin`) counts every run.
+    package static let valgrindRuns = false
+
     // MARK: posix_spawn's types (opaque pointers here)
 
     typealias SpawnActions = posix_spawn_file_actions_t?

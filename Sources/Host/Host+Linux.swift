@@ -14,6 +14,9 @@ extension Host {
         }
     }
 
+    /// valgrind runs here, so `--instructions` can count under callgrind.
+    package static let valgrindRuns = true
+
     // MARK: posix_spawn's types (structs here)
 
     typealias SpawnActions = posix_spawn_file_actions_t

@@ -17,6 +17,11 @@ enum ChildProcess {
         guard pipe(&fds) == 0 else { throw CommandError(message: "cannot create a pipe", exitCode: ExitCode.ioError) }
         let pid: pid_t
         if let callgrindOutput {
+            guard Host.valgrindRuns else {
+                throw CommandError(message: "run: --instructions counts under valgrind, which does not run on this system; "
+                                   + "leave it out: each repetition's instructions come from the process's own counter",
+                                   exitCode: ExitCode.unavailable)
+            }
             guard let valgrind = Callgrind.executable else {
                 throw CommandError(message: "run: --instructions needs valgrind; install it (scripts/setup does)",
                                    exitCode: ExitCode.unavailable)

@@ -228,8 +228,8 @@ struct Runner {
         guard !plan.quiet else { return }
         if let reason = measurement.instructionsUnavailable, !saidWhyNoInstructions {
             saidWhyNoInstructions = true
-            FileHandle.standardError.write(Data(("loadgen: instructions are not counted here (\(reason)); "
-                                                 + "--instructions counts them under valgrind\n").utf8))
+            let instead = Host.valgrindRuns ? "; --instructions counts them under valgrind" : ""
+            FileHandle.standardError.write(Data("loadgen: instructions are not counted here (\(reason))\(instead)\n".utf8))
         }
         if measurement.allocations == nil, JemallocCounts.shared == nil, !saidWhyNoAllocations {
             saidWhyNoAllocations = true
