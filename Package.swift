@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CDarwin"),
 
         // MARK: Libraries
         .target(name: "SQLiteKit", dependencies: ["CSQLite", "Host"], swiftSettings: hot),
@@ -43,7 +44,7 @@ let package = Package(
         // limits, the allocator's statistics, the instruction counter), answered in +Linux and
         // +Darwin files (issue 48). It finds jemalloc at run time; only the executable links it
         // (see Heap.swift). Every other target takes the C library from here.
-        .target(name: "Host", dependencies: ["CMalloc", "CLinux"], swiftSettings: strict),
+        .target(name: "Host", dependencies: ["CMalloc", "CLinux", "CDarwin"], swiftSettings: strict),
         .target(name: "Report", dependencies: ["SQLiteKit", "Host"], swiftSettings: strict),
         .target(name: "Strategies", dependencies: ["ObjectGraph", "Workload", "Report", "SQLiteKit", "Host"],
                 swiftSettings: hot),

@@ -1,4 +1,5 @@
 #if canImport(Darwin)
+import CDarwin
 import Darwin
 
 /// The system allocator (libmalloc), where jemalloc is not the allocator.

@@ -1,4 +1,5 @@
 #if canImport(Darwin)
+import CDarwin
 /// The C library, for every target that imports Host (see Host+Linux.swift).
 @_exported import Darwin
 import Foundation

@@ -1,4 +1,5 @@
 #if canImport(Darwin)
+import CDarwin
 import Darwin
 
 /// The process's retired instructions from `proc_pid_rusage` (libproc.h, `RUSAGE_INFO_V4`,

@@ -1,4 +1,5 @@
 #if canImport(Darwin)
+import CDarwin
 import Darwin
 
 /// Darwin's answers (Apple's documented APIs; built by the macOS workflow, not yet run on a
