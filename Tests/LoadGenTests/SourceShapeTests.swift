@@ -53,7 +53,7 @@ import Testing
         var found: [String] = []
         for file in files {
             let lines = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
-            for (n, line) in lines.enumerated() where Self.linuxOnly.contains(where: line.contains) {
+            for (n, line) in lines.enumerated() where Self.linuxOnly.contains(where: { Self.names(line, $0) }) {
                 if !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { found.append("\(file):\(n + 1): \(line)") }
             }
         }
@@ -61,6 +61,17 @@ import Testing
     }
 
     private static let linuxOnly = ["/proc", "Glibc", "perf_event_open"]
+
+    /// `line` names `word` as a whole: `/proc` and `/proc/self`, not Darwin's `sys/proc_info.h`.
+    private static func names(_ line: String, _ word: String) -> Bool {
+        var rest = line[...]
+        while let found = rest.range(of: word) {
+            let next = rest[found.upperBound...].first
+            if next.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true { return true }
+            rest = rest[found.upperBound...]
+        }
+        return false
+    }
 
     @Test func noFunctionIsLongerThanFiftyLines() throws {
         let long = try Self.longDeclarations(limit: 50)
