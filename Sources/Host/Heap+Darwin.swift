@@ -3,12 +3,6 @@ import CDarwin
 import Darwin
 
 /// The system allocator (libmalloc), where jemalloc is not the allocator.
-extension Host {
-    /// dlsym's handle for a search of every loaded image: RTLD_DEFAULT, `(void *)-2` in Darwin's
-    /// dlfcn.h (a null handle is refused there, which would hide jemalloc).
-    static var everyLoadedImage: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: -2) }
-}
-
 extension Heap {
     static let systemAllocatorName = "darwin"
 

@@ -3,12 +3,6 @@ import CMalloc
 import Glibc
 
 /// glibc's malloc, where jemalloc is not the allocator (test binaries).
-extension Host {
-    /// dlsym's handle for a search of every loaded image: RTLD_DEFAULT, 0 in glibc's dlfcn.h
-    /// (Swift imports it as unavailable: "use nil").
-    static var everyLoadedImage: UnsafeMutableRawPointer? { nil }
-}
-
 extension Heap {
     static let systemAllocatorName = "glibc"
 

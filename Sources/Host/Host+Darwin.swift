@@ -16,6 +16,10 @@ extension Host {
         }
     }
 
+    /// dlsym's handle for a search of every loaded image: RTLD_DEFAULT, `(void *)-2` in Darwin's
+    /// dlfcn.h (a null handle is refused there, which would hide jemalloc).
+    static var everyLoadedImage: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: -2) }
+
     /// valgrind does not run on current macOS (nor at all on Apple silicon): `--instructions` is
     /// Linux's; here the process's own counter (`InstructionCounter+Darwin`) counts every run.
     package static let valgrindRuns = false

@@ -14,6 +14,10 @@ extension Host {
         }
     }
 
+    /// dlsym's handle for a search of every loaded image: RTLD_DEFAULT, 0 in glibc's dlfcn.h
+    /// (Swift imports it as unavailable: "use nil").
+    static var everyLoadedImage: UnsafeMutableRawPointer? { nil }
+
     /// valgrind runs here, so `--instructions` can count under callgrind.
     package static let valgrindRuns = true
 
