@@ -17,9 +17,16 @@ package struct BatchDeleteStrategy: WriteStrategy {
         "its time includes merging the deleted objects' IDs into a screen, which the fetch-and-save idiom does not need "
             + "(its own context already has them)"
     }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .nothing }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .delete }
+
+    /// Core Data refuses the request when a rule its triggers cannot carry out is reached (134060).
+    package func refusal(on source: ImportSource) -> String? {
+        guard let model = try? source.file.model(), let relationship = model.batchDeleteRefusal(of: source.roles.entity) else { return nil }
+        return "Core Data refuses NSBatchDeleteRequest here: \(relationship)'s delete rule cannot run in a batch delete (134060, "
+            + "\"Delete rule is not supported for batch deletes\"); fetch-delete deletes through a context, which applies it"
+    }
 
     package func setUp(_ job: StrategyJob) throws -> PreparedState? { try FilledStore.preparedWithScreen(job) }
 

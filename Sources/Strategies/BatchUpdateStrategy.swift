@@ -17,7 +17,7 @@ package struct BatchUpdateStrategy: WriteStrategy {
         "its time includes merging the updated objects' IDs into a screen, which the fetch-and-save idiom does not need "
             + "(its own context already has them)"
     }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .nothing }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .update }
 

@@ -11,7 +11,7 @@ package struct ContextNoResetStrategy: WriteStrategy {
     package var name: String { "context-noreset" }
     package var summary: String { "as context-reset but never resets: every object stays registered" }
     package var idiom: String { "background context import that saves every N but never resets" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: false, lookup: .refetchAfterReset).run(job)

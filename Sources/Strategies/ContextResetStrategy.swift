@@ -13,7 +13,7 @@ package struct ContextResetStrategy: WriteStrategy {
     package var name: String { "context-reset" }
     package var summary: String { "managed object per record, save + reset() every --batch-size, categories refetched" }
     package var idiom: String { "background context import, save + reset() every N (seed 000)" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .refetchAfterReset).run(job)

@@ -12,7 +12,7 @@ package struct ContextSavePerRowStrategy: WriteStrategy {
     package var name: String { "context-save-per-row" }
     package var summary: String { "managed object per record, save() after every record" }
     package var idiom: String { "saving too frequently: one save (and transaction) per object" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, saveEvery: 1, lookup: .keepIDs).run(job)

@@ -11,7 +11,7 @@ package struct FetchDeleteStrategy: WriteStrategy {
     package var name: String { "fetch-delete" }
     package var summary: String { "fetch --batch-size targets, delete each (nullify), save + reset, until none is left" }
     package var idiom: String { "context.delete per object, saved in batches (delete rule nullify)" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .delete }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

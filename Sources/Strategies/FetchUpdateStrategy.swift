@@ -11,7 +11,7 @@ package struct FetchUpdateStrategy: WriteStrategy {
     package var name: String { "fetch-update" }
     package var summary: String { "fetch targets a batch at a time (self IN …), set each, save + reset every --batch-size" }
     package var idiom: String { "fetch-modify-save with fetchBatchSize, save and reset per batch" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .update }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

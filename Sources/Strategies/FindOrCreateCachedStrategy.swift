@@ -10,7 +10,7 @@ package struct FindOrCreateCachedStrategy: WriteStrategy {
     package var name: String { "find-or-create-cached" }
     package var summary: String { "every stored key and object ID fetched once into a dictionary kept across resets; found objects faulted by ID" }
     package var idiom: String { "find-or-create through a key cache fetched up front (no constraint needed)" }
-    package var keyConstraint: KeyConstraint { .indexed }
+    package var keyNeed: KeyNeed { .key }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .cached).run(job)

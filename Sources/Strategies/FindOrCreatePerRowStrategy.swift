@@ -9,7 +9,7 @@ package struct FindOrCreatePerRowStrategy: WriteStrategy {
     package var name: String { "find-or-create-per-row" }
     package var summary: String { "find-or-create with one key fetch per record (the N+1 of deduplication)" }
     package var idiom: String { "find-or-create by fetching each record's key (no constraint needed)" }
-    package var keyConstraint: KeyConstraint { .indexed }
+    package var keyNeed: KeyNeed { .index }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .perRecord).run(job)

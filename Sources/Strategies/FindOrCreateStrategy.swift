@@ -11,7 +11,7 @@ package struct FindOrCreateStrategy: WriteStrategy {
     package var name: String { "find-or-create" }
     package var summary: String { "per batch one key IN fetch sorted by key, walked with the sorted records: found updated, missing inserted" }
     package var idiom: String { "find-or-create by fetching, efficiently (Core Data Programming Guide): no constraint needed" }
-    package var keyConstraint: KeyConstraint { .indexed }
+    package var keyNeed: KeyNeed { .index }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .batched).run(job)

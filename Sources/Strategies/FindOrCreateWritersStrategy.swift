@@ -12,7 +12,7 @@ package struct FindOrCreateWritersStrategy: WriteStrategy {
     package var name: String { "find-or-create-writers" }
     package var summary: String { "the efficient find-or-create in a context per producer, each saving: duplicates race in" }
     package var idiom: String { "find-or-create by fetching, run by concurrent importers (no constraint)" }
-    package var keyConstraint: KeyConstraint { .indexed }
+    package var keyNeed: KeyNeed { .index }
     /// The race is what it measures.
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     package var caveat: String { "a demonstrated bug: its duplicates are what it measures" }

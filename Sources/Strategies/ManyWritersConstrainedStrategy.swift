@@ -12,10 +12,10 @@ package struct ManyWritersConstrainedStrategy: WriteStrategy {
     package var name: String { "many-writers-constrained" }
     package var summary: String { "as many-writers, with a UNIQUE key resolved by the object-trump merge policy" }
     package var idiom: String { "many writers + uniqueness constraint + merge policy" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
     package var usesWriters: Bool { true }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))
+        try ManyWriters().run(job, batchSize: job.batchSize(for: self))
     }
 }

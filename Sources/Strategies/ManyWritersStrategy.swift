@@ -13,7 +13,7 @@ package struct ManyWritersStrategy: WriteStrategy {
     package var name: String { "many-writers" }
     package var summary: String { "one context per producer, each find-or-creates and saves: duplicates race in" }
     package var idiom: String { "the buggy downloader: one context per producer, each saving (seed 001)" }
-    package var keyConstraint: KeyConstraint { .indexed }
+    package var keyNeed: KeyNeed { .index }
     /// The buggy idiom: its duplicates are what it measures.
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     package var caveat: String { "the buggy idiom: its duplicates are what it measures" }
@@ -29,6 +29,6 @@ package struct ManyWritersStrategy: WriteStrategy {
     }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ManyWriters(keyConstraint: keyConstraint).run(job, batchSize: job.batchSize(for: self))
+        try ManyWriters().run(job, batchSize: job.batchSize(for: self))
     }
 }

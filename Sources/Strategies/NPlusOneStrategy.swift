@@ -11,7 +11,7 @@ package struct NPlusOneStrategy: WriteStrategy {
     package var name: String { "n-plus-one" }
     package var summary: String { "as context-reset, but fetches the category by name for every record" }
     package var idiom: String { "find-or-create of the related object with one fetch per row (seed 003)" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
     package var resolvesRelatedObjects: Bool { true }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

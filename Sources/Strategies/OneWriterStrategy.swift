@@ -16,13 +16,13 @@ package struct OneWriterStrategy: WriteStrategy {
     package var name: String { "one-writer" }
     package var summary: String { "--writers producers hand records to ONE writer context that finds-or-creates by key" }
     package var idiom: String { "the fixed photo downloader: parallel producers, one background writer (seed 001)" }
-    package var keyConstraint: KeyConstraint { .indexed }
+    package var keyNeed: KeyNeed { .index }
     package var usesWriters: Bool { true }
     /// One writer context, one coordinator: `--coordinators` means nothing here.
     package var usesCoordinators: Bool { false }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: keyConstraint)
+        let mapping = try job.importModel()
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let writer = container.newBackgroundContext(name: "writer")

@@ -13,7 +13,7 @@ package struct PrefetchStrategy: WriteStrategy {
     package var name: String { "prefetch" }
     package var summary: String { "categories prefetched with one IN query per batch, kept as IDs across resets" }
     package var idiom: String { "prefetch into a dictionary, rebuilt after reset (seed 000)" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
     package var resolvesRelatedObjects: Bool { true }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -6,41 +6,43 @@ import Workload
 /// The physical limit: SQLite alone, no engine, no object graph.
 ///
 /// One reused prepared INSERT per row, values bound straight from the record's bytes, in one
-/// transaction (or one per `--batch-size`), into the same Z-table layout the engine writes. It
-/// does not deduplicate: repeated records become rows, and the verifier reports them.
+/// transaction (or one per `--batch-size`), into the model's store as the engine lays it out. It
+/// does not deduplicate: repeated records become rows, and the verifier reports them; on a store
+/// with a uniqueness constraint the INSERT is `INSERT OR IGNORE`, the cheapest statement that
+/// store accepts for a repeat.
 package struct RawSQLiteStrategy: WriteStrategy {
     package init() {}
     package var name: String { "raw-sqlite" }
     package var summary: String { "one reused prepared INSERT per row in one transaction; no engine, no dedup" }
     package var idiom: String { "the physical limit every other strategy is compared with" }
     package var isLimit: Bool { true }
-    package var keyConstraint: KeyConstraint { .none }
+    package var keyNeed: KeyNeed { .nothing }
     /// No deduplication: every copy is a row of its own, related as its record says.
     package var repeatedKey: RepeatedKey { .any }
-    /// No index on the key: a repeated record is a second row, by design.
+    /// No deduplication of its own: a repeated record is a second row, unless the store's
+    /// constraint ignores it.
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
     package var caveat: String { "the limit: no engine, one transaction; its duplicates are the repeated records, by design" }
     package var defaultBatchSize: Int? { nil }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try RawImport(keyConstraint: keyConstraint, batchSize: job.batchSize(for: self)).run(job)
+        try RawImport(batchSize: job.batchSize(for: self)).run(job)
     }
 }
 
 /// The raw insert loop: prepared statements, one transaction (or one per batch), no engine.
 struct RawImport {
-    var keyConstraint: KeyConstraint
     var batchSize: Int
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: keyConstraint)
+        let mapping = try job.importModel()
         let db = try job.openConnection()
         try StoreSchema.create(in: db, model: mapping.model)
         let stream = try job.makeStream(mapping.shape)
         var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, spec: job.workload,
                                          feedParents: try job.feedParents(mapping.shape),
                                          storage: ExternalStorage(storePath: job.store.path, inMemory: job.store.isInMemory),
-                                         ignoringDuplicates: keyConstraint == .unique)
+                                         ignoringDuplicates: mapping.refusesRepeatedRecords)
         let batch = batchSize
         var record = Record()
         var inTransaction = 0

@@ -13,12 +13,12 @@ package struct RawSQLiteUniqueStrategy: WriteStrategy {
     package var summary: String { "raw-sqlite on the layout with a UNIQUE key (INSERT OR IGNORE); no engine" }
     package var idiom: String { "the limit for deduplicating strategies: what the uniqueness constraint alone costs" }
     package var isLimit: Bool { true }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .uniqueness }
     /// `INSERT OR IGNORE`: the first copy stays.
     package var repeatedKey: RepeatedKey { .first }
     package var defaultBatchSize: Int? { nil }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try RawImport(keyConstraint: keyConstraint, batchSize: job.batchSize(for: self)).run(job)
+        try RawImport(batchSize: job.batchSize(for: self)).run(job)
     }
 }

@@ -91,9 +91,9 @@ package struct StrategyJob: Sendable {
     /// resolves it before the measured window).
     package func importSource() throws -> ImportSource { try ImportSource.resolve(configuration) }
 
-    /// The model for a strategy that protects the key as `key` says.
-    package func importModel(key: KeyConstraint) throws -> ImportModel {
-        try ImportModel(importSource(), key: key, options: configuration.shapeOptions)
+    /// The model the store is laid out with: the model's own, with the run's what-ifs.
+    package func importModel() throws -> ImportModel {
+        try ImportModel(importSource(), options: configuration.shapeOptions)
     }
 
     /// The records' shape.
@@ -208,10 +208,9 @@ package final class PreparedState: @unchecked Sendable {
 
 extension StrategyJob {
     /// Checks the job's store on a connection of its own against what the records say it must
-    /// hold (each unique key, related to its object), for a strategy that protects the key as
-    /// `key` says.
-    package func verifyStore(key: KeyConstraint, repeated: RepeatedKey = .first) throws -> Verification {
-        let model = try importModel(key: key)
+    /// hold (each unique key, related to its object).
+    package func verifyStore(repeated: RepeatedKey = .first) throws -> Verification {
+        let model = try importModel()
         var layout = model.verifierLayout
         layout.externalDirectory = store.isInMemory ? nil : ExternalStorage.directory(forStore: store.path)
         let verifier = StoreVerifier(path: store.path, layout: layout)

@@ -11,7 +11,7 @@ package struct UpdateByIDStrategy: WriteStrategy {
     package var name: String { "update-by-id" }
     package var summary: String { "object(with:) per known ID, one fault query per row, save + reset every --batch-size" }
     package var idiom: String { "updating objects by ID: a fault fired per row (the N+1 of updates)" }
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .update }
 
     package func setUp(_ job: StrategyJob) throws -> PreparedState? {

@@ -12,8 +12,11 @@ package protocol WriteStrategy: Sendable {
     var summary: String { get }
     /// The Core Data idiom it models, as users would name it.
     var idiom: String { get }
-    /// How the store protects the record key: the layout this strategy writes into.
-    var keyConstraint: KeyConstraint { get }
+    /// What the idiom needs the store to have on the record key. The store is always the
+    /// model's own (with the what-ifs the run asks for, `--add-constraint`, `--add-index`): a
+    /// need the model does not meet refuses the strategy (a uniqueness constraint) or is said in
+    /// the run's notes (an index: its lookups scan).
+    var keyNeed: KeyNeed { get }
     /// Whether the strategy takes records from concurrent producers (`--writers`).
     var usesWriters: Bool { get }
     /// Whether it has several writer contexts that may each have a coordinator (`--coordinators`).
@@ -61,6 +64,11 @@ package protocol WriteStrategy: Sendable {
     /// compared only with strategies of the same purpose. Nil for the rest.
     var purpose: String? { get }
 
+    /// Why the idiom cannot run on this model, as Core Data refuses it (`batch-delete` on an entity
+    /// whose delete rules a batch delete cannot carry out); nil when it can. The run refuses the
+    /// strategy by name while the others run.
+    func refusal(on source: ImportSource) -> String?
+
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet), or
     /// for another operation works on the store filled before. Throws when the work cannot be
     /// completed; what was written stays for the verifier.
@@ -90,6 +98,24 @@ extension WriteStrategy {
     package var demonstratedBug: DemonstratedBug? { nil }
     package var purpose: String? { nil }
     package var neverDelivers: Set<Requirement> { [] }
+    package func refusal(on source: ImportSource) -> String? { nil }
+}
+
+/// What an idiom needs the store to have on the record key (decision 0039: no strategy adds or
+/// drops an index; the store is the model's).
+package enum KeyNeed: String, Sendable, Codable, CaseIterable {
+    /// Nothing: it inserts without looking records up (`raw-sqlite`, a bare batch insert), or
+    /// works on a filled store by other means (a date, object IDs).
+    case nothing
+    /// A key to tell records apart, looked up without a query per record (every stored key
+    /// read once, `find-or-create-cached`): no index needed.
+    case key
+    /// An index to find records by key: it runs without one, each lookup a scan of the table,
+    /// and the run says so (`--add-index` measures the what-if).
+    case index
+    /// A uniqueness constraint on the key: it deduplicates through one (`INSERT OR IGNORE`, a
+    /// merge policy), so it is refused on a model without one (`--add-constraint` measures it).
+    case uniqueness
 }
 
 /// A bug an idiom of the catalogue demonstrates, and the idiom that fixes it.
@@ -115,11 +141,11 @@ package enum Operation: String, Codable, Hashable, Sendable, CaseIterable {
     package var needsFilledStore: Bool { self != .import }
 }
 
-/// A read of the filled store (`--operation read`): the layout with the key's uniqueness
-/// constraint, as an app's store has it. A read strategy declares only what differs.
+/// A read of the filled store (`--operation read`), on the model's store as the app has it. A
+/// read strategy declares only what differs.
 package protocol ReadStrategy: WriteStrategy {}
 
 extension ReadStrategy {
-    package var keyConstraint: KeyConstraint { .unique }
+    package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .read }
 }

@@ -3,7 +3,7 @@
 package enum Dataset: String, CaseIterable, Codable, Sendable {
     /// Expense(externalID unique, amount, date, note) → Category(name unique).
     case expenses
-    /// Photo(remoteURL unique, imageData, isSeen) → Album(name unique).
+    /// Photo(remoteURL indexed, not unique: seed 001's app; imageData, isSeen) → Album(name unique).
     case photos
 
     /// One line for `loadgen list`.

@@ -149,8 +149,9 @@ import Testing
     /// the outcome is in the summary CSV. A bad `--require` names what is accepted.
     @Test func aStoreTheTeamCannotShipIsNeverRecommended() async throws {
         let dir = CLI.makeFolder()
-        let base = ["run", "--strategy", "batch,batch-insert-only", "--rows", "2000", "--dup-rate", "0.1", "--repeat", "5",
-                    "--no-limit", "--progress", "none"]
+        // Photos, as seed 001's app, has no constraint on the URL: the bare batch insert keeps the repeats.
+        let base = ["run", "--dataset", "photos", "--payload-bytes", "64", "--strategy", "one-writer,batch-insert-only", "--rows", "2000",
+                    "--dup-rate", "0.1", "--repeat", "5", "--no-limit", "--progress", "none"]
         let r = try await CLI.run(base + ["--summary-csv", dir + "/s.csv"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("excluded: batch-insert-only: keeps 200 duplicated keys; relates none of its 2000 records"),
@@ -194,8 +195,8 @@ import Testing
     @Test func theReviewPageIsPasteable() async throws {
         let dir = CLI.makeFolder()
         let results = dir + "/r.csv"
-        let run = try await CLI.run(["run", "--strategy", "batch,batch-insert-only", "--rows", "800", "--dup-rate", "0.1", "--no-limit",
-                               "--out", results, "--quiet"], tmpdir: dir, cwd: dir)
+        let run = try await CLI.run(["run", "--dataset", "photos", "--payload-bytes", "64", "--strategy", "one-writer,batch-insert-only",
+                                     "--rows", "800", "--dup-rate", "0.1", "--no-limit", "--out", results, "--quiet"], tmpdir: dir, cwd: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try await CLI.run(["report", results, "--out", dir + "/review", "--no-charts"])
         #expect(report.status == 0, "\(report.stderr)")

@@ -92,8 +92,8 @@ import Testing
     }
 
     /// 5. An abstract parent holding a uniqueness constraint: every strategy on its concrete
-    /// sub-entity, raw-sqlite included (it inserts the repeats as duplicates, as on a flat
-    /// entity), gives its verdict with vs_limit. (Held already after issue 41's constraints.)
+    /// sub-entity, raw-sqlite included (the inherited constraint is the store's, so its INSERT
+    /// ignores the repeats: decision 0039), gives its verdict with vs_limit.
     @Test func anInheritedConstraintRunsEveryStrategy() async throws {
         let dir = CLI.makeFolder(), out = dir + "/r.csv"
         let model = ModelCommandTests.model("""
@@ -107,7 +107,8 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(rows.count == 3 && rows.allSatisfy { $0["status"] == "ok" && !($0["vs_limit"] ?? "").isEmpty }, "\(rows)")
-        #expect(rows.first { $0["strategy"] == "raw-sqlite" }?["duplicates"] == "60")
+        #expect(rows.first { $0["strategy"] == "raw-sqlite" }?["duplicates"] == "0")
+        #expect(rows.first { $0["strategy"] == "raw-sqlite" }?["store_rows"] == "240")
     }
 
     /// 6. A file-size limit met by the WAL index (SQLite 4874, IOERR_SHMSIZE) is the
@@ -182,8 +183,8 @@ import Testing
     /// 11. `--payload-bytes 0` (the help allows 0) stores empty values, in a run and a file.
     @Test func emptyPayloadsWork() async throws {
         let dir = CLI.makeFolder(), out = dir + "/r.csv"
-        let r = try await CLI.run(["run", "--dataset", "photos", "--strategy", "batch,context-reset", "--rows", "100",
-                                   "--payload-bytes", "0", "--out", out, "--quiet"], tmpdir: dir)
+        let r = try await CLI.run(["run", "--dataset", "photos", "--add-constraint", "remoteURL", "--strategy", "batch,context-reset",
+                                   "--rows", "100", "--payload-bytes", "0", "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try CLI.rows(out).allSatisfy { $0["status"] == "ok" })
         let g = try await CLI.run(["generate", "--dataset", "photos", "--rows", "5", "--payload-bytes", "0", "--out", dir + "/p.ndjson"])

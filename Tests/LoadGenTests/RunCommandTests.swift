@@ -71,8 +71,9 @@ import Testing
     @Test func reportsDuplicatesExactly() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "5000", "--dup-rate", "0.1", "--repeat", "2",
-                             "--out", out, "--quiet"], tmpdir: dir)
+        // The photos model has no constraint on the URL (seed 001's app): every repeat is a row.
+        let r = try await CLI.run(["run", "--dataset", "photos", "--payload-bytes", "64", "--strategy", "raw-sqlite", "--rows", "5000",
+                                   "--dup-rate", "0.1", "--repeat", "2", "--out", out, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(rows.count == 2)

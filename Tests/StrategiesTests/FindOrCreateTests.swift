@@ -24,7 +24,7 @@ import Workload
         job.counters.startRecording()
         _ = try strategy.run(job)
         let sql = job.counters.stopRecording()
-        return (sql, try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey), store)
+        return (sql, try job.verifyStore(repeated: strategy.repeatedKey), store)
     }
 
     static let keyIn = "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE ZEXTERNALID IN ("
@@ -114,7 +114,7 @@ import Workload
         var job = StrategyJob(configuration: c, store: StoreOptions(path: path))
         job.configuration.model.addedConstraint = ["itemID"]
         _ = try BatchUpsertStrategy().run(job)
-        let v = try job.verifyStore(key: .unique, repeated: BatchUpsertStrategy().repeatedKey)
+        let v = try job.verifyStore(repeated: BatchUpsertStrategy().repeatedKey)
         #expect(v.storeRows == c.workload.uniqueKeys && v.duplicates == 0, "\(v)")
         let db = try Database(path: path)
         #expect(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'Z_Item_UNIQUE_itemID'") == 1)

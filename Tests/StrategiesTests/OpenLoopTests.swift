@@ -83,7 +83,7 @@ import Workload
         job.writers = 3
         let strategy = StrategyRegistry.strategy(named: name)!
         let counters = try strategy.run(job)
-        let v = try job.verifyStore(key: strategy.keyConstraint)
+        let v = try job.verifyStore()
         #expect(counters.viewObjects == v.storeRows)
         #expect(counters.mergeMillisecondsTotal != nil, "the merge time is measured")
     }
@@ -115,7 +115,7 @@ import Workload
             job.input = file
             job.writers = 2
             _ = try strategy.run(job)
-            let v = try job.verifyStore(key: strategy.keyConstraint)
+            let v = try job.verifyStore()
             #expect(v.storeRows == 300 && v.duplicates == 0 && v.lost == 0 && v.badLinks == 0, "\(strategy.name)")
         }
     }

@@ -16,8 +16,10 @@ import Workload
         return (job, path)
     }
 
+    /// On a store whose key has no constraint (the photos model, as seed 001's app), a repeated
+    /// record is a row of its own.
     @Test func writesEveryRecordAsARowWithOneStatementEach() throws {
-        let (job, path) = job(rows: 1_000, dupRate: 0.2)
+        let (job, path) = job(rows: 1_000, dupRate: 0.2, dataset: .photos)
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try RawSQLiteStrategy().run(job)
         let sql = job.counters.snapshot()
@@ -26,9 +28,23 @@ import Workload
         #expect(sql.insert == 1_000 + 50 + 2 + 1 + 1 - (50 - categoriesUsed(job)))
         #expect(sql.select == 0)
         #expect(job.progress.value == 1_000)
-        let v = try job.verifyStore(key: .none)
+        let v = try job.verifyStore()
         #expect(v == Verification(storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok",
                                   storeBytes: v.storeBytes))
+    }
+
+    /// On the model's own store with a uniqueness constraint (the expenses' externalID), the limit
+    /// writes what that store accepts: `INSERT OR IGNORE`, one statement per record still, and a
+    /// repeated record is no row (decision 0039: no strategy drops the model's constraint).
+    @Test func aConstrainedStoreKeepsOneRowPerKey() throws {
+        let (job, path) = job(rows: 1_000, dupRate: 0.2)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try RawSQLiteStrategy().run(job)
+        let sql = job.counters.snapshot()
+        #expect(sql.insert == 1_000 + categoriesUsed(job) + 4)
+        #expect(sql.select == 0)
+        let v = try job.verifyStore()
+        #expect(v == Verification(storeRows: 800, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes))
     }
 
     func categoriesUsed(_ job: StrategyJob) -> Int {

@@ -35,7 +35,7 @@ import Workload
         job.coordinators = .perWriter
         let strategy = StrategyRegistry.strategy(named: name)!
         let counters = try strategy.run(job)
-        let v = try job.verifyStore(key: strategy.keyConstraint)
+        let v = try job.verifyStore()
         #expect(v.lost == 0 && v.integrity == "ok" && v.badLinks == 0)
         #expect(v.problems(strategy.expectations).isEmpty)
         if name != "one-writer" { #expect((counters.busyRetries ?? 0) > 0) }
@@ -134,7 +134,7 @@ import Workload
             let s = try db.prepare("SELECT ZAMOUNT, ZNOTE, count(*) OVER () FROM ZEXPENSE WHERE ZEXTERNALID = 'k1'")
             #expect(try s.step())
             #expect(s.double(at: 0) == amount && s.text(at: 1) == note && s.int(at: 2) == 1, "\(strategy.name)")
-            let v = try job.verifyStore(key: .unique)
+            let v = try job.verifyStore()
             #expect(v.problems(strategy.expectations).isEmpty && v.storeRows == 2, "\(strategy.name)")
         }
     }

@@ -49,7 +49,7 @@ import Workload
         }
         _ = try strategy.run(job)
         job.prepared = nil
-        return (try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey), path)
+        return (try job.verifyStore(repeated: strategy.repeatedKey), path)
     }
 
     // MARK: Item 4: an abstract entity is never instantiated
@@ -103,7 +103,7 @@ import Workload
         let db = try Database(path: store)
         let job = StrategyJob(configuration: c, store: StoreOptions(path: store))
         try db.execute("UPDATE ZCONTAINER SET Z_ENT = 2 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCONTAINER)")
-        let v = try job.verifyStore(key: ContextResetStrategy().keyConstraint, repeated: ContextResetStrategy().repeatedKey)
+        let v = try job.verifyStore(repeated: ContextResetStrategy().repeatedKey)
         #expect(v.abstractRows == 1, "\(v)")
         #expect(v.problems(StoreExpectations(uniqueKeys: false, linked: false)).contains { $0.contains("1 row of an abstract entity") })
     }
@@ -143,8 +143,9 @@ extension ShippedModelTests {
     }
 
     /// Generated values are distinct under every constraint, a repeated record repeats all of
-    /// them, and every strategy (the limit included: its store keeps no constraint) leaves a
-    /// store the verifier passes, each constraint counted for duplicates.
+    /// them, and every strategy leaves a store the verifier passes, each constraint counted for
+    /// duplicates. Every store keeps both constraints (decision 0039), so even the limit and the
+    /// bare batch insert keep one row per key: their statements ignore the repeat.
     @Test(arguments: ["Sample", "LogLine"])
     func everyConstraintHolds(entity: String) throws {
         ConcurrencyDebug.isEnabled = true
@@ -157,12 +158,7 @@ extension ShippedModelTests {
             c.workload.dupRate = 0.2
             let (v, _) = try run(strategy, c)
             #expect(v.lost == 0 && v.unexpectedRows == 0 && v.integrity == "ok", "\(entity) \(strategy.name): \(v)")
-            if strategy.expectations.uniqueKeys {
-                #expect(v.duplicates == 0 && v.constraintDuplicates == 0 && v.storeRows == c.workload.uniqueKeys, "\(entity) \(strategy.name): \(v)")
-            } else if strategy.isLimit || strategy.name == "batch-insert-only" {
-                // Every repeat stored: the other constraint sees the same repeats as the key.
-                #expect(v.storeRows == 2_000 && v.constraintDuplicates == v.duplicates, "\(entity) \(strategy.name): \(v)")
-            }
+            #expect(v.duplicates == 0 && v.constraintDuplicates == 0 && v.storeRows == c.workload.uniqueKeys, "\(entity) \(strategy.name): \(v)")
         }
     }
 
@@ -203,7 +199,7 @@ extension ShippedModelTests {
         var job = StrategyJob(configuration: c, store: StoreOptions(path: store))
         job.input = feed
         _ = try ContextResetStrategy().run(job)
-        let v = try job.verifyStore(key: .unique, repeated: ContextResetStrategy().repeatedKey)
+        let v = try job.verifyStore(repeated: ContextResetStrategy().repeatedKey)
         // The first two are one UUID (as text, and its bytes in base64): one row.
         #expect(v.storeRows == 2 && v.lost == 0 && v.duplicates == 0 && v.unexpectedRows == 0, "\(v)")
     }
@@ -269,7 +265,7 @@ extension ShippedModelTests {
         var job = StrategyJob(configuration: c, store: StoreOptions(path: path))
         job.input = Self.orders
         _ = try strategy.run(job)
-        let v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        let v = try job.verifyStore(repeated: strategy.repeatedKey)
         #expect(v.storeRows == 12 && v.lost == 0 && v.unexpectedRows == 0 && v.integrity == "ok", "\(name): \(v)")
         let db = try Database(path: path)
         #expect(try db.scalarInt("SELECT count(*) FROM ZORDERITEM WHERE ZITEMID = 890 AND ZPRODUCTID = 52 AND ZQUANTITY = 2 "
@@ -346,7 +342,7 @@ extension ShippedModelTests {
         let store = folder + "/Art.sqlite"
         let job = StrategyJob(configuration: c, store: StoreOptions(path: store))
         _ = try strategy.run(job)
-        var v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        var v = try job.verifyStore(repeated: strategy.repeatedKey)
         let files = folder + "/.Art_SUPPORT/_EXTERNAL_DATA"
         let names = try FileManager.default.contentsOfDirectory(atPath: files)
         #expect(names.count == 40 && !names.contains { $0.hasSuffix(".interim") }, "\(name): \(names.count)")
@@ -355,7 +351,7 @@ extension ShippedModelTests {
         #expect(try db.scalarInt("SELECT count(*) FROM ZARTWORK WHERE substr(ZFULL, 1, 1) = x'02' AND length(ZFULL) = 38 "
                                  + "AND substr(ZTHUMB, 1, 1) = x'01' AND length(ZTHUMB) = 1001") == 40, "\(name)")
         // Read back through the engine: the bytes, not the frame.
-        let container = try PersistentContainer(model: try job.importModel(key: strategy.keyConstraint).model, options: StoreOptions(path: store))
+        let container = try PersistentContainer(model: try job.importModel().model, options: StoreOptions(path: store))
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let art = try context.fetch(FetchRequest(entityName: "Artwork"))
@@ -364,7 +360,7 @@ extension ShippedModelTests {
             }, "\(name)")
         }
         try FileManager.default.removeItem(atPath: files + "/" + names[0])
-        v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        v = try job.verifyStore(repeated: strategy.repeatedKey)
         #expect(v.missingExternalFiles == 1 && v.problems(strategy.expectations).contains { $0.contains("whose file is missing") }, "\(name)")
     }
 }
@@ -453,7 +449,7 @@ extension ShippedModelTests {
         job.counters.startRecording()
         _ = try strategy.run(job)
         let sql = job.counters.stopRecording()
-        let v = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+        let v = try job.verifyStore(repeated: strategy.repeatedKey)
         if strategy.expectations.linked {
             #expect(v.badPairs == 0 && v.memberDuplicates == 0, "\(name): \(v)")
             #expect(v.pairs == 3 * v.storeRows, "\(name): \(v)")

@@ -179,7 +179,7 @@ enum ChildCommand {
         var job = StrategyJob(configuration: task.configuration, store: task.store)
         job.operationTarget = target
         do {
-            let verification = try job.verifyStore(key: strategy.keyConstraint, repeated: strategy.repeatedKey)
+            let verification = try job.verifyStore(repeated: strategy.repeatedKey)
             if let target {
                 let problems = try OperationSetup.problems(job, target, counters: measurement.strategy)
                 if !problems.isEmpty { measurement.fail("verifier: " + problems.joined(separator: ", ")) }

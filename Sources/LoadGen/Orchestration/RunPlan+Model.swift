@@ -12,40 +12,15 @@ extension RunPlan {
     mutating func checkModels() throws {
         var kept: [RunConfiguration] = []
         var refusedHere: [(strategy: String, reason: String)] = []
+        var scans = ScanNotes()
         for var c in configurations {
-            let source: ImportSource
-            do {
-                source = try ImportSource.resolve(c)
-            } catch let error as ImportModelError {
-                throw Self.modelError(error)
-            }
-            if c.model.path != nil {
-                c.workload.attributeBytes = try Self.resolveAttributeBytes(c.workload.attributeBytes, source)
-                try Self.checkMembers(c.model.members, source)
-                try Self.checkManyToMany(c, source)
-                c.model.entity = source.roles.entity
-                c.model.key = source.roles.key
-                c.model.relationship = source.roles.relationshipChoice
-                noteOnce(source)
-            }
-            let shape: RecordShape
-            do { shape = try source.shape(c.shapeOptions) } catch let error as ImportModelError { throw Self.modelError(error) }
-            if c.model.path != nil, c.input == nil {
-                // Every size as generated goes with the configuration: its children, its row, the review page.
-                c.workload.attributeBytes = Self.payloadSizes(shape)
-                if let line = Self.payloadNote(shape, payloadBytes: c.workload.payloadBytes), !modelNotes.contains(line) { modelNotes.append(line) }
-            }
-            if c.input == nil, let problem = shape.keyProblem { throw Self.modelError(ImportModelError(problem, kind: .malformed)) }
-            if source.roles.key.isEmpty, c.input == nil, c.workload.dupRate > 0 {
-                throw CommandError.usage("run: --dup-rate \(c.workload.dupRate): \(source.roles.entity) has no key, so no record repeats "
-                                         + "another; give --dup-rate 0, or --key ATTRIBUTE")
-            }
-            noteTargets(c, source, shape)
+            let (source, shape) = try resolveModel(&c)
             if let strategy = c.writeStrategy, let reason = source.refusal(of: strategy, shape: shape) {
                 if !refusedHere.contains(where: { $0.strategy == strategy.name }) { refusedHere.append((strategy.name, reason)) }
                 continue
             }
-            let capacity = try ImportModel(source, key: .unique, options: c.shapeOptions).keyCapacity
+            if let strategy = c.writeStrategy { scans.add(source.scans(for: strategy), model: source.file.name, strategy: c.strategy) }
+            let capacity = try ImportModel(source, options: c.shapeOptions).keyCapacity
             if c.uniqueKeys > capacity {
                 throw CommandError.usage("run: --rows: \(c.uniqueKeys) unique keys do not fit \(source.roles.entity).\(source.roles.key[0]) "
                                          + "(its type and the model's Min/Max hold \(capacity) distinct keys); give fewer rows")
@@ -58,6 +33,55 @@ extension RunPlan {
             throw CommandError.usage("run: nothing to run: " + refusedHere.map { "\($0.strategy) \($0.reason)" }.joined(separator: "; "))
         }
         configurations = kept
+        modelNotes += scans.lines
+    }
+
+    /// `c`'s model read and its roles found (a model run's roles written into `c`, so children
+    /// resolve the same), its records' shape, and what the run notes about them.
+    private mutating func resolveModel(_ c: inout RunConfiguration) throws -> (ImportSource, RecordShape) {
+        let source: ImportSource
+        do { source = try ImportSource.resolve(c) } catch let error as ImportModelError { throw Self.modelError(error) }
+        if c.model.path != nil {
+            c.workload.attributeBytes = try Self.resolveAttributeBytes(c.workload.attributeBytes, source)
+            try Self.checkMembers(c.model.members, source)
+            try Self.checkManyToMany(c, source)
+            c.model.entity = source.roles.entity
+            c.model.key = source.roles.key
+            c.model.relationship = source.roles.relationshipChoice
+            noteOnce(source)
+        }
+        let shape: RecordShape
+        do { shape = try source.shape(c.shapeOptions) } catch let error as ImportModelError { throw Self.modelError(error) }
+        if c.model.path != nil, c.input == nil {
+            // Every size as generated goes with the configuration: its children, its row, the review page.
+            c.workload.attributeBytes = Self.payloadSizes(shape)
+            if let line = Self.payloadNote(shape, payloadBytes: c.workload.payloadBytes), !modelNotes.contains(line) { modelNotes.append(line) }
+        }
+        if c.input == nil, let problem = shape.keyProblem { throw Self.modelError(ImportModelError(problem, kind: .malformed)) }
+        if source.roles.key.isEmpty, c.input == nil, c.workload.dupRate > 0 {
+            throw CommandError.usage("run: --dup-rate \(c.workload.dupRate): \(source.roles.entity) has no key, so no record repeats "
+                                     + "another; give --dup-rate 0, or --key ATTRIBUTE")
+        }
+        noteTargets(c, source, shape)
+        return (source, shape)
+    }
+
+    /// The lookups without an index the run's strategies make, each said once with every
+    /// strategy that makes it (decision 0039).
+    private struct ScanNotes {
+        private var found: [(scan: ImportSource.Scan, model: String, strategies: [String])] = []
+
+        mutating func add(_ scans: [ImportSource.Scan], model: String, strategy: String) {
+            for scan in scans {
+                if let i = found.firstIndex(where: { $0.scan == scan && $0.model == model }) {
+                    if !found[i].strategies.contains(strategy) { found[i].strategies.append(strategy) }
+                } else {
+                    found.append((scan, model, [strategy]))
+                }
+            }
+        }
+
+        var lines: [String] { found.map { $0.scan.note(strategies: $0.strategies, model: $0.model) } }
     }
 
     /// The size assumed for generated Binary and Transformable values, which moves what a save

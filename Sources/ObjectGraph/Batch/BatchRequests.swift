@@ -256,12 +256,15 @@ extension ManagedObjectContext {
     /// nothing. Deny, and a many-to-many side neither Nullify nor Cascade, fail the request
     /// (134060). Created before the DELETE, dropped after, in its transaction.
     private func deleteTriggers(_ e: Entity) throws -> [(create: String, drop: String)] {
+        if let relationship = persistentStoreCoordinator.model.batchDeleteRefusal(of: e.name) {
+            throw ContextError.unsupportedBatchDeleteRule(relationship: relationship)
+        }
         var triggers: [(create: String, drop: String)] = []
         var done: Set<String> = []
         var pending = [e]
         while let entity = pending.popLast() {
             guard done.insert(entity.tableName).inserted else { continue }
-            let (fragments, cascades, joins) = try deleteFragments(entity)
+            let (fragments, cascades, joins) = deleteFragments(entity)
             if !fragments.isEmpty { triggers.append(Self.trigger(on: entity.tableName, fragments)) }
             triggers += joins
             pending += cascades.filter { $0.tableName != entity.tableName }
@@ -270,14 +273,13 @@ extension ManagedObjectContext {
     }
 
     /// One entity's fragments, the entities its cascades reach, and its join tables' triggers.
-    private func deleteFragments(_ e: Entity) throws -> (fragments: [String], cascades: [Entity], joins: [(create: String, drop: String)]) {
+    private func deleteFragments(_ e: Entity) -> (fragments: [String], cascades: [Entity], joins: [(create: String, drop: String)]) {
         let model = persistentStoreCoordinator.model
         var fragments: [String] = [], cascades: [Entity] = [], joins: [(create: String, drop: String)] = []
         for r in e.toOne {
             let destination = model.runtime[r.destination - 1]
             switch r.deleteRule {
-            case .noAction: continue
-            case .deny: throw ContextError.unsupportedBatchDeleteRule(relationship: "\(e.name).\(r.name)")
+            case .noAction, .deny: continue   // a Deny was refused above (BatchDeleteRules)
             case .cascade:
                 fragments.append("DELETE FROM \(destination.tableName) WHERE Z_PK = OLD.\(r.column); ")
                 cascades.append(destination)
@@ -294,8 +296,7 @@ extension ManagedObjectContext {
             let destination = model.runtime[r.destination - 1]
             let fk = destination.toOne[r.inverseToOne]
             switch r.deleteRule {
-            case .noAction: continue
-            case .deny: throw ContextError.unsupportedBatchDeleteRule(relationship: "\(e.name).\(r.name)")
+            case .noAction, .deny: continue
             case .cascade:
                 fragments.append("DELETE FROM \(destination.tableName) WHERE \(fk.column) = OLD.Z_PK; ")
                 cascades.append(destination)
@@ -308,9 +309,6 @@ extension ManagedObjectContext {
         for r in e.manyToMany {
             let destination = model.runtime[r.destination - 1]
             let inverse = destination.manyToMany[r.inverse]
-            guard [.nullify, .cascade].contains(r.deleteRule), [.nullify, .cascade].contains(inverse.deleteRule) else {
-                throw ContextError.unsupportedBatchDeleteRule(relationship: "\(e.name).\(r.name)")
-            }
             fragments.append("DELETE FROM \(r.table) WHERE \(r.ownColumn) = OLD.Z_PK; ")
             if r.deleteRule == .cascade {
                 joins.append(Self.trigger(on: r.table, ["DELETE FROM \(destination.tableName) WHERE Z_PK = OLD.\(inverse.ownColumn); "]))

@@ -156,6 +156,7 @@ package struct ResultRow: Sendable {
         .parameter("attribute_bytes", text: true),
         .parameter("map", text: true),
         .parameter("add_constraint", text: true),
+        .parameter("add_index", text: true),
         .parameter("many_to_many", text: true),
         .parameter("members"),
         // Issue 44, item 5: related objects duplicated (two albums of one name).

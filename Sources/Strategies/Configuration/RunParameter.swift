@@ -286,7 +286,8 @@ extension RunParameter {
                      uses: { _, c in c.model.manyToMany != nil }, unset: { $0.workload.members = 3 }).scoped(.records(needsModel: true)),
         RunParameter(flag: "--add-constraint", valueName: "none|ATTRIBUTE[+ATTRIBUTE]",
                      help: "lay the store out as if the records' entity had this uniqueness constraint (the what-if of adding "
-                         + "one): the constraint idioms run beside find-or-create; a sweep compares (none,itemID)",
+                         + "one), for every strategy of the run: the constraint idioms run beside find-or-create; a sweep "
+                         + "compares (none,itemID)",
                      defaultText: "none: the model as it is", sweeps: true, columns: ["add_constraint"],
                      render: { [$0.model.addedConstraint?.joined(separator: "+") ?? ""] },
                      parse: { text, c throws(RunParameterError) in
@@ -296,7 +297,20 @@ extension RunParameter {
                              throw RunParameterError(accepted: "none, or attribute names joined by + (itemID, siteID+orderID)")
                          }
                          c.model.addedConstraint = names
-                     }, uses: { s, _ in s.keyConstraint == .unique }, unset: { $0.model.addedConstraint = nil }),
+                     }, uses: always, unset: { $0.model.addedConstraint = nil }),
+        RunParameter(flag: "--add-index", valueName: "none|[ENTITY.]ATTRIBUTE[+ATTRIBUTE]",
+                     help: "lay the store out as if the model had this index (on the records' entity, or ENTITY's: "
+                         + "Order.orderID): the what-if of adding one where lookups scan; a sweep compares (none,itemID)",
+                     defaultText: "none: the model as it is", sweeps: true, columns: ["add_index"],
+                     render: { [$0.model.addedIndex?.text ?? ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         guard text != "none" else { c.model.addedIndex = nil; return }
+                         guard let index = AddedIndex(text) else {
+                             throw RunParameterError(accepted: "none, or attribute names joined by + (itemID, siteID+orderID), "
+                                                     + "after ENTITY. for another entity than the records' (Order.orderID)")
+                         }
+                         c.model.addedIndex = index
+                     }, uses: always, unset: { $0.model.addedIndex = nil }),
         RunParameter(flag: "--map", valueName: "PROPERTY=MEMBER[,…]",
                      help: "with --model: the import file's member for a property (Entity.property or property; "
                          + "over its mappedKeyName): id=itemID maps nothing, itemID=id reads itemID from \"id\"",

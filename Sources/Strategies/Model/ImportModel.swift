@@ -3,10 +3,11 @@ import SQLiteKit
 import Report
 import Workload
 
-/// A model ready for one strategy's import: the store's entities with the key protected as the
-/// strategy's idiom does it, the record and related entities, and the record shape generators and
-/// import files follow. One place, so strategies, generators and the verifier cannot disagree,
-/// and none of them knows an entity by name.
+/// A model ready for an import: the store's entities exactly as the model declares them (with
+/// the run's what-ifs, `--add-constraint` and `--add-index`), the record and related entities,
+/// and the record shape generators and import files follow. One place, so strategies,
+/// generators and the verifier cannot disagree, and none of them knows an entity by name. Every
+/// strategy of a run writes the same store layout (decision 0039).
 package struct ImportModel: Sendable {
     /// The model's name (`Expenses`, or a team's model).
     package let name: String
@@ -15,23 +16,26 @@ package struct ImportModel: Sendable {
     package let recordEntity: EntityDescription
     package let parentEntity: EntityDescription?
     package let shape: RecordShape
-    /// The record entity's uniqueness constraints as the model declares them (a layout without a
-    /// key constraint drops them from `model`): what the verifier counts duplicates under.
+    /// The record entity's uniqueness constraints: what the verifier counts duplicates under.
     package let recordConstraints: [[String]]
 
-    /// Builds the model of `source` for a strategy that protects the key with `key`.
-    package init(_ source: ImportSource, key: KeyConstraint, options: ShapeOptions) throws {
+    /// Builds the model of `source`.
+    package init(_ source: ImportSource, options: ShapeOptions) throws {
         name = source.file.name
         roles = source.roles
-        var keys = [(entity: source.roles.entity, attributes: source.roles.key)]
-        if let parent = source.roles.parentEntity, !source.roles.parentKeys.isEmpty { keys.append((parent, source.roles.parentKeys)) }
-        model = try ManagedObjectModel(key.apply(to: source.file.entities, keys: keys))
+        model = try ManagedObjectModel(source.file.entities)
         let model = self.model
         recordEntity = model.entity(named: source.roles.entity)!
-        recordConstraints = source.file.entity(named: source.roles.entity)?.uniquenessConstraints ?? []
+        recordConstraints = recordEntity.uniquenessConstraints
         parentEntity = source.roles.parentEntity.flatMap { model.entity(named: $0) }
         shape = try source.shape(options)
     }
+
+    /// The store refuses a second row for a repeated record: the record entity has a uniqueness
+    /// constraint, and a repeated record repeats every constrained value (`RecordShape`'s
+    /// secondary keys). A plain INSERT of the repeat would abort; SQLite's cheapest statement
+    /// the store accepts is `INSERT OR IGNORE`.
+    package var refusesRepeatedRecords: Bool { !recordConstraints.isEmpty }
 
     // MARK: The shape
 

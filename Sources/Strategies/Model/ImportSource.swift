@@ -32,9 +32,28 @@ package struct ImportSource: Sendable {
             file = file.adding(constraint: added, to: entity.name)
             roles = try ImportRoles.resolve(file, configuration.model)
         }
+        if let index = configuration.model.addedIndex {
+            // The roles stay as the model gives them: an index added to a key-less entity does
+            // not make a key of it, so every point of a sweep imports the same records.
+            file = try adding(index, to: file, records: roles.entity)
+        }
         let source = ImportSource(file: file, roles: roles)
         cache.withLock { $0[key] = source }
         return source
+    }
+
+    /// `file` with the index `--add-index` asks for, after checking its entity and attributes.
+    private static func adding(_ index: AddedIndex, to file: ModelFile, records: String) throws -> ModelFile {
+        let name = index.entity ?? records
+        guard let entity = file.entity(named: name) else {
+            let names = file.entities.map(\.name).sorted().joined(separator: ", ")
+            throw ImportModelError("--add-index \(index.text): \(name) is not an entity of \(file.name) (one of: \(names))")
+        }
+        for attribute in index.attributes where entity.attribute(attribute) == nil {
+            let names = entity.attributes.map(\.name).sorted().joined(separator: ", ")
+            throw ImportModelError("--add-index \(index.text): \(attribute) is not an attribute of \(entity.name) (one of: \(names)), or none")
+        }
+        return file.adding(index: index.attributes, to: entity.name)
     }
 
     /// The records' shape: the same whatever a strategy does to the key's protection.
@@ -54,13 +73,14 @@ extension ImportSource {
     /// Why `strategy` cannot run on this model's roles, nil when it can: the run refuses it by
     /// name while the others run.
     package func refusal(of strategy: any WriteStrategy, shape: RecordShape) -> String? {
-        if roles.key.isEmpty && (strategy.keyConstraint != .none || strategy.operation != .import) {
+        if roles.key.isEmpty && (strategy.keyNeed != .nothing || strategy.operation != .import) {
             return "needs a key to find records by, and \(roles.entity) has none (no uniqueness constraint or index): "
                 + "give --key ATTRIBUTE to measure it"
         }
-        if strategy.keyConstraint == .unique && !roles.keyIsUnique {
-            return "needs a uniqueness constraint on the key (\(roles.entity).\(roles.key.joined(separator: "+")) has none in "
-                + "\(file.name)): add one to the model to measure it"
+        if strategy.keyNeed == .uniqueness && !roles.keyIsUnique {
+            let key = roles.key.joined(separator: "+")
+            return "needs a uniqueness constraint on the key (\(roles.entity).\(key) has none in \(file.name)): --add-constraint "
+                + "\(key) measures it as if the model had one; find-or-create and find-or-create-per-row deduplicate without one"
         }
         if strategy.resolvesRelatedObjects && roles.relationship == nil {
             return "resolves related objects, and \(roles.entity) relates to none here"
@@ -68,11 +88,46 @@ extension ImportSource {
         if let missing = OperationRoles.missing(strategy.operation, in: shape) {
             return "cannot \(strategy.operation.rawValue): \(missing)"
         }
-        return nil
+        return strategy.refusal(on: self)
     }
 }
 
 extension ImportSource {
+    /// A lookup `strategy` makes that no index of the store serves, so SQLite scans a table for
+    /// each one: the records' key for the idioms that find records by it (`KeyNeed.index`), the
+    /// related object's key for every idiom that finds related objects. What is missing and the
+    /// `--add-index` value that measures the what-if; empty when every lookup has its index.
+    package func scans(for strategy: any WriteStrategy) -> [Scan] {
+        var found: [Scan] = []
+        if strategy.keyNeed == .index, !roles.key.isEmpty, let entity = file.entity(named: roles.entity),
+           !file.hasIndex(on: roles.key, of: entity) {
+            found.append(Scan(entity: entity.name, attributes: roles.key, what: "each lookup by key", addIndex: roles.key.joined(separator: "+")))
+        }
+        let findsParents = strategy.operation == .import && !strategy.isLimit && strategy.expectations.linked
+        if findsParents, let name = roles.parentEntity, !roles.parentKeys.isEmpty, let parent = file.entity(named: name),
+           !file.hasIndex(on: roles.parentKeys, of: parent) {
+            found.append(Scan(entity: name, attributes: roles.parentKeys, what: "finding each related \(name)",
+                              addIndex: name + "." + roles.parentKeys.joined(separator: "+")))
+        }
+        return found
+    }
+
+    /// A lookup without an index (see `scans(for:)`).
+    package struct Scan: Hashable, Sendable {
+        package var entity: String
+        package var attributes: [String]
+        /// What scans ("each lookup by key").
+        package var what: String
+        /// The value of `--add-index` that gives it an index.
+        package var addIndex: String
+
+        /// One line for the run's notes, naming the strategies that make the lookup.
+        package func note(strategies: [String], model: String) -> String {
+            "  \(entity).\(attributes.joined(separator: " + ")) has no index in \(model): \(what) scans \(entity)'s table "
+                + "(\(strategies.joined(separator: ", "))); --add-index \(addIndex) measures the store with one"
+        }
+    }
+
     /// Members of an import file that no field reads, each with what it probably is in the model:
     /// a relationship of the record entity (a to-many's array imports in a run of its own entity),
     /// or an attribute named alike but for its case, so a team sees what to map (issue 28).

@@ -31,7 +31,7 @@ struct BatchImport {
     }
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: .unique)
+        let mapping = try job.importModel()
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let watcher = try self.watcher?(container, mapping)

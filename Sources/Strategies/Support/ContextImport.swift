@@ -11,10 +11,9 @@ struct ContextImport {
     /// Records between saves (1 saves after every record); resets still follow `batchSize`.
     var saveEvery: Int? = nil
     var lookup: ParentDirectory.Lookup
-    var keyConstraint: KeyConstraint = .unique
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: keyConstraint)
+        let mapping = try job.importModel()
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "importer")

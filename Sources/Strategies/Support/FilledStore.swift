@@ -27,7 +27,7 @@ struct FilledStore {
     /// or uses `container` when the strategy's setUp opened it already.
     init(_ job: StrategyJob, container: PersistentContainer? = nil) throws {
         guard let target = job.operationTarget else { throw OperationError.notFilled }
-        let mapping = try job.importModel(key: .unique)
+        let mapping = try job.importModel()
         self.container = try container ?? job.makeContainer(mapping.model)
         self.target = target
         expense = mapping.recordEntity.name

@@ -23,7 +23,7 @@ struct FindOrCreateImport {
     var lookup: Lookup
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: .indexed)
+        let mapping = try job.importModel()
         let container = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "importer")

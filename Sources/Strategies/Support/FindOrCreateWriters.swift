@@ -12,7 +12,7 @@ struct FindOrCreateWriters {
     var batchSize: Int
 
     func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: .indexed)
+        let mapping = try job.importModel()
         let first = try job.makeContainer(mapping.model)
         let screen = try Screen(job: job, container: first, mapping: mapping)
         let (contexts, coordinators) = try ManyWriters.writerContexts(job, mapping: mapping, first: first)

@@ -6,10 +6,8 @@ import Workload
 /// One context per producer, each finding-or-creating by key and saving every `--batch-size`:
 /// the buggy downloader, with or without a uniqueness constraint to save it.
 struct ManyWriters {
-    var keyConstraint: KeyConstraint
-
     func run(_ job: StrategyJob, batchSize: Int) throws -> StrategyCounters {
-        let mapping = try job.importModel(key: keyConstraint)
+        let mapping = try job.importModel()
         let first = try job.makeContainer(mapping.model)
         // The screen watches the first coordinator: with per-writer coordinators it sees only
         // that writer's saves, as an app misses its extension's without persistent history.

@@ -72,8 +72,8 @@ package enum OperationSetup {
         fill.configuration.strategy = "raw-sqlite-unique"
         fill.counters = StatementCounters()   // the fill's SQL and rows are not the strategy's
         fill.progress = ProgressCounter()
-        _ = try RawImport(keyConstraint: .unique, batchSize: Int.max).run(fill)
-        let model = try job.importModel(key: .unique)
+        _ = try RawImport(batchSize: Int.max).run(fill)
+        let model = try job.importModel()
         let shape = model.shape
         let operation = job.configuration.operation
         // A read targets every row: the first attribute serves as a placeholder.
@@ -204,7 +204,7 @@ package enum OperationSetup {
 
     /// What is wrong with the store after `operation` on `target` (empty when it is right).
     package static func problems(_ job: StrategyJob, _ target: OperationTarget, counters: StrategyCounters?) throws -> [String] {
-        let model = try job.importModel(key: .unique)
+        let model = try job.importModel()
         let t = Columns(model, targetField: model.shape.targetField)
         let db = try Database(path: job.store.path)
         db.setBusyTimeout(milliseconds: 10_000)

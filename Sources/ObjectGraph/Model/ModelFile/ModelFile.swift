@@ -54,6 +54,37 @@ package struct ModelFile: Sendable {
         return ModelFile(path: path, name: name, entities: changed, entityNotes: entityNotes + [note])
     }
 
+    /// The model as if `entity` had a fetch index over `attributes` too (Xcode's Fetch Indexes,
+    /// named as Xcode names a new one, `by<Attribute>Index`): the what-if of adding one, with a
+    /// note. Nothing changes when the entity has an index that already leads with them.
+    package func adding(index attributes: [String], to entity: String) -> ModelFile {
+        guard let target = self.entity(named: entity), !hasIndex(on: attributes, of: target) else { return self }
+        let indexName = "by" + attributes.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Index"
+        let changed = entities.map { e in
+            guard e.name == entity else { return e }
+            var e = e
+            e.fetchIndexes.append(FetchIndexDescription(indexName, elements: attributes.map { ($0, true) }))
+            return e
+        }
+        let note = Note(entity: entity, text: "\(path): \(entity) given the index \(indexName) on [\(attributes.joined(separator: ", "))] "
+                        + "(--add-index): the store is laid out as if the model had it")
+        return ModelFile(path: path, name: name, entities: changed, entityNotes: entityNotes + [note])
+    }
+
+    /// Whether `entity`'s table has an index SQLite can seek `attributes` with: a uniqueness
+    /// constraint, a fetch index or an indexed attribute of the entity or a parent whose leading
+    /// columns are exactly these attributes (in any order, as an equality lookup uses them).
+    package func hasIndex(on attributes: [String], of entity: EntityDescription) -> Bool {
+        let wanted = Set(attributes)
+        func leads(_ columns: [String]) -> Bool { columns.count >= wanted.count && Set(columns.prefix(wanted.count)) == wanted }
+        for e in lineage(of: entity).compactMap(self.entity(named:)) {
+            if e.uniquenessConstraints.contains(where: leads) { return true }
+            if e.fetchIndexes.contains(where: { leads($0.elements.map(\.property)) }) { return true }
+            if wanted.count == 1, e.attributes.contains(where: { $0.isIndexed && wanted.contains($0.name) }) { return true }
+        }
+        return false
+    }
+
     /// `entity`'s name and its parents' names, nearest first.
     package func lineage(of entity: EntityDescription) -> [String] {
         var names = [entity.name]
