@@ -1,23 +1,20 @@
 import ObjectGraph
 import Report
 
-/// `NSBatchDeleteRequest` returning object IDs, merged into a screen showing the records.
+/// `NSBatchDeleteRequest`, returning what the app asks for (`--result`).
 ///
-/// One `DELETE … WHERE Z_PK IN (SELECT …)` in the store: no objects, no delete rules run, no
-/// notification. The screen shows the deleted expenses (and each category's to-many holds them)
-/// until the IDs are merged: then they leave it and their categories' to-manys. The merge is in
-/// the measured time.
+/// One `DELETE … WHERE Z_PK IN (SELECT …)` in the store, its delete rules carried out by
+/// temporary triggers: no objects, no notification. A screen (`--view-context`) shows the deleted
+/// records (and each category's to-many holds them) until their IDs are merged: then they leave
+/// it and their categories' to-manys. With a screen the IDs are asked for (a fetch of the targets
+/// first) and the merge is in the measured time.
 package struct BatchDeleteStrategy: WriteStrategy {
     package init() {}
     package var name: String { "batch-delete" }
-    package var summary: String { "one BatchDeleteRequest (date < cutoff), IDs merged into the screen" }
+    package var summary: String { "one BatchDeleteRequest (date < cutoff); with a screen, its IDs merged into it" }
     package var idiom: String { "NSBatchDeleteRequest + mergeChanges(fromRemoteContextSave:into:) (seed 004)" }
-    /// A lopsided pair with its fetch-and-save sibling, said wherever the two stand side by side.
-    package var caveat: String {
-        "its time includes merging the deleted objects' IDs into a screen, which the fetch-and-save idiom does not need "
-            + "(its own context already has them)"
-    }
     package var keyNeed: KeyNeed { .nothing }
+    package var issuesBatchRequests: Bool { true }
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .delete }
 
@@ -28,13 +25,11 @@ package struct BatchDeleteStrategy: WriteStrategy {
             + "\"Delete rule is not supported for batch deletes\"); fetch-delete deletes through a context, which applies it"
     }
 
-    package func setUp(_ job: StrategyJob) throws -> PreparedState? { try FilledStore.preparedWithScreen(job) }
-
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FilledStore.runBatchRequest(job, worker: "deleter") { worker, store in
+        try FilledStore.runBatchRequest(job, worker: "deleter") { worker, store, resultType in
             var request = BatchDeleteRequest(entityName: store.expense, predicate: store.target.predicate)
-            request.resultType = .objectIDs
+            request.resultType = resultType
             return try worker.execute(request)
-        } merge: { (updated: [], deleted: $0.objectIDs) }
+        } merge: { .init(deleted: $0.objectIDs) }
     }
 }

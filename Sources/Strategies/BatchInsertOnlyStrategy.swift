@@ -16,6 +16,7 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
     package var summary: String { "BatchInsertRequests alone: no dedup beyond the store's constraint, no relationships" }
     package var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }
     package var keyNeed: KeyNeed { .nothing }
+    package var issuesBatchRequests: Bool { true }
     /// No deduplication: every copy is a row of its own.
     package var repeatedKey: RepeatedKey { .any }
     /// Neither deduplicated nor related: what the bare batch insert leaves.
@@ -59,8 +60,10 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
                     inChunk += 1
                     return false
                 }
-                _ = try context.execute(request)
+                request.resultType = job.batchResultType()
+                let result = try context.execute(request)
                 if let failure { throw failure }
+                screen?.merge(.init(inserted: result.objectIDs))
                 job.latency.committed(arrivals)
                 arrivals.removeAll(keepingCapacity: true)
                 job.progress.add(inChunk)

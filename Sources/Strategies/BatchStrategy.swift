@@ -16,6 +16,7 @@ package struct BatchStrategy: WriteStrategy {
     package var summary: String { "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context" }
     package var idiom: String { "NSBatchInsertRequest (with the relationship fix-up it forces)" }
     package var keyNeed: KeyNeed { .uniqueness }
+    package var issuesBatchRequests: Bool { true }
     /// `INSERT OR IGNORE`: the first copy stays, with its related object.
     package var repeatedKey: RepeatedKey { .first }
     package var defaultBatchSize: Int? { 5_000 }

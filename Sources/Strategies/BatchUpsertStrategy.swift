@@ -15,6 +15,7 @@ package struct BatchUpsertStrategy: WriteStrategy {
     package var summary: String { "as batch, but repeated keys update their row (ON CONFLICT … DO UPDATE)" }
     package var idiom: String { "batch insert + uniqueness constraint + object-trump merge policy" }
     package var keyNeed: KeyNeed { .uniqueness }
+    package var issuesBatchRequests: Bool { true }
     /// The object-trump upsert overwrites: the last copy wins, its related object too.
     package var repeatedKey: RepeatedKey { .last }
     package var defaultBatchSize: Int? { 5_000 }

@@ -30,6 +30,8 @@ package struct FetchDeleteStrategy: WriteStrategy {
                 job.progress.add(batch.count)
             }
         }
-        return clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
+        FilledStore.reportScreen(job, into: &counters)
+        return counters
     }
 }

@@ -31,6 +31,8 @@ package struct FetchUpdateStrategy: WriteStrategy {
                 job.progress.add(chunk.count)
             }
         }
-        return clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
+        FilledStore.reportScreen(job, into: &counters)
+        return counters
     }
 }

@@ -16,6 +16,7 @@ package struct HistoryConsumerStrategy: WriteStrategy {
     package var summary: String { "batch import with history on; a screen kept current by fetching, merging and purging history" }
     package var idiom: String { "NSPersistentHistoryChangeRequest consumer (seed 003) beside automatic merges" }
     package var keyNeed: KeyNeed { .uniqueness }
+    package var issuesBatchRequests: Bool { true }
     /// The batch import's: the first copy stays.
     package var repeatedKey: RepeatedKey { .first }
     package var defaultBatchSize: Int? { 5_000 }

@@ -79,10 +79,18 @@ package struct StrategyJob: Sendable {
         get { configuration.rate }
         set { configuration.rate = newValue }
     }
-    /// Keep a watching view context (`--view-context`).
-    package var watchesWithViewContext: Bool {
-        get { configuration.viewContext }
-        set { configuration.viewContext = newValue }
+    /// The screen in front of the strategy (`--view-context`); nil: none.
+    package var screen: ScreenKind? {
+        get { configuration.screen }
+        set { configuration.screen = newValue }
+    }
+
+    /// What a batch request of the strategy asks for: `--result`, or the object IDs when the
+    /// screen merges them or `fixUp` needs them (a batch insert's relationship fix-up fetches
+    /// the rows it inserted by them). One rule, which the run's notes say too
+    /// (`BatchResultNeed`).
+    package func batchResultType(fixUpNeedsIDs: Bool = false) -> BatchResultType {
+        BatchResultNeed(configuration, fixUpNeedsIDs: fixUpNeedsIDs).resultType
     }
 
     // MARK: The model
@@ -168,6 +176,7 @@ package struct StrategyJob: Sendable {
         counts.snapshotted = w.snapshots
         counts.validated = w.validated
         counts.notified = w.objectsInChangeNotifications + w.objectsInSaveNotifications
+        counts.merged = w.refreshed + w.removed
         return counts
     }
 
@@ -200,7 +209,7 @@ package final class PreparedState: @unchecked Sendable {
     // Written by `setUp` before the window, read by `run` on the same thread afterwards.
     package var objectIDs: [ManagedObjectID] = []
     package var container: PersistentContainer?
-    package var screen: ManagedObjectContext?
+    package var screen: Screen?
     package init() {}
 }
 

@@ -15,8 +15,10 @@ package struct UpdateByIDStrategy: WriteStrategy {
     package var operation: Operation { .update }
 
     package func setUp(_ job: StrategyJob) throws -> PreparedState? {
+        var job = job
+        let state = try FilledStore.prepared(job)
+        job.prepared = state   // the IDs are found on the container the window uses
         let store = try FilledStore(job)
-        let state = PreparedState()
         state.objectIDs = try store.targetIDs(in: store.container.newBackgroundContext(name: "ids"))
         return state
     }
@@ -36,6 +38,8 @@ package struct UpdateByIDStrategy: WriteStrategy {
                 job.progress.add(chunk.count)
             }
         }
-        return clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
+        FilledStore.reportScreen(job, into: &counters)
+        return counters
     }
 }

@@ -39,6 +39,9 @@ package protocol WriteStrategy: Sendable {
     /// True for the yardsticks (`raw-sqlite`, `raw-sqlite-unique`): measured to compare others
     /// with, so summaries rank the idioms without them.
     var isLimit: Bool { get }
+    /// True for a strategy that issues batch insert, update or delete requests: `--result` says
+    /// what they return.
+    var issuesBatchRequests: Bool { get }
     /// True for a strategy that needs persistent history: its runs record it (`--history`)
     /// whether asked or not.
     var requiresHistory: Bool { get }
@@ -82,7 +85,10 @@ package protocol WriteStrategy: Sendable {
 extension WriteStrategy {
     package var usesWriters: Bool { false }
     package var operation: Operation { .import }
-    package func setUp(_ job: StrategyJob) throws -> PreparedState? { nil }
+    /// An update or delete opens the store and shows the run's screen before the window.
+    package func setUp(_ job: StrategyJob) throws -> PreparedState? {
+        operation == .update || operation == .delete ? try FilledStore.prepared(job) : nil
+    }
     package var usesCoordinators: Bool { usesWriters }
     package var defaultBatchSize: Int? { 1_000 }
     package var expectations: StoreExpectations { .complete }
@@ -90,6 +96,7 @@ extension WriteStrategy {
     package var caveat: String { "" }
     package var isLimit: Bool { false }
     package var requiresHistory: Bool { false }
+    package var issuesBatchRequests: Bool { false }
     package var resolvesRelatedObjects: Bool { false }
     package var screenAdvice: String? { nil }
     package func fix(for requirement: Requirement) -> String? {

@@ -93,10 +93,20 @@ import Testing
         #expect(one.status == 0 && FileManager.default.fileExists(atPath: kept), "\(one.stderr)")
     }
 
-    /// Issue 44, item 10: `--view-context` with deletes says that the delete idioms already
-    /// merge into a screen, not only that it means nothing.
-    @Test func aScreenForDeletesSaysTheyHaveOne() async throws {
-        let r = try await CLI.run(["run", "--operation", "delete", "--strategy", "batch-delete", "--view-context", "on", "--rows", "100"])
-        #expect(r.status == 64 && r.stderr.contains("batch-delete already merges the deleted IDs into a screen"), "\(r.stderr)")
+    /// Issue 54, item 2: the screen is part of the question, the same for both delete idioms:
+    /// the batch request asks for IDs because the screen merges them, and says so; without a
+    /// screen neither side has one.
+    @Test func aScreenForDeletesIsInFrontOfBothIdioms() async throws {
+        let dir = CLI.makeFolder()
+        let r = try await CLI.run(["run", "--operation", "delete", "--strategy", "batch-delete,fetch-delete", "--view-context", "controller:100",
+                                   "--rows", "500", "--out", dir + "/r.csv"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("batch-delete asked for object IDs (beyond --result): the screen merges them"), "\(r.stdout)")
+        let rows = try CLI.rows(dir + "/r.csv")
+        #expect(rows.count == 2 && rows.allSatisfy { $0["view_context"] == "controller:100" && !($0["view_objects"] ?? "").isEmpty }, "\(rows)")
+        let none = try await CLI.run(["run", "--operation", "delete", "--strategy", "batch-delete,fetch-delete", "--rows", "500",
+                                      "--out", dir + "/none.csv", "--quiet"], tmpdir: dir)
+        let plain = try CLI.rows(dir + "/none.csv")
+        #expect(none.status == 0 && plain.allSatisfy { ($0["view_objects"] ?? "").isEmpty && $0["result"] != "ids" }, "\(plain)")
     }
 }

@@ -31,7 +31,7 @@ import Testing
         // Registered objects keep their old values until the IDs are merged.
         let before = try viewer.performAndWait { try viewer.existingObject(with: ids[0])["note"] }
         #expect(before == "note 0")
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: (updated: result.objectIDs, deleted: []), into: [viewer])
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: .init(updated: result.objectIDs), into: [viewer])
         let after = try viewer.performAndWait {
             (try viewer.existingObject(with: ids[0])["note"], try viewer.existingObject(with: ids[5])["note"])
         }
@@ -50,7 +50,7 @@ import Testing
         #expect(sql.filter { $0.hasPrefix("DELETE") }.count == 1)
         #expect(Set(result.objectIDs) == Set(ids.suffix(3)))
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 7)
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: (updated: [], deleted: result.objectIDs), into: [viewer])
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: .init(deleted: result.objectIDs), into: [viewer])
         let registered = viewer.performAndWait { viewer.registeredObjectCount }
         #expect(registered == 7 + 2)   // 7 expenses and their 2 categories
     }

@@ -29,7 +29,7 @@ import Testing
         m.leakedConnections = 51; m.allocations = 52; m.allocatedBytesTotal = 53; m.instructions = 54
         var objects = ObjectCounts()
         objects.inserted = 61; objects.fetched = 62; objects.faulted = 63; objects.snapshotted = 64
-        objects.validated = 65; objects.notified = 66
+        objects.validated = 65; objects.notified = 66; objects.merged = 67
         m.objects = objects
         m.instructionsCountedBy = "callgrind"; m.prefillSeconds = 0.75; m.targets = 55; m.error = "lost, twice"
         return ResultRow(identity: RunIdentity(runID: "r1", startedAt: "2026-11-30T08:00:00Z", system: system,

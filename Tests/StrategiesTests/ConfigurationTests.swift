@@ -50,7 +50,7 @@ import Workload
                 "--members"])
         #expect(Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
             == ["--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency", "--coordinators",
-                "--view-context", "--rate"])
+                "--rate"])
     }
 
     @Test func aConfigurationRendersAsTheCSVShowsIt() throws {

@@ -162,9 +162,12 @@ enum ChildCommand {
         measurement.leakedConnections = leaked
         if leaked > 0 { measurement.fail("left \(leaked) SQLite connection\(leaked == 1 ? "" : "s") open") }
         measurement.verification = verify(task, strategy: strategy, target: target, measurement: &measurement)
-        // An import's screen should show every row; an update's or delete's shows its targets only,
-        // so rows it does not show are not missing from it.
-        if task.configuration.operation == .import, let shown = measurement.strategy?.viewObjects,
+        // An import's screen that follows every record (a controller over all of them, or the
+        // history consumer's) should show every row; a list shows what it fetched, a limited
+        // controller its first rows, and an update's or delete's screen its list only, so rows
+        // they do not show are not missing from them.
+        let followsEveryRecord = task.configuration.screen.map { $0 == .controller(nil) } ?? true
+        if task.configuration.operation == .import, followsEveryRecord, let shown = measurement.strategy?.viewObjects,
            let rows = measurement.verification?.storeRows {
             measurement.verification?.viewMissing = rows - shown
         }

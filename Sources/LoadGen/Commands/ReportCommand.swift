@@ -146,6 +146,8 @@ enum ReportCommand {
             let key = (p["key"].isEmpty ? "keyed by nothing (only inserted)" : "keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`")
                 + (p["add_constraint"].isEmpty ? "" : " with the uniqueness constraint `\(p["add_constraint"].replacingOccurrences(of: "+", with: " + "))` "
                    + "added (--add-constraint: the model does not have it)")
+                + (p["add_index"].isEmpty ? "" : " with the index `\(p["add_index"].replacingOccurrences(of: "+", with: " + "))` "
+                   + "added (--add-index: the model does not have it)")
             return "- `\(p["model"])`: records are **\(p["entity"])**, \(key), " + related + generated
         }.uniqued()
         guard !lines.isEmpty else { return "" }

@@ -185,12 +185,6 @@ struct RunPlan {
         if let operation = filled.first {
             let meaningless = RunParameter.all.filter { !$0.onFilledStore }.map(\.flag) + ["--input"]
             for flag in meaningless where a.has(flag) {
-                // A screen is part of every delete already (issue 44, item 10): say so, not only "means nothing".
-                if flag == "--view-context" && operation == .delete {
-                    throw CommandError.usage("run: --view-context means nothing for --operation delete: batch-delete already merges "
-                                             + "the deleted IDs into a screen showing the records (its time includes it), and "
-                                             + "fetch-delete's screen is its own context; drop --view-context")
-                }
                 throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
                                          + "filled first with one row per key); drop it, or run the import on its own")
             }
@@ -395,7 +389,7 @@ struct RunPlan {
         var limit = configuration
         limit.strategy = RawSQLiteStrategy().name
         limit.rate = nil
-        limit.viewContext = false
+        limit.screen = nil
         limit.history = false
         limit.clearUnused()
         return limit
@@ -488,7 +482,26 @@ struct RunPlan {
         if !forced.isEmpty && !historyAsked {
             lines.append("\(forced.joined(separator: ", ")) recorded persistent history without --history: it consumes it")
         }
-        return lines
+        return lines + batchResultNotes
+    }
+
+    /// Which batch requests capture object IDs whatever `--result` says, and why (the rule is
+    /// `BatchResultNeed`, which the requests follow): the capture is part of what they cost.
+    private var batchResultNotes: [String] {
+        var byReason: [(reason: String, strategies: [String])] = []
+        for c in configurations {
+            guard let strategy = c.writeStrategy, strategy.issuesBatchRequests else { continue }
+            let relates = c.model.relationship != ModelChoice.noRelationship || c.model.manyToMany != nil
+            let fixUp = strategy.operation == .import && strategy.expectations.linked && relates
+            let need = BatchResultNeed(c, fixUpNeedsIDs: fixUp)
+            guard let reason = need.reason, c.batchResult != .objectIDs else { continue }
+            if let i = byReason.firstIndex(where: { $0.reason == reason }) {
+                if !byReason[i].strategies.contains(c.strategy) { byReason[i].strategies.append(c.strategy) }
+            } else {
+                byReason.append((reason, [c.strategy]))
+            }
+        }
+        return byReason.map { "\($0.strategies.joined(separator: ", ")) asked for object IDs (beyond --result): \($0.reason)" }
     }
 
     /// Strategies that measure something other than the full idiom, with what to keep in mind.

@@ -1,8 +1,17 @@
 import SQLiteKit
 
-/// What a batch request reports.
-package enum BatchResultType: Sendable {
-    case statusOnly, count, objectIDs
+/// What a batch request reports (`resultType`: `NSBatchInsertRequestResultType`,
+/// `NSBatchUpdateRequestResultType`, `NSBatchDeleteRequestResultType`): whether it succeeded,
+/// how many rows it changed, or their object IDs. Only the IDs cost anything beyond the
+/// statement: a capture table and triggers for an insert or update, a fetch first for a delete.
+package enum BatchResultType: String, Sendable, Codable, CaseIterable {
+    /// `.statusOnly`: the default of all three requests.
+    case statusOnly = "status"
+    /// `.count` (`.updatedObjectsCountResultType`, `.resultTypeCount`).
+    case count
+    /// `.objectIDs` (`.updatedObjectIDsResultType`, `.resultTypeObjectIDs`): what
+    /// `mergeChanges(fromRemoteContextSave:into:)` needs.
+    case objectIDs = "ids"
 }
 
 /// The outcome of a batch request: rows affected, and their IDs when asked for. A batch insert

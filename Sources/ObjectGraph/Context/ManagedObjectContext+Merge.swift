@@ -15,7 +15,10 @@ extension ManagedObjectContext {
     package func mergeChanges(fromContextDidSave note: DidSaveNotification) {
         assertOnQueue()
         let start = DispatchTime.now().uptimeNanoseconds
-        defer { addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
+        defer {
+            addMergeTime(DispatchTime.now().uptimeNanoseconds - start)
+            foldObjectWork()   // what the merge refreshed and removed is counted, as a save's work is
+        }
         if note.states.isEmpty {
             // Object IDs only (a history transaction's `objectIDNotification()`): the values
             // must be read from the store.
@@ -97,6 +100,7 @@ extension ManagedObjectContext {
     /// objects' to-manys and the registry. Returns those that were held here.
     private func mergeDeletions(_ ids: [ManagedObjectID]) -> [ManagedObject] {
         var deleted: [ManagedObject] = []
+        defer { objectWork.removed += deleted.count }
         for id in ids {
             guard let o = registry[id] else { continue }
             for (i, rel) in o.entity.toOne.enumerated() where !o.isFault {
@@ -137,17 +141,32 @@ extension ManagedObjectContext {
     }
 
     /// After batch requests (which post no notification): refreshes the registered objects among
-    /// `updated` from the store (one query per entity per 500 objects) and forgets the `deleted`
-    /// ones, in each context on its own queue. Like Core Data's
-    /// `mergeChanges(fromRemoteContextSave:into:)`.
-    package static func mergeChanges(fromRemoteContextSave changes: (updated: [ManagedObjectID], deleted: [ManagedObjectID]),
-                                    into contexts: [ManagedObjectContext]) {
+    /// `updated` from the store (one query per entity per 500 objects), forgets the `deleted`
+    /// ones, and brings `inserted` objects to the results controllers that watch their entity,
+    /// in each context on its own queue. Like Core Data's
+    /// `mergeChanges(fromRemoteContextSave:into:)`, whose dictionary holds the three lists
+    /// (`NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`).
+    package static func mergeChanges(fromRemoteContextSave changes: RemoteChanges, into contexts: [ManagedObjectContext]) {
         for context in contexts {
             context.performAndWait {
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { context.addMergeTime(DispatchTime.now().uptimeNanoseconds - start) }
-                context.mergeObjectIDs(inserted: [], updated: changes.updated, deleted: changes.deleted)
+                context.mergeObjectIDs(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)
+                context.foldObjectWork()
             }
+        }
+    }
+
+    /// What a batch request changed, by object ID, for `mergeChanges(fromRemoteContextSave:into:)`.
+    package struct RemoteChanges: Sendable {
+        package var inserted: [ManagedObjectID] = []
+        package var updated: [ManagedObjectID] = []
+        package var deleted: [ManagedObjectID] = []
+
+        package init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []) {
+            self.inserted = inserted
+            self.updated = updated
+            self.deleted = deleted
         }
     }
 
@@ -190,6 +209,7 @@ extension ManagedObjectContext {
         let gone = mergeDeletions(deleted)
         let isNew = Set(brought.map(ObjectIdentifier.init))
         let (new, refreshed) = (read.filter { isNew.contains(ObjectIdentifier($0)) }, read.filter { !isNew.contains(ObjectIdentifier($0)) })
+        objectWork.refreshed += refreshed.count
         for controller in resultsControllers { controller.apply(inserted: new, updated: refreshed, deleted: gone, fulfil: fireFault) }
     }
 

@@ -33,6 +33,9 @@ package struct ObjectWork: Sendable, Equatable {
     /// Objects a merge refreshed (`_mergeRefreshObject:`: turned into a fault, or given the saved
     /// values under their own changes).
     package var refreshed = 0
+    /// Objects a merge took out of the context (another context's or a batch request's deletes
+    /// of objects held here).
+    package var removed = 0
     /// Did-save notifications posted, and the objects they named.
     package var saveNotifications = 0
     package var objectsInSaveNotifications = 0
@@ -57,6 +60,7 @@ package struct ObjectWork: Sendable, Equatable {
         r.snapshots = op(a.snapshots, b.snapshots)
         r.observerNotifications = op(a.observerNotifications, b.observerNotifications)
         r.refreshed = op(a.refreshed, b.refreshed)
+        r.removed = op(a.removed, b.removed)
         r.saveNotifications = op(a.saveNotifications, b.saveNotifications)
         r.objectsInSaveNotifications = op(a.objectsInSaveNotifications, b.objectsInSaveNotifications)
         return r
@@ -65,10 +69,11 @@ package struct ObjectWork: Sendable, Equatable {
     package static func + (a: ObjectWork, b: ObjectWork) -> ObjectWork { combine(a, b, +) }
     package static func - (a: ObjectWork, b: ObjectWork) -> ObjectWork { combine(a, b, -) }
 
-    /// Managed objects the context made or filled: each inserted, each a fetch returned, each
-    /// a fault filled. What a device pays per object (allocation, registration, values) scales
-    /// with it; the break-even of a recommendation is per one of these.
-    package var objects: Int { awakeFromInsert + fetched + faulted }
+    /// Managed objects the context made, filled or merged: each inserted, each a fetch returned,
+    /// each a fault filled, each a merge refreshed or took out. What a device pays per object
+    /// (allocation, registration, values, the merge's bookkeeping) scales with it; the
+    /// break-even of a recommendation is per one of these.
+    package var objects: Int { awakeFromInsert + fetched + faulted + refreshed + removed }
 }
 
 /// The object work of every context of the coordinators that share it, added up: a context

@@ -132,13 +132,12 @@ package enum Summary {
         return line + " (last)\n"
     }
 
-    /// What the watching screen shows; after an update or delete it held the targets, and the
-    /// line says what it shows of them.
+    /// What the screen in front of the run shows (`--view-context`: the same for every strategy)
+    /// once the strategy's saves or batch requests are merged, and what merging cost.
     private static func screenLine(_ c: RunSummary.Configuration, shown: Int, _ last: RunMeasurement) -> String {
         let operation = c.parameters.operation
-        let what = operation == "delete"
-            ? "shows \(shown) objects: the \(last.targets ?? 0) deleted targets left it, the related objects it prefetched stay"
-            : operation == "update" ? "shows the \(shown) targets it held, refreshed by the merge"
+        let what = operation == "delete" ? "shows \(shown) objects once the deleted ones left it"
+            : operation == "update" ? "shows \(shown) objects, the updated ones among them refreshed by the merge"
             : "shows \(shown) objects" + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
         return "  Screen:    \(what)" + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
     }

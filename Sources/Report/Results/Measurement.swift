@@ -70,12 +70,15 @@ package struct ObjectCounts: Codable, Sendable, Equatable {
     package var snapshotted = 0
     package var validated = 0
     package var notified = 0
+    /// Objects a merge refreshed or took out of a context (a screen kept current): object work
+    /// as much as a fetch's.
+    package var merged = 0
 
     package init() {}
 
-    /// Managed objects made or filled: what a device's per-object cost multiplies (the
+    /// Managed objects made, filled or merged: what a device's per-object cost multiplies (the
     /// break-even of a recommendation is per one of these).
-    package var handled: Int { inserted + fetched + faulted }
+    package var handled: Int { inserted + fetched + faulted + merged }
 }
 
 /// What the verifier found in the store after the run, on its own connection.

@@ -157,6 +157,7 @@ package struct ResultRow: Sendable {
         .parameter("map", text: true),
         .parameter("add_constraint", text: true),
         .parameter("add_index", text: true),
+        .parameter("result", text: true),
         .parameter("many_to_many", text: true),
         .parameter("members"),
         // Issue 44, item 5: related objects duplicated (two albums of one name).
@@ -168,6 +169,7 @@ package struct ResultRow: Sendable {
         .objects("objects_snapshotted", \.snapshotted),
         .objects("objects_validated", \.validated),
         .objects("objects_notified", \.notified),
+        .objects("objects_merged", \.merged),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

@@ -54,7 +54,7 @@ package struct ParameterValues: Codable, Sendable, Hashable {
     /// unless the run said `--relationship none`.
     package var relatesRecords: Bool { self["relationship"] != "none" }
     /// Whether a view context watched every save, as a list screen would (`--view-context`).
-    package var watchedByScreen: Bool { self["view_context"] == "yes" }
+    package var watchedByScreen: Bool { !self["view_context"].isEmpty }
     /// The records' related objects: `--categories`, or a model's `--parents` (nil when not said).
     package var relatedObjects: Int? { Int(self["categories"]) ?? Int(self["parents"]) }
 }

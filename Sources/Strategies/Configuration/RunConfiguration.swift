@@ -38,8 +38,10 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
     package var pragmas: [String: Int64] = [:]
     /// Records per second in an open-loop run; nil: as fast as the strategy takes them.
     package var rate: Double?
-    /// Keep a view context watching every save, as a list screen would.
-    package var viewContext = false
+    /// The screen in front of every strategy (`--view-context`); nil: none.
+    package var screen: ScreenKind?
+    /// What batch requests return (`--result`); nil: the strategy issues none.
+    package var batchResult: BatchResultType? = .statusOnly
     /// Record persistent history (`NSPersistentHistoryTrackingKey`) in the store.
     package var history = false
     /// An import file read instead of generating records, and the distinct keys it holds.

@@ -390,13 +390,23 @@ extension RunParameter {
                      render: { [$0.journal?.rawValue ?? ($0.storeKind == .memory ? "memory" : "")] },
                      parse: { text, c throws(RunParameterError) in c.journal = try choice(text, StoreOptions.Journal.self) },
                      uses: { _, c in c.storeKind == .file }, unset: { $0.journal = nil }).shownInSubtitles(),
-        RunParameter(flag: "--view-context", valueName: "off|on",
-                     help: "keep a view context watching every saved record, as a list screen would (alone: on)",
+        RunParameter(flag: "--view-context", valueName: "off|on|list:N|controller:N",
+                     help: "the same screen in front of every strategy: the records sorted by key in the view context, kept "
+                         + "current by merging saves (automaticallyMergesChangesFromParent) and batch requests' IDs; on: a "
+                         + "results controller over every record; controller:N over the first N; list:N holds N objects without "
+                         + "a controller (alone: on; reads are the screen themselves)",
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["view_context"],
-                     render: { [$0.viewContext ? "yes" : ""] },
-                     parse: { text, c throws(RunParameterError) in c.viewContext = try onOff(text) },
-                     uses: { s, _ in s.operation == .import && !s.isLimit }, unset: { $0.viewContext = false }).notOnFilledStore()
-                     .describingTheTask(),
+                     render: { [$0.screen?.cell ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.screen = try ScreenKind.parse(text) },
+                     uses: { s, _ in s.operation != .read && !s.isLimit }, unset: { $0.screen = nil })
+                     .describingTheTask().readBack(ScreenKind.option(forCell:)),
+        RunParameter(flag: "--result", valueName: "status|count|ids",
+                     help: "what batch insert, update and delete requests return (resultType): their status, a count, or the "
+                         + "object IDs, captured at a cost; IDs are asked for whatever this says where a screen or a batch "
+                         + "insert's relationship fix-up needs them (the run says so)",
+                     defaultText: "status", sweeps: true, columns: ["result"], render: { [$0.batchResult?.rawValue ?? ""] },
+                     parse: { text, c throws(RunParameterError) in c.batchResult = try choice(text, BatchResultType.self) },
+                     uses: { s, _ in s.issuesBatchRequests }, unset: { $0.batchResult = nil }),
         RunParameter(flag: "--history", valueName: "off|on",
                      help: "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request (alone: on)",
                      defaultText: "off", sweeps: true, impliedValue: "on", columns: ["history"],

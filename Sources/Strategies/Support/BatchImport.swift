@@ -10,6 +10,10 @@ import Workload
 /// 3. the relationship fix-up Core Data users must do afterwards: fetch the rows the insert
 ///    reports (its result as object IDs; `self IN %@`, one query), point each at its category,
 ///    save (an UPDATE per row), reset. Repeated keys the insert ignored report no ID.
+/// 4. with a screen, the inserted IDs merged into it (`mergeChanges(fromRemoteContextSave:into:)`).
+///
+/// The request asks for object IDs where the fix-up or the screen needs them, else for what
+/// `--result` says (`BatchResultNeed`).
 ///
 /// The fix-up is part of the measured time: it is the price of the batch insert's speed.
 struct BatchImport {
@@ -45,8 +49,12 @@ struct BatchImport {
             let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
             let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
             let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
+            let resultType = job.batchResultType(fixUpNeedsIDs: mapper.parentRelationship != nil || members != nil)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { chunk in
-                try importChunk(chunk, context: context, mapper: mapper, parents: parents, members: members, clock: &clock)
+                let inserted = try importChunk(chunk, context: context, mapper: mapper, parents: parents, members: members,
+                                               resultType: resultType, clock: &clock)
+                // The rows bypassed every context: the screen learns of them by their IDs.
+                screen?.merge(.init(inserted: inserted))
                 job.committed(chunk)
                 watcher?.chunkCommitted()
             }
@@ -57,8 +65,9 @@ struct BatchImport {
         return counters
     }
 
-    private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper,
-                             parents: ParentDirectory?, members: MemberDirectory?, clock: inout SaveClock) throws {
+    /// Imports one chunk; returns the IDs of the rows inserted (empty unless `resultType` asks for them).
+    private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper, parents: ParentDirectory?,
+                             members: MemberDirectory?, resultType: BatchResultType, clock: inout SaveClock) throws -> [ManagedObjectID] {
         // 1. Categories, as objects with permanent IDs.
         var parentOf: [Value: (index: Int, object: ManagedObject)] = [:]
         if let parents {
@@ -83,7 +92,7 @@ struct BatchImport {
             next += 1
             return false
         }
-        request.resultType = .objectIDs
+        request.resultType = resultType
         let inserted = try context.execute(request).objectIDs
 
         // 3. Relationships, through the context: the to-one, and the many-to-many's pairs (a
@@ -96,6 +105,7 @@ struct BatchImport {
         context.reset()
         parents?.didReset()
         members?.didReset()
+        return inserted
     }
 
     /// Points every inserted (or upserted) row's object at its related object and members.

@@ -24,11 +24,11 @@ struct FilledStore {
     let keyAttribute: String?
 
     /// Opens the store (three reads: the schema, and the metadata that identifies the model),
-    /// or uses `container` when the strategy's setUp opened it already.
-    init(_ job: StrategyJob, container: PersistentContainer? = nil) throws {
+    /// or uses the container the strategy's setUp opened before the window.
+    init(_ job: StrategyJob) throws {
         guard let target = job.operationTarget else { throw OperationError.notFilled }
         let mapping = try job.importModel()
-        self.container = try container ?? job.makeContainer(mapping.model)
+        self.container = try job.prepared?.container ?? job.makeContainer(mapping.model)
         self.target = target
         expense = mapping.recordEntity.name
         let entity = mapping.model.runtimeEntity(named: mapping.recordEntity.name)!
@@ -49,44 +49,36 @@ struct FilledStore {
     /// The targets: every expense dated before the cutoff.
     var targets: FetchRequest { FetchRequest(entityName: expense, predicate: target.predicate) }
 
-    /// A screen (the view context) showing every target, with its category: what a batch
-    /// request's merge must bring up to date.
-    func screenShowingTargets() throws -> ManagedObjectContext {
-        let screen = container.viewContext
-        var request = targets
-        request.relationshipKeyPathsForPrefetching = categoryRelationship.map { [$0] } ?? []
-        _ = try screen.performAndWait { try screen.fetch(request) }
-        return screen
-    }
-
-    /// A batch-request strategy's set-up: the store opened and a screen already showing the
-    /// targets, before the window.
-    static func preparedWithScreen(_ job: StrategyJob) throws -> PreparedState {
+    /// An update's or delete's set-up, before the window: the store opened and, when the run
+    /// asks for one, the screen showing its list (the same for every strategy of the run).
+    static func prepared(_ job: StrategyJob) throws -> PreparedState {
         let store = try FilledStore(job)
         let state = PreparedState()
         state.container = store.container
-        state.screen = try store.screenShowingTargets()
+        state.screen = try Screen(job: job, container: store.container, mapping: try job.importModel())
         return state
     }
 
+    /// What the screen shows and what merging cost, added to `counters` once the strategy's
+    /// saves are merged (nothing without a screen).
+    static func reportScreen(_ job: StrategyJob, into counters: inout StrategyCounters) {
+        job.prepared?.screen?.report(into: &counters)
+    }
+
     /// A batch-request strategy's window: `execute` runs the request on a background context
-    /// named `worker`; `merge` says which of its object IDs the screen must re-read or drop, and
-    /// the merge (timed) brings the screen up to date, as `mergeChanges(fromRemoteContextSave:into:)`.
+    /// named `worker`, asking for `resultType`; with a screen, `merge` says which of its object
+    /// IDs the screen must re-read or drop, and the merge (timed) brings it up to date, as
+    /// `mergeChanges(fromRemoteContextSave:into:)`.
     static func runBatchRequest(_ job: StrategyJob, worker name: String,
-                                _ execute: (ManagedObjectContext, FilledStore) throws -> BatchResult,
-                                merge: (BatchResult) -> (updated: [ManagedObjectID], deleted: [ManagedObjectID]))
-        throws -> StrategyCounters {
-        guard let container = job.prepared?.container, let screen = job.prepared?.screen else {
-            throw OperationError.notFilled
-        }
-        let store = try FilledStore(job, container: container)
-        let worker = container.newBackgroundContext(name: name)
-        let result = try worker.performAndWait { try execute(worker, store) }
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: merge(result), into: [screen])
+                                _ execute: (ManagedObjectContext, FilledStore, BatchResultType) throws -> BatchResult,
+                                merge: (BatchResult) -> ManagedObjectContext.RemoteChanges) throws -> StrategyCounters {
+        let store = try FilledStore(job)
+        let worker = store.container.newBackgroundContext(name: name)
+        let result = try worker.performAndWait { try execute(worker, store, job.batchResultType()) }
+        job.prepared?.screen?.merge(merge(result))
         job.progress.add(result.count)
         var counters = StrategyCounters()
-        counters.mergeMillisecondsTotal = screen.mergeMilliseconds
-        counters.viewObjects = screen.performAndWait { screen.registeredObjectCount }
+        reportScreen(job, into: &counters)
         return counters
     }
 
