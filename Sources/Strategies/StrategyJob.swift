@@ -229,12 +229,28 @@ extension StrategyJob {
         let pairs: ((StoreVerifier.ExpectedSink) throws -> Void)? = shape.members == nil ? nil : { sink in
             try forEachExpectedPair(shape, pool: pool, sink)
         }
+        let values = shape.key + shape.changingFields
+        // Only an import of records that repeat keys can keep an older copy.
+        let repeats = configuration.operation == .import && (input != nil || workload.dupRate > 0)
+        let current: ((StoreVerifier.ExpectedSink) throws -> Void)? = !repeats ? nil : { sink in
+            try forEachCurrent { record in try sink { statement in Self.bind(values, of: record, shape, pool: pool, to: statement) } }
+        }
         return try verifier.verify(repeated: repeated, expected: { sink in
             try forEachExpected { record in
                 // Copied (SQLite's own copy): the verifier steps after this returns.
                 try sink { statement in Self.bind(fields, of: record, shape, pool: pool, to: statement) }
             }
-        }, pairs: pairs)
+        }, pairs: pairs, current: current)
+    }
+
+    /// Every key's records in feed order, ending with its last copy (what its rows must hold):
+    /// the generated stream's last copies, or every record of the import file as it is.
+    private func forEachCurrent(_ sink: (Record) throws -> Void) throws {
+        let shape = try shape()
+        guard let input else { return try Generator(spec: workload, shape: shape).forEachLast(sink) }
+        let reader = try RecordFileReader(path: input, shape: shape)
+        var record = Record()
+        while try reader.next(into: &record) { try sink(record) }
     }
 
     /// Binds `fields` of `record` at 1, 2, … with their stored types.

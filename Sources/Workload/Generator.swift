@@ -1,9 +1,11 @@
 /// Produces the records of a `WorkloadSpec` shaped by a `RecordShape`, each from its position alone.
 ///
 /// Stateless per record (values are hashes of seed, key index and field), so producers can share
-/// a stream by position, memory never grows with `rows`, and a repeated key repeats its record
-/// exactly, as a retried request or a re-sent page would. It knows fields and how to make their
-/// values, never which entity they belong to.
+/// a stream by position and memory never grows with `rows`. A repeated key repeats its record
+/// exactly, as a retried request or a re-sent page would, or (`--update-rate`, decided per
+/// position) carries new values for its other attributes, as a feed resends a record that
+/// changed: its key, its related object and its constrained values stay. It knows fields and how
+/// to make their values, never which entity they belong to.
 package struct Generator: Sendable {
     package let spec: WorkloadSpec
     package let shape: RecordShape
@@ -18,6 +20,8 @@ package struct Generator: Sendable {
     /// The members' key then other attributes, compiled as the related object's are.
     private let memberFields: [CompiledField]
     private let memberTexts: [CompiledTexts]
+    /// The fields a repeat with new values changes (`RecordShape.changingFields`), by index.
+    private let changing: [Bool]
 
     /// Core Data's reference date is 2001-01-01; this is 2026-01-01 in seconds since then.
     static let dateBase = 788_918_400.0
@@ -40,32 +44,61 @@ package struct Generator: Sendable {
         let memberSpecs = shape.members.map { [$0.key] + $0.fields } ?? []
         memberFields = memberSpecs.map { CompiledField($0, salt: Mixing.nameSalt($0.name), fromParent: true) }
         memberTexts = memberSpecs.map { CompiledTexts($0, entity: shape.members?.entity) }
+        let changingFields = Set(shape.changingFields)
+        changing = shape.fields.indices.map(changingFields.contains)
     }
 
     /// Fills `record` with the record at position `i` (0 ≤ i < rows).
     @inline(__always)
     package func record(at i: Int, into record: inout Record) {
         record.index = i
-        fill(keyIndex: plan.keyIndex(at: i), into: &record)
+        fill(keyIndex: plan.keyIndex(at: i), version: version(at: i), into: &record)
     }
 
-    /// Fills every value of unique key `k` (all but `index`): a key's record is always the same.
+    /// The version of the values the record at position `i` carries: 0 for a key's first record
+    /// and for a repeat that is an exact copy of it, `i + 1` for a repeat with new values (one in
+    /// `updateRate` of the repeats, decided by the position alone).
     @inline(__always)
-    package func fill(keyIndex k: Int, into record: inout Record) {
+    package func version(at i: Int) -> Int {
+        guard spec.updateRate > 0, plan.isRepeat(i) else { return 0 }
+        return Mixing.unit(Mixing.hash(valueSeed ^ 0x0C4A_9ED0, UInt64(i))) < spec.updateRate ? i + 1 : 0
+    }
+
+    /// Fills every value of unique key `k` (all but `index`) as version `version` carries them: a
+    /// key's record is always the same for the same version.
+    @inline(__always)
+    package func fill(keyIndex k: Int, version: Int = 0, into record: inout Record) {
         record.keyIndex = k
         let h = Mixing.hash(valueSeed, UInt64(k))
         let parent = shape.parentPerRecord ? k : Int(Mixing.hash(h, 1) % UInt64(max(1, spec.parents)))
         record.parentIndex = parent
         record.values.reset(fields: fields.count)
         let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))
+        // A changed record's other values: the same key and related object, new values.
+        let valueHash = version == 0 ? h : Mixing.hash(h ^ 0x7E45_10E5, UInt64(version))
         let spec = self.spec
         fields.withUnsafeBufferPointer { fields in
             texts.withUnsafeBufferPointer { texts in
                 for f in fields.indices {
-                    fields[f].generate(keyIndex: k, parent: parent, hash: fields[f].fromParent ? parentHash : h, spec: spec,
-                                       texts: texts.baseAddress! + f, at: f, into: &record.values)
+                    let hash = fields[f].fromParent ? parentHash : changing[f] ? valueHash : h
+                    fields[f].generate(keyIndex: k, parent: parent, hash: hash, spec: spec, texts: texts.baseAddress! + f, at: f,
+                                       into: &record.values)
                 }
             }
+        }
+    }
+
+    /// Every unique key's last record in the stream, by key index: the values the store must hold
+    /// when each key's last copy wins (the verifier's `stale`). One pass over the positions.
+    package func forEachLast(_ sink: (Record) throws -> Void) rethrows {
+        var last = [Int](repeating: 0, count: plan.uniqueKeys)   // the last copy's version
+        if spec.updateRate > 0 && plan.duplicates > 0 {
+            for i in 0..<plan.rows where plan.isRepeat(i) { last[plan.keyIndex(at: i)] = version(at: i) }
+        }
+        var record = Record()
+        for k in 0..<plan.uniqueKeys {
+            fill(keyIndex: k, version: last[k], into: &record)
+            try sink(record)
         }
     }
 

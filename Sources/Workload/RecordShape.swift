@@ -73,6 +73,20 @@ package struct RecordShape: Sendable, Hashable, Codable {
 
     /// The field named `name`.
     package func field(named name: String) -> Int? { fields.firstIndex { $0.name == name } }
+
+    /// The fields a repeat with new values changes, and the verifier compares with each key's
+    /// last copy (`stale`): the record's own values, not its key, its related object's key, a
+    /// value made from the key (a second constraint's), nor a binary payload (compared by the
+    /// pool offset only, and kept in files beside large stores).
+    package var changingFields: [Int] {
+        fields.indices.filter { f in
+            guard !key.contains(f), !parentKey.contains(f), !fields[f].isConstrained else { return false }
+            switch fields[f].generation {
+            case .key, .rangedKey, .parentKey, .payload: return false
+            case .words, .text, .cents, .number, .integer, .pastYear, .share, .uuid, .uri: return true
+            }
+        }
+    }
 }
 
 /// One field of a record: what it holds, how it is generated and how an import file names it.
@@ -85,6 +99,9 @@ package struct FieldSpec: Sendable, Hashable, Codable {
     package var fileName: String
     /// An import file must give it: the model requires it and gives no default.
     package var isRequired = false
+    /// A member of one of the entity's uniqueness constraints: a repeat with new values keeps it
+    /// (a resent record is the same record under every constraint).
+    package var isConstrained = false
     /// For the related object's key: the relationship's member, whose object holds the key under
     /// the destination attribute's name (`"source": {"identifier": …}`), as feeds nest related
     /// objects. Read there as well as under `fileName`.

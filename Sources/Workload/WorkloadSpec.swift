@@ -5,6 +5,13 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var seed: UInt64 = 1
     /// Share of records that repeat an earlier key, in [0, 1).
     package var dupRate: Double = 0
+    /// Share of those repeats that carry new values for the key's other attributes (`--update-rate`):
+    /// a feed resends a record because it changed (a delta sync) or because a page overlapped or a
+    /// request was retried (an exact copy). No public measurement splits the two; the default
+    /// weighs them equally (`defaultUpdateRate`).
+    package var updateRate: Double = WorkloadSpec.defaultUpdateRate
+    /// Half of the repeats changed, half exact copies: see `updateRate`.
+    package static let defaultUpdateRate = 0.5
     package var keyDistribution: KeyDistribution = .uniform
     /// The order new keys arrive in.
     package var keyOrder: KeyOrder = .ascending

@@ -104,7 +104,7 @@ import Testing
                 && r.stdout.contains("excluded: read-dictionaries: returns values (dictionaries), not managed objects — "
                                      + "fetch the same columns as partial managed objects (propertiesToFetch: read-properties)"), "\(r.stdout)")
         let bad = try await CLI.run(["run", "--require", "object", "--out", dir + "/b.csv"], tmpdir: dir)
-        #expect(bad.status == 64 && bad.stderr.contains("unique, links, screen and objects"), "\(bad.stderr)")
+        #expect(bad.status == 64 && bad.stderr.contains("unique, links, screen, objects, current and first-wins"), "\(bad.stderr)")
     }
 
     /// 5. The review page gives the invocations' own command lines, says when it mixes them, and
@@ -164,12 +164,44 @@ import Testing
         #expect(!r.stdout.contains("use batch-insert-only"), "\(r.stdout)")
         let csv = try CLI.parseCSV(try String(contentsOfFile: dir + "/s.csv", encoding: .utf8))
         let outcome = try #require(csv[0].firstIndex(of: "outcome"))
-        #expect(Set(csv.dropFirst().map { $0[outcome] }) == ["ok", "short:unique+links"], "\(csv)")
+        // Every copy kept: the older copies' rows are stale too (half the repeats carry new values).
+        #expect(Set(csv.dropFirst().map { $0[outcome] }) == ["ok", "short:unique+links+current"], "\(csv)")
         let appendOnly = try await CLI.run(base + ["--require", "none"], tmpdir: dir)
         #expect(appendOnly.status == 0 && !appendOnly.stdout.contains("excluded: batch-insert-only"), "\(appendOnly.stdout)")
         let bad = try await CLI.run(["run", "--require", "unique,fast"])
-        #expect(bad.status == 64 && bad.stderr.contains("--require: 'fast' is not accepted; expects unique, links, screen and objects"),
+        #expect(bad.status == 64 && bad.stderr.contains("--require: 'fast' is not accepted; expects unique, links, screen, objects, current and first-wins"),
                 "\(bad.stderr)")
+    }
+
+    /// Issue 54, item 4: a feed that resends records with new values, taken as it is (`--input`):
+    /// the batch insert keeps each key's first copy, and its stale rows are exactly the keys whose
+    /// last copy differs from their first (counted here from the file); the upsert and
+    /// find-or-create keep none. A first-wins store is not recommended beside a current one
+    /// unless the run says first-wins is what the app wants.
+    @Test func aStoreThatLostUpdatesIsNotRecommendedUnlessFirstWins() async throws {
+        let dir = CLI.makeFolder()
+        let feed = dir + "/feed.json"
+        let g = try await CLI.run(["generate", "--rows", "2000", "--dup-rate", "0.1", "--update-rate", "0.5", "--out", feed])
+        #expect(g.status == 0, "\(g.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: feed))) as? [String: Any])
+        let records = try #require(document["expenses"] as? [[String: Any]])
+        var first: [String: NSDictionary] = [:], last: [String: NSDictionary] = [:]
+        for r in records {
+            let id = try #require(r["id"] as? String)
+            let values = NSDictionary(dictionary: r.filter { $0.key != "id" && $0.key != "categoryName" })
+            if first[id] == nil { first[id] = values }
+            last[id] = values
+        }
+        let updated = first.keys.filter { !first[$0]!.isEqual(last[$0]!) }.count
+        #expect(updated > 0)
+        let base = ["run", "--input", feed, "--strategy", "batch,batch-upsert,find-or-create", "--repeat", "5", "--no-limit", "--progress", "none"]
+        let r = try await CLI.run(base + ["--out", dir + "/r.csv"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let stale = Dictionary(try CLI.rows(dir + "/r.csv").map { ($0["strategy"]!, $0["stale"]!) }, uniquingKeysWith: { a, _ in a })
+        #expect(stale == ["batch": String(updated), "batch-upsert": "0", "find-or-create": "0"], "\(stale)")
+        #expect(r.stdout.contains("excluded: batch: leaves \(updated) rows with an older copy's values"), "\(r.stdout)")
+        let firstWins = try await CLI.run(base + ["--require", "first-wins"], tmpdir: dir)
+        #expect(firstWins.status == 0 && !firstWins.stdout.contains("excluded: batch"), "\(firstWins.stdout)")
     }
 
     /// Issue 26, 5: the estimate is measured here, with the plan's own settings (synchronous
@@ -210,7 +242,7 @@ import Testing
         #expect(block.hasPrefix("out=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\nscripts/loadgen run "), "\(block)")
         #expect(block.contains("--out \"$out\"/r.csv"), "\(block)")
         #expect(page.contains("**A rerun on another day** may move rates and memory by ±30 %"), "\(page)")
-        #expect(page.contains("| needs | outcome | errors |") && page.contains("| unique+links | short:unique+links |"), "\(page)")
+        #expect(page.contains("| needs | outcome | errors |") && page.contains("| unique+links+current | short:unique+links+current |"), "\(page)")
         let before = try String(contentsOfFile: results, encoding: .utf8)
         #expect(try await Self.runPasted(block, in: dir) == 0)
         #expect(try String(contentsOfFile: results, encoding: .utf8) == before, "the rerun appended to the rows it reproduces")

@@ -19,6 +19,7 @@ import Testing
         m.sql = StatementCounters.Snapshot(select: 0, insert: statements, update: 0, delete: 0, transaction: 0, other: 0,
                                            commits: 2, vmSteps: statements * 10)
         m.verification = Verification(storeRows: 1000, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: 4096)
+        m.verification?.stale = 0
         m.leakedConnections = 0
         var counters = StrategyCounters()
         counters.saves = 10

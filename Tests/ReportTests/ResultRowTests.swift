@@ -24,7 +24,7 @@ import Testing
         s.saveRetries = 38; s.peakRegisteredObjects = 39
         m.strategy = s
         var v = Verification(storeRows: 41, duplicates: 42, lost: 43, badLinks: 44, integrity: "ok", storeBytes: 45)
-        v.viewMissing = 46; v.historyChanges = 47; v.unexpectedRows = 48; v.parentDuplicates = 49
+        v.viewMissing = 46; v.historyChanges = 47; v.unexpectedRows = 48; v.parentDuplicates = 49; v.stale = 50
         m.verification = v
         m.leakedConnections = 51; m.allocations = 52; m.allocatedBytesTotal = 53; m.instructions = 54
         var objects = ObjectCounts()

@@ -49,8 +49,8 @@ import Workload
             == ["--entity", "--key", "--relationship", "--parents", "--string-length", "--attribute-bytes", "--map", "--many-to-many",
                 "--members"])
         #expect(Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
-            == ["--dup-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency", "--coordinators",
-                "--rate"])
+            == ["--dup-rate", "--update-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency",
+                "--coordinators", "--rate"])
     }
 
     @Test func aConfigurationRendersAsTheCSVShowsIt() throws {

@@ -29,8 +29,9 @@ import Workload
         #expect(sql.select == 0)
         #expect(job.progress.value == 1_000)
         let v = try job.verifyStore()
-        #expect(v == Verification(storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok",
-                                  storeBytes: v.storeBytes))
+        var expected = Verification(storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
+        expected.stale = v.stale   // every copy is a row: those of a key's older copies are stale (RepeatedRecordsTests)
+        #expect(v == expected && (v.stale ?? 0) > 0)
     }
 
     /// On the model's own store with a uniqueness constraint (the expenses' externalID), the limit
@@ -44,7 +45,9 @@ import Workload
         #expect(sql.insert == 1_000 + categoriesUsed(job) + 4)
         #expect(sql.select == 0)
         let v = try job.verifyStore()
-        #expect(v == Verification(storeRows: 800, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes))
+        var expected = Verification(storeRows: 800, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
+        expected.stale = v.stale   // the first copy kept: RepeatedRecordsTests counts it exactly
+        #expect(v == expected)
     }
 
     func categoriesUsed(_ job: StrategyJob) -> Int {

@@ -17,7 +17,7 @@ struct Outcome {
 
 func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, writers: Int = 3, batchSize: Int? = 100,
          scenario: WriterScenario = .split, dataset: Dataset = .expenses, history: Bool = false,
-         addConstraint: [String]? = nil) throws -> Outcome {
+         addConstraint: [String]? = nil, updateRate: Double = WorkloadSpec.defaultUpdateRate) throws -> Outcome {
     ConcurrencyDebug.isEnabled = true
     var spec = WorkloadSpec()
     spec.rows = rows
@@ -25,6 +25,7 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     spec.categories = 7
     spec.dataset = dataset
     spec.payloadBytes = 32
+    spec.updateRate = updateRate
     let path = NSTemporaryDirectory() + "strategy-\(UUID().uuidString).sqlite"
     defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
     var options = StoreOptions(path: path)

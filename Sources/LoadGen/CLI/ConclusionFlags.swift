@@ -12,10 +12,11 @@ enum ConclusionFlags {
         .option("--max-latency", "MS", "leave out of the recommendation what has a p99 latency above MS"),
         .option("--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
                 default: "0.05"),
-        .option("--require", "unique,links,screen,objects|none",
+        .option("--require", "unique,links,screen,objects,current,first-wins|none",
                 "what every recommended store must hold (default: what the workload needs: unique keys where keys repeat, "
-                    + "records linked to their parent, a current screen with --view-context); objects: a read must return "
-                    + "managed objects (a screen that edits or follows saves)"),
+                    + "each key's last values where repeats change them (current), records linked to their parent, a current "
+                    + "screen with --view-context); objects: a read must return managed objects (a screen that edits or "
+                    + "follows saves); first-wins: the app keeps a key's first copy on purpose (current is not needed)"),
     ]
 
     /// The options `a` gives, with the strategies' advice and the workload's columns.
@@ -33,7 +34,7 @@ enum ConclusionFlags {
         options.maxLatencyMilliseconds = try a.double("--max-latency", in: 0.001...1e9, describe: "milliseconds above 0")
         options.minDifference = try a.double("--min-difference", default: ConclusionOptions.defaultMinDifference, in: 0...1,
                                              describe: "a share from 0 to 1 (0.05: five percent)")!
-        options.require = try require(a)
+        (options.require, options.firstWins) = try require(a)
         options.fillFromCatalogue()
         return options
     }
@@ -47,19 +48,28 @@ enum ConclusionFlags {
     }
 
 
-    /// `--require unique,links` or `none`: nil when not given (each workload's own needs).
-    static func require(_ a: Arguments) throws -> Set<Requirement>? {
-        guard let text = a.string("--require") else { return nil }
-        let accepted = "unique, links, screen and objects, comma-separated, or none"
-        if text == "none" { return [] }
+    /// The word of `--require` that says the app keeps a key's first copy on purpose.
+    static let firstWins = "first-wins"
+
+    /// `--require unique,links` or `none`: nil when not given (each workload's own needs); and
+    /// whether `first-wins` was said (alone, it keeps the workload's needs but `current`).
+    static func require(_ a: Arguments) throws -> (Set<Requirement>?, firstWins: Bool) {
+        guard let text = a.string("--require") else { return (nil, false) }
+        let accepted = "unique, links, screen, objects, current and first-wins, comma-separated, or none"
+        if text == "none" { return ([], false) }
         var set: Set<Requirement> = []
+        var firstWins = false
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            if word == Self.firstWins { firstWins = true; continue }
             guard let requirement = Requirement(rawValue: String(word)) else {
                 throw CommandError.usage("\(a.command): --require: '\(word)' is not accepted; expects \(accepted)")
             }
             set.insert(requirement)
         }
-        return set
+        if firstWins && set.contains(.current) {
+            throw CommandError.usage("\(a.command): --require: current and first-wins contradict each other; give one")
+        }
+        return (firstWins && set.isEmpty ? nil : set, firstWins)
     }
 
     /// The columns that describe the records and the task, not a choice a team makes: a
@@ -173,8 +183,9 @@ extension ConclusionFlags {
         if let rss = options.maxRSSBytes { words.append("--max-rss \(rss)") }
         if let latency = options.maxLatencyMilliseconds { words.append(String(format: "--max-latency %g", latency)) }
         if options.minDifference != ConclusionOptions.defaultMinDifference { words.append(String(format: "--min-difference %g", options.minDifference)) }
-        if let require = options.require {
-            words.append("--require " + (require.isEmpty ? "none" : require.sorted().map(\.rawValue).joined(separator: ",")))
+        if options.require != nil || options.firstWins {
+            let named = (options.require ?? []).sorted().map(\.rawValue) + (options.firstWins ? [firstWins] : [])
+            words.append("--require " + (named.isEmpty ? "none" : named.joined(separator: ",")))
         }
         return words.joined(separator: " ")
     }

@@ -252,8 +252,8 @@ enum ReportCommand {
 
     /// What the verifier found, per strategy: the correctness side of the numbers.
     private static func findings(_ summary: RunSummary) -> String {
-        var text = "## What the verifier found\n\n| strategy | repetitions ok | duplicates | lost | bad links | unexpected rows | integrity | "
-            + "needs | outcome | errors |\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n"
+        var text = "## What the verifier found\n\n| strategy | repetitions ok | duplicates | stale | lost | bad links | unexpected rows | "
+            + "integrity | a repeated record keeps | needs | outcome | errors |\n|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|\n"
         for strategy in summary.configurations.map(\.strategy).uniqued() {
             let mine = summary.configurations.filter { $0.strategy == strategy }
             let needs = Set(mine.flatMap(\.verdict.needs)).sorted().map(\.rawValue).joined(separator: "+")
@@ -266,15 +266,18 @@ enum ReportCommand {
                 return low == high ? String(low) : "\(low)…\(high)"
             }
             let integrity = Set(v.map(\.integrity)).sorted().joined(separator: "; ")
+            let stale = v.contains { $0.stale != nil } ? range { $0.stale ?? 0 } : "—"
+            let keeps = StrategyRegistry.strategy(named: strategy)?.repeatedKey.policy ?? ""
             let errors = Set(rows.compactMap(\.measurement.error)).sorted().joined(separator: "; ")
             text += "| \(strategy) | \(rows.filter { $0.measurement.status == .ok }.count) of \(rows.count) | \(range(\.duplicates)) | "
-                + "\(range(\.lost)) | \(range(\.badLinks)) | \(range(\.unexpectedRows)) | \(integrity) | \(needs.isEmpty ? "—" : needs) | "
-                + "\(outcome) | \(errors) |\n"
+                + "\(stale) | \(range(\.lost)) | \(range(\.badLinks)) | \(range(\.unexpectedRows)) | \(integrity) | \(keeps) | "
+                + "\(needs.isEmpty ? "—" : needs) | \(outcome) | \(errors) |\n"
         }
         return text + "\nA repetition fails where its strategy breaks its own promise (`loadgen list`). The conclusion "
             + "above goes further: it compares only configurations whose stores hold what the workload needs (needs: "
-            + "unique keys where keys repeat, every record linked to its parent, a current screen with --view-context; "
-            + "`--require` states it otherwise). Outcome `short:…` names what a store lacked, `bug` an idiom shown for "
+            + "unique keys where keys repeat, each key's last values where repeats change them (current: stale rows keep an "
+            + "older copy's), every record linked to its parent, a current screen with --view-context; `--require` states "
+            + "it otherwise, `--require first-wins` when the app keeps the first copy on purpose). Outcome `short:…` names what a store lacked, `bug` an idiom shown for "
             + "the bug it demonstrates: both are measured, ranked apart, and never recommended.\n"
     }
 }

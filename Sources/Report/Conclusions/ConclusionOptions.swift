@@ -32,6 +32,9 @@ package struct ConclusionOptions: Sendable {
     /// What every configuration must deliver (`--require`); nil: what each workload needs
     /// (`Requirement.needs(of:)`).
     package var require: Set<Requirement>?
+    /// `--require first-wins`: the app keeps a key's first copy on purpose, so a store holding an
+    /// older copy's values is what it wants (`current` is never needed).
+    package var firstWins = false
     /// Per strategy and need, what Core Data offers to close the gap when its store falls short
     /// ("a uniqueness constraint with a merge policy, or batch-upsert").
     package var fixes: [String: [Requirement: String]] = [:]
@@ -70,7 +73,8 @@ package struct ConclusionOptions: Sendable {
     /// What configuration `c` must deliver. A strategy whose result is another thing than the
     /// records (a count) returns no objects to need: `objects` is not asked of it.
     func needs(of c: RunSummary.Configuration) -> Set<Requirement> {
-        let needs = require ?? Requirement.needs(of: c.parameters)
+        var needs = require ?? Requirement.needs(of: c.parameters)
+        if firstWins { needs.remove(.current) }
         return purposes[c.strategy] == nil ? needs : needs.subtracting([.objects])
     }
 

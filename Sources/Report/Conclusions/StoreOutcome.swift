@@ -14,6 +14,9 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
     /// later saves, needs objects (`--require objects`; never a workload's default, since a list
     /// that only displays does not). A strategy declares that it cannot deliver it.
     case objects
+    /// Each key's rows hold its last copy's values: a feed resends records that changed, and
+    /// keeping the first copy loses the update (`--require first-wins` says the app wants the first).
+    case current
 
     /// The `--require` word and how a heading says it.
     package var phrase: String {
@@ -22,6 +25,7 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
         case .links: return "every record linked to its parent"
         case .screen: return "a current screen"
         case .objects: return "managed objects"
+        case .current: return "each key's last values"
         }
     }
 
@@ -30,13 +34,18 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
     }
 
     /// What a configuration's workload needs, from its parameters: repeated keys in the records
-    /// need unique keys; a relationship role (every record has a parent, unless `--relationship
-    /// none`) needs links; `--view-context` needs a current screen. A need no configuration can
-    /// miss changes nothing: without repeated keys there are no duplicates to keep.
+    /// need unique keys, and each key's last values where repeats change them (`--update-rate`
+    /// above 0, or an import file, whose repeats are what they are); a relationship role (every
+    /// record has a parent, unless `--relationship none`) needs links; `--view-context` needs a
+    /// current screen. A need no configuration can miss changes nothing: without repeated keys
+    /// there are no duplicates to keep.
     package static func needs(of parameters: ParameterValues) -> Set<Requirement> {
         var needs: Set<Requirement> = []
         guard parameters.operation == "import" else { return needs }
-        if parameters.uniqueKeys > 0, parameters.uniqueKeys < parameters.rows { needs.insert(.unique) }
+        if parameters.uniqueKeys > 0, parameters.uniqueKeys < parameters.rows {
+            needs.insert(.unique)
+            if (Double(parameters["update_rate"]) ?? 0) > 0 || !parameters["input"].isEmpty { needs.insert(.current) }
+        }
         if parameters.relatesRecords { needs.insert(.links) }
         if parameters.watchedByScreen { needs.insert(.screen) }
         return needs
@@ -61,6 +70,8 @@ package struct StoreOutcome: Sendable, Equatable {
     package let badLinks: Int
     /// Rows a watching screen did not show, at most (nil: no screen watched).
     package let screenMisses: Int?
+    /// Rows holding an older copy's values than their key's last, at most.
+    package var stale = 0
     /// Rows the store held (the last ok repetition's), for "3000 of 3000".
     package let storeRows: Int
 
@@ -82,6 +93,7 @@ package struct StoreOutcome: Sendable, Equatable {
         parentDuplicates = verified.map(\.parentDuplicates).max() ?? 0
         badLinks = verified.map(\.badLinks).max() ?? 0
         screenMisses = verified.compactMap(\.viewMissing).max()
+        stale = verified.compactMap(\.stale).max() ?? 0
         storeRows = last.storeRows
     }
 
@@ -93,6 +105,7 @@ package struct StoreOutcome: Sendable, Equatable {
         case .screen: return (screenMisses ?? 0) == 0
         // Not a property of the store: the strategy declares it (`ConclusionOptions.neverDelivers`).
         case .objects: return true
+        case .current: return stale == 0
         }
     }
 
@@ -115,6 +128,8 @@ package struct StoreOutcome: Sendable, Equatable {
             return "its screen (--view-context) misses \(screenMisses ?? 0) of \(storeRows) rows"
         case .objects:
             return "returns values (dictionaries), not managed objects"
+        case .current:
+            return "leaves \(stale) row\(stale == 1 ? "" : "s") with an older copy's values than the key's last (the update lost)"
         }
     }
 }

@@ -115,6 +115,9 @@ package struct Verification: Codable, Sendable, Equatable {
     package var pairs: Int?
     package var badPairs: Int = 0
     package var memberDuplicates: Int = 0
+    /// Rows of a repeated key that do not hold its last copy's values (a lost update: the first
+    /// copy kept, or an older one); nil when the records have no value a repeat changes.
+    package var stale: Int?
 
     package init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows

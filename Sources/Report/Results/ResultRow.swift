@@ -158,6 +158,7 @@ package struct ResultRow: Sendable {
         .parameter("add_constraint", text: true),
         .parameter("add_index", text: true),
         .parameter("result", text: true),
+        .parameter("update_rate"),
         .parameter("many_to_many", text: true),
         .parameter("members"),
         // Issue 44, item 5: related objects duplicated (two albums of one name).
@@ -170,6 +171,9 @@ package struct ResultRow: Sendable {
         .objects("objects_validated", \.validated),
         .objects("objects_notified", \.notified),
         .objects("objects_merged", \.merged),
+        // Issue 54, item 4: rows of a repeated key holding an older copy's values (a lost update).
+        .verified("stale", \.stale).judged(.exact).summarized(.last)
+            .tabled(TableCell("stale", .max, occasional: true, format: TableCell.count)),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

@@ -41,6 +41,9 @@ package struct StoreVerifier: Sendable {
         /// The record entity's other uniqueness constraints, as columns: each is counted for
         /// duplicates as the key is (an entity kept unique by `[uuid]` and `[syncIdentifier]`).
         package var otherConstraints: [[String]] = []
+        /// The columns of the record's values a repeat may change, in the order `current` binds
+        /// them after the key: each key's rows are compared with its last copy (`stale`).
+        package var valueColumns: [String] = []
         /// The model's abstract entities: a row of one (its `Z_ENT`) is an object Core Data
         /// could never have written, whatever else the store holds.
         package var abstractEntities: [AbstractEntity] = []
@@ -103,8 +106,11 @@ package struct StoreVerifier: Sendable {
     /// Verifies the store; `expected` is called once and feeds every expected record to the sink.
     /// `repeated` says which record of a key given more than once the store must relate (the
     /// strategy's merge semantics).
+    /// `current` feeds each key's records in feed order, binding the key and then `valueColumns`'
+    /// values: the last given for a key is what its rows must hold.
     package func verify(repeated: RepeatedKey = .first, expected: (ExpectedSink) throws -> Void,
-                        pairs: ((ExpectedSink) throws -> Void)? = nil) throws -> Verification {
+                        pairs: ((ExpectedSink) throws -> Void)? = nil,
+                        current: ((ExpectedSink) throws -> Void)? = nil) throws -> Verification {
         let isMemory = path.contains("mode=memory")
         // Read-write, though it writes only temporary tables: a read-only connection cannot
         // rebuild a WAL store's shared-memory index, and then reports "database is locked".
@@ -143,6 +149,7 @@ package struct StoreVerifier: Sendable {
         verification.parentDuplicates = try parentDuplicates(db)
         try countExternal(db, into: &verification)
         if let pairs { try countPairs(db, pairs, into: &verification) }
+        if let current, !t.valueColumns.isEmpty { verification.stale = try countStale(db, current) }
         if let history = t.historyChangeTable,
            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
@@ -199,6 +206,28 @@ package struct StoreVerifier: Sendable {
             """)
         if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: e.anyCopy) }
         return badLinks
+    }
+
+    /// Rows whose values are not their key's last copy's: one join with the last copies, kept in a
+    /// temporary table as they are fed (a later copy of a key replaces an earlier one).
+    private func countStale(_ db: Database, _ current: (ExpectedSink) throws -> Void) throws -> Int {
+        let t = layout
+        let keys = t.keyColumns.indices.map { "k\($0)" }, values = t.valueColumns.indices.map { "v\($0)" }
+        try db.execute("CREATE TEMP TABLE loadgen_current (\((keys + values).joined(separator: ", ")), "
+                       + "PRIMARY KEY (\(keys.joined(separator: ", ")))) WITHOUT ROWID")
+        try db.execute("BEGIN")
+        let insert = try db.prepare("INSERT OR REPLACE INTO temp.loadgen_current VALUES ("
+                                    + Array(repeating: "?", count: keys.count + values.count).joined(separator: ", ") + ")")
+        try current { bind in
+            bind(insert)
+            try insert.run()
+        }
+        try db.execute("COMMIT")
+        let join = zip(t.keyColumns, keys).map { "x.\($0) = c.\($1)" }.joined(separator: " AND ")
+        let same = zip(t.valueColumns, values).map { "x.\($0) IS c.\($1)" }.joined(separator: " AND ")
+        let stale = try db.scalarInt("SELECT count(*) FROM \(mainTable(t.table)) x JOIN temp.loadgen_current c ON \(join) WHERE NOT (\(same))")
+        try db.execute("DROP TABLE temp.loadgen_current")
+        return stale
     }
 
     /// `x` or `(x, y)`, each name prefixed: a key of one or several columns in SQL.
@@ -388,6 +417,15 @@ package enum RepeatedKey: String, Sendable {
     /// Any copy may be the one kept (records arrive from concurrent producers), or every copy is
     /// stored (no deduplication): each stored row must relate to what some copy of its key says.
     case any
+
+    /// The policy in words, for the review page ("which copy of a repeated record the idiom keeps").
+    package var policy: String {
+        switch self {
+        case .first: return "the first copy (first wins)"
+        case .last: return "the last copy's values (last wins)"
+        case .any: return "whichever copy saves last, or every copy"
+        }
+    }
 }
 
 /// A table of the store's main database (a temporary table may share its name), or a

@@ -224,6 +224,19 @@ extension RunParameter {
                      parse: { text, c throws(RunParameterError) in
                          c.workload.dupRate = try number(text, 0...1, upperOpen: true, "a share from 0 up to (not including) 1")
                      }, uses: always, unset: { _ in }).scoped(.records(needsModel: false)).notOnFilledStore().shownInSubtitles(),
+        RunParameter(flag: "--update-rate", valueName: "R",
+                     help: "share of the repeats that carry new values for the record's other attributes (a feed resending a "
+                         + "record that changed; the rest are exact copies, as a retried page), 0 ≤ R ≤ 1: the verifier counts "
+                         + "rows left with an older copy's values (stale)",
+                     defaultText: "\(Format.share(WorkloadSpec.defaultUpdateRate)): a feed repeats a record because it changed or "
+                         + "because a page or request was sent again, and no measurement says which is commoner",
+                     sweeps: true, columns: ["update_rate"],
+                     render: { [$0.input == nil && $0.workload.dupRate > 0 ? Format.share($0.workload.updateRate) : ""] },
+                     parse: { text, c throws(RunParameterError) in
+                         c.workload.updateRate = try number(text, 0...1, "a share from 0 to 1")
+                     }, uses: { _, c in c.input == nil && c.workload.dupRate > 0 },
+                     unset: { $0.workload.updateRate = WorkloadSpec.defaultUpdateRate })
+                     .scoped(.records(needsModel: false)).notOnFilledStore(),
         RunParameter(flag: "--key-dist", valueName: "uniform|zipf", help: "which earlier keys repeat",
                      defaultText: "uniform", sweeps: true, columns: ["key_dist"],
                      render: { [$0.input == nil ? $0.workload.keyDistribution.name : "file"] },

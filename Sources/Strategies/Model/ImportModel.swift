@@ -57,6 +57,7 @@ package struct ImportModel: Sendable {
             }
             var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: options.member(a.name, of: record.name, userInfo: a.userInfo))
             field.isRequired = !a.isOptional && a.defaultValue.isNull
+            field.isConstrained = record.uniquenessConstraints.contains { $0.contains(a.name) }
             fields.append(field)
         }
         let key = roles.key.map { name in fields.firstIndex { $0.name == name }! }
@@ -210,6 +211,7 @@ package struct ImportModel: Sendable {
             layout.parent?.inverseColumn = roles.parentInverse.map { parentEntity.column(of: $0) }
         }
         layout.historyChangeTable = HistorySchema.changeTable
+        layout.valueColumns = shape.changingFields.map { recordEntity.column(of: shape.fields[$0].name) }
         let key = Set(roles.key)
         layout.otherConstraints = recordConstraints.filter { Set($0) != key }.map { $0.map { recordEntity.column(of: $0) } }
         layout.join = shape.members.flatMap { m in

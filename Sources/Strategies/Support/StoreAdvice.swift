@@ -14,6 +14,9 @@ enum StoreAdvice {
         case .screen:
             return "merge what is saved into the screen: automaticallyMergesChangesFromParent on the view context, or "
                 + "persistent history (history-consumer)"
+        case .current:
+            return "let the last copy win: an upsert (batch-upsert), a merge policy whose in-memory values win "
+                + "(context-reset), or find-or-create; or say the app keeps the first copy (--require first-wins)"
         case .objects:
             return "fetch the same columns as partial managed objects (propertiesToFetch: read-properties)"
         }
