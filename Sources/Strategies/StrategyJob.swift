@@ -143,10 +143,13 @@ package struct StrategyJob: Sendable {
     /// regenerated, or read back from the input file.
     package func forEachExpected(_ sink: (Record) throws -> Void) throws {
         let shape = try shape()
-        if configuration.operation == .delete, let cutoff = operationTarget?.cutoff, let target = shape.targetField {
-            // The deleted targets are no longer expected.
+        if configuration.operation == .delete, let deleted = operationTarget, let target = shape.targetField {
+            // The deleted targets are no longer expected, nor what the delete rules took with them.
+            let cascaded = deleted.collateral > 0 ? deleted.cascadedParents : []
             try Generator(spec: workload, shape: shape).forEachExpected { record in
-                if OperationTarget.position(of: record, field: target, shape: shape) >= cutoff { try sink(record) }
+                guard OperationTarget.position(of: record, field: target, shape: shape) >= deleted.cutoff,
+                      !cascaded.contains(record.parentIndex) else { return }
+                try sink(record)
             }
             return
         }
@@ -235,10 +238,18 @@ extension StrategyJob {
         let current: ((StoreVerifier.ExpectedSink) throws -> Void)? = !repeats ? nil : { sink in
             try forEachCurrent { record in try sink { statement in Self.bind(values, of: record, shape, pool: pool, to: statement) } }
         }
+        // Records whose related object a delete's cascade took (and whose own rule kept them)
+        // are related to nothing now.
+        let orphaned = operationTarget.map { $0.siblingsLoseParent ? $0.cascadedParents : [] } ?? []
         return try verifier.verify(repeated: repeated, expected: { sink in
             try forEachExpected { record in
                 // Copied (SQLite's own copy): the verifier steps after this returns.
-                try sink { statement in Self.bind(fields, of: record, shape, pool: pool, to: statement) }
+                try sink { statement in
+                    Self.bind(fields, of: record, shape, pool: pool, to: statement)
+                    if orphaned.contains(record.parentIndex) {
+                        for i in shape.parentKey.indices { statement.bindNull(at: Int32(shape.key.count + i + 1)) }
+                    }
+                }
             }
         }, pairs: pairs, current: current)
     }

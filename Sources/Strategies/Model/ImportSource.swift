@@ -88,6 +88,10 @@ extension ImportSource {
         if let missing = OperationRoles.missing(strategy.operation, in: shape) {
             return "cannot \(strategy.operation.rawValue): \(missing)"
         }
+        if strategy.operation == .delete, let model = try? ImportModel(self, options: ShapeOptions()),
+           let refusal = DeleteRules(model)?.refusal(model) {
+            return refusal
+        }
         return strategy.refusal(on: self)
     }
 }

@@ -23,6 +23,15 @@ package struct OperationTarget: Sendable, Codable {
     package var untouchedDigest: UInt64
     /// How long filling the store took (not part of the measured window).
     package var fillSeconds: Double
+    /// A delete's reach beyond its targets by the model's delete rules (`DeleteRules`): the related
+    /// objects a cascade deletes (by index), the other records the rules delete or leave without
+    /// their related object (their `Z_PK` in the filled store), and how many of those it deletes.
+    /// Empty where the rules stop at the targets.
+    package var cascadedParents: Set<Int> = []
+    package var touchedByRules: [Int64] = []
+    package var collateral = 0
+    /// The records of a cascaded related object stay (Nullify): their related object is gone.
+    package var siblingsLoseParent = false
 
     /// The text an update writes on every target.
     package static let updatedNote = "reviewed by loadgen"
@@ -78,30 +87,54 @@ package enum OperationSetup {
         let operation = job.configuration.operation
         // A read targets every row: the first attribute serves as a placeholder.
         let field = shape.targetField ?? 0
-        var positions: [Double] = []
-        if shape.targetField != nil {
-            let spec = job.workload
-            positions.reserveCapacity(spec.uniqueKeys)
-            let generator = Generator(spec: spec, shape: shape)
-            var record = Record()
-            for k in 0..<spec.uniqueKeys {
-                generator.fill(keyIndex: k, into: &record)
-                positions.append(OperationTarget.position(of: record, field: field, shape: shape))
-            }
-            positions.sort()
-        }
+        let generator = Generator(spec: job.workload, shape: shape)
+        let positions = shape.targetField == nil ? [] : targetPositions(generator, field: field)
         let wanted = Int((Double(positions.count) * (job.configuration.fraction ?? 0)).rounded())
         let cutoff = wanted < positions.count ? positions[wanted] : (positions.last ?? 0) + 1
         let expected = positions.prefix { $0 < cutoff }.count
-        let target = Columns(model, targetField: shape.targetField)
+        let t = Columns(model, targetField: shape.targetField)
         let db = try Database(path: job.store.path)
-        let digest = try Self.digest(db, target, below: operation == .read ? nil : cutoff,
-                                     parentVersions: operation != .delete)
-        let rows = try db.scalarInt("SELECT count(*) FROM \(target.table)")
-        return OperationTarget(attribute: shape.fields[field].name, kind: shape.fields[field].type, cutoff: cutoff,
-                               expected: operation == .read ? rows : expected, rows: rows,
-                               untouchedDigest: digest, fillSeconds: Clock.seconds(since: start))
+        var target = OperationTarget(attribute: shape.fields[field].name, kind: shape.fields[field].type, cutoff: cutoff,
+                                     expected: expected, rows: try db.scalarInt("SELECT count(*) FROM \(t.table)"),
+                                     untouchedDigest: 0, fillSeconds: 0)
+        if operation == .delete, let rules = DeleteRules(model), rules.cascadesToParent {
+            try reach(of: rules, &target, generator, field: field, db, t)
+        }
+        if operation == .read { target.expected = target.rows }
+        target.untouchedDigest = try Self.digest(db, t, below: operation == .read ? nil : cutoff, parentVersions: operation != .delete,
+                                                 excluding: target.touchedByRules)
+        target.fillSeconds = Clock.seconds(since: start)
+        return target
     }
+
+    /// Every record's position on the target attribute, sorted.
+    private static func targetPositions(_ generator: Generator, field: Int) -> [Double] {
+        var positions: [Double] = []
+        positions.reserveCapacity(generator.plan.uniqueKeys)
+        var record = Record()
+        for k in 0..<generator.plan.uniqueKeys {
+            generator.fill(keyIndex: k, into: &record)
+            positions.append(OperationTarget.position(of: record, field: field, shape: generator.shape))
+        }
+        return positions.sorted()
+    }
+
+    /// A delete whose records cascade to their related objects: which those are (from the
+    /// records, and as rows of the filled store), and what the related objects' own rule does
+    /// to their other records (deletes them, or leaves them without it).
+    private static func reach(of rules: DeleteRules, _ target: inout OperationTarget, _ generator: Generator, field: Int,
+                              _ db: Database, _ t: Columns) throws {
+        guard let column = t.target, let fk = t.foreignKey else { return }
+        target.cascadedParents = DeleteRules.cascadedParents(generator, field: field, cutoff: target.cutoff)
+        let siblings = try db.prepare("SELECT Z_PK FROM \(t.table) WHERE \(column) >= ?1 AND \(fk) IN "
+                                      + "(SELECT \(fk) FROM \(t.table) WHERE \(column) < ?1) ORDER BY Z_PK")
+        siblings.bind(target.cutoff, at: 1)
+        while try siblings.step() { target.touchedByRules.append(Int64(siblings.int(at: 0))) }
+        if rules.cascadesToSiblings { target.collateral = target.touchedByRules.count } else { target.siblingsLoseParent = true }
+    }
+
+    /// Keys as an SQL list (numbers only: no text from input reaches it).
+    static func list(_ keys: [Int64]) -> String { keys.isEmpty ? "NULL" : keys.map(String.init).joined(separator: ", ") }
 
     /// The tables and columns the checks read, from the model.
     struct Columns {
@@ -136,7 +169,10 @@ package enum OperationSetup {
     /// `parentVersions` the related objects' `Z_OPT` is left out: a delete bumps it on the other
     /// side of each deleted record's relationship, as Core Data's does (their keys must still
     /// not change).
-    static func digest(_ db: Database, _ t: Columns, below cutoff: Double?, parentVersions: Bool) throws -> UInt64 {
+    /// The records of `excluding` (`Z_PK`s a delete's rules reach beyond its targets) are left
+    /// out: the rules delete them or clear their to-one.
+    static func digest(_ db: Database, _ t: Columns, below cutoff: Double?, parentVersions: Bool,
+                       excluding: [Int64] = []) throws -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ s: Statement, columns: Int32) {
             for c in 0..<columns {
@@ -144,7 +180,8 @@ package enum OperationSetup {
                 hash = (hash ^ 0x1F) &* 0x100_0000_01b3
             }
         }
-        let filter = cutoff == nil || t.target == nil ? "" : "WHERE \(t.target!) >= ?1 "
+        var filter = cutoff == nil || t.target == nil ? "" : "WHERE \(t.target!) >= ?1 "
+        if !excluding.isEmpty, !filter.isEmpty { filter += "AND Z_PK NOT IN (\(list(excluding))) " }
         let records = try db.prepare("SELECT \(t.columns) FROM \(t.table) \(filter)ORDER BY Z_PK")
         if let cutoff, !filter.isEmpty { records.bind(cutoff, at: 1) }
         let count = Int32(t.columns.split(separator: ",").count)
@@ -187,7 +224,10 @@ package enum OperationSetup {
         let left = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
         if left > 0 { found.append("\(left) of \(target.expected) targeted rows not deleted") }
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
-        if rows != target.rows - target.expected { found.append("\(rows) rows left, expected \(target.rows - target.expected)") }
+        let remaining = target.rows - target.expected - target.collateral
+        if rows != remaining {
+            found.append("\(rows) rows left, expected \(remaining)" + (target.collateral > 0 ? " (\(target.collateral) more deleted by the cascade)" : ""))
+        }
         if let fk = t.foreignKey, let parentTable = t.parentTable {
             let dangling = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(fk) IS NOT NULL AND \(fk) NOT IN (SELECT Z_PK FROM \(parentTable))")
             if dangling > 0 { found.append("\(dangling) rows point at a missing \(model.parentEntity!.name)") }
@@ -211,7 +251,8 @@ package enum OperationSetup {
         var found: [String] = []
         let operation = job.configuration.operation
         if operation != .read,
-           try digest(db, t, below: target.cutoff, parentVersions: operation != .delete) != target.untouchedDigest {
+           try digest(db, t, below: target.cutoff, parentVersions: operation != .delete,
+                      excluding: target.touchedByRules) != target.untouchedDigest {
             found.append("rows the \(operation.rawValue) must not touch changed")
         }
         let bind = { (sql: String) throws -> Int in
