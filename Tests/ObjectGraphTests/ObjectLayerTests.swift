@@ -162,6 +162,21 @@ import Testing
         }
     }
 
+    /// A keys-first fetch (`fetchBatchSize`) holds IDs until a batch is touched, as Core Data's
+    /// `_PFBatchFaultingArray` does: walking all N rows counts N objects, not 2N (issue 54, item 7).
+    @Test func aKeysFirstFetchCountsOneObjectPerRow() throws {
+        let (_, context) = try filled(50)
+        try context.performAndWait {
+            var request = FetchRequest(entityName: "Expense")
+            request.fetchBatchSize = 20
+            let all = try context.fetch(request)
+            #expect(context.objectWork.fetched == 0, "the keys make no object with values")
+            for o in all { _ = o.value(forKey: "externalID") }
+            #expect(context.objectWork.fetched + context.objectWork.faulted == 50, "\(context.objectWork)")
+            #expect(context.objectWork.objects == 50)
+        }
+    }
+
     /// Every save posts its did-save notifications, listened to or not: the saved objects and
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {

@@ -53,6 +53,26 @@ import Testing
     /// A small steady spread around `base` (±1 %), different per repetition.
     static func steady(_ base: Double) -> (Int) -> Double { { k in base * (1 + 0.01 * Double(k % 3 - 1)) } }
 
+    // MARK: - Caps say their unit and their margin (issue 54, item 6)
+
+    /// `--max-rss` is decimal (90M = 90,000,000 bytes), the median decides, and an exclusion
+    /// within the configuration's own spread (2 of 5 repetitions under the cap) says so.
+    @Test func aCapSaysItsUnitAndWhenItFallsWithinTheSpread() throws {
+        var peaks = [91_000_000, 89_000_000, 90_500_000, 89_500_000, 92_000_000]
+        let over = Self.rows("batch-delete", rate: Self.steady(90_000)).map { row -> ResultRow in
+            var row = row
+            row.measurement.peakRSSBytes = peaks.removeFirst()
+            return row
+        }
+        var options = Self.options
+        options.maxRSSBytes = 90_000_000
+        let r = try #require(Self.summary(over + Self.rows("fetch-delete", rate: Self.steady(40_000)), options: options).recommendations.first)
+        #expect(r.winner?.strategy == "fetch-delete")
+        let why = try #require(r.excluded.first { $0.configuration.strategy == "batch-delete" }?.why)
+        #expect(why == "peak RSS 90.5 MB (median) is above --max-rss 90.0 MB (90,000,000 bytes), though 2 of 5 repetitions stayed "
+                + "under it: the cap falls within its own spread (89.0 MB … 92.0 MB)", "\(why)")
+    }
+
     // MARK: - 1. Outcome decides what is compared
 
     @Test func aStoreThatKeepsDuplicatesAndRelatesNothingIsNeverRecommended() throws {

@@ -8,7 +8,8 @@ enum ConclusionFlags {
     static let specs: [OptionSpec] = [
         .option("--objective", "rate|rss|latency", "what the recommendation optimises: rows/s, peak RSS or p99 latency",
                 default: "rate"),
-        .option("--max-rss", "SIZE", "leave out of the recommendation what peaks above SIZE (200M, 1.5G)"),
+        .option("--max-rss", "SIZE", "leave out of the recommendation what peaks above SIZE in bytes, by its median repetition; "
+                + "K, M and G are decimal, as every size loadgen prints (90M = 90 × 10⁶ = 90,000,000 bytes, not 90 MiB)"),
         .option("--max-latency", "MS", "leave out of the recommendation what has a p99 latency above MS"),
         .option("--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
                 default: "0.05"),

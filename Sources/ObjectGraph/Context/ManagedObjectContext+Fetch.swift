@@ -35,7 +35,11 @@ extension ManagedObjectContext {
             s.reset()
             return out
         }
-        objectWork.fetched += results.count
+        // A keys-first fetch (`fetchBatchSize`, or no property values) makes no object with values:
+        // Core Data's `_PFBatchFaultingArray` holds object IDs until a batch is touched
+        // (`NSSQLFetchRequestContext initWithRequest:…` fetches keys only, decompiled iOS 18.2), so
+        // its objects count once, when their values are loaded (`faulted`), not twice.
+        if !keysOnly { objectWork.fetched += results.count }
         defer { foldObjectWork() }
         if request.fetchBatchSize > 0 { groupFaults(results, size: request.fetchBatchSize) }
         if hasPending { results = try applyPendingChanges(results, request: request, entity: entity) }

@@ -15,9 +15,10 @@ package struct ObjectWork: Sendable, Equatable {
     /// the second each time its values are loaded).
     package var awakeFromInsert = 0
     package var awakeFromFetch = 0
-    /// Objects fetch requests returned, prefetching's included (faults too: a fetch of keys
-    /// makes an object per row), and objects whose values a fault loaded (an object's own, its
-    /// fetch batch's, a to-many's members, a save's).
+    /// Objects fetch requests returned with their values, prefetching's included (a keys-first
+    /// fetch's are counted when their values load, as Core Data's batch array holds IDs until
+    /// then), and objects whose values a fault loaded (an object's own, its fetch batch's, a
+    /// to-many's members, a save's).
     package var fetched = 0
     package var faulted = 0
     /// `willSave` and `didSave` sent to objects.

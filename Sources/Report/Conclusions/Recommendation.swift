@@ -135,16 +135,29 @@ extension RunSummary {
 
     /// The cap a team set (`--max-rss`, `--max-latency`) that `c` broke: the flag, and why in
     /// full. One rule for the conclusion and the charts, which draw such a bar apart.
+    /// The median decides; when some repetitions stayed under the cap the line says how many,
+    /// so an exclusion within the configuration's own spread reads as such.
     static func overCap(_ c: Configuration, options: ConclusionOptions) -> (flag: String, why: String)? {
         let rss = c.peakRSS?.median ?? 0
         if let limit = options.maxRSSBytes, rss > Double(limit) {
-            return ("over --max-rss", "peak RSS \(Format.bytes(Int(rss))) is above --max-rss \(Format.bytes(limit))")
+            return ("over --max-rss", "peak RSS \(Format.bytes(Int(rss))) (median) is above --max-rss \(Format.bytes(limit)) "
+                    + "(\(Format.grouped(limit)) bytes)" + Self.margin(c.peakRSS, under: Double(limit)) { Format.bytes(Int($0)) })
         }
         let p99 = c.latencyP99?.median ?? 0
         if let limit = options.maxLatencyMilliseconds, p99 > limit {
-            return ("over --max-latency", String(format: "p99 latency %.1f ms is above --max-latency %.1f ms", p99, limit))
+            return ("over --max-latency", String(format: "p99 latency %.1f ms (median) is above --max-latency %.1f ms", p99, limit)
+                    + Self.margin(c.latencyP99, under: limit) { String(format: "%.1f ms", $0) })
         }
         return nil
+    }
+
+    /// ", though 2 of 5 repetitions stayed under it: within its own spread" when some did.
+    private static func margin(_ s: Statistics?, under limit: Double, _ format: (Double) -> String) -> String {
+        guard let s, s.count > 1, let low = s.sorted.first, let high = s.sorted.last else { return "" }
+        let under = s.sorted.filter { $0 <= limit }.count
+        guard under > 0 else { return "" }
+        return ", though \(under) of \(s.count) repetitions stayed under it: the cap falls within its own spread "
+            + "(\(format(low)) … \(format(high)))"
     }
 
     /// Why `c` may not be recommended, nil when it may.

@@ -17,6 +17,18 @@ package enum Format {
     }
 
     /// "12.3 MB" (decimal megabytes, as the targets are written).
+    /// A whole number with a comma every three digits: "90,000,000".
+    package static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// Sizes are decimal, as `--max-rss` reads them: a kB is 10³ bytes, an MB 10⁶, a GB 10⁹.
     package static func bytes(_ n: Int) -> String {
         let v = Double(n)
         if v >= 1e9 { return String(format: "%.2f GB", v / 1e9) }
