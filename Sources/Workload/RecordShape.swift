@@ -99,6 +99,10 @@ package struct FieldSpec: Sendable, Hashable, Codable {
     package var fileName: String
     /// An import file must give it: the model requires it and gives no default.
     package var isRequired = false
+    /// For a date a feed gives as a number: its units per second (1000 for milliseconds, as
+    /// `--map time=properties.time:ms` says); nil: seconds since 1970, refused when that would
+    /// land past the year 3000 (a millisecond count read as seconds).
+    package var unitsPerSecond: Double?
     /// A member of one of the entity's uniqueness constraints: a repeat with new values keeps it
     /// (a resent record is the same record under every constraint).
     package var isConstrained = false

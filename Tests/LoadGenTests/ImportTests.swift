@@ -3,6 +3,42 @@ import Testing
 
 /// `loadgen generate` and `loadgen run --input` end to end.
 @Suite(.serialized) struct ImportTests {
+    /// Issue 54, item 9: the app's feed as it arrives. GeoJSON nests each record's values in
+    /// `features[*].properties` (Apple's large-data-feed sample, earthquakes), and counts time in
+    /// milliseconds since 1970: key paths map the members, a unit on the mapping reads the time,
+    /// and without it the run names the year the value would land in.
+    @Test func aGeoJSONFeedReadsThroughKeyPathsAndATimeUnit() async throws {
+        let dir = CLI.makeFolder()
+        let model = ModelCommandTests.model("""
+            <model><entity name="Quake"><attribute name="code" attributeType="String"/>\
+            <attribute name="magnitude" attributeType="Double" defaultValueString="0"/>\
+            <attribute name="place" optional="YES" attributeType="String"/><attribute name="time" attributeType="Date"/>\
+            <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>\
+            </entity></model>
+            """, in: dir)
+        let features = (0..<40).map { i in
+            #"{"type": "Feature", "properties": {"mag": \#(Double(i) / 10), "place": "\#(i) km N of Somewhere", "#
+                + #""time": \#(1_700_000_000_000 + i * 1000), "code": "q\#(i % 30)"}, "#
+                + #""geometry": {"type": "Point", "coordinates": [-150.1, 61.2, 10]}}"#
+        }
+        let feed = dir + "/quakes.geojson"
+        try #"{"type": "FeatureCollection", "metadata": {"count": 40}, "features": ["# .appending(features.joined(separator: ", ") + "]}")
+            .write(toFile: feed, atomically: true, encoding: .utf8)
+        let map = "code=properties.code,magnitude=properties.mag,place=properties.place,time=properties.time"
+        let base = ["run", "--model", model, "--input", feed, "--input-path", "/features", "--strategy", "batch-upsert", "--no-limit"]
+        let r = try await CLI.run(base + ["--map", map + ":ms", "--out", dir + "/r.csv", "--quiet"], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let row = try #require(try CLI.rows(dir + "/r.csv").first)
+        // 40 features, 30 codes; each code's last copy's values in the store (the reader's own
+        // test pins the values: WorkloadTests.ImportFileTests).
+        #expect(row["status"] == "ok" && row["store_rows"] == "30" && row["duplicates"] == "0" && row["stale"] == "0", "\(row)")
+        let seconds = try await CLI.run(base + ["--map", map, "--quiet"], tmpdir: dir)
+        #expect(seconds.status == 65 && seconds.stderr.contains("1700000000000, which as seconds since 1970 is in the year 55840")
+                && seconds.stderr.contains("--map ATTRIBUTE=MEMBER:ms"), "\(seconds.stderr)")
+        let deep = try await CLI.run(base + ["--map", "code=properties.ids.code", "--quiet"], tmpdir: dir)
+        #expect(deep.status == 64 && deep.stderr.contains("give at most one dot"), "\(deep.stderr)")
+    }
+
     @Test func generateIsDeterministicAcrossProcesses() async throws {
         let dir = CLI.makeFolder()
         for format in ["json", "ndjson"] {

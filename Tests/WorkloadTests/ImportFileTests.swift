@@ -252,6 +252,32 @@ import Testing
         #expect(throws: ImportError.self) { try read(record + #""category": null}]}"#, shape) }
     }
 
+    /// Issue 54, item 9: key paths into an object the record holds (GeoJSON's `properties`), two
+    /// fields in one object, and a date counted in milliseconds read by the mapping's unit;
+    /// without the unit, a millisecond count is refused naming the year it would land in.
+    @Test func keyPathsAndATimeUnitReadAGeoJSONFeature() throws {
+        var shape = Shapes.expenses
+        shape.fields[0].container = .init(name: "properties", member: "mag", only: true)
+        shape.fields[1].container = .init(name: "properties", member: "time", only: true)
+        shape.fields[1].unitsPerSecond = 1000
+        func read(_ shape: RecordShape) throws -> Record {
+            let path = NSTemporaryDirectory() + "geojson-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try (#"{"features": [{"type": "Feature", "id": "a", "note": "x", "categoryName": "Rent", "#
+                 + #""properties": {"mag": 2.5, "place": "somewhere", "time": 1700000000123}, "geometry": {"coordinates": [1, 2]}}]}"#)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let reader = try RecordFileReader(path: path + "#/features", shape: shape)
+            var r = Record()
+            #expect(try reader.next(into: &r))
+            return r
+        }
+        let r = try read(shape)
+        #expect(r.values.double(0) == 2.5)
+        #expect(r.values.double(1) == 1_700_000_000.123 - RecordFileReader.unixEpochSinceReferenceDate)
+        shape.fields[1].unitsPerSecond = nil
+        #expect { try read(shape) } throws: { "\($0)".contains("is 1700000000123, which as seconds since 1970 is in the year 55840") }
+    }
+
     /// A feed's JSON array or object for a bytes attribute (an app's screenshot URLs, given where
     /// the model has a Transformable) is kept as its text, nested strings and brackets included;
     /// base64 text is decoded as before; anything else is refused naming both forms.

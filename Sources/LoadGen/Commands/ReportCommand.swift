@@ -126,8 +126,19 @@ enum ReportCommand {
         } else if !skipped.isEmpty {
             text += "Charts not drawn: " + skipped.map { "\($0.title.lowercased()) (\($0.skipped ?? ""))" }.joined(separator: "; ") + ".\n\n"
         }
-        text += findings(summary)
+        text += findings(summary) + historyConsumers(summary)
         return text
+    }
+
+    /// Each history consumer's lag and whether it kept up (its backlog's trend over the run), as
+    /// the terminal summary says it: a verdict the page carries too (issue 54, item 8).
+    private static func historyConsumers(_ summary: RunSummary) -> String {
+        let lines = summary.configurations.compactMap { c -> String? in
+            guard let last = c.ok.last?.measurement, last.strategy?.historyLagP50Milliseconds != nil else { return nil }
+            let line = Summary.historyLine(c, last).trimmingCharacters(in: .whitespacesAndNewlines)
+            return "- \(Summary.name(c)): " + line.replacingOccurrences(of: "History:   ", with: "")
+        }
+        return lines.isEmpty ? "" : "\n## History consumers\n\n" + lines.joined(separator: "\n") + "\n"
     }
 
     /// The roles and sizes of each model run, said in words rather than left inside the reproduce

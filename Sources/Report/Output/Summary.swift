@@ -89,21 +89,27 @@ package enum Summary {
     }
 
     /// The history consumer's lag over the repetitions (median and range, not the last one's),
-    /// and whether it kept up: a consumer that keeps up lags by its poll and a merge, whatever the
-    /// run's length; one that falls behind lags by a growing share of the run (issue 44, item 7).
-    static func historyLine(_ c: RunSummary.Configuration, _ last: RunMeasurement) -> String {
+    /// and whether it kept up: its backlog stayed bounded as the import grew (`BacklogTrend`, the
+    /// `kept_up` column), in how many repetitions.
+    package static func historyLine(_ c: RunSummary.Configuration, _ last: RunMeasurement) -> String {
         let p50 = Statistics(c.ok.compactMap { $0.measurement.strategy?.historyLagP50Milliseconds })
         let p99 = Statistics(c.ok.compactMap { $0.measurement.strategy?.historyLagP99Milliseconds })
         guard let p50, let p99 else { return "" }
         var line = String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms (medians; p99 %.1f … %.1f ms over %d repetitions)",
                           p50.median, p99.median, p99.min, p99.max, p99.count)
-        if let wall = c.wall?.median, wall > 0 {
-            let share = p99.median / 1000 / wall
-            line += share > 0.5
-                ? String(format: "; fell behind: its p99 lag is %.0f %% of the run, growing with it", share * 100)
-                : String(format: "; kept up: its p99 lag is %.1f %% of the run", share * 100)
-        }
+        line += keptUpPhrase(c)
         return line + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows (last)" } ?? "") + "\n"
+    }
+
+    /// "; kept up in 5 of 5 repetitions (backlog at most 3 transactions' records: 15,000)", or
+    /// "; fell behind in 3 of 5 …: its backlog grew with the import".
+    static func keptUpPhrase(_ c: RunSummary.Configuration) -> String {
+        let verdicts = c.ok.compactMap { $0.measurement.strategy?.fellBehind }
+        guard !verdicts.isEmpty else { return "" }
+        let behind = verdicts.filter { $0 }.count
+        let backlog = c.ok.compactMap { $0.measurement.strategy?.peakBacklog }.max().map { ", backlog up to \(Format.thousands($0)) records" } ?? ""
+        return behind == 0 ? "; kept up in \(verdicts.count) of \(verdicts.count) repetitions (its backlog stayed bounded\(backlog))"
+            : "; fell behind in \(behind) of \(verdicts.count) repetitions: its backlog grew with the import\(backlog)"
     }
 
     /// The rate's spread, and each outlier repetition (kept, and said).
@@ -296,7 +302,7 @@ package enum Summary {
                       + "the model as it is, for the same store", added, winner.strategy, fast / slow, asIs.strategy)
     }
 
-    static func name(_ c: RunSummary.Configuration) -> String { c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") }
+    package static func name(_ c: RunSummary.Configuration) -> String { c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") }
 
     static func objectiveText(_ c: RunSummary.Configuration, _ r: Recommendation) -> String {
         switch r.metric {

@@ -114,10 +114,12 @@ package struct ResultRow: Sendable {
         .strategy("view_objects", \.viewObjects),
         .parameter("key_order", text: true),
         .verified("view_missing", \.viewMissing).tabled(TableCell("screen misses", .max, occasional: true, format: TableCell.count)),
-        .strategy("kept_up", \.keptUp),
+        // An open-loop writer's or a history consumer's verdict on keeping up (issue 54, item 8).
+        .strategy("kept_up", \.keptUp).summarized(.last),
         .verified("unexpected_rows", \.unexpectedRows).judged(.correctness),
         .measured("leaked_connections", \.leakedConnections).judged(.correctness),
-        .strategy("backlog_max", \.peakBacklog),
+        .strategy("backlog_max", \.peakBacklog).tracked("records", better: .lower).summarized(.statistics([.max], decimals: 0))
+            .tabled(TableCell("backlog", .max, occasional: true, format: TableCell.count)),
         .parameter("categories"),
         .parameter("albums"),
         .parameter("payload_bytes"),

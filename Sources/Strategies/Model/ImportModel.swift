@@ -55,7 +55,8 @@ package struct ImportModel: Sendable {
             } else {
                 generation = try hinted(a, in: record.name, options)
             }
-            var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: options.member(a.name, of: record.name, userInfo: a.userInfo))
+            var field = try FeedMember(options.member(a.name, of: record.name, userInfo: a.userInfo), of: a, in: record.name)
+                .field(a.name, FieldType(a.type), generation)
             field.isRequired = !a.isOptional && a.defaultValue.isNull
             field.isConstrained = record.uniquenessConstraints.contains { $0.contains(a.name) }
             fields.append(field)

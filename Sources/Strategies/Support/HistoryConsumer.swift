@@ -22,8 +22,8 @@ protocol ImportWatcher: AnyObject, Sendable {
 /// Beside it, a second screen relies on `automaticallyMergesChangesFromParent`, which never sees
 /// a batch insert (no did-save notification): what it misses is reported.
 ///
-/// `@unchecked Sendable`: each results controller is confined to its context's queue; `token`
-/// and `lags` belong to the consumer thread until `stop()` has joined it; `wakeUps` and
+/// `@unchecked Sendable`: each results controller is confined to its context's queue; `token`,
+/// `lags`, `waiting` and `peakBacklog` belong to the consumer thread until `stop()` has joined it; `wakeUps` and
 /// `stopping` are a lock and an atomic.
 final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
     private let reader: ManagedObjectContext
@@ -37,6 +37,9 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
     private var thread: JoinedThread?
     private var token: HistoryToken?
     private var lags = LatencyHistogram()
+    /// Transactions and records waiting at each drain: whether the consumer kept up (`BacklogTrend`).
+    private var waiting: [Int] = []
+    private var peakBacklog = 0
     private var failure: Error?
 
     init(container: PersistentContainer, mapping: ImportModel) throws {
@@ -69,6 +72,8 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
         let stored = try reader.performAndWait { try reader.count(for: FetchRequest(entityName: recordEntity)) }
         counters.autoMergeMissed = stored - autoMerged.performAndWait { autoScreen.count }
         counters.mergeMillisecondsTotal = view.mergeMilliseconds
+        counters.fellBehind = !BacklogTrend.keptUp(waiting)
+        counters.peakBacklog = peakBacklog
     }
 
     func stop() {
@@ -101,6 +106,8 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
             try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions
         }
         guard let newest = transactions.last?.token else { return }
+        waiting.append(transactions.count)
+        peakBacklog = max(peakBacklog, transactions.reduce(0) { $0 + $1.changes.count })
         for transaction in transactions {
             view.performAndWait { view.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
             let lag = Date().timeIntervalSinceReferenceDate - transaction.timestamp

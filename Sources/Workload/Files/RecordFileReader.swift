@@ -95,6 +95,8 @@ package final class RecordFileReader: RecordSource {
     private let keyFields: FieldSet
     /// Each field's type and how messages name it, built once (not per record).
     private let types: [FieldType]
+    /// Each field's unit for a date given as a number (`FieldSpec.unitsPerSecond`).
+    private let units: [Double?]
     private let names: [String]
     /// Fields holding an amount in whole cents (the built-in datasets' `amount`), by bit.
     private let centsFields: FieldSet
@@ -145,6 +147,7 @@ package final class RecordFileReader: RecordSource {
         centsFields = FieldSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } },
                                count: shape.fields.count)
         types = shape.fields.map(\.type)
+        units = shape.fields.map(\.unitsPerSecond)
         names = shape.fields.map { "field \"\($0.memberPath)\"" }
         fd = try Self.openRegularFile(path)
         buffer = .allocate(byteCount: 1 << 18, alignment: 16)
@@ -481,7 +484,8 @@ package final class RecordFileReader: RecordSource {
             throw error(recordNumber, "\(what ?? names[f]) is given twice")
         }
         seen.insert(f)
-        try readValue(type: types[f], what: what ?? names[f], key: keyFields.contains(f), cents: centsFields.contains(f), at: f, into: &v)
+        try readValue(type: types[f], what: what ?? names[f], key: keyFields.contains(f), cents: centsFields.contains(f), unit: units[f],
+                      at: f, into: &v)
     }
 
     /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
@@ -506,11 +510,12 @@ package final class RecordFileReader: RecordSource {
     /// Reads the related object's attribute `p` (`shape.parentFields`), given by the element
     /// holding the records, into `holderValues`; `member` is its name as the file writes it.
     func readHolderValue(_ p: Int, member: String) throws {
-        try readValue(type: parentTypes[p], what: "member \"\(member)\"", key: false, cents: false, at: p, into: &holderValues)
+        try readValue(type: parentTypes[p], what: "member \"\(member)\"", key: false, cents: false, unit: nil, at: p, into: &holderValues)
     }
 
     /// Reads a value of `type` into slot `f` of `v`, checked against its type.
-    private func readValue(type: FieldType, what: String, key: Bool, cents: Bool, at f: Int, into v: inout RecordValues) throws {
+    private func readValue(type: FieldType, what: String, key: Bool, cents: Bool, unit: Double?, at f: Int,
+                           into v: inout RecordValues) throws {
         if try matchLiteral("null") { v.setNull(f); return }
         switch type {
         case .text:
@@ -530,7 +535,7 @@ package final class RecordFileReader: RecordSource {
             }
             v.setDouble(n, at: f)
         case .date:
-            v.setDouble(try readDate(what), at: f)
+            v.setDouble(try readDate(what, unit: unit), at: f)
         case .bool:
             v.setBool(try readBool(what), at: f)
         case .bytes:
@@ -544,11 +549,21 @@ package final class RecordFileReader: RecordSource {
         }
     }
 
-    /// A date: an ISO 8601 string, or a number of seconds since 1970 as feeds that count time
-    /// write it; in seconds since Core Data's reference date.
-    private func readDate(_ what: String) throws -> Double {
+    /// A date: an ISO 8601 string, or a number since 1970 as feeds that count time write it (in
+    /// seconds, or in the unit the mapping gives: `:ms`); in seconds since Core Data's reference
+    /// date. A number read as seconds that lands past the year 3000 is a millisecond count taken
+    /// for seconds: refused, naming the year and the mapping that reads it.
+    private func readDate(_ what: String, unit: Double?) throws -> Double {
         if let c = try peek(), c == UInt8(ascii: "-") || (c >= 48 && c <= 57) {
-            return try readNumber(what) - Self.unixEpochSinceReferenceDate
+            let n = try readNumber(what)
+            if let unit { return n / unit - Self.unixEpochSinceReferenceDate }
+            let year = 1970 + n / 31_556_952
+            guard year < 3000 else {
+                throw error(recordNumber, "\(what) is \(String(format: "%.0f", n)), which as seconds since 1970 is in the year "
+                            + "\(String(format: "%.0f", year.rounded(.down))): if the "
+                            + "feed counts milliseconds, give the mapping its unit (--map ATTRIBUTE=MEMBER:ms)")
+            }
+            return n - Self.unixEpochSinceReferenceDate
         }
         try readString(into: &text, what: what)
         guard let d = text.withBytes(ISO8601.parse) else {

@@ -28,8 +28,11 @@ package struct RecordFileWriter {
     /// How each field is written, decided once: reading it from the field's spec per record
     /// copied the spec (its strings and enums) every time, a fifth of the writer's time.
     private let kinds: [Kind]
-    /// Fields written inside their relationship's object, by bit.
-    private let nested: FieldSet
+    /// The order fields are written in: the record's own members first, then each object's
+    /// members together (`"properties": {"code": …, "mag": …}`), and the fields after which an
+    /// object closes.
+    private let order: [Int]
+    private let closes: FieldSet
 
     private enum Kind { case text, integer, cents, real, date, bool, bytes, uuid }
 
@@ -40,14 +43,22 @@ package struct RecordFileWriter {
         self.format = format
         self.shape = shape
         self.pool = pool
-        let each = shape.fields.enumerated().map { i, f in
-            let member = f.flatName.map { "\($0)\": " } ?? "\(f.container!.name)\": {\"\(f.container!.member)\": "
-            return Array(((i == 0 ? "{\"" : ", \"") + member).utf8)
+        let fields = shape.fields
+        let flat = fields.indices.filter { fields[$0].flatName != nil }
+        let objects = fields.indices.filter { fields[$0].flatName == nil }.map { fields[$0].container!.name }.uniquedNames()
+        let grouped = objects.map { name in fields.indices.filter { fields[$0].flatName == nil && fields[$0].container!.name == name } }
+        order = flat + grouped.flatMap { $0 }
+        closes = FieldSet(grouped.compactMap(\.last), count: fields.count)
+        let opens = Set(grouped.compactMap(\.first))
+        let each = order.enumerated().map { position, i in
+            let f = fields[i]
+            let member = f.flatName.map { "\"\($0)\": " }
+                ?? (opens.contains(i) ? "\"\(f.container!.name)\": {\"\(f.container!.member)\": " : "\"\(f.container!.member)\": ")
+            return Array(((position == 0 ? "{" : ", ") + member).utf8)
         }
         prefixes = each.flatMap { $0 }
         prefixEnds = each.reduce(into: []) { ends, p in ends.append((ends.last ?? 0) + p.count) }
-        kinds = shape.fields.map(Self.kind)
-        nested = FieldSet(shape.fields.indices.filter { shape.fields[$0].flatName == nil }, count: shape.fields.count)
+        kinds = fields.map(Self.kind)
         if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
     }
 
@@ -67,12 +78,12 @@ package struct RecordFileWriter {
     package mutating func write(_ r: Record) throws {
         if format == .json && written > 0 { out.put(",\n") }
         var start = 0
-        for f in 0..<kinds.count {
-            let end = prefixEnds[f]
+        for (position, f) in order.enumerated() {
+            let end = prefixEnds[position]
             out.put(prefixes, start, end)
             start = end
             writeValue(r.values, f, kinds[f])
-            if nested.contains(f) { out.byte(125) }   // the container's '}'
+            if closes.contains(f) { out.byte(125) }   // the object's '}'
         }
         out.put(format == .ndjson ? "}\n" : "}")
         written += 1
@@ -254,4 +265,12 @@ package enum RecordFileError: Error, CustomStringConvertible {
     case cannotWrite(Int32)
     package var description: String { "cannot write: \(String(cString: strerror(cannotWriteCode)))" }
     private var cannotWriteCode: Int32 { if case .cannotWrite(let c) = self { return c }; return 0 }
+}
+
+private extension Array where Element == String {
+    /// The names in order, each once.
+    func uniquedNames() -> [String] {
+        var seen = Set<String>()
+        return filter { seen.insert($0).inserted }
+    }
 }
