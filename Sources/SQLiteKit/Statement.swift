@@ -40,7 +40,7 @@ package final class Statement {
 
     deinit {
         flushRows()
-        database.counters.recordVMSteps(Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 0)))
+        flushVMSteps()
         sqlite3_finalize(handle)
     }
 
@@ -193,6 +193,17 @@ package final class Statement {
         sqlite3_reset(handle)
         started = false
         flushRows()
+        flushVMSteps()
+    }
+
+    /// The steps run since the last flush, counted when the statement is reset (after each use)
+    /// as well as when it is finalized: a statement prepared before the measured window (a
+    /// set-up's query kept in the connection's cache) and finalized after it put its steps in the
+    /// window (update-by-id's ID fetch: 82,230 steps read 146,035 at 20 k rows).
+    @inline(__always)
+    private func flushVMSteps() {
+        let steps = Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
+        if steps > 0 { database.counters.recordVMSteps(steps) }
     }
 
     @inline(__always)

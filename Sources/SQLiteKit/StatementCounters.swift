@@ -83,9 +83,9 @@ package final class StatementCounters: Sendable {
         commits.wrappingAdd(1, ordering: .relaxed)
     }
 
-    /// Adds the virtual-machine steps a finalized statement ran (`SQLITE_STMTSTATUS_VM_STEP`):
-    /// SQLite's own count of the work its statements did, repeatable for the same SQL on the
-    /// same data, read once per statement when it is finalized (nothing per row).
+    /// Adds the virtual-machine steps a statement ran since it was last reset
+    /// (`SQLITE_STMTSTATUS_VM_STEP`): SQLite's own count of the work its statements did,
+    /// repeatable for the same SQL on the same data, counted at each reset and at finalize.
     func recordVMSteps(_ steps: Int) {
         vmSteps.wrappingAdd(steps, ordering: .relaxed)
     }
