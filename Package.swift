@@ -50,7 +50,10 @@ let package = Package(
                 swiftSettings: hot),
 
         // MARK: The executable
+        // The charts' gnuplot script, compiled into the binary: plot and report never run a script
+        // from the current folder (a results bundle may carry one) unless --script names it.
         .executableTarget(name: "LoadGen", dependencies: ["Strategies", "Report", "Workload", "Host"] + (jemalloc ? ["CJemalloc"] : []),
+                          resources: [.embedInCode("Resources/plots.gnuplot")],
                           swiftSettings: strict + (jemalloc ? [.define("LOADGEN_JEMALLOC")] : [])),
 
         // MARK: Tests

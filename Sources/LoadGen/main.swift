@@ -2,6 +2,7 @@
 import CJemalloc
 #endif
 import Foundation
+import Report
 
 /// loadgen: which Core Data write strategy to use, settled by measuring.
 enum LoadGen {
@@ -16,10 +17,10 @@ enum LoadGen {
         do {
             return try CommandTable.dispatch(arguments)
         } catch let error as CommandError {
-            FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("loadgen: \(Format.escapingControls(error.message))\n".utf8))
             return error.exitCode
         } catch {
-            FileHandle.standardError.write(Data("loadgen: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("loadgen: \(Format.escapingControls("\(error)"))\n".utf8))
             return ExitCode.software
         }
     }

@@ -123,6 +123,21 @@ import Testing
         #expect(try await CLI.run(["plot", Self.sweep.results, "--format", "gif"]).status == 64)
     }
 
+    /// Issue 55, item 4: a results bundle may carry its own plots.gnuplot (a downloaded CI
+    /// artifact) whose system(…) lines would run: plot and report draw with the script compiled
+    /// into loadgen, never the current folder's.
+    @Test func aScriptInTheCurrentFolderIsNeverRun() async throws {
+        let dir = CLI.makeFolder()
+        try #"system("touch pwned")"#.write(toFile: dir + "/plots.gnuplot", atomically: true, encoding: .utf8)
+        let results = try await Self.sweep.results
+        let r = try await CLI.run(["plot", results, "--out", dir + "/charts"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/pwned"))
+        #expect(header(dir + "/charts/throughput.png", 4) == [0x89, 0x50, 0x4E, 0x47])
+        let folder = try await CLI.run(["plot", results, "--out", dir + "/x", "--script", dir])
+        #expect(folder.status == 66 && folder.stderr.contains("is a folder"), "\(folder.stderr)")
+    }
+
     /// plots.gnuplot run directly on a results file derives its data through loadgen.
     @Test func gnuplotRunsTheScriptDirectly() async throws {
         let out = try await Self.sweep.dir + "/direct/"

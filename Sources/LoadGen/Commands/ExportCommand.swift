@@ -52,7 +52,7 @@ enum ExportCommand {
         }
         let out = a.string("--out") ?? "-"
         if out == "-" { print(text, terminator: ""); return ExitCode.success }
-        try write(text, to: out)
+        try write(text, to: out, exporter)
         return ExitCode.success
     }
 
@@ -74,42 +74,54 @@ enum ExportCommand {
     }
 
     /// Before anything is read: `out` is new, empty, a device, or this format's own output
-    /// (`Exporter.wrote`); anything else is the user's and is refused, naming it (73).
+    /// (`Exporter.wrote`), through its links; anything else is the user's and is refused, naming
+    /// it (73).
     private static func checkOut(_ out: String, _ exporter: any Exporter) throws {
-        if ResultsFile(path: out).isStream { return }
+        let output: OutputPath
+        do { output = try OutputPath(out) } catch {
+            throw CommandError(message: "export: --out \(error)", exitCode: ExitCode.cannotCreate)
+        }
+        if output.isStream { return }
         if let problem = OutputName.problem(out) { throw CommandError.usage("export: --out \(out): \(problem)") }
         if out.hasSuffix("/") { throw CommandError.usage("export: --out \(out) names a folder; give a file name (\(out)bencher.json)") }
         var isDirectory: ObjCBool = false
-        let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
+        let folder = URL(fileURLWithPath: output.target).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandError(message: "export: --out \(out): the folder \(folder) does not exist; create it or choose another path",
                                exitCode: ExitCode.cannotCreate)
         }
-        guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) else { return }
-        if isDirectory.boolValue {
-            throw CommandError(message: "export: --out \(out) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+        switch output.kind {
+        case .missing, .stream: return
+        case .folder: throw CommandError(message: "export: --out \(out) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+        case .other: throw CommandError(message: "export: --out \(OutputPathError.notAFile(out))", exitCode: ExitCode.cannotCreate)
+        case .regular: break
         }
-        guard let data = FileManager.default.contents(atPath: out) else {
+        guard let data = FileManager.default.contents(atPath: output.target) else {
             throw CommandError(message: "export: --out \(out) cannot be read to check it is export's own; choose another file",
                                exitCode: ExitCode.cannotCreate)
         }
-        guard data.isEmpty || exporter.wrote(data) else {
+        let marked = !exporter.marksBeside ? exporter.wrote(data)
+            : FileManager.default.contents(atPath: ExportMark.sidecar(of: output.target)) == Data(ExportMark.digest(data).utf8)
+        guard data.isEmpty || marked else {
             throw CommandError(message: "export: --out \(out) exists and is not \(exporter.format) output export wrote; choose "
                                + "another file, or remove it (export only replaces its own)", exitCode: ExitCode.cannotCreate)
         }
     }
 
-    /// Writes `text` beside `out` and renames it over, so a failure leaves what was there.
-    private static func write(_ text: String, to out: String) throws {
-        let temporary = out + ".partial-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)), rename(temporary, out) == 0 else {
-            let code = errno
-            unlink(temporary)
+    /// Writes `text` as the whole of `out` (`OutputPath`): a device in place, a link through, a
+    /// regular file renamed over from beside it, so a failure leaves what was there.
+    private static func write(_ text: String, to out: String, _ exporter: any Exporter) throws {
+        do {
+            let output = try OutputPath(out)
+            try output.replace(with: Data(text.utf8))
+            if exporter.marksBeside && !output.isStream {
+                try OutputPath(ExportMark.sidecar(of: output.target)).replace(with: Data(ExportMark.digest(Data(text.utf8)).utf8))
+            }
+        } catch {
             // A full disk or a size limit is the environment's (74, as run and plot say it).
-            let full = code == ENOSPC || code == EFBIG || code == EIO || code == EDQUOT
-            throw CommandError(message: "export: cannot write --out \(out): \(String(cString: strerror(code)))"
-                               + (full ? " (the disk filled or a file-size limit was met; free space, or raise ulimit -f)" : ""),
-                               exitCode: full ? ExitCode.ioError : ExitCode.cannotCreate)
+            throw CommandError(message: "export: --out: \(error)"
+                               + (error.isDiskFull ? " (the disk filled or a file-size limit was met; free space, or raise ulimit -f)" : ""),
+                               exitCode: error.isDiskFull ? ExitCode.ioError : ExitCode.cannotCreate)
         }
     }
 }

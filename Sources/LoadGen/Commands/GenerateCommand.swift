@@ -80,34 +80,40 @@ enum GenerateCommand {
     }
 }
 
-/// Where `generate` writes: stdout, a device such as /dev/null, or a regular file written to a
-/// temporary name and renamed into place only when complete (a failed run leaves nothing).
+/// Where `generate` writes: stdout, a device or FIFO written in place (`/dev/null`, however it is
+/// spelled), or a regular file (through its symbolic links, `OutputPath`) written to a temporary
+/// name beside it and renamed into place only when complete (a failed run leaves nothing).
 struct OutputTarget {
     let fd: Int32
-    private let path: String
+    /// The file the path leads to (the link's target; the path itself otherwise).
+    private let target: String
     private let temporary: String?
 
     init(_ path: String) throws {
-        self.path = path
         if path == "-" {
-            fd = 1
-            temporary = nil
+            (fd, target, temporary) = (1, path, nil)
             return
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandError(message: "generate: --out \(path) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+        let output: OutputPath
+        do { output = try OutputPath(path) } catch {
+            throw CommandError(message: "generate: --out \(error)", exitCode: ExitCode.cannotCreate)
         }
-        if path.hasPrefix("/dev/") {
-            fd = open(path, O_WRONLY)
+        target = output.target
+        switch output.kind {
+        case .folder:
+            throw CommandError(message: "generate: --out \(path) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+        case .other:
+            throw CommandError(message: "generate: --out \(OutputPathError.notAFile(path))", exitCode: ExitCode.cannotCreate)
+        case .stream:
+            fd = open(output.target, O_WRONLY)
             temporary = nil
-        } else {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        case .missing, .regular:
+            let folder = URL(fileURLWithPath: output.target).deletingLastPathComponent().path
             guard FileManager.default.fileExists(atPath: folder) else {
                 throw CommandError(message: "generate: --out folder \(folder) does not exist; create it or choose another path",
                                    exitCode: ExitCode.cannotCreate)
             }
-            let tmp = path + ".tmp-\(getpid())"
+            let tmp = output.target + ".tmp-\(getpid())"
             fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             temporary = tmp
         }
@@ -121,11 +127,12 @@ struct OutputTarget {
     /// same way. A file whose first record holds only members of `shape` is an earlier
     /// `generate` of the same records and is replaced; empty files, devices and stdout are fine.
     static func checkReplaceable(_ path: String, shape: RecordShape) throws {
-        guard path != "-", !path.hasPrefix("/dev/") else { return }
+        guard path != "-", let output = try? OutputPath(path), output.kind == .regular else { return }
+        let file = output.target
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return }
+        guard stat(file, &info) == 0, info.st_size > 0 else { return }
         let names = Set(shape.fields.map { $0.flatName ?? $0.container!.name })
-        if let header = try? RecordFileReader.header(of: path), !header.firstMembers.isEmpty,
+        if let header = try? RecordFileReader.header(of: file), !header.firstMembers.isEmpty,
            header.firstMembers.allSatisfy(names.contains), header.arrayName.map({ $0 == shape.arrayName }) ?? true {
             return
         }
@@ -135,7 +142,7 @@ struct OutputTarget {
 
     func commit() throws {
         guard let temporary else { return }
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
+        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, target) == 0 else {
             throw RecordFileError.cannotWrite(errno)
         }
     }

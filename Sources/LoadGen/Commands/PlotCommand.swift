@@ -14,7 +14,7 @@ enum PlotCommand {
         .option("--baseline", "FILE", "the baseline the trend marks", default: "results/baseline.csv when --history is given"),
         .option("--out", "DIR", "where the charts (and their data, in DIR/data) go", default: "plots/"),
         .option("--format", "png|svg|both", "image format", default: "png"),
-        .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot of the checkout"),
+        .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot, compiled into loadgen"),
         .flag("--data-only", "write the charts' data and stop (for gnuplot -e \"data='DIR/data'\" plots.gnuplot)"),
     ]
 
@@ -39,7 +39,7 @@ struct Charts {
     let inputs: [String]
     let out: String
     let format: String
-    let script: String?
+    let script: Script?
     let dataOnly: Bool
     /// `report --no-charts`: no data, no gnuplot.
     let noCharts: Bool
@@ -216,12 +216,44 @@ struct Charts {
         guard let script, let gnuplot = Self.gnuplot else { return }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: gnuplot)
-        p.arguments = ["-e", "data='\(data)'; out='\(out)'; format='\(format)'", script]
+        let input = Pipe()
+        let path: String
+        switch script {
+        case .given(let given):
+            path = given
+        case .embedded:
+            // The compiled-in script through a pipe that gnuplot opens as a file (/dev/stdin, not
+            // "-": read as a file, its blocks may span lines): nothing is written anywhere.
+            path = "/dev/stdin"
+            p.standardInput = input
+        }
+        p.arguments = ["-e", "data='\(data)'; out='\(out)'; format='\(format)'", path]
         try p.run()
+        if case .embedded = script {
+            // gnuplot may end before it reads it all (a bad -e): a failed write is its status's to say.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: Data(PackageResources.plots_gnuplot))
+            try? input.fileHandleForWriting.close()
+        }
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw CommandError(message: "gnuplot failed on \(script) (status \(p.terminationStatus)); its messages are above",
+            throw CommandError(message: "gnuplot failed on \(script.name) (status \(p.terminationStatus)); its messages are above",
                                exitCode: ExitCode.software)
+        }
+    }
+
+    /// The gnuplot script charts are drawn with: `--script FILE`, or the one compiled into loadgen
+    /// (never the current folder's: a downloaded results bundle may carry a `plots.gnuplot` whose
+    /// `system(…)` lines would run; issue 55, item 4).
+    enum Script {
+        case given(String)
+        case embedded
+
+        var name: String {
+            switch self {
+            case .given(let path): return path
+            case .embedded: return "loadgen's plots.gnuplot"
+            }
         }
     }
 
@@ -232,33 +264,23 @@ struct Charts {
         return path.split(separator: ":").map { "\($0)/gnuplot" }.first { access($0, X_OK) == 0 }
     }
 
-    /// `--script`, or plots.gnuplot in the current folder or the checkout the binary was built in.
-    private static func findScript(_ given: String?, command: String) throws -> String {
+    /// `--script FILE`, or the script compiled into loadgen.
+    private static func findScript(_ given: String?, command: String) throws -> Script {
         guard gnuplot != nil else {
             let without = command == "report" ? "or write the page without charts with --no-charts"
                 : "or write the charts' data only with --data-only"
             throw CommandError(message: "\(command): gnuplot is not installed; install it with scripts/setup "
                                + "(or: apt-get install gnuplot-nox), \(without)", exitCode: ExitCode.unavailable)
         }
-        if let given {
-            guard FileManager.default.fileExists(atPath: given) else {
-                throw CommandError(message: "\(command): --script \(given) does not exist", exitCode: ExitCode.noInput)
-            }
-            return given
+        guard let given else { return .embedded }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder) else {
+            throw CommandError(message: "\(command): --script \(given) does not exist", exitCode: ExitCode.noInput)
         }
-        var candidates = ["plots.gnuplot"]
-        do {
-            var folder = URL(fileURLWithPath: Host.executablePath).deletingLastPathComponent()
-            for _ in 0..<4 {
-                folder = folder.deletingLastPathComponent()
-                candidates.append(folder.appendingPathComponent("plots.gnuplot").path)
-            }
+        guard !isFolder.boolValue else {
+            throw CommandError(message: "\(command): --script \(given) is a folder; give the gnuplot script file", exitCode: ExitCode.noInput)
         }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw CommandError(message: "\(command): cannot find plots.gnuplot (looked in the current folder and the "
-                               + "checkout); give --script FILE", exitCode: ExitCode.noInput)
-        }
-        return found
+        return .given(given)
     }
 
     /// The rows of every file, refused (65) when a run id is read twice: rows appended twice, or

@@ -13,7 +13,7 @@ enum ReportCommand {
         .option("--timeline", "FILE", "a --timeline file, for memory over rows"),
         .option("--history", "FILE", "results/history.csv, for the nightly trend"),
         .option("--format", "png|svg|both", "chart format", default: "png"),
-        .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot of the checkout"),
+        .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot, compiled into loadgen"),
         .flag("--no-charts", "write the page without charts (no gnuplot needed)"),
         .flag("--cross-machine", "summarise rows measured on different machines or SQLite versions in one page"),
     ] + ConclusionFlags.specs
@@ -219,8 +219,10 @@ enum ReportCommand {
     /// One command line and, among several invocations, which of them ran it.
     private static func reproduceBlock(_ command: String, _ mine: [Invocation], several: Bool) -> String {
         let first = mine[0].identity
+        // Only a `loadgen run` line that parses is pasted; anything else in the cell (a hand-edited
+        // `curl … | sh`) is said, never reproduced (issue 55, item 5).
         let line = command.isEmpty ? "# not recorded: these rows predate loadgen recording its command line"
-            : Rerun.lines(command) ?? command
+            : Rerun.lines(command) ?? "# not reproduced: the recorded command is not a loadgen run command line"
         var text = "```sh\n\(line)\n```\n"
         let repetitions = mine.map(\.repetitions).reduce(0, +)
         if several && mine.count == 1 {

@@ -13,9 +13,12 @@ enum Rerun {
     /// The folder a rerun writes into: a new one each time the line runs.
     static let folder = "rerun-$(date +%Y%m%d-%H%M%S)"
 
-    /// The pasteable lines for `command` ("loadgen run …"), or nil when it is not one.
+    /// The pasteable lines for `command` ("loadgen run …"), or nil when it is not one whose options
+    /// parse (a hand-edited cell is never pasted into a shell block).
     static func lines(_ command: String) -> String? {
-        guard var words = shellWords(command), words.first == "loadgen" else { return nil }
+        guard var words = shellWords(command), words.count >= 2, words[0] == "loadgen", words[1] == "run",
+              (try? Arguments(command: "run", arguments: Array(words.dropFirst(2)), specs: RunPlan.specs + Suite.specs))
+                != nil else { return nil }
         words[0] = "scripts/loadgen"
         var wrote = false
         var i = 1

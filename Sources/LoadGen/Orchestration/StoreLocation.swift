@@ -85,13 +85,19 @@ struct StoreLocation {
         try moveSupportDirectory(to: kept)
     }
 
-    /// The store's external binary data (`.<name>_SUPPORT`) goes with it: the previous store's is
-    /// replaced (that store was loadgen's: `check`), and a store without any leaves none behind.
+    /// The store's external binary data (`.<name>_SUPPORT`) goes with it, marked as loadgen's
+    /// (`supportMark`): the previous store's is replaced only when it carries the mark, and a store
+    /// without any leaves none behind. A support folder's name ignores the store's extension, so
+    /// `Model.lg`'s is an app's `Model.sqlite`'s too: one without the mark is never removed.
     private func moveSupportDirectory(to kept: String) throws {
         let built = ExternalStorage.supportDirectory(forStore: options.path)
         let target = ExternalStorage.supportDirectory(forStore: kept)
-        try? FileManager.default.removeItem(atPath: target)
+        if FileManager.default.fileExists(atPath: target) {
+            guard Self.isOurs(support: target) else { throw Self.foreignSupport(kept, target) }
+            try? FileManager.default.removeItem(atPath: target)
+        }
         guard FileManager.default.fileExists(atPath: built) else { return }
+        FileManager.default.createFile(atPath: built + "/" + Self.supportMark, contents: Data())
         guard rename(built, target) == 0 else {
             throw CommandError(message: "run: cannot move the store's external data to \(target): \(String(cString: strerror(errno)))",
                                exitCode: ExitCode.cannotCreate)
@@ -99,15 +105,18 @@ struct StoreLocation {
     }
 
     /// What `path` names: the file a chain of symbolic links ends at (which may not exist
-    /// yet), or `path` itself.
-    static func target(of path: String) -> String {
-        var current = path
-        for _ in 0..<32 {
-            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = link.hasPrefix("/") ? link
-                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(link).path
-        }
-        return current
+    /// yet), or `path` itself (`OutputPath`; `check` refuses a loop first).
+    static func target(of path: String) -> String { (try? OutputPath(path))?.target ?? path }
+
+    /// The file inside a support folder that says loadgen made it (`moveSupportDirectory`).
+    static let supportMark = ".loadgen-store-data"
+
+    /// A support folder loadgen made (its mark inside).
+    static func isOurs(support: String) -> Bool { FileManager.default.fileExists(atPath: support + "/" + supportMark) }
+
+    static func foreignSupport(_ given: String, _ support: String) -> CommandError {
+        CommandError(message: "run: --store \(given): \(support) is external data loadgen did not write (an app's store of the same "
+                     + "name keeps its large values there); choose another path", exitCode: ExitCode.cannotCreate)
     }
 
     /// A store file and the journal files SQLite keeps beside it.
@@ -118,6 +127,9 @@ struct StoreLocation {
     /// Checks `--store PATH` before anything runs: its folder must exist and be writable, and a
     /// file already there must be a store loadgen (or Core Data) wrote.
     static func check(_ given: String) throws {
+        do { _ = try OutputPath(given) } catch {
+            throw CommandError(message: "run: --store \(error)", exitCode: ExitCode.cannotCreate)
+        }
         let path = target(of: given)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -135,10 +147,7 @@ struct StoreLocation {
                                exitCode: ExitCode.cannotCreate)
         }
         let support = ExternalStorage.supportDirectory(forStore: path)
-        if !FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: support) {
-            throw CommandError(message: "run: --store \(given): \(support) is there without its store (another store's external "
-                               + "data?); choose another path, or remove it", exitCode: ExitCode.cannotCreate)
-        }
+        if FileManager.default.fileExists(atPath: support) && !isOurs(support: support) { throw foreignSupport(given, support) }
     }
 
     /// True for a store loadgen wrote (its mark in the metadata): the only kind `--store` replaces.

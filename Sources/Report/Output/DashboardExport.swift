@@ -80,14 +80,8 @@ package struct BencherExporter: Exporter {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// BMF: benchmarks, each of measures, each with a value.
-    package func wrote(_ existing: Data) -> Bool {
-        ExportMark.json(existing) { top in
-            (top as? [String: Any])?.values.allSatisfy { measures in
-                (measures as? [String: Any])?.values.allSatisfy { ($0 as? [String: Any])?["value"] != nil } ?? false
-            } ?? false
-        }
-    }
+    /// BMF has no place for a mark: its sidecar says export wrote it (`ExportMark.sidecar`).
+    package var marksBeside: Bool { true }
 }
 
 /// github-action-benchmark's `customSmallerIsBetter` or `customBiggerIsBetter` input: an array of
@@ -108,7 +102,7 @@ package struct GitHubBenchmarkExporter: Exporter {
         for tracked in try TrackedFigures.of(summary) {
             for f in tracked.figures where f.metric.better == better {
                 entries.append(["name": "\(tracked.benchmark) · \(f.column)", "unit": f.metric.unit, "value": f.value,
-                                "range": "\(Format.plain(f.low))…\(Format.plain(f.high))"])
+                                "range": "\(Format.plain(f.low))…\(Format.plain(f.high))", "extra": ExportMark.author])
             }
         }
         let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
@@ -120,7 +114,7 @@ package struct GitHubBenchmarkExporter: Exporter {
         ExportMark.json(existing) { top in
             (top as? [Any])?.allSatisfy { entry in
                 guard let e = entry as? [String: Any] else { return false }
-                return e["name"] != nil && e["unit"] != nil && e["value"] != nil
+                return e["name"] != nil && e["value"] != nil && e["extra"] as? String == ExportMark.author
             } ?? false
         }
     }

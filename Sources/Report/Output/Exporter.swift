@@ -13,15 +13,37 @@ package protocol Exporter: Sendable {
     /// True when `existing` is what this format writes: `export --out` replaces only its own
     /// output (a file of another kind, a results CSV through a hard link, is the user's).
     func wrote(_ existing: Data) -> Bool
+    /// The format has no place for a mark: a sidecar beside the file carries it (`ExportMark.sidecar`).
+    var marksBeside: Bool { get }
 }
 
 extension Exporter {
     /// No mark to recognise it by: an existing file is never replaced.
     package func wrote(_ existing: Data) -> Bool { false }
+    package var marksBeside: Bool { false }
 }
 
-/// Recognising a format's own output.
-enum ExportMark {
+/// Recognising a format's own output by a mark of authorship, never by its shape alone: another
+/// tool's BMF or JSON has the same shape (issue 55, item 3).
+package enum ExportMark {
+    /// The mark: the JSON export's `generator`, each github-action-benchmark entry's `extra`.
+    package static let author = "loadgen"
+
+    /// A format with no place for a mark (BMF: every key is a benchmark, every measure's member a
+    /// value) is marked beside it: `.<name>.loadgen` holds a digest of what was written, and a file
+    /// is export's own while its digest matches.
+    package static func sidecar(of path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".loadgen").path
+    }
+
+    /// The sidecar's text for `data`: FNV-1a over its bytes.
+    package static func digest(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in data { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return author + " " + String(hash, radix: 16) + "\n"
+    }
+
     /// The file begins with `prefix`.
     static func starts(_ data: Data, with prefix: String) -> Bool { data.starts(with: Data(prefix.utf8)) }
 
@@ -65,7 +87,7 @@ package struct JSONExporter: Exporter {
     package var about: String { "every repetition and the summary as JSON (what --json prints)" }
     package func render(_ summary: RunSummary) throws -> String { try JSONExport.render(summary) + "\n" }
     package func wrote(_ existing: Data) -> Bool {
-        ExportMark.json(existing) { ($0 as? [String: Any])?["recommendations"] != nil }
+        ExportMark.json(existing) { ($0 as? [String: Any])?["generator"] as? String == ExportMark.author }
     }
 }
 

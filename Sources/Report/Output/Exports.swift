@@ -9,7 +9,7 @@ package enum JSONExport {
         let configurations = SummaryCSV.rows(summary).map { fields in
             Dictionary(uniqueKeysWithValues: zip(header, fields).map { ($0, typed($1, column: $0)) })
         }
-        let document: [String: Any] = ["repetitions": repetitions, "summary": configurations,
+        let document: [String: Any] = ["generator": ExportMark.author, "repetitions": repetitions, "summary": configurations,
                                        "recommendations": summary.recommendations.map(recommendation)]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self)

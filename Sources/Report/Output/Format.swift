@@ -17,6 +17,20 @@ package enum Format {
     }
 
     /// "12.3 MB" (decimal megabytes, as the targets are written).
+    /// `text` with every control character written as `\u{1B}`: an error quoting a file's bytes
+    /// (a results cell holding an escape sequence that clears the screen and prints a green "no
+    /// regression") reaches the terminal as text, never as a command to it (issue 55, item 6).
+    package static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) { out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    private static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F...0x9F).contains(s.value) }
+
     /// A whole number with a comma every three digits: "90,000,000".
     package static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)

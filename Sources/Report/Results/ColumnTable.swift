@@ -27,6 +27,7 @@ package enum ColumnTable {
         let cell: String
         switch c.domain {
         case .text: cell = "text"
+        case .line: cell = "one line of text"
         case .status: cell = "ok, failed or crashed"
         case .name: cell = "a strategy name"
         case .count: cell = "a count"

@@ -12,40 +12,39 @@ package struct ReportFile: Sendable {
         self.signature = signature
     }
 
-    /// Checks, before anything runs, that the file can be written.
+    /// Checks, before anything runs, that the file can be written: a device is written in
+    /// place, a link through (the file it leads to is checked), a loop of links refused.
     package func check() throws {
-        if ResultsFile(path: path).isStream { return }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw ResultsFileError.isFolder(path) }
-            let head = FileManager.default.contents(atPath: path).map { String(decoding: $0.prefix(signature.utf8.count), as: UTF8.self) }
+        let output: OutputPath
+        do { output = try OutputPath(path) } catch { throw ResultsFileError.linkLoop(path) }
+        if output.isStream { return }
+        let target = output.target
+        switch output.kind {
+        case .folder: throw ResultsFileError.isFolder(path)
+        case .other: throw ResultsFileError.notOurs(path)
+        case .regular:
+            let head = FileManager.default.contents(atPath: target).map { String(decoding: $0.prefix(signature.utf8.count), as: UTF8.self) }
             guard head == signature || head == "" else { throw ResultsFileError.notOurs(path) }
+        case .missing, .stream: break
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ResultsFileError.missingFolder(folder)
         }
         guard ResultsFile.canCreateFile(in: folder) else { throw ResultsFileError.notWritable(folder) }
     }
 
-    /// Writes `text` to a temporary file beside the path and renames it into place; a device or
-    /// pipe (`/dev/null`) is written to directly, never replaced.
+    /// Writes `text` as the whole file (`OutputPath`): a device or pipe (`/dev/null`) in place,
+    /// a link through, a regular file by renaming a temporary file beside it over it.
     package func write(_ text: String) throws {
         try check()
-        if ResultsFile(path: path).isStream {
-            guard let handle = FileHandle(forWritingAtPath: path) else { throw ResultsFileError.cannotWrite(path, errno: errno) }
-            defer { try? handle.close() }
-            do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw ResultsFileError.cannotWrite(path, errno: EIO) }
-            return
-        }
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw ResultsFileError.cannotWrite(path, errno: errno)
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
+        do {
+            try OutputPath(path).replace(with: Data(text.utf8))
+        } catch .cannotWrite(_, let code) {
             throw ResultsFileError.cannotWrite(path, errno: code)
+        } catch {
+            throw ResultsFileError.notOurs(path)
         }
     }
 }

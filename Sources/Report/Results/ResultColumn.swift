@@ -13,7 +13,7 @@ package struct ResultColumn: Sendable {
     /// True for a parameter: what was asked for, not what was measured.
     package let isParameter: Bool
     /// What a cell may hold, checked when a file is read.
-    package let domain: CellDomain
+    package private(set) var domain: CellDomain
     /// How `compare` judges the figure (nil: not judged), declared with the column so that a
     /// gated figure is one line of the table and a misspelt name cannot be skipped silently.
     package private(set) var rule: CompareRule?
@@ -130,6 +130,9 @@ package enum CellDomain: Sendable, Equatable {
     case text
     /// A run status (`ok`, `failed`, `crashed`); never blank.
     case status
+    /// One line of text with no control character: a command line the review page pastes into
+    /// a shell block (a line break would close the block, an escape sequence rewrite a terminal).
+    case line
     /// A name loadgen gives (a strategy's): letters, digits and `- _ . + [ ]`. Pages and tables
     /// print it as it is, so a line break or a `|` edited in would break their Markdown.
     case name
@@ -148,6 +151,9 @@ package enum CellDomain: Sendable, Equatable {
         switch self {
         case .text:
             return nil
+        case .line:
+            guard let i = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+            return "holds a control character (byte \(i + 1), 0x\(String(bytes[i], radix: 16))): a command line is one line of text"
         case .status:
             let text = String(decoding: bytes, as: UTF8.self)
             return RunStatus(rawValue: text) != nil ? nil
@@ -252,6 +258,13 @@ extension ResultColumn {
                      number: { get($0)?.numeric },
                      write: { get($0)?.cell(decimals: decimals) ?? "" },
                      read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
+    }
+
+    /// The column, its cells held to `domain` rather than their type's.
+    func holding(_ domain: CellDomain) -> ResultColumn {
+        var column = self
+        column.domain = domain
+        return column
     }
 
     /// A value of the row itself (identity, repetition).

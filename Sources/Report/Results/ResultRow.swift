@@ -143,7 +143,7 @@ package struct ResultRow: Sendable {
         .strategy("history_lag_p50_ms", \.historyLagP50Milliseconds, decimals: 3),
         .strategy("history_lag_p99_ms", \.historyLagP99Milliseconds, decimals: 3),
         .strategy("auto_merge_missed", \.autoMergeMissed),
-        .row("command", \.identity.command),
+        .row("command", \.identity.command).holding(.line),
         .strategy("save_retries", \.saveRetries).judged(.exact),
         .parameter("model", text: true),
         .parameter("entity", text: true),

@@ -20,18 +20,15 @@ package struct ResultsFile: Sendable {
         self.header = header
     }
 
-    /// The file appends go to: `path`, or what it links to when it is a symbolic link.
-    var target: String {
-        guard let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return path }
-        let absolute = resolved.hasPrefix("/") ? resolved
-            : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(resolved).path
-        return ResultsFile(path: absolute, header: header).target
-    }
+    /// The file appends go to: `path`, or what its symbolic links lead to (`OutputPath`: a loop
+    /// leaves `path`, which `checkAppendable` refuses).
+    var target: String { (try? OutputPath(path))?.target ?? path }
 
-    /// Checks, before anything runs, that rows can be appended here: the folder exists and is
-    /// writable, and an existing file is one of ours and ends with a whole row. Throws with a
-    /// message naming the problem.
+    /// Checks, before anything runs, that rows can be appended here: the path is no loop of
+    /// links, the folder exists and is writable, and an existing file is one of ours and ends
+    /// with a whole row. Throws with a message naming the problem.
     package func checkAppendable() throws {
+        do { _ = try OutputPath(path) } catch { throw ResultsFileError.linkLoop(path) }
         let file = target
         if isStream { return }
         var isDirectory: ObjCBool = false
@@ -205,9 +202,12 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case cannotOpen(String, errno: Int32)
     case cannotRead(String)
     case cannotWrite(String, errno: Int32)
+    case linkLoop(String)
 
     package var description: String {
         switch self {
+        case .linkLoop(let path):
+            return "\(path) is a loop of symbolic links (or a link that cannot be read); give another path"
         case .missingFolder(let folder):
             return "folder \(folder) does not exist; create it or choose another path"
         case .notWritable(let path):
@@ -238,7 +238,8 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     /// sysexits: 73 (cannot create output) for the file's own problems, 74 for I/O failures.
     package var exitCode: Int32 {
         switch self {
-        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .olderVersion, .truncatedRow, .notOurs, .cannotOpen: return 73
+        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .olderVersion, .truncatedRow, .notOurs, .cannotOpen,
+             .linkLoop: return 73
         case .cannotRead, .cannotWrite: return 74
         }
     }

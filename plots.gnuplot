@@ -1,0 +1,1 @@
+Sources/LoadGen/Resources/plots.gnuplot
