@@ -9,6 +9,20 @@ import Workload
 @Suite struct ConfigurationTests {
     /// Every column the table fills is a column of the results file, and every parameter
     /// column of the results file is filled by the table (or derived from it).
+    /// A screen's cell gives its option back (a reproduce or bisect line keeps the screen), and a
+    /// batch request's result type and the repeats' update rate are parameters like any other.
+    @Test func theScreenAndTheResultReadBackFromTheirCells() {
+        let screen = RunParameter.named("--view-context")!
+        #expect(screen.words(forCell: "yes") == ["--view-context"])
+        #expect(screen.words(forCell: "list:100") == ["--view-context", "list:100"])
+        #expect(screen.words(forCell: "controller:5") == ["--view-context", "controller:5"])
+        #expect(RunParameter.named("--result")!.words(forCell: "ids") == ["--result", "ids"])
+        #expect(RunParameter.named("--update-rate")!.words(forCell: "0.2500") == ["--update-rate", "0.2500"])
+        var c = RunConfiguration()
+        #expect(throws: RunParameterError.self) { try screen.set("list:0", in: &c) }
+        #expect(throws: RunParameterError.self) { try screen.set("grid:5", in: &c) }
+    }
+
     @Test func theTableAndTheResultsFileAgree() {
         let header = Set(ResultRow.header)
         let declared = RunParameter.all.flatMap(\.columns)

@@ -435,7 +435,7 @@ struct RunPlan {
             guard let value = fields[column] else { continue }
             if let parameter = RunParameter.all.first(where: { $0.columns == [column] && $0.impliedValue != nil }) {
                 guard let strategy = configuration.writeStrategy, parameter.isUsed(by: strategy, in: configuration) else { continue }
-                parts.append("\(column)=\(value.isEmpty ? "off" : "on")")
+                parts.append("\(column)=\(value.isEmpty ? "off" : value == "yes" ? "on" : value)")
             } else if !value.isEmpty {
                 parts.append("\(column)=\(value)")
             }

@@ -95,7 +95,7 @@ package struct RunParameter: Sendable {
     /// parsing it as the command line is.
     package func words(forCell cell: String) -> [String] {
         guard !cell.isEmpty else { return [] }
-        if impliedValue != nil { return cell == "yes" ? [flag] : [] }
+        if impliedValue != nil, cell == "yes" { return [flag] }
         let value = cellValue(cell)
         var scratch = RunConfiguration()
         guard (try? set(value, in: &scratch)) != nil else { return [] }
