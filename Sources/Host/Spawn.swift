@@ -51,6 +51,40 @@ package enum Spawn {
         return rc == 0 ? .success(pid) : .failure(SpawnError(code: rc))
     }
 
+    /// Waits for `pid` to end (retrying on EINTR): its exit status, or 128 + the signal that
+    /// ended it, as a shell says it.
+    package static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// Runs `executable` to its end, its standard error to /dev/null, and returns its exit status
+    /// and standard output; the error number when it cannot start.
+    package static func output(_ executable: String, arguments: [String], searchPath: Bool = false)
+        -> Result<(status: Int32, output: [UInt8]), SpawnError> {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return .failure(SpawnError(code: errno)) }
+        let started = start(executable, arguments: arguments, actions: [.duplicate(fds[1], to: 1), .close(fds[0]), .null(2)],
+                            searchPath: searchPath)
+        close(fds[1])
+        defer { close(fds[0]) }
+        guard case .success(let pid) = started else {
+            if case .failure(let error) = started { return .failure(error) }
+            return .failure(SpawnError(code: EINVAL))
+        }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n > 0 { output += buffer[0..<n]; continue }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        return .success((wait(pid), output))
+    }
+
     private static func resetSignals(_ attributes: inout Host.SpawnAttributes) {
         var defaults = sigset_t()
         sigemptyset(&defaults)

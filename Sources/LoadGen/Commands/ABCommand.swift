@@ -192,32 +192,29 @@ enum ABCommand {
     /// Refuses, before any round, a binary that is not a loadgen: `BINARY --version` must say
     /// "loadgen" and exit 0 (a base that fails every run would be found out only at the end).
     static func checkBinary(_ binary: String, flag: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = ["--version"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch {
-            throw CommandError(message: "ab: \(flag) \(binary) cannot be run: \(error.localizedDescription)", exitCode: ExitCode.noInput)
+        let run: (status: Int32, output: [UInt8])
+        switch Spawn.output(binary, arguments: [binary, "--version"]) {
+        case .success(let done): run = done
+        case .failure(let error):
+            throw CommandError(message: "ab: \(flag) \(binary) cannot be run: \(error.description)", exitCode: ExitCode.noInput)
         }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, text.hasPrefix("loadgen ") else {
-            throw CommandError(message: "ab: \(flag) \(binary) is not a loadgen (its --version exited \(p.terminationStatus) "
+        let text = String(decoding: run.output, as: UTF8.self)
+        guard run.status == 0, text.hasPrefix("loadgen ") else {
+            throw CommandError(message: "ab: \(flag) \(binary) is not a loadgen (its --version exited \(run.status) "
                                + "saying \"\(text.split(separator: "\n").first?.prefix(60) ?? "")\"); give a loadgen binary, "
                                + "as scripts/nightly --against REV builds", exitCode: ExitCode.noInput)
         }
     }
 
-    /// Runs `binary arguments`, its output to this one's stderr; its exit status.
+    /// Runs `binary arguments` (through Host's `posix_spawn`: Foundation's `Process` crashed
+    /// when the system refused it a thread), its output this one's; its exit status.
     static func runOnce(_ binary: String, _ arguments: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        switch Spawn.start(binary, arguments: [binary] + arguments, defaultSignals: true) {
+        case .success(let pid): return Spawn.wait(pid)
+        case .failure(let error):
+            throw CommandError(message: "ab: \(binary) cannot be started: \(error.description) (a process limit such as ulimit -v or "
+                               + "ulimit -u may be too low)", exitCode: ExitCode.osError)
+        }
     }
 
     /// The rounds of each side, in order: `DIR/base/round-*.csv` and `DIR/new/round-*.csv`.

@@ -212,34 +212,69 @@ struct Charts {
         }
     }
 
+    /// Runs gnuplot through Host's `posix_spawn` (Foundation's `Process` crashed when the system
+    /// refused it a thread, `ulimit -v 100000`: issue 55, item 9); the compiled-in script goes
+    /// through a pipe gnuplot opens as a file (`/dev/stdin`, not "-": read as a file, its blocks
+    /// may span lines), so nothing is written anywhere.
     private func runGnuplot(data: String, out: String) throws {
         guard let script, let gnuplot = Self.gnuplot else { return }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: gnuplot)
-        let input = Pipe()
-        let path: String
-        switch script {
-        case .given(let given):
-            path = given
-        case .embedded:
-            // The compiled-in script through a pipe that gnuplot opens as a file (/dev/stdin, not
-            // "-": read as a file, its blocks may span lines): nothing is written anywhere.
-            path = "/dev/stdin"
-            p.standardInput = input
+        let variables = "data='\(data)'; out='\(out)'; format='\(format)'"
+        guard case .embedded = script else {
+            if case .given(let path) = script { try Self.wait(try Self.start(gnuplot, [variables, path], command: command), script, command) }
+            return
         }
-        p.arguments = ["-e", "data='\(data)'; out='\(out)'; format='\(format)'", path]
-        try p.run()
-        if case .embedded = script {
-            // gnuplot may end before it reads it all (a bad -e): a failed write is its status's to say.
-            signal(SIGPIPE, SIG_IGN)
-            try? input.fileHandleForWriting.write(contentsOf: Data(PackageResources.plots_gnuplot))
-            try? input.fileHandleForWriting.close()
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw CommandError(message: "\(command): cannot open a pipe to gnuplot: \(String(cString: strerror(errno)))", exitCode: ExitCode.osError)
         }
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw CommandError(message: "gnuplot failed on \(script.name) (status \(p.terminationStatus)); its messages are above",
-                               exitCode: ExitCode.software)
+        let pid: pid_t
+        do { pid = try Self.start(gnuplot, [variables, "/dev/stdin"], command: command, input: fds) } catch {
+            close(fds[0]); close(fds[1])
+            throw error
         }
+        close(fds[0])
+        // gnuplot may end before it reads it all (a bad -e): a failed write is its status's to say.
+        signal(SIGPIPE, SIG_IGN)
+        PackageResources.plots_gnuplot.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(fds[1], bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        close(fds[1])
+        try Self.wait(pid, script, command)
+    }
+
+    /// Starts gnuplot with `-e variables` and the script, its standard input the pipe's read end
+    /// when `input` is given; a system that refuses the process is said as a limit (71).
+    private static func start(_ gnuplot: String, _ arguments: [String], command: String, input: [Int32]? = nil) throws -> pid_t {
+        let actions: [Spawn.FileAction] = input.map { [.duplicate($0[0], to: 0), .close($0[1])] } ?? []
+        switch Spawn.start(gnuplot, arguments: ["gnuplot", "-e"] + arguments, actions: actions, defaultSignals: true) {
+        case .success(let pid): return pid
+        case .failure(let error):
+            throw CommandError(message: "\(command): cannot start gnuplot: \(error.description) (a process limit such as ulimit -v "
+                               + "or ulimit -u may be too low; raise it, or write the charts' data only with --data-only)",
+                               exitCode: ExitCode.osError)
+        }
+    }
+
+    /// Waits for gnuplot; its failure is named by its exit status or the signal that ended it,
+    /// and a memory limit set on the process (`ulimit -v`, under which gnuplot cannot start its
+    /// threads) is said as the likely cause (71).
+    private static func wait(_ pid: pid_t, _ script: Script, _ command: String) throws {
+        let status = Spawn.wait(pid)
+        guard status != 0 else { return }
+        let how = status > 128 ? "killed by signal \(status - 128)" : "exit status \(status)"
+        if let bytes = EnvironmentFailure.addressSpaceLimit {
+            throw CommandError(message: "\(command): gnuplot failed on \(script.name) (\(how)) under a memory limit of "
+                               + "\(bytes / 1024) KB (ulimit -v): raise it (ulimit -v unlimited), or write the charts' data "
+                               + "only with --data-only", exitCode: ExitCode.osError)
+        }
+        throw CommandError(message: "\(command): gnuplot failed on \(script.name) (\(how)); its messages are above",
+                           exitCode: ExitCode.software)
     }
 
     /// The gnuplot script charts are drawn with: `--script FILE`, or the one compiled into loadgen

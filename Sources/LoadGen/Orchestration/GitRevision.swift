@@ -19,24 +19,9 @@ enum GitRevision {
     /// deaf to Ctrl-C, when the system refused it a thread (`ulimit -v 100000`); this fails and
     /// the revision reads "unknown".
     private static func git(_ arguments: [String]) -> String? {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        let started = Spawn.start("git", arguments: ["git"] + arguments,
-                                  actions: [.duplicate(fds[1], to: 1), .close(fds[0]), .null(2)], searchPath: true)
-        close(fds[1])
-        defer { close(fds[0]) }
-        guard case .success(let pid) = started else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n > 0 { output += buffer[0..<n]; continue }
-            if n < 0 && errno == EINTR { continue }
-            break
+        guard case .success(let run) = Spawn.output("git", arguments: ["git"] + arguments, searchPath: true), run.status == 0 else {
+            return nil
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { return nil }
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
