@@ -159,6 +159,19 @@ import SQLiteKit
         #expect(file.notes.contains { $0.hasPrefix("m/contents:9: ") && $0.contains("byTags of Bookmark has nothing left") }, "\(file.notes)")
     }
 
+    /// Issue 55, item 16: an empty uniqueness constraint (a shipping app's model has one)
+    /// constrains nothing: Core Data loads the model, so loadgen reads it with a note, and the
+    /// entity's real constraint stays.
+    @Test func anEmptyUniquenessConstraintIsIgnoredWithANote() throws {
+        let file = try parse("""
+            <model><entity name="Item"><attribute name="sku" optional="YES" attributeType="String"/>
+            <uniquenessConstraints><uniquenessConstraint/><uniquenessConstraint><constraint value="sku"/></uniquenessConstraint>
+            </uniquenessConstraints></entity></model>
+            """)
+        #expect(file.entity(named: "Item")?.uniquenessConstraints == [["sku"]])
+        #expect(file.notes.contains { $0.contains("empty uniqueness constraint of Item constrains nothing") }, "\(file.notes)")
+    }
+
     /// Issue 28, item 7: a note is about an entity or the whole model, so that a run is told only
     /// about the entities it touches and the model as a whole.
     @Test func notesSayWhichEntityTheyAreAbout() throws {

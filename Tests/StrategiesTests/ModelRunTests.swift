@@ -84,6 +84,29 @@ import Workload
         #expect(shape.updateField.map { shape.fields[$0].name } == "body")
     }
 
+    /// Issue 55, item 14: two attributes a feed would fill from one member (the same
+    /// mappedKeyName) are refused naming both, rather than one left silently empty.
+    @Test func twoAttributesOfOneMemberAreRefusedNamingBoth() throws {
+        let path = Self.write("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Item" syncable="YES">
+                    <attribute name="sku" attributeType="String"/>
+                    <attribute name="title" optional="YES" attributeType="String"><userInfo><entry key="mappedKeyName" value="name"/></userInfo></attribute>
+                    <attribute name="label" optional="YES" attributeType="String"><userInfo><entry key="mappedKeyName" value="name"/></userInfo></attribute>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="sku"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """)
+        var c = RunConfiguration()
+        c.model.path = path
+        #expect { try ImportSource.resolve(c).shape(c.shapeOptions) } throws: {
+            "\($0)".contains("Item.label and Item.title are both read from the member \"name\"")
+        }
+        c.model.members = ["title": "heading"]
+        #expect(throws: Never.self) { try ImportSource.resolve(c).shape(c.shapeOptions) }
+    }
+
     /// Every strategy on the model: status ok, and the verifier's figures exact.
     @Test(arguments: StrategyRegistry.names)
     func everyStrategyRunsOnTheModel(name: String) throws {

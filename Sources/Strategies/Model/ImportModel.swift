@@ -61,6 +61,7 @@ package struct ImportModel: Sendable {
             field.isConstrained = record.uniquenessConstraints.contains { $0.contains(a.name) }
             fields.append(field)
         }
+        try checkMembers(fields, of: record.name)
         let key = roles.key.map { name in fields.firstIndex { $0.name == name }! }
         var shape = RecordShape(entity: record.name, fields: fields, key: key,
                                 arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
@@ -111,6 +112,23 @@ package struct ImportModel: Sendable {
 
     /// Types a value can be made distinct in, from a key index.
     static func canBeKeyed(_ a: AttributeDescription) -> Bool { a.type != .boolean && a.type != .transformable }
+
+    /// Two attributes a feed would fill from one member (the same `mappedKeyName`, or a `--map`
+    /// that gives one attribute's member to another): MagicalRecord fills both, loadgen reads a
+    /// member into one field, so the model is refused naming both and the way out (issue 55,
+    /// item 14) rather than one left silently empty.
+    private static func checkMembers(_ fields: [FieldSpec], of entity: String) throws {
+        var byMember: [String: String] = [:]
+        for f in fields {
+            let member = f.memberPath
+            if let other = byMember[member] {
+                throw ImportModelError("model: \(entity).\(other) and \(entity).\(f.name) are both read from the member \"\(member)\" "
+                                       + "(their mappedKeyName or --map): give one of them its own member (--map \(f.name)=MEMBER)",
+                                       kind: .malformed)
+            }
+            byMember[member] = f.name
+        }
+    }
 
     /// The related object's key fields (named `<relationship><Key>`, or the relationship's
     /// mappedKeyName, and read from a nested object too), and its other attributes, generated

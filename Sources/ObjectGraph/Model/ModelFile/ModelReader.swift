@@ -128,7 +128,12 @@ struct ModelReader {
             case "uniquenessConstraints":
                 for c in child.children(named: "uniquenessConstraint") {
                     let names = c.children(named: "constraint").compactMap { $0["value"] }
-                    guard !names.isEmpty else { throw fail(c, "a uniqueness constraint of \(name) names no attribute") }
+                    // An empty constraint (a shipping app's model has one) constrains nothing:
+                    // Core Data loads the model and makes no index for it (issue 55, item 16).
+                    guard !names.isEmpty else {
+                        note(c, "an empty uniqueness constraint of \(name) constrains nothing; ignored, as Core Data ignores it")
+                        continue
+                    }
                     entity.uniquenessConstraints.append(names)
                 }
             case "fetchIndex", "compoundIndexes":
