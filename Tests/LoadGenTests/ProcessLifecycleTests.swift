@@ -27,6 +27,21 @@ import Testing
         #expect(leftovers(dir).isEmpty)
     }
 
+    /// Issue 55, item 22: Ctrl-C, SIGTERM or SIGHUP during generate remove its partial file
+    /// (130 to 200 MB were left as OUT.tmp-PID) and exit 128 + the signal.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aStoppedGenerateLeavesNoPartialFile(signal: Int32) async throws {
+        let dir = CLI.makeFolder()
+        let (p, _, _) = CLI.process(["generate", "--rows", "50000000", "--out", dir + "/big.json", "--quiet"])
+        try p.run()
+        let partial = { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains { $0.hasPrefix("big.json.tmp-") } }
+        #expect(await CLI.waitUntil { partial() })
+        kill(p.processIdentifier, signal)
+        await CLI.exit(of: p)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 128 + signal)
+        #expect((try FileManager.default.contentsOfDirectory(atPath: dir)).isEmpty)
+    }
+
     @Test func aCrashedChildIsRecordedAndTheRunGoesOn() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"

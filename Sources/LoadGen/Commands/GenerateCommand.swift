@@ -37,14 +37,25 @@ enum GenerateCommand {
                                                              default: guessed))!
         if !a.flag("--force") { try OutputTarget.checkReplaceable(out, shape: shape) }
         let target = try OutputTarget(out)
+        // Ctrl-C, SIGTERM or SIGHUP stop the writing and remove the partial file (issue 55, item 22).
+        Interrupts.shared.install()
         let start = Clock.nanoseconds()
         do {
             var source = GeneratedRecords(spec: spec, shape: shape)
             var writer = RecordFileWriter(fd: target.fd, format: format, shape: shape, pool: source.pool)
             var record = Record()
-            while source.next(into: &record) { try writer.write(record) }
+            var written = 0
+            while source.next(into: &record) {
+                try writer.write(record)
+                written += 1
+                if written & 4095 == 0, Interrupts.shared.wasInterrupted { throw Interrupted() }
+            }
             try writer.finish()
             try target.commit()
+        } catch is Interrupted {
+            target.abandon()
+            throw CommandError(message: "generate: stopped by \(Interrupts.shared.signalName); --out \(out) was not written",
+                               exitCode: Interrupts.shared.exitStatus)
         } catch {
             target.abandon()
             throw CommandError(message: "generate: --out \(out): \(error)", exitCode: ExitCode.ioError)

@@ -26,12 +26,14 @@ final class Interrupts: Sendable {
             sigemptyset(&unblock)
             sigaddset(&unblock, SIGINT)
             sigaddset(&unblock, SIGTERM)
+            sigaddset(&unblock, SIGHUP)
             pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
             // A reader that stops early (`loadgen run … | head -1`) must not kill the run between
             // a repetition and its cleanup: writes to the closed pipe fail (EPIPE, and the
             // summary is lost), the run finishes, its results and its --store are kept.
             signal(SIGPIPE, SIG_IGN)
-            for sig in [SIGINT, SIGTERM] {
+            // SIGHUP too: a closed terminal stops a run or a generate as Ctrl-C does, cleaning up.
+            for sig in [SIGINT, SIGTERM, SIGHUP] {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler { [self] in
@@ -59,7 +61,7 @@ final class Interrupts: Sendable {
     /// The signal's name ("SIGTERM"), for reports.
     var signalName: String {
         let number = signalNumber.load(ordering: .sequentiallyConsistent)
-        return number == SIGTERM ? "SIGTERM" : "SIGINT (Ctrl-C)"
+        return number == SIGTERM ? "SIGTERM" : number == SIGHUP ? "SIGHUP" : "SIGINT (Ctrl-C)"
     }
 
     /// The child to forward a signal to (0 for none).
