@@ -181,14 +181,17 @@ package final class Entity: Sendable, CustomStringConvertible {
 
     /// `byName`: every entity of the model by name, built once for the model (a model of
     /// thousands of entities must not build it once per entity).
-    init(_ d: EntityDescription, byName: [String: EntityDescription], all: [EntityDescription]) {
+    init(_ d: EntityDescription, byName: Descriptions, all: [EntityDescription]) {
         id = d.entityID
         rootID = d.rootEntityID
         subentityMaxID = d.subentityMaxID
         name = d.name
         tableName = d.tableName
-        attributes = Self.inheritanceOrder(d, byName) { $0.attributes.map { ($0.name, $0) } }
-        attributeColumns = attributes.map { d.column(of: $0.name) }
+        attributes = Self.inheritanceOrder("attributes", d, byName) { $0.attributes.map { ($0.name, $0) } }
+        // One lookup table, not a scan of the columns per attribute (`column(of:)`): a deep
+        // hierarchy's entities hold hundreds of each.
+        let columnOf = Dictionary(d.columns.filter(\.isProperty).map { ($0.property, $0.name) }, uniquingKeysWith: { first, _ in first })
+        attributeColumns = attributes.map { columnOf[$0.name] ?? EntityDescription.columnName($0.name) }
         toOne = Self.runtimeToOnes(of: d, byName)
         toMany = Self.runtimeToManys(of: d, byName)
         manyToMany = Self.manyToManys(of: d, byName).map { Self.runtimeManyToMany($0, of: d, byName) }
@@ -250,7 +253,7 @@ package final class Entity: Sendable, CustomStringConvertible {
     }
 
     /// The to-ones in the entity's order, with their inverses' indexes and key columns.
-    private static func runtimeToOnes(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [ToOne] {
+    private static func runtimeToOnes(of d: EntityDescription, _ byName: Descriptions) -> [ToOne] {
         let keyColumn = { (name: String, order: Bool) in
             d.columns.first { c in c.property == name && c.kind == (order ? .orderKey(relationship: name) : .entityKey(relationship: name)) }?.name
         }
@@ -265,7 +268,7 @@ package final class Entity: Sendable, CustomStringConvertible {
     }
 
     /// The to-manys whose inverse is a to-one, with that to-one's index in the destination.
-    private static func runtimeToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [ToMany] {
+    private static func runtimeToManys(of d: EntityDescription, _ byName: Descriptions) -> [ToMany] {
         oneToManys(of: d, byName).map { r in
             let dest = byName[r.destination]!
             let inverse = toOnes(of: dest, byName).firstIndex { $0.name == r.inverse }
@@ -278,7 +281,7 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// A many-to-many with its join table's SQL. The table is named by one side; the other finds
     /// it on the destination (or on the ancestor that declares the relationship).
     private static func runtimeManyToMany(_ r: RelationshipDescription, of d: EntityDescription,
-                                          _ byName: [String: EntityDescription]) -> ManyToMany {
+                                          _ byName: Descriptions) -> ManyToMany {
         let dest = byName[r.destination]!
         let inverse = manyToManys(of: dest, byName).firstIndex { $0.name == r.inverse }!
         let own = joinTable(r.name, of: d, byName)
@@ -297,16 +300,16 @@ package final class Entity: Sendable, CustomStringConvertible {
     }
 
     /// The to-manys whose inverse is a to-one (a many-to-many is kept apart: `manyToMany`).
-    private static func oneToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
-        inheritanceOrder(d, byName) { e in
+    private static func oneToManys(of d: EntityDescription, _ byName: Descriptions) -> [RelationshipDescription] {
+        inheritanceOrder("one-to-many", d, byName) { e in
             e.relationships.filter { r in
                 r.isToMany && !(r.inverse.flatMap { byName[r.destination]?.relationship($0) }?.isToMany ?? false)
             }.map { ($0.name, $0) }
         }
     }
 
-    private static func manyToManys(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
-        inheritanceOrder(d, byName) { e in
+    private static func manyToManys(of d: EntityDescription, _ byName: Descriptions) -> [RelationshipDescription] {
+        inheritanceOrder("many-to-many", d, byName) { e in
             e.relationships.filter { r in
                 r.isToMany && (r.inverse.flatMap { byName[r.destination]?.relationship($0) }?.isToMany ?? false)
             }.map { ($0.name, $0) }
@@ -314,26 +317,26 @@ package final class Entity: Sendable, CustomStringConvertible {
     }
 
     /// The join table relationship `name` names, on `d` or the ancestor that declares it.
-    private static func joinTable(_ name: String, of d: EntityDescription, _ byName: [String: EntityDescription]) -> EntityDescription.JoinTable? {
+    private static func joinTable(_ name: String, of d: EntityDescription, _ byName: Descriptions) -> EntityDescription.JoinTable? {
         d.joinTables.first { $0.relationship == name }
             ?? d.parentEntity.flatMap { byName[$0] }.flatMap { joinTable(name, of: $0, byName) }
     }
 
-    private static func toOnes(of d: EntityDescription, _ byName: [String: EntityDescription]) -> [RelationshipDescription] {
-        inheritanceOrder(d, byName) { $0.relationships.filter { !$0.isToMany }.map { ($0.name, $0) } }
+    private static func toOnes(of d: EntityDescription, _ byName: Descriptions) -> [RelationshipDescription] {
+        inheritanceOrder("to-one", d, byName) { $0.relationships.filter { !$0.isToMany }.map { ($0.name, $0) } }
     }
 
     /// Properties by name, except that a sub-entity keeps its parent's order first and adds its
     /// own after: an index valid for an entity is valid for every entity below it, so an object
     /// of a sub-entity can stand wherever its parent's index is used (a to-one's inverse, a
     /// to-many's member).
-    private static func inheritanceOrder<T>(_ d: EntityDescription, _ byName: [String: EntityDescription],
+    /// The order of the names is the model's (`Descriptions.order`, once per entity and kind);
+    /// the values are `d`'s own (a sub-entity's description holds what it inherits).
+    private static func inheritanceOrder<T>(_ kind: String, _ d: EntityDescription, _ byName: Descriptions,
                                             _ items: (EntityDescription) -> [(String, T)]) -> [T] {
-        let own = items(d).sorted { $0.0 < $1.0 }
-        guard let parent = d.parentEntity.flatMap({ byName[$0] }) else { return own.map(\.1) }
-        let inherited = inheritanceOrder(parent, byName, items)
-        let names = Set(items(parent).map(\.0))
-        return inherited + own.filter { !names.contains($0.0) }.map(\.1)
+        let names = byName.order(kind, d) { items($0).map(\.0) }
+        let values = Dictionary(items(d), uniquingKeysWith: { first, _ in first })
+        return names.compactMap { values[$0] }
     }
 
     private static func insert(_ table: String, columns: [String]) -> String {
@@ -379,5 +382,39 @@ struct RowLayout: Sendable {
         self.toOne = toOne.map { position[$0.column]! }
         entityKey = toOne.map { $0.entityKeyColumn.flatMap { position[$0] } ?? -1 }
         attributes = attributeColumns.map { position[$0]! }
+    }
+}
+
+/// Every entity description of a model by name, and the inheritance orders worked out so far:
+/// an entity's order is its parent's followed by its own, so each is computed once per model.
+/// Recomputing the parents' for every entity and property kind made a chain of inheritance
+/// O(depth³): 400 levels took 27 s to load, 800 over 300 s (issue 55, item 10).
+///
+/// Used while a model is built, on one thread, and dropped with it: not shared.
+final class Descriptions {
+    private let byName: [String: EntityDescription]
+    private var orders: [String: [String]] = [:]
+    /// How many entities' property lists were read to work out the orders: at most one per
+    /// entity and kind. A deterministic measure of the work, which a test holds linear.
+    private(set) var listsRead = 0
+
+    init(_ byName: [String: EntityDescription]) { self.byName = byName }
+
+    subscript(name: String) -> EntityDescription? { byName[name] }
+
+    /// `d`'s property names of `kind` (`names` lists an entity's, inherited ones included) in
+    /// inheritance order: the parent's order, then `d`'s own by name.
+    func order(_ kind: String, _ d: EntityDescription, names: (EntityDescription) -> [String]) -> [String] {
+        let key = kind + "\u{0}" + d.name
+        if let known = orders[key] { return known }
+        listsRead += 1
+        var result = names(d).sorted()
+        if let parent = d.parentEntity.flatMap({ byName[$0] }) {
+            let inherited = order(kind, parent, names: names)
+            let theirs = Set(inherited)
+            result = inherited + result.filter { !theirs.contains($0) }
+        }
+        orders[key] = result
+        return result
     }
 }

@@ -11,6 +11,9 @@ package final class ManagedObjectModel: Sendable {
     package let runtime: [Entity]
     /// Some entity keeps positions in an ordered to-many: saves assign them.
     package let hasOrderKeys: Bool
+    /// Entities' property lists read while the inheritance orders were worked out: at most one
+    /// per entity and kind of property, so a deep hierarchy loads in linear work.
+    package let inheritanceListsRead: Int
     private let byName: [String: Int]
 
     /// Builds a model; fails when a relationship names a missing entity or inverse, or a
@@ -45,9 +48,10 @@ package final class ManagedObjectModel: Sendable {
         }
         self.entities = sorted
         self.byName = byName
-        let descriptions = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, $0) })
+        let descriptions = Descriptions(Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, $0) }))
         self.runtime = sorted.map { Entity($0, byName: descriptions, all: sorted) }
         hasOrderKeys = runtime.contains(where: \.hasOrderKeys)
+        inheritanceListsRead = descriptions.listsRead
     }
 
     /// A root's table holds the columns of every entity of its hierarchy: past SQLite's limit
