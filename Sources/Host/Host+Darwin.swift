@@ -89,5 +89,13 @@ extension Host {
         guard sysctlbyname("machdep.cpu.brand_string", &buffer, &size, nil, 0) == 0 else { return nil }
         return String(cString: buffer)
     }
+
+    // MARK: Files
+
+    /// A `stat`'s modification and status-change times (`st_mtimespec`, `st_ctimespec` here).
+    static func times(of s: stat) -> (modified: FileIdentity.Timestamp, changed: FileIdentity.Timestamp) {
+        (.init(seconds: s.st_mtimespec.tv_sec, nanoseconds: s.st_mtimespec.tv_nsec),
+         .init(seconds: s.st_ctimespec.tv_sec, nanoseconds: s.st_ctimespec.tv_nsec))
+    }
 }
 #endif

@@ -80,5 +80,12 @@ extension Host {
         }
         return nil
     }
+
+    // MARK: Files
+
+    /// A `stat`'s modification and status-change times (`st_mtim`, `st_ctim` here).
+    static func times(of s: stat) -> (modified: FileIdentity.Timestamp, changed: FileIdentity.Timestamp) {
+        (.init(seconds: s.st_mtim.tv_sec, nanoseconds: s.st_mtim.tv_nsec), .init(seconds: s.st_ctim.tv_sec, nanoseconds: s.st_ctim.tv_nsec))
+    }
 }
 #endif

@@ -249,6 +249,14 @@ package final class Statement {
         return try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// The type a result column was declared with in its table (`VARCHAR`, `INTEGER`), through
+    /// subqueries; nil for an expression. A temporary table declared with it compares and converts
+    /// values as the store does, so lookups between the two can use an index (SQLite refuses an
+    /// index whose affinity differs from the comparison's).
+    package func declaredType(at column: Int32) -> String? {
+        sqlite3_column_decltype(handle, column).map { String(cString: $0) }
+    }
+
     /// The column as bytes (nil when NULL).
     package func blob(at column: Int32) -> [UInt8]? {
         if isNull(at: column) { return nil }

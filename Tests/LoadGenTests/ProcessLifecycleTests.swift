@@ -42,6 +42,29 @@ import Testing
         #expect((try FileManager.default.contentsOfDirectory(atPath: dir)).isEmpty)
     }
 
+    /// Issue 55, item 12: an `--input` file replaced between repetitions (3,000 records counted,
+    /// 500 read by repetition 3, status ok): the repetitions after the change fail, saying so.
+    @Test func anInputFileReplacedDuringTheRunFailsTheRepetitionsThatReadIt() async throws {
+        let dir = CLI.makeFolder()
+        let feed = dir + "/feed.json", smaller = dir + "/smaller.json", out = dir + "/runs.csv"
+        #expect(try await CLI.run(["generate", "--rows", "3000", "--out", feed, "--quiet"]).status == 0)
+        #expect(try await CLI.run(["generate", "--rows", "500", "--out", smaller, "--quiet"]).status == 0)
+        let (run, _, _) = CLI.process(["run", "--strategy", "context-reset", "--input", feed, "--repeat", "10", "--no-limit",
+                                       "--out", out, "--progress", "none"], tmpdir: dir)
+        try run.run()
+        // A second child means the first repetition is over: replace the file under the rest.
+        var first: [Int32] = []
+        #expect(await CLI.waitUntil { first = CLI.children(of: run.processIdentifier); return !first.isEmpty })
+        #expect(await CLI.waitUntil { let c = CLI.children(of: run.processIdentifier); return !c.isEmpty && c != first })
+        #expect(rename(smaller, feed) == 0)
+        await CLI.exit(of: run)
+        #expect(run.terminationStatus == 1)
+        let rows = try CLI.rows(out)
+        #expect(rows.first?["status"] == "ok", "\(rows.first ?? [:])")
+        #expect(rows.last?["status"] == "failed" && rows.last?["error"]?.contains("--input \(feed) changed during the run") == true,
+                "\(rows.last ?? [:])")
+    }
+
     @Test func aCrashedChildIsRecordedAndTheRunGoesOn() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"

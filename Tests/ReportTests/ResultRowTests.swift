@@ -24,14 +24,14 @@ import Testing
         s.saveRetries = 38; s.peakRegisteredObjects = 39
         m.strategy = s
         var v = Verification(storeRows: 41, duplicates: 42, lost: 43, badLinks: 44, integrity: "ok", storeBytes: 45)
-        v.viewMissing = 46; v.historyChanges = 47; v.unexpectedRows = 48; v.parentDuplicates = 49; v.stale = 50
+        v.viewMissing = 46; v.historyChanges = 47; v.unexpectedRows = 48; v.parentDuplicates = 49; v.stale = 50; v.steps = 56
         m.verification = v
         m.leakedConnections = 51; m.allocations = 52; m.allocatedBytesTotal = 53; m.instructions = 54
         var objects = ObjectCounts()
         objects.inserted = 61; objects.fetched = 62; objects.faulted = 63; objects.snapshotted = 64
         objects.validated = 65; objects.notified = 66; objects.merged = 67
         m.objects = objects
-        m.instructionsCountedBy = "callgrind"; m.prefillSeconds = 0.75; m.targets = 55; m.error = "lost, twice"
+        m.instructionsCountedBy = "callgrind"; m.prefillSeconds = 0.75; m.targets = 55; m.verifySeconds = 0.875; m.error = "lost, twice"
         return ResultRow(identity: RunIdentity(runID: "r1", startedAt: "2026-11-30T08:00:00Z", system: system,
                                                command: "loadgen run --strategy 'a b'"),
                          parameters: ParameterValues(parameters), repetition: 2, repetitions: 3,

@@ -181,6 +181,8 @@ enum ChildCommand {
                                measurement: inout RunMeasurement) -> Verification? {
         var job = StrategyJob(configuration: task.configuration, store: task.store)
         job.operationTarget = target
+        let started = Clock.nanoseconds()
+        defer { measurement.verifySeconds = Clock.seconds(since: started) }
         do {
             let verification = try job.verifyStore(repeated: strategy.repeatedKey)
             if let target {

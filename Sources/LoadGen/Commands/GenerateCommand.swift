@@ -36,10 +36,26 @@ enum GenerateCommand {
         let format = RecordFileFormat(rawValue: try a.choice("--format", RecordFileFormat.allCases.map(\.rawValue),
                                                              default: guessed))!
         if !a.flag("--force") { try OutputTarget.checkReplaceable(out, shape: shape) }
-        let target = try OutputTarget(out)
-        // Ctrl-C, SIGTERM or SIGHUP stop the writing and remove the partial file (issue 55, item 22).
+        // Ctrl-C, SIGTERM or SIGHUP stop the writing and remove the partial file (issue 55, item
+        // 22): watched before the file exists, so no signal falls between the two.
         Interrupts.shared.install()
+        let target = try OutputTarget(out)
         let start = Clock.nanoseconds()
+        try write(spec, shape, format, to: target, out: out)
+        let seconds = Clock.seconds(since: start)
+        if !a.flag("--quiet") {
+            let what = configuration.model.path == nil ? spec.dataset.rawValue : shape.entity
+            let line = "generated \(spec.rows) \(what) records (\(spec.uniqueKeys) unique keys) as "
+                + "\(format.rawValue) to \(out) in \(Format.duration(seconds)) (\(Format.rate(Double(spec.rows) / seconds)))\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        return ExitCode.success
+    }
+
+    /// Writes the records into `target` and commits it; on a signal or an error the partial
+    /// file is removed.
+    private static func write(_ spec: WorkloadSpec, _ shape: RecordShape, _ format: RecordFileFormat,
+                              to target: OutputTarget, out: String) throws {
         do {
             var source = GeneratedRecords(spec: spec, shape: shape)
             var writer = RecordFileWriter(fd: target.fd, format: format, shape: shape, pool: source.pool)
@@ -60,14 +76,6 @@ enum GenerateCommand {
             target.abandon()
             throw CommandError(message: "generate: --out \(out): \(error)", exitCode: ExitCode.ioError)
         }
-        let seconds = Clock.seconds(since: start)
-        if !a.flag("--quiet") {
-            let what = configuration.model.path == nil ? spec.dataset.rawValue : shape.entity
-            let line = "generated \(spec.rows) \(what) records (\(spec.uniqueKeys) unique keys) as "
-                + "\(format.rawValue) to \(out) in \(Format.duration(seconds)) (\(Format.rate(Double(spec.rows) / seconds)))\n"
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-        return ExitCode.success
     }
 
     /// The records' shape for the options (`--attribute-bytes` resolved into the configuration),

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Strategies
 import Workload
 
@@ -18,6 +19,14 @@ struct InputFile {
     let ignoredMembers: [String]
     /// Members read for a field by their name ignoring case and `_` ("product_id → productID").
     var foldedMembers: [String] = []
+    /// The version of the file these counts are of: every repetition must read the same one.
+    var version: Version?
+
+    /// A file (without its `#pointer`) and the version of it that was read.
+    struct Version {
+        let path: String
+        let identity: FileIdentity
+    }
 
     /// Reads the file at `path` for `configuration`'s model (or the dataset the file holds).
     static func scan(_ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?) throws -> InputFile {
@@ -28,6 +37,8 @@ struct InputFile {
             }
             let source = try ImportSource.resolve(configuration)
             let shape = try source.shape(configuration.shapeOptions)
+            let location = try RecordFileReader.location(path).path
+            let before = FileIdentity(path: location)
             let reader = try RecordFileReader(path: path, shape: shape)
             var record = Record()
             var keys = Set<UInt64>()
@@ -47,6 +58,11 @@ struct InputFile {
             var file = InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
                                  uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
             file.foldedMembers = reader.foldedMembers
+            if let before, let after = FileIdentity(path: location), before != after {
+                throw CommandError(message: "run: --input \(location): the file changed while it was read (\(before) → \(after)); "
+                                   + "run again once nothing writes it", exitCode: ExitCode.dataError)
+            }
+            file.version = before.map { Version(path: location, identity: $0) }
             return file
         } catch let error as InputPathError {
             throw CommandError.usage("run: \(error)")

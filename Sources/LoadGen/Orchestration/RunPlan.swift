@@ -44,6 +44,9 @@ struct RunPlan {
     var progress = ProgressDisplay.Style.auto
     /// `--input`: the path until the file is scanned (`RunCommand`), then what it holds.
     var inputPath: String?
+    /// The version of the `--input` file its counts are of (`InputFile.version`): a repetition
+    /// that ends with another there read records the run never counted, and fails.
+    var inputVersion: InputFile.Version?
     /// `--input-path`: where the records' array sits inside the document (a JSON Pointer).
     var inputPointer: String?
     /// Where a suite's line came from ("bench/suites/nightly:12"), for messages; nil for the
@@ -292,6 +295,7 @@ struct RunPlan {
         var start = base
         if let file = input {
             start.input = file.path
+            inputVersion = file.version
             start.inputUniqueKeys = file.uniqueKeys
             start.workload.dataset = file.dataset
             start.workload.rows = file.records

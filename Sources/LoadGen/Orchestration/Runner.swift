@@ -213,6 +213,7 @@ struct Runner {
         childSeconds[current, default: [:]][configuration, default: []].append(Clock.seconds(since: childStarted))
         childrenLeft[current]?[configuration]? -= 1
         sayWhatIsNotCounted(measurement)
+        Self.checkInputUnchanged(plan, &measurement)
         try Self.keepStore(location, &measurement)
         var timelineRows: [[String]] = []
         if let timelinePart, let samples = FileManager.default.contents(atPath: timelinePart), !samples.isEmpty {
@@ -220,6 +221,17 @@ struct Runner {
             timelineRows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
         }
         return Repetition(runID: runID, startedAt: startedAt, measurement: measurement, timelineRows: timelineRows)
+    }
+
+    /// Fails a repetition whose `--input` file is not the version the run counted (replaced or
+    /// rewritten since it was read): its rows and its verifier's expectations came from records
+    /// the row does not describe (3,000 recorded, 500 stored, ok: issue 55, item 12).
+    private static func checkInputUnchanged(_ plan: RunPlan, _ measurement: inout RunMeasurement) {
+        guard let counted = plan.inputVersion else { return }
+        let now = FileIdentity(path: counted.path)
+        guard now != counted.identity else { return }
+        measurement.fail("--input \(counted.path) changed during the run (read as \(counted.identity), now "
+                         + (now.map(\.description) ?? "gone") + "): run again once nothing writes it")
     }
 
     /// Once per run, why a work figure stays blank: no instruction counter on this machine, or an

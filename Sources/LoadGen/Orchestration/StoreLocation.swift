@@ -97,7 +97,8 @@ struct StoreLocation {
             try? FileManager.default.removeItem(atPath: target)
         }
         guard FileManager.default.fileExists(atPath: built) else { return }
-        FileManager.default.createFile(atPath: built + "/" + Self.supportMark, contents: Data())
+        // Without its mark a later run would refuse to replace the folder, never remove it: no harm.
+        _ = FileManager.default.createFile(atPath: built + "/" + Self.supportMark, contents: Data())
         guard rename(built, target) == 0 else {
             throw CommandError(message: "run: cannot move the store's external data to \(target): \(String(cString: strerror(errno)))",
                                exitCode: ExitCode.cannotCreate)

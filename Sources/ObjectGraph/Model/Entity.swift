@@ -188,10 +188,7 @@ package final class Entity: Sendable, CustomStringConvertible {
         name = d.name
         tableName = d.tableName
         attributes = Self.inheritanceOrder("attributes", d, byName) { $0.attributes.map { ($0.name, $0) } }
-        // One lookup table, not a scan of the columns per attribute (`column(of:)`): a deep
-        // hierarchy's entities hold hundreds of each.
-        let columnOf = Dictionary(d.columns.filter(\.isProperty).map { ($0.property, $0.name) }, uniquingKeysWith: { first, _ in first })
-        attributeColumns = attributes.map { columnOf[$0.name] ?? EntityDescription.columnName($0.name) }
+        attributeColumns = Self.columns(of: attributes, in: d)
         toOne = Self.runtimeToOnes(of: d, byName)
         toMany = Self.runtimeToManys(of: d, byName)
         manyToMany = Self.manyToManys(of: d, byName).map { Self.runtimeManyToMany($0, of: d, byName) }
@@ -233,6 +230,13 @@ package final class Entity: Sendable, CustomStringConvertible {
                                                                      constrained: constrainedColumns)
         deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
+    }
+
+    /// Each attribute's column, through one lookup table, not a scan of the columns per attribute
+    /// (`column(of:)`): a deep hierarchy's entities hold hundreds of each.
+    private static func columns(of attributes: [AttributeDescription], in d: EntityDescription) -> [String] {
+        let columnOf = Dictionary(d.columns.filter(\.isProperty).map { ($0.property, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return attributes.map { columnOf[$0.name] ?? EntityDescription.columnName($0.name) }
     }
 
     /// A save's INSERT leaves the constrained columns out; an UPDATE OR FAIL sets them after the

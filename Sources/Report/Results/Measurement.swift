@@ -118,6 +118,9 @@ package struct Verification: Codable, Sendable, Equatable {
     /// Rows of a repeated key that do not hold its last copy's values (a lost update: the first
     /// copy kept, or an older one); nil when the records have no value a repeat changes.
     package var stale: Int?
+    /// The SQLite virtual-machine steps the checks took (`SQLITE_STMTSTATUS_VM_STEP` on the
+    /// verifier's connection): their work, which must grow with the store, not its square.
+    package var steps: Int?
 
     package init(storeRows: Int, duplicates: Int, lost: Int, badLinks: Int, integrity: String, storeBytes: Int) {
         self.storeRows = storeRows
@@ -217,6 +220,9 @@ package struct RunMeasurement: Codable, Sendable {
     /// strategy's), and how many rows the operation targets (all rows for a read).
     package var prefillSeconds: Double?
     package var targets: Int?
+    /// How long the verifier's checks of the store took (after the measured window): a check
+    /// that takes longer than the run is a defect to see, not to wait through.
+    package var verifySeconds: Double?
     package var error: String?
 
     package init(status: RunStatus) { self.status = status }

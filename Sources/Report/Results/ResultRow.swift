@@ -176,6 +176,9 @@ package struct ResultRow: Sendable {
         // Issue 54, item 4: rows of a repeated key holding an older copy's values (a lost update).
         .verified("stale", \.stale).judged(.exact).summarized(.last)
             .tabled(TableCell("stale", .max, occasional: true, format: TableCell.count)),
+        // Issue 55, item 11: the checks' own cost, their work repeating from run to run.
+        .measured("verify_s", \.verifySeconds, decimals: 6),
+        .verified("verify_vm_steps", \.steps).judged(.nearExact),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

@@ -19,6 +19,8 @@ package struct ResultsReader {
     /// The columns of `ResultRow.columns` the file lacks (an older version wrote it).
     package let missingColumns: [String]
     private let fieldCount: Int
+    /// Each invocation's command line and the line it was first read on.
+    private let invocations = InvocationCommands()
 
     /// Opens `path` and checks its header. Throws `CompareError`: `.unreadable` when the file
     /// cannot be read, `.malformed` (with its line) when it is not a results file this version reads.
@@ -69,7 +71,9 @@ package struct ResultsReader {
                     throw .malformed(path, line: line, "\(column.name): \(problem)")
                 }
             }
-            if let contradiction = contradiction() { throw .malformed(path, line: line, contradiction) }
+            if let contradiction = contradiction() ?? invocations.conflict(runID: string(Self.runID), command: string(Self.command), line: line) {
+                throw .malformed(path, line: line, contradiction)
+            }
             return true
         }
         return false
@@ -79,15 +83,42 @@ package struct ResultsReader {
     private static let status = ResultRow.columnIndex["status"]!
     private static let lost = ResultRow.columnIndex["lost"]!
     private static let integrity = ResultRow.columnIndex["integrity"]!
+    private static let command = ResultRow.columnIndex["command"]!
+    private static let operation = ResultRow.columnIndex["operation"]!
+    private static let input = ResultRow.columnIndex["input"]!
+    private static let dupRate = ResultRow.columnIndex["dup_rate"]!
+    private static let duplicates = ResultRow.columnIndex["duplicates"]!
+    private static let storeRows = ResultRow.columnIndex["store_rows"]!
+    private static let uniqueKeys = ResultRow.columnIndex["unique_keys"]!
+    /// Findings the verifier fails every strategy for (whatever it promises), with what they mean.
+    private static let alwaysFailed = [
+        (ResultRow.columnIndex["leaked_connections"]!, "a strategy that leaves connections open"),
+        (ResultRow.columnIndex["unexpected_rows"]!, "a store holding rows whose key the workload never produced"),
+    ]
 
     /// What a row's own figures say against its status: the verifier never lets a store with a
-    /// lost key or a damaged file be ok, so such a row was edited (and must not be recommended).
+    /// lost key, an unexpected row or a damaged file be ok, nor a run that leaked a connection,
+    /// so such a row was edited (and must not be recommended). Issue 55, item 13.
     private func contradiction() -> String? {
         guard string(Self.status) == RunStatus.ok.rawValue else { return nil }
         let lost = string(Self.lost), integrity = string(Self.integrity)
         if !lost.isEmpty && lost != "0" { return "status ok with lost \(lost): the verifier fails a store that lost keys (edited?)" }
         if !integrity.isEmpty && integrity != "ok" {
             return "status ok with integrity '\(integrity)': the verifier fails a damaged store (edited?)"
+        }
+        for (column, meaning) in Self.alwaysFailed where (Double(string(column)) ?? 0) > 0 {
+            return "status ok with \(ResultRow.columns[column].name) \(string(column)): the verifier fails \(meaning) (edited?)"
+        }
+        let imports = ["", "import"].contains(string(Self.operation))
+        // No record repeats: no idiom, deduplicating or not, can store a key twice.
+        if imports, string(Self.input).isEmpty, Double(string(Self.dupRate)) == 0, let d = Double(string(Self.duplicates)), d > 0 {
+            return "status ok with duplicates \(string(Self.duplicates)) and dup_rate 0: no record repeats, so no strategy "
+                + "stores a key twice (edited?)"
+        }
+        // Every key stored (nothing lost) is at least one row per key.
+        if imports, let stored = Double(string(Self.storeRows)), let keys = Double(string(Self.uniqueKeys)), stored < keys {
+            return "status ok with store_rows \(string(Self.storeRows)) below unique_keys \(string(Self.uniqueKeys)) and nothing "
+                + "lost: a store holding every key has a row per key (edited?)"
         }
         return nil
     }
@@ -124,6 +155,25 @@ package struct ResultsReader {
         while try reader.next() { rows.append(shared.sharing(reader.row())) }
         guard !rows.isEmpty else { throw .malformed(path, line: 2, "the file has a header and no rows") }
         return rows
+    }
+}
+
+/// The command line each invocation (the run id before its last `-`) ran: one invocation has
+/// one, so two are rows of two runs put under one id, whose conclusions would each be half
+/// ("Nothing to compare", twice).
+private final class InvocationCommands {
+    private var first: [Substring: (command: String, line: Int)] = [:]
+
+    /// Why the row at `line` cannot be read with those before it, or nil.
+    func conflict(runID: String, command: String, line: Int) -> String? {
+        guard !command.isEmpty, let dash = runID.lastIndex(of: "-") else { return nil }
+        let invocation = runID[..<dash]
+        guard let earlier = first[invocation] else {
+            first[invocation] = (command, line)
+            return nil
+        }
+        guard earlier.command != command else { return nil }
+        return "run \(invocation) has two command lines (line \(earlier.line) and this one): rows of two runs under one id (edited?)"
     }
 }
 

@@ -320,7 +320,7 @@ package final class RecordFileReader: RecordSource {
 
     /// Splits `file#/a/b` into the file and the pointer's members (`~1` is `/`, `~0` is `~`); a
     /// path that names a file as it is has no pointer.
-    static func location(_ input: String) throws -> (path: String, pointer: [String]) {
+    package static func location(_ input: String) throws -> (path: String, pointer: [String]) {
         guard let hash = input.firstIndex(of: "#"), access(input, F_OK) != 0 else { return (input, []) }
         let path = String(input[..<hash]), fragment = String(input[input.index(after: hash)...])
         guard fragment.hasPrefix("/"), fragment.count > 1 else {
