@@ -145,8 +145,8 @@ import Testing
         (["--coordinators", "shared,both"], "expects one of shared|per-writer"),
         (["--rows", (1...101).map(String.init).joined(separator: ","), "--batch-size", (1...100).map(String.init).joined(separator: ",")],
          "the sweep has 10100 configurations (--rows 101 × --batch-size 100); at most 10000"),
-        (["--markdown", "-"], "--markdown expects a file path"),
-        (["--json", "--out", "-"], "--json and --out - both write to stdout"),
+        (["--markdown", "-", "--json"], "--markdown - and --json both write to stdout"),
+        (["--json", "--out", "-"], "--out - and --json both write to stdout"),
     ]
 
     @Test(arguments: badLists)

@@ -107,6 +107,43 @@ import Workload
         #expect(throws: Never.self) { try ImportSource.resolve(c).shape(c.shapeOptions) }
     }
 
+    /// Issue 55, item 21: a relationship whose mappedKeyName holds the related object as an
+    /// object (MagicalRecord's form, `"order_info": {"orderID": 7}`) is read, as is the key given
+    /// flat under the same member (`"order_info": 7`); it was refused "must be a string, found an object".
+    @Test func aRelatedObjectNestedUnderTheRelationshipsMappedNameIsRead() throws {
+        let path = Self.write("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Item" syncable="YES">
+                    <attribute name="sku" attributeType="String"/>
+                    <relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order">
+                        <userInfo><entry key="mappedKeyName" value="order_info"/></userInfo></relationship>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="sku"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+                <entity name="Order" syncable="YES">
+                    <attribute name="orderID" attributeType="Integer 64" usesScalarValueType="YES"/>
+                    <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="order" inverseEntity="Item"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="orderID"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """)
+        let feed = NSTemporaryDirectory() + "nested-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: feed) }
+        try """
+            {"sku": "a", "order_info": {"orderID": 7, "status": "paid"}}
+            {"sku": "b", "order_info": 8}
+            {"sku": "c", "order_info": {"orderID": 7}}
+
+            """.write(toFile: feed, atomically: true, encoding: .utf8)
+        var c = RunConfiguration()
+        c.model.path = path
+        let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
+        let reader = try RecordFileReader(path: feed, shape: shape)
+        var record = Record(), orders: [Int64] = []
+        while try reader.next(into: &record) { orders.append(record.values.integer(shape.parentKey[0])) }
+        #expect(orders == [7, 8, 7])
+    }
+
     /// Every strategy on the model: status ok, and the verifier's figures exact.
     @Test(arguments: StrategyRegistry.names)
     func everyStrategyRunsOnTheModel(name: String) throws {

@@ -7,7 +7,7 @@ enum CompareCommand {
     static let about = "Compare results with a baseline: exact where the work is deterministic, noise-aware where it is not."
 
     static let specs: [OptionSpec] = [
-        .option("--report", "FILE", "write the Markdown report to FILE instead of stdout"),
+        .option("--report", "FILE|-", "write the Markdown report to FILE instead of stdout"),
         .option("--near-exact", "R", "tolerance for allocations, instructions and VM steps that repeat (3 × their spread when wider)",
                 default: "0.005"),
     ] + NoisyThreshold.allCases.map { .option($0.flag, "R", $0.help, default: String($0.defaultFloor)) } + [
@@ -15,7 +15,7 @@ enum CompareCommand {
         .flag("--cross-machine", "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
         .option("--figures", "FILE", "write FILE: the baseline's work figures one per line (its diff is what a rebaseline moved), and stop"),
         .option("--good", "REV", "a revision where the figures matched (the last green night): named in how to bisect"),
-        .option("--json", "FILE", "also write the verdict as JSON (what moved, by how much, the exit status) to FILE"),
+        .option("--json", "FILE|-", "also write the verdict as JSON (what moved, by how much, the exit status) to FILE (- for stdout)"),
         .flag("--work-only", "judge work only (SQL, rows, allocations, instructions): time and memory are the A/B gate's (loadgen ab)"),
         .flag("--allow-missing", "a configuration of the baseline missing from the new results is listed, not a failure"),
     ]
@@ -35,11 +35,11 @@ enum CompareCommand {
         do {
             return try run(arguments)
         } catch let error as CommandError {
-            FileHandle.standardError.write(Data("loadgen: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("loadgen: \(Format.escapingControls(error.message))\n".utf8))
             return Self.usage
         } catch {
             // A CompareError (files that cannot be compared) or any other: the same line and status.
-            FileHandle.standardError.write(Data("loadgen: compare: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("loadgen: compare: \(Format.escapingControls("\(error)"))\n".utf8))
             return Self.usage
         }
     }
@@ -51,8 +51,9 @@ enum CompareCommand {
         let a = try Arguments(command: "compare", arguments: arguments, specs: specs)
         if let figures = a.string("--figures") {
             guard a.positional.count == 1 else { throw CommandError.usage("compare: --figures FILE takes one BASELINE.csv") }
+            let file = try checked("--figures", ReportFile(path: figures, signature: BaselineFigures.signature))
             let side = try ComparisonSide.read(a.positional)
-            try Data(BaselineFigures.render(side).utf8).write(to: URL(fileURLWithPath: figures))
+            try written("--figures", file, BaselineFigures.render(side))
             return ExitCode.success
         }
         guard a.positional.count >= 2 else {
@@ -67,10 +68,9 @@ enum CompareCommand {
         options.crossMachine = a.flag("--cross-machine")
         options.allowMissing = a.flag("--allow-missing")
         options.workOnly = a.flag("--work-only")
-        let report = a.string("--report")
-        if let report { try ReportFile(path: report, signature: "## loadgen compare").check() }
-        let json = a.string("--json").map { ReportFile(path: $0, signature: GateVerdict.signature("compare")) }
-        try json?.check()
+        // Both checked before any file is read: a name that cannot be written fails now, not after.
+        let report = try a.string("--report").map { try checked("--report", ReportFile(path: $0, signature: "## loadgen compare")) }
+        let json = try a.string("--json").map { try checked("--json", ReportFile(path: $0, signature: GateVerdict.signature("compare"))) }
         let baseline = try ComparisonSide.read([a.positional[0]])
         let current = try ComparisonSide.read(Array(a.positional.dropFirst()))
         let comparison = try Comparison(baseline: baseline, current: current, options: options)
@@ -81,14 +81,20 @@ enum CompareCommand {
         }
         let text = CompareReport.render(comparison, baseline: baseline.files, current: current.files)
             + Bisect.hint(comparison, good: a.string("--good"))
-        if let report {
-            try ReportFile(path: report, signature: "## loadgen compare").write(text)
-        } else {
-            print(text, terminator: "")
-        }
+        if let report { try written("--report", report, text) } else { print(text, terminator: "") }
         let status = comparison.isClean ? ExitCode.success : ExitCode.failure
-        try json?.write(GateVerdict.json(comparison, status: status))
+        if let json { try written("--json", json, GateVerdict.json(comparison, status: status)) }
         return status
+    }
+
+    /// `file` once it can be written, or the reason with its flag.
+    private static func checked(_ flag: String, _ file: ReportFile) throws -> ReportFile {
+        do { try file.check() } catch let error as ResultsFileError { throw CommandError.usage("compare: \(flag) \(error)") }
+        return file
+    }
+
+    private static func written(_ flag: String, _ file: ReportFile, _ text: String) throws {
+        do { try file.write(text) } catch let error as ResultsFileError { throw CommandError.usage("compare: \(flag) \(error)") }
     }
 }
 

@@ -35,6 +35,9 @@ enum GenerateCommand {
         let guessed = out.hasSuffix(".ndjson") || out.hasSuffix(".jsonl") ? "ndjson" : "json"
         let format = RecordFileFormat(rawValue: try a.choice("--format", RecordFileFormat.allCases.map(\.rawValue),
                                                              default: guessed))!
+        if out != "-", !ResultsFile(path: out).isStream, let problem = OutputName.problem(out) {
+            throw CommandError.usage("generate: --out \(out): \(problem)")
+        }
         if !a.flag("--force") { try OutputTarget.checkReplaceable(out, shape: shape) }
         // Ctrl-C, SIGTERM or SIGHUP stop the writing and remove the partial file (issue 55, item
         // 22): watched before the file exists, so no signal falls between the two.

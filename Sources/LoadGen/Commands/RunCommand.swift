@@ -94,9 +94,9 @@ enum RunCommand {
         if plan.json {
             print(try JSONExporter().render(summary), terminator: "")
         } else if !plan.quiet {
-            // With the CSV on stdout, the summary goes to stderr.
+            // With an output on stdout, the summary goes to stderr.
             let text = TerminalExporter().render(summary)
-            if plan.out == "-" { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
+            if plan.writesToStdout { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
         }
         runner.writeReports()
         // A lost output outranks a failed repetition: the failure is in the rows, the loss is not.
@@ -137,7 +137,8 @@ enum RunCommand {
     /// runs (`OutputName`).
     static func checkNames(_ plan: RunPlan) throws {
         let outputs: [(String, String?)] = [("--out", plan.out == "-" ? nil : plan.out), ("--timeline", plan.timeline),
-                                            ("--markdown", plan.markdown), ("--summary-csv", plan.summaryCSV),
+                                            ("--markdown", plan.markdown == "-" ? nil : plan.markdown),
+                                            ("--summary-csv", plan.summaryCSV == "-" ? nil : plan.summaryCSV),
                                             ("--store", plan.storePath == "memory" ? nil : plan.storePath)]
         for case let (flag, path?) in outputs where !ResultsFile(path: path).isStream {
             if let problem = OutputName.problem(path) { throw CommandError.usage("run: \(flag) \(path): \(problem)") }
@@ -213,8 +214,10 @@ enum RunCommand {
             }
             // The pointer travels with the file as its fragment (`feed.json#/apps`), so children,
             // the CSV's input column and reruns all read the same records.
+            let added = (plan.axes.first(where: { $0.parameter.flag == "--add-constraint" })?.values ?? [])
+                .filter { $0 != "none" }.map { $0.split(separator: "+").map(String.init) }
             input = try InputFile.scan(path + (plan.inputPointer.map { "#" + $0 } ?? ""), for: plan.baseConfiguration,
-                                       datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) })
+                                       datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) }, addedConstraints: added)
         }
         try plan.expand(input: input)
     }

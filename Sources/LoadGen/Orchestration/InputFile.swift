@@ -29,7 +29,10 @@ struct InputFile {
     }
 
     /// Reads the file at `path` for `configuration`'s model (or the dataset the file holds).
-    static func scan(_ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?) throws -> InputFile {
+    /// `addedConstraints`: every constraint a sweep of `--add-constraint` adds (each point reads
+    /// this file).
+    static func scan(_ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?,
+                     addedConstraints: [[String]] = []) throws -> InputFile {
         var configuration = configuration
         do {
             if configuration.model.path == nil {
@@ -43,11 +46,13 @@ struct InputFile {
             var record = Record()
             var keys = Set<UInt64>()
             var oneToOne = OneToOneCheck(shape: shape)
+            var others = OtherConstraintsCheck(shape: shape, constraints: Self.otherConstraints(source, added: addedConstraints))
             do {
                 while try reader.next(into: &record) {
                     let key = keyHash(record, shape, shape.key)
                     keys.insert(key)
                     try oneToOne.check(record, key: key, number: reader.recordNumber, path: path)
+                    try others.check(record, key: key, number: reader.recordNumber, path: path)
                 }
             } catch let error as ImportError {
                 throw nestedHint(error, reader)
@@ -73,6 +78,14 @@ struct InputFile {
         } catch let error as ImportModelError {
             throw RunPlan.modelError(error)
         }
+    }
+
+    /// The record entity's uniqueness constraints other than its key (LoopKit's `uuid` and
+    /// `syncIdentifier`, or one `--add-constraint` adds), as attribute names.
+    private static func otherConstraints(_ source: ImportSource, added: [[String]]) -> [[String]] {
+        guard let entity = source.file.entity(named: source.roles.entity) else { return [] }
+        let key = Set(source.roles.key)
+        return (entity.uniquenessConstraints + added).filter { !$0.isEmpty && Set($0) != key }.uniqued()
     }
 
     /// The built-in dataset whose file this is: by the JSON wrapper's array name, or by the key's
@@ -136,5 +149,44 @@ struct OneToOneCheck {
                                   + "and the relationship is one-to-one: each \(shape.entity) has its own; give each record its own")
         }
         first[parent] = (number, key)
+    }
+}
+
+/// The record entity's other uniqueness constraints: two records under different keys with the
+/// same values of one would run every strategy and fail most of them afterwards (the store keeps
+/// one row per value), so the feed is refused when read, naming both records (issue 55, item 15).
+/// A repeated record (the same key) may carry the same values again; a missing value is NULL,
+/// which a UNIQUE index lets repeat.
+struct OtherConstraintsCheck {
+    private let shape: RecordShape
+    /// Each constraint as its fields, and its attributes' names for the message.
+    private let constraints: [(fields: [Int], names: [String])]
+    /// Per constraint, each value's hash: the first record holding it, and that record's key hash.
+    private var first: [[UInt64: (record: Int, key: UInt64)]]
+
+    init(shape: RecordShape, constraints: [[String]]) {
+        self.shape = shape
+        // A constraint on an attribute the records do not fill holds NULL in every row: no conflict.
+        self.constraints = constraints.compactMap { names in
+            let fields = names.compactMap { name in shape.fields.firstIndex { $0.name == name } }
+            return fields.count == names.count ? (fields, names) : nil
+        }
+        first = Array(repeating: [:], count: self.constraints.count)
+    }
+
+    mutating func check(_ record: Record, key: UInt64, number: Int, path: String) throws {
+        for (i, constraint) in constraints.enumerated() where !constraint.fields.contains(where: record.values.isNull) {
+            let value = InputFile.keyHash(record, shape, constraint.fields)
+            guard let earlier = first[i][value] else {
+                first[i][value] = (number, key)
+                continue
+            }
+            guard earlier.key != key else { continue }
+            let names = constraint.names.joined(separator: ", ")
+            throw ImportError(path: path, record: number, offset: -1,
+                              message: "has the same \(names) as record \(earlier.record) under another key, and \(shape.entity) "
+                                  + "is unique by \(names) too (a second uniqueness constraint): a store keeps one of them, so every "
+                                  + "strategy would fail; give each record its own \(names), or drop that constraint")
+        }
     }
 }

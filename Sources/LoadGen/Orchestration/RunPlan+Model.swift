@@ -49,6 +49,9 @@ extension RunPlan {
             c.model.key = source.roles.key
             c.model.relationship = source.roles.relationshipChoice
             noteOnce(source)
+        } else if let added = c.model.addedConstraint, Set(added) != Set(source.roles.key) {
+            let line = ImportSource.secondConstraintNote(added, entity: source.roles.entity, key: source.roles.key)
+            if !modelNotes.contains(line) { modelNotes.append(line) }
         }
         let shape: RecordShape
         do { shape = try source.shape(c.shapeOptions) } catch let error as ImportModelError { throw Self.modelError(error) }

@@ -47,6 +47,8 @@ struct RunPlan {
     /// The version of the `--input` file its counts are of (`InputFile.version`): a repetition
     /// that ends with another there read records the run never counted, and fails.
     var inputVersion: InputFile.Version?
+    /// An output other than `--json` is standard output (`-`): the summary goes to stderr.
+    var writesToStdout: Bool { out == "-" || timeline == "/dev/stdout" || markdown == "-" || summaryCSV == "-" }
     /// `--input-path`: where the records' array sits inside the document (a JSON Pointer).
     var inputPointer: String?
     /// Where a suite's line came from ("bench/suites/nightly:12"), for messages; nil for the
@@ -81,9 +83,9 @@ struct RunPlan {
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
         .option("--out", "PATH|-", "append one CSV row per repetition to PATH (- for stdout)"),
-        .option("--timeline", "PATH", "append 10 ms samples (rows, RSS, heap) to PATH"),
-        .option("--markdown", "FILE", "write the summary table as Markdown"),
-        .option("--summary-csv", "FILE", "write one CSV row per configuration with its statistics"),
+        .option("--timeline", "PATH|-", "append 10 ms samples (rows, RSS, heap) to PATH"),
+        .option("--markdown", "FILE|-", "write the summary table as Markdown"),
+        .option("--summary-csv", "FILE|-", "write one CSV row per configuration with its statistics"),
         .flag("--json", "print repetitions and summary as JSON on stdout instead of the summary"),
         .flag("--dry-run", "print the configurations and the order they would run in, and stop"),
         .flag("--no-estimate", "with --dry-run: list the configurations without calibrating them for a duration (instant)"),
@@ -151,11 +153,15 @@ struct RunPlan {
                              ("--summary-csv", summaryCSV)] where path == "" {
             throw CommandError.usage("run: \(flag) expects a file path, got ''")
         }
-        for (flag, path) in [("--timeline", timeline), ("--markdown", markdown), ("--summary-csv", summaryCSV)] where path == "-" {
-            throw CommandError.usage("run: \(flag) expects a file path; only --out writes to stdout (-)")
-        }
         json = a.flag("--json")
-        if json && out == "-" { throw CommandError.usage("run: --json and --out - both write to stdout; choose one") }
+        // `-` is standard output for every output (issue 55, item 19); one of them at a time.
+        let toStdout = [("--out -", out == "-"), ("--timeline -", timeline == "-"), ("--markdown -", markdown == "-"),
+                        ("--summary-csv -", summaryCSV == "-"), ("--json", json)].filter(\.1).map(\.0)
+        if toStdout.count > 1 {
+            throw CommandError.usage("run: \(toStdout.joined(separator: " and ")) \(toStdout.count == 2 ? "both" : "all") write to stdout; "
+                                     + "give files to all but one")
+        }
+        if timeline == "-" { timeline = "/dev/stdout" }
         quiet = a.flag("--quiet")
         dryRun = a.flag("--dry-run")
         estimates = !a.flag("--no-estimate")

@@ -3,6 +3,9 @@
 /// else. The baseline itself changes on every line (run ids, dates, times); its figures do not
 /// unless the code did.
 package enum BaselineFigures {
+    /// How the file starts: what `--figures` replaces (and nothing else).
+    package static let signature = "# Work figures of the baseline"
+
     /// "context-reset rows=100000 | sql_statements | 291015": exact figures as their distinct
     /// values (a racing count as its range), near-exact ones as the median to three significant
     /// digits (the gate's tolerance is 0.5 %).
@@ -25,7 +28,7 @@ package enum BaselineFigures {
                 lines.append("\(label) | \(figure) | \(significant(s.median))")
             }
         }
-        return "# Work figures of the baseline beside this file, one per line: its diff is what a rebaseline moved.\n"
+        return signature + " beside this file, one per line: its diff is what a rebaseline moved.\n"
             + lines.sorted().joined(separator: "\n") + "\n"
     }
 

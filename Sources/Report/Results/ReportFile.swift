@@ -12,9 +12,14 @@ package struct ReportFile: Sendable {
         self.signature = signature
     }
 
+    /// `-`: standard output, as for every output of loadgen (issue 55, item 19).
+    package var isStandardOutput: Bool { path == "-" }
+
     /// Checks, before anything runs, that the file can be written: a device is written in
-    /// place, a link through (the file it leads to is checked), a loop of links refused.
+    /// place, a link through (the file it leads to is checked), a loop of links refused, and a
+    /// name without room for the temporary file beside it refused before the work, not after.
     package func check() throws {
+        if isStandardOutput { return }
         let output: OutputPath
         do { output = try OutputPath(path) } catch { throw ResultsFileError.linkLoop(path) }
         if output.isStream { return }
@@ -33,11 +38,16 @@ package struct ReportFile: Sendable {
             throw ResultsFileError.missingFolder(folder)
         }
         guard ResultsFile.canCreateFile(in: folder) else { throw ResultsFileError.notWritable(folder) }
+        if let problem = OutputName.problem(target) { throw ResultsFileError.nameTooLong(path, problem) }
     }
 
     /// Writes `text` as the whole file (`OutputPath`): a device or pipe (`/dev/null`) in place,
     /// a link through, a regular file by renaming a temporary file beside it over it.
     package func write(_ text: String) throws {
+        if isStandardOutput {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
         try check()
         do {
             try OutputPath(path).replace(with: Data(text.utf8))

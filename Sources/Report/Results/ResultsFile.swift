@@ -203,9 +203,12 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     case cannotRead(String)
     case cannotWrite(String, errno: Int32)
     case linkLoop(String)
+    case nameTooLong(String, String)
 
     package var description: String {
         switch self {
+        case .nameTooLong(let path, let problem):
+            return "\(path): \(problem)"
         case .linkLoop(let path):
             return "\(path) is a loop of symbolic links (or a link that cannot be read); give another path"
         case .missingFolder(let folder):
@@ -240,6 +243,7 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .missingFolder, .notWritable, .isFolder, .foreignHeader, .olderVersion, .truncatedRow, .notOurs, .cannotOpen,
              .linkLoop: return 73
+        case .nameTooLong: return 64
         case .cannotRead, .cannotWrite: return 74
         }
     }

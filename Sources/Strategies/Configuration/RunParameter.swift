@@ -290,6 +290,11 @@ extension RunParameter {
                      defaultText: "none", sweeps: false, columns: ["many_to_many"], render: { [$0.model.manyToMany ?? ""] },
                      parse: { text, c throws(RunParameterError) in
                          guard !text.isEmpty else { throw RunParameterError(accepted: "a many-to-many's name, or none") }
+                         // One per run: a list would read as one name whose key is the rest.
+                         guard !text.contains(",") else {
+                             throw RunParameterError(accepted: "one many-to-many (NAME or NAME.KEY): a run relates its records through "
+                                                     + "one; give each its own run, or its own line of a --suite")
+                         }
                          c.model.manyToMany = text == "none" ? nil : text
                      }, uses: always, unset: { $0.model.manyToMany = nil }).scoped(.model(needsModel: true)),
         RunParameter(flag: "--members", valueName: "N", help: "with --many-to-many: objects each record relates to through it",

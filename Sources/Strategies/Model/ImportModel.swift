@@ -146,9 +146,9 @@ package struct ImportModel: Sendable {
             let fileName = mapped ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
             var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
             let taken = shape.fields.contains { $0.fileName == fileName }
-            // Inside the related object (a nested object, or the element holding the records) the
-            // key is under the destination attribute's own member.
-            keyField.container = .init(name: relationship.name, member: options.member(parentKey, of: parent.name, userInfo: a.userInfo),
+            // Inside the related object (a nested object under the relationship's member, or the
+            // element holding the records) the key is under the destination attribute's own member.
+            keyField.container = .init(name: relationshipMember, member: options.member(parentKey, of: parent.name, userInfo: a.userInfo),
                                        only: taken)
             shape.fields.append(keyField)
             shape.parentKey.append(shape.fields.count - 1)

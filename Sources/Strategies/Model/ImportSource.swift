@@ -30,7 +30,14 @@ package struct ImportSource: Sendable {
                                        + "(one of: \(names)), or none")
             }
             file = file.adding(constraint: added, to: entity.name)
-            roles = try ImportRoles.resolve(file, configuration.model)
+            // A key the model constrains stays the key: a constraint added on another attribute
+            // is a second one (counted for duplicates), not a question of which keys a record.
+            var choice = configuration.model
+            if choice.key == nil, roles.keyIsUnique { choice.key = roles.key }
+            roles = try ImportRoles.resolve(file, choice)
+            if Set(added) != Set(roles.key) {
+                roles.explanation.append(Self.secondConstraintNote(added, entity: entity.name, key: roles.key))
+            }
         }
         if let index = configuration.model.addedIndex {
             // The roles stay as the model gives them: an index added to a key-less entity does
@@ -40,6 +47,16 @@ package struct ImportSource: Sendable {
         let source = ImportSource(file: file, roles: roles)
         cache.withLock { $0[key] = source }
         return source
+    }
+
+    /// What a constraint added on another attribute than the key does: the store has it (a UNIQUE
+    /// index, as Core Data lays a constraint out) and a save checks it, but records are still found
+    /// by their key: its index serves the save's conflict check only (issue 55, item 15).
+    package static func secondConstraintNote(_ added: [String], entity: String, key: [String]) -> String {
+        let names = added.joined(separator: "+")
+        return "--add-constraint \(names): a second uniqueness constraint on \(entity) (its UNIQUE index in the store, checked "
+            + "at each save); records are still found by \(key.isEmpty ? "nothing (no key)" : key.joined(separator: "+")), "
+            + "its index serving the save's conflict check only; a feed repeating a \(names) under two keys is refused when read"
     }
 
     /// `file` with the index `--add-index` asks for, after checking its entity and attributes.

@@ -168,6 +168,9 @@ package final class RecordFileReader: RecordSource {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw ImportFileError(path: path, errno: 0, why: "is a folder; give the import file in it (a .json or .ndjson file)")
+            }
             throw ImportFileError(path: path, errno: 0, why: "is a pipe or a device, and an import file is read more than once (its "
                                   + "records counted first, then read by each repetition): save it to a file (… > feed.ndjson) and give that")
         }
@@ -453,6 +456,12 @@ package final class RecordFileReader: RecordSource {
                 }
                 if ignoredMembers.count < 8, !ignoredMembers.contains(field.string) { ignoredMembers.append(field.string) }
                 try skipValue()
+                continue
+            }
+            // A relationship's member that is also the key's flat name (its mappedKeyName, as
+            // MagicalRecord maps it) holds the key itself, or the related object as an object.
+            if let members = containerByName[field], try peek() == UInt8(ascii: "{") {
+                try readContainer(members, seen: &seen, into: &r.values)
                 continue
             }
             try readMember(of: f, seen: &seen, into: &r.values)

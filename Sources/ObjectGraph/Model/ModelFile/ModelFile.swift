@@ -102,7 +102,8 @@ package struct ModelFileError: Error, Sendable, Equatable, CustomStringConvertib
     package var path: String
     package var line: Int?
     package var message: String
-    /// Nothing is at the path.
+    /// Nothing is at the path, or nothing that can be read (sysexits' 66, "did not exist or was
+    /// not readable"), rather than a model file that is wrong (65).
     package var isMissing = false
 
     package var description: String {
@@ -129,7 +130,7 @@ extension ModelFile {
     static func contents(of file: String) throws(ModelFileError) -> Data {
         var info = stat()
         guard stat(file, &info) == 0 else {
-            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))")
+            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
@@ -137,11 +138,11 @@ extension ModelFile {
         default: throw ModelFileError(path: file, message: "is not a regular file (a device or a pipe): give the model's folder or its contents file")
         }
         guard let handle = FileHandle(forReadingAtPath: file) else {
-            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))")
+            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
         }
         defer { try? handle.close() }
         do { return try handle.readToEnd() ?? Data() } catch {
-            throw ModelFileError(path: file, message: "cannot be read: \(error.localizedDescription)")
+            throw ModelFileError(path: file, message: "cannot be read: \(error.localizedDescription)", isMissing: true)
         }
     }
 
