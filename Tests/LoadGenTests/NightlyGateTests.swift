@@ -255,6 +255,72 @@ import Testing
         #expect(check.status == 0 && check.output.contains("ok"), "\(check.output)")
     }
 
+    /// Issue 55, item 7: the pull request number in the artifact is the fork's to write. The
+    /// comment workflow's own script, run under Node against a mock of GitHub, comments on the
+    /// pull request whose head is the commit and repository the gate built, and on nothing else
+    /// (another pull request, an issue), and cuts a body over GitHub's limit.
+    @Test func theCommentGoesOnlyToThePullRequestTheGateBuilt() async throws {
+        let dir = CLI.makeFolder()
+        let harness = dir + "/harness.js"
+        try #"""
+            const fs = require('fs');
+            const yamlScript = fs.readFileSync(process.argv[2], 'utf8');
+            const calls = [], failed = [];
+            const pulls = { 7: { head: { sha: 'abc', repo: { full_name: 'fork/app' } } },
+                            8: { head: { sha: 'def', repo: { full_name: 'someone/app' } } },
+                            10: { head: { sha: 'abc', repo: { full_name: 'other/app' } } } };
+            const github = {
+              rest: {
+                pulls: { get: async ({ pull_number }) => { if (!pulls[pull_number]) throw new Error('Not Found'); return { data: pulls[pull_number] }; } },
+                issues: { listComments: 'listComments',
+                          updateComment: async (a) => calls.push(['update', a.comment_id, a.body.length]),
+                          createComment: async (a) => calls.push(['create', a.issue_number, a.body.length]) },
+              },
+              paginate: async () => [],
+            };
+            const context = { repo: { owner: 'owner', repo: 'app' },
+                              payload: { workflow_run: { head_sha: 'abc', head_repository: { full_name: 'fork/app' }, html_url: 'https://run' } } };
+            const core = { setFailed: (m) => failed.push(m) };
+            const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+            new AsyncFunction('require', 'github', 'context', 'core', yamlScript)(require, github, context, core)
+              .then(() => console.log(JSON.stringify({ calls, failed })));
+            """#.write(toFile: harness, atomically: true, encoding: .utf8)
+        let extract = try await run("/usr/bin/env", ["python3", "-c", """
+            import sys, yaml
+            w = yaml.safe_load(open(sys.argv[1]))
+            step = [s for s in w["jobs"]["comment"]["steps"] if "github-script" in s.get("uses", "")][0]
+            open(sys.argv[2], "w").write(step["with"]["script"])
+            """, Self.checkout + "/.github/workflows/gate-comment.yml", dir + "/script.js"])
+        #expect(extract.status == 0, "\(extract.output)")
+        func post(_ number: String, bodyLength: Int = 100) async throws -> String {
+            try FileManager.default.createDirectory(atPath: dir + "/gate-comment", withIntermediateDirectories: true)
+            try number.write(toFile: dir + "/gate-comment/pr-number", atomically: true, encoding: .utf8)
+            let body = "<!-- loadgen-gate -->\n" + String(repeating: "x", count: bodyLength)
+            try body.write(toFile: dir + "/gate-comment/comment.md", atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["node", harness, dir + "/script.js"]
+            p.currentDirectoryURL = URL(fileURLWithPath: dir)
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = pipe
+            try p.run()
+            let text = String(decoding: await CLI.readToEnd(pipe), as: UTF8.self)
+            await CLI.exit(of: p)
+            return text
+        }
+        let own = try await post("7")
+        #expect(own.contains(#""calls":[["create",7,"#) && own.contains(#""failed":[]"#), "\(own)")
+        let other = try await post("8")
+        #expect(other.contains(#""calls":[]"#) && other.contains("#8's head is someone/app@def"), "\(other)")
+        let sameCommitOtherRepository = try await post("10")
+        #expect(sameCommitOtherRepository.contains(#""calls":[]"#), "\(sameCommitOtherRepository)")
+        let issue = try await post("9")
+        #expect(issue.contains(#""calls":[]"#) && issue.contains("#9 is not a pull request"), "\(issue)")
+        let long = try await post("7", bodyLength: 100_000)
+        #expect(long.contains(#"["create",7,"#) && !long.contains(#",100022]"#), "\(long)")
+    }
+
     /// Issue 47, 2: the history kept on a branch of origin, one commit a night, restored whole;
     /// a branch that does not exist yet starts the history.
     @Test func theHistoryIsKeptOnABranch() async throws {

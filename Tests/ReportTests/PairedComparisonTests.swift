@@ -59,6 +59,18 @@ import Testing
         #expect(c.configurations[0].smallestVisible == nil)
     }
 
+    /// Issue 55, item 18: when ab cannot judge (it exits 2), ab.md's heading says so, not "no
+    /// slowdown", and a configuration is counted once, not once per measure.
+    @Test func aPageThatCouldNotJudgeSaysSo() {
+        let few = rounds(["batch", "prefetch"], 3, slower: [:])
+        let c = PairedComparison(base: few.base, new: few.new)
+        var context = PairedReport.Context()
+        context.unjudged = "2 configurations could not be judged: 3 pairs cannot flag a slowdown at this level"
+        let report = PairedReport.render(c, context: context)
+        #expect(report.hasPrefix("## loadgen ab: not judged: 2 configurations could not be judged"), "\(report)")
+        #expect(report.contains(" 2 configurations cannot be flagged at all"), "\(report)")
+    }
+
     /// What the base measured alone, or the new alone, is said, never silently dropped; the work
     /// that changed reads as numbers.
     @Test func unpairedConfigurationsAndWorkChangesAreSaid() {

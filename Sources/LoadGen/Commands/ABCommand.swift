@@ -52,10 +52,14 @@ enum ABCommand {
         context.rounds = base.count
         context.machine = new.first?.first.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores" } ?? ""
         let comparison = PairedComparison(base: base, new: new, options: options)
+        let (status, why) = verdict(comparison, failed: failed)
+        if let why {
+            FileHandle.standardError.write(Data("loadgen: ab: \(why)\n".utf8))
+            context.unjudged = why
+        }
         let text = PairedReport.render(comparison, context: context)
         try page.write(text)
         print(text, terminator: "")
-        let status = verdict(comparison, failed: failed)
         if let json = a.string("--json") {
             try ReportFile(path: json, signature: GateVerdict.signature("ab"))
                 .write(GateVerdict.json(comparison, status: status, notJudged: context.notJudged, rounds: context.rounds))
@@ -99,22 +103,25 @@ enum ABCommand {
     /// when a configuration could not be paired or a run of it failed (a gate that judged part
     /// of its suite must not pass either), or when a configuration had too few pairs for its
     /// test to flag any slowdown; 1 for a slowdown.
-    static func verdict(_ comparison: PairedComparison, failed: [String] = []) -> Int32 {
-        if comparison.configurations.isEmpty { return CompareCommand.usage }
+    /// The exit status, and why the gate could not judge when it could not (ab.md's heading says
+    /// it instead of "no slowdown": issue 55, item 18).
+    static func verdict(_ comparison: PairedComparison, failed: [String] = []) -> (status: Int32, why: String?) {
+        if comparison.configurations.isEmpty { return (CompareCommand.usage, "nothing was paired") }
         // A configuration only the new revision measured is what the change adds: said, not failed.
         let unjudged = comparison.unpaired.filter { $0.why != PairedComparison.newOnly }.map { "\($0.configuration) (\($0.why))" }
             + failed
         if let first = unjudged.first {
-            FileHandle.standardError.write(Data(("loadgen: ab: \(unjudged.count) configuration(s) were not judged, first \(first): "
-                + "the gate cannot pass on part of its suite; see Not judged in ab.md\n").utf8))
-            return CompareCommand.usage
+            return (CompareCommand.usage, "\(unjudged.count) configuration\(unjudged.count == 1 ? " was" : "s were") not judged, first "
+                    + "\(first): the gate cannot pass on part of its suite; see Not judged in ab.md")
         }
+        // Wall and CPU time are judged apart: a configuration counts once, however many of its
+        // measures are blind.
+        let blind = comparison.blind.map(\.name).uniqued()
         if let first = comparison.blind.first {
-            FileHandle.standardError.write(Data(("loadgen: ab: \(comparison.blind.count) configuration(s) could not be judged: "
-                + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more\n").utf8))
-            return CompareCommand.usage
+            return (CompareCommand.usage, "\(blind.count) configuration\(blind.count == 1 ? "" : "s") could not be judged: "
+                    + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more")
         }
-        return comparison.regressions.isEmpty ? ExitCode.success : ExitCode.failure
+        return (comparison.regressions.isEmpty ? ExitCode.success : ExitCode.failure, nil)
     }
 
     // MARK: Running

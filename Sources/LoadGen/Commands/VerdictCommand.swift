@@ -37,10 +37,24 @@ enum VerdictCommand {
         return ExitCode.success
     }
 
-    /// The verdict at `path`; nil when the path is not given or the file is missing (the part did
-    /// not run: the comment says so); a file that is not `tool`'s verdict is refused (65).
+    /// The verdict at `path`; nil when the path is not given or nothing is there (the part did
+    /// not run: the comment says so); a file that is there and cannot be read is no input (66),
+    /// not a part that did not run; one that is not `tool`'s verdict is refused (65).
     static func read(_ path: String?, tool: String, flag: String) throws -> [String: Any]? {
-        guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let path else { return nil }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        // Non-blocking: a FIFO without a writer would hold the open forever.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        let why = fd < 0 ? "cannot be read: " + String(cString: strerror(errno))
+            : fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? "is a folder" : nil
+        if let why {
+            if fd >= 0 { close(fd) }
+            throw CommandError(message: "verdict: \(flag) \(path) \(why); give the file 'loadgen \(tool) --json' wrote",
+                               exitCode: ExitCode.noInput)
+        }
+        _ = fcntl(fd, F_SETFL, 0)
+        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
         guard let object = GateVerdict.read(data, tool: tool) else {
             throw CommandError(message: "verdict: \(flag) \(path) is not what 'loadgen \(tool) --json' writes", exitCode: ExitCode.dataError)
         }

@@ -54,33 +54,83 @@ package enum GateVerdict {
     package static func comment(work: [String: Any]?, time: [String: Any]?, link: String?) -> String {
         let regressions = workRegressions(work) + timeRegressions(time)
         let unjudged = strings(work?["not_judged"]).map { "work · " + $0 } + strings(time?["not_judged"]).map { "time · " + $0 }
+        let failed = failedParts(work: work, time: time)
         let headline = !regressions.isEmpty ? "\(regressions.count) regression\(regressions.count == 1 ? "" : "s")"
+            : !failed.isEmpty ? "did not pass (" + failed.map(\.detail).joined(separator: "; ") + ")"
             : !unjudged.isEmpty || work == nil || time == nil ? "not everything could be judged" : "no regression"
         var text = commentMarker + "\n## loadgen gate: \(headline)\n\n"
         text += "| part | judged | verdict | what moved | what it cannot see |\n|---|---|---|---|---|\n"
         text += "| **Work**: instructions, allocations, SQL, rows (both sides under callgrind, compared exactly) | "
             + workRow(work) + " | wall time: fsync, lock waits, a consumer's lag |\n"
         text += "| **Time**: wall and CPU time per record (paired A/B) | " + timeRow(time) + " |\n"
+        let report = link.map { "[the full report](\($0))" } ?? "the full report (the workflow run)"
+        // GitHub refuses a comment over 65,536 characters (672 regressions made 101 k): each list
+        // takes what fits of half the room left, and says how many it leaves to the report.
+        let room = (commentLimit - text.utf8.count - 200) / 2
         if !regressions.isEmpty {
-            text += "\n**Regressions**\n\n" + regressions.map { "- \($0.title.dropFirst(titlePrefix.count)): \($0.detail)\n" }.joined()
+            text += "\n**Regressions**\n\n" + capped(regressions.map { "- \($0.title.dropFirst(titlePrefix.count)): \($0.detail)\n" },
+                                                      room: room, what: "regression", report: report)
         }
-        if !unjudged.isEmpty { text += "\n**Not judged**\n\n" + unjudged.map { "- \($0)\n" }.joined() }
+        if !unjudged.isEmpty { text += "\n**Not judged**\n\n" + capped(unjudged.map { "- \($0)\n" }, room: room, what: "entry", report: report) }
         if let link { text += "\n[The full report](\(link))\n" }
         return text
     }
 
+    /// The most characters GitHub takes in a comment.
+    package static let commentLimit = 65_536
+    /// The most error annotations GitHub shows for one step: the rest would be dropped unsaid.
+    package static let annotationLimit = 10
+
+    /// As many `lines` as fit in `room` bytes (UTF-8: never fewer than GitHub's characters),
+    /// then one saying how many are left out and where they are.
+    private static func capped(_ lines: [String], room: Int, what: String, report: String) -> String {
+        var text = "", used = 0
+        for (i, line) in lines.enumerated() {
+            guard used + line.utf8.count <= room else {
+                let left = lines.count - i
+                return text + "- … and \(left) more \(what)\(left == 1 ? "" : "s"), in \(report)\n"
+            }
+            text += line
+            used += line.utf8.count
+        }
+        return text
+    }
+
     /// GitHub's workflow commands: an error annotation per regression, on the check.
+    /// At most `annotationLimit`: past it, the last says how many more the comment and the full
+    /// report list.
     package static func annotations(work: [String: Any]?, time: [String: Any]?) -> String {
-        (workRegressions(work) + timeRegressions(time)).map { r in
+        var all = workRegressions(work) + timeRegressions(time) + failedParts(work: work, time: time)
+        if all.count > annotationLimit {
+            let left = all.count - (annotationLimit - 1)
+            all = Array(all.prefix(annotationLimit - 1))
+                + [(titlePrefix + "\(left) more", "\(left) more regressions, not annotated (GitHub shows \(annotationLimit) per step): "
+                    + "see the pull request's comment and the full report")]
+        }
+        return all.map { r in
             "::error title=\(escaped(r.title, property: true))::\(escaped(r.detail, property: false))\n"
         }.joined()
     }
+
+    /// The parts that exited with a failure and list no regression (compare exits 1 for a
+    /// configuration of the baseline not measured again, ab 2 for what it could not judge): each
+    /// fails the gate as a regression does, and says so (it showed "no regression": issue 55, item 18).
+    private static func failedParts(work: [String: Any]?, time: [String: Any]?) -> [(title: String, detail: String)] {
+        [("work", "compare", work), ("time", "ab", time)].compactMap { name, tool, part in
+            guard let part, status(part) != 0, objects(part["regressions"]).isEmpty else { return nil }
+            let why = strings(part["not_judged"]).first.map { ": " + $0 } ?? ""
+            return (titlePrefix + name, "\(tool) exited \(status(part))\(why)")
+        }
+    }
+
+    private static func status(_ part: [String: Any]) -> Int { part["status"] as? Int ?? 0 }
 
     private static func workRow(_ work: [String: Any]?) -> String {
         guard let work else { return "— | the work step did not run | — " }
         let moved = objects(work["regressions"]).prefix(3).map { "\($0["configuration"] ?? "") \($0["figure"] ?? "") \($0["change"] ?? "")" }
         let count = objects(work["regressions"]).count
-        return "\(work["configurations"] ?? 0) configurations | \(count == 0 ? "no regression" : "\(count) regression\(count == 1 ? "" : "s")") | "
+        let verdict = count > 0 ? "\(count) regression\(count == 1 ? "" : "s")" : status(work) != 0 ? "exited \(status(work))" : "no regression"
+        return "\(work["configurations"] ?? 0) configurations | \(verdict) | "
             + (moved.isEmpty ? "—" : moved.joined(separator: "; ") + (count > 3 ? "; …" : ""))
     }
 
@@ -93,7 +143,8 @@ package enum GateVerdict {
         let blind = seen.isEmpty ? "any slowdown (too few pairs)"
             : String(format: "a slowdown under %.1f %% … %.1f %% (the smallest each would flag 9 times in 10)", seen[0] * 100, seen.last! * 100)
         return "\(names.count) configurations × \(time["rounds"] ?? 0) rounds | "
-            + (slower.isEmpty ? "no slowdown" : "\(slower.count) slowdown\(slower.count == 1 ? "" : "s")") + " | "
+            + (!slower.isEmpty ? "\(slower.count) slowdown\(slower.count == 1 ? "" : "s")" : status(time) != 0 ? "exited \(status(time))"
+               : "no slowdown") + " | "
             + (slower.isEmpty ? "—" : slower.map { "\($0["name"] ?? "") \($0["measure"] ?? "") \(percent($0["change"]))" }.joined(separator: "; "))
             + " | " + blind
     }

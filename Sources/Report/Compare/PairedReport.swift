@@ -12,6 +12,8 @@ package enum PairedReport {
         package var load: (before: Double, after: Double)?
         package var machine = ""
         package var notJudged: [String] = []
+        /// Why the gate could not judge (ab exits 2), nil when it could: the heading says it.
+        package var unjudged: String?
 
         package init() {}
     }
@@ -23,12 +25,14 @@ package enum PairedReport {
         let regressions = c.regressions
         let faster = (c.configurations + c.strategies).filter { $0.verdict == .faster }
         var text = signature
+        let count = Set(c.configurations.map(\.name)).count
         if c.configurations.isEmpty {
             text += "nothing was paired\n\n"
+        } else if regressions.isEmpty, let why = context.unjudged {
+            text += "not judged: \(why)\n\n"
         } else if regressions.isEmpty {
-            let count = Set(c.configurations.map(\.name)).count
             text += "no slowdown in \(count) configuration\(count == 1 ? "" : "s") (wall time and CPU time)"
-                + (faster.isEmpty ? "" : "; \(faster.count) faster") + "\n\n"
+                + (faster.isEmpty ? "" : "; \(faster.count) measure\(faster.count == 1 ? "" : "s") faster") + "\n\n"
         } else {
             text += "\(regressions.count) slowdown\(regressions.count == 1 ? "" : "s"): "
                 + regressions.map { "\($0.name) \($0.measure.rawValue) \(percent($0.change)) (p = \(p($0.pSlower)))" }
@@ -64,7 +68,8 @@ package enum PairedReport {
     private static func sensitivity(_ c: PairedComparison) -> String {
         var text = ""
         let visible = c.configurations.compactMap(\.smallestVisible).sorted()
-        let blind = c.configurations.filter { $0.smallestVisible == nil }.map(\.name)
+        // One per configuration: its wall and CPU time are two measures, blind together.
+        let blind = c.configurations.filter { $0.smallestVisible == nil }.map(\.name).uniqued()
         if !visible.isEmpty {
             text += String(format: "**What it can see:** the smallest slowdown these pairs would flag 9 times in 10 is %.1f %% "
                            + "(median over configurations and measures; %.1f … %.1f %%; each in the table).",
