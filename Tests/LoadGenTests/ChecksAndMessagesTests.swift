@@ -50,18 +50,16 @@ import Testing
         chmod(dir, 0o755)
         chmod(model + "/contents", 0)
         let arguments = ["run", "--model", model, "--rows", "10"]
-        let m = try await CLI.offPool {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/bin/setpriv" : CLI.binary)
-            p.arguments = getuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary] + arguments : arguments
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            return (p.terminationStatus, text)
-        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/bin/setpriv" : CLI.binary)
+        p.arguments = getuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary] + arguments : arguments
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: await CLI.readToEnd(err), as: UTF8.self)
+        await CLI.exit(of: p)
+        let m = (p.terminationStatus, text)
         #expect(m.0 == 66 && m.1.contains("cannot be read: Permission denied"), "\(m)")
         let i = try await CLI.run(["run", "--input", dir, "--strategy", "batch"], tmpdir: dir)
         #expect(i.status == 66 && i.stderr.contains("is a folder; give the import file in it"), "\(i.stderr)")

@@ -89,15 +89,17 @@ import Testing
     /// configuration missing now fails (1) unless --allow-missing, a shard given twice is refused.
     @Test func compareFailsWhenItComparedNothingOrPart() async throws {
         let other = try await write("other-rows.csv") { row in
+            // Consistent figures: a store of fewer rows than keys would be refused as edited.
             row["rows"] = "1600"
             row["unique_keys"] = "1600"
+            row["store_rows"] = "1600"
             row["run_id"] = "x" + (row["run_id"] ?? "")
         }
         let nothing = try await CLI.run(["compare", Self.base.path, other])
         #expect(nothing.status == 2 && nothing.stderr.contains("nothing was compared"), "\(nothing.stderr)")
 
         let part = try await write("part.csv") { row in
-            if row["strategy"] == "prefetch" { row["rows"] = "1600"; row["unique_keys"] = "1600" }
+            if row["strategy"] == "prefetch" { row["rows"] = "1600"; row["unique_keys"] = "1600"; row["store_rows"] = "1600" }
         }
         let missing = try await CLI.run(["compare", Self.base.path, part])
         #expect(missing.status == 1 && missing.stdout.contains("1 configuration of the baseline not measured"), "\(missing.stdout)")

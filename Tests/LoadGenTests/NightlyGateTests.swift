@@ -475,7 +475,7 @@ import Testing
             try FileManager.default.copyItem(atPath: one, toPath: dir + "/ab/new/" + name)
         }
         let judged = try await CLI.run(["ab", "--judge", "--out", dir + "/ab"])
-        #expect(judged.status == 2 && judged.stderr.contains("were not judged, first prefetch"), "\(judged.stderr)")
+        #expect(judged.status == 2 && judged.stderr.contains("1 configuration was not judged, first prefetch"), "\(judged.stderr)")
         #expect(try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains("**Not judged:** prefetch"))
         // The other way round, prefetch is what the change adds: said, and no failure of the gate.
         try FileManager.default.removeItem(atPath: dir + "/ab/ab.md")
