@@ -249,6 +249,9 @@ package final class Statement {
         return try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// How many columns a row of the result has.
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
+
     /// The type a result column was declared with in its table (`VARCHAR`, `INTEGER`), through
     /// subqueries; nil for an expression. A temporary table declared with it compares and converts
     /// values as the store does, so lookups between the two can use an index (SQLite refuses an

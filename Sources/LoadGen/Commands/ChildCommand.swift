@@ -62,7 +62,13 @@ enum ChildCommand {
         }
         guard task.configuration.operation.needsFilledStore else { return nil }
         do {
-            job.operationTarget = try OperationSetup.prepare(job)
+            if let template = task.prefillTemplate, let target = PrefilledStore.restore(template, into: job.store) {
+                job.operationTarget = target
+            } else {
+                let target = try OperationSetup.prepare(job)
+                job.operationTarget = target
+                if let template = task.prefillTemplate { PrefilledStore.save(job.store, target: target, as: template) }
+            }
             job.prepared = try strategy.setUp(job)
             return nil
         } catch {

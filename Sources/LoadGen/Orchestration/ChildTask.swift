@@ -19,4 +19,7 @@ struct ChildTask: Codable, Sendable {
     var orphanPaths: [String] = []
     /// The child runs under callgrind (`--instructions`): no sampler thread, whose work would count.
     var underCallgrind = false
+    /// For an update, delete or read: the filled store of this configuration's first repetition
+    /// (`PrefilledStore`), copied instead of filling again; the first repetition makes it.
+    var prefillTemplate: String?
 }

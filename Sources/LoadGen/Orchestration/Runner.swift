@@ -23,6 +23,10 @@ struct Runner {
     /// Set by `interrupted(by:)`: the reports say what never ran.
     private var interruption: String?
     private var sequence = 0
+    /// The folder of the filled stores kept for repetitions, and each fill's template by its
+    /// configuration without the strategy (`prefillTemplate`).
+    private var prefillFolder: String?
+    private var prefillTemplates: [RunConfiguration: String] = [:]
     /// Outputs that failed, by option, in order: each fails on its own and gets no more rows;
     /// the run goes on, its summary is printed, and the exit status reports the first.
     private(set) var outputFailures: [CommandError] = []
@@ -120,6 +124,7 @@ struct Runner {
     }
 
     mutating func runAll() throws {
+        defer { removePrefilledStores() }
         for i in plans.indices {
             current = i
             try run(plans[i], line: plans.count > 1 ? "suite line \(i + 1) of \(plans.count), " : "")
@@ -203,6 +208,7 @@ struct Runner {
         var task = ChildTask(configuration: configuration, store: location.options, runID: runID, label: display,
                              progress: plan.progress, timelinePath: timelinePart, orphanPaths: location.orphanPaths)
         task.underCallgrind = plan.countsInstructions
+        task.prefillTemplate = try prefillTemplate(configuration, plan: plan)
         var measurement: RunMeasurement
         let childStarted = Clock.nanoseconds()
         switch try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil) {
@@ -221,6 +227,26 @@ struct Runner {
             timelineRows = lines.map { $0.components(separatedBy: ",") + [configuration.strategy, point] }
         }
         return Repetition(runID: runID, startedAt: startedAt, measurement: measurement, timelineRows: timelineRows)
+    }
+
+    /// Where the filled store of `configuration` is kept for its repetitions (one folder for the
+    /// run, removed at its end); nil when nothing is filled or the store lives in memory. Keyed
+    /// by the configuration without its strategy: the fill is the same raw import whatever the
+    /// strategy, so the idioms of one question start from one fill.
+    private mutating func prefillTemplate(_ configuration: RunConfiguration, plan: RunPlan) throws -> String? {
+        guard configuration.operation.needsFilledStore, plan.storePath != "memory" else { return nil }
+        var key = configuration
+        key.strategy = ""
+        if let known = prefillTemplates[key] { return known }
+        if prefillFolder == nil { prefillFolder = try TemporaryFolders.make() }
+        let template = prefillFolder! + "/prefill-\(prefillTemplates.count + 1).sqlite"
+        prefillTemplates[key] = template
+        return template
+    }
+
+    /// Removes the filled stores kept for the run's repetitions.
+    func removePrefilledStores() {
+        if let prefillFolder { try? FileManager.default.removeItem(atPath: prefillFolder) }
     }
 
     /// Fails a repetition whose `--input` file is not the version the run counted (replaced or
