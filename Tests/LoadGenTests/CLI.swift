@@ -17,6 +17,16 @@ struct CLI {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("loadgen").path
     }
 
+    /// `run` without `--repeat` runs `--repeat auto` (at least three rounds, until the order is
+    /// clear): the command-line tests pin one repetition unless they give `--repeat` (the tests of
+    /// auto give `--repeat auto`), so that the suite stays fast; `RepeatAutoTests` and the
+    /// statistics' own tests cover the default.
+    static func pinningRepetitions(_ arguments: [String]) -> [String] {
+        guard arguments.first == "run", !arguments.contains("--repeat"), !arguments.contains("--suite"),
+              !arguments.contains("--help") else { return arguments }
+        return arguments + ["--repeat", "1"]
+    }
+
     /// A fresh folder for one test, used as TMPDIR and for its files.
     static func makeFolder() -> String {
         let path = NSTemporaryDirectory() + "loadgen-cli-\(UUID().uuidString)"
@@ -28,6 +38,7 @@ struct CLI {
     /// for the full-disk and resource-limit cases.
     static func process(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
                         environment: [String: String] = [:], limits: [String] = []) -> (Process, Pipe, Pipe) {
+        let arguments = pinningRepetitions(arguments)
         let p = Process()
         if limits.isEmpty {
             p.executableURL = URL(fileURLWithPath: binary)

@@ -32,10 +32,12 @@ import Testing
         objects.validated = 65; objects.notified = 66; objects.merged = 67
         m.objects = objects
         m.instructionsCountedBy = "callgrind"; m.prefillSeconds = 0.75; m.targets = 55; m.verifySeconds = 0.875; m.error = "lost, twice"
-        return ResultRow(identity: RunIdentity(runID: "r1", startedAt: "2026-11-30T08:00:00Z", system: system,
-                                               command: "loadgen run --strategy 'a b'"),
+        var row = ResultRow(identity: RunIdentity(runID: "r1", startedAt: "2026-11-30T08:00:00Z", system: system,
+                                                  command: "loadgen run --strategy 'a b'"),
                          parameters: ParameterValues(parameters), repetition: 2, repetitions: 3,
                          configuration: "rows=1000", measurement: m, vsLimit: 0.5)
+        row.stop = "order clear after 4 rounds"
+        return row
     }()
 
     @Test func everyColumnReadsBackAsWritten() throws {

@@ -93,6 +93,19 @@ struct Arguments {
         return value
     }
 
+    /// A duration in seconds: a number with `s`, `m` or `h` (`90s`, `5m`), or seconds alone,
+    /// from one second to a day; the default when absent.
+    func duration(_ name: String, default fallback: Double) throws -> Double {
+        guard let text = values[name] else { return fallback }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        let unit = text.last.flatMap { units[$0] }
+        let number = Double(unit == nil ? Substring(text) : text.dropLast())
+        guard let number, number.isFinite, (1...86_400).contains(number * (unit ?? 1)) else {
+            throw CommandError.usage("\(command): \(name) expects a duration from 1s to 24h (90s, 5m, 1h), got '\(text)'")
+        }
+        return number * (unit ?? 1)
+    }
+
     /// A number in `range`, or the default when absent. `upperOpen` excludes the upper bound.
     func double(_ name: String, default fallback: Double? = nil, in range: ClosedRange<Double>,
                 upperOpen: Bool = false, describe: String? = nil) throws -> Double? {

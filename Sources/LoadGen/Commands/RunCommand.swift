@@ -96,7 +96,8 @@ enum RunCommand {
         } else if !plan.quiet {
             // With an output on stdout, the summary goes to stderr.
             let text = TerminalExporter().render(summary)
-            if plan.writesToStdout { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
+            let stops = runner.stopReasons.map { "\n" + $0 }.joined() + (runner.stopReasons.isEmpty ? "" : "\n")
+            if plan.writesToStdout { FileHandle.standardError.write(Data((text + stops).utf8)) } else { print(text + stops, terminator: "") }
         }
         runner.writeReports()
         // A lost output outranks a failed repetition: the failure is in the rows, the loss is not.
@@ -242,8 +243,10 @@ enum DryRun {
 
     static func render(_ plan: RunPlan) -> String {
         let schedule = plan.schedule
-        var text = "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × \(plan.repeats) repetition"
-            + "\(plan.repeats == 1 ? "" : "s")" + (plan.warmups > 0 ? " (+ \(plan.warmups) warm-up each)" : "")
+        var text = "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × "
+            + (plan.repeats == 0 ? "at least \(plan.plannedRepeats) repetitions (--repeat auto: until the order is clear, a tie or "
+                + "\(Format.duration(plan.budget)))" : "\(plan.repeats) repetition\(plan.repeats == 1 ? "" : "s")")
+            + (plan.warmups > 0 ? " (+ \(plan.warmups) warm-up each)" : "")
             + " = \(plan.childProcesses) child processes" + (plan.countsInstructions ? " under callgrind (--instructions)" : "")
             + (plan.divisorLimits.isEmpty ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
         let divisors = plan.divisorLimits
@@ -253,7 +256,7 @@ enum DryRun {
             text += "  configuration \(k + 1): \(c.strategy)" + (plan.label(of: c).isEmpty ? "" : "  [\(plan.label(of: c))]")
                 + limit + "\n"
         }
-        text += "order: rounds 1…\(plan.repeats), each running configurations 1…\(schedule.count)\n"
+        text += "order: rounds 1…\(plan.repeats == 0 ? "n" : String(plan.repeats)), each running configurations 1…\(schedule.count)\n"
         for note in plan.notes { text += "note: \(note)\n" }
         return text
     }

@@ -48,19 +48,44 @@ final class Interrupts: Sendable {
         }
     }
 
+    /// For a process that works on its main thread and polls `wasInterrupted` (`generate`):
+    /// handlers of its own for SIGINT, SIGTERM and SIGHUP, which note the signal. A dispatch
+    /// source may never see a signal its parent left ignored (a background job's SIGINT), since
+    /// an ignored signal is discarded where it arrives; a handler replaces the disposition.
+    func installHandlers() {
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            sigaddset(&unblock, sig)
+            var action = sigaction()
+            #if os(Linux)
+            action.__sigaction_handler.sa_handler = { caught in _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent) }
+            #else
+            action.__sigaction_u.__sa_handler = { caught in _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent) }
+            #endif
+            sigemptyset(&action.sa_mask)
+            sigaction(sig, &action, nil)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
     /// True once Ctrl-C or SIGTERM has arrived.
-    var wasInterrupted: Bool { interrupted.load(ordering: .sequentiallyConsistent) }
+    var wasInterrupted: Bool {
+        interrupted.load(ordering: .sequentiallyConsistent) || caughtSignal.load(ordering: .sequentiallyConsistent) != 0
+    }
 
     /// The exit status a shell expects of a process stopped by the signal: 130 for Ctrl-C, 143
     /// for SIGTERM.
     var exitStatus: Int32 {
-        let number = signalNumber.load(ordering: .sequentiallyConsistent)
+        let caught = caughtSignal.load(ordering: .sequentiallyConsistent)
+        let number = caught != 0 ? caught : signalNumber.load(ordering: .sequentiallyConsistent)
         return 128 + (number == 0 ? SIGINT : number)
     }
 
     /// The signal's name ("SIGTERM"), for reports.
     var signalName: String {
-        let number = signalNumber.load(ordering: .sequentiallyConsistent)
+        let caught = caughtSignal.load(ordering: .sequentiallyConsistent)
+        let number = caught != 0 ? caught : signalNumber.load(ordering: .sequentiallyConsistent)
         return number == SIGTERM ? "SIGTERM" : number == SIGHUP ? "SIGHUP" : "SIGINT (Ctrl-C)"
     }
 
@@ -71,6 +96,10 @@ final class Interrupts: Sendable {
         if pid > 0 && wasInterrupted { kill(pid, SIGINT) }
     }
 }
+
+/// The signal `Interrupts.installHandlers`' handlers caught (0: none): an atomic, which a signal
+/// handler may store to.
+private let caughtSignal = Atomic<Int32>(0)
 
 /// Thrown when the run was stopped by a signal.
 struct Interrupted: Error {}

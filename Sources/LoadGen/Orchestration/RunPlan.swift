@@ -27,7 +27,15 @@ struct RunPlan {
     private(set) var axes: [(parameter: RunParameter, values: [String])] = []
 
     var storePath: String?          // nil: a temporary file; "memory": in memory
+    /// Repetitions of each configuration; 0 with `--repeat auto` (`autoRepeat`).
     var repeats = 1
+    /// `--repeat auto`: repetitions until the answer is settled (issue 56).
+    var autoRepeat: AutoRepeat?
+    /// `--budget`, in seconds.
+    var budget = 60.0
+    /// The repetitions each configuration is planned for: `--repeat N`, or with `--repeat auto`
+    /// the fewest it takes (estimates say so; the run may take more, within the budget).
+    var plannedRepeats: Int { repeats == 0 ? SequentialRatio.minimumPairs : repeats }
     var warmups = 0
     var out: String?                // "-": standard output
     var timeline: String?
@@ -79,7 +87,9 @@ struct RunPlan {
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
         .option("--input-path", "POINTER", "with --input: the JSON Pointer (RFC 6901) of the records' array inside the document, "
                 + "as a feed nests it (/apps); /apps/*/versions: each app's versions, related to it by --relationship"),
-        .option("--repeat", "N", "measured repetitions of each configuration", default: "1"),
+        .option("--repeat", "auto|N", "measured repetitions of each configuration: auto repeats until the order is clear, "
+                + "a tie or --budget (at least 3 each), N exactly N", default: "auto"),
+        .option("--budget", "DURATION", "with --repeat auto: the most time the repetitions may take (60s, 5m)", default: "60s"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
         .option("--out", "PATH|-", "append one CSV row per repetition to PATH (- for stdout)"),
@@ -109,6 +119,7 @@ struct RunPlan {
         }
         try readRunOptions(a)
         conclusions = try ConclusionFlags.options(a)
+        if repeats == 0 { autoRepeat = AutoRepeat(budget: budget, options: conclusions) }
         if storePath == StoreKind.memory.rawValue { base.keepStoreInMemory() }
         axes = try Self.readAxes(a)
         if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag)
@@ -143,7 +154,13 @@ struct RunPlan {
     private mutating func readRunOptions(_ a: Arguments) throws {
         storePath = a.string("--store")
         if storePath == "" { throw CommandError.usage("run: --store expects a file path or 'memory'") }
-        repeats = try a.int("--repeat", default: 1, in: 1...1000)!
+        if let given = a.string("--repeat"), given != "auto" {
+            repeats = try a.int("--repeat", default: 1, in: 1...1000)!
+            if a.has("--budget") { throw CommandError.usage("run: --budget applies with --repeat auto (the default), not --repeat \(given)") }
+        } else {
+            repeats = 0
+            budget = try a.duration("--budget", default: 60)
+        }
         warmups = try a.int("--warmup", default: 0, in: 0...100)!
         out = a.string("--out")
         timeline = a.string("--timeline")
@@ -417,7 +434,7 @@ struct RunPlan {
     /// Child processes the plan starts: every configuration per round and warm-up, and the
     /// limits' extra samples.
     var childProcesses: Int {
-        schedule.count * (repeats + warmups) + divisorLimits.count * (Self.limitSamples - 1) * repeats
+        schedule.count * (plannedRepeats + warmups) + divisorLimits.count * (Self.limitSamples - 1) * plannedRepeats
     }
 
     /// The limits other configurations of the plan divide by, among those it runs (an update,

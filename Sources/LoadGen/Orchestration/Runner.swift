@@ -27,6 +27,8 @@ struct Runner {
     /// configuration without the strategy (`prefillTemplate`).
     private var prefillFolder: String?
     private var prefillTemplates: [RunConfiguration: String] = [:]
+    /// Why each `--repeat auto` plan stopped, for the summary's last lines.
+    private(set) var stopReasons: [String] = []
     /// Outputs that failed, by option, in order: each fails on its own and gets no more rows;
     /// the run goes on, its summary is printed, and the exit status reports the first.
     private(set) var outputFailures: [CommandError] = []
@@ -49,7 +51,7 @@ struct Runner {
         for (i, plan) in plans.enumerated() {
             let divisors = plan.divisorLimits
             for c in plan.schedule {
-                childrenLeft[i, default: [:]][c, default: 0] += plan.repeats * (divisors.contains(c) ? RunPlan.limitSamples : 1)
+                childrenLeft[i, default: [:]][c, default: 0] += plan.plannedRepeats * (divisors.contains(c) ? RunPlan.limitSamples : 1)
                     + plan.warmups
             }
         }
@@ -107,12 +109,12 @@ struct Runner {
         var never: [String] = [], partly = 0, scheduled = 0
         for p in plans {
             for c in p.schedule {
-                scheduled += p.repeats
+                scheduled += p.plannedRepeats
                 let done = repetitionsDone[c] ?? 0
                 if done == 0 {
                     let label = p.label(of: c)
                     never.append(c.strategy + (label.isEmpty ? "" : " " + label))
-                } else if done < p.repeats {
+                } else if done < p.plannedRepeats {
                     partly += 1
                 }
             }
@@ -139,30 +141,92 @@ struct Runner {
                                    timeline: false)
             }
         }
-        let divisors = plan.divisorLimits
-        for r in 1...plan.repeats {
-            var limits: [RunConfiguration: Double] = [:]
-            for (k, configuration) in schedule.enumerated() {
-                let label = "\(line)configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)"
-                let done = try limitOrRepetition(configuration, label: label, sampled: divisors.contains(configuration))
-                if let timeline = plan.timeline, !done.timelineRows.isEmpty {
-                    let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
-                    write("--timeline") { try file.append(done.timelineRows) }
-                }
-                var row = ResultRow(identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system,
-                                                          command: command),
-                                    parameters: ParameterValues(configuration.csvFields), repetition: r,
-                                    repetitions: plan.repeats, configuration: plan.label(of: configuration),
-                                    measurement: done.measurement)
-                let measurement = done.measurement
-                let limit = RunPlan.limit(of: configuration)
-                if configuration == limit, let rate = measurement.rowsPerSecond { limits[limit] = rate }
-                if let base = limits[limit], let rate = measurement.rowsPerSecond { row.vsLimit = rate / base }
-                append(row)
-                rows.append(row)
-                repetitionsDone[configuration, default: 0] += 1
-            }
+        if var auto = plan.autoRepeat {
+            try runUntilSettled(plan, line: line, auto: &auto)
+            return
         }
+        for r in 1...plan.repeats {
+            // Each row written as its repetition ends: a run stopped later keeps it.
+            _ = try round(r, of: schedule, plan: plan, recording: true,
+                          label: { k in "\(line)configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)" })
+        }
+    }
+
+    /// `--repeat auto`: rounds of the configurations still racing (and the limits they divide
+    /// by) until `AutoRepeat` says the answer is settled or the budget is spent. A round's rows
+    /// are written once it is decided, so the row a configuration leaves with says why.
+    private mutating func runUntilSettled(_ plan: RunPlan, line: String, auto: inout AutoRepeat) throws {
+        let schedule = plan.schedule
+        let limits = Set(schedule.filter { $0.writeStrategy?.isLimit ?? false })
+        let ranked = schedule.filter { !limits.contains($0) }
+        var values: [RunConfiguration: [Int: Double]] = [:], failed: Set<RunConfiguration> = []
+        let started = Clock.nanoseconds()
+        for r in 1...AutoRepeat.maximumRounds {
+            let racing = ranked.filter(auto.races)
+            let needed = Set(racing.map(RunPlan.limit(of:)))
+            let configurations = schedule.filter { limits.contains($0) ? needed.contains($0) || ranked.isEmpty : auto.races($0) }
+            let roundStart = Clock.nanoseconds()
+            var rows = try round(r, of: configurations, plan: plan, recording: false, label: { k in
+                "\(line)configuration \(k + 1) of \(configurations.count), round \(r) (--repeat auto, budget \(Format.duration(plan.budget)))"
+            })
+            // `round` makes one row per configuration, in order.
+            for (c, row) in zip(configurations, rows) where !limits.contains(c) {
+                if row.measurement.status != .ok { failed.insert(c) }
+                if let value = Self.objectiveValue(row, plan.conclusions.objective) { values[c, default: [:]][r] = value }
+            }
+            auto.decide(after: r, values: values, failed: failed, spent: Clock.seconds(since: started),
+                        lastRound: Clock.seconds(since: roundStart))
+            for (i, c) in configurations.enumerated() {
+                if racing.contains(c) && !auto.races(c) { rows[i].stop = auto.left[c] }
+                if let stopped = auto.stopped { rows[i].stop = rows[i].stop ?? stopped }
+            }
+            for row in rows { record(row) }
+            if auto.stopped != nil { break }
+        }
+        stopReasons.append((line.isEmpty ? "" : line) + "repetitions (--repeat auto): " + (auto.stopped ?? "stopped")
+                           + (auto.left.isEmpty ? "" : "; left the race: " + auto.left.keys.map(\.strategy).sorted().joined(separator: ", ")))
+    }
+
+    /// The figure a configuration races on: rows per second, peak RSS or p99 latency.
+    private static func objectiveValue(_ row: ResultRow, _ objective: ConclusionOptions.Objective) -> Double? {
+        guard row.measurement.status == .ok else { return nil }
+        let m = row.measurement
+        switch objective {
+        case .rate: return m.rowsPerSecond
+        case .rss: return m.peakRSSBytes.map(Double.init)
+        case .latency: return m.strategy?.latencyP99Milliseconds ?? m.strategy?.saveP99Milliseconds
+        }
+    }
+
+    /// One round: each of `configurations` once, in order, with the rows it made (the limit's
+    /// `vs_limit` filled in); the timeline written as it goes, and with `recording` each row too.
+    private mutating func round(_ r: Int, of configurations: [RunConfiguration], plan: RunPlan, recording: Bool,
+                                label: (Int) -> String) throws -> [ResultRow] {
+        let divisors = plan.divisorLimits
+        var limits: [RunConfiguration: Double] = [:], rows: [ResultRow] = []
+        for (k, configuration) in configurations.enumerated() {
+            let done = try limitOrRepetition(configuration, label: label(k), sampled: divisors.contains(configuration))
+            if let timeline = plan.timeline, !done.timelineRows.isEmpty {
+                let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
+                write("--timeline") { try file.append(done.timelineRows) }
+            }
+            var row = ResultRow(identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system, command: command),
+                                parameters: ParameterValues(configuration.csvFields), repetition: r,
+                                repetitions: plan.repeats, configuration: plan.label(of: configuration),
+                                measurement: done.measurement)
+            let limit = RunPlan.limit(of: configuration)
+            if configuration == limit, let rate = done.measurement.rowsPerSecond { limits[limit] = rate }
+            if let base = limits[limit], let rate = done.measurement.rowsPerSecond { row.vsLimit = rate / base }
+            repetitionsDone[configuration, default: 0] += 1
+            if recording { record(row) }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    private mutating func record(_ row: ResultRow) {
+        append(row)
+        rows.append(row)
     }
 
     /// One measured repetition: what the row and the timeline get.

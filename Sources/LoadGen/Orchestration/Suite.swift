@@ -136,7 +136,7 @@ enum Suite {
     /// calibration here would not repeat there, and a configuration could fall into two shards
     /// or none).
     static func shardCost(_ c: RunConfiguration, of plan: RunPlan) -> Double {
-        Double(max(1, c.workload.rows)) * Double(plan.repeats + plan.warmups) * (plan.countsInstructions ? callgrindSlowdown : 1)
+        Double(max(1, c.workload.rows)) * Double(plan.plannedRepeats + plan.warmups) * (plan.countsInstructions ? callgrindSlowdown : 1)
     }
 
     /// Each cost's shard (0-based), the largest first to the least loaded shard (the lower on a

@@ -70,6 +70,9 @@ package struct Lead: Sendable {
     package let minDifference: Double
     /// What the ratio is of.
     package let metric: Metric
+    /// With `--repeat auto`: the error the interval's look spent (`SequentialRatio`), nil for a
+    /// 95 % bootstrap interval.
+    package var sequentialLevel: Double? = nil
 
     /// Whether these repetitions show that the first is ahead by a difference worth reporting.
     package var toldApart: Bool { (interval?.lowerBound ?? 0) > 1 && ratio >= 1 + minDifference }
@@ -89,7 +92,8 @@ package struct Lead: Sendable {
                 + "\(Statistics.minimumForInterval) or more)"
         }
         if interval.lowerBound <= 1 {
-            return String(format: "95%% CI %.2f … %.2f includes 1", interval.lowerBound, interval.upperBound)
+            return String(format: "%@ %.2f … %.2f includes 1", sequentialLevel == nil ? "95% CI" : "sequential 95% CI",
+                          interval.lowerBound, interval.upperBound)
         }
         if ratio < 1 + minDifference {
             return String(format: "%.1f %% is below --min-difference %.0f %%", (ratio - 1) * 100, minDifference * 100)
@@ -107,9 +111,10 @@ package struct Lead: Sendable {
         }
     }
 
-    /// "1.86× (95% CI 1.80 … 1.93)".
+    /// "1.86× (95% CI 1.80 … 1.93)"; with `--repeat auto`, "1.86× (sequential 95% CI 1.71 … 2.02)".
     package var text: String {
-        String(format: "%.2f×", ratio) + (interval.map { String(format: " (95%% CI %.2f … %.2f)", $0.lowerBound, $0.upperBound) } ?? "")
+        let name = sequentialLevel == nil ? "95% CI" : "sequential 95% CI"
+        return String(format: "%.2f×", ratio) + (interval.map { String(format: " (%@ %.2f … %.2f)", name, $0.lowerBound, $0.upperBound) } ?? "")
     }
 
     /// The lead of `a` over `b` on `metric`, nil when either lacks it.
@@ -121,6 +126,13 @@ package struct Lead: Sendable {
         let orient: (Double, Double) -> (Double, Double) = { p, q in metric.higherIsBetter ? (p, q) : (q, p) }
         let pairs = va.keys.sorted().compactMap { round in vb[round].map { orient(va[round]!, $0) } }
         let ratio = metric.higherIsBetter ? x / y : y / x
+        // Repetitions that stopped when the order was clear (`--repeat auto`) are judged by the
+        // interval that decided the stop, valid however it came (decision 0042): a bootstrap
+        // read at the stop would claim more than the rounds show.
+        if a.ok.allSatisfy(\.isAutoRepeat), b.ok.allSatisfy(\.isAutoRepeat), let s = SequentialRatio(pairs) {
+            return Lead(ratio: s.ratio, interval: s.interval, repetitions: pairs.count, paired: true,
+                        minDifference: minDifference, metric: metric, sequentialLevel: s.level)
+        }
         if metric != .vsLimit || !Set(va.keys).isDisjoint(with: vb.keys) {
             return Lead(ratio: ratio, interval: Bootstrap.ratioInterval(pairs), repetitions: pairs.count, paired: true,
                         minDifference: minDifference, metric: metric)

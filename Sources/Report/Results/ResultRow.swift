@@ -14,6 +14,12 @@ package struct ResultRow: Sendable {
     package var measurement: RunMeasurement
     /// rows_per_s ÷ the limit's rows_per_s, measured in the same round on the same records.
     package var vsLimit: Double?
+    /// `--repeat auto` (its rows have `repetitions` 0): on the row a configuration left the race
+    /// with, why; on the last round's rows, why the run stopped; nil otherwise.
+    package var stop: String?
+
+    /// Whether the row is of a run whose repetitions stopped when the answer was settled.
+    package var isAutoRepeat: Bool { repetitions == 0 }
 
     package init(identity: RunIdentity, parameters: ParameterValues, repetition: Int = 1, repetitions: Int = 1,
                 configuration: String = "", measurement: RunMeasurement, vsLimit: Double? = nil) {
@@ -179,6 +185,8 @@ package struct ResultRow: Sendable {
         // Issue 55, item 11: the checks' own cost, their work repeating from run to run.
         .measured("verify_s", \.verifySeconds, decimals: 6),
         .verified("verify_vm_steps", \.steps).judged(.nearExact),
+        // Issue 56: why a --repeat auto run stopped, or why a configuration left its race.
+        .row("stop", \.stop),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the

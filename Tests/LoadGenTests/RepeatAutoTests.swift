@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// `--repeat auto`, the default (issue 56, items 1 and 2): rounds until the order is clear, a
+/// configuration told apart as behind the leader leaving the race with its rows kept, and the
+/// run saying why it stopped.
+@Suite(.serialized) struct RepeatAutoTests {
+    /// A per-row fetch is several times slower than a batch insert: it leaves the race as soon
+    /// as the rounds show it (three at the fewest), and the run stops with the order clear. The
+    /// budget is generous: a loaded machine takes more rounds, never another answer.
+    @Test func aClearlySlowerIdiomLeavesTheRaceAndTheRunStops() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/auto.csv"
+        let r = try await CLI.run(["run", "--strategy", "batch,find-or-create-per-row", "--rows", "3000", "--no-limit",
+                                   "--repeat", "auto", "--budget", "10m", "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        let slow = rows.filter { $0["strategy"] == "find-or-create-per-row" }
+        #expect(slow.count >= 3 && rows.allSatisfy { $0["repeats"] == "0" }, "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
+        #expect(slow.last?["stop"]?.hasPrefix("left after round \(slow.count): batch is ") == true, "\(slow.last ?? [:])")
+        #expect(rows.last?["stop"]?.hasPrefix("order clear after ") == true || slow.last == rows.last, "\(rows.last ?? [:])")
+        #expect(rows.filter { $0["strategy"] == "batch" }.last?["stop"]?.hasPrefix("order clear after ") == true)
+        #expect(r.stdout.contains("repetitions (--repeat auto): order clear after"), "\(r.stdout)")
+        #expect(r.stdout.contains("use batch:") && r.stdout.contains("sequential 95% CI"), "\(r.stdout)")
+    }
+
+    /// `--budget` goes with auto only, and reads durations.
+    @Test func theBudgetIsADurationOfAutoRepetitions() async throws {
+        let fixed = try await CLI.run(["run", "--repeat", "3", "--budget", "30s", "--rows", "10"])
+        #expect(fixed.status == 64 && fixed.stderr.contains("--budget applies with --repeat auto"), "\(fixed.stderr)")
+        let bad = try await CLI.run(["run", "--repeat", "auto", "--budget", "soon", "--rows", "10"])
+        #expect(bad.status == 64 && bad.stderr.contains("--budget expects a duration from 1s to 24h"), "\(bad.stderr)")
+        let plan = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "10", "--repeat", "auto", "--budget", "2m", "--dry-run", "--no-estimate"])
+        #expect(plan.status == 0 && plan.stdout.contains("at least 3 repetitions (--repeat auto: until the order is clear, a tie or 2 min"),
+                "\(plan.stdout)")
+    }
+}
