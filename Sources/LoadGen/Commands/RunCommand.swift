@@ -235,7 +235,12 @@ enum DryRun {
     static func estimate(_ plans: [RunPlan]) throws -> String {
         let (seconds, spent, unknown) = try Calibration.estimate(plans)
         let configurations = Set(plans.flatMap(\.schedule)).count
-        return "estimated duration: " + (unknown.count == configurations ? "unknown" : "about \(Format.duration(seconds))")
+        let auto = plans.filter { $0.repeats == 0 }
+        // With --repeat auto the estimate is of the three rounds every configuration runs; the
+        // rounds after stop within the budget (the worst case).
+        let rounds = auto.isEmpty ? "" : " for the first \(SequentialRatio.minimumPairs) rounds of --repeat auto; at most "
+            + Format.duration(max(seconds, auto.map(\.budget).reduce(0, +))) + " if the order stays unclear until --budget"
+        return "estimated duration: " + (unknown.count == configurations ? "unknown" : "about \(Format.duration(seconds))" + rounds)
             + " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
             + "\(Calibration.firstRows) × \(Calibration.growth)ⁿ rows and extrapolated, in \(Format.duration(spent)); wall time "
             + "moves ±30 % here" + (unknown.isEmpty ? "" : "; not counted: \(unknown.joined(separator: ", "))") + ")\n"

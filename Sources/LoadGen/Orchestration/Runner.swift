@@ -159,7 +159,8 @@ struct Runner {
         let schedule = plan.schedule
         let limits = Set(schedule.filter { $0.writeStrategy?.isLimit ?? false })
         let ranked = schedule.filter { !limits.contains($0) }
-        var values: [RunConfiguration: [Int: Double]] = [:], failed: Set<RunConfiguration> = []
+        let byParameters = Dictionary(schedule.map { (ParameterValues($0.csvFields), $0) }, uniquingKeysWith: { a, _ in a })
+        var planRows: [ResultRow] = []
         let started = Clock.nanoseconds()
         for r in 1...AutoRepeat.maximumRounds {
             let racing = ranked.filter(auto.races)
@@ -169,13 +170,11 @@ struct Runner {
             var rows = try round(r, of: configurations, plan: plan, recording: false, label: { k in
                 "\(line)configuration \(k + 1) of \(configurations.count), round \(r) (--repeat auto, budget \(Format.duration(plan.budget)))"
             })
-            // `round` makes one row per configuration, in order.
-            for (c, row) in zip(configurations, rows) where !limits.contains(c) {
-                if row.measurement.status != .ok { failed.insert(c) }
-                if let value = Self.objectiveValue(row, plan.conclusions.objective) { values[c, default: [:]][r] = value }
-            }
-            auto.decide(after: r, values: values, failed: failed, spent: Clock.seconds(since: started),
-                        lastRound: Clock.seconds(since: roundStart))
+            planRows += rows
+            let summary = RunSummary(rows: planRows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
+                                     unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)), options: plan.conclusions)
+            auto.decide(after: r, recommendations: summary.recommendations, configuration: { byParameters[$0.parameters] },
+                        spent: Clock.seconds(since: started), lastRound: Clock.seconds(since: roundStart))
             for (i, c) in configurations.enumerated() {
                 if racing.contains(c) && !auto.races(c) { rows[i].stop = auto.left[c] }
                 if let stopped = auto.stopped { rows[i].stop = rows[i].stop ?? stopped }
@@ -185,17 +184,6 @@ struct Runner {
         }
         stopReasons.append((line.isEmpty ? "" : line) + "repetitions (--repeat auto): " + (auto.stopped ?? "stopped")
                            + (auto.left.isEmpty ? "" : "; left the race: " + auto.left.keys.map(\.strategy).sorted().joined(separator: ", ")))
-    }
-
-    /// The figure a configuration races on: rows per second, peak RSS or p99 latency.
-    private static func objectiveValue(_ row: ResultRow, _ objective: ConclusionOptions.Objective) -> Double? {
-        guard row.measurement.status == .ok else { return nil }
-        let m = row.measurement
-        switch objective {
-        case .rate: return m.rowsPerSecond
-        case .rss: return m.peakRSSBytes.map(Double.init)
-        case .latency: return m.strategy?.latencyP99Milliseconds ?? m.strategy?.saveP99Milliseconds
-        }
     }
 
     /// One round: each of `configurations` once, in order, with the rows it made (the limit's
