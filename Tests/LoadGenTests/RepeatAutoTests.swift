@@ -7,11 +7,12 @@ import Testing
 @Suite(.serialized) struct RepeatAutoTests {
     /// A per-row fetch is several times slower than a batch insert: it leaves the race as soon
     /// as the rounds show it (three at the fewest), and the run stops with the order clear. The
-    /// budget is generous: a loaded machine takes more rounds, never another answer.
+    /// budget is generous: a loaded machine takes more rounds, never another answer. No cap: the
+    /// lead is judged from whole repetitions (the next test caps).
     @Test func aClearlySlowerIdiomLeavesTheRaceAndTheRunStops() async throws {
         let dir = CLI.makeFolder(), out = dir + "/auto.csv"
         let r = try await CLI.run(["run", "--strategy", "batch,find-or-create-per-row", "--rows", "3000", "--no-limit",
-                                   "--repeat", "auto", "--budget", "10m", "--out", out], tmpdir: dir)
+                                   "--repeat", "auto", "--budget", "10m", "--cap", "none", "--out", out], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         let slow = rows.filter { $0["strategy"] == "find-or-create-per-row" }
@@ -32,5 +33,22 @@ import Testing
         let plan = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "10", "--repeat", "auto", "--budget", "2m", "--dry-run", "--no-estimate"])
         #expect(plan.status == 0 && plan.stdout.contains("at least 3 repetitions (--repeat auto: until the order is clear, a tie or 2 min"),
                 "\(plan.stdout)")
+    }
+
+    /// Item 2's capping: saving each record in its own transaction is many times slower than a
+    /// batch insert. With `--cap 2` its repetition is stopped at twice the batch's slowest, recorded
+    /// as capped with no rate, and it leaves the race after that one round (the page says why).
+    @Test func aRepetitionFarSlowerThanTheLeadersIsCapped() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/capped.csv"
+        let r = try await CLI.run(["run", "--strategy", "batch,context-save-per-row", "--rows", "4000", "--no-limit",
+                                   "--synchronous", "full", "--repeat", "auto", "--cap", "2", "--budget", "10m", "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "a capped repetition is censored, not a failure of the run: \(r.stderr)")
+        let rows = try CLI.rows(out)
+        let capped = rows.filter { $0["strategy"] == "context-save-per-row" }
+        #expect(capped.count == 1 && capped[0]["status"] == "failed" && capped[0]["rows_per_s"] == "", "\(capped) \(r.stderr)")
+        #expect(capped.first?["error"]?.contains("capped: stopped after") == true
+                && capped.first?["error"]?.contains("--cap 2: 2× the fastest configuration's slowest repetition") == true, "\(capped)")
+        #expect(capped.first?["stop"]?.hasPrefix("left after round 1: excluded") == true, "\(capped)")
+        #expect(rows.filter { $0["strategy"] == "batch" }.count >= 3)
     }
 }

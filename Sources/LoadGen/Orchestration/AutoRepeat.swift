@@ -38,15 +38,19 @@ struct AutoRepeat {
     /// `configuration` finds the run's configuration of a summary's.
     mutating func decide(after round: Int, recommendations: [Recommendation],
                          configuration: (RunSummary.Configuration) -> RunConfiguration?, spent: Double, lastRound: Double) {
-        guard round >= SequentialRatio.minimumPairs else { return }
         var ties = 0, open = 0
         for recommendation in recommendations {
-            // Excluded (a failure, a broken promise, a requirement or a cap): the page says why
-            // from the rounds it ran; more rounds would not change it.
+            // Excluded (a failure, a capped repetition, a broken promise, a requirement or a cap
+            // on memory): the page says why from the round it ran; more would not change it.
             for (c, why) in recommendation.excluded {
                 if let c = configuration(c), left[c] == nil { left[c] = "left after round \(round): excluded: \(why)" }
             }
             guard let leader = recommendation.ranked.first?.configuration else { continue }
+            // No verdict on a lead before three rounds (at least three repetitions each).
+            guard round >= SequentialRatio.minimumPairs else {
+                open += 1
+                continue
+            }
             for (c, lead) in recommendation.ranked.dropFirst() {
                 guard let run = configuration(c), left[run] == nil else { continue }
                 guard let lead, let interval = lead.interval else { open += 1; continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Host
 import Report
 
@@ -9,9 +10,13 @@ enum ChildProcess {
     enum Outcome {
         case finished(RunMeasurement)
         case crashed(String)
+        /// Stopped at its deadline (`--repeat auto`'s cap): after this many seconds.
+        case capped(Double)
     }
 
-    static func run(_ task: ChildTask, callgrindOutput: String? = nil) throws -> Outcome {
+    /// `deadline`: seconds after which the child is stopped (SIGKILL: its store is not judged)
+    /// and the outcome is `.capped`.
+    static func run(_ task: ChildTask, callgrindOutput: String? = nil, deadline: Double? = nil) throws -> Outcome {
         let json = String(decoding: try JSONEncoder().encode(task), as: UTF8.self)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw CommandError(message: "cannot create a pipe", exitCode: ExitCode.ioError) }
@@ -34,11 +39,14 @@ enum ChildProcess {
         }
         close(fds[1])
         Interrupts.shared.setChild(pid)
+        let watchdog = try deadline.map { try Watchdog(pid: pid, after: $0) }
         let output = readAll(fds[0])
         close(fds[0])
+        watchdog?.cancel()
         let status = wait(pid)
         Interrupts.shared.setChild(0)
         if Interrupts.shared.wasInterrupted { throw Interrupted() }
+        if let watchdog, watchdog.fired, !(status.exited && status.code == 0) { return .capped(watchdog.seconds) }
         if status.exited, status.code == 0,
            var measurement = try? JSONDecoder().decode(RunMeasurement.self, from: Data(output)) {
             if let callgrindOutput {
@@ -104,6 +112,29 @@ enum ChildProcess {
         let signal = status & 0x7f
         return signal == 0 ? (true, (status >> 8) & 0xff) : (false, signal)
     }
+}
+
+/// Stops a child that runs past its deadline: a thread waits on a semaphore until then, and
+/// kills the child unless the parent cancelled the wait first (the child's output ended).
+private final class Watchdog: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let firedFlag = Atomic<Bool>(false)
+    let seconds: Double
+
+    init(pid: pid_t, after seconds: Double) throws {
+        self.seconds = seconds
+        try BackgroundThread.start(name: "loadgen.cap") { [self] in
+            if done.wait(timeout: .now() + seconds) == .timedOut {
+                firedFlag.store(true, ordering: .sequentiallyConsistent)
+                // The child is not reaped yet (the parent waits for it after this), so its pid
+                // cannot name another process.
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    var fired: Bool { firedFlag.load(ordering: .sequentiallyConsistent) }
+    func cancel() { done.signal() }
 }
 
 /// Counting a repetition's instructions under valgrind's callgrind, where the machine has no

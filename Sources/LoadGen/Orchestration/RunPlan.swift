@@ -33,6 +33,9 @@ struct RunPlan {
     var autoRepeat: AutoRepeat?
     /// `--budget`, in seconds.
     var budget = 60.0
+    /// `--cap`: how many times the fastest configuration's slowest repetition a repetition may
+    /// run with `--repeat auto`; nil for none.
+    var cap: Double? = 5
     /// The repetitions each configuration is planned for: `--repeat N`, or with `--repeat auto`
     /// the fewest it takes (estimates say so; the run may take more, within the budget).
     var plannedRepeats: Int { repeats == 0 ? SequentialRatio.minimumPairs : repeats }
@@ -90,6 +93,8 @@ struct RunPlan {
         .option("--repeat", "auto|N", "measured repetitions of each configuration: auto repeats until the order is clear, "
                 + "a tie or --budget (at least 3 each), N exactly N", default: "auto"),
         .option("--budget", "DURATION", "with --repeat auto: the most time the repetitions may take (60s, 5m)", default: "60s"),
+        .option("--cap", "FACTOR|none", "with --repeat auto: stop a repetition that runs FACTOR times the fastest configuration's "
+                + "slowest (recorded as capped, at least that much slower)", default: "5"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
         .option("--out", "PATH|-", "append one CSV row per repetition to PATH (- for stdout)"),
@@ -156,10 +161,13 @@ struct RunPlan {
         if storePath == "" { throw CommandError.usage("run: --store expects a file path or 'memory'") }
         if let given = a.string("--repeat"), given != "auto" {
             repeats = try a.int("--repeat", default: 1, in: 1...1000)!
-            if a.has("--budget") { throw CommandError.usage("run: --budget applies with --repeat auto (the default), not --repeat \(given)") }
+            for flag in ["--budget", "--cap"] where a.has(flag) {
+                throw CommandError.usage("run: \(flag) applies with --repeat auto (the default), not --repeat \(given)")
+            }
         } else {
             repeats = 0
             budget = try a.duration("--budget", default: 60)
+            cap = a.string("--cap") == "none" ? nil : try a.double("--cap", default: 5, in: 1.5...1000, describe: "a factor from 1.5 to 1000, or none")
         }
         warmups = try a.int("--warmup", default: 0, in: 0...100)!
         out = a.string("--out")

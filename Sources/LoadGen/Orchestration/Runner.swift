@@ -27,6 +27,8 @@ struct Runner {
     /// configuration without the strategy (`prefillTemplate`).
     private var prefillFolder: String?
     private var prefillTemplates: [RunConfiguration: String] = [:]
+    /// `--repeat auto`'s cap on the next repetition (`Cap`), nil for none.
+    private var deadline: Cap?
     /// Why each `--repeat auto` plan stopped, for the summary's last lines.
     private(set) var stopReasons: [String] = []
     /// Outputs that failed, by option, in order: each fails on its own and gets no more rows;
@@ -167,7 +169,9 @@ struct Runner {
             let needed = Set(racing.map(RunPlan.limit(of:)))
             let configurations = schedule.filter { limits.contains($0) ? needed.contains($0) || ranked.isEmpty : auto.races($0) }
             let roundStart = Clock.nanoseconds()
-            var rows = try round(r, of: configurations, plan: plan, recording: false, label: { k in
+            var rows = try round(r, of: configurations, plan: plan, recording: false, cap: { runner, c in
+                limits.contains(c) || ranked.count < 2 ? nil : plan.cap.map { runner.cap(ranked, factor: $0, budget: plan.budget) }
+            }, label: { k in
                 "\(line)configuration \(k + 1) of \(configurations.count), round \(r) (--repeat auto, budget \(Format.duration(plan.budget)))"
             })
             planRows += rows
@@ -186,13 +190,37 @@ struct Runner {
                            + (auto.left.isEmpty ? "" : "; left the race: " + auto.left.keys.map(\.strategy).sorted().joined(separator: ", ")))
     }
 
+    /// The longest a repetition of a racing configuration may run (issue 56, item 2's capping):
+    /// `--cap` times the fastest configuration's slowest repetition so far (the leader's, near
+    /// enough), never under `Cap.floor`; before any configuration finished one, the budget.
+    private func cap(_ ranked: [RunConfiguration], factor: Double, budget: Double) -> Cap {
+        let slowest = ranked.compactMap { childSeconds[current]?[$0]?.max() }
+        guard let reference = slowest.min() else {
+            return Cap(seconds: budget, why: "the whole --budget, before another configuration finished a repetition")
+        }
+        let seconds = max(Cap.floor, factor * reference)
+        return Cap(seconds: seconds, why: String(format: "--cap %g: %g× the fastest configuration's slowest repetition, %@: at least %.1f× slower",
+                                                 factor, factor, Format.duration(reference), seconds / reference))
+    }
+
+    /// A repetition's deadline and what it means, for the row of one that reaches it.
+    struct Cap {
+        let seconds: Double
+        let why: String
+        /// Never under a second: a process starting is noise at that scale.
+        static let floor = 1.0
+    }
+
     /// One round: each of `configurations` once, in order, with the rows it made (the limit's
     /// `vs_limit` filled in); the timeline written as it goes, and with `recording` each row too.
     private mutating func round(_ r: Int, of configurations: [RunConfiguration], plan: RunPlan, recording: Bool,
+                                cap: (Self, RunConfiguration) -> Cap? = { _, _ in nil },
                                 label: (Int) -> String) throws -> [ResultRow] {
         let divisors = plan.divisorLimits
         var limits: [RunConfiguration: Double] = [:], rows: [ResultRow] = []
+        defer { deadline = nil }
         for (k, configuration) in configurations.enumerated() {
+            deadline = cap(self, configuration)
             let done = try limitOrRepetition(configuration, label: label(k), sampled: divisors.contains(configuration))
             if let timeline = plan.timeline, !done.timelineRows.isEmpty {
                 let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
@@ -263,10 +291,18 @@ struct Runner {
         task.prefillTemplate = try prefillTemplate(configuration, plan: plan)
         var measurement: RunMeasurement
         let childStarted = Clock.nanoseconds()
-        switch try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil) {
+        let cap = deadline
+        switch try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil,
+                                    deadline: cap?.seconds) {
         case .finished(let m): measurement = m
         case .crashed(let reason):
             measurement = { var m = RunMeasurement(status: .crashed); m.error = reason; return m }()
+        case .capped(let seconds):
+            // A censored figure: no rate is recorded, and the row says how much slower at least.
+            measurement = RunMeasurement(status: .failed)
+            measurement.cappedAfter = seconds
+            measurement.error = "capped: stopped after \(Format.duration(seconds)) (\(cap?.why ?? "its deadline")); not a measured rate, "
+                + "and its store, unfinished, was not checked"
         }
         childSeconds[current, default: [:]][configuration, default: []].append(Clock.seconds(since: childStarted))
         childrenLeft[current]?[configuration]? -= 1

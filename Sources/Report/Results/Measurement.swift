@@ -223,6 +223,9 @@ package struct RunMeasurement: Codable, Sendable {
     /// How long the verifier's checks of the store took (after the measured window): a check
     /// that takes longer than the run is a defect to see, not to wait through.
     package var verifySeconds: Double?
+    /// `--repeat auto` stopped this repetition at its cap after this many seconds (a censored
+    /// figure: not ok, and no failure of the run).
+    package var cappedAfter: Double?
     package var error: String?
 
     package init(status: RunStatus) { self.status = status }
