@@ -51,4 +51,16 @@ import Testing
         #expect(capped.first?["stop"]?.hasPrefix("left after round 1: excluded") == true, "\(capped)")
         #expect(rows.filter { $0["strategy"] == "batch" }.count >= 3)
     }
+
+    /// A budget smaller than three rounds still gets three: every configuration has the
+    /// repetitions an interval needs (the 150k question stopped after one round, "no order").
+    @Test func theBudgetNeverStopsBeforeThreeRounds() async throws {
+        let dir = CLI.makeFolder(), out = dir + "/short.csv"
+        let r = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "2000", "--no-limit", "--repeat", "auto",
+                                   "--budget", "1s", "--cap", "none", "--out", out], tmpdir: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        #expect(rows.filter { $0["strategy"] == "context-reset" }.count >= 3 && rows.filter { $0["strategy"] == "batch" }.count >= 3,
+                "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
+    }
 }

@@ -66,8 +66,10 @@ struct AutoRepeat {
             }
         }
         if open == 0 {
-            stopped = ties == 0 ? "order clear after \(round) rounds" : "tie within \(Int(options.minDifference * 100)) % after \(round) rounds"
-        } else if spent + lastRound > budget {
+            let rounds = "\(round) round\(round == 1 ? "" : "s")"
+            stopped = ties == 0 ? "order clear after \(rounds)" : "tie within \(Int(options.minDifference * 100)) % after \(rounds)"
+        } else if round >= SequentialRatio.minimumPairs && spent + lastRound > budget {
+            // Never before three rounds: each configuration gets the repetitions an interval needs.
             stopped = "budget spent after \(round) rounds: \(open) configuration\(open == 1 ? "" : "s") not told apart from the leader"
         } else if round >= Self.maximumRounds {
             stopped = "\(round) rounds: \(open) configuration\(open == 1 ? "" : "s") not told apart from the leader"

@@ -58,7 +58,7 @@ struct Calibration {
                 }
                 if fits[family(c)] == nil { fits[family(c)] = try fit(largest[family(c)] ?? c, plan: plan) }
                 guard let fit = fits[family(c)] else { continue }
-                let children = Double(plan.plannedRepeats * (divisors.contains(c) ? RunPlan.limitSamples : 1) + plan.warmups)
+                let children = Double(plan.plannedRepeats * (divisors.contains(c) && plan.repeats != 0 ? RunPlan.limitSamples : 1) + plan.warmups)
                 total += children * fit.seconds(at: Double(c.workload.rows))
             }
         }

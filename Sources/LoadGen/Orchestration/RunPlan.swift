@@ -442,7 +442,7 @@ struct RunPlan {
     /// Child processes the plan starts: every configuration per round and warm-up, and the
     /// limits' extra samples.
     var childProcesses: Int {
-        schedule.count * (plannedRepeats + warmups) + divisorLimits.count * (Self.limitSamples - 1) * plannedRepeats
+        schedule.count * (plannedRepeats + warmups) + (repeats == 0 ? 0 : divisorLimits.count * (Self.limitSamples - 1) * plannedRepeats)
     }
 
     /// The limits other configurations of the plan divide by, among those it runs (an update,

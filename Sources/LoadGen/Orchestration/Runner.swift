@@ -53,7 +53,7 @@ struct Runner {
         for (i, plan) in plans.enumerated() {
             let divisors = plan.divisorLimits
             for c in plan.schedule {
-                childrenLeft[i, default: [:]][c, default: 0] += plan.plannedRepeats * (divisors.contains(c) ? RunPlan.limitSamples : 1)
+                childrenLeft[i, default: [:]][c, default: 0] += plan.plannedRepeats * (divisors.contains(c) && plan.repeats != 0 ? RunPlan.limitSamples : 1)
                     + plan.warmups
             }
         }
@@ -221,7 +221,10 @@ struct Runner {
         defer { deadline = nil }
         for (k, configuration) in configurations.enumerated() {
             deadline = cap(self, configuration)
-            let done = try limitOrRepetition(configuration, label: label(k), sampled: divisors.contains(configuration))
+            // Under --repeat auto the limit runs once a round: the race judges rates paired by
+            // round, and more rounds, not more samples, steady vs_limit (three samples of a
+            // 150k-row limit in two layouts took a minute of every round).
+            let done = try limitOrRepetition(configuration, label: label(k), sampled: divisors.contains(configuration) && plan.repeats != 0)
             if let timeline = plan.timeline, !done.timelineRows.isEmpty {
                 let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
                 write("--timeline") { try file.append(done.timelineRows) }
