@@ -187,7 +187,9 @@ struct Runner {
             if auto.stopped != nil { break }
         }
         stopReasons.append((line.isEmpty ? "" : line) + "repetitions (--repeat auto): " + (auto.stopped ?? "stopped")
-                           + (auto.left.isEmpty ? "" : "; left the race: " + auto.left.keys.map(\.strategy).sorted().joined(separator: ", ")))
+                           + (auto.left.isEmpty ? "" : "; left the race: " + auto.left.keys.map { c in
+                               c.strategy + (plan.label(of: c).isEmpty ? "" : " [\(plan.label(of: c))]")
+                           }.sorted().joined(separator: ", ")))
     }
 
     /// The longest a repetition of a racing configuration may run (issue 56, item 2's capping):
