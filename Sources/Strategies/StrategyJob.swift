@@ -233,12 +233,8 @@ extension StrategyJob {
             try forEachExpectedPair(shape, pool: pool, sink)
         }
         let values = shape.key + shape.changingFields
-        // Only an import of records that repeat keys can keep an older copy. Records split among
-        // concurrent producers (p, p + K, …) reach the store in no order: a key's copies in two
-        // producers arrive either way round, so there is no "last copy" to hold (one-writer left
-        // 1 row stale in some runs and 0 in others); the check is for one ordered feed.
-        let concurrent = writers > 1 && (configuration.writeStrategy?.usesWriters ?? false)
-        let repeats = configuration.operation == .import && (input != nil || workload.dupRate > 0) && !concurrent
+        // Only an import of records that repeat keys can keep an older copy.
+        let repeats = configuration.operation == .import && (input != nil || workload.dupRate > 0)
         let current: ((StoreVerifier.ExpectedSink) throws -> Void)? = !repeats ? nil : { sink in
             try forEachCurrent { record in try sink { statement in Self.bind(values, of: record, shape, pool: pool, to: statement) } }
         }

@@ -93,7 +93,12 @@ package struct StoreOutcome: Sendable, Equatable {
         parentDuplicates = verified.map(\.parentDuplicates).max() ?? 0
         badLinks = verified.map(\.badLinks).max() ?? 0
         screenMisses = verified.compactMap(\.viewMissing).max()
-        stale = verified.compactMap(\.stale).max() ?? 0
+        // Records split among concurrent producers (p, p + K, …) reach the store in no order: a
+        // key's copies in two producers arrive either way round, so no copy is the last an app
+        // could know to keep (one-writer left 1 row stale in some runs, 0 in others). Counted in
+        // the rows, not held against the run (decision 0041, addendum).
+        let concurrent = rows.contains { (Int($0.parameters["writers"]) ?? 1) > 1 }
+        stale = concurrent ? 0 : verified.compactMap(\.stale).max() ?? 0
         storeRows = last.storeRows
     }
 
