@@ -8,10 +8,12 @@ import Testing
         .deletingLastPathComponent().path
 
     /// Runs `executable` with `environment` added; stdout and stderr together.
-    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+             cwd: String? = nil) async throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             .filter { $0.key != "GITHUB_ACTIONS" }
         let pipe = Pipe()
@@ -297,17 +299,7 @@ import Testing
             try number.write(toFile: dir + "/gate-comment/pr-number", atomically: true, encoding: .utf8)
             let body = "<!-- loadgen-gate -->\n" + String(repeating: "x", count: bodyLength)
             try body.write(toFile: dir + "/gate-comment/comment.md", atomically: true, encoding: .utf8)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["node", harness, dir + "/script.js"]
-            p.currentDirectoryURL = URL(fileURLWithPath: dir)
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = pipe
-            try p.run()
-            let text = String(decoding: await CLI.readToEnd(pipe), as: UTF8.self)
-            await CLI.exit(of: p)
-            return text
+            return try await run("/usr/bin/env", ["node", harness, dir + "/script.js"], cwd: dir).output
         }
         let own = try await post("7")
         #expect(own.contains(#""calls":[["create",7,"#) && own.contains(#""failed":[]"#), "\(own)")

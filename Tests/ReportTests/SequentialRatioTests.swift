@@ -63,7 +63,7 @@ import Testing
 
     /// A 20 % difference under 10 % noise is told apart within thirty rounds (14 at the median:
     /// the price of spending the error over every look).
-    @Test func aModerateDifferenceIsToldApartInTime() {
+    @Test func aModerateDifferenceIsToldApartWithinThirtyRounds() {
         var normal = Normal(seed: 7)
         var rounds: [Int] = []
         for _ in 0..<100 {
