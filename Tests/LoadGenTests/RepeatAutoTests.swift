@@ -24,6 +24,20 @@ import Testing
         #expect(r.stdout.contains("use batch:") && r.stdout.contains("sequential 95% CI"), "\(r.stdout)")
     }
 
+    /// `--dry-run` plays the race with each configuration's calibrated cost (issue 56, item 4): an
+    /// idiom that saves every record on its own, many times a batch insert's cost, is capped in
+    /// its first repetition (so its hours are not in the estimate), each configuration's
+    /// repetition is named, and a limit runs once a round under auto.
+    @Test func theEstimatePlaysTheRace() async throws {
+        let r = try await CLI.run(["run", "--strategy", "batch,context-save-per-row", "--rows", "20000", "--repeat", "auto", "--cap", "2", "--dry-run"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("capped in its first repetition: context-save-per-row"), "\(r.stdout)")
+        #expect(r.stdout.contains("one repetition here: raw-sqlite ") && r.stdout.contains(", batch "), "\(r.stdout)")
+        #expect(r.stdout.contains("(limit, added: once a round)") && !r.stdout.contains("times a round"), "\(r.stdout)")
+        let fixed = try await CLI.run(["run", "--strategy", "batch", "--rows", "2000", "--repeat", "2", "--dry-run"])
+        #expect(fixed.stdout.contains("(each limit runs 3 times a round)") && !fixed.stdout.contains("--repeat auto:"), "\(fixed.stdout)")
+    }
+
     /// `--budget` goes with auto only, and reads durations.
     @Test func theBudgetIsADurationOfAutoRepetitions() async throws {
         let fixed = try await CLI.run(["run", "--repeat", "3", "--budget", "30s", "--rows", "10"])

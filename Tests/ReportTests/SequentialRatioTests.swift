@@ -76,4 +76,20 @@ import Testing
         #expect(rounds.count >= 95, "\(rounds.count) of 100 told apart")
         #expect(rounds.sorted()[rounds.count / 2] <= 15, "median rounds \(rounds.sorted()[rounds.count / 2])")
     }
+
+    /// `--dry-run`'s expected rounds come from the same rule played without noise: a 2× lead
+    /// settles at the fewest rounds, a small lead takes more, the larger the spread the more,
+    /// and a ratio just inside the minimum difference never settles (it runs to the budget).
+    @Test func theRoundsToSettleFollowTheRule() {
+        func rounds(_ ratio: Double, spread: Double = 0.05) -> Int? {
+            SequentialRatio.roundsToSettle(logRatio: log(ratio), spread: spread, minDifference: 0.05, maximum: 100)
+        }
+        #expect(rounds(2) == 3 && rounds(0.5) == 3)
+        let small = rounds(1.15), smaller = rounds(1.10)
+        #expect(small != nil && smaller != nil && small! > 3 && smaller! > small!, "\(String(describing: small)) \(String(describing: smaller))")
+        #expect((rounds(1.15, spread: 0.1) ?? .max) > small!)
+        #expect(rounds(1.04) == nil)
+        // Equal configurations: a tie once the interval fits within ±5 %, late with this spread.
+        #expect((rounds(1.0) ?? .max) > 10 && rounds(1.0, spread: 0.01) == 3)
+    }
 }

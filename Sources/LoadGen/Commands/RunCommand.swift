@@ -232,19 +232,45 @@ enum RunCommand {
 
 /// `--dry-run`: the configurations and the order repetitions would run in.
 enum DryRun {
-    /// "estimated duration: about 4 min …", from a short calibration of every configuration here.
+    /// "estimated duration: about 4 min …", from a short calibration of every configuration here
+    /// played through each plan's schedule (`RunEstimate`), with what one repetition of each
+    /// configuration takes, so that a plan dominated by one idiom says which.
     static func estimate(_ plans: [RunPlan]) throws -> String {
-        let (seconds, spent, unknown) = try Calibration.estimate(plans)
+        let (costs, spent, unknown) = try Calibration.costs(plans)
+        let estimates = plans.map { RunEstimate(plan: $0, costs: costs) }
         let configurations = Set(plans.flatMap(\.schedule)).count
-        let auto = plans.filter { $0.repeats == 0 }
-        // With --repeat auto the estimate is of the three rounds every configuration runs; the
-        // rounds after stop within the budget (the worst case).
-        let rounds = auto.isEmpty ? "" : " for the first \(SequentialRatio.minimumPairs) rounds of --repeat auto; at most "
-            + Format.duration(max(seconds, auto.map(\.budget).reduce(0, +))) + " if the order stays unclear until --budget"
-        return "estimated duration: " + (unknown.count == configurations ? "unknown" : "about \(Format.duration(seconds))" + rounds)
-            + " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
+        guard unknown.count < configurations else {
+            return "estimated duration: unknown (" + unknown.joined(separator: ", ") + ")\n"
+        }
+        let expected = estimates.reduce(0) { $0 + $1.expected }, worst = estimates.reduce(0) { $0 + $1.worst }
+        let auto = estimates.compactMap(\.rounds)
+        var text = "estimated duration: about \(Format.duration(expected))"
+        if !auto.isEmpty {
+            let rounds = auto.map(\.expected).max() ?? 0, most = auto.map(\.worst).max() ?? 0
+            text += " (--repeat auto: \(rounds) rounds if repetitions vary by \(Int(RunEstimate.spread * 100)) % and the ratios are "
+                + "as calibrated); at most \(Format.duration(worst)) (\(most) rounds) if the order stays unclear until --budget"
+        }
+        let capped = estimates.flatMap(\.capped).map(\.strategy).uniqued()
+        if !capped.isEmpty { text += "; capped in its first repetition: \(capped.joined(separator: ", "))" }
+        text += " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
             + "\(Calibration.firstRows) × \(Calibration.growth)ⁿ rows and extrapolated, in \(Format.duration(spent)); wall time "
             + "moves ±30 % here" + (unknown.isEmpty ? "" : "; not counted: \(unknown.joined(separator: ", "))") + ")\n"
+        return text + perRepetition(plans, costs)
+    }
+
+    /// "one repetition here: raw-sqlite 0.69 s, one-writer 0.84 s; filling the store once 0.70 s".
+    private static func perRepetition(_ plans: [RunPlan], _ costs: [RunConfiguration: Calibration.Cost]) -> String {
+        var parts: [String] = [], fill = 0.0
+        for plan in plans {
+            for c in plan.schedule {
+                guard let cost = costs[c] else { continue }
+                let label = plan.label(of: c)
+                parts.append(c.strategy + (label.isEmpty ? "" : " [\(label)]") + " " + Format.duration(cost.repetition))
+            }
+            fill += RunEstimate.fills(plan.schedule, costs)
+        }
+        return "  one repetition here: " + parts.uniqued().joined(separator: ", ")
+            + (fill > 0 ? "; filling the store once: \(Format.duration(fill))" : "") + "\n"
     }
 
     static func render(_ plan: RunPlan) -> String {
@@ -254,11 +280,11 @@ enum DryRun {
                 + "\(Format.duration(plan.budget)))" : "\(plan.repeats) repetition\(plan.repeats == 1 ? "" : "s")")
             + (plan.warmups > 0 ? " (+ \(plan.warmups) warm-up each)" : "")
             + " = \(plan.childProcesses) child processes" + (plan.countsInstructions ? " under callgrind (--instructions)" : "")
-            + (plan.divisorLimits.isEmpty ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
+            + (plan.divisorLimits.isEmpty || plan.repeats == 0 ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
         let divisors = plan.divisorLimits
         for (k, c) in schedule.enumerated() {
             let limit = divisors.contains(c) ? (plan.addedLimits.contains(c) ? "  (limit, added" : "  (limit")
-                + ": median of \(RunPlan.limitSamples) runs a round)" : ""
+                + (plan.repeats == 0 ? ": once a round)" : ": median of \(RunPlan.limitSamples) runs a round)") : ""
             text += "  configuration \(k + 1): \(c.strategy)" + (plan.label(of: c).isEmpty ? "" : "  [\(plan.label(of: c))]")
                 + limit + "\n"
         }

@@ -58,6 +58,20 @@ package struct SequentialRatio: Sendable, Equatable {
         return .open
     }
 
+    /// The round at which a pair whose paired log ratios average `logRatio` with spread `spread`
+    /// would first be settled (told apart, or a tie within `minDifference`), if they came out
+    /// exactly as expected; nil when no look up to `maximum` settles it (a ratio at the minimum
+    /// difference never does). For `--dry-run`'s expected case: the same rule, without the noise.
+    package static func roundsToSettle(logRatio: Double, spread: Double, minDifference: Double, maximum: Int) -> Int? {
+        let margin = log(1 + minDifference), lead = abs(logRatio)
+        guard maximum >= minimumPairs else { return nil }
+        for n in minimumPairs...maximum {
+            let half = StudentT.quantile(1 - level(pairs: n) / 2, degrees: Double(n - 1)) * spread / Double(n).squareRoot()
+            if (lead - half > 0 && lead >= margin) || lead + half < margin { return n }
+        }
+        return nil
+    }
+
     package enum Verdict: Sendable, Equatable {
         /// Told apart, the first ahead by at least the minimum difference (or the second).
         case firstAhead, secondAhead
