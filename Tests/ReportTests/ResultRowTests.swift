@@ -74,4 +74,24 @@ import Testing
         #expect(ResultRow.parameterColumns.allSatisfy(ResultRow.header.contains))
         #expect(ResultRow.textColumns.contains("strategy") && !ResultRow.textColumns.contains("rows"))
     }
+
+    /// Every summary and chart of a file holds its rows again (issue 56, item 5): a row is small
+    /// and its copies share the measurement and the machine until one of them is written, and a
+    /// write never shows through another copy.
+    @Test func aRowsCopiesShareUntilWrittenAndStayApart() {
+        #expect(MemoryLayout<ResultRow>.size <= 160, "\(MemoryLayout<ResultRow>.size) bytes inline")
+        let original = Self.full
+        var copy = original
+        copy.measurement.status = .crashed
+        copy.measurement.verification?.lost = 7
+        copy.identity.system.cores = 99
+        #expect(original.measurement.status == .failed && original.measurement.verification?.lost == 43)
+        #expect(original.identity.system.cores != 99 && copy.identity.system.cores == 99 && copy.measurement.verification?.lost == 7)
+        var machineShared = original
+        machineShared.identity.shareMachine(with: copy.identity)
+        #expect(machineShared.identity.system.cores == 99 && copy.identity.system.cores == 99)
+        machineShared.identity.system.cores = 3
+        #expect(copy.identity.system.cores == 99)
+    }
 }
+

@@ -48,7 +48,8 @@ import Testing
         var r = SplitMix64(seed: Bootstrap.seed)
         let sorted = a.sorted()
         let medians = (0..<Bootstrap.resamples).map { _ in median(sorted.indices.map { _ in sorted[r.next(below: n)] }) }
-        #expect(Bootstrap.medianInterval(sorted) == percentiles(medians))
+        #expect(Bootstrap.resampledMedianInterval(sorted) == percentiles(medians))
+        if n < Bootstrap.exactFrom { #expect(Bootstrap.medianInterval(sorted) == percentiles(medians)) }
         r = SplitMix64(seed: Bootstrap.seed)
         let pairs = Array(zip(a, b))
         let paired = (0..<Bootstrap.resamples).map { _ -> Double in
@@ -63,6 +64,26 @@ import Testing
             return median(x) / median(y)
         }
         #expect(Bootstrap.unpairedRatioInterval(a, b) == percentiles(unpaired))
+    }
+
+    /// From `exactFrom` values the median's interval is the resampling's exact limit: it must sit
+    /// where 2,000 resamples put it, within their Monte Carlo error (a few ranks of the sample;
+    /// the probability of a percentile's rank moves by √(0.025 × 0.975 / 2000) ≈ 0.35 %), for
+    /// odd and even counts, small and large, with ties.
+    @Test(arguments: [100, 101, 500, 2355, 20_000])
+    func theExactMedianIntervalIsWhereTheResamplesPutIt(_ n: Int) {
+        var random = SplitMix64(seed: UInt64(n) &* 7)
+        let sorted = (0..<n).map { _ in exp(Double(random.next(below: 1_000_000)) / 1_000_000) * 100 }.sorted()
+        let exact = Bootstrap.exactMedianInterval(sorted), resampled = Bootstrap.resampledMedianInterval(sorted)
+        func rank(_ v: Double) -> Int { sorted.firstIndex { $0 >= v } ?? n }
+        let tolerance = max(2, Int((Double(n).squareRoot() * 0.08).rounded(.up)))
+        #expect(abs(rank(exact.lowerBound) - rank(resampled.lowerBound)) <= tolerance, "\(exact) \(resampled)")
+        #expect(abs(rank(exact.upperBound) - rank(resampled.upperBound)) <= tolerance, "\(exact) \(resampled)")
+        // And where the binomial puts it: about ±1.96 √n / 2 ranks around the middle.
+        let spread = Double(rank(exact.upperBound) - rank(exact.lowerBound)) / Double(n).squareRoot()
+        #expect(spread > 1.7 && spread < 2.3, "\(spread)")
+        let ties = [Double](repeating: 7, count: n)
+        #expect(Bootstrap.exactMedianInterval(ties) == 7...7)
     }
 
     @Test func histogramQuantilesAreWithinOnePercent() {

@@ -165,13 +165,15 @@ extension ConclusionFlags {
     static func byInvocation(_ rows: [ResultRow]) -> [(asked: String, options: ConclusionOptions, rows: [ResultRow])] {
         var groups: [(asked: String, options: ConclusionOptions, rows: [ResultRow])] = []
         var cache: [String: (String, ConclusionOptions)] = [:]
+        for command in rows.map(\.identity.command).uniqued() where cache[command] == nil {
+            let options = recorded(command) ?? catalogue
+            cache[command] = (phrase(options), options)
+        }
+        // One question asked (the usual case): the rows as they are, not a copy of every row.
+        let asked = Set(cache.values.map(\.0))
+        if asked.count == 1, let (phrase, options) = cache.values.first { return [(phrase, options, rows)] }
         for row in rows {
-            let command = row.identity.command
-            if cache[command] == nil {
-                let options = recorded(command) ?? catalogue
-                cache[command] = (phrase(options), options)
-            }
-            let (asked, options) = cache[command]!
+            guard let (asked, options) = cache[row.identity.command] else { continue }
             if let i = groups.firstIndex(where: { $0.asked == asked }) { groups[i].rows.append(row) } else { groups.append((asked, options, [row])) }
         }
         return groups

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import Strategies
 
@@ -48,10 +49,17 @@ enum ReportCommand {
                 throw CommandError(message: "report: --out \(charts.out): \(error)", exitCode: error.exitCode)
             }
         }
-        let drawn = try charts.draw()
+        // The summary (its bootstraps) is made while gnuplot draws: one job per core.
+        let rows = charts.rows
+        let summary = try Deferred(name: "summary") { ResultsSummary.make(rows, options: options) }
+        let drawn: [String]
+        do { drawn = try charts.draw() } catch {
+            _ = summary.value()
+            throw error
+        }
         try Charts.makeFolders(folder)
         let text = render(charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
-                          machines: machines, options: options, asked: asked)
+                          machines: machines, options: options, asked: asked, summary: summary.value())
         let path = page.path
         do { try page.write(text) } catch let error as ResultsFileError {
             throw CommandError(message: "report: \(error)", exitCode: error.exitCode)
@@ -86,9 +94,10 @@ enum ReportCommand {
 
     static func render(_ charts: Charts, images: [String], folder: String, machines: [String] = [],
                        options: ConclusionOptions = ConclusionOptions(),
-                       asked: [(asked: String, options: ConclusionOptions, rows: [ResultRow])] = []) -> String {
+                       asked: [(asked: String, options: ConclusionOptions, rows: [ResultRow])] = [],
+                       summary made: RunSummary? = nil) -> String {
         let rows = charts.rows
-        let summary = ResultsSummary.make(rows, options: options)
+        let summary = made ?? ResultsSummary.make(rows, options: options)
         var text = "# Design review: \(Set(rows.map(\.parameters.strategy)).sorted().joined(separator: ", "))\n\n"
         text += machine(rows) + "\n"
         let records = rows.map(\.parameters.records).uniqued().filter { !$0.isEmpty }
@@ -272,7 +281,7 @@ enum ReportCommand {
             let needs = Set(mine.flatMap(\.verdict.needs)).sorted().map(\.rawValue).joined(separator: "+")
             let outcome = summary.unranked.contains(strategy) ? "the limit"
                 : mine.map(\.verdict.outcome).uniqued().joined(separator: "; ")
-            let rows = summary.rows.filter { $0.parameters.strategy == strategy }
+            let rows = mine.flatMap(\.rows)
             let v = rows.compactMap(\.measurement.verification)
             func range(_ pick: (Verification) -> Int) -> String {
                 guard let low = v.map(pick).min(), let high = v.map(pick).max() else { return "" }

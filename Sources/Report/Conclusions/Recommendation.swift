@@ -48,7 +48,7 @@ extension RunSummary {
     /// column (a switch's blank read as off), of what the result is (a count is not a list), and
     /// of whether the rows were timed at all (callgrind's are not).
     static func recommend(_ configurations: [Configuration], unranked: Set<String>, options: ConclusionOptions,
-                          throughLimit: Bool) -> [Recommendation] {
+                          throughLimit: Bool, leads: LeadMemo = LeadMemo()) -> [Recommendation] {
         let candidates = configurations.filter { !unranked.contains($0.strategy) }
         let columns = options.workloadColumns
         var workloads = groups(candidates) { workload(of: $0, options: options) }
@@ -63,12 +63,12 @@ extension RunSummary {
             var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(columns[i])=\(key[i])" }
             if members[0].underCallgrind { words.append("under callgrind") }
             return recommendation(members, workload: words.joined(separator: " "), purpose: options.purposes[members[0].strategy],
-                                  options: options, throughLimit: throughLimit)
+                                  options: options, throughLimit: throughLimit, leads: leads)
         }
     }
 
     private static func recommendation(_ candidates: [Configuration], workload: String, purpose: String?, options: ConclusionOptions,
-                                       throughLimit: Bool) -> Recommendation {
+                                       throughLimit: Bool, leads memo: LeadMemo) -> Recommendation {
         var excluded: [(Configuration, String)] = []
         var eligible: [Configuration] = []
         for c in candidates {
@@ -97,7 +97,7 @@ extension RunSummary {
             return metric.higherIsBetter ? x > y : x < y
         }
         let ranked = eligible.enumerated().map { i, c in
-            (c, i == 0 ? nil : Lead.of(eligible[0], over: c, metric: metric, minDifference: options.minDifference))
+            (c, i == 0 ? nil : memo.lead(eligible[0], over: c, metric: metric, minDifference: options.minDifference))
         }
         return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: metric, throughLimit: throughLimit,
                               needs: needs, ranked: ranked, stability: stability(eligible, metric: metric), excluded: excluded,

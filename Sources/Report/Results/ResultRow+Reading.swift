@@ -13,15 +13,9 @@ extension ResultRow {
     /// has no such column). Nil when there is no status.
     package init?(cell: (Int) -> String?) {
         guard let status = RunStatus(cell: cell(Self.statusColumn) ?? "") else { return nil }
-        let blank = SystemInfo(gitRevision: "", host: "", cpuModel: "", cores: 0, os: "", swiftVersion: "",
-                               sqliteVersion: "", allocator: "")
-        // Every parameter column is present, blank when the file lacks it, so that rows of
-        // older files group with rows that left the parameter unused.
-        let parameters = Dictionary(uniqueKeysWithValues: Self.parameterColumns.map { ($0, "") })
-        self.init(identity: RunIdentity(runID: "", startedAt: "", system: blank), parameters: ParameterValues(parameters),
-                  measurement: RunMeasurement(status: status))
-        for (i, column) in Self.columns.enumerated() {
-            if let text = cell(i) { column.read(&self, text) }
+        self.init(identity: Self.blankIdentity, parameters: Self.blankParameters, measurement: RunMeasurement(status: status))
+        for i in Self.columns.indices {
+            if let text = cell(i) { Self.columns[i].read(&self, text) }
         }
         // The file keeps the rate, not the count: rows done is the rate times the time.
         if let rate = cell(Self.rateColumn).flatMap(Double.init), let wall = measurement.wallSeconds {
@@ -35,6 +29,11 @@ extension ResultRow {
         }
     }
 
+    private static let blankIdentity = RunIdentity(runID: "", startedAt: "", system: SystemInfo(
+        gitRevision: "", host: "", cpuModel: "", cores: 0, os: "", swiftVersion: "", sqliteVersion: "", allocator: ""))
+    /// Every parameter column is present, blank when the file lacks it, so that rows of older
+    /// files group with rows that left the parameter unused.
+    private static let blankParameters = ParameterValues(Dictionary(uniqueKeysWithValues: parameterColumns.map { ($0, "") }))
     private static let statusColumn = columnIndex["status"]!
     private static let rateColumn = columnIndex["rows_per_s"]!
     private static let statementsColumn = columnIndex["sql_statements"]!

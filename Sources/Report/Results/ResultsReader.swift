@@ -58,17 +58,17 @@ package struct ResultsReader {
             guard stream.count == fieldCount else {
                 throw .malformed(path, line: line, "the row has \(stream.count) fields, the header \(fieldCount) (cut short?)")
             }
-            for (i, column) in ResultRow.columns.enumerated() where column.domain != .text {
+            for (i, domain) in Self.checkedDomains {
                 guard let f = field[i] else {
-                    if column.domain == .status { throw .malformed(path, line: line, "the row has no status") }
+                    if domain == .status { throw .malformed(path, line: line, "the row has no status") }
                     continue
                 }
-                if let problem = stream.withBytes(f, column.domain.problem) {
+                if let problem = stream.withBytes(f, domain.problem) {
                     if string(Self.runID) == "run_id" {
                         throw .malformed(path, line: line, "the header is repeated at line \(line) (files joined with cat? keep the first "
                                          + "header only, or give the files one by one)")
                     }
-                    throw .malformed(path, line: line, "\(column.name): \(problem)")
+                    throw .malformed(path, line: line, "\(ResultRow.columns[i].name): \(problem)")
                 }
             }
             if let contradiction = contradiction() ?? invocations.conflict(runID: string(Self.runID), command: string(Self.command), line: line) {
@@ -79,6 +79,11 @@ package struct ResultsReader {
         return false
     }
 
+    /// The columns whose cells are checked, with their domains: taken once, not per row (copying
+    /// each column's declaration, closures and all, per cell was a tenth of the reading).
+    private static let checkedDomains = ResultRow.columns.enumerated().compactMap { i, column in
+        column.domain == .text ? nil : (i, column.domain)
+    }
     private static let runID = ResultRow.columnIndex["run_id"]!
     private static let status = ResultRow.columnIndex["status"]!
     private static let lost = ResultRow.columnIndex["lost"]!
@@ -177,29 +182,24 @@ private final class InvocationCommands {
     }
 }
 
-/// One copy of each parameter set and identity text seen while reading a file: a row takes the
-/// copy already held (Swift's copy-on-write then shares its storage) instead of its own.
+/// One copy of each parameter set, machine and command seen while reading a file: a row takes
+/// the copy already held (Swift's copy-on-write then shares its storage) instead of its own.
 private struct SharedValues {
     private var parameters: Set<ParameterValues> = []
-    private var texts: Set<String> = []
+    /// One identity per machine seen (a file names one or a few): its machine box is shared.
+    private var machines: [RunIdentity] = []
+    private var commands: Set<String> = []
 
     mutating func sharing(_ row: ResultRow) -> ResultRow {
         var row = row
         if let held = parameters.firstIndex(of: row.parameters) { row.parameters = parameters[held] } else { parameters.insert(row.parameters) }
-        for path in Self.repeatedTexts { row.identity[keyPath: path] = text(row.identity[keyPath: path]) }
+        if let held = machines.first(where: { $0.system == row.identity.system }) {
+            row.identity.shareMachine(with: held)
+        } else {
+            machines.append(row.identity)
+        }
+        if let held = commands.firstIndex(of: row.identity.command) { row.identity.command = commands[held] } else { commands.insert(row.identity.command) }
         return row
-    }
-
-    /// The identity's texts a file repeats on every row of a machine or an invocation.
-    private static let repeatedTexts: [WritableKeyPath<RunIdentity, String> & Sendable] = [
-        \.system.cpuModel, \.system.os, \.system.swiftVersion, \.system.sqliteVersion, \.system.allocator, \.system.host,
-        \.system.gitRevision, \.command,
-    ]
-
-    private mutating func text(_ value: String) -> String {
-        if let held = texts.firstIndex(of: value) { return texts[held] }
-        texts.insert(value)
-        return value
     }
 }
 

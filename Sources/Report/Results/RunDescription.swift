@@ -3,7 +3,16 @@ package struct RunIdentity: Codable, Sendable {
     package var runID: String
     /// ISO 8601, UTC.
     package var startedAt: String
-    package var system: SystemInfo
+    /// The machine, in a box the rows of one machine share (`shareMachine(with:)`): eight texts
+    /// inline were half of a row's 250 bytes, held again in every summary of a 100 MB file.
+    package var system: SystemInfo {
+        _read { yield machine.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&machine) { machine = CopyOnWriteBox(machine.value) }
+            yield &machine.value
+        }
+    }
+    private var machine: CopyOnWriteBox<SystemInfo>
     /// The command line of the invocation that measured it (`loadgen run --strategy batch …`),
     /// as a shell reads it: what a review page gives to measure it again.
     package var command: String
@@ -11,8 +20,29 @@ package struct RunIdentity: Codable, Sendable {
     package init(runID: String, startedAt: String, system: SystemInfo, command: String = "") {
         self.runID = runID
         self.startedAt = startedAt
-        self.system = system
+        self.machine = CopyOnWriteBox(system)
         self.command = command
+    }
+
+    /// Holds `other`'s machine (the same one) instead of a copy of it.
+    package mutating func shareMachine(with other: RunIdentity) { machine = other.machine }
+
+    // MARK: Codable, as the stored properties were
+
+    private enum CodingKeys: String, CodingKey { case runID, startedAt, system, command }
+
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(runID: try c.decode(String.self, forKey: .runID), startedAt: try c.decode(String.self, forKey: .startedAt),
+                  system: try c.decode(SystemInfo.self, forKey: .system), command: try c.decode(String.self, forKey: .command))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(runID, forKey: .runID)
+        try c.encode(startedAt, forKey: .startedAt)
+        try c.encode(system, forKey: .system)
+        try c.encode(command, forKey: .command)
     }
 }
 
@@ -23,6 +53,17 @@ package struct ParameterValues: Codable, Sendable, Hashable {
     package var fields: [String: String]
 
     package init(_ fields: [String: String]) { self.fields = fields }
+
+    /// Hashes the fields that most often tell configurations apart, not all of them: equal
+    /// values still hash alike (all `Hashable` asks), and a 100 MB results file's rows are
+    /// grouped by their parameters twice, where hashing some 25 pairs a row was a tenth of
+    /// `report`'s reading.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(fields.count)
+        for column in Self.hashed { hasher.combine(fields[column]) }
+    }
+
+    private static let hashed = ["strategy", "rows", "batch_size", "writers", "dup_rate", "operation"]
 
     /// The value of `column`, "" when absent or unused.
     package subscript(column: String) -> String { fields[column] ?? "" }

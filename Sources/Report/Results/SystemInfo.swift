@@ -3,7 +3,7 @@ import Host
 import SQLiteKit
 
 /// The machine and software a run was measured on.
-package struct SystemInfo: Codable, Sendable {
+package struct SystemInfo: Codable, Sendable, Equatable {
     package var gitRevision: String
     package var host: String
     package var cpuModel: String

@@ -9,8 +9,9 @@ package struct RunSummary: Sendable {
         package let label: String
         package let rows: [ResultRow]
         package var strategy: String { parameters.strategy }
-        /// Repetitions whose status is ok: the statistics are theirs.
-        package var ok: [ResultRow] { rows.filter { $0.measurement.status == .ok } }
+        /// Repetitions whose status is ok: the statistics are theirs. Kept, not filtered anew:
+        /// tables and leads ask for them per cell.
+        package let ok: [ResultRow]
         package let rate: Statistics?
         package let wall: Statistics?
         package let vsLimit: Statistics?
@@ -34,7 +35,9 @@ package struct RunSummary: Sendable {
             self.rows = rows
             parameters = rows[0].parameters
             label = rows[0].configuration
-            let ok = rows.filter { $0.measurement.status == .ok }
+            // All ok (the usual case): the same array, not a copy of it.
+            let ok = rows.allSatisfy { $0.measurement.status == .ok } ? rows : rows.filter { $0.measurement.status == .ok }
+            self.ok = ok
             outcome = StoreOutcome(ok)
             underCallgrind = rows[0].measurement.instructionsCountedBy == "callgrind"
             rate = Statistics(ok.compactMap(\.measurement.rowsPerSecond))
@@ -110,9 +113,11 @@ package struct RunSummary: Sendable {
         configurations = Self.configurations(of: rows, options: options)
         invocations = rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }.uniqued()
         let throughLimit = invocations.count > 1
+        // Rankings and recommendations compare mostly the same pairs, each by a bootstrap.
+        let leads = LeadMemo()
         rankings = Self.rank(configurations.filter { !unranked.contains($0.strategy) && !$0.underCallgrind },
-                             sweptColumns: sweptColumns, options: options, throughLimit: throughLimit)
-        recommendations = Self.recommend(configurations, unranked: unranked, options: options, throughLimit: throughLimit)
+                             sweptColumns: sweptColumns, options: options, throughLimit: throughLimit, leads: leads)
+        recommendations = Self.recommend(configurations, unranked: unranked, options: options, throughLimit: throughLimit, leads: leads)
         self.notes = notes
         self.marks = marks
         self.unranked = unranked
@@ -146,14 +151,16 @@ package struct RunSummary: Sendable {
     private static func configurations(of rows: [ResultRow], options: ConclusionOptions) -> [Configuration] {
         struct Key: Hashable { let parameters: ParameterValues; let callgrind: Bool }
         var order: [Key] = []
-        var byKey: [Key: [ResultRow]] = [:]
-        for row in rows {
+        // Positions first, then each configuration's rows at their exact count: rows appended
+        // one by one left up to twice their room per configuration (a 100 MB file's summary).
+        var byKey: [Key: [Int]] = [:]
+        for (i, row) in rows.enumerated() {
             let key = Key(parameters: row.parameters, callgrind: row.measurement.instructionsCountedBy == "callgrind")
             if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(row)
+            byKey[key, default: []].append(i)
         }
         return order.map { key in
-            var c = Configuration(rows: byKey[key]!)
+            var c = Configuration(rows: byKey[key]!.map { rows[$0] })
             c.verdict = Verdict.of(c, options: options)
             return c
         }
@@ -164,12 +171,14 @@ package struct RunSummary: Sendable {
     /// strategy does not use) ranked at every value of it. A point is named by the columns that
     /// tell it from the others.
     private static func rank(_ configurations: [Configuration], sweptColumns: [String], options: ConclusionOptions,
-                             throughLimit: Bool) -> [Ranking] {
+                             throughLimit: Bool, leads: LeadMemo) -> [Ranking] {
         let swept = sweptColumns.filter { !options.workloadColumns.contains($0) }
         let points = groups(configurations) { c in
             workload(of: c, options: options) + swept.map { options.value($0, of: c.parameters) }
         }
-        guard !points.isEmpty else { return [ranking(point: "", [], sweptColumns: sweptColumns, options: options, throughLimit: throughLimit)] }
+        guard !points.isEmpty else {
+            return [ranking(point: "", [], sweptColumns: sweptColumns, options: options, throughLimit: throughLimit, leads: leads)]
+        }
         // The workload's two never-blank parts sit between the workload columns and the swept ones.
         let keyColumns = options.workloadColumns + ["", ""] + swept
         let varying = keyColumns.indices.filter { i in
@@ -179,14 +188,14 @@ package struct RunSummary: Sendable {
             var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
             if let purpose = options.purposes[members[0].strategy] { words.insert("for \(purpose)" + (words.isEmpty ? "" : ","), at: 0) }
             return ranking(point: words.joined(separator: " "), members, sweptColumns: sweptColumns, options: options,
-                           throughLimit: throughLimit)
+                           throughLimit: throughLimit, leads: leads)
         }
     }
 
     /// The ranking at one sweep point: the configurations there that may be recommended, by their
     /// rate (their `vs_limit` across invocations), and those that may not, apart.
     private static func ranking(point label: String, _ here: [Configuration], sweptColumns: [String],
-                                options: ConclusionOptions, throughLimit: Bool) -> Ranking {
+                                options: ConclusionOptions, throughLimit: Bool, leads memo: LeadMemo) -> Ranking {
         var scored: [(configuration: Configuration, metric: Metric, value: Double)] = []
         for c in here where c.verdict.isOK {
             let metric = Metric.of(c, .rate, throughLimit: throughLimit)
@@ -195,7 +204,7 @@ package struct RunSummary: Sendable {
         scored.sort { $0.value > $1.value }
         let members = scored.map(\.configuration)
         let leads = scored.dropFirst().map { other in
-            Lead.of(scored[0].configuration, over: other.configuration, metric: scored[0].metric, minDifference: options.minDifference)
+            memo.lead(scored[0].configuration, over: other.configuration, metric: scored[0].metric, minDifference: options.minDifference)
         }
         let apart = here.filter { !$0.verdict.isOK }
         let all = names(members + apart, sweptColumns: sweptColumns)

@@ -118,7 +118,7 @@ package enum StudentT {
         if abs(d) < tiny { d = tiny }
         d = 1 / d
         var h = d
-        for m in 1...300 {
+        for m in 1...10_000 {
             let m = Double(m)
             var aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
             d = 1 + aa * d; if abs(d) < tiny { d = tiny }

@@ -79,8 +79,49 @@ package enum Bootstrap {
     // resample: the same value, in O(n) instead of O(n log n). Over a year of nightlies (3,000
     // values a configuration, 2,000 resamples) sorting was most of `plot`'s and `report`'s time.
 
-    /// The 95 % interval of the median of `sorted` (which must be sorted).
+    /// The 95 % interval of the median of `sorted` (which must be sorted): from `exactFrom`
+    /// values on, the resampling's exact limit (`exactMedianInterval`), below it 2,000 resamples.
     package static func medianInterval(_ sorted: [Double]) -> ClosedRange<Double> {
+        sorted.count >= exactFrom ? exactMedianInterval(sorted) : resampledMedianInterval(sorted)
+    }
+
+    /// From this many values the median's interval is computed, not resampled: resampling costs
+    /// 2,000 × n draws, and a 100 MB results file (2,355 values a configuration) spent a quarter
+    /// of `report`'s and `plot`'s time there; the exact limit differs from 2,000 resamples by
+    /// less than their own Monte Carlo error.
+    package static let exactFrom = 100
+
+    /// The percentile interval of the median that infinitely many resamples would give (the
+    /// exact bootstrap distribution of an order statistic, Efron 1982, §3): a resample's k-th
+    /// smallest value is at most the sample's j-th exactly when at least k of its n draws fall
+    /// on the j smallest, a binomial(n, j/n) count, so P = I_{j/n}(k, n − k + 1). Each end is
+    /// the smallest j whose probability reaches 2.5 % or 97.5 %, as the nearest-rank percentile
+    /// of the resampled medians is. For an even count the median is the mean of the two middle
+    /// order statistics; its ends are taken as the means of theirs (adjacent order statistics
+    /// move together: the difference is within a spacing of the sample).
+    static func exactMedianInterval(_ sorted: [Double]) -> ClosedRange<Double> {
+        let n = sorted.count
+        func orderStatistic(_ k: Int, reaching q: Double) -> Double {
+            var (low, high) = (1, n)
+            while low < high {
+                let j = (low + high) / 2
+                if atLeast(k, of: n, p: Double(j) / Double(n)) >= q { high = j } else { low = j + 1 }
+            }
+            return sorted[low - 1]
+        }
+        let middle = n % 2 == 1 ? [(n + 1) / 2] : [n / 2, n / 2 + 1]
+        let low = middle.map { orderStatistic($0, reaching: 0.025) }.reduce(0, +) / Double(middle.count)
+        let high = middle.map { orderStatistic($0, reaching: 0.975) }.reduce(0, +) / Double(middle.count)
+        return low...high
+    }
+
+    /// P(X ≥ k) for X ~ binomial(n, p): I_p(k, n − k + 1).
+    static func atLeast(_ k: Int, of n: Int, p: Double) -> Double {
+        p >= 1 ? 1 : StudentT.regularizedBeta(p, Double(k), Double(n - k + 1))
+    }
+
+    /// The median's interval from `resamples` resamples of `sorted`.
+    static func resampledMedianInterval(_ sorted: [Double]) -> ClosedRange<Double> {
         var random = SplitMix64(seed: seed)
         var medians: [Double] = []
         medians.reserveCapacity(resamples)
