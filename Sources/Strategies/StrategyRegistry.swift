@@ -36,6 +36,16 @@ package enum StrategyRegistry {
         CountStrategy(),
     ]
 
+    /// What `run --model M --entity E --key K` runs without `--strategy` (issue 58, item 6): the
+    /// single-writer import idioms a team chooses among for its own store, each keeping one row
+    /// per key (no limit, no idiom shown for its bug, none whose cost is a known anti-pattern
+    /// such as a save per record). On a key without a constraint the store refuses those that
+    /// need one and the run names `--add-constraint K` for them.
+    package static let modelImportIdioms = [
+        BatchStrategy().name, BatchUpsertStrategy().name, ContextResetStrategy().name,
+        FindOrCreateStrategy().name, FindOrCreateCachedStrategy().name, FindOrCreatePerRowStrategy().name,
+    ]
+
     /// The strategy named `name`, or nil.
     package static func strategy(named name: String) -> (any WriteStrategy)? {
         all.first { $0.name == name }

@@ -27,6 +27,10 @@ struct CLI {
         return arguments + ["--repeat", "1"]
     }
 
+    /// How a page or a run's last lines name this binary when neither the path nor
+    /// `scripts/loadgen` leads to it: its full path, links resolved.
+    static var invocation: String { URL(fileURLWithPath: binary).resolvingSymlinksInPath().path }
+
     /// A fresh folder for one test, used as TMPDIR and for its files.
     static func makeFolder() -> String {
         let path = NSTemporaryDirectory() + "loadgen-cli-\(UUID().uuidString)"
@@ -54,6 +58,9 @@ struct CLI {
         var env = ProcessInfo.processInfo.environment
         if let tmpdir { env["TMPDIR"] = tmpdir + "/" }
         env["LOADGEN_GIT_REV"] = "test"
+        // A run without --out keeps its rows in results/ under the current folder (the checkout,
+        // for most tests): each process gets a fresh folder instead.
+        env["LOADGEN_RESULTS"] = makeFolder() + "/results"
         env.merge(environment) { _, new in new }
         p.environment = env
         let out = Pipe(), err = Pipe()

@@ -120,8 +120,9 @@ import Testing
         let r = try await CLI.run(["report", out, "--out", dir + "/review", "--no-charts"])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
-        // Each invocation's own line, made pasteable: scripts/loadgen, the output in a fresh folder.
-        let pasted = "scripts/loadgen " + first.joined(separator: " ").replacingOccurrences(of: out, with: "\"$out\"/mixed.csv")
+        // Each invocation's own line, made pasteable: the binary that wrote the page (not on the
+        // path here, no scripts/loadgen launched it) by its full path, the output in a fresh folder.
+        let pasted = CLI.invocation + " " + first.joined(separator: " ").replacingOccurrences(of: out, with: "\"$out\"/mixed.csv")
         #expect(page.contains("```sh\nout=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\n" + pasted + "\n```"), "\(page)")
         #expect(page.contains("--history --out \"$out\"/mixed.csv"))
         #expect(page.contains("These rows come from 2 invocations") && page.contains("through `vs_limit`"))
@@ -228,8 +229,8 @@ import Testing
         #expect(lines.contains { $0.contains("repetition 2 of 2") && $0.contains("· ETA") && !$0.contains("not yet timed") }, "\(lines)")
     }
 
-    /// Issue 26, 7: the review page's reproduce lines run as printed (here with the test binary
-    /// for scripts/loadgen) and write a fresh folder, never onto the rows they reproduce; the page
+    /// Issue 26, 7: the review page's reproduce lines run as printed (by the test binary's full
+    /// path, from any folder) and write a fresh folder, never onto the rows they reproduce; the page
     /// says how far a rerun may move the figures, and its verifier table has each outcome.
     @Test func theReviewPageIsPasteable() async throws {
         let dir = CLI.makeFolder()
@@ -241,7 +242,7 @@ import Testing
         #expect(report.status == 0, "\(report.stderr)")
         let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
         let block = try #require(page.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
-        #expect(block.hasPrefix("out=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\nscripts/loadgen run "), "\(block)")
+        #expect(block.hasPrefix("out=rerun-$(date +%Y%m%d-%H%M%S); mkdir -p \"$out\"\n\(CLI.invocation) run "), "\(block)")
         #expect(block.contains("--out \"$out\"/r.csv"), "\(block)")
         #expect(page.contains("**A rerun on another day** may move rates and memory by ±30 %"), "\(page)")
         #expect(page.contains("| needs | outcome | errors |") && page.contains("| unique+links+current | short:unique+links+current |"), "\(page)")
@@ -326,12 +327,11 @@ import Testing
                 "\(dry.stdout)")
     }
 
-    /// Runs a review page's Reproduce block as pasted in `folder` (the test binary for
-    /// scripts/loadgen), and returns its exit status.
+    /// Runs a review page's Reproduce block as pasted in `folder`, and returns its exit status.
     static func runPasted(_ block: String, in folder: String) async throws -> Int32 {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", block.replacingOccurrences(of: "scripts/loadgen", with: "'\(CLI.binary)'") + " --quiet"]
+        shell.arguments = ["-c", block + " --quiet"]
         shell.currentDirectoryURL = URL(fileURLWithPath: folder)
         try shell.run()
         await CLI.exit(of: shell)

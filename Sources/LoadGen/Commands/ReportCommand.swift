@@ -203,7 +203,7 @@ enum ReportCommand {
             invocations[i].repetitions += 1
             if !invocations[i].revisions.contains(row.identity.system.gitRevision) { invocations[i].revisions.append(row.identity.system.gitRevision) }
         }
-        var text = "### Reproduce\n\nFrom the checkout (`scripts/loadgen` builds what is missing); each rerun writes into a "
+        var text = "### Reproduce\n\n\(Rerun.invocationSaid), from any folder; each rerun writes into a "
             + "folder of its own, never onto these rows.\n\n"
         if invocations.count > 1 {
             let revisions = Set(rows.map(\.identity.system.gitRevision)).count

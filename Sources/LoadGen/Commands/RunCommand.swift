@@ -26,16 +26,19 @@ enum RunCommand {
                   terminator: "")
             return ExitCode.success
         }
-        let plans = try Self.plans(arguments)
-        let plan = plans[0]
-        if plan.dryRun {
+        var plans = try Self.plans(arguments)
+        if plans[0].dryRun {
             print(plans.map(DryRun.render).joined(separator: "\n"), terminator: "")
-            guard plan.estimates else { return ExitCode.success }
+            guard plans[0].estimates else { return ExitCode.success }
             try ProcessLimits.checkForRun()
             print(try DryRun.estimate(plans), terminator: "")
             return ExitCode.success
         }
         try ProcessLimits.checkForRun()
+        // No --out: the rows go to a new results/run-<UTC>.csv, said on the last lines.
+        let chosen = plans[0].out == nil ? try DefaultResults.create() : nil
+        if let chosen { for i in plans.indices { plans[i].out = chosen } }
+        let plan = plans[0]
         Interrupts.shared.install()
         let kept = TemporaryFolders.sweepStale().kept
         if let first = kept.first {
@@ -55,8 +58,10 @@ enum RunCommand {
                 // What finished is a result: --markdown and --summary-csv say what it says.
                 runner.writeReports()
             }
+            if let chosen { Self.sayWhereTheRowsAre(chosen, rows: runner.rows.count, toStderr: true) }
             return Interrupts.shared.exitStatus
         }
+        defer { if let chosen { Self.sayWhereTheRowsAre(chosen, rows: runner.rows.count, toStderr: plan.writesToStdout || plan.json) } }
         return try finish(&runner, plan: plan)
     }
 
@@ -111,6 +116,14 @@ enum RunCommand {
         }
         // A capped repetition is a figure censored by --repeat auto, not a failure of the run.
         return runner.rows.allSatisfy { $0.measurement.status == .ok || $0.measurement.cappedAfter != nil } ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The file a run chose for itself (no `--out`): its path and the next commands, last; removed
+    /// when no row reached it.
+    private static func sayWhereTheRowsAre(_ path: String, rows: Int, toStderr: Bool) {
+        guard rows > 0 else { return DefaultResults.removeIfEmpty(path) }
+        let text = DefaultResults.footer(path)
+        if toStderr { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
     }
 
     /// Every file problem is found before the first repetition, so nothing runs for nothing and

@@ -240,6 +240,10 @@ struct RunPlan {
         } else if operations != [.import] {
             let names = StrategyRegistry.all.filter { operations.contains($0.operation) }.map(\.name)
             axes.insert((RunParameter.named("--strategy")!, names), at: 0)
+        } else if a.has("--model") {
+            // A team's model and no --strategy: the import idioms it could choose among; those its
+            // key cannot serve (no constraint) are refused with the flag that measures them.
+            axes.insert((RunParameter.named("--strategy")!, StrategyRegistry.modelImportIdioms), at: 0)
         }
     }
 
