@@ -12,13 +12,15 @@ struct OptionSpec: Sendable {
     /// The value an option takes when given without one (`--history` alone is `--history on`);
     /// nil when it needs a value.
     var impliedValue: String? = nil
+    /// The words a shell offers for its value, where `value` cannot list them (`--format NAME`).
+    var completions: [String]? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help, defaultText: nil)
     }
     static func option(_ name: String, _ value: String, _ help: String, default defaultText: String? = nil,
-                       implied: String? = nil) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help, defaultText: defaultText, impliedValue: implied)
+                       implied: String? = nil, completions: [String]? = nil) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, defaultText: defaultText, impliedValue: implied, completions: completions)
     }
 }
 

@@ -9,6 +9,16 @@ struct CommandEntry: Sendable {
     /// Its options, as its `--help` lists them (completions and the man page read the same).
     let specs: @Sendable () -> [OptionSpec]
     let main: @Sendable ([String]) throws -> Int32
+    /// What its operands (the words that are not options) are, for completions.
+    var operands: Operands = .none
+
+    enum Operands: Sendable, Equatable {
+        case none
+        /// Files (results, baselines).
+        case files
+        /// One of these words.
+        case words([String])
+    }
 }
 
 /// Every command, in one table: the dispatch, `loadgen --help`, `loadgen help COMMAND`, the shell
@@ -22,19 +32,19 @@ enum CommandTable {
         CommandEntry(name: "generate", summary: "write a dataset as a JSON or NDJSON import file",
                      specs: { GenerateCommand.specs }, main: GenerateCommand.main),
         CommandEntry(name: "compare", summary: "compare results with a baseline (the nightly gate); exit 1 on a regression",
-                     specs: { CompareCommand.specs }, main: { CompareCommand.main($0) }),
+                     specs: { CompareCommand.specs }, main: { CompareCommand.main($0) }, operands: .files),
         CommandEntry(name: "ab", summary: "judge timing against a base revision built here: paired, interleaved runs (the A/B gate)",
                      specs: { ABCommand.specs }, main: ABCommand.main),
         CommandEntry(name: "plot", summary: "draw the charts of results files with gnuplot (plots.gnuplot)",
-                     specs: { PlotCommand.specs }, main: PlotCommand.main),
+                     specs: { PlotCommand.specs }, main: PlotCommand.main, operands: .files),
         CommandEntry(name: "report", summary: "write a design-review page: summary, ranking, charts, store checks, how to reproduce",
-                     specs: { ReportCommand.specs }, main: ReportCommand.main),
+                     specs: { ReportCommand.specs }, main: ReportCommand.main, operands: .files),
         CommandEntry(name: "export", summary: "write results in another format: the summaries again, or a benchmark dashboard's JSON",
-                     specs: { ExportCommand.specs }, main: ExportCommand.main),
+                     specs: { ExportCommand.specs }, main: ExportCommand.main, operands: .files),
         CommandEntry(name: "verdict", summary: "render the pull-request gate's verdict from compare's and ab's JSON: a comment, or annotations",
                      specs: { VerdictCommand.specs }, main: VerdictCommand.main),
         CommandEntry(name: "completions", summary: "print shell completions: loadgen completions bash|zsh|fish",
-                     specs: { [] }, main: Completions.main),
+                     specs: { [] }, main: Completions.main, operands: .words(Completions.shells)),
         CommandEntry(name: "man", summary: "print the manual page (roff): loadgen man > loadgen.1",
                      specs: { [] }, main: ManualPage.main),
     ]
@@ -82,10 +92,11 @@ enum CommandTable {
         all.dropLast().map(\.name).joined(separator: ", ") + " or " + all.last!.name
     }
 
-    /// What an option's value may be, where the set is closed (for completions): the strategies,
-    /// or the choices its help names as `a|b|c`.
+    /// What an option's value may be, where the set is closed: the strategies, the words a spec
+    /// names for completion, or the choices its help names as `a|b|c`.
     static func values(of spec: OptionSpec) -> [String]? {
         if spec.name == "--strategy" { return StrategyRegistry.names + ["all"] }
+        if let words = spec.completions { return words }
         guard let value = spec.value, value.contains("|"), !value.contains(" ") else { return nil }
         return value.split(separator: "|").map(String.init)
     }

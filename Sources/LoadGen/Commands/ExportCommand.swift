@@ -8,7 +8,8 @@ enum ExportCommand {
     static let about = "Write results in another format: the run's summaries again, or a benchmark dashboard's JSON."
 
     static var specs: [OptionSpec] {
-        [.option("--format", "NAME", "one of: " + Exporters.all.map(\.format).joined(separator: ", ")),
+        [.option("--format", "NAME", "one of: " + Exporters.all.map(\.format).joined(separator: ", "),
+                 completions: Exporters.all.map(\.format)),
          .option("--out", "FILE|-", "where to write it", default: "-"),
          .option("--night", "DATE|latest", "of results from several days (a history), the day to export (YYYY-MM-DD, UTC)",
                  default: "latest")] + ConclusionFlags.specs
