@@ -128,19 +128,20 @@ import Testing
         #expect(r.status == 0 && r.stdout.contains("in 5 configurations") && !r.stdout.contains("Not compared"), "\(r.stdout)")
     }
 
-    @Test func foreignTruncatedAndMixedFilesExit2NamingFileAndLine() async throws {
+    /// Each as the exit-status table says: 65 malformed, 66 missing, 64 misused, 2 not judged (other machines).
+    @Test func foreignTruncatedAndMixedFilesExitAsTheTableSaysNamingFileAndLine() async throws {
         let dir = try await Self.base.dir
         let foreign = dir + "/foreign.csv"
         try "name,value\r\na,1\r\n".write(toFile: foreign, atomically: true, encoding: .utf8)
         let f = try await compare([Self.base.path, foreign])
-        #expect(f.status == 2 && f.stderr.contains("\(foreign):1: not a loadgen results file"))
+        #expect(f.status == 65 && f.stderr.contains("\(foreign):1: not a loadgen results file"))
 
         let cut = dir + "/cut.csv"
         let full = try await String(contentsOfFile: Self.base.path, encoding: .utf8)
         let lines = full.split(separator: "\r\n")
         try (lines.prefix(3).joined(separator: "\r\n") + "\r\n" + lines[3].prefix(40)).write(toFile: cut, atomically: true, encoding: .utf8)
         let c = try await compare([Self.base.path, cut])
-        #expect(c.status == 2 && c.stderr.contains("\(cut):4: the row has"), "\(c.stderr)")
+        #expect(c.status == 65 && c.stderr.contains("\(cut):4: the row has"), "\(c.stderr)")
 
         let other = try await write("other.csv") { row in row["cpu_model"] = "Another CPU" }
         let m = try await compare([Self.base.path, other])
@@ -148,8 +149,8 @@ import Testing
         let allowed = try await compare([Self.base.path, other, "--cross-machine"])
         #expect(allowed.status == 0 && allowed.stdout.contains("Compared across machines"))
 
-        await #expect(try compare([Self.base.path]).status == 2)
-        await #expect(try compare([Self.base.path, dir + "/missing.csv"]).status == 2)
+        await #expect(try compare([Self.base.path]).status == 64)
+        await #expect(try compare([Self.base.path, dir + "/missing.csv"]).status == 66)
     }
 
     /// The allocation requests of a single-writer strategy agree in two runs of one configuration

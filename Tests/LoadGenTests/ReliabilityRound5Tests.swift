@@ -129,11 +129,11 @@ import Testing
         #expect(r.status == 2 && r.stderr.contains("could not be judged") && r.stderr.contains("--rounds 6 or more"), "\(r.stderr)")
     }
 
-    /// 8. New results holding only the baseline's runs (a misconfigured path) are refused (2).
+    /// 8. New results holding only the baseline's runs (a misconfigured path) are refused (64).
     @Test func compareRefusesTheBaselineAsTheNewResults() async throws {
         let base = try await Self.fixture.get()
         let r = try await CLI.run(["compare", base.path, base.path])
-        #expect(r.status == 2 && r.stderr.contains("holds no run the baseline") && r.stderr.contains("does not"), "\(r.stderr)")
+        #expect(r.status == 64 && r.stderr.contains("holds no run the baseline") && r.stderr.contains("does not"), "\(r.stderr)")
         let renamed = try base.write("new.csv")
         #expect(try await CLI.run(["compare", base.path, renamed]).status == 0)
     }
@@ -165,7 +165,7 @@ import Testing
         #expect(r.status == 65 && r.stderr.contains("lost.csv:") && r.stderr.contains("status ok with lost 900"), "\(r.stderr)")
         let damaged = try base.write("damaged.csv") { row in row["integrity"] = "*** in database main ***" }
         let d = try await CLI.run(["compare", base.path, damaged])
-        #expect(d.status == 2 && d.stderr.contains("damaged.csv:2: status ok with integrity"), "\(d.stderr)")
+        #expect(d.status == 65 && d.stderr.contains("damaged.csv:2: status ok with integrity"), "\(d.stderr)")
     }
 
     /// 14. `ab --base` naming a program that is not loadgen is refused before any round.

@@ -106,19 +106,19 @@ enum ABCommand {
     /// The exit status, and why the gate could not judge when it could not (ab.md's heading says
     /// it instead of "no slowdown": issue 55, item 18).
     static func verdict(_ comparison: PairedComparison, failed: [String] = []) -> (status: Int32, why: String?) {
-        if comparison.configurations.isEmpty { return (CompareCommand.usage, "nothing was paired") }
+        if comparison.configurations.isEmpty { return (ExitCode.notJudged, "nothing was paired") }
         // A configuration only the new revision measured is what the change adds: said, not failed.
         let unjudged = comparison.unpaired.filter { $0.why != PairedComparison.newOnly }.map { "\($0.configuration) (\($0.why))" }
             + failed
         if let first = unjudged.first {
-            return (CompareCommand.usage, "\(unjudged.count) configuration\(unjudged.count == 1 ? " was" : "s were") not judged, first "
+            return (ExitCode.notJudged, "\(unjudged.count) configuration\(unjudged.count == 1 ? " was" : "s were") not judged, first "
                     + "\(first): the gate cannot pass on part of its suite; see Not judged in ab.md")
         }
         // Wall and CPU time are judged apart: a configuration counts once, however many of its
         // measures are blind.
         let blind = comparison.blind.map(\.name).uniqued()
         if let first = comparison.blind.first {
-            return (CompareCommand.usage, "\(blind.count) configuration\(blind.count == 1 ? "" : "s") could not be judged: "
+            return (ExitCode.notJudged, "\(blind.count) configuration\(blind.count == 1 ? "" : "s") could not be judged: "
                     + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more")
         }
         return (comparison.regressions.isEmpty ? ExitCode.success : ExitCode.failure, nil)

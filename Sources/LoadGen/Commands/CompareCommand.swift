@@ -36,16 +36,27 @@ enum CompareCommand {
             return try run(arguments)
         } catch let error as CommandError {
             FileHandle.standardError.write(Data("loadgen: \(Format.escapingControls(error.message))\n".utf8))
-            return Self.usage
-        } catch {
-            // A CompareError (files that cannot be compared) or any other: the same line and status.
+            return error.exitCode
+        } catch let error as CompareError {
             FileHandle.standardError.write(Data("loadgen: compare: \(Format.escapingControls("\(error)"))\n".utf8))
-            return Self.usage
+            return Self.exitCode(of: error)
+        } catch {
+            FileHandle.standardError.write(Data("loadgen: compare: \(Format.escapingControls("\(error)"))\n".utf8))
+            return ExitCode.software
         }
     }
 
-    /// compare's own convention (as diff and cmp): 2 for trouble, so that 1 means a regression.
-    static let usage: Int32 = ExitCode.notJudged
+    /// The exit-status table's code for files that cannot be compared: 66 unreadable, 65
+    /// malformed, 2 (not judged) for sound files that cannot be judged against each other. Until
+    /// issue 58 compare answered 2 to all of them, a usage error included, unlike every other
+    /// command; 1 still means a regression and only that.
+    static func exitCode(of error: CompareError) -> Int32 {
+        switch error {
+        case .unreadable: return ExitCode.noInput
+        case .malformed: return ExitCode.dataError
+        case .foreignMachines, .nothingInCommon: return ExitCode.notJudged
+        }
+    }
 
     private static func run(_ arguments: [String]) throws -> Int32 {
         let a = try Arguments(command: "compare", arguments: arguments, specs: specs)
