@@ -28,7 +28,7 @@ enum CommandTable {
     static let all: [CommandEntry] = [
         CommandEntry(name: "run", summary: "run strategies and record time, memory, SQL and store checks",
                      specs: { RunPlan.specs + Suite.specs }, main: RunCommand.main),
-        CommandEntry(name: "list", summary: "list strategies and datasets", specs: { [] }, main: ListCommand.main),
+        CommandEntry(name: "list", summary: "list strategies and datasets", specs: { ListCommand.specs }, main: ListCommand.main),
         CommandEntry(name: "generate", summary: "write a dataset as a JSON or NDJSON import file",
                      specs: { GenerateCommand.specs }, main: GenerateCommand.main),
         CommandEntry(name: "compare", summary: "compare results with a baseline (the nightly gate); exit 1 on a regression",
@@ -65,6 +65,7 @@ enum CommandTable {
             'loadgen help <command>' (or 'loadgen <command> --help', -h) for a command's options;
             'loadgen --version' for the version. Exit statuses: 'loadgen man', section EXIT STATUS.
 
+            \(EnvironmentVariables.help)
             """
     }
 

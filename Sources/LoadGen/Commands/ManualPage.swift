@@ -40,6 +40,10 @@ enum ManualPage {
                 text += escaped(spec.help) + (spec.defaultText.map { " (default: \(escaped($0)))" } ?? "") + "\n"
             }
         }
+        text += ".SH ENVIRONMENT\n"
+        for variable in EnvironmentVariables.all {
+            text += ".TP\n.B \(escaped(variable.name))\n\(escaped(variable.meaning))\n"
+        }
         text += ".SH EXIT STATUS\n"
         for status in ExitCode.documented {
             text += ".TP\n.B \(status.code)\n\(escaped(status.name)): \(escaped(status.meaning))\n"

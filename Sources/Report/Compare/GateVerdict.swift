@@ -12,9 +12,17 @@ package enum GateVerdict {
     // MARK: Writing
 
     package static func json(_ c: Comparison, status: Int32) -> String {
+        // Numbers as numbers (issue 58, item 5): each figure's value, and the relative change as a
+        // fraction, where the cell is a number; the text a reader sees beside it (`*_text`).
         func findings(_ list: [Comparison.Finding]) -> [[String: Any]] {
-            list.map { ["configuration": $0.configuration, "figure": $0.figure, "baseline": $0.baseline, "now": $0.now,
-                        "change": $0.change, "verdict": $0.verdict] }
+            list.map { f in
+                let (before, after) = (number(f.baseline), number(f.now))
+                let change = before.flatMap { b in after.flatMap { a in b != 0 ? rounded(a / b - 1) : nil } }
+                return ["configuration": f.configuration, "figure": f.figure, "verdict": f.verdict,
+                        "baseline": before.map { $0 as Any } ?? NSNull(), "now": after.map { $0 as Any } ?? NSNull(),
+                        "change": change.map { $0 as Any } ?? NSNull(),
+                        "baseline_text": f.baseline, "now_text": f.now, "change_text": f.change]
+            }
         }
         return serialized(["_loadgen": "compare", "status": Int(status), "configurations": c.configurationsCompared,
                            "regressions": findings(c.regressions), "improvements": findings(c.improvements),
@@ -32,6 +40,23 @@ package enum GateVerdict {
     }
 
     private static func rounded(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+
+    /// A cell as the number it shows ("38,458", "0.512"), nil for any other text.
+    static func number(_ cell: String) -> Double? {
+        Double(cell.replacingOccurrences(of: ",", with: "")).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// What a reader sees of a finding's `key`: its text (`key_text`), or the value of a file
+    /// written before the numbers were numbers.
+    private static func shown(_ finding: [String: Any], _ key: String) -> String {
+        (finding[key + "_text"] as? String) ?? finding[key].map { "\($0)" } ?? ""
+    }
+
+    /// A p-value as a reader reads one: three significant digits, "< 0.0001" below.
+    static func pValue(_ value: Any?) -> String {
+        guard let p = value as? Double else { return "\(value ?? "")" }
+        return p < 0.0001 ? "< 0.0001" : String(format: "%.3g", p)
+    }
 
     private static func serialized(_ object: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
@@ -127,7 +152,7 @@ package enum GateVerdict {
 
     private static func workRow(_ work: [String: Any]?) -> String {
         guard let work else { return "— | the work step did not run | — " }
-        let moved = objects(work["regressions"]).prefix(3).map { "\($0["configuration"] ?? "") \($0["figure"] ?? "") \($0["change"] ?? "")" }
+        let moved = objects(work["regressions"]).prefix(3).map { "\($0["configuration"] ?? "") \($0["figure"] ?? "") \(shown($0, "change"))" }
         let count = objects(work["regressions"]).count
         let verdict = count > 0 ? "\(count) regression\(count == 1 ? "" : "s")" : status(work) != 0 ? "exited \(status(work))" : "no regression"
         return "\(work["configurations"] ?? 0) configurations | \(verdict) | "
@@ -152,14 +177,14 @@ package enum GateVerdict {
     private static func workRegressions(_ work: [String: Any]?) -> [(title: String, detail: String)] {
         objects(work?["regressions"]).map { f in
             (titlePrefix + "work · \(f["configuration"] ?? "")",
-             "\(f["figure"] ?? "") \(f["baseline"] ?? "") → \(f["now"] ?? "") (\(f["change"] ?? "")): \(f["verdict"] ?? "")")
+             "\(f["figure"] ?? "") \(shown(f, "baseline")) → \(shown(f, "now")) (\(shown(f, "change"))): \(f["verdict"] ?? "")")
         }
     }
 
     private static func timeRegressions(_ time: [String: Any]?) -> [(title: String, detail: String)] {
         objects(time?["regressions"]).map { j in
             (titlePrefix + "time · \(j["name"] ?? "")",
-             "\(j["measure"] ?? "") \(percent(j["change"])) over \(j["pairs"] ?? 0) pairs (p = \(j["p_slower"] ?? ""))")
+             "\(j["measure"] ?? "") \(percent(j["change"])) over \(j["pairs"] ?? 0) pairs (p = \(pValue(j["p_slower"])))")
         }
     }
 
