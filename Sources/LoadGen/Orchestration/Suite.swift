@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Strategies
 
 /// `run --suite FILE`: a checked-in list of runs, one line of `run` arguments each (words as a
@@ -8,12 +9,13 @@ import Strategies
 enum Suite {
     /// Options a suite's lines may not take: the outputs are the command line's, for all lines.
     static let commandLineOnly: Set<String> = ["--out", "--timeline", "--markdown", "--summary-csv", "--json", "--quiet",
-                                               "--progress", "--dry-run", "--no-estimate", "--suite", "--shard", "--objective", "--max-rss",
+                                               "--progress", "--dry-run", "--no-estimate", "--suite", "--shard", "--shard-by", "--objective", "--max-rss",
                                                "--max-latency", "--min-difference"]
 
     static let specs: [OptionSpec] = [
         .option("--suite", "FILE", "run the runs listed in FILE (one line of run arguments each)"),
-        .option("--shard", "K/N", "with --suite: run the K-th of N shards, balanced by each configuration's records × repetitions"),
+        .option("--shard", "K/N", "with --suite: run the K-th of N shards, balanced by time with --shard-by, else by each configuration's records × repetitions"),
+        .option("--shard-by", "FILE", "with --shard: balance the shards by the time each configuration took in FILE (the committed baseline)"),
     ]
 
     /// The text of the suite file at `path`: why not, when it cannot be read (66) or is not UTF-8
@@ -41,7 +43,7 @@ enum Suite {
     static func plans(_ arguments: [String]) throws -> [RunPlan] {
         let a = try Arguments(command: "run", arguments: arguments, specs: RunPlan.specs + specs)
         guard let path = a.string("--suite") else {
-            if a.has("--shard") { throw CommandError.usage("run: --shard applies only with --suite") }
+            if a.has("--shard") || a.has("--shard-by") { throw CommandError.usage("run: --shard and --shard-by apply only with --suite") }
             return [try RunPlan(Arguments(command: "run", arguments: arguments, specs: RunPlan.specs))]
         }
         let own = arguments.enumerated().filter { i, argument in
@@ -52,7 +54,7 @@ enum Suite {
                                      + "only outputs (\(commandLineOnly.sorted().joined(separator: ", ")))")
         }
         let text = try text(of: path, command: "run")
-        let outputs = removing(["--suite", "--shard"], from: arguments)
+        let outputs = removing(["--suite", "--shard", "--shard-by"], from: arguments)
         var plans: [RunPlan] = []
         // Any line end (a suite saved on Windows ends its lines with CR LF, which Swift reads as
         // one character that is not "\n").
@@ -110,13 +112,25 @@ enum Suite {
 
     /// Applies `--shard K/N` to the expanded plans.
     static func shard(_ plans: inout [RunPlan], _ arguments: [String]) throws {
-        guard let text = value(of: "--shard", in: arguments) else { return }
+        guard let text = value(of: "--shard", in: arguments) else {
+            if value(of: "--shard-by", in: arguments) != nil { throw CommandError.usage("run: --shard-by applies only with --shard K/N") }
+            return
+        }
         let parts = text.split(separator: "/").map { Int($0) }
         guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else {
             throw CommandError.usage("run: --shard expects K/N with 1 ≤ K ≤ N (2/4: the second of four shards), got '\(text)'")
         }
-        let costs = plans.flatMap { plan in plan.configurations.map { shardCost($0, of: plan) } }
+        let times = try value(of: "--shard-by", in: arguments).map { try ShardTimes(file: $0) }
+        let costs = plans.flatMap { plan in plan.configurations.map { c in times.map { $0.cost(c, of: plan).seconds } ?? shardCost(c, of: plan) } }
         let owners = balanced(costs, into: n)
+        if let times, !plans.contains(where: \.quiet) {
+            // Every shard's expected time, so a CI log shows the balance the split promised.
+            let loads = (0..<n).map { shard in costs.indices.filter { owners[$0] == shard }.reduce(0) { $0 + costs[$1] } }
+            let found = plans.flatMap { plan in plan.configurations.map { times.cost($0, of: plan).found } }.filter { $0 }.count
+            FileHandle.standardError.write(Data(("loadgen: --shard \(k)/\(n): about \(Format.duration(loads[k - 1])) by the times of "
+                + "\(times.file) (shards: \(loads.map { Format.duration($0) }.joined(separator: ", ")); \(found) of \(costs.count) "
+                + "configurations found there, the rest by their records)\n").utf8))
+        }
         var first = 0
         for i in plans.indices { first += plans[i].keepShard(k, owners: owners, first: first) }
         // More shards than configurations is a CI matrix wider than the suite: not an error,
