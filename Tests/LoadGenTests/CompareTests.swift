@@ -223,7 +223,8 @@ import Testing
             loads = shards.components(separatedBy: ", ").map { part in
                 let words = part.split(separator: " ").map(String.init)
                 return stride(from: 0, to: words.count - 1, by: 2).reduce(0.0) { total, i in
-                    let unit = ["h": 3600.0, "min": 60, "s": 1, "ms": 0.001][words[i + 1]] ?? 0
+                    let units: [String: Double] = ["h": 3600, "min": 60, "s": 1, "ms": 0.001]
+                    let unit = units[words[i + 1]] ?? 0
                     return total + (Double(words[i]) ?? 0) * unit
                 }
             }
