@@ -343,6 +343,52 @@ import Testing
         #expect(log.output.split(separator: "\n").count == 2 && log.output.hasPrefix("nightly history, "), "\(log.output)")
     }
 
+    /// Issue 58, item 2: the history rotates, one file a month on the branch, by each row's
+    /// started_at: a night rewrites only its month's file (an earlier month's blob stays the same
+    /// object), and a restore joins the months back into one history.csv, after a history.csv
+    /// saved before the rotation.
+    @Test func theHistoryRotatesByMonth() async throws {
+        let dir = CLI.makeFolder()
+        let git = "/usr/bin/git"
+        _ = try await run(git, ["init", "-q", "--bare", dir + "/origin.git"])
+        _ = try await run(git, ["clone", "-q", dir + "/origin.git", dir + "/clone"])
+        try FileManager.default.createDirectory(atPath: dir + "/clone/scripts", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.checkout + "/scripts/nightly-ci", toPath: dir + "/clone/scripts/nightly-ci")
+        let env = ["NIGHTLY_RESULTS": dir + "/results", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
+                   "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t.invalid"]
+        let script = dir + "/clone/scripts/nightly-ci"
+        // A branch from before the rotation: one history.csv.
+        let legacy = "run_id,started_at,x\nold-1,2026-10-30T01:00:00Z,0\n"
+        try legacy.write(toFile: dir + "/clone/history.csv", atomically: true, encoding: .utf8)
+        for arguments in [["checkout", "-q", "-b", "loadgen-history"], ["add", "history.csv"], ["commit", "-q", "-m", "old"],
+                          ["push", "-q", "origin", "loadgen-history"]] {
+            let r = try await run(git, ["-C", dir + "/clone"] + arguments, environment: env)
+            #expect(r.status == 0, "\(arguments): \(r.output)")
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/results", withIntermediateDirectories: true)
+        #expect(try await run(script, ["history-restore", "loadgen-history"], environment: env).status == 0)
+        let nights = ["a-1,2026-11-30T01:00:00Z,1\n", "b-1,2026-12-01T01:00:00Z,2\n", "c-1,2026-12-02T01:00:00Z,3\n"]
+        var novemberBlob = ""
+        for night in nights {
+            let history = try String(contentsOfFile: dir + "/results/history.csv", encoding: .utf8) + night
+            try history.write(toFile: dir + "/results/history.csv", atomically: true, encoding: .utf8)
+            let saved = try await run(script, ["history-save", "loadgen-history"], environment: env)
+            #expect(saved.status == 0, "\(saved.output)")
+            let tree = try await run(git, ["--git-dir", dir + "/origin.git", "ls-tree", "loadgen-history"])
+            let files = tree.output.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) ?? "" }
+            #expect(!files.contains("history.csv") && files.contains("history-2026-10.csv") && files.contains("history-2026-11.csv"),
+                    "\(tree.output)")
+            let november = tree.output.split(separator: "\n").first { $0.hasSuffix("history-2026-11.csv") }.map(String.init) ?? ""
+            if !novemberBlob.isEmpty { #expect(november == novemberBlob, "November was rewritten") }
+            novemberBlob = november
+        }
+        try FileManager.default.removeItem(atPath: dir + "/results")
+        try FileManager.default.createDirectory(atPath: dir + "/results", withIntermediateDirectories: true)
+        let restored = try await run(script, ["history-restore", "loadgen-history"], environment: env)
+        #expect(restored.status == 0 && restored.output.contains("4 rows in 3 file(s)"), "\(restored.output)")
+        #expect(try String(contentsOfFile: dir + "/results/history.csv", encoding: .utf8) == legacy + nights.joined(), "restored")
+    }
+
     /// Issue 32: the gate's commands on a small suite, as the workflows run them. The A/B against
     /// the same binary judges time (a verdict, with how small a change it could see) and work
     /// (against a baseline of the same suite); a history appended twice keeps each run id once; a
