@@ -73,6 +73,37 @@ import Testing
         #expect(none.status == 64 && none.stderr.contains("--night 2019-05-05: the results hold 2020-01-01…"), "\(none.stderr)")
     }
 
+    /// Issue 58, item 2: a day with two runs of different revisions exports the last one, not
+    /// both pooled into one point; `--run ID` exports one invocation.
+    @Test func aNightWithTwoRunsExportsTheLast() async throws {
+        let dir = CLI.makeFolder()
+        let one = dir + "/one.csv"
+        #expect(try await CLI.run(["run", "--strategy", "batch", "--rows", "100", "--repeat", "2", "--no-limit", "--out", one, "--quiet"],
+                                  tmpdir: dir).status == 0)
+        let records = try CLI.parseCSV(String(contentsOfFile: one, encoding: .utf8))
+        let header = records[0]
+        let (id, started, rev, rate) = (header.firstIndex(of: "run_id")!, header.firstIndex(of: "started_at")!,
+                                        header.firstIndex(of: "git_rev")!, header.firstIndex(of: "rows_per_s")!)
+        // Earlier the same day, another revision, a hundred times slower.
+        let morning = records.dropFirst().map { r in
+            r.enumerated().map { i, cell in
+                i == id ? "morning" + cell : i == started ? String(cell.prefix(10)) + "T00:00:01Z" : i == rev ? "0ld0ld"
+                    : i == rate ? String((Double(cell) ?? 1) / 100) : cell
+            }
+        }
+        let history = dir + "/history.csv"
+        try ([header] + morning + records.dropFirst()).map { $0.map(ResultsFixture.quote).joined(separator: ",") + "\r\n" }.joined()
+            .write(toFile: history, atomically: true, encoding: .utf8)
+        let last = try await CLI.run(["export", history, "--format", "bmf"])
+        #expect(last.status == 0 && last.stderr.contains("holds runs of 2 revisions; exporting the last"), "\(last.stderr)")
+        #expect(last.stdout == (try await CLI.run(["export", one, "--format", "bmf"])).stdout, "the last run alone")
+        let morningID = "morning" + String(records[1][id].prefix { $0 != "-" })
+        let chosen = try await CLI.run(["export", history, "--format", "bmf", "--run", morningID])
+        #expect(chosen.status == 0 && chosen.stdout != last.stdout, "\(chosen.stderr)")
+        let unknown = try await CLI.run(["export", history, "--format", "bmf", "--run", "nope"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--run nope: no such run") && unknown.stderr.contains(morningID), "\(unknown.stderr)")
+    }
+
     /// Nothing tracked to export (every repetition failed) is an error, and no file is written.
     @Test func anExportWithNothingInItFails() async throws {
         let dir = CLI.makeFolder()

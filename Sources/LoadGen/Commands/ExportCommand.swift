@@ -11,8 +11,10 @@ enum ExportCommand {
         [.option("--format", "NAME", "one of: " + Exporters.all.map(\.format).joined(separator: ", "),
                  completions: Exporters.all.map(\.format)),
          .option("--out", "FILE|-", "where to write it", default: "-"),
-         .option("--night", "DATE|latest", "of results from several days (a history), the day to export (YYYY-MM-DD, UTC)",
-                 default: "latest")] + ConclusionFlags.specs
+         .option("--night", "DATE|latest", "of results from several days (a history), the day to export (YYYY-MM-DD, UTC): the "
+                 + "day's last run (its revision's rows), not every run of it pooled", default: "latest"),
+         .option("--run", "ID", "export the rows of one invocation (a run_id before its last '-', as compare and report name it) "
+                 + "instead of a night")] + ConclusionFlags.specs
     }
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -39,7 +41,8 @@ enum ExportCommand {
         }
         if let out = a.string("--out"), out != "-" { try checkOut(out, exporter) }
         let all = try Charts.distinctRuns(a.positional.map { ($0, try Charts.results($0, command: "export")) }, command: "export")
-        let rows = try night(a.string("--night") ?? "latest", of: all)
+        if a.has("--run") && a.has("--night") { throw CommandError.usage("export: give --night or --run, not both") }
+        let rows = try a.string("--run").map { try run($0, of: all) } ?? night(a.string("--night") ?? "latest", of: all)
         // Without a conclusion flag, the run's own (its recorded command), when its invocations agree.
         let (options, differing) = try ConclusionFlags.reading(a, rows: rows)
         if !differing.isEmpty {
@@ -71,8 +74,36 @@ enum ExportCommand {
         if days.count > 1 {
             FileHandle.standardError.write(Data("export: the results hold \(days.count) days; exporting \(chosen) (--night DATE for another)\n".utf8))
         }
-        return rows.filter { day($0) == chosen }
+        // The day's last run: the rows of the revision measured last that day (a nightly's shards
+        // share it). A day with a second run (a re-run, a manual run of another revision) pooled
+        // both into one point per benchmark (issue 58, item 2).
+        let today = rows.filter { day($0) == chosen }
+        let revisions = Dictionary(grouping: today, by: \.identity.system.gitRevision)
+        guard revisions.count > 1, let last = revisions.max(by: { a, b in
+            (a.value.map(\.identity.startedAt).max() ?? "") < (b.value.map(\.identity.startedAt).max() ?? "")
+        }) else { return today }
+        FileHandle.standardError.write(Data(("export: \(chosen) holds runs of \(revisions.count) revisions; exporting the last, "
+            + "\(last.key) (--run ID for another: \(invocations(of: today).joined(separator: ", ")))\n").utf8))
+        return last.value
     }
+
+    /// The rows of invocation `id` (a run_id before its last `-`).
+    static func run(_ id: String, of rows: [ResultRow]) throws -> [ResultRow] {
+        let mine = rows.filter { invocation(of: $0) == id }
+        guard !mine.isEmpty else {
+            let known = invocations(of: rows)
+            throw CommandError.usage("export: --run \(id): no such run in these results; give one of "
+                                     + known.prefix(8).joined(separator: ", ") + (known.count > 8 ? ", …" : ""))
+        }
+        return mine
+    }
+
+    private static func invocation(of row: ResultRow) -> String {
+        let id = row.identity.runID
+        return id.lastIndex(of: "-").map { String(id[..<$0]) } ?? id
+    }
+
+    private static func invocations(of rows: [ResultRow]) -> [String] { rows.map(invocation(of:)).uniqued() }
 
     /// Before anything is read: `out` is new, empty, a device, or this format's own output
     /// (`Exporter.wrote`), through its links; anything else is the user's and is refused, naming
