@@ -18,6 +18,11 @@ package final class Database: @unchecked Sendable {
     /// True when `LOADGEN_SQL_DEBUG=1`: every statement is printed to stderr as it starts,
     /// like Core Data's `-com.apple.CoreData.SQLDebug 1`.
     let printsSQL: Bool
+    /// How its lines in that log begin: `CoreData` for the engine's connections, `loadgen` for
+    /// the others (`SQLDebugLog`).
+    package let logTag: String
+    /// True when the log is printed or a test keeps it (`StatementCounters.startLoggingSQL`).
+    var logsSQL: Bool { printsSQL || counters.logsSQL }
     /// Read once per process (`ProcessInfo.environment` builds a dictionary of every variable:
     /// read per connection, a connection's allocations grew with the size of the environment,
     /// and count's allocation requests differed by 2 % between two shells).
@@ -31,7 +36,8 @@ package final class Database: @unchecked Sendable {
     ///
     /// `path` may be a `file:` URI, so that several connections can share one in-memory
     /// database (`file:name?mode=memory&cache=shared`).
-    package init(path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters()) throws {
+    package init(path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters(),
+                 logTag: String = SQLDebugLog.loadgenTag) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var db: OpaquePointer?
@@ -46,7 +52,14 @@ package final class Database: @unchecked Sendable {
         self.handle = db
         self.counters = counters
         self.printsSQL = Self.printsSQLFromEnvironment
+        self.logTag = logTag
         Self.open.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// One line of the SQL debug log: to stderr when asked for, to the counters when a test keeps it.
+    func debugLog(_ text: String) {
+        if printsSQL { FileHandleWriter.standardError(text) }
+        counters.keepLog(text)
     }
 
     /// `path` as a C string in a buffer of its exact size, on the stack where it fits.

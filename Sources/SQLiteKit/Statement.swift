@@ -28,6 +28,8 @@ package final class Statement {
     private var arena: TextArena?
     /// When the current execution started, under `LOADGEN_SQL_DEBUG` (its fetch-time annotation).
     private var debugStart: UInt64?
+    /// The first column of the last row, for a count's annotation (kept only while logging).
+    private var debugCount: Int64?
 
     init(handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
@@ -39,6 +41,7 @@ package final class Statement {
     }
 
     deinit {
+        if _slowPath(debugStart != nil) { annotate() }
         flushRows()
         flushVMSteps()
         sqlite3_finalize(handle)
@@ -148,15 +151,23 @@ package final class Statement {
             returnedRow = false
             database.counters.record(kind)
             database.counters.note(sql)
-            if database.printsSQL { debugStart = SQLDebugLog.started(sql) }
+            if _slowPath(database.logsSQL) {
+                database.debugLog(SQLDebugLog.line(sql, tag: database.logTag))
+                debugStart = SQLDebugLog.now()
+                debugCount = nil
+            }
         }
         while true {
             let rc = sqlite3_step(handle)
-            if rc == SQLITE_ROW { returnedRow = true; rows += 1; return true }
+            if rc == SQLITE_ROW {
+                returnedRow = true
+                rows += 1
+                if _slowPath(debugStart != nil) { debugCount = sqlite3_column_int64(handle, 0) }
+                return true
+            }
             if rc == SQLITE_DONE {
                 if isCommit { database.counters.recordCommit() }
-                if let start = debugStart, kind == .select { SQLDebugLog.fetched(rows, since: start) }
-                debugStart = nil
+                if _slowPath(debugStart != nil) { annotate() }
                 flushRows()
                 return false
             }
@@ -190,6 +201,7 @@ package final class Statement {
     /// Makes the statement ready to run again. Bindings are kept.
     @inline(__always)
     package func reset() {
+        if _slowPath(debugStart != nil) { annotate() }
         sqlite3_reset(handle)
         started = false
         flushRows()
@@ -207,6 +219,16 @@ package final class Statement {
     }
 
     @inline(__always)
+    /// The SQL debug log's annotation of the statement just finished (when it is done, or reset
+    /// or finalized after the rows its reader wanted).
+    private func annotate() {
+        if let start = debugStart, let note = SQLDebugLog.annotation(sql, kind: kind, rows: rows, count: debugCount,
+                                                                     seconds: SQLDebugLog.seconds(since: start), tag: database.logTag) {
+            database.debugLog(note)
+        }
+        debugStart = nil
+    }
+
     private func flushRows() {
         guard rows > 0 else { return }
         database.counters.recordRows(rows)

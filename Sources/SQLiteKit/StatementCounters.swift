@@ -59,6 +59,28 @@ package final class StatementCounters: Sendable {
         return log.withLock { $0 }
     }
 
+    private let logging = Atomic<Bool>(false)
+    private let debugLines = Protected<String>("")
+
+    /// Starts keeping the SQL debug log of these counters' connections, as `LOADGEN_SQL_DEBUG=1`
+    /// prints it (for tests that compare it with a real Core Data log).
+    package func startLoggingSQL() {
+        debugLines.withLock { $0 = "" }
+        logging.store(true, ordering: .relaxed)
+    }
+
+    /// Stops keeping the log and returns it.
+    package func stopLoggingSQL() -> String {
+        logging.store(false, ordering: .relaxed)
+        return debugLines.withLock { $0 }
+    }
+
+    var logsSQL: Bool { logging.load(ordering: .relaxed) }
+
+    func keepLog(_ text: String) {
+        if logging.load(ordering: .relaxed) { debugLines.withLock { $0 += text } }
+    }
+
     @inline(__always)
     func note(_ sql: String) {
         if recording.load(ordering: .relaxed) { log.withLock { $0.append(sql) } }

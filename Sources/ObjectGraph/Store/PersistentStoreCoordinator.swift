@@ -57,7 +57,7 @@ package final class PersistentStoreCoordinator: Sendable {
         self.externalStorage = ExternalStorage(storePath: options.path, inMemory: options.isInMemory)
         self.counters = counters
         self.busyHandler = BusyHandler(timeoutMilliseconds: options.busyTimeoutMilliseconds)
-        let db = try Database(path: options.path, counters: counters)
+        let db = try Database(path: options.path, counters: counters, logTag: SQLDebugLog.coreDataTag)
         busyHandler.install(on: db)
         try options.configure(db, busyHandler: true)
         let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
@@ -159,7 +159,7 @@ package final class PersistentStoreCoordinator: Sendable {
         guard usesReaders else { return try withWriter(body) }
         let connection = try readers.withLock { pool -> Connection in
             if let c = pool.popLast() { return c }
-            let db = try Database(path: options.path, counters: counters)
+            let db = try Database(path: options.path, counters: counters, logTag: SQLDebugLog.coreDataTag)
             busyHandler.install(on: db)
             try options.configure(db, busyHandler: true)
             return Connection(db)

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+import SQLiteKit
+
+/// `LOADGEN_SQL_DEBUG=1` beside a real `-com.apple.CoreData.SQLDebug 1` log of the same save
+/// (issue 58, item 7; Tests/Logs/README.md says where the real log comes from).
+@Suite struct SQLDebugLogTests {
+    static let model = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+            <entity name="BudgetCategory" representedClassName="BudgetCategory" syncable="YES">
+                <attribute name="amount" optional="YES" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+        </model>
+        """
+
+    /// Times differ from run to run: `0.0002s` reads `#s` on both sides.
+    static func normalized(_ log: String) -> [String] {
+        log.split(separator: "\n").map { $0.replacingOccurrences(of: #"\d+\.\d{4}s"#, with: "#s", options: .regularExpression) }
+    }
+
+    /// One object saved into a new store: the same statements, in the same order, tagged and
+    /// annotated as Core Data's, but for the two pragmas Core Data runs in the first save's
+    /// key reservation (`pragma auto_vacuum`, `pragma auto_vacuum=2`): loadgen sets the
+    /// incremental auto-vacuum when it creates the store, before any save (docs/ENGINE.md).
+    @Test func aOneObjectSaveLogsAsCoreDataLogsIt() throws {
+        let file = try ModelFile.parse(Self.model, path: "Budget.xcdatamodel/contents", name: "Budget")
+        let container = try makeContainer(try file.model())
+        let context = container.newBackgroundContext()
+        container.counters.startLoggingSQL()
+        try context.performAndWait {
+            let category = try context.insertNewObject(forEntityName: "BudgetCategory")
+            category["title"] = .string("Groceries")
+            category["amount"] = .double(250)
+            try context.save()
+        }
+        let ours = Self.normalized(container.counters.stopLoggingSQL())
+        let real = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+                              + "/Logs/one-object-save.sqldebug", encoding: .utf8)
+        var expected = Self.normalized(real)
+        // The first save's auto_vacuum pragmas and their annotations: set at creation here.
+        expected.removeAll { $0.contains("auto_vacuum") }
+        expected.removeAll { line in line == "CoreData: annotation: sql execution time: #s" }
+        let kept = ours.filter { $0 != "CoreData: annotation: sql execution time: #s" }
+        #expect(kept == expected, "\(ours.joined(separator: "\n"))")
+        // Every pragma is annotated as Core Data annotates it.
+        let pragmas = ours.indices.filter { ours[$0].hasPrefix("CoreData: sql: pragma") }
+        #expect(pragmas.count == 2 && pragmas.allSatisfy { ours[$0 + 1] == "CoreData: annotation: sql execution time: #s" }, "\(ours)")
+    }
+
+    /// A fetch and a count are annotated as Core Data annotates them; a connection that is not
+    /// the engine's (the verifier's, a raw SQLite strategy's) is never tagged `CoreData:`.
+    @Test func fetchesCountsAndOtherConnections() throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        try seedExpenses(context, count: 5, categories: 2)
+        container.counters.startLoggingSQL()
+        try context.performAndWait {
+            _ = try context.fetch(FetchRequest(entityName: "Expense"))
+            _ = try context.count(for: FetchRequest(entityName: "Expense"))
+        }
+        let log = Self.normalized(container.counters.stopLoggingSQL())
+        #expect(log.contains("CoreData: annotation: sql connection fetch time: #s.")
+                && log.contains("CoreData: annotation: total fetch execution time: #s for 5 rows."), "\(log)")
+        #expect(log.contains("CoreData: annotation: total count request execution time: #s for count of 5."), "\(log)")
+        let counters = StatementCounters()
+        counters.startLoggingSQL()
+        let other = try Database(path: container.path, counters: counters)
+        _ = try other.scalarInt("SELECT count(*) FROM ZEXPENSE")
+        let theirs = Self.normalized(counters.stopLoggingSQL())
+        #expect(theirs == ["loadgen: sql: SELECT count(*) FROM ZEXPENSE",
+                           "loadgen: annotation: total count request execution time: #s for count of 5."], "\(theirs)")
+    }
+}
