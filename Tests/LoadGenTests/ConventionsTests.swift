@@ -68,4 +68,39 @@ import Testing
         #expect(now == before * 2 && moved["change"] as? Double == 1, "\(moved)")
         #expect((moved["baseline_text"] as? String)?.isEmpty == false && (moved["change_text"] as? String)?.hasPrefix("+") == true, "\(moved)")
     }
+
+    /// A copy of the golden baseline as another night (run ids of its own), with `edit` applied
+    /// to each row's cells by column name.
+    static func night(_ edit: (inout [String], [String: Int]) -> Void, in dir: String, name: String) throws -> String {
+        let base = try String(contentsOfFile: root.path + "/Tests/Golden/inputs/baseline.csv", encoding: .utf8)
+        var lines = base.components(separatedBy: "\r\n")
+        let header = Dictionary(uniqueKeysWithValues: lines[0].components(separatedBy: ",").enumerated().map { ($1, $0) })
+        for i in lines.indices.dropFirst() where !lines[i].isEmpty {
+            var cells = lines[i].components(separatedBy: ",")
+            cells[header["run_id"]!] = "x" + cells[header["run_id"]!]
+            edit(&cells, header)
+            lines[i] = cells.joined(separator: ",")
+        }
+        let path = dir + "/" + name
+        try lines.joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Issue 58, item 1: the gate's work part never says "compared exactly" of figures it did
+    /// not judge. Another CPU (or SQLite) cannot be judged exactly: exit 2, saying why. Another
+    /// Swift on one machine is part of the change: judged, and said.
+    @Test func theWorkPartJudgesOneMachineOrNothing() async throws {
+        let dir = CLI.makeFolder(), base = Self.root.path + "/Tests/Golden/inputs/baseline.csv"
+        let cpu = try Self.night({ cells, h in cells[h["cpu_model"]!] = "Other CPU" }, in: dir, name: "cpu.csv")
+        let r = try await CLI.run(["compare", base, cpu, "--work-only", "--json", dir + "/w.json"])
+        #expect(r.status == 2 && r.stderr.contains("repeat exactly only on one machine"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/w.json"))
+        let swift = try Self.night({ cells, h in
+            cells[h["swift_version"]!] = "9.9"
+            if let n = Int(cells[h["sql_statements"]!]) { cells[h["sql_statements"]!] = String(n + 100) }
+        }, in: dir, name: "swift.csv")
+        let s = try await CLI.run(["compare", base, swift, "--work-only"])
+        #expect(s.status == 1 && s.stdout.contains("Another Swift on one machine") && s.stdout.contains("sql_statements"), "\(s.stdout)")
+    }
 }
+

@@ -10,6 +10,10 @@ package enum CompareReport {
         if c.workOnly {
             text += "**Work only (--work-only)**: exact and near-exact figures are judged here; time and memory are judged by "
                 + "the A/B pairs on one machine, not against a stored baseline.\n\n"
+            if c.toolchainChanged {
+                text += "**Another Swift on one machine**: baseline \(c.baselineMachines.joined(separator: "; ")), now "
+                    + "\(c.currentMachines.joined(separator: "; ")). The toolchain is part of the change: its instructions are judged.\n\n"
+            }
         } else if c.crossMachine {
             text += "**Compared across machines (--cross-machine)**: baseline on \(c.baselineMachines.joined(separator: "; ")), "
                 + "now on \(c.currentMachines.joined(separator: "; ")). Exact figures and SQLite's VM steps are judged; "

@@ -96,6 +96,9 @@ package struct Comparison: Sendable {
     package let baselineMachines: [String]
     package let currentMachines: [String]
     package let crossMachine: Bool
+    /// The two sides ran on one machine with different Swift versions (`--work-only`): judged,
+    /// the toolchain being part of what changed.
+    package let toolchainChanged: Bool
     /// Work only: time and memory were left to the A/B pairs.
     package let workOnly: Bool
 
@@ -153,7 +156,19 @@ package struct Comparison: Sendable {
         baselineMachines = base.machines
         currentMachines = now.machines
         unjudgedFigures = base.missingFigures
-        crossMachine = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
+        let differ = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
+        let oneMachine = Set(base.hardware) == Set(now.hardware) && base.hardware.count == 1
+        // The gate's work part (--work-only) counts instructions exactly, which only one machine
+        // repeats: other hardware or SQLite cannot be judged, and saying "compared exactly, no
+        // regression" of figures it did not judge was the issue-58 probe's finding. Another Swift
+        // on one machine is part of the change (a pull request that moves the toolchain): judged.
+        if options.workOnly && differ && !oneMachine {
+            throw .foreignMachines("the two sides ran on different machines or SQLite versions (baseline: "
+                + "\(base.hardware.joined(separator: "; ")); now: \(now.hardware.joined(separator: "; "))): instructions and "
+                + "allocations repeat exactly only on one machine; run both binaries on one machine, as the gate does")
+        }
+        toolchainChanged = options.workOnly && differ && oneMachine
+        crossMachine = differ && !toolchainChanged
         allowsMissing = options.allowMissing
         workOnly = options.workOnly
         if crossMachine && !options.crossMachine && !options.workOnly {

@@ -45,6 +45,8 @@ package struct ComparisonSide: Sendable {
     /// The machines the rows were measured on (CPU model, core count, SQLite and Swift versions:
     /// a new toolchain changes allocations and instructions as much as a new CPU changes time).
     package private(set) var machines: [String] = []
+    /// The same without the Swift version: the hardware and SQLite the rows ran on.
+    package private(set) var hardware: [String] = []
     package private(set) var files: [String] = []
     package private(set) var rowCount = 0
     /// Judged figures some file of this side lacks (written by an older loadgen): not judged.
@@ -100,6 +102,8 @@ package struct ComparisonSide: Sendable {
         let machine = Self.machine.map(cell)
         let name = "\(machine[0]), \(machine[1]) cores, SQLite \(machine[2]), Swift \(machine[3])"
         if !machines.contains(name) { machines.append(name) }
+        let bare = "\(machine[0]), \(machine[1]) cores, SQLite \(machine[2])"
+        if !hardware.contains(bare) { hardware.append(bare) }
         let invocation = String(id.split(separator: "-").first ?? "")
         invocations.insert(invocation)
         // Mutated in place: a copy taken out and put back would copy every cell so far.
