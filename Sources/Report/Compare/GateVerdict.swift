@@ -167,11 +167,15 @@ package enum GateVerdict {
         let seen = all.compactMap { $0["seen_9_in_10"] as? Double }.sorted()
         let blind = seen.isEmpty ? "any slowdown (too few pairs)"
             : String(format: "a slowdown under %.1f %% … %.1f %% (the smallest each would flag 9 times in 10)", seen[0] * 100, seen.last! * 100)
-        return "\(names.count) configurations × \(time["rounds"] ?? 0) rounds | "
+        // Which configurations were timed, named: the timed suite is a few of them, and a reader
+        // must not take "no slowdown" for every strategy's (the work part counts them all).
+        let timed = names.sorted()
+        let listed = timed.prefix(6).joined(separator: ", ") + (timed.count > 6 ? ", … \(timed.count - 6) more" : "")
+        return "\(names.count) configurations × \(time["rounds"] ?? 0) rounds (only these are timed: \(listed)) | "
             + (!slower.isEmpty ? "\(slower.count) slowdown\(slower.count == 1 ? "" : "s")" : status(time) != 0 ? "exited \(status(time))"
                : "no slowdown") + " | "
             + (slower.isEmpty ? "—" : slower.map { "\($0["name"] ?? "") \($0["measure"] ?? "") \(percent($0["change"]))" }.joined(separator: "; "))
-            + " | " + blind
+            + " | " + blind + "; the time of every configuration not listed"
     }
 
     private static func workRegressions(_ work: [String: Any]?) -> [(title: String, detail: String)] {
