@@ -44,4 +44,24 @@ import Testing
         // A short list is whole, with no line about more.
         #expect(!GateVerdict.comment(work: work(status: 1, regressions: 3), time: time, link: nil).contains("- … and"))
     }
+
+    /// Issue 58, item 1: one configuration slower in wall and in CPU time is one slowdown, said
+    /// with both measures, its p-values as p-values; the comment names what was timed.
+    @Test func aSlowdownSeenByBothMeasuresIsOne() {
+        let judged: [[String: Any]] = [
+            ["name": "context-reset", "measure": "time", "pairs": 40, "change": 0.081, "p_slower": 0.000012345678, "verdict": "slower",
+             "seen_9_in_10": 0.045],
+            ["name": "context-reset", "measure": "CPU time", "pairs": 40, "change": 0.05, "p_slower": 0.00123456789, "verdict": "slower",
+             "seen_9_in_10": 0.03],
+            ["name": "batch", "measure": "time", "pairs": 40, "change": 0.001, "p_slower": 0.4, "verdict": "unchanged", "seen_9_in_10": 0.05],
+        ]
+        let slow: [String: Any] = ["_loadgen": "ab", "status": 1, "rounds": 40, "configurations": judged,
+                                   "regressions": judged.filter { $0["verdict"] as? String == "slower" }, "not_judged": []]
+        let comment = GateVerdict.comment(work: work(status: 0, regressions: 0), time: slow, link: nil)
+        #expect(comment.contains("## loadgen gate: 1 regression\n"), "\(comment)")
+        #expect(comment.contains("| 1 slowdown |") && comment.contains("only these are timed: batch, context-reset"), "\(comment)")
+        #expect(comment.contains("time +8.1 % over 40 pairs (p = < 0.0001); CPU time +5.0 % over 40 pairs (p = 0.00123)"), "\(comment)")
+        #expect(GateVerdict.annotations(work: nil, time: slow).split(separator: "\n").filter { $0.contains("time · context-reset") }.count == 1)
+    }
 }
+
