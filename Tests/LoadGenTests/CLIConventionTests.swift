@@ -41,10 +41,14 @@ import Testing
                           "find-or-create find-or-create-per-row find-or-create-cached find-or-create-writers", "export",
                           "--work-only", "update"], "\(asked.output)")
         let zsh = try await CLI.run(["completions", "zsh"])
-        #expect(zsh.stdout.contains("bashcompinit") && zsh.stdout.contains("complete -o default -F _loadgen loadgen"))
+        #expect(zsh.stdout.hasPrefix("#compdef loadgen\n") && zsh.stdout.contains("bashcompinit")
+                && zsh.stdout.contains("complete -F __loadgen_bash loadgen"))
         let fish = try await CLI.run(["completions", "fish"])
-        let fishLines = fish.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(!fishLines.isEmpty && fishLines.allSatisfy { $0.hasPrefix("complete -c loadgen ") })
+        // Every line a `complete` but the comma-list helper's function (CompletionsTests drives it).
+        let helper = fish.stdout.components(separatedBy: "\nend\n").dropFirst().joined()
+        let fishLines = helper.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(fish.stdout.contains("function __loadgen_list") && !fishLines.isEmpty
+                && fishLines.allSatisfy { $0.hasPrefix("complete -c loadgen ") }, "\(fishLines.first { !$0.hasPrefix("complete") } ?? "")")
         #expect(fish.stdout.contains("-l max-rss") && fish.stdout.contains("-a 'rate rss latency'"), "\(fish.stdout.prefix(400))")
         let none = try await CLI.run(["completions", "tcsh"])
         #expect(none.status == 64 && none.stderr.contains("bash, zsh or fish"))

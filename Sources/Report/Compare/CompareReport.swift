@@ -6,21 +6,7 @@ import Foundation
 package enum CompareReport {
     package static func render(_ c: Comparison, baseline: [String], current: [String]) -> String {
         var text = "## loadgen compare: " + verdict(c) + "\n\n"
-        text += "Baseline: \(baseline.joined(separator: ", ")). Now: \(current.joined(separator: ", ")).  \n"
-        if c.workOnly {
-            text += "**Work only (--work-only)**: exact and near-exact figures are judged here; time and memory are judged by "
-                + "the A/B pairs on one machine, not against a stored baseline.\n\n"
-            if c.toolchainChanged {
-                text += "**Another Swift on one machine**: baseline \(c.baselineMachines.joined(separator: "; ")), now "
-                    + "\(c.currentMachines.joined(separator: "; ")). The toolchain is part of the change: its instructions are judged.\n\n"
-            }
-        } else if c.crossMachine {
-            text += "**Compared across machines (--cross-machine)**: baseline on \(c.baselineMachines.joined(separator: "; ")), "
-                + "now on \(c.currentMachines.joined(separator: "; ")). Exact figures and SQLite's VM steps are judged; "
-                + "time, memory, instructions and allocations need not transfer, so they are shown, not judged.\n\n"
-        } else {
-            text += "Machine: \(c.currentMachines.joined(separator: "; ")).\n\n"
-        }
+        text += "Baseline: \(baseline.joined(separator: ", ")). Now: \(current.joined(separator: ", ")).  \n" + machines(c)
         if !c.unjudgedFigures.isEmpty {
             text += "The baseline was written by an older loadgen and lacks \(c.unjudgedFigures.joined(separator: ", ")): "
                 + "\(c.unjudgedFigures.count == 1 ? "that figure is" : "those figures are") not judged.\n\n"
@@ -54,6 +40,26 @@ package enum CompareReport {
             + "vs_limit and peak RSS only when they moved past their threshold (7.5 % or twice the baseline's night-to-night "
             + "drift; 10 % / 20 % for a baseline of one night) AND a one-sided Mann-Whitney U test over the repetitions "
             + "gives p < 0.01.\n"
+        return text
+    }
+
+    /// What the rows ran on, and how that bounds what is judged.
+    private static func machines(_ c: Comparison) -> String {
+        var text = ""
+        if c.workOnly {
+            text += "**Work only (--work-only)**: exact and near-exact figures are judged here; time and memory are judged by "
+                + "the A/B pairs on one machine, not against a stored baseline.\n\n"
+            if c.toolchainChanged {
+                text += "**Another Swift on one machine**: baseline \(c.baselineMachines.joined(separator: "; ")), now "
+                    + "\(c.currentMachines.joined(separator: "; ")). The toolchain is part of the change: its instructions are judged.\n\n"
+            }
+        } else if c.crossMachine {
+            text += "**Compared across machines (--cross-machine)**: baseline on \(c.baselineMachines.joined(separator: "; ")), "
+                + "now on \(c.currentMachines.joined(separator: "; ")). Exact figures and SQLite's VM steps are judged; "
+                + "time, memory, instructions and allocations need not transfer, so they are shown, not judged.\n\n"
+        } else {
+            text += "Machine: \(c.currentMachines.joined(separator: "; ")).\n\n"
+        }
         return text
     }
 

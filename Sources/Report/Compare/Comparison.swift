@@ -156,26 +156,9 @@ package struct Comparison: Sendable {
         baselineMachines = base.machines
         currentMachines = now.machines
         unjudgedFigures = base.missingFigures
-        let differ = Set(baselineMachines) != Set(currentMachines) || baselineMachines.count > 1
-        let oneMachine = Set(base.hardware) == Set(now.hardware) && base.hardware.count == 1
-        // The gate's work part (--work-only) counts instructions exactly, which only one machine
-        // repeats: other hardware or SQLite cannot be judged, and saying "compared exactly, no
-        // regression" of figures it did not judge was the issue-58 probe's finding. Another Swift
-        // on one machine is part of the change (a pull request that moves the toolchain): judged.
-        if options.workOnly && differ && !oneMachine {
-            throw .foreignMachines("the two sides ran on different machines or SQLite versions (baseline: "
-                + "\(base.hardware.joined(separator: "; ")); now: \(now.hardware.joined(separator: "; "))): instructions and "
-                + "allocations repeat exactly only on one machine; run both binaries on one machine, as the gate does")
-        }
-        toolchainChanged = options.workOnly && differ && oneMachine
-        crossMachine = differ && !toolchainChanged
+        (crossMachine, toolchainChanged) = try Self.machines(base, now, options: options)
         allowsMissing = options.allowMissing
         workOnly = options.workOnly
-        if crossMachine && !options.crossMachine && !options.workOnly {
-            throw .foreignMachines("the files were measured on different machines, SQLite or Swift versions "
-                + "(baseline: \(baselineMachines.joined(separator: "; ")); now: \(currentMachines.joined(separator: "; "))); "
-                + "compare them anyway with --cross-machine")
-        }
         let labels = Self.labels(Array(base.groups.keys) + Array(now.groups.keys))
         let common = base.groups.keys.filter { now.groups[$0] != nil }
         guard !common.isEmpty else { throw Self.nothingInCommon(base, now) }
@@ -206,6 +189,32 @@ package struct Comparison: Sendable {
         configurationsCompared = common.count
         onlyInBaseline = base.groups.keys.filter { now.groups[$0] == nil }.map { labels[$0]! }.sorted()
         onlyInCurrent = now.groups.keys.filter { base.groups[$0] == nil }.map { labels[$0]! }.sorted()
+    }
+
+    /// Whether the sides ran on different machines (time and memory then only reported), and
+    /// whether only the Swift version differs on one machine under `--work-only`.
+    ///
+    /// The gate's work part counts instructions exactly, which only one machine repeats: other
+    /// hardware or SQLite cannot be judged, and saying "compared exactly, no regression" of
+    /// figures it did not judge was the issue-58 probe's finding. Another Swift on one machine is
+    /// part of the change (a pull request that moves the toolchain): judged.
+    private static func machines(_ base: ComparisonSide, _ now: ComparisonSide,
+                                 options: Options) throws(CompareError) -> (cross: Bool, toolchain: Bool) {
+        let differ = Set(base.machines) != Set(now.machines) || base.machines.count > 1
+        let oneMachine = Set(base.hardware) == Set(now.hardware) && base.hardware.count == 1
+        if options.workOnly && differ && !oneMachine {
+            throw .foreignMachines("the two sides ran on different machines or SQLite versions (baseline: "
+                + "\(base.hardware.joined(separator: "; ")); now: \(now.hardware.joined(separator: "; "))): instructions and "
+                + "allocations repeat exactly only on one machine; run both binaries on one machine, as the gate does")
+        }
+        let toolchain = options.workOnly && differ && oneMachine
+        let cross = differ && !toolchain
+        if cross && !options.crossMachine && !options.workOnly {
+            throw .foreignMachines("the files were measured on different machines, SQLite or Swift versions "
+                + "(baseline: \(base.machines.joined(separator: "; ")); now: \(now.machines.joined(separator: "; "))); "
+                + "compare them anyway with --cross-machine")
+        }
+        return (cross, toolchain)
     }
 
     /// Why two sides share no configuration: columns that tell configurations apart missing from
