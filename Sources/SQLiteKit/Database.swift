@@ -21,8 +21,8 @@ package final class Database: @unchecked Sendable {
     /// How its lines in that log begin: `CoreData` for the engine's connections, `loadgen` for
     /// the others (`SQLDebugLog`).
     package let logTag: String
-    /// True when the log is printed or a test keeps it (`StatementCounters.startLoggingSQL`).
-    var logsSQL: Bool { printsSQL || counters.logsSQL }
+    /// True when the log is printed or a test keeps it (`StatementCounters.keepsSQLLog`).
+    let logsSQL: Bool
     /// Read once per process (`ProcessInfo.environment` builds a dictionary of every variable:
     /// read per connection, a connection's allocations grew with the size of the environment,
     /// and count's allocation requests differed by 2 % between two shells).
@@ -53,6 +53,7 @@ package final class Database: @unchecked Sendable {
         self.counters = counters
         self.printsSQL = Self.printsSQLFromEnvironment
         self.logTag = logTag
+        self.logsSQL = printsSQL || counters.keepsSQLLog
         Self.open.wrappingAdd(1, ordering: .relaxed)
     }
 

@@ -27,16 +27,16 @@ import SQLiteKit
     /// incremental auto-vacuum when it creates the store, before any save (docs/ENGINE.md).
     @Test func aOneObjectSaveLogsAsCoreDataLogsIt() throws {
         let file = try ModelFile.parse(Self.model, path: "Budget.xcdatamodel/contents", name: "Budget")
-        let container = try makeContainer(try file.model())
+        let container = try makeContainer(try file.model(), counters: StatementCounters(keepsSQLLog: true))
         let context = container.newBackgroundContext()
-        container.counters.startLoggingSQL()
+        _ = container.counters.takeSQLLog()   // the store's creation
         try context.performAndWait {
             let category = try context.insertNewObject(forEntityName: "BudgetCategory")
             category["title"] = .string("Groceries")
             category["amount"] = .double(250)
             try context.save()
         }
-        let ours = Self.normalized(container.counters.stopLoggingSQL())
+        let ours = Self.normalized(container.counters.takeSQLLog())
         let real = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
                               + "/Logs/one-object-save.sqldebug", encoding: .utf8)
         var expected = Self.normalized(real)
@@ -53,23 +53,22 @@ import SQLiteKit
     /// A fetch and a count are annotated as Core Data annotates them; a connection that is not
     /// the engine's (the verifier's, a raw SQLite strategy's) is never tagged `CoreData:`.
     @Test func fetchesCountsAndOtherConnections() throws {
-        let container = try makeContainer()
+        let container = try makeContainer(counters: StatementCounters(keepsSQLLog: true))
         let context = container.newBackgroundContext()
         try seedExpenses(context, count: 5, categories: 2)
-        container.counters.startLoggingSQL()
+        _ = container.counters.takeSQLLog()
         try context.performAndWait {
             _ = try context.fetch(FetchRequest(entityName: "Expense"))
             _ = try context.count(for: FetchRequest(entityName: "Expense"))
         }
-        let log = Self.normalized(container.counters.stopLoggingSQL())
+        let log = Self.normalized(container.counters.takeSQLLog())
         #expect(log.contains("CoreData: annotation: sql connection fetch time: #s.")
                 && log.contains("CoreData: annotation: total fetch execution time: #s for 5 rows."), "\(log)")
         #expect(log.contains("CoreData: annotation: total count request execution time: #s for count of 5."), "\(log)")
-        let counters = StatementCounters()
-        counters.startLoggingSQL()
+        let counters = StatementCounters(keepsSQLLog: true)
         let other = try Database(path: container.path, counters: counters)
         _ = try other.scalarInt("SELECT count(*) FROM ZEXPENSE")
-        let theirs = Self.normalized(counters.stopLoggingSQL())
+        let theirs = Self.normalized(counters.takeSQLLog())
         #expect(theirs == ["loadgen: sql: SELECT count(*) FROM ZEXPENSE",
                            "loadgen: annotation: total count request execution time: #s for count of 5."], "\(theirs)")
     }

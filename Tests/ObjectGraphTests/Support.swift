@@ -4,10 +4,11 @@ import SQLiteKit
 
 /// A fresh store in a temporary file, with the queue checker on (as Core Data's
 /// ConcurrencyDebug is in a test scheme).
-func makeContainer(_ model: ManagedObjectModel = BundledModels.expenses(key: .none), path: String? = nil) throws -> PersistentContainer {
+func makeContainer(_ model: ManagedObjectModel = BundledModels.expenses(key: .none), path: String? = nil,
+                   counters: StatementCounters = StatementCounters()) throws -> PersistentContainer {
     ConcurrencyDebug.isEnabled = true
     let file = path ?? NSTemporaryDirectory() + "og-\(UUID().uuidString).sqlite"
-    return try PersistentContainer(model: model, options: StoreOptions(path: file))
+    return try PersistentContainer(model: model, options: StoreOptions(path: file), counters: counters)
 }
 
 extension PersistentContainer {
