@@ -85,12 +85,13 @@ import Testing
         var script = "zmodload zsh/zpty\nsetopt extendedglob\n"
         for (n, (line, _, _, shows)) in Self.cases.enumerated() {
             // Typed, then read until the last thing it must show shows (a slow machine takes
-            // longer, never another answer), for at most a minute.
+            // longer, never another answer); the bound, five minutes, only keeps a broken
+            // completion from hanging the suite.
             script += """
                 zpty z\(n) zsh -f -i
                 zpty -w z\(n) 'fpath=(\(dir)/functions $fpath); autoload -U compinit; compinit -u -D; PS1="> "; setopt autolist; unsetopt beep'
                 zpty -w -n z\(n) '\(line)'$'\\t'
-                all=""; for i in {1..300}; do while zpty -r -t z\(n) out 2>/dev/null; do all+="$out"; done; [[ $all == *\(Self.zshPattern(shows.last!))* ]] && break; sleep 0.2; done
+                all=""; for i in {1..1500}; do while zpty -r -t z\(n) out 2>/dev/null; do all+="$out"; done; [[ $all == *\(Self.zshPattern(shows.last!))* ]] && break; sleep 0.2; done
                 zpty -d z\(n)
                 print -r -- '\(line)=>'"${all//$'\\e'\\[[0-9;?]#[A-Za-z]/}" | tr -d '\\r' | tr '\\n' '|'; echo
 

@@ -313,17 +313,25 @@ import Testing
         #expect(long.contains(#"["create",7,"#) && !long.contains(#",100022]"#), "\(long)")
     }
 
-    /// Issue 47, 2: the history kept on a branch of origin, one commit a night, restored whole;
-    /// a branch that does not exist yet starts the history.
-    @Test func theHistoryIsKeptOnABranch() async throws {
+    /// A bare origin and a clone of it holding scripts/nightly-ci, in a fresh folder, with the
+    /// environment the history commands run in (git reads an empty config of the folder's own,
+    /// never the machine's).
+    func historyClone() async throws -> (dir: String, git: String, script: String, env: [String: String]) {
         let dir = CLI.makeFolder()
         let git = "/usr/bin/git"
         _ = try await run(git, ["init", "-q", "--bare", dir + "/origin.git"])
         _ = try await run(git, ["clone", "-q", dir + "/origin.git", dir + "/clone"])
         try FileManager.default.createDirectory(atPath: dir + "/clone/scripts", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.checkout + "/scripts/nightly-ci", toPath: dir + "/clone/scripts/nightly-ci")
-        let env = ["NIGHTLY_RESULTS": dir + "/results", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"]
-        let script = dir + "/clone/scripts/nightly-ci"
+        try "".write(toFile: dir + "/gitconfig", atomically: true, encoding: .utf8)
+        let env = ["NIGHTLY_RESULTS": dir + "/results", "GIT_CONFIG_GLOBAL": dir + "/gitconfig", "GIT_CONFIG_NOSYSTEM": "1"]
+        return (dir, git, dir + "/clone/scripts/nightly-ci", env)
+    }
+
+    /// Issue 47, 2: the history kept on a branch of origin, one commit a night, restored whole;
+    /// a branch that does not exist yet starts the history.
+    @Test func theHistoryIsKeptOnABranch() async throws {
+        let (dir, git, script, env) = try await historyClone()
         let none = try await run(script, ["history-restore", "loadgen-history"], environment: env)
         #expect(none.status == 0 && none.output.contains("no branch loadgen-history yet"), "\(none.output)")
         try FileManager.default.createDirectory(atPath: dir + "/results", withIntermediateDirectories: true)
@@ -348,15 +356,9 @@ import Testing
     /// object), and a restore joins the months back into one history.csv, after a history.csv
     /// saved before the rotation.
     @Test func theHistoryRotatesByMonth() async throws {
-        let dir = CLI.makeFolder()
-        let git = "/usr/bin/git"
-        _ = try await run(git, ["init", "-q", "--bare", dir + "/origin.git"])
-        _ = try await run(git, ["clone", "-q", dir + "/origin.git", dir + "/clone"])
-        try FileManager.default.createDirectory(atPath: dir + "/clone/scripts", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.checkout + "/scripts/nightly-ci", toPath: dir + "/clone/scripts/nightly-ci")
-        let env = ["NIGHTLY_RESULTS": dir + "/results", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
-                   "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t.invalid"]
-        let script = dir + "/clone/scripts/nightly-ci"
+        var (dir, git, script, env) = try await historyClone()
+        env.merge(["GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid", "GIT_COMMITTER_NAME": "t",
+                   "GIT_COMMITTER_EMAIL": "t@t.invalid"]) { _, new in new }
         // A branch from before the rotation: one history.csv.
         let legacy = "run_id,started_at,x\nold-1,2026-10-30T01:00:00Z,0\n"
         try legacy.write(toFile: dir + "/clone/history.csv", atomically: true, encoding: .utf8)

@@ -11,17 +11,14 @@ package struct ResultRow: Sendable {
     /// The swept parameters this row's strategy uses, as `name=value` pairs ("" without a sweep):
     /// which point of the sweep it measures.
     package var configuration: String
-    /// What was measured, kept in a shared box (`CopyOnWriteBox`): a summary holds each row
+    /// What was measured, kept in a shared box (`CopyOnWrite`): a summary holds each row
     /// again per configuration, and at 950 bytes inline a 100 MB results file's rows were copied
     /// whole, twice (report took 560 MB and spent an eighth of its time in memmove).
     package var measurement: RunMeasurement {
         _read { yield storage.value }
-        _modify {
-            if !isKnownUniquelyReferenced(&storage) { storage = CopyOnWriteBox(storage.value) }
-            yield &storage.value
-        }
+        _modify { yield &storage.value }
     }
-    private var storage: CopyOnWriteBox<RunMeasurement>
+    private var storage: CopyOnWrite<RunMeasurement>
     /// rows_per_s ÷ the limit's rows_per_s, measured in the same round on the same records.
     package var vsLimit: Double?
     /// `--repeat auto` (its rows have `repetitions` 0): on the row a configuration left the race
@@ -38,7 +35,7 @@ package struct ResultRow: Sendable {
         self.repetition = repetition
         self.repetitions = repetitions
         self.configuration = configuration
-        self.storage = CopyOnWriteBox(measurement)
+        self.storage = CopyOnWrite(measurement)
         self.vsLimit = vsLimit
     }
 

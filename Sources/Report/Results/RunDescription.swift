@@ -7,12 +7,9 @@ package struct RunIdentity: Codable, Sendable {
     /// inline were half of a row's 250 bytes, held again in every summary of a 100 MB file.
     package var system: SystemInfo {
         _read { yield machine.value }
-        _modify {
-            if !isKnownUniquelyReferenced(&machine) { machine = CopyOnWriteBox(machine.value) }
-            yield &machine.value
-        }
+        _modify { yield &machine.value }
     }
-    private var machine: CopyOnWriteBox<SystemInfo>
+    private var machine: CopyOnWrite<SystemInfo>
     /// The command line of the invocation that measured it (`loadgen run --strategy batch …`),
     /// as a shell reads it: what a review page gives to measure it again.
     package var command: String
@@ -20,12 +17,12 @@ package struct RunIdentity: Codable, Sendable {
     package init(runID: String, startedAt: String, system: SystemInfo, command: String = "") {
         self.runID = runID
         self.startedAt = startedAt
-        self.machine = CopyOnWriteBox(system)
+        self.machine = CopyOnWrite(system)
         self.command = command
     }
 
     /// Holds `other`'s machine (the same one) instead of a copy of it.
-    package mutating func shareMachine(with other: RunIdentity) { machine = other.machine }
+    package mutating func shareMachine(with other: RunIdentity) { machine.share(other.machine) }
 
     // MARK: Codable, as the stored properties were
 
