@@ -17,6 +17,9 @@ import Foundation
 /// Both fetch times are SQLite's alone: loadgen turns rows into objects after the statement is
 /// done. Only the engine's connections are tagged `CoreData:`; the verifier's, the prefill's and
 /// the raw-sqlite limit's are tagged `loadgen:` (they are loadgen's checks, not Core Data's work).
+/// - a fault fulfilled by its own query: `fault fulfilled from database for : 0xd000000000100002
+///   <x-coredata://…/Country/p4>` (the decompiled framework's format string; a SQLDebug log of a
+///   fault), written here without the object ID's address, which loadgen has no counterpart of.
 /// Levels 2 and 3 (bound values, the rows' objects) are not reproduced: any level prints level 1.
 package enum SQLDebugLog {
     /// The level asked for (`LOADGEN_SQL_DEBUG=1`…`3`), 0 when off.
@@ -53,10 +56,11 @@ package enum SQLDebugLog {
             + String(format: "%@: annotation: total fetch execution time: %.4fs for %d rows.\n", tag, seconds, rows)
     }
 
-    /// A line the engine adds itself (a fault fired), tagged as the connection's statements.
-    package static func note(_ text: String, on database: Database) {
-        guard database.logsSQL else { return }
-        database.debugLog("\(database.logTag): annotation: \(text)\n")
+    /// A line the engine adds itself (a fault fulfilled), tagged as the connection's statements;
+    /// the text is made only when the log is on (a fault is a hot path).
+    package static func note(_ text: @autoclosure () -> String, on database: Database) {
+        guard _slowPath(database.logsSQL) else { return }
+        database.debugLog("\(database.logTag): annotation: \(text())\n")
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -66,7 +66,7 @@ import Testing
         #expect(lines.allSatisfy { $0.hasPrefix("CoreData: sql: ") || $0.hasPrefix("CoreData: annotation: ") }, "\(lines.prefix(5))")
         let insert = try #require(lines.first { $0.hasPrefix("CoreData: sql: INSERT INTO ZEXPENSE(") })
         #expect(insert.hasSuffix("?)") && !insert.contains("'"), "\(insert)")
-        let fetch = try #require(lines.firstIndex { $0.hasPrefix("CoreData: sql: SELECT Z_PK, Z_OPT, ZNAME FROM ZCATEGORY") })
+        let fetch = try #require(lines.firstIndex { $0.hasPrefix("CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZCATEGORY t0") })
         #expect(lines[fetch + 1].hasPrefix("CoreData: annotation: sql connection fetch time: ") && lines[fetch + 1].hasSuffix("s."))
         #expect(lines[fetch + 2].range(of: #"^CoreData: annotation: total fetch execution time: \d+\.\d{4}s for \d+ rows\.$"#,
                                        options: .regularExpression) != nil, "\(lines[fetch + 2])")

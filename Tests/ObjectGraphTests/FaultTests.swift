@@ -56,7 +56,7 @@ import Testing
         }
         let sql = container.counters.stopRecording().filter { !$0.hasPrefix("PRAGMA") }
         #expect(n == 40)
-        #expect(sql == ["SELECT count(*) FROM ZEXPENSE WHERE ZAMOUNT >= ?"])
+        #expect(sql == ["SELECT COUNT(*) FROM ZEXPENSE t0 WHERE  t0.ZAMOUNT >= ?"])
     }
 
     @Test func objectWithIsAFaultThatCostsOneQuery() throws {

@@ -26,7 +26,7 @@ import Testing
             request.sortDescriptors = [SortDescriptor(key: "amount")]
             var expenses: [ManagedObject] = []
             let fetch = try recorded(container) { expenses = try context.fetch(request) }
-            #expect(fetch == ["SELECT Z_PK, Z_OPT, ZNOTE, ZCATEGORY FROM ZEXPENSE ORDER BY ZAMOUNT"])
+            #expect(fetch == ["SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNOTE, t0.ZCATEGORY FROM ZEXPENSE t0 ORDER BY t0.ZAMOUNT"])
             let shown = recorded(container) {
                 for e in expenses { _ = e["note"]; _ = e.object(forKey: "category")?.objectID }
             }
@@ -35,12 +35,12 @@ import Testing
             var externalID = Value.null
             let touched = recorded(container) { externalID = expenses[3]["externalID"] }
             #expect(externalID == "ex-3")
-            #expect(touched.count == 1 && touched[0].hasSuffix("FROM ZEXPENSE WHERE Z_PK = ?"), "\(touched)")
+            #expect(touched.count == 1 && touched[0].hasSuffix("FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?"), "\(touched)")
             #expect(!expenses[3].isFault && expenses[3]["note"] == "note 3" && context.materializedObjectCount == 1)
             // Refreshed, a pre-populated fault forgets what it held: the next read is the store's.
             context.refresh(expenses[4], mergeChanges: false)
             let reread = recorded(container) { _ = expenses[4]["note"] }
-            #expect(reread.count == 1 && reread[0].hasSuffix("FROM ZEXPENSE WHERE Z_PK = ?"), "\(reread)")
+            #expect(reread.count == 1 && reread[0].hasSuffix("FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?"), "\(reread)")
         }
     }
 
@@ -55,13 +55,13 @@ import Testing
             request.includesPropertyValues = false
             var expenses: [ManagedObject] = []
             let fetch = try recorded(container) { expenses = try context.fetch(request) }
-            #expect(fetch == ["SELECT Z_PK FROM ZEXPENSE"])
+            #expect(fetch == ["SELECT 0, t0.Z_PK FROM ZEXPENSE t0"])
             let touched = recorded(container) { for e in expenses { _ = e["note"] } }
-            #expect(touched.count == 10 && touched.allSatisfy { $0.hasSuffix("FROM ZEXPENSE WHERE Z_PK = ?") })
+            #expect(touched.count == 10 && touched.allSatisfy { $0.hasSuffix("FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?") })
         }
     }
 
-    /// `.managedObjectIDResultType`: `SELECT Z_ENT, Z_PK`, no object registered; `fetchLimit`
+    /// `.managedObjectIDResultType`: `SELECT 0, t0.Z_PK`, no object registered; `fetchLimit`
     /// and `fetchOffset` page it (`LIMIT … OFFSET …`), and an offset alone reads to the end.
     @Test func objectIDsAndPages() throws {
         let container = try makeContainer()
@@ -72,17 +72,17 @@ import Testing
             request.sortDescriptors = [SortDescriptor(key: "externalID", ascending: false)]
             var all: [ManagedObjectID] = []
             let ids = try recorded(container) { all = try context.fetchObjectIDs(request) }
-            #expect(ids == ["SELECT Z_ENT, Z_PK FROM ZEXPENSE ORDER BY ZEXTERNALID DESC"])
+            #expect(ids == ["SELECT 0, t0.Z_PK FROM ZEXPENSE t0 ORDER BY t0.ZEXTERNALID DESC"])
             #expect(Set(all) == Set(seeded) && context.registeredObjectCount == 0)
             request.fetchLimit = 10
             request.fetchOffset = 20
             var page: [ManagedObject] = []
             let paged = try recorded(container) { page = try context.fetch(request) }
-            #expect(paged.first?.hasSuffix("ORDER BY ZEXTERNALID DESC LIMIT 10 OFFSET 20") == true, "\(paged)")
+            #expect(paged.first?.hasSuffix("ORDER BY t0.ZEXTERNALID DESC LIMIT 10 OFFSET 20") == true, "\(paged)")
             #expect(page.map(\.objectID) == Array(all[20...]))
             request.fetchLimit = 0
             let rest = try recorded(container) { _ = try context.fetchObjectIDs(request) }
-            #expect(rest == ["SELECT Z_ENT, Z_PK FROM ZEXPENSE ORDER BY ZEXTERNALID DESC LIMIT -1 OFFSET 20"])
+            #expect(rest == ["SELECT 0, t0.Z_PK FROM ZEXPENSE t0 ORDER BY t0.ZEXTERNALID DESC LIMIT -1 OFFSET 20"])
         }
     }
 

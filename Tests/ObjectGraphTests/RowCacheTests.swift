@@ -32,7 +32,7 @@ import Testing
         _ = reader.performAndWait { reader.object(with: ids[0])["amount"] }
         // (The reader connection's pragmas come first: no other connection was open to read.)
         #expect(container.counters.stopRecording().filter { !$0.hasPrefix("PRAGMA") } == [
-            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE Z_PK = ?",
+            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?",
         ])
         #expect(reader.performAndWait { reader.rowCacheHits } == 0)
         #expect(container.persistentStoreCoordinator.rowCache.count == 1)

@@ -50,6 +50,33 @@ import SQLiteKit
         #expect(pragmas.count == 2 && pragmas.allSatisfy { ours[$0 + 1] == "CoreData: annotation: sql execution time: #s" }, "\(ours)")
     }
 
+    /// A fetch is written as Core Data writes one (`SELECT 0, t0.Z_PK, t0.Z_OPT, … FROM ZBOOK t0
+    /// WHERE  t0.ZTITLE LIKE ? ORDER BY t0.ZTITLE`, the logs docs/ENGINE.md cites), and a fault
+    /// fired by its own query ends with Core Data's `fault fulfilled from database` line.
+    @Test func fetchesAndFaultsInCoreDatasForm() throws {
+        let container = try makeContainer(counters: StatementCounters(keepsSQLLog: true))
+        let ids = try seedExpenses(container.newBackgroundContext(), count: 3, categories: 1)
+        let context = container.newBackgroundContext()
+        _ = container.counters.takeSQLLog()
+        try context.performAndWait {
+            var request = FetchRequest(entityName: "Expense", predicate: try Predicate("amount >= %@", 1.0))
+            request.sortDescriptors = [SortDescriptor(key: "amount")]
+            _ = try context.fetch(request)
+            context.reset()
+            _ = context.object(with: ids[0])["amount"]
+        }
+        let log = Self.normalized(container.counters.takeSQLLog())
+        let row = "0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0"
+        #expect(log.contains("CoreData: sql: SELECT \(row) WHERE  t0.ZAMOUNT >= ? ORDER BY t0.ZAMOUNT"), "\(log)")
+        let fault = try #require(log.firstIndex(of: "CoreData: sql: SELECT \(row) WHERE  t0.Z_PK = ?"), "\(log)")
+        let uuid = StoreRegistry.uuid(of: ids[0].store)
+        #expect(Array(log[(fault + 1)...]) == [
+            "CoreData: annotation: sql connection fetch time: #s.",
+            "CoreData: annotation: total fetch execution time: #s for 1 rows.",
+            "CoreData: annotation: fault fulfilled from database for : <x-coredata://\(uuid)/Expense/p\(ids[0].primaryKey!)>",
+        ], "\(log)")
+    }
+
     /// A fetch and a count are annotated as Core Data annotates them; a connection that is not
     /// the engine's (the verifier's, a raw SQLite strategy's) is never tagged `CoreData:`.
     @Test func fetchesCountsAndOtherConnections() throws {

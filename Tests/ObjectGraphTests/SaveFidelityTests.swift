@@ -70,7 +70,7 @@ import Testing
         }
         let sql = lastTransaction(container.counters.stopRecording())
         #expect(sql.first == "BEGIN EXCLUSIVE" && sql[1] == "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))"
-                && sql[2].hasPrefix("SELECT Z_PK, Z_OPT") && sql[2].hasSuffix("WHERE Z_PK IN (?)"), "\(sql)")
+                && sql[2].hasPrefix("SELECT 0, t0.Z_PK, t0.Z_OPT") && sql[2].hasSuffix("WHERE  t0.Z_PK IN (?)"), "\(sql)")
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'raced' AND ZAMOUNT = 2") == 1)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
     }
@@ -122,7 +122,7 @@ import Testing
             #expect(!category.isFault && !category.isUpdated)
         }
         let sql = container.counters.stopRecording()
-        #expect(sql.filter { $0.hasPrefix("SELECT Z_PK, Z_OPT") }.count == 1)
+        #expect(sql.filter { $0.hasPrefix("SELECT 0, t0.Z_PK, t0.Z_OPT") }.count == 1)
         #expect(sql.filter { $0 == "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?" }.count == 1)
         #expect(try container.rows("SELECT Z_OPT FROM ZCATEGORY") == 2)
     }

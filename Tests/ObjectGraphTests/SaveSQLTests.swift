@@ -185,7 +185,7 @@ import Testing
             // policy fetches it), then the survivor's update and the new row.
             "BEGIN EXCLUSIVE",
             "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))",
-            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE Z_PK IN (?)",
+            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK IN (?)",
             insert,
             "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
             setKey,
@@ -220,10 +220,10 @@ import Testing
             try context.save()
             #expect(context.failedSaveAttempts == 1 && context.conflictCount == 2)
         }
-        let selects = container.counters.stopRecording().filter { $0.hasPrefix("SELECT Z_PK") }
+        let selects = container.counters.stopRecording().filter { $0.hasPrefix("SELECT Z_PK") || $0.hasPrefix("SELECT 0, t0.Z_PK") }
         #expect(selects == [
             "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?,?,?,?,?,?,?))",
-            "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE Z_PK IN (?,?)",
+            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK IN (?,?)",
         ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 5)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZAMOUNT = 9") == 5)

@@ -86,8 +86,8 @@ import Testing
             #expect(log.object(forKey: "file")?.entity.name == "Video")
         }
         let sql = container.counters.stopRecording()
-        #expect(sql.contains { $0.hasPrefix("SELECT") && $0.contains("FROM ZFILE WHERE Z_ENT = 3") })
-        #expect(sql.contains { $0.hasPrefix("SELECT Z_PK, Z_OPT, Z_ENT, ") && $0.hasSuffix("FROM ZFILE") })
+        #expect(sql.contains { $0.hasPrefix("SELECT") && $0.contains("FROM ZFILE t0 WHERE  t0.Z_ENT = 3") })
+        #expect(sql.contains { $0.hasPrefix("SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, ") && $0.hasSuffix("FROM ZFILE t0") })
     }
 
     /// Members of an ordered to-many get their keys at save as Core Data gives them

@@ -27,14 +27,14 @@ import Workload
         return (sql, try job.verifyStore(repeated: strategy.repeatedKey), store)
     }
 
-    static let keyIn = "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE ZEXTERNALID IN ("
+    static let keyIn = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.ZEXTERNALID IN ("
 
     @Test func oneKeyFetchPerBatchSortedByKey() throws {
         let (sql, v, _) = try record(FindOrCreateStrategy())
         #expect(v.storeRows == 240 && v.duplicates == 0 && v.lost == 0 && v.badLinks == 0, "\(v)")
         let fetches = sql.filter { $0.hasPrefix(Self.keyIn) }
         #expect(fetches.count == 3, "one per batch: \(sql.filter { $0.hasPrefix("SELECT") })")
-        #expect(fetches.allSatisfy { $0.hasSuffix(") ORDER BY ZEXTERNALID") })
+        #expect(fetches.allSatisfy { $0.hasSuffix(") ORDER BY t0.ZEXTERNALID") })
         // The batch's distinct keys bound, in a list padded to a power of two (the engine's `IN`
         // statements are reused so: a repeated value changes nothing).
         #expect(fetches.allSatisfy { $0.components(separatedBy: "?").count - 1 == 128 })
@@ -45,7 +45,7 @@ import Workload
         #expect(v.storeRows == 240 && v.duplicates == 0 && v.lost == 0, "\(v)")
         // With unsaved inserts that may match, the engine fetches without the limit and merges
         // them (a fetch sees pending objects): one statement either way per record.
-        let select = "SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE ZEXTERNALID = ?"
+        let select = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.ZEXTERNALID = ?"
         let perRecord = sql.filter { $0 == select || $0 == select + " LIMIT 1" }
         #expect(perRecord.count == 300, "\(sql.filter { $0.hasPrefix("SELECT") }.prefix(5))")
     }
@@ -53,12 +53,12 @@ import Workload
     @Test func oneFetchOfEveryKeyUpFront() throws {
         let first = try record(FindOrCreateCachedStrategy())
         #expect(first.sql.filter { $0 == "SELECT t0.Z_ENT, t0.Z_PK, t0.ZEXTERNALID FROM ZEXPENSE t0" }.count == 1)
-        #expect(!first.sql.contains { $0.hasPrefix(Self.keyIn) || $0.contains("WHERE ZEXTERNALID = ?") }, "no key fetch per batch or record")
+        #expect(!first.sql.contains { $0.hasPrefix(Self.keyIn) || $0.contains("WHERE  t0.ZEXTERNALID = ?") }, "no key fetch per batch or record")
         #expect(first.verification.storeRows == 240 && first.verification.duplicates == 0, "\(first.verification)")
         // Into the filled store again: every record is found in the cache, a fault fired each.
         let again = try record(FindOrCreateCachedStrategy(), into: first.path)
         #expect(again.verification.storeRows == 240 && again.verification.duplicates == 0)
-        let faults = again.sql.filter { $0.hasPrefix("SELECT Z_PK, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE FROM ZEXPENSE WHERE Z_PK = ?") }
+        let faults = again.sql.filter { $0.hasPrefix("SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?") }
         // One fault per object found in a batch: each batch's distinct keys (a reset in between).
         var spec = WorkloadSpec()
         spec.rows = 300

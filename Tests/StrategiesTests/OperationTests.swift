@@ -167,7 +167,7 @@ import Workload
     @Test func readTuningIssuesTheSQLOfItsIdiom() throws {
         let properties = try run(ReadPropertiesStrategy())
         #expect(properties.problems.isEmpty && properties.counters.objectsRead == 1_000, "\(properties.problems)")
-        #expect(properties.statements.first == "SELECT Z_PK, Z_OPT, ZNOTE, ZCATEGORY FROM ZEXPENSE")
+        #expect(properties.statements.first == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNOTE, t0.ZCATEGORY FROM ZEXPENSE t0")
         #expect(properties.statements.count == 1 + 7 && properties.counters.peakRegisteredObjects == 7)   // the categories alone filled
 
         let dictionaries = try run(ReadDictionariesStrategy())
@@ -177,20 +177,20 @@ import Workload
 
         let ids = try run(ReadIDsStrategy(), batchSize: 300)
         #expect(ids.problems.isEmpty && ids.counters.objectsRead == 1_000, "\(ids.problems)")
-        #expect(ids.statements.first == "SELECT Z_ENT, Z_PK FROM ZEXPENSE")
+        #expect(ids.statements.first == "SELECT 0, t0.Z_PK FROM ZEXPENSE t0")
         // Four screenfuls by ID (300 padded to 512 placeholders), and the 7 categories once.
-        #expect(ids.statements.filter { $0.contains("WHERE Z_PK IN (") }.count == 4 && ids.sql.select == opening + 1 + 4 + 7)
+        #expect(ids.statements.filter { $0.contains("WHERE  t0.Z_PK IN (") }.count == 4 && ids.sql.select == opening + 1 + 4 + 7)
         #expect((ids.counters.peakRegisteredObjects ?? .max) <= 300 + 7)
 
         let page = try run(ReadPageStrategy(), batchSize: 400)
         #expect(page.problems.isEmpty && page.counters.objectsRead == 1_000, "\(page.problems)")
         let pages = page.statements.filter { $0.contains("FROM ZEXPENSE") }
-        #expect(pages.count == 3 && pages[0].hasSuffix("FROM ZEXPENSE ORDER BY ZEXTERNALID LIMIT 400")
-                && pages[1].hasSuffix("ORDER BY ZEXTERNALID LIMIT 400 OFFSET 400") && pages[2].hasSuffix("LIMIT 400 OFFSET 800"), "\(pages)")
+        #expect(pages.count == 3 && pages[0].hasSuffix("FROM ZEXPENSE t0 ORDER BY t0.ZEXTERNALID LIMIT 400")
+                && pages[1].hasSuffix("ORDER BY t0.ZEXTERNALID LIMIT 400 OFFSET 400") && pages[2].hasSuffix("LIMIT 400 OFFSET 800"), "\(pages)")
 
         let without = try run(ReadWithoutValuesStrategy())
         #expect(without.problems.isEmpty && without.counters.objectsRead == 1_000, "\(without.problems)")
-        #expect(without.statements.first == "SELECT Z_PK FROM ZEXPENSE" && without.sql.select == opening + 1 + 1_000 + 7)
+        #expect(without.statements.first == "SELECT 0, t0.Z_PK FROM ZEXPENSE t0" && without.sql.select == opening + 1 + 1_000 + 7)
     }
 
     /// The checks fail a store that is not what the operation must leave.

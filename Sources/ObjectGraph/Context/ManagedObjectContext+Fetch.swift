@@ -12,10 +12,10 @@ extension ManagedObjectContext {
         // coalesce them (decompiled `executeFetchRequest:`, `_attemptCoalesceChangesForFetch`).
         if request.includesPendingChanges { processPendingChangesForFetch() }
         let entity = try self.entity(named: request.entityName)
-        let compiled = try CompiledPredicate(request.predicate, entity: entity)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity, table: CompiledPredicate.fetchAlias)
         let keysOnly = request.fetchBatchSize > 0 || !request.includesPropertyValues
         let partial = keysOnly ? nil : try request.propertiesToFetch.map { try PartialRow(entity, properties: $0) }
-        let columns = keysOnly ? (entity.hasSubentities ? "Z_PK, Z_ENT" : "Z_PK") : partial?.columns ?? entity.readColumns
+        let columns = keysOnly ? entity.keyOnlyColumns : partial?.columns ?? entity.readColumns
         let hasPending = request.includesPendingChanges && !(insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty)
         let sql = try selectSQL(columns, from: entity, request, compiled, limited: !hasPending)
 
@@ -25,7 +25,7 @@ extension ManagedObjectContext {
             var out: [ManagedObject] = []
             while try s.step() {
                 if keysOnly {
-                    out.append(object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity(s, entity, at: 1)))
+                    out.append(object(primaryKey: Int64(s.int(at: RowColumn.key)), entity: rowEntity(s, entity, at: RowColumn.entity)))
                 } else if let partial {
                     out.append(prepopulate(s, entity: entity, partial))
                 } else {
@@ -48,15 +48,17 @@ extension ManagedObjectContext {
         return results
     }
 
-    /// `SELECT <columns> FROM <table> [WHERE …] [ORDER BY …] [LIMIT n] [OFFSET m]`; the limit
-    /// and offset only when `limited` (unsaved changes may move rows in or out: applied after).
+    /// `SELECT <columns> FROM <table> t0 [WHERE …] [ORDER BY …] [LIMIT n] [OFFSET m]`, as Core
+    /// Data writes a fetch (`… FROM ZBOOK t0 WHERE  t0.ZTITLE LIKE ? ORDER BY t0.ZTITLE`; the
+    /// predicate compiled with `CompiledPredicate.fetchAlias`); the limit and offset only when
+    /// `limited` (unsaved changes may move rows in or out: applied after).
     func selectSQL(_ columns: String, from entity: Entity, _ request: FetchRequest, _ compiled: CompiledPredicate,
                    limited: Bool) throws -> String {
-        var sql = "SELECT \(columns) FROM \(entity.tableName)"
+        var sql = "SELECT \(columns) FROM \(entity.tableName) t0"
         if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
         if !request.sortDescriptors.isEmpty {
             sql += " ORDER BY " + (try request.sortDescriptors.map {
-                try CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
+                try "t0." + CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
             }).joined(separator: ", ")
         }
         guard limited else { return sql }
@@ -66,13 +68,15 @@ extension ManagedObjectContext {
         return sql
     }
 
-    /// `SELECT count(*)`: no objects are made. Unsaved inserts and deletes are counted in.
+    /// `SELECT COUNT(*) FROM <table>` as Core Data counts (fatbobman.com's SQLDebug log; with a
+    /// predicate `… t0 WHERE  t0.<column> = ?`, the fetch's form): no objects are made. Unsaved
+    /// inserts and deletes are counted in.
     package func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
         if request.includesPendingChanges { processPendingChangesForFetch() }   // as a fetch (`_countForFetchRequest_:error:`)
         let entity = try self.entity(named: request.entityName)
-        let compiled = try CompiledPredicate(request.predicate, entity: entity)
-        let sql = "SELECT count(*) FROM \(entity.tableName)" + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity, table: CompiledPredicate.fetchAlias)
+        let sql = "SELECT COUNT(*) FROM \(entity.tableName)" + (compiled.sql.isEmpty ? "" : " t0 WHERE " + compiled.sql)
         var count = try persistentStoreCoordinator.performRead { connection -> Int in
             let s = try connection.statement(sql)
             for (i, v) in compiled.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
@@ -98,10 +102,10 @@ extension ManagedObjectContext {
 
     /// Registers the row `s` is on (columns as `entity.readColumns`). A registered object keeps
     /// its in-memory state; a fault is filled. A row of a sub-entity (read through an entity
-    /// with sub-entities, `Z_ENT` third) becomes an object of that sub-entity.
+    /// with sub-entities, `Z_ENT` first) becomes an object of that sub-entity.
     func materialize(_ s: Statement, entity: Entity) -> ManagedObject {
-        let rowEntity = entity.hasSubentities ? rowEntity(s, entity, at: 2) : entity
-        let object = self.object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity)
+        let rowEntity = entity.hasSubentities ? rowEntity(s, entity, at: RowColumn.entity) : entity
+        let object = self.object(primaryKey: Int64(s.int(at: RowColumn.key)), entity: rowEntity)
         if object.isFault { fill(object, from: s, layout: entity.hasSubentities ? rowEntity.hierarchyLayout : rowEntity.rowLayout) }
         return object
     }
@@ -116,7 +120,7 @@ extension ManagedObjectContext {
     /// Fills a fault from a row, linking its to-ones (to registered objects or new faults).
     func fill(_ object: ManagedObject, from s: Statement, layout: RowLayout) {
         let entity = object.entity
-        object.version = Int64(s.int(at: 1))
+        object.version = Int64(s.int(at: RowColumn.version))
         let targets = linkToOnes(of: object, entityID: { i in
             layout.entityKey[i] < 0 || s.isNull(at: layout.entityKey[i]) ? nil : s.int(at: layout.entityKey[i])
         }) { i in s.isNull(at: layout.toOne[i]) ? nil : Int64(s.int(at: layout.toOne[i])) }
@@ -168,16 +172,22 @@ extension ManagedObjectContext {
         return targets
     }
 
-    /// Reads one row by key (one query) and registers it; nil when there is no such row.
+    /// Reads one row by key (one query) and registers it; nil when there is no such row. A fault
+    /// it fills is logged as Core Data logs one (`fault fulfilled from database for : …`).
     func fetchRow(entity: Entity, primaryKey: Int64) throws -> ManagedObject? {
         try persistentStoreCoordinator.performRead { connection in
-            let s = try connection.statement("SELECT \(entity.readColumns) FROM \(entity.tableName) WHERE Z_PK = ?")
+            let s = try connection.statement(entity.selectRows(entity.readColumns, where: "Z_PK", "= ?"))
             s.bind(primaryKey, at: 1)
-            defer {
+            defer { flushRowCache() }
+            guard try s.step() else {
                 s.reset()
-                flushRowCache()
+                return nil
             }
-            return try s.step() ? materialize(s, entity: entity) : nil
+            // Only a fault comes here (a fire, `existingObject(with:)` of one not loaded).
+            let object = materialize(s, entity: entity)
+            s.reset()
+            SQLDebugLog.note("fault fulfilled from database for : <\(object.objectID.uriRepresentation)>", on: connection.db)
+            return object
         }
     }
 
@@ -211,8 +221,7 @@ extension ManagedObjectContext {
         while start < faults.count {
             let chunk = faults[start..<min(faults.count, start + 500)]
             start += chunk.count
-            let sql = "SELECT \(entity.readColumns) FROM \(entity.tableName) WHERE Z_PK IN ("
-                + CompiledPredicate.placeholders(chunk.count) + ")"
+            let sql = entity.selectRows(entity.readColumns, where: "Z_PK", "IN (" + CompiledPredicate.placeholders(chunk.count) + ")")
             func read(_ connection: Connection) throws {
                 let s = try connection.statement(sql)
                 for (i, o) in chunk.enumerated() { s.bind(o.objectID.primaryKey ?? -1, at: Int32(i + 1)) }
@@ -267,7 +276,7 @@ extension ManagedObjectContext {
         let column = destination.toOne[rel.inverseToOne].column
         do {
             try persistentStoreCoordinator.performRead { connection in
-                let s = try connection.statement("SELECT \(destination.readColumns) FROM \(destination.tableName) WHERE \(column) = ?")
+                let s = try connection.statement(destination.selectRows(destination.readColumns, where: column, "= ?"))
                 s.bind(pk, at: 1)
                 while try s.step() {
                     let member = materialize(s, entity: destination)
@@ -301,8 +310,8 @@ extension ManagedObjectContext {
             guard !parents.isEmpty else { return }
             let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
             let column = destination.toOne[rel.inverseToOne].column
-            let sql = "SELECT \(destination.readColumns) FROM \(destination.tableName) WHERE \(column) IN ("
-                + CompiledPredicate.placeholders(parents.count) + ")"
+            let sql = destination.selectRows(destination.readColumns, where: column,
+                                             "IN (" + CompiledPredicate.placeholders(parents.count) + ")")
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)
                 for (j, p) in parents.enumerated() { s.bind(p.objectID.primaryKey!, at: Int32(j + 1)) }

@@ -7,19 +7,23 @@ extension ManagedObjectContext {
     // MARK: Object IDs
 
     /// `resultType = .managedObjectIDResultType` with `includesPropertyValues = false`: the
-    /// matching rows' IDs, `SELECT Z_ENT, Z_PK …`, no object made or registered, nothing cached.
+    /// matching rows' IDs, `SELECT 0, t0.Z_PK …` (`t0.Z_ENT` where the table is shared), no
+    /// object made or registered, nothing cached.
     /// Reads the store only (the context's unsaved objects are not looked at).
     package func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
         assertOnQueue()
         let entity = try self.entity(named: request.entityName)
-        let compiled = try CompiledPredicate(request.predicate, entity: entity)
-        let sql = try selectSQL("Z_ENT, Z_PK", from: entity, request, compiled, limited: true)
+        let compiled = try CompiledPredicate(request.predicate, entity: entity, table: CompiledPredicate.fetchAlias)
+        let sql = try selectSQL(entity.keyOnlyColumns, from: entity, request, compiled, limited: true)
         let store = persistentStoreCoordinator.storeIndex
         return try persistentStoreCoordinator.performRead { connection in
             let s = try connection.statement(sql)
             for (i, v) in compiled.bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
             var out: [ManagedObjectID] = []
-            while try s.step() { out.append(ManagedObjectID(store: store, entityID: s.int(at: 0), primaryKey: Int64(s.int(at: 1)))) }
+            while try s.step() {
+                let entityID = rowEntity(s, entity, at: RowColumn.entity).id
+                out.append(ManagedObjectID(store: store, entityID: entityID, primaryKey: Int64(s.int(at: RowColumn.key))))
+            }
             s.reset()
             return out
         }
@@ -76,8 +80,8 @@ extension ManagedObjectContext {
     /// Registers the row `s` is on (columns as `partial.columns`) as a fault holding the named
     /// properties. A registered object that is no fault keeps its state, as a full fetch does.
     func prepopulate(_ s: Statement, entity: Entity, _ partial: PartialRow) -> ManagedObject {
-        let rowEntity = entity.hasSubentities ? rowEntity(s, entity, at: 2) : entity
-        let o = object(primaryKey: Int64(s.int(at: 0)), entity: rowEntity)
+        let rowEntity = entity.hasSubentities ? rowEntity(s, entity, at: RowColumn.entity) : entity
+        let o = object(primaryKey: Int64(s.int(at: RowColumn.key)), entity: rowEntity)
         guard o.isFault else { return o }
         if o.prefetched.isEmpty { o.prefetched = Array(repeating: .null, count: rowEntity.attributes.count) }
         for (i, column) in partial.attributes { o.prefetched[i] = s.value(at: column, as: entity.attributes[i].type) }
@@ -89,13 +93,13 @@ extension ManagedObjectContext {
             o.toOne[t.index] = object(primaryKey: Int64(s.int(at: t.column)), entity: runtime[destination - 1])
         }
         o.prefetchedMask.formUnion(partial.mask)
-        o.version = Int64(s.int(at: 1))
+        o.version = Int64(s.int(at: RowColumn.version))
         return o
     }
 }
 
-/// The columns a fetch with `propertiesToFetch` reads (`Z_PK, Z_OPT`, `Z_ENT` for a hierarchy,
-/// then each named property's columns) and where each lands.
+/// The columns a fetch with `propertiesToFetch` reads (the entity, `t0.Z_PK, t0.Z_OPT` as
+/// `RowColumn` places them, then each named property's columns) and where each lands.
 struct PartialRow {
     let columns: String
     let attributes: [(index: Int, column: Int32)]
@@ -104,19 +108,19 @@ struct PartialRow {
     let mask: PropertyMask
 
     init(_ entity: Entity, properties: [String]) throws {
-        var names = entity.hasSubentities ? ["Z_PK", "Z_OPT", "Z_ENT"] : ["Z_PK", "Z_OPT"]
+        var names = [entity.entityColumn, "t0.Z_PK", "t0.Z_OPT"]
         var attributes: [(Int, Int32)] = [], toOnes: [(Int, Int32, Int32?)] = [], mask = PropertyMask()
         for property in properties {
             if let i = entity.attributeIndex(property) {
                 attributes.append((i, Int32(names.count)))
-                names.append(entity.attributeColumns[i])
+                names.append("t0." + entity.attributeColumns[i])
                 mask.insert(i)
             } else if let i = entity.toOneIndex(property) {
                 let rel = entity.toOne[i]
                 let entityKey = rel.entityKeyColumn.map { _ in Int32(names.count + 1) }
                 toOnes.append((i, Int32(names.count), entityKey))
-                names.append(rel.column)
-                if let ek = rel.entityKeyColumn { names.append(ek) }
+                names.append("t0." + rel.column)
+                if let ek = rel.entityKeyColumn { names.append("t0." + ek) }
                 mask.insert(entity.toOnePosition(i))
             } else {
                 throw ContextError.unknownKey(property, entity: entity.name)

@@ -130,8 +130,7 @@ extension ManagedObjectContext {
             let chunk = primaryKeys[start..<min(primaryKeys.count, start + 4096)]
             start += chunk.count
             let slots = CompiledPredicate.paddedLength(chunk.count)
-            let s = try transaction.statement(
-                "SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK IN (\(CompiledPredicate.placeholders(slots)))")
+            let s = try transaction.statement(e.selectRows(e.rowColumns, where: "Z_PK", "IN (\(CompiledPredicate.placeholders(slots)))"))
             for slot in 0..<slots { s.bind(chunk[chunk.startIndex + min(slot, chunk.count - 1)], at: Int32(slot + 1)) }
             while try s.step() {
                 let row = StoredRow(s, entity: e, storage: persistentStoreCoordinator.externalStorage)

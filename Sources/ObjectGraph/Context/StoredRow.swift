@@ -12,15 +12,14 @@ struct StoredRow {
     /// folder stays a `Folder` however its bookmark's row is read.
     let toOneEntity: [Int?]
 
-    /// Decodes the row `s` is on (columns as `entity.selectColumns`).
+    /// Decodes the row `s` is on (columns as `entity.rowColumns`).
     init(_ s: Statement, entity e: Entity, storage: ExternalStorage) {
-        primaryKey = Int64(s.int(at: 0))
-        version = Int64(s.int(at: 1))
-        toOne = e.toOne.indices.map { s.isNull(at: Int32(2 + $0)) ? nil : Int64(s.int(at: Int32(2 + $0))) }
-        let keys = e.rowLayout.entityKey
-        toOneEntity = e.hasEntityKeys ? keys.map { $0 < 0 || s.isNull(at: $0) ? nil : s.int(at: $0) } : []
-        let offset = 2 + e.toOne.count
-        var values = e.attributes.enumerated().map { s.value(at: Int32(offset + $0), as: $1.type) }
+        let layout = e.rowLayout
+        primaryKey = Int64(s.int(at: RowColumn.key))
+        version = Int64(s.int(at: RowColumn.version))
+        toOne = layout.toOne.map { s.isNull(at: $0) ? nil : Int64(s.int(at: $0)) }
+        toOneEntity = e.hasEntityKeys ? layout.entityKey.map { $0 < 0 || s.isNull(at: $0) ? nil : s.int(at: $0) } : []
+        var values = e.attributes.enumerated().map { s.value(at: layout.attributes[$0], as: $1.type) }
         if !e.externalAttributes.isEmpty { e.decodeExternal(&values, storage) }
         self.values = values
     }
@@ -71,7 +70,7 @@ struct StoredRow {
     }
 
     static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection, storage: ExternalStorage) throws -> StoredRow? {
-        let s = try connection.statement("SELECT \(e.selectColumns) FROM \(e.tableName) WHERE Z_PK = ?")
+        let s = try connection.statement(e.selectRows(e.rowColumns, where: "Z_PK", "= ?"))
         s.bind(primaryKey, at: 1)
         defer { s.reset() }
         return try s.step() ? StoredRow(s, entity: e, storage: storage) : nil

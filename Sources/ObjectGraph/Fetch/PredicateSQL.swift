@@ -8,6 +8,11 @@ struct CompiledPredicate {
     /// What every column is named through (`t0.` in a query that joins), or nothing.
     private let table: String
 
+    /// How a fetch names its entity's columns: Core Data's generator writes a space before
+    /// each (`WHERE  t0.ZNAME = ?`, `(? <=  t0.ZLONGITUDE AND  t0.ZLONGITUDE <= ?)` in the
+    /// SQLDebug logs docs/ENGINE.md cites), so the log reads as the app's.
+    static let fetchAlias = " t0"
+
     /// A sub-entity's rows share their root's table: its filter on `Z_ENT` comes first. `table`
     /// names the entity's table in a query that joins others (`t0`).
     init(_ predicate: Predicate?, entity: Entity, table: String? = nil) throws {

@@ -133,24 +133,42 @@ package final class Entity: Sendable, CustomStringConvertible {
     // MARK: SQL, built once
 
     /// `Z_PK, Z_OPT, <to-one columns>, <attribute columns>`, then the to-ones' entity keys when
-    /// there are any: what every fetch of a row reads.
+    /// there are any, unaliased: what loadgen's own checks read of a row (the engine's fetches
+    /// read `rowColumns`).
     package let selectColumns: String
+    /// A row as the engine's fetches read it, in Core Data's form: `0, t0.Z_PK, t0.Z_OPT,
+    /// t0.<column>…` (`t0.Z_ENT` first where the table is shared), positions as `RowColumn` says.
+    package let rowColumns: String
+    /// The entity of a fetched row: the constant `0` for an entity alone in its table, as Core
+    /// Data writes it (`SELECT 0, t0.Z_PK, …`), `t0.Z_ENT` where a hierarchy shares the table
+    /// (a fault of `Country`, a sub-entity: `SELECT t0.Z_ENT, t0.Z_PK, …`).
+    package let entityColumn: String
+    /// A keys-first or object-ID fetch's columns: `0, t0.Z_PK` (or `t0.Z_ENT, t0.Z_PK`).
+    package var keyOnlyColumns: String { "\(entityColumn), t0.Z_PK" }
     /// The to-ones' entity-key and order-key columns: written after every other column of an
     /// INSERT (so an entity without them issues the same SQL as ever).
     package let keyColumns: [(toOne: Int, isOrder: Bool)]
     /// Some to-one has an ordered inverse (a `Z_FOK_` column).
     package let hasOrderKeys: Bool
-    /// Where `selectColumns` puts each column.
+    /// Where `rowColumns` puts each column.
     let rowLayout: RowLayout
     /// The entity has sub-entities: a fetch of it may return their rows, read with
     /// `hierarchySelectColumns` and told apart by `Z_ENT`.
     package let hasSubentities: Bool
-    /// `Z_PK, Z_OPT, Z_ENT` and every column of the table: a row of any entity of the hierarchy.
+    /// `t0.Z_ENT, t0.Z_PK, t0.Z_OPT` and every column of the table: a row of any entity of the
+    /// hierarchy.
     let hierarchySelectColumns: String
     /// Where `hierarchySelectColumns` puts this entity's columns.
     let hierarchyLayout: RowLayout
     /// What a fetch of this entity reads.
-    package var readColumns: String { hasSubentities ? hierarchySelectColumns : selectColumns }
+    package var readColumns: String { hasSubentities ? hierarchySelectColumns : rowColumns }
+
+    /// `SELECT <columns> FROM <table> t0 WHERE  t0.<column> <test>`: a fetch by one column (a
+    /// fault by `Z_PK`, a to-many by its inverse's key) as Core Data's generator writes it, a
+    /// space before each column it names (`WHERE  t0.ZPLAYLISTID = ?`, docs/ENGINE.md).
+    package func selectRows(_ columns: String, where column: String, _ test: String) -> String {
+        "SELECT \(columns) FROM \(tableName) t0 WHERE  t0.\(column) \(test)"
+    }
     /// The single-row INSERT of every column, which a batch insert reuses (Core Data's batch
     /// insert writes constrained columns in the INSERT itself, with its conflict clause).
     package let insertSQL: String
@@ -213,23 +231,29 @@ package final class Entity: Sendable, CustomStringConvertible {
         let columns = toOne.map(\.column) + attributeColumns
         let entityKeys = toOne.compactMap(\.entityKeyColumn)
         selectColumns = (["Z_PK", "Z_OPT"] + columns + entityKeys).joined(separator: ", ")
-        rowLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: columns + entityKeys, offset: 2)
-        let root = all[d.rootEntityID - 1]
-        let tableColumns = root.tableColumns.map(\.name)
+        let tableColumns = all[d.rootEntityID - 1].tableColumns.map(\.name)
         hasSubentities = d.subentityMaxID > d.entityID
-        hierarchySelectColumns = (["Z_PK", "Z_OPT", "Z_ENT"] + tableColumns).joined(separator: ", ")
-        hierarchyLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: tableColumns, offset: 3)
+        entityColumn = hasSubentities || d.rootEntityID != d.entityID ? "t0.Z_ENT" : "0"
+        rowColumns = Self.fetched(entityColumn, columns + entityKeys)
+        rowLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: columns + entityKeys, offset: RowColumn.first)
+        hierarchySelectColumns = Self.fetched("t0.Z_ENT", tableColumns)
+        hierarchyLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: tableColumns, offset: RowColumn.first)
         let all = EntityDescription.fixedColumns + columns
         insertSQL = Self.insert(tableName, columns: all + keyColumnNames)
         let constrained = Set(uniquenessConstraints.joined())
         constrainedAttributes = attributes.indices.filter(constrained.contains)
         constrainedMask = PropertyMask(constrainedAttributes)
         let attributeColumns = attributeColumns
-        let constrainedColumns = constrainedAttributes.map { attributeColumns[$0] }
         (saveInsertSQL, constrainedUpdateSQL) = Self.constrainedSQL(tableName, columns: all, keys: keyColumnNames,
-                                                                     constrained: constrainedColumns)
+                                                                     constrained: constrainedAttributes.map { attributeColumns[$0] })
         deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
+    }
+
+    /// A fetch's columns as Core Data writes them: the entity (`0` or `t0.Z_ENT`), `t0.Z_PK`,
+    /// `t0.Z_OPT`, then each column through `t0` (`RowColumn` places them).
+    private static func fetched(_ entityColumn: String, _ columns: [String]) -> String {
+        ([entityColumn, "t0.Z_PK", "t0.Z_OPT"] + columns.map { "t0." + $0 }).joined(separator: ", ")
     }
 
     /// Each attribute's column, through one lookup table, not a scan of the columns per attribute
@@ -374,6 +398,17 @@ package final class Entity: Sendable, CustomStringConvertible {
 
 /// Where a SELECT puts an entity's columns: the row's version, each to-one's key and entity key,
 /// each attribute.
+/// Where a row the engine fetches (`Entity.rowColumns`, `readColumns`, `keyOnlyColumns`) puts
+/// its entity, key and version: first, as Core Data's fetches read them
+/// (`SELECT 0, t0.Z_PK, t0.Z_OPT, …`), the properties' columns after.
+package enum RowColumn {
+    package static let entity: Int32 = 0
+    package static let key: Int32 = 1
+    package static let version: Int32 = 2
+    /// The first property column.
+    static let first = 3
+}
+
 struct RowLayout: Sendable {
     let toOne: [Int32]
     /// The position of to-one i's entity key (its destination's `Z_ENT`), or -1.
