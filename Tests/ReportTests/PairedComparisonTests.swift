@@ -45,7 +45,7 @@ import Testing
         // The shared machine drift (±30 % between rounds) cancels in the pairs: the others are unchanged.
         #expect(c.configurations.filter { $0.strategy != "context-reset" }.allSatisfy { abs($0.change) < 0.02 })
         let report = PairedReport.render(c, context: PairedReport.Context())
-        #expect(report.hasPrefix("## loadgen ab: 1 slowdown: context-reset time +"), "\(report)")
+        #expect(report.hasPrefix("## loadgen ab: 1 configuration slower: context-reset (time +"), "\(report)")
         #expect(report.contains("**What it can see:**"))
     }
 
@@ -91,11 +91,12 @@ import Testing
 @Suite struct PairedMeasuresTests {
     /// `rounds` pairs of one configuration whose wall times move ±`wallNoise` a run and CPU
     /// times ±1 %, the new side's CPU time `cpuSlower` longer.
-    func pairs(_ rounds: Int, cpuSlower: Double, wallNoise: Double = 0.15) -> (base: [[ResultRow]], new: [[ResultRow]]) {
+    func pairs(_ rounds: Int, cpuSlower: Double, wallSlower: Double = 0, wallNoise: Double = 0.15)
+        -> (base: [[ResultRow]], new: [[ResultRow]]) {
         var random = SplitMix64(seed: 11)
         func jitter(_ share: Double) -> Double { 1 + share * (Double(random.next(below: 2001)) / 1000 - 1) }
-        func row(_ inv: String, cpu: Double) -> ResultRow {
-            var r = LikeForLikeTests.rows("context-reset", 1, inv: inv, rate: { _ in 50_000 * jitter(wallNoise) })[0]
+        func row(_ inv: String, cpu: Double, slower: Double = 0) -> ResultRow {
+            var r = LikeForLikeTests.rows("context-reset", 1, inv: inv, rate: { _ in 50_000 * jitter(wallNoise) / (1 + slower) })[0]
             r.measurement.cpuUserSeconds = cpu * jitter(0.01)
             r.measurement.cpuSystemSeconds = 0.01
             return r
@@ -103,7 +104,7 @@ import Testing
         var base: [[ResultRow]] = [], new: [[ResultRow]] = []
         for r in 1...rounds {
             base.append([row("b\(r)", cpu: 0.05)])
-            new.append([row("n\(r)", cpu: 0.05 * (1 + cpuSlower))])
+            new.append([row("n\(r)", cpu: 0.05 * (1 + cpuSlower), slower: wallSlower)])
         }
         return (base, new)
     }
@@ -115,7 +116,12 @@ import Testing
         #expect(cpu.verdict == .slower, "\(cpu)")
         #expect(c.configurations.count == 2 && c.testLevel == 0.025)
         let report = PairedReport.render(c, context: PairedReport.Context())
-        #expect(report.contains("1 slowdown: context-reset CPU time +"), "\(report)")
+        #expect(report.contains("1 configuration slower: context-reset (CPU time +"), "\(report)")
+        // Slower on both measures, a configuration is one slowdown said with both.
+        let both = pairs(30, cpuSlower: 0.2, wallSlower: 0.2, wallNoise: 0.02)
+        let twice = PairedReport.render(PairedComparison(base: both.base, new: both.new), context: PairedReport.Context())
+        #expect(twice.hasPrefix("## loadgen ab: 1 configuration slower: context-reset (time +") && twice.contains("; CPU time +"),
+                "\(twice.prefix(200))")
         let unchanged = pairs(30, cpuSlower: 0)
         #expect(PairedComparison(base: unchanged.base, new: unchanged.new).regressions.isEmpty)
     }
