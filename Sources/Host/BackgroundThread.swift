@@ -14,7 +14,9 @@ package enum BackgroundThread {
 
     /// Runs `body` on a new joinable thread named `name`; the caller joins it. The closure (and
     /// what it captured) is released before the thread ends.
-    package static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> pthread_t {
+    package static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError)
+        -> pthread_t
+    {
         let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15))!, run: body)).toOpaque()
         var thread = Host.emptyThreadSlot()
         // The argument is optional in glibc's declaration and not in Darwin's: `run` takes either.

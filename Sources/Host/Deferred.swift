@@ -11,10 +11,11 @@ package final class Deferred<Value: Sendable>: Sendable {
     /// Starts `body` on a new joinable thread named `name`.
     package init(name: String, _ body: @escaping @Sendable () -> Value) throws(ThreadStartError) {
         let slot = self.slot
-        thread = Handle(raw: try BackgroundThread.create(name: name) {
-            let value = body()
-            slot.result.withLock { $0 = value }
-        })
+        thread = Handle(
+            raw: try BackgroundThread.create(name: name) {
+                let value = body()
+                slot.result.withLock { $0 = value }
+            })
     }
 
     /// Waits for the thread to end and returns its value. Call once.

@@ -8,8 +8,11 @@ import Foundation
 /// library: test binaries run on the system's malloc, which the thread sanitizer needs, and read
 /// the system allocator's own count instead (`Heap+Linux.swift`, `Heap+Darwin.swift`).
 package enum Heap {
-    typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
-                                        UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+    typealias Mallctl =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+            UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+        ) -> Int32
 
     /// jemalloc's `mallctl` in this process, for Heap and JemallocCounts: unprefixed where jemalloc
     /// replaces malloc (Debian's), `je_mallctl` where it keeps its prefix (Homebrew's on macOS,

@@ -37,8 +37,11 @@ package final class JemallocCounts: Sendable {
     private init?() {
         guard let mallctl = Heap.mallctl else { return nil }
         self.mallctl = mallctl
-        var nbins: UInt32 = 0, nlextents: UInt32 = 0
-        guard Self.read(mallctl, "arenas.nbins", &nbins), Self.read(mallctl, "arenas.nlextents", &nlextents) else { return nil }
+        var nbins: UInt32 = 0
+        var nlextents: UInt32 = 0
+        guard Self.read(mallctl, "arenas.nbins", &nbins), Self.read(mallctl, "arenas.nlextents", &nlextents) else {
+            return nil
+        }
         var sizes: [UInt64] = []
         for j in 0..<nbins {
             var size = 0

@@ -47,8 +47,10 @@ package struct ProcessOwner: Equatable, Sendable {
 
     /// The owner's status. `exists` and `startTime` are the system's answers (the tests give
     /// their own); the start time is read once.
-    package func status(exists: (Int32) -> Bool = ProcessOwner.exists,
-                        startTime: (Int32) -> UInt64? = Host.startTime) -> Status {
+    package func status(
+        exists: (Int32) -> Bool = ProcessOwner.exists,
+        startTime: (Int32) -> UInt64? = Host.startTime
+    ) -> Status {
         guard exists(pid) else { return .provenGone }
         guard self.startTime != 0, let now = startTime(pid) else { return .unverifiable }
         return now == self.startTime ? .alive : .provenGone

@@ -21,9 +21,11 @@ package enum Spawn {
     /// child gets SIGINT, SIGTERM and SIGPIPE's default actions and no blocked signal back: the
     /// parent ignores or blocks them, and both are inherited across exec. Returns the child's pid,
     /// or the error number.
-    package static func start(_ executable: String, arguments: [String], environment: [String]? = nil,
-                              actions fileActions: [FileAction] = [], defaultSignals: Bool = false,
-                              searchPath: Bool = false) -> Result<pid_t, SpawnError> {
+    package static func start(
+        _ executable: String, arguments: [String], environment: [String]? = nil,
+        actions fileActions: [FileAction] = [], defaultSignals: Bool = false,
+        searchPath: Bool = false
+    ) -> Result<pid_t, SpawnError> {
         var actions = Host.emptySpawnActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -31,7 +33,8 @@ package enum Spawn {
             switch action {
             case .duplicate(let from, let to): posix_spawn_file_actions_adddup2(&actions, from, to)
             case .close(let fd): posix_spawn_file_actions_addclose(&actions, fd)
-            case .null(let fd): posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .null(let fd):
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
         var attributes = Host.emptySpawnAttributes()
@@ -43,10 +46,14 @@ package enum Spawn {
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
         defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = envp.map { envp in
-            searchPath ? posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-                : posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        } ?? (searchPath ? posix_spawnp(&pid, executable, &actions, &attributes, argv, Host.environ)
+        let rc =
+            envp.map { envp in
+                searchPath
+                    ? posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+                    : posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            }
+            ?? (searchPath
+                ? posix_spawnp(&pid, executable, &actions, &attributes, argv, Host.environ)
                 : posix_spawn(&pid, executable, &actions, &attributes, argv, Host.environ))
         return rc == 0 ? .success(pid) : .failure(SpawnError(code: rc))
     }
@@ -63,11 +70,13 @@ package enum Spawn {
     /// Runs `executable` to its end, its standard error to /dev/null, and returns its exit status
     /// and standard output; the error number when it cannot start.
     package static func output(_ executable: String, arguments: [String], searchPath: Bool = false)
-        -> Result<(status: Int32, output: [UInt8]), SpawnError> {
+        -> Result<(status: Int32, output: [UInt8]), SpawnError>
+    {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(SpawnError(code: errno)) }
-        let started = start(executable, arguments: arguments, actions: [.duplicate(fds[1], to: 1), .close(fds[0]), .null(2)],
-                            searchPath: searchPath)
+        let started = start(
+            executable, arguments: arguments, actions: [.duplicate(fds[1], to: 1), .close(fds[0]), .null(2)],
+            searchPath: searchPath)
         close(fds[1])
         defer { close(fds[0]) }
         guard case .success(let pid) = started else {
@@ -78,7 +87,10 @@ package enum Spawn {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n > 0 { output += buffer[0..<n]; continue }
+            if n > 0 {
+                output += buffer[0..<n]
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             break
         }

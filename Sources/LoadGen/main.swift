@@ -1,8 +1,9 @@
-#if LOADGEN_JEMALLOC
-import CJemalloc
-#endif
 import Foundation
 import Report
+
+#if LOADGEN_JEMALLOC
+    import CJemalloc
+#endif
 
 /// loadgen: which Core Data write strategy to use, settled by measuring.
 enum LoadGen {
@@ -27,7 +28,7 @@ enum LoadGen {
 }
 
 #if LOADGEN_JEMALLOC
-// Linked for its malloc; this reference keeps the linker from dropping the library.
-_ = loadgen_jemalloc_anchor()
+    // Linked for its malloc; this reference keeps the linker from dropping the library.
+    _ = loadgen_jemalloc_anchor()
 #endif
 exit(LoadGen.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,6 +1,6 @@
 import CSQLite
-import Synchronization
 import Host
+import Synchronization
 
 /// Waits out another connection's lock, counting every time SQLite had to wait.
 ///
@@ -26,11 +26,13 @@ package final class BusyHandler: Sendable {
     package func install(on db: Database) {
         db.busyHandler = self
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_busy_handler(db.handle, { context, attempt in
-            guard let context else { return 0 }
-            let handler = Unmanaged<BusyHandler>.fromOpaque(context).takeUnretainedValue()
-            return handler.wait(attempt: Int(attempt)) ? 1 : 0
-        }, context)
+        sqlite3_busy_handler(
+            db.handle,
+            { context, attempt in
+                guard let context else { return 0 }
+                let handler = Unmanaged<BusyHandler>.fromOpaque(context).takeUnretainedValue()
+                return handler.wait(attempt: Int(attempt)) ? 1 : 0
+            }, context)
     }
 
     /// Sleeps a little longer on each attempt (0.1 ms doubling up to 10 ms), until the timeout.

@@ -36,8 +36,10 @@ package final class Database: @unchecked Sendable {
     ///
     /// `path` may be a `file:` URI, so that several connections can share one in-memory
     /// database (`file:name?mode=memory&cache=shared`).
-    package init(path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters(),
-                 logTag: String = SQLDebugLog.loadgenTag) throws {
+    package init(
+        path: String, readOnly: Bool = false, counters: StatementCounters = StatementCounters(),
+        logTag: String = SQLDebugLog.loadgenTag
+    ) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var db: OpaquePointer?
@@ -74,7 +76,10 @@ package final class Database: @unchecked Sendable {
         let length = path.utf8.count
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
             var end = 0
-            for byte in path.utf8 { buffer[end] = CChar(bitPattern: byte); end += 1 }
+            for byte in path.utf8 {
+                buffer[end] = CChar(bitPattern: byte)
+                end += 1
+            }
             buffer[end] = 0
             return body(UnsafePointer(buffer.baseAddress!))
         }
@@ -117,7 +122,7 @@ package final class Database: @unchecked Sendable {
                     rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
                 }
                 guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: sql) }
-                guard let stmt else { continue } // whitespace or a comment
+                guard let stmt else { continue }   // whitespace or a comment
                 let text = String(cString: sqlite3_sql(stmt)).trimmingCharacters(in: .whitespacesAndNewlines)
                 let statement = Statement(handle: stmt, database: self, sql: text)
                 while try statement.step() {}
@@ -148,13 +153,15 @@ package final class Database: @unchecked Sendable {
     func waitForSharedCacheUnlock() -> Bool {
         let waiter = UnlockWaiter()
         let context = Unmanaged.passRetained(waiter).toOpaque()
-        let rc = sqlite3_unlock_notify(handle, { arguments, count in
-            guard let arguments else { return }
-            for i in 0..<Int(count) {
-                guard let argument = arguments[i] else { continue }
-                Unmanaged<UnlockWaiter>.fromOpaque(argument).takeUnretainedValue().signal()
-            }
-        }, context)
+        let rc = sqlite3_unlock_notify(
+            handle,
+            { arguments, count in
+                guard let arguments else { return }
+                for i in 0..<Int(count) {
+                    guard let argument = arguments[i] else { continue }
+                    Unmanaged<UnlockWaiter>.fromOpaque(argument).takeUnretainedValue().signal()
+                }
+            }, context)
         defer { Unmanaged<UnlockWaiter>.fromOpaque(context).release() }
         guard rc == SQLITE_OK else { return false }
         waiter.wait()
@@ -190,7 +197,8 @@ package final class Database: @unchecked Sendable {
     package var journalFileSize: Int64? {
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, let size = methods.pointee.xFileSize else { return nil }
+            let file, let methods = file.pointee.pMethods, let size = methods.pointee.xFileSize
+        else { return nil }
         var bytes: sqlite3_int64 = 0
         return size(file, &bytes) == SQLITE_OK ? bytes : nil
     }

@@ -24,7 +24,9 @@ import Foundation
 package enum SQLDebugLog {
     /// The level asked for (`LOADGEN_SQL_DEBUG=1`…`3`), 0 when off.
     package static let level: Int = {
-        guard let text = ProcessInfo.processInfo.environment["LOADGEN_SQL_DEBUG"], let n = Int(text), n > 0 else { return 0 }
+        guard let text = ProcessInfo.processInfo.environment["LOADGEN_SQL_DEBUG"], let n = Int(text), n > 0 else {
+            return 0
+        }
         return min(n, 3)
     }()
 
@@ -41,7 +43,9 @@ package enum SQLDebugLog {
 
     /// What follows a finished statement, as Core Data annotates it; nil for a statement it does
     /// not annotate. `count` is the first column of the last row (for a count).
-    static func annotation(_ sql: String, kind: StatementKind, rows: Int, count: Int64?, seconds: Double, tag: String) -> String? {
+    static func annotation(_ sql: String, kind: StatementKind, rows: Int, count: Int64?, seconds: Double, tag: String)
+        -> String?
+    {
         let head = sql.prefix(14).uppercased()
         if head.hasPrefix("PRAGMA") {
             return String(format: "%@: annotation: sql execution time: %.4fs\n", tag, seconds)
@@ -50,7 +54,9 @@ package enum SQLDebugLog {
         // the schema checks) is no fetch request: the real log of a save shows it bare.
         guard kind == .select, !Self.bookkeeping.contains(where: { sql.contains($0) }) else { return nil }
         if head.hasPrefix("SELECT COUNT("), let count {
-            return String(format: "%@: annotation: total count request execution time: %.4fs for count of %lld.\n", tag, seconds, count)
+            return String(
+                format: "%@: annotation: total count request execution time: %.4fs for count of %lld.\n", tag, seconds,
+                count)
         }
         return String(format: "%@: annotation: sql connection fetch time: %.4fs.\n", tag, seconds)
             + String(format: "%@: annotation: total fetch execution time: %.4fs for %d rows.\n", tag, seconds, rows)

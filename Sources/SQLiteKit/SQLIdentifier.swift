@@ -25,7 +25,9 @@ package enum SQLIdentifier {
 
     /// Letters, digits and underscores (ASCII), not starting with a digit.
     package static func isPlainWord(_ name: String) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
         return name.utf8.allSatisfy { c in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "_")
@@ -42,7 +44,7 @@ package enum SQLIdentifier {
     package static let maximumColumns: Int = {
         var db: OpaquePointer?
         defer { sqlite3_close(db) }
-        guard sqlite3_open(":memory:", &db) == SQLITE_OK else { return 2000 } // SQLite's default
+        guard sqlite3_open(":memory:", &db) == SQLITE_OK else { return 2000 }   // SQLite's default
         return Int(sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1))
     }()
 }

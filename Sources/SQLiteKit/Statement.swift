@@ -69,9 +69,14 @@ package final class Statement {
     /// text binds '' (never NULL).
     @inline(__always)
     package func bindText(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
-        if bytes.isEmpty { check(loadgen_bind_empty_text(handle, index), index); return }
-        check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                Int32(bytes.count), loadgen_sqlite_static()), index)
+        if bytes.isEmpty {
+            check(loadgen_bind_empty_text(handle, index), index)
+            return
+        }
+        check(
+            sqlite3_bind_text(
+                handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count), loadgen_sqlite_static()), index)
     }
 
     /// Starts a round of `bindText(copy:at:)`: the text bound that way in the previous round may
@@ -92,33 +97,49 @@ package final class Statement {
 
     /// Binds a String (SQLite copies it). Convenient; not for per-row hot paths.
     package func bind(_ value: String, at index: Int32) {
-        if value.isEmpty { check(loadgen_bind_empty_text(handle, index), index); return }
+        if value.isEmpty {
+            check(loadgen_bind_empty_text(handle, index), index)
+            return
+        }
         var copy = value
         let rc = copy.withUTF8 { buffer in
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                              Int32(buffer.count), loadgen_sqlite_transient())
+            sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                Int32(buffer.count), loadgen_sqlite_transient())
         }
         check(rc, index)
     }
 
     /// Binds UTF-8 bytes as text (SQLite copies them). Not for per-row hot paths.
     package func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        if bytes.isEmpty { check(loadgen_bind_empty_text(handle, index), index); return }
-        check(sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                Int32(bytes.count), loadgen_sqlite_transient()), index)
+        if bytes.isEmpty {
+            check(loadgen_bind_empty_text(handle, index), index)
+            return
+        }
+        check(
+            sqlite3_bind_text(
+                handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count), loadgen_sqlite_transient()), index)
     }
 
     /// Binds bytes as a BLOB (SQLite copies them).
     package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
         // A zero-length buffer may have no address, which would bind NULL rather than X''.
-        if bytes.isEmpty { check(sqlite3_bind_zeroblob(handle, index, 0), index); return }
-        check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient()), index)
+        if bytes.isEmpty {
+            check(sqlite3_bind_zeroblob(handle, index, 0), index)
+            return
+        }
+        check(
+            sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_transient()), index)
     }
 
     /// Binds bytes as a BLOB without copying; the same lifetime rule as `bindText(noCopy:at:)`.
     @inline(__always)
     package func bindBlob(noCopy bytes: UnsafeRawBufferPointer, at index: Int32) {
-        if bytes.isEmpty { check(sqlite3_bind_zeroblob(handle, index, 0), index); return }
+        if bytes.isEmpty {
+            check(sqlite3_bind_zeroblob(handle, index, 0), index)
+            return
+        }
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), loadgen_sqlite_static()), index)
     }
 
@@ -132,7 +153,6 @@ package final class Statement {
     private func check(_ rc: Int32, _ index: Int32) {
         if _slowPath(rc != SQLITE_OK) && bindFailure == nil { bindFailure = (rc, index) }
     }
-
 
     // MARK: Executing
 
@@ -222,8 +242,11 @@ package final class Statement {
     /// The SQL debug log's annotation of the statement just finished (when it is done, or reset
     /// or finalized after the rows its reader wanted).
     private func annotate() {
-        if let start = debugStart, let note = SQLDebugLog.annotation(sql, kind: kind, rows: rows, count: debugCount,
-                                                                     seconds: SQLDebugLog.seconds(since: start), tag: database.logTag) {
+        if let start = debugStart,
+            let note = SQLDebugLog.annotation(
+                sql, kind: kind, rows: rows, count: debugCount,
+                seconds: SQLDebugLog.seconds(since: start), tag: database.logTag)
+        {
             database.debugLog(note)
         }
         debugStart = nil
@@ -234,8 +257,6 @@ package final class Statement {
         database.counters.recordRows(rows)
         rows = 0
     }
-
-
 
     // MARK: Reading columns (0-based indexes, as in SQLite)
 
@@ -265,8 +286,10 @@ package final class Statement {
     @inline(__always)
     package func withBytes<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let type = sqlite3_column_type(handle, column)
-        let pointer = type == SQLITE_BLOB ? sqlite3_column_blob(handle, column)
-                                          : UnsafeRawPointer(sqlite3_column_text(handle, column))
+        let pointer =
+            type == SQLITE_BLOB
+            ? sqlite3_column_blob(handle, column)
+            : UnsafeRawPointer(sqlite3_column_text(handle, column))
         let count = Int(sqlite3_column_bytes(handle, column))
         return try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }

@@ -137,9 +137,11 @@ package final class StatementCounters: Sendable {
 
     /// A plain-value copy, for reports and test assertions.
     package func snapshot() -> Snapshot {
-        Snapshot(select: count(.select), insert: count(.insert), update: count(.update),
-                 delete: count(.delete), transaction: count(.transaction), other: count(.other),
-                 commits: committedTransactions, vmSteps: vmSteps.load(ordering: .relaxed), rows: rows.load(ordering: .relaxed))
+        Snapshot(
+            select: count(.select), insert: count(.insert), update: count(.update),
+            delete: count(.delete), transaction: count(.transaction), other: count(.other),
+            commits: committedTransactions, vmSteps: vmSteps.load(ordering: .relaxed),
+            rows: rows.load(ordering: .relaxed))
     }
 
     /// Counts at one moment.
@@ -150,10 +152,18 @@ package final class StatementCounters: Sendable {
         /// Rows the queries returned (see `recordRows`): what the store handed back.
         package var rows = 0
 
-        package init(select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
-                    transaction: Int = 0, other: Int = 0, commits: Int = 0, vmSteps: Int = 0, rows: Int = 0) {
-            self.select = select; self.insert = insert; self.update = update; self.delete = delete
-            self.transaction = transaction; self.other = other; self.commits = commits; self.vmSteps = vmSteps
+        package init(
+            select: Int = 0, insert: Int = 0, update: Int = 0, delete: Int = 0,
+            transaction: Int = 0, other: Int = 0, commits: Int = 0, vmSteps: Int = 0, rows: Int = 0
+        ) {
+            self.select = select
+            self.insert = insert
+            self.update = update
+            self.delete = delete
+            self.transaction = transaction
+            self.other = other
+            self.commits = commits
+            self.vmSteps = vmSteps
             self.rows = rows
         }
 
@@ -161,9 +171,10 @@ package final class StatementCounters: Sendable {
 
         /// What was counted between two snapshots.
         package static func - (a: Snapshot, b: Snapshot) -> Snapshot {
-            Snapshot(select: a.select - b.select, insert: a.insert - b.insert, update: a.update - b.update,
-                     delete: a.delete - b.delete, transaction: a.transaction - b.transaction, other: a.other - b.other,
-                     commits: a.commits - b.commits, vmSteps: a.vmSteps - b.vmSteps, rows: a.rows - b.rows)
+            Snapshot(
+                select: a.select - b.select, insert: a.insert - b.insert, update: a.update - b.update,
+                delete: a.delete - b.delete, transaction: a.transaction - b.transaction, other: a.other - b.other,
+                commits: a.commits - b.commits, vmSteps: a.vmSteps - b.vmSteps, rows: a.rows - b.rows)
         }
 
     }

@@ -20,8 +20,10 @@ package struct BatchDeleteStrategy: WriteStrategy {
 
     /// Core Data refuses the request when a rule its triggers cannot carry out is reached (134060).
     package func refusal(on source: ImportSource) -> String? {
-        guard let model = try? source.file.model(), let relationship = model.batchDeleteRefusal(of: source.roles.entity) else { return nil }
-        return "Core Data refuses NSBatchDeleteRequest here: \(relationship)'s delete rule cannot run in a batch delete (134060, "
+        guard let model = try? source.file.model(), let relationship = model.batchDeleteRefusal(of: source.roles.entity)
+        else { return nil }
+        return
+            "Core Data refuses NSBatchDeleteRequest here: \(relationship)'s delete rule cannot run in a batch delete (134060, "
             + "\"Delete rule is not supported for batch deletes\"); fetch-delete deletes through a context, which applies it"
     }
 
@@ -30,6 +32,8 @@ package struct BatchDeleteStrategy: WriteStrategy {
             var request = BatchDeleteRequest(entityName: store.expense, predicate: store.target.predicate)
             request.resultType = resultType
             return try worker.execute(request)
-        } merge: { .init(deleted: $0.objectIDs) }
+        } merge: {
+            .init(deleted: $0.objectIDs)
+        }
     }
 }

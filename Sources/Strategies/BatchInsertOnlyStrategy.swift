@@ -13,7 +13,9 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
     package init() {}
     package var screenAdvice: String? { BatchImport.screenAdvice }
     package var name: String { "batch-insert-only" }
-    package var summary: String { "BatchInsertRequests alone: no dedup beyond the store's constraint, no relationships" }
+    package var summary: String {
+        "BatchInsertRequests alone: no dedup beyond the store's constraint, no relationships"
+    }
     package var idiom: String { "NSBatchInsertRequest as benchmarks show it (nothing related, nothing deduplicated)" }
     package var keyNeed: KeyNeed { .nothing }
     package var issuesBatchRequests: Bool { true }
@@ -28,7 +30,8 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
     package var defaultBatchSize: Int? { 5_000 }
     package func fix(for requirement: Requirement) -> String? {
         // One fix closes both gaps: said once when both are missing.
-        requirement == .screen ? screenAdvice
+        requirement == .screen
+            ? screenAdvice
             : "batch: the batch insert on a uniqueness constraint (INSERT OR IGNORE) followed by the relationship fix-up it "
                 + "needs, or batch-upsert (ON CONFLICT DO UPDATE)"
     }

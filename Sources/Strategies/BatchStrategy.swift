@@ -13,7 +13,9 @@ package struct BatchStrategy: WriteStrategy {
     package init() {}
     package var screenAdvice: String? { BatchImport.screenAdvice }
     package var name: String { "batch" }
-    package var summary: String { "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context" }
+    package var summary: String {
+        "BatchInsertRequest per --batch-size (INSERT OR IGNORE), then categories set via a context"
+    }
     package var idiom: String { "NSBatchInsertRequest (with the relationship fix-up it forces)" }
     package var keyNeed: KeyNeed { .uniqueness }
     package var issuesBatchRequests: Bool { true }

@@ -11,7 +11,9 @@ import Report
 package struct BatchUpdateStrategy: WriteStrategy {
     package init() {}
     package var name: String { "batch-update" }
-    package var summary: String { "one BatchUpdateRequest (UPDATE … WHERE date < cutoff); with a screen, its IDs merged into it" }
+    package var summary: String {
+        "one BatchUpdateRequest (UPDATE … WHERE date < cutoff); with a screen, its IDs merged into it"
+    }
     package var idiom: String { "NSBatchUpdateRequest + mergeChanges(fromRemoteContextSave:into:) (seed 004)" }
     package var keyNeed: KeyNeed { .nothing }
     package var issuesBatchRequests: Bool { true }
@@ -20,10 +22,13 @@ package struct BatchUpdateStrategy: WriteStrategy {
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
         try FilledStore.runBatchRequest(job, worker: "updater") { worker, store, resultType in
-            var request = BatchUpdateRequest(entityName: store.expense, predicate: store.target.predicate,
-                                             propertiesToUpdate: [store.noteAttribute!: .string(OperationTarget.updatedNote)])
+            var request = BatchUpdateRequest(
+                entityName: store.expense, predicate: store.target.predicate,
+                propertiesToUpdate: [store.noteAttribute!: .string(OperationTarget.updatedNote)])
             request.resultType = resultType
             return try worker.execute(request)
-        } merge: { .init(updated: $0.objectIDs) }
+        } merge: {
+            .init(updated: $0.objectIDs)
+        }
     }
 }

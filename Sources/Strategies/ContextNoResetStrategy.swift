@@ -14,6 +14,7 @@ package struct ContextNoResetStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .uniqueness }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: false, lookup: .refetchAfterReset).run(job)
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: false, lookup: .refetchAfterReset).run(
+            job)
     }
 }

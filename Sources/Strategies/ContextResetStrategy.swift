@@ -16,6 +16,7 @@ package struct ContextResetStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .uniqueness }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .refetchAfterReset).run(job)
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .refetchAfterReset).run(
+            job)
     }
 }

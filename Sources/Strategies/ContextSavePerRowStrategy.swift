@@ -15,6 +15,7 @@ package struct ContextSavePerRowStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .uniqueness }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, saveEvery: 1, lookup: .keepIDs).run(job)
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, saveEvery: 1, lookup: .keepIDs)
+            .run(job)
     }
 }

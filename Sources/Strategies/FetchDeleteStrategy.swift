@@ -9,7 +9,9 @@ import Report
 package struct FetchDeleteStrategy: WriteStrategy {
     package init() {}
     package var name: String { "fetch-delete" }
-    package var summary: String { "fetch --batch-size targets, delete each (nullify), save + reset, until none is left" }
+    package var summary: String {
+        "fetch --batch-size targets, delete each (nullify), save + reset, until none is left"
+    }
     package var idiom: String { "context.delete per object, saved in batches (delete rule nullify)" }
     package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .delete }

@@ -9,7 +9,9 @@ import Report
 package struct FetchUpdateStrategy: WriteStrategy {
     package init() {}
     package var name: String { "fetch-update" }
-    package var summary: String { "fetch targets a batch at a time (self IN …), set each, save + reset every --batch-size" }
+    package var summary: String {
+        "fetch targets a batch at a time (self IN …), set each, save + reset every --batch-size"
+    }
     package var idiom: String { "fetch-modify-save with fetchBatchSize, save and reset per batch" }
     package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .update }

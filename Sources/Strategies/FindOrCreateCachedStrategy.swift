@@ -8,7 +8,9 @@ import Report
 package struct FindOrCreateCachedStrategy: WriteStrategy {
     package init() {}
     package var name: String { "find-or-create-cached" }
-    package var summary: String { "every stored key and object ID fetched once into a dictionary kept across resets; found objects faulted by ID" }
+    package var summary: String {
+        "every stored key and object ID fetched once into a dictionary kept across resets; found objects faulted by ID"
+    }
     package var idiom: String { "find-or-create through a key cache fetched up front (no constraint needed)" }
     package var keyNeed: KeyNeed { .key }
 

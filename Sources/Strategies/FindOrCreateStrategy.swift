@@ -9,8 +9,12 @@ import Report
 package struct FindOrCreateStrategy: WriteStrategy {
     package init() {}
     package var name: String { "find-or-create" }
-    package var summary: String { "per batch one key IN fetch sorted by key, walked with the sorted records: found updated, missing inserted" }
-    package var idiom: String { "find-or-create by fetching, efficiently (Core Data Programming Guide): no constraint needed" }
+    package var summary: String {
+        "per batch one key IN fetch sorted by key, walked with the sorted records: found updated, missing inserted"
+    }
+    package var idiom: String {
+        "find-or-create by fetching, efficiently (Core Data Programming Guide): no constraint needed"
+    }
     package var keyNeed: KeyNeed { .index }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

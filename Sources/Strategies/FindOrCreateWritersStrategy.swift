@@ -10,7 +10,9 @@ import Report
 package struct FindOrCreateWritersStrategy: WriteStrategy {
     package init() {}
     package var name: String { "find-or-create-writers" }
-    package var summary: String { "the efficient find-or-create in a context per producer, each saving: duplicates race in" }
+    package var summary: String {
+        "the efficient find-or-create in a context per producer, each saving: duplicates race in"
+    }
     package var idiom: String { "find-or-create by fetching, run by concurrent importers (no constraint)" }
     package var keyNeed: KeyNeed { .index }
     /// The race is what it measures.
@@ -21,10 +23,11 @@ package struct FindOrCreateWritersStrategy: WriteStrategy {
         requirement == .unique ? demonstratedBug?.fix : StoreAdvice.fix(for: requirement)
     }
     package var demonstratedBug: DemonstratedBug? {
-        DemonstratedBug(bug: "find-or-create by fetching in contexts that save at once: a key two writers fetch before either "
-                            + "saves is inserted by both (no constraint stops it)",
-                        fix: "one importer (find-or-create in one context), or a uniqueness constraint on the key with a merge "
-                            + "policy (many-writers-constrained; --add-constraint measures it on your model)")
+        DemonstratedBug(
+            bug: "find-or-create by fetching in contexts that save at once: a key two writers fetch before either "
+                + "saves is inserted by both (no constraint stops it)",
+            fix: "one importer (find-or-create in one context), or a uniqueness constraint on the key with a merge "
+                + "policy (many-writers-constrained; --add-constraint measures it on your model)")
     }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

@@ -13,7 +13,9 @@ import Report
 package struct HistoryConsumerStrategy: WriteStrategy {
     package init() {}
     package var name: String { "history-consumer" }
-    package var summary: String { "batch import with history on; a screen kept current by fetching, merging and purging history" }
+    package var summary: String {
+        "batch import with history on; a screen kept current by fetching, merging and purging history"
+    }
     package var idiom: String { "NSPersistentHistoryChangeRequest consumer (seed 003) beside automatic merges" }
     package var keyNeed: KeyNeed { .uniqueness }
     package var issuesBatchRequests: Bool { true }

@@ -23,9 +23,10 @@ package struct ManyWritersStrategy: WriteStrategy {
         requirement == .unique ? demonstratedBug?.fix : StoreAdvice.fix(for: requirement)
     }
     package var demonstratedBug: DemonstratedBug? {
-        DemonstratedBug(bug: "check-then-insert in contexts that save at once lets duplicates race in (seed 001)",
-                        fix: "one-writer (the producers feed ONE writer context), or many-writers-constrained (a uniqueness "
-                            + "constraint with a merge policy)")
+        DemonstratedBug(
+            bug: "check-then-insert in contexts that save at once lets duplicates race in (seed 001)",
+            fix: "one-writer (the producers feed ONE writer context), or many-writers-constrained (a uniqueness "
+                + "constraint with a merge policy)")
     }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {

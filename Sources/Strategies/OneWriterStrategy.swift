@@ -14,7 +14,9 @@ import Workload
 package struct OneWriterStrategy: WriteStrategy {
     package init() {}
     package var name: String { "one-writer" }
-    package var summary: String { "--writers producers hand records to ONE writer context that finds-or-creates by key" }
+    package var summary: String {
+        "--writers producers hand records to ONE writer context that finds-or-creates by key"
+    }
     package var idiom: String { "the fixed photo downloader: parallel producers, one background writer (seed 001)" }
     package var keyNeed: KeyNeed { .index }
     package var usesWriters: Bool { true }
@@ -64,8 +66,10 @@ package struct OneWriterStrategy: WriteStrategy {
 
     /// The one writer: takes what the producers queued, a batch at a time, finds-or-creates
     /// each record and saves.
-    private func write(to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: ImportModel,
-                       job: StrategyJob, batchSize: Int, clock: inout SaveClock) throws {
+    private func write(
+        to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: ImportModel,
+        job: StrategyJob, batchSize: Int, clock: inout SaveClock
+    ) throws {
         try writer.performAndWait {
             let upsert = try FindOrCreate(mapping: mapping, context: writer, job: job)
             // Room for a whole batch up front: grown by appends, the array's allocations followed how

@@ -22,7 +22,9 @@ package struct RawSQLiteStrategy: WriteStrategy {
     /// No deduplication of its own: a repeated record is a second row, unless the store's
     /// constraint ignores it.
     package var expectations: StoreExpectations { StoreExpectations(uniqueKeys: false) }
-    package var caveat: String { "the limit: no engine, one transaction; its duplicates are the repeated records, by design" }
+    package var caveat: String {
+        "the limit: no engine, one transaction; its duplicates are the repeated records, by design"
+    }
     package var defaultBatchSize: Int? { nil }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
@@ -39,10 +41,11 @@ struct RawImport {
         let db = try job.openConnection()
         try StoreSchema.create(in: db, model: mapping.model)
         let stream = try job.makeStream(mapping.shape)
-        var writer = try RawRecordWriter(db: db, mapping: mapping, pool: stream.pool, spec: job.workload,
-                                         feedParents: try job.feedParents(mapping.shape),
-                                         storage: ExternalStorage(storePath: job.store.path, inMemory: job.store.isInMemory),
-                                         ignoringDuplicates: mapping.refusesRepeatedRecords)
+        var writer = try RawRecordWriter(
+            db: db, mapping: mapping, pool: stream.pool, spec: job.workload,
+            feedParents: try job.feedParents(mapping.shape),
+            storage: ExternalStorage(storePath: job.store.path, inMemory: job.store.isInMemory),
+            ignoringDuplicates: mapping.refusesRepeatedRecords)
         let batch = batchSize
         var record = Record()
         var inTransaction = 0
@@ -61,7 +64,10 @@ struct RawImport {
                 arrivals.removeAll(keepingCapacity: true)
                 inTransaction = 0
             }
-            if unreported == 1024 { job.progress.add(unreported); unreported = 0 }
+            if unreported == 1024 {
+                job.progress.add(unreported)
+                unreported = 0
+            }
         }
         if inTransaction > 0 {
             try writer.commit(db)
@@ -120,28 +126,35 @@ struct RawRecordWriter {
 
     /// With `ignoringDuplicates`, a record whose key is already stored is skipped
     /// (`INSERT OR IGNORE` on a layout with a UNIQUE key).
-    init(db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, feedParents: FeedParents? = nil,
-         storage: ExternalStorage, ignoringDuplicates: Bool = false) throws {
+    init(
+        db: Database, mapping: ImportModel, pool: PayloadPool?, spec: WorkloadSpec, feedParents: FeedParents? = nil,
+        storage: ExternalStorage, ignoringDuplicates: Bool = false
+    ) throws {
         self.feedParents = feedParents
         self.storage = storage
         self.db = db
         members = try RawMemberWriter(db: db, mapping: mapping, spec: spec)
         hasMembers = members != nil
-        externalParentFields = Set(mapping.shape.parentFields.indices.filter {
-            mapping.parentEntity?.attribute(mapping.shape.parentFields[$0].name)?.allowsExternalStorage == true
-        })
+        externalParentFields = Set(
+            mapping.shape.parentFields.indices.filter {
+                mapping.parentEntity?.attribute(mapping.shape.parentFields[$0].name)?.allowsExternalStorage == true
+            })
         let record = mapping.recordEntity
         let names = EntityDescription.fixedColumns + record.columns.map(\.name)
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let verb = ignoringDuplicates ? "INSERT OR IGNORE" : "INSERT"
-        insertRecord = try db.prepare("\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+        insertRecord = try db.prepare(
+            "\(verb) INTO \(record.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
         if let parent = mapping.parentEntity, !mapping.roles.parentKeys.isEmpty {
             // A one-to-one's related object points back at the record it is made for.
-            let columns = (mapping.roles.parentKeys + mapping.shape.parentFields.map(\.name) + (mapping.roles.parentInverse.map { [$0] } ?? []))
+            let columns =
+                (mapping.roles.parentKeys + mapping.shape.parentFields.map(\.name)
+                + (mapping.roles.parentInverse.map { [$0] } ?? []))
                 .map { parent.column(of: $0) }
             let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            insertParent = try db.prepare("INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns.joined(separator: ", "))) "
-                                          + "VALUES (?, ?, 1, \(marks))")
+            insertParent = try db.prepare(
+                "INSERT INTO \(parent.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns.joined(separator: ", "))) "
+                    + "VALUES (?, ?, 1, \(marks))")
             insertParent!.bind(parent.entityID, at: 2)
         } else {
             insertParent = nil
@@ -192,7 +205,8 @@ struct RawRecordWriter {
                 case .parentEntity(let id): insertRecord.bind(id, at: index)
                 case .parentPosition:
                     // Numbered as Core Data numbers a set from scratch: 2048, 3072, … (`OrderKey`).
-                    parentPositions[r.parentIndex] += parentPositions[r.parentIndex] == 0 ? OrderKey.first : OrderKey.step
+                    parentPositions[r.parentIndex] +=
+                        parentPositions[r.parentIndex] == 0 ? OrderKey.first : OrderKey.step
                     insertRecord.bind(parentPositions[r.parentIndex], at: index)
                 case .field(let f, let type): bind(v, f, type: type, pool: pool, to: insertRecord, at: index)
                 case .external(let f): try bindExternal(v, f, pool: pool, to: insertRecord, at: index)
@@ -209,18 +223,28 @@ struct RawRecordWriter {
 
     /// Binds field `f`'s bytes framed as Core Data frames an external-storage attribute's value
     /// (in a file past 128 KiB): a copy, as Core Data's own `_PFExternalReferenceData` makes.
-    private func bindExternal(_ v: RecordValues.Borrowed, _ f: Int, pool: PayloadPool?, to statement: Statement,
-                              at index: Int32) throws {
-        if v.isNull(f) { statement.bindNull(at: index); return }
+    private func bindExternal(
+        _ v: RecordValues.Borrowed, _ f: Int, pool: PayloadPool?, to statement: Statement,
+        at index: Int32
+    ) throws {
+        if v.isNull(f) {
+            statement.bindNull(at: index)
+            return
+        }
         guard case .data(let framed) = try storage.encode(.data(Array(v.bytes(f, pool: pool)))) else { return }
         framed.withUnsafeBytes { statement.bindBlob($0, at: index) }
     }
 
     /// Binds field `f` without copying its bytes: call inside `withBorrowed`, and step there.
     @inline(__always)
-    private func bind(_ v: RecordValues.Borrowed, _ f: Int, type: FieldType, pool: PayloadPool?, to statement: Statement,
-                      at index: Int32) {
-        if v.isNull(f) { statement.bindNull(at: index); return }
+    private func bind(
+        _ v: RecordValues.Borrowed, _ f: Int, type: FieldType, pool: PayloadPool?, to statement: Statement,
+        at index: Int32
+    ) {
+        if v.isNull(f) {
+            statement.bindNull(at: index)
+            return
+        }
         switch type {
         case .text: statement.bindText(noCopy: v.bytes(f, pool: pool), at: index)
         case .integer16, .integer32, .integer64: statement.bind(v.integer(f), at: index)

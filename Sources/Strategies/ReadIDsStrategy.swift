@@ -9,7 +9,9 @@ package struct ReadIDsStrategy: ReadStrategy {
     package init() {}
     package var name: String { "read-ids" }
     package var summary: String { "fetch every expense's object ID, then objects a screenful (--batch-size) at a time" }
-    package var idiom: String { ".managedObjectIDResultType, objects materialised for the visible rows only (seed 004)" }
+    package var idiom: String {
+        ".managedObjectIDResultType, objects materialised for the visible rows only (seed 004)"
+    }
     package var resolvesRelatedObjects: Bool { true }
 
     package func run(_ job: StrategyJob) throws -> StrategyCounters {
@@ -17,8 +19,10 @@ package struct ReadIDsStrategy: ReadStrategy {
         return try ListScreen.run(job) { screen, context, store in
             let ids = try context.fetchObjectIDs(FetchRequest(entityName: store.expense))
             for visible in ids.chunks(of: size) {
-                let rows = try context.fetch(FetchRequest(entityName: store.expense,
-                                                          predicate: .isIn("self", visible.map { .object($0) })))
+                let rows = try context.fetch(
+                    FetchRequest(
+                        entityName: store.expense,
+                        predicate: .isIn("self", visible.map { .object($0) })))
                 for expense in rows {
                     screen.show(expense)
                     screen.shownOne(sampleEvery: .max)

@@ -25,8 +25,10 @@ package struct StrategyJob: Sendable {
     /// What a strategy's `setUp` prepared for its window (object IDs known up front, a screen).
     package var prepared: PreparedState?
 
-    package init(configuration: RunConfiguration, store: StoreOptions, counters: StatementCounters = StatementCounters(),
-                progress: ProgressCounter = ProgressCounter()) {
+    package init(
+        configuration: RunConfiguration, store: StoreOptions, counters: StatementCounters = StatementCounters(),
+        progress: ProgressCounter = ProgressCounter()
+    ) {
         self.configuration = configuration
         self.store = store
         self.counters = counters
@@ -34,8 +36,10 @@ package struct StrategyJob: Sendable {
     }
 
     /// A job for `workload` with every other parameter at its default (tests build jobs so).
-    package init(workload: WorkloadSpec, store: StoreOptions, counters: StatementCounters = StatementCounters(),
-                progress: ProgressCounter = ProgressCounter()) {
+    package init(
+        workload: WorkloadSpec, store: StoreOptions, counters: StatementCounters = StatementCounters(),
+        progress: ProgressCounter = ProgressCounter()
+    ) {
         var configuration = RunConfiguration()
         configuration.workload = workload
         self.init(configuration: configuration, store: store, counters: counters, progress: progress)
@@ -110,7 +114,8 @@ package struct StrategyJob: Sendable {
     /// The records of `shape`, in order: generated, or read from the input file; paced in an
     /// open-loop run.
     func makeStream(_ shape: RecordShape) throws -> RecordStream {
-        let source: any RecordSource = try input.map { try RecordFileReader(path: $0, shape: shape) }
+        let source: any RecordSource =
+            try input.map { try RecordFileReader(path: $0, shape: shape) }
             ?? GeneratedRecords(spec: workload, shape: shape)
         return RecordStream(source, rate: rate, latency: latency)
     }
@@ -148,7 +153,8 @@ package struct StrategyJob: Sendable {
             let cascaded = deleted.collateral > 0 ? deleted.cascadedParents : []
             try Generator(spec: workload, shape: shape).forEachExpected { record in
                 guard OperationTarget.position(of: record, field: target, shape: shape) >= deleted.cutoff,
-                      !cascaded.contains(record.parentIndex) else { return }
+                    !cascaded.contains(record.parentIndex)
+                else { return }
                 try sink(record)
             }
             return
@@ -229,29 +235,39 @@ extension StrategyJob {
         let shape = model.shape
         let pool = PayloadPool(for: shape, seed: workload.seed)
         let fields = shape.key + shape.parentKey
-        let pairs: ((StoreVerifier.ExpectedSink) throws -> Void)? = shape.members == nil ? nil : { sink in
-            try forEachExpectedPair(shape, pool: pool, sink)
-        }
+        let pairs: ((StoreVerifier.ExpectedSink) throws -> Void)? =
+            shape.members == nil
+            ? nil
+            : { sink in
+                try forEachExpectedPair(shape, pool: pool, sink)
+            }
         let values = shape.key + shape.changingFields
         // Only an import of records that repeat keys can keep an older copy.
         let repeats = configuration.operation == .import && (input != nil || workload.dupRate > 0)
-        let current: ((StoreVerifier.ExpectedSink) throws -> Void)? = !repeats ? nil : { sink in
-            try forEachCurrent { record in try sink { statement in Self.bind(values, of: record, shape, pool: pool, to: statement) } }
-        }
+        let current: ((StoreVerifier.ExpectedSink) throws -> Void)? =
+            !repeats
+            ? nil
+            : { sink in
+                try forEachCurrent { record in
+                    try sink { statement in Self.bind(values, of: record, shape, pool: pool, to: statement) }
+                }
+            }
         // Records whose related object a delete's cascade took (and whose own rule kept them)
         // are related to nothing now.
         let orphaned = operationTarget.map { $0.siblingsLoseParent ? $0.cascadedParents : [] } ?? []
-        return try verifier.verify(repeated: repeated, expected: { sink in
-            try forEachExpected { record in
-                // Copied (SQLite's own copy): the verifier steps after this returns.
-                try sink { statement in
-                    Self.bind(fields, of: record, shape, pool: pool, to: statement)
-                    if orphaned.contains(record.parentIndex) {
-                        for i in shape.parentKey.indices { statement.bindNull(at: Int32(shape.key.count + i + 1)) }
+        return try verifier.verify(
+            repeated: repeated,
+            expected: { sink in
+                try forEachExpected { record in
+                    // Copied (SQLite's own copy): the verifier steps after this returns.
+                    try sink { statement in
+                        Self.bind(fields, of: record, shape, pool: pool, to: statement)
+                        if orphaned.contains(record.parentIndex) {
+                            for i in shape.parentKey.indices { statement.bindNull(at: Int32(shape.key.count + i + 1)) }
+                        }
                     }
                 }
-            }
-        }, pairs: pairs, current: current)
+            }, pairs: pairs, current: current)
     }
 
     /// Every key's records in feed order, ending with its last copy (what its rows must hold):
@@ -265,7 +281,9 @@ extension StrategyJob {
     }
 
     /// Binds `fields` of `record` at 1, 2, … with their stored types.
-    private static func bind(_ fields: [Int], of record: Record, _ shape: RecordShape, pool: PayloadPool?, to statement: Statement) {
+    private static func bind(
+        _ fields: [Int], of record: Record, _ shape: RecordShape, pool: PayloadPool?, to statement: Statement
+    ) {
         for (i, f) in fields.enumerated() {
             let index = Int32(i + 1)
             let v = record.values
@@ -281,7 +299,9 @@ extension StrategyJob {
 
     /// Every pair the store's many-to-many must hold: each unique key's record key, then each of
     /// its members' keys (generated: a feed's records are not related through one).
-    private func forEachExpectedPair(_ shape: RecordShape, pool: PayloadPool?, _ sink: StoreVerifier.ExpectedSink) throws {
+    private func forEachExpectedPair(_ shape: RecordShape, pool: PayloadPool?, _ sink: StoreVerifier.ExpectedSink)
+        throws
+    {
         guard let members = shape.members else { return }
         let generator = Generator(spec: workload, shape: shape)
         var memberValues = RecordValues()

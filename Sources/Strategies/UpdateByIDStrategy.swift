@@ -9,7 +9,9 @@ import Report
 package struct UpdateByIDStrategy: WriteStrategy {
     package init() {}
     package var name: String { "update-by-id" }
-    package var summary: String { "object(with:) per known ID, one fault query per row, save + reset every --batch-size" }
+    package var summary: String {
+        "object(with:) per known ID, one fault query per row, save + reset every --batch-size"
+    }
     package var idiom: String { "updating objects by ID: a fault fired per row (the N+1 of updates)" }
     package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .update }

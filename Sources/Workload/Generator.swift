@@ -81,8 +81,9 @@ package struct Generator: Sendable {
             texts.withUnsafeBufferPointer { texts in
                 for f in fields.indices {
                     let hash = fields[f].fromParent ? parentHash : changing[f] ? valueHash : h
-                    fields[f].generate(keyIndex: k, parent: parent, hash: hash, spec: spec, texts: texts.baseAddress! + f, at: f,
-                                       into: &record.values)
+                    fields[f].generate(
+                        keyIndex: k, parent: parent, hash: hash, spec: spec, texts: texts.baseAddress! + f, at: f,
+                        into: &record.values)
                 }
             }
         }
@@ -109,8 +110,9 @@ package struct Generator: Sendable {
         let parentHash = Mixing.hash(valueSeed ^ 0x9A2E_47, UInt64(parent))
         parentTexts.withUnsafeBufferPointer { texts in
             for f in parentFields.indices {
-                parentFields[f].generate(keyIndex: parent, parent: parent, hash: parentHash, spec: spec, texts: texts.baseAddress! + f,
-                                         at: f, into: &values)
+                parentFields[f].generate(
+                    keyIndex: parent, parent: parent, hash: parentHash, spec: spec, texts: texts.baseAddress! + f,
+                    at: f, into: &values)
             }
         }
     }
@@ -139,7 +141,9 @@ package struct Generator: Sendable {
         memberFields.withUnsafeBufferPointer { fields in
             memberTexts.withUnsafeBufferPointer { texts in
                 for f in fields.indices {
-                    fields[f].generate(keyIndex: index, parent: index, hash: h, spec: spec, texts: texts.baseAddress! + f, at: f, into: &values)
+                    fields[f].generate(
+                        keyIndex: index, parent: index, hash: h, spec: spec, texts: texts.baseAddress! + f, at: f,
+                        into: &values)
                 }
             }
         }
@@ -184,8 +188,9 @@ package struct Generator: Sendable {
     /// digits hold them).
     @inline(__always)
     package static func keyValue(_ k: Int, spec: WorkloadSpec) -> UInt64 {
-        spec.keyOrder == .random ? Mixing.permute48(UInt64(k), seed: spec.seed)
-                                 : (Mixing.mix(spec.seed) & 0x7FFF_0000_0000) &+ UInt64(k)
+        spec.keyOrder == .random
+            ? Mixing.permute48(UInt64(k), seed: spec.seed)
+            : (Mixing.mix(spec.seed) & 0x7FFF_0000_0000) &+ UInt64(k)
     }
 }
 
@@ -247,8 +252,10 @@ private struct CompiledField: Sendable {
     /// One switch for every kind (a second one for the keys cost raw-sqlite 0.9 % of its
     /// instructions): each case one call or store.
     @inline(__always)
-    func generate(keyIndex k: Int, parent: Int, hash h: UInt64, spec: WorkloadSpec, texts: UnsafePointer<CompiledTexts>,
-                  at f: Int, into v: inout RecordValues) {
+    func generate(
+        keyIndex k: Int, parent: Int, hash h: UInt64, spec: WorkloadSpec, texts: UnsafePointer<CompiledTexts>,
+        at f: Int, into v: inout RecordValues
+    ) {
         let x = Mixing.hash(h, salt)
         switch kind {
         case .textKey: setTextKey(Generator.keyValue(k, spec: spec), texts: texts, at: f, &v)
@@ -260,7 +267,9 @@ private struct CompiledField: Sendable {
             v.setInteger(minimum &+ Int64(bitPattern: Generator.rangedKey(k, count: count, spec: spec)), at: f)
         case .realKey: v.setDouble(Double(Generator.keyValue(k, spec: spec)), at: f)
         // A millisecond apart per key before 2026-01-01: distinct, and in the past year for a million keys.
-        case .dateKey: v.setDouble(Generator.dateBase - Double(Generator.rangedKey(k, count: 1 << 40, spec: spec) + 1) / 1000, at: f)
+        case .dateKey:
+            v.setDouble(
+                Generator.dateBase - Double(Generator.rangedKey(k, count: 1 << 40, spec: spec) + 1) / 1000, at: f)
         case .bytesKey(let length): setBytesKey(Generator.keyValue(k, spec: spec), length: length, at: f, &v)
         case .parentBytes: setBytesKey(UInt64(parent), length: Generator.bytesKeyLength, at: f, &v)
         case .parentText(let names): setParentName(parent, names: names, texts: texts, at: f, &v)
@@ -295,8 +304,10 @@ private struct CompiledField: Sendable {
     /// distinct values, distinct bytes (a 16-byte binary key, as a UUID stored as Binary).
     @inline(__always)
     func setBytesKey(_ value: UInt64, length: Int, at f: Int, _ v: inout RecordValues) {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (value.bigEndian, Mixing.hash(value, salt), Mixing.mix(value ^ salt),
-                                                       Mixing.hash(salt, value))
+        var words: (UInt64, UInt64, UInt64, UInt64) = (
+            value.bigEndian, Mixing.hash(value, salt), Mixing.mix(value ^ salt),
+            Mixing.hash(salt, value)
+        )
         withUnsafeBytes(of: &words) { v.setBytes(UnsafeRawBufferPointer(rebasing: $0.prefix(min(length, 32))), at: f) }
     }
 
@@ -311,7 +322,9 @@ private struct CompiledField: Sendable {
 
     /// The related object's name: from its word list, else "<Entity> N".
     @inline(__always)
-    func setParentName(_ parent: Int, names: NameList?, texts: UnsafePointer<CompiledTexts>, at f: Int, _ v: inout RecordValues) {
+    func setParentName(
+        _ parent: Int, names: NameList?, texts: UnsafePointer<CompiledTexts>, at f: Int, _ v: inout RecordValues
+    ) {
         let start = v.beginText()
         if let names, parent < names.words.count {
             v.appendText(names.words[parent])
@@ -336,7 +349,10 @@ private struct CompiledField: Sendable {
             let n = min(piece.utf8CodeUnitCount, length - written)
             v.appendText(UnsafeRawBufferPointer(start: piece.utf8Start, count: n))
             written += n
-            if written < length { v.appendText(" "); written += 1 }
+            if written < length {
+                v.appendText(" ")
+                written += 1
+            }
             word = Mixing.mix(word)
         }
         v.endText(start, at: f)
@@ -358,8 +374,10 @@ private struct CompiledField: Sendable {
     /// distinct UUIDs).
     @inline(__always)
     func setUUID(high: UInt64, low: UInt64, at f: Int, _ v: inout RecordValues) {
-        var words: (UInt64, UInt64) = ((high << 16) | 0x4000 | ((low >> 52) & 0x0FFF),
-                                       (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000)
+        var words: (UInt64, UInt64) = (
+            (high << 16) | 0x4000 | ((low >> 52) & 0x0FFF),
+            (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        )
         withUnsafeBytes(of: &words) { v.setBytes($0, at: f) }
     }
 }
@@ -373,9 +391,15 @@ private struct CompiledTexts: Sendable {
 
     init(_ field: FieldSpec, entity: String?) {
         switch field.generation {
-        case .key(let p, let s): prefix = InlineText(p) ?? InlineText(); suffix = InlineText(s) ?? InlineText()
-        case .uri(let p): prefix = InlineText(p) ?? InlineText(); suffix = InlineText()
-        default: prefix = InlineText(); suffix = InlineText()
+        case .key(let p, let s):
+            prefix = InlineText(p) ?? InlineText()
+            suffix = InlineText(s) ?? InlineText()
+        case .uri(let p):
+            prefix = InlineText(p) ?? InlineText()
+            suffix = InlineText()
+        default:
+            prefix = InlineText()
+            suffix = InlineText()
         }
         entityPrefix = InlineText((entity ?? "Item") + " ") ?? InlineText()
     }

@@ -10,8 +10,11 @@ package struct InlineText: Sendable, Hashable, CustomStringConvertible {
     /// import files with a clear error rather than cut.
     package static let capacity = 96
 
-    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                          UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var storage:
+        (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     /// Number of bytes in use.
     package private(set) var count: Int = 0
 
@@ -70,7 +73,7 @@ package struct InlineText: Sendable, Hashable, CustomStringConvertible {
     /// Appends `value` in decimal, zero-padded to `width` digits.
     @inline(__always)
     package mutating func append(decimal value: UInt64, width: Int = 1) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes of scratch
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes of scratch
         var n = 0
         var v = value
         withUnsafeMutableBytes(of: &digits) { buffer in
@@ -79,7 +82,10 @@ package struct InlineText: Sendable, Hashable, CustomStringConvertible {
                 v /= 10
                 n += 1
             } while v > 0 && n < 20
-            while n < width && n < 24 { buffer[n] = 48; n += 1 }
+            while n < width && n < 24 {
+                buffer[n] = 48
+                n += 1
+            }
         }
         withUnsafeBytes(of: &digits) { buffer in
             for i in stride(from: n - 1, through: 0, by: -1) { append(byte: buffer[i]) }
@@ -115,7 +121,8 @@ package struct InlineText: Sendable, Hashable, CustomStringConvertible {
 
     package static func == (a: InlineText, b: InlineText) -> Bool {
         guard a.count == b.count else { return false }
-        return a.count == 0 || a.withBytes { x in b.withBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+        return a.count == 0
+            || a.withBytes { x in b.withBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -41,7 +41,7 @@ package struct KeyPlan: Sendable, Equatable {
     /// The unique-key index of the record at position `i`.
     @inline(__always)
     package func keyIndex(at i: Int) -> Int {
-        let issued = i - duplicatesBefore(i) // distinct keys before i
+        let issued = i - duplicatesBefore(i)   // distinct keys before i
         guard isRepeat(i) else { return issued }
         let h = Mixing.hash(seed ^ 0x5EED_0F_D0B1E5, UInt64(i))
         switch distribution {
@@ -51,7 +51,7 @@ package struct KeyPlan: Sendable, Equatable {
             let rank = zipf!.rank(n: issued) { attempt in
                 Mixing.unit(attempt == 0 ? h : Mixing.hash(h, UInt64(attempt)))
             }
-            return rank - 1 // rank 1 is the oldest key
+            return rank - 1   // rank 1 is the oldest key
         }
     }
 }

@@ -29,8 +29,8 @@ package enum Mixing {
     @inline(__always)
     package static func permute48(_ x: UInt64, seed: UInt64) -> UInt64 {
         let mask: UInt64 = (1 << 48) - 1
-        var v = (x &+ mix(seed)) & mask          // adding a constant: still a bijection
-        v = (v &* 0x5_DEEC_E66D) & mask        // odd multiplier: invertible mod 2^48
+        var v = (x &+ mix(seed)) & mask   // adding a constant: still a bijection
+        v = (v &* 0x5_DEEC_E66D) & mask   // odd multiplier: invertible mod 2^48
         v ^= v >> 23
         v = (v &* 0xB_2F5A_8E63_1F35) & mask   // odd
         v ^= v >> 21

@@ -33,7 +33,9 @@ package struct RecordShape: Sendable, Hashable, Codable {
         package var fields: [FieldSpec]
         package var perRecord: Int
         package var pool: Int
-        package init(relationship: String, entity: String, key: FieldSpec, fields: [FieldSpec], perRecord: Int, pool: Int) {
+        package init(
+            relationship: String, entity: String, key: FieldSpec, fields: [FieldSpec], perRecord: Int, pool: Int
+        ) {
             self.relationship = relationship
             self.entity = entity
             self.key = key
@@ -68,7 +70,9 @@ package struct RecordShape: Sendable, Hashable, Codable {
 
     /// The largest generated binary value, for the payload pool.
     package var largestPayload: Int {
-        (fields + parentFields + (members?.fields ?? [])).map { if case .payload(let n) = $0.generation { return n } else { return 0 } }.max() ?? 0
+        (fields + parentFields + (members?.fields ?? [])).map {
+            if case .payload(let n) = $0.generation { return n } else { return 0 }
+        }.max() ?? 0
     }
 
     /// The field named `name`.

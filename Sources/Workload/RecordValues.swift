@@ -34,10 +34,12 @@ package struct RecordValues: Sendable {
     // 32 words = 256 bytes: a record the size of the datasets' records before they were shaped by
     // models (about 330 bytes with the rest of `Record`), so batches copy no more than they did.
     private struct Arena {
-        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var words:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }
 
     /// A slot's flag: the field's bytes are in the shape's payload pool, not in the record.
@@ -54,7 +56,10 @@ package struct RecordValues: Sendable {
         if _fastPath(fields * 8 <= Self.inlineCapacity) {
             used = fields * 8
             nulls = (1 << UInt64(fields)) - 1
-            if spill != nil { spill!.removeAll(keepingCapacity: true); spill!.append(contentsOf: repeatElement(0, count: used)) }
+            if spill != nil {
+                spill!.removeAll(keepingCapacity: true)
+                spill!.append(contentsOf: repeatElement(0, count: used))
+            }
             return
         }
         resetWide(fields)
@@ -97,7 +102,8 @@ package struct RecordValues: Sendable {
     }
 
     private mutating func setFlag(_ f: Int, bytes: Bool, to on: Bool) {
-        let offset = flagOffset(f, bytes: bytes), bit: UInt64 = 1 << UInt64((f - 64) % 64)
+        let offset = flagOffset(f, bytes: bytes)
+        let bit: UInt64 = 1 << UInt64((f - 64) % 64)
         let word = loadWord(at: offset)
         storeWord(on ? word | bit : word & ~bit, at: offset)
     }
@@ -201,19 +207,26 @@ package struct RecordValues: Sendable {
 
     /// Calls `body` with the field's text or bytes (empty for a null), valid only during the call.
     @inline(__always)
-    package func withBytes<R>(_ field: Int, pool: PayloadPool?, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ field: Int, pool: PayloadPool?, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+        -> R
+    {
         guard !isNull(field) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         let s = slot(field)
-        let offset = Int((s & ~Self.pooled) >> 32), length = Int(s & 0xFFFF_FFFF)
+        let offset = Int((s & ~Self.pooled) >> 32)
+        let length = Int(s & 0xFFFF_FFFF)
         if s & Self.pooled != 0 {
             // No pool is made for payloads of 0 bytes (`--payload-bytes 0`): the value is empty.
             guard let pool else { return try body(Self.emptyValue(length)) }
             return try body(pool.bytes(at: offset, count: length))
         }
         if let spill {
-            return try spill.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+            return try spill.withUnsafeBytes {
+                try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)]))
+            }
         }
-        return try withUnsafeBytes(of: arena) { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+        return try withUnsafeBytes(of: arena) {
+            try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)]))
+        }
     }
 
     /// The field's length in bytes, for texts and bytes.
@@ -259,7 +272,8 @@ package struct RecordValues: Sendable {
         package func bytes(_ field: Int, pool: PayloadPool?) -> UnsafeRawBufferPointer {
             guard !isNull(field) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
             let s = slot(field)
-            let offset = Int((s & ~RecordValues.pooled) >> 32), length = Int(s & 0xFFFF_FFFF)
+            let offset = Int((s & ~RecordValues.pooled) >> 32)
+            let length = Int(s & 0xFFFF_FFFF)
             if s & RecordValues.pooled != 0 {
                 guard let pool else { return RecordValues.emptyValue(length) }
                 return pool.bytes(at: offset, count: length)
@@ -316,9 +330,13 @@ package struct RecordValues: Sendable {
     @inline(__always)
     fileprivate mutating func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
         if spill != nil {
-            spill!.withUnsafeMutableBytes { ($0.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            spill!.withUnsafeMutableBytes {
+                ($0.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            }
         } else {
-            withUnsafeMutableBytes(of: &arena) { ($0.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            withUnsafeMutableBytes(of: &arena) {
+                ($0.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            }
         }
     }
 }
@@ -331,14 +349,17 @@ extension RecordValues: Equatable {
         for f in 0..<a.fieldCount {
             guard a.isNull(f) == b.isNull(f), a.holdsBytes(f) == b.holdsBytes(f) else { return false }
             guard !a.isNull(f) else { continue }
-            let sa = a.slot(f), sb = b.slot(f)
+            let sa = a.slot(f)
+            let sb = b.slot(f)
             guard a.holdsBytes(f), sa & pooled == 0 || sb & pooled == 0 else {
                 if sa != sb { return false } else { continue }
             }
             if (sa & pooled) != (sb & pooled) { return false }
-            let equal = a.withBytes(f, pool: nil) { x in b.withBytes(f, pool: nil) { y in
-                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            } }
+            let equal = a.withBytes(f, pool: nil) { x in
+                b.withBytes(f, pool: nil) { y in
+                    x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+                }
+            }
             if !equal { return false }
         }
         return true

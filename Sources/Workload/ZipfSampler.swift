@@ -50,7 +50,7 @@ package struct ZipfSampler: Sendable, Equatable {
     @inline(__always)
     static func hIntegralInverse(_ x: Double, _ s: Double) -> Double {
         var t = x * (1 - s)
-        if t < -1 { t = -1 } // numerical safety, as in the reference implementation
+        if t < -1 { t = -1 }   // numerical safety, as in the reference implementation
         return exp(helper1(t) * x)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Host
 
 /// Issue 48, 1: the figures Host gives on the system the tests run on. Test binaries run on the
@@ -8,9 +9,9 @@ import Testing
 @Suite struct SystemFiguresTests {
     @Test func withoutJemallocTheSystemAllocatorIsNamedAndRequestCountsAreAbsent() {
         #if os(Linux)
-        #expect(Heap.allocatorName == "glibc")
+            #expect(Heap.allocatorName == "glibc")
         #else
-        #expect(Heap.allocatorName == "darwin")
+            #expect(Heap.allocatorName == "darwin")
         #endif
         #expect(JemallocCounts.shared == nil)
     }
@@ -24,20 +25,20 @@ import Testing
             for i in 0..<100_000 { sum &+= i &* i }
             let count = counter.stop()
             #if os(Linux)
-            #expect(sum != 1 && (count ?? 0) > 0)
-            #expect(counter.countedBy == "perf")
+                #expect(sum != 1 && (count ?? 0) > 0)
+                #expect(counter.countedBy == "perf")
             #else
-            // The process's total may be brought up to date only at a context switch, so over so
-            // short a loop the count need not grow; a later reading never falls below it.
-            let later = counter.stop()
-            #expect(sum != 1 && count != nil && later != nil && later! >= count!)
-            #expect(counter.countedBy == "rusage")
+                // The process's total may be brought up to date only at a context switch, so over so
+                // short a loop the count need not grow; a later reading never falls below it.
+                let later = counter.stop()
+                #expect(sum != 1 && count != nil && later != nil && later! >= count!)
+                #expect(counter.countedBy == "rusage")
             #endif
         case .failure(let reason):
             #if os(Linux)
-            #expect(reason.description.hasPrefix("perf_event_open: "))
+                #expect(reason.description.hasPrefix("perf_event_open: "))
             #else
-            #expect(reason.description.hasPrefix("proc_pid_rusage: "))
+                #expect(reason.description.hasPrefix("proc_pid_rusage: "))
             #endif
         }
     }

@@ -62,7 +62,8 @@ import Testing
     @Test func unwritableStoreExits73() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--rows", "10", "--store", "/proc/loadgen.sqlite", "--out", out], tmpdir: dir)
+        let r = try await CLI.run(
+            ["run", "--rows", "10", "--store", "/proc/loadgen.sqlite", "--out", out], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("--store"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
@@ -83,13 +84,19 @@ import Testing
     @Test func storeWithSeveralConfigurationsIsRefused() async throws {
         let dir = CLI.makeFolder()
         let kept = dir + "/kept.sqlite"
-        let r = try await CLI.run(["run", "--strategy", "one-writer,many-writers", "--writers", "8", "--rows", "200",
-                                   "--store", kept], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "one-writer,many-writers", "--writers", "8", "--rows", "200",
+                "--store", kept,
+            ], tmpdir: dir)
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.stderr.contains("--store \(kept) keeps one store, and this run has 2 configurations (one-writer, many-writers)")
+        #expect(
+            r.stderr.contains(
+                "--store \(kept) keeps one store, and this run has 2 configurations (one-writer, many-writers)")
                 && r.stderr.contains("run one configuration with --store"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: kept))
-        let one = try await CLI.run(["run", "--strategy", "context-reset", "--rows", "300", "--store", kept, "--quiet"], tmpdir: dir)
+        let one = try await CLI.run(
+            ["run", "--strategy", "context-reset", "--rows", "300", "--store", kept, "--quiet"], tmpdir: dir)
         #expect(one.status == 0 && FileManager.default.fileExists(atPath: kept), "\(one.stderr)")
     }
 
@@ -98,15 +105,29 @@ import Testing
     /// screen neither side has one.
     @Test func aScreenForDeletesIsInFrontOfBothIdioms() async throws {
         let dir = CLI.makeFolder()
-        let r = try await CLI.run(["run", "--operation", "delete", "--strategy", "batch-delete,fetch-delete", "--view-context", "controller:100",
-                                   "--rows", "500", "--out", dir + "/r.csv"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--operation", "delete", "--strategy", "batch-delete,fetch-delete", "--view-context",
+                "controller:100",
+                "--rows", "500", "--out", dir + "/r.csv",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("batch-delete asked for object IDs (beyond --result): the screen merges them"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains("batch-delete asked for object IDs (beyond --result): the screen merges them"),
+            "\(r.stdout)")
         let rows = try CLI.rows(dir + "/r.csv")
-        #expect(rows.count == 2 && rows.allSatisfy { $0["view_context"] == "controller:100" && !($0["view_objects"] ?? "").isEmpty }, "\(rows)")
-        let none = try await CLI.run(["run", "--operation", "delete", "--strategy", "batch-delete,fetch-delete", "--rows", "500",
-                                      "--out", dir + "/none.csv", "--quiet"], tmpdir: dir)
+        #expect(
+            rows.count == 2
+                && rows.allSatisfy { $0["view_context"] == "controller:100" && !($0["view_objects"] ?? "").isEmpty },
+            "\(rows)")
+        let none = try await CLI.run(
+            [
+                "run", "--operation", "delete", "--strategy", "batch-delete,fetch-delete", "--rows", "500",
+                "--out", dir + "/none.csv", "--quiet",
+            ], tmpdir: dir)
         let plain = try CLI.rows(dir + "/none.csv")
-        #expect(none.status == 0 && plain.allSatisfy { ($0["view_objects"] ?? "").isEmpty && $0["result"] != "ids" }, "\(plain)")
+        #expect(
+            none.status == 0 && plain.allSatisfy { ($0["view_objects"] ?? "").isEmpty && $0["result"] != "ids" },
+            "\(plain)")
     }
 }

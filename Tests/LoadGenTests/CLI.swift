@@ -13,7 +13,8 @@ struct CLI {
     /// fails on an older build).
     static var binary: String {
         if let forced = ProcessInfo.processInfo.environment["LOADGEN_TEST_BINARY"], !forced.isEmpty { return forced }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("loadgen").path
     }
 
@@ -23,7 +24,8 @@ struct CLI {
     /// statistics' own tests cover the default.
     static func pinningRepetitions(_ arguments: [String]) -> [String] {
         guard arguments.first == "run", !arguments.contains("--repeat"), !arguments.contains("--suite"),
-              !arguments.contains("--help") else { return arguments }
+            !arguments.contains("--help")
+        else { return arguments }
         return arguments + ["--repeat", "1"]
     }
 
@@ -40,8 +42,10 @@ struct CLI {
 
     /// `limits`: prlimit(1) options (`--fsize=1000000`, `--nofile=20`) the process runs under,
     /// for the full-disk and resource-limit cases.
-    static func process(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
-                        environment: [String: String] = [:], limits: [String] = []) -> (Process, Pipe, Pipe) {
+    static func process(
+        _ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
+        environment: [String: String] = [:], limits: [String] = []
+    ) -> (Process, Pipe, Pipe) {
         let arguments = pinningRepetitions(arguments)
         let p = Process()
         if limits.isEmpty {
@@ -52,7 +56,8 @@ struct CLI {
             // write past the size limit then fails with EFBIG, as one on a full disk fails with
             // ENOSPC, instead of killing the writer.
             p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", "trap '' XFSZ; exec /usr/bin/prlimit \"$@\"", "sh"] + limits + ["--", binary] + arguments
+            p.arguments =
+                ["-c", "trap '' XFSZ; exec /usr/bin/prlimit \"$@\"", "sh"] + limits + ["--", binary] + arguments
         }
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         var env = ProcessInfo.processInfo.environment
@@ -63,7 +68,8 @@ struct CLI {
         env["LOADGEN_RESULTS"] = makeFolder() + "/results"
         env.merge(environment) { _, new in new }
         p.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         return (p, out, err)
@@ -73,13 +79,19 @@ struct CLI {
     /// for a child (some run for minutes on a loaded machine) holds none of Swift's cooperative
     /// threads, which the other tests' tasks need (issue 45).
     @discardableResult
-    static func run(_ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
-                    environment: [String: String] = [:], limits: [String] = []) async throws -> Result {
-        try await offPool { try runBlocking(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment, limits: limits) }
+    static func run(
+        _ arguments: [String], tmpdir: String? = nil, cwd: String? = nil,
+        environment: [String: String] = [:], limits: [String] = []
+    ) async throws -> Result {
+        try await offPool {
+            try runBlocking(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment, limits: limits)
+        }
     }
 
-    private static func runBlocking(_ arguments: [String], tmpdir: String?, cwd: String?,
-                                    environment: [String: String], limits: [String]) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], tmpdir: String?, cwd: String?,
+        environment: [String: String], limits: [String]
+    ) throws -> Result {
         let (p, out, err) = process(arguments, tmpdir: tmpdir, cwd: cwd, environment: environment, limits: limits)
         try p.run()
         // Read both pipes before waiting, so a chatty child cannot fill a pipe and stall.
@@ -89,8 +101,9 @@ struct CLI {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         while errData.isUnset { usleep(1_000) }
-        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
     }
 
     /// Runs blocking work (waiting for a process, reading a pipe to its end) on a thread of its
@@ -128,25 +141,47 @@ struct CLI {
 
     /// An independent RFC 4180 reader (the tests do not trust loadgen's own).
     static func parseCSV(_ text: String) throws -> [[String]] {
-        var records: [[String]] = [], record: [String] = [], field = ""
-        var quoted = false, i = text.unicodeScalars.startIndex
+        var records: [[String]] = []
+        var record: [String] = []
+        var field = ""
+        var quoted = false
+        var i = text.unicodeScalars.startIndex
         let s = text.unicodeScalars
         while i < s.endIndex {
             let c = s[i]
             if quoted {
                 if c == "\"" {
                     let n = s.index(after: i)
-                    if n < s.endIndex && s[n] == "\"" { field.unicodeScalars.append("\""); i = n } else { quoted = false }
-                } else { field.unicodeScalars.append(c) }
-            } else if c == "\"" { quoted = true
-            } else if c == "," { record.append(field); field = ""
+                    if n < s.endIndex && s[n] == "\"" {
+                        field.unicodeScalars.append("\"")
+                        i = n
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.unicodeScalars.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                record.append(field)
+                field = ""
             } else if c == "\r" {
-            } else if c == "\n" { record.append(field); records.append(record); record = []; field = ""
-            } else { field.unicodeScalars.append(c) }
+            } else if c == "\n" {
+                record.append(field)
+                records.append(record)
+                record = []
+                field = ""
+            } else {
+                field.unicodeScalars.append(c)
+            }
             i = s.index(after: i)
         }
         if quoted { throw CocoaError(.fileReadCorruptFile) }
-        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        if !field.isEmpty || !record.isEmpty {
+            record.append(field)
+            records.append(record)
+        }
         return records
     }
 
@@ -164,7 +199,8 @@ struct CLI {
     /// True while `pid` runs (a zombie waiting to be reaped has ended).
     static func isRunning(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[stat.index(close, offsetBy: 2)] != "Z"
     }
 
@@ -181,8 +217,16 @@ final class Locked<T: Sendable>: @unchecked Sendable {
     private var stored: T?
     private let lock = NSLock()
     init() {}
-    func set(_ v: T) { lock.lock(); stored = v; lock.unlock() }
-    var value: T? { lock.lock(); defer { lock.unlock() }; return stored }
+    func set(_ v: T) {
+        lock.lock()
+        stored = v
+        lock.unlock()
+    }
+    var value: T? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
     var isUnset: Bool { value == nil }
 }
 

@@ -4,7 +4,9 @@ import Testing
 /// Issue 47, 6: the command line follows Swift's conventions — `-h`, `help COMMAND`, shell
 /// completions and a man page made from the same help, the exit statuses in one table.
 @Suite struct CLIConventionTests {
-    static let commands = ["run", "list", "generate", "compare", "ab", "plot", "report", "export", "verdict", "completions", "man"]
+    static let commands = [
+        "run", "list", "generate", "compare", "ab", "plot", "report", "export", "verdict", "completions", "man",
+    ]
 
     @Test(arguments: commands)
     func dashHAndHelpCommandAreTheCommandsHelp(command: String) async throws {
@@ -37,19 +39,27 @@ import Testing
             """
         let asked = try await NightlyGateTests().run("/bin/bash", ["-c", script, "bash", dir + "/c.bash"])
         let lines = asked.output.split(separator: "\n").map(String.init)
-        #expect(lines == ["compare completions", "--strategy --string-length",
-                          "find-or-create find-or-create-per-row find-or-create-cached find-or-create-writers", "export",
-                          "--work-only", "update"], "\(asked.output)")
+        #expect(
+            lines == [
+                "compare completions", "--strategy --string-length",
+                "find-or-create find-or-create-per-row find-or-create-cached find-or-create-writers", "export",
+                "--work-only", "update",
+            ], "\(asked.output)")
         let zsh = try await CLI.run(["completions", "zsh"])
-        #expect(zsh.stdout.hasPrefix("#compdef loadgen\n") && zsh.stdout.contains("bashcompinit")
+        #expect(
+            zsh.stdout.hasPrefix("#compdef loadgen\n") && zsh.stdout.contains("bashcompinit")
                 && zsh.stdout.contains("complete -F __loadgen_bash loadgen"))
         let fish = try await CLI.run(["completions", "fish"])
         // Every line a `complete` but the comma-list helper's function (CompletionsTests drives it).
         let helper = fish.stdout.components(separatedBy: "\nend\n").dropFirst().joined()
         let fishLines = helper.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(fish.stdout.contains("function __loadgen_list") && !fishLines.isEmpty
-                && fishLines.allSatisfy { $0.hasPrefix("complete -c loadgen ") }, "\(fishLines.first { !$0.hasPrefix("complete") } ?? "")")
-        #expect(fish.stdout.contains("-l max-rss") && fish.stdout.contains("-a 'rate rss latency'"), "\(fish.stdout.prefix(400))")
+        #expect(
+            fish.stdout.contains("function __loadgen_list") && !fishLines.isEmpty
+                && fishLines.allSatisfy { $0.hasPrefix("complete -c loadgen ") },
+            "\(fishLines.first { !$0.hasPrefix("complete") } ?? "")")
+        #expect(
+            fish.stdout.contains("-l max-rss") && fish.stdout.contains("-a 'rate rss latency'"),
+            "\(fish.stdout.prefix(400))")
         let none = try await CLI.run(["completions", "tcsh"])
         #expect(none.status == 64 && none.stderr.contains("bash, zsh or fish"))
     }
@@ -59,17 +69,27 @@ import Testing
     /// followed by its two annotations, the second counting the rows.
     @Test func theSQLLogIsInCoreDatasShape() async throws {
         let dir = CLI.makeFolder()
-        let r = try await CLI.run(["run", "--strategy", "prefetch", "--rows", "40", "--repeat", "1", "--no-limit", "--quiet",
-                                   "--out", dir + "/r.csv"], tmpdir: dir, environment: ["LOADGEN_SQL_DEBUG": "1"])
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "prefetch", "--rows", "40", "--repeat", "1", "--no-limit", "--quiet",
+                "--out", dir + "/r.csv",
+            ], tmpdir: dir, environment: ["LOADGEN_SQL_DEBUG": "1"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("CoreData: ") }
-        #expect(lines.allSatisfy { $0.hasPrefix("CoreData: sql: ") || $0.hasPrefix("CoreData: annotation: ") }, "\(lines.prefix(5))")
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("CoreData: sql: ") || $0.hasPrefix("CoreData: annotation: ") },
+            "\(lines.prefix(5))")
         let insert = try #require(lines.first { $0.hasPrefix("CoreData: sql: INSERT INTO ZEXPENSE(") })
         #expect(insert.hasSuffix("?)") && !insert.contains("'"), "\(insert)")
-        let fetch = try #require(lines.firstIndex { $0.hasPrefix("CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZCATEGORY t0") })
-        #expect(lines[fetch + 1].hasPrefix("CoreData: annotation: sql connection fetch time: ") && lines[fetch + 1].hasSuffix("s."))
-        #expect(lines[fetch + 2].range(of: #"^CoreData: annotation: total fetch execution time: \d+\.\d{4}s for \d+ rows\.$"#,
-                                       options: .regularExpression) != nil, "\(lines[fetch + 2])")
+        let fetch = try #require(
+            lines.firstIndex { $0.hasPrefix("CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZCATEGORY t0") })
+        #expect(
+            lines[fetch + 1].hasPrefix("CoreData: annotation: sql connection fetch time: ")
+                && lines[fetch + 1].hasSuffix("s."))
+        #expect(
+            lines[fetch + 2].range(
+                of: #"^CoreData: annotation: total fetch execution time: \d+\.\d{4}s for \d+ rows\.$"#,
+                options: .regularExpression) != nil, "\(lines[fetch + 2])")
     }
 
     /// The man page names every command and every option `--help` lists, renders without a
@@ -83,11 +103,14 @@ import Testing
             let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
             return word.hasPrefix("--") && word != "--help" ? word : nil
         }
-        #expect(options.count > 30 && options.allSatisfy { man.stdout.contains(".B \($0.replacingOccurrences(of: "-", with: "\\-"))") })
+        #expect(
+            options.count > 30
+                && options.allSatisfy { man.stdout.contains(".B \($0.replacingOccurrences(of: "-", with: "\\-"))") })
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
             let dir = CLI.makeFolder()
             try man.stdout.write(toFile: dir + "/loadgen.1", atomically: true, encoding: .utf8)
-            let rendered = try await NightlyGateTests().run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", dir + "/loadgen.1"])
+            let rendered = try await NightlyGateTests().run(
+                "/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", dir + "/loadgen.1"])
             #expect(rendered.status == 0 && rendered.output.isEmpty, "\(rendered.output)")
         }
         // The EXIT STATUS section as table rows, against the README's.

@@ -9,7 +9,9 @@ import Testing
     /// Two results files of two runs (their run ids differ).
     func twoRuns() async throws -> (base: String, now: String, dir: String) {
         let base = try await Self.fixture.get()
-        let now = try base.write("now.csv") { row in row["run_id"] = "b0b0b0b0-" + (row["run_id"]?.split(separator: "-").last ?? "1") }
+        let now = try base.write("now.csv") { row in
+            row["run_id"] = "b0b0b0b0-" + (row["run_id"]?.split(separator: "-").last ?? "1")
+        }
         return (base.path, now, base.dir)
     }
 
@@ -19,9 +21,11 @@ import Testing
         let (base, now, dir) = try await twoRuns()
         let long = dir + "/" + String(repeating: "n", count: 245) + ".json"
         let c = try await CLI.run(["compare", base, now, "--json", long])
-        #expect(c.status == 64 && c.stderr.contains("compare: --json \(long): the file name is 250 bytes"), "\(c.stderr)")
+        #expect(
+            c.status == 64 && c.stderr.contains("compare: --json \(long): the file name is 250 bytes"), "\(c.stderr)")
         let g = try await CLI.run(["generate", "--rows", "10", "--out", long])
-        #expect(g.status == 64 && g.stderr.contains("generate: --out \(long): the file name is 250 bytes")
+        #expect(
+            g.status == 64 && g.stderr.contains("generate: --out \(long): the file name is 250 bytes")
                 && g.stderr.contains("give a name of at most"), "\(g.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.hasPrefix("nnnn") })
     }
@@ -32,19 +36,23 @@ import Testing
         let (base, now, dir) = try await twoRuns()
         let c = try await CLI.run(["compare", base, now, "--json", "-", "--report", dir + "/report.md"], cwd: dir)
         #expect(c.status == 0 && c.stdout.contains("\"regressions\""), "\(c.stdout) \(c.stderr)")
-        let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "100", "--no-limit", "--markdown", "-", "--out", dir + "/r.csv"],
-                                  tmpdir: dir, cwd: dir)
+        let r = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "100", "--no-limit", "--markdown", "-", "--out", dir + "/r.csv"],
+            tmpdir: dir, cwd: dir)
         #expect(r.status == 0 && r.stdout.contains("| batch"), "\(r.stdout)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/-"))
-        let two = try await CLI.run(["run", "--strategy", "batch", "--rows", "100", "--markdown", "-", "--json"], cwd: dir)
-        #expect(two.status == 64 && two.stderr.contains("--markdown - and --json both write to stdout"), "\(two.stderr)")
+        let two = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "100", "--markdown", "-", "--json"], cwd: dir)
+        #expect(
+            two.status == 64 && two.stderr.contains("--markdown - and --json both write to stdout"), "\(two.stderr)")
     }
 
     /// 19. A model file that cannot be read is no input (66, as a missing one), not a malformed
     /// model (65); a folder given as --input is called a folder. Root reads every file: as root
     /// the run drops to nobody (setpriv) to meet the permission.
     @Test func anUnreadableModelIsNoInputAndAFolderIsAFolder() async throws {
-        let dir = CLI.makeFolder(), model = dir + "/Locked.xcdatamodel"
+        let dir = CLI.makeFolder()
+        let model = dir + "/Locked.xcdatamodel"
         try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
         try "<model/>".write(toFile: model + "/contents", atomically: true, encoding: .utf8)
         chmod(dir, 0o755)
@@ -56,7 +64,8 @@ import Testing
         chmod(binary, 0o755)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/bin/setpriv" : binary)
-        p.arguments = getuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments : arguments
+        p.arguments =
+            getuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments : arguments
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
@@ -75,26 +84,37 @@ import Testing
     /// when read (65), naming both records; the constraint on a non-key is noted, and a built-in
     /// dataset keeps its key (it led to "give --key", then "--key applies only with --model").
     @Test func aFeedBreakingASecondConstraintIsRefusedNamingBothRecords() async throws {
-        let dir = CLI.makeFolder(), feed = dir + "/feed.ndjson"
+        let dir = CLI.makeFolder()
+        let feed = dir + "/feed.ndjson"
         try """
-            {"id": "a", "amount": 1.5, "date": 1700000000, "note": "rent", "categoryName": "Home"}
-            {"id": "b", "amount": 2.5, "date": 1700000000, "note": "food", "categoryName": "Food"}
-            {"id": "a", "amount": 1.5, "date": 1700000000, "note": "rent", "categoryName": "Home"}
-            {"id": "c", "amount": 3.5, "date": 1700000000, "note": "rent", "categoryName": "Home"}
+        {"id": "a", "amount": 1.5, "date": 1700000000, "note": "rent", "categoryName": "Home"}
+        {"id": "b", "amount": 2.5, "date": 1700000000, "note": "food", "categoryName": "Food"}
+        {"id": "a", "amount": 1.5, "date": 1700000000, "note": "rent", "categoryName": "Home"}
+        {"id": "c", "amount": 3.5, "date": 1700000000, "note": "rent", "categoryName": "Home"}
 
-            """.write(toFile: feed, atomically: true, encoding: .utf8)
-        let r = try await CLI.run(["run", "--input", feed, "--add-constraint", "note", "--strategy", "batch"], tmpdir: dir)
-        #expect(r.status == 65 && r.stderr.contains("record 4: has the same note as record 1 under another key"), "\(r.stderr)")
-        let g = try await CLI.run(["run", "--add-constraint", "note", "--strategy", "find-or-create", "--rows", "200", "--no-limit",
-                                   "--out", dir + "/r.csv"], tmpdir: dir)
-        #expect(g.status == 0 && (g.stdout + g.stderr).contains("--add-constraint note: a second uniqueness constraint on Expense"),
-                "\(g.stderr)")
+        """.write(toFile: feed, atomically: true, encoding: .utf8)
+        let r = try await CLI.run(
+            ["run", "--input", feed, "--add-constraint", "note", "--strategy", "batch"], tmpdir: dir)
+        #expect(
+            r.status == 65 && r.stderr.contains("record 4: has the same note as record 1 under another key"),
+            "\(r.stderr)")
+        let g = try await CLI.run(
+            [
+                "run", "--add-constraint", "note", "--strategy", "find-or-create", "--rows", "200", "--no-limit",
+                "--out", dir + "/r.csv",
+            ], tmpdir: dir)
+        #expect(
+            g.status == 0
+                && (g.stdout + g.stderr).contains("--add-constraint note: a second uniqueness constraint on Expense"),
+            "\(g.stderr)")
     }
 
     /// 20. Two many-to-manys in one flag are refused saying a run takes one, not read as one
     /// name whose key is the rest.
     @Test func twoManyToManysSayARunTakesOne() async throws {
-        let r = try await CLI.run(["run", "--dataset", "photos", "--many-to-many", "tags.name,albums.title", "--rows", "10"])
+        let r = try await CLI.run([
+            "run", "--dataset", "photos", "--many-to-many", "tags.name,albums.title", "--rows", "10",
+        ])
         #expect(r.status == 64 && r.stderr.contains("expects one many-to-many (NAME or NAME.KEY)"), "\(r.stderr)")
     }
 }

@@ -5,8 +5,11 @@ import Testing
 /// and what makes a file unreadable. The files are made from one real run, then edited.
 @Suite(.serialized) struct CompareTests {
     /// A real results file (two strategies and a racing one, five repetitions each), made once.
-    static let fixture = ResultsFixture.make(["--strategy", "context-reset,prefetch,many-writers", "--rows", "1500",
-                                              "--writers", "1,3", "--repeat", "5"], name: "baseline.csv")
+    static let fixture = ResultsFixture.make(
+        [
+            "--strategy", "context-reset,prefetch,many-writers", "--rows", "1500",
+            "--writers", "1,3", "--repeat", "5",
+        ], name: "baseline.csv")
     static var base: ResultsFixture { get async throws { try await fixture.get() } }
 
     /// Writes the base rows (edited by `edit`) as a results file and returns its path.
@@ -30,10 +33,15 @@ import Testing
         }
         let r = try await compare([Self.base.path, statements])
         #expect(r.status == 1)
-        #expect(r.stdout.contains("| prefetch") && r.stdout.contains("| sql_statements |") && r.stdout.contains("exact figure"))
+        #expect(
+            r.stdout.contains("| prefetch") && r.stdout.contains("| sql_statements |")
+                && r.stdout.contains("exact figure"))
         // A store that lost keys is never ok (a row saying so is refused as edited).
         let lost = try await write("lost.csv") { row in
-            if row["strategy"] == "context-reset" { row["lost"] = "3"; row["status"] = "failed" }
+            if row["strategy"] == "context-reset" {
+                row["lost"] = "3"
+                row["status"] = "failed"
+            }
         }
         let l = try await compare([Self.base.path, lost])
         #expect(l.status == 1 && l.stdout.contains("| context-reset") && l.stdout.contains("| lost | 0 | 3 |"))
@@ -45,14 +53,23 @@ import Testing
         let racing = { (row: [String: String]) in row["strategy"] == "many-writers" && row["writers"] == "3" }
         var k = 0
         let varied = try await write("varied.csv") { row in
-            if racing(row) { k += 1; row["sql_selects"] = String(Int(row["sql_selects"]!)! + k % 3) }
+            if racing(row) {
+                k += 1
+                row["sql_selects"] = String(Int(row["sql_selects"]!)! + k % 3)
+            }
         }
-        let wobble = try await write("wobble.csv") { row in if racing(row) { row["sql_selects"] = String(Int(row["sql_selects"]!)! + 1) } }
+        let wobble = try await write("wobble.csv") { row in
+            if racing(row) { row["sql_selects"] = String(Int(row["sql_selects"]!)! + 1) }
+        }
         await #expect(try compare([varied, wobble]).status == 0)
-        let broken = try await write("racing.csv") { row in if racing(row) { row["sql_selects"] = String(Int(row["sql_selects"]!)! * 2) } }
+        let broken = try await write("racing.csv") { row in
+            if racing(row) { row["sql_selects"] = String(Int(row["sql_selects"]!)! * 2) }
+        }
         let r = try await compare([varied, broken])
-        #expect(r.status == 1 && r.stdout.contains("| sql_selects |") && r.stdout.contains("writers race, compared by a band"),
-                "\(r.stdout)")
+        #expect(
+            r.status == 1 && r.stdout.contains("| sql_selects |")
+                && r.stdout.contains("writers race, compared by a band"),
+            "\(r.stdout)")
     }
 
     /// A count that repeats in every repetition of a baseline of two nights is judged by a tight
@@ -63,12 +80,16 @@ import Testing
         let same = try await write("same-statements.csv") { row in if racing(row) { row["sql_statements"] = "5000" } }
         // Two nights of five (ten repetitions) that agree.
         let twoNights = try await Self.base.dir + "/two-nights.csv"
-        let lines = try String(contentsOfFile: same, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let lines = try String(contentsOfFile: same, encoding: .utf8).components(separatedBy: "\r\n").filter {
+            !$0.isEmpty
+        }
         let again = lines.dropFirst().map { "x" + $0 }   // another invocation's run ids
-        try ((lines + again).joined(separator: "\r\n") + "\r\n").write(toFile: twoNights, atomically: true, encoding: .utf8)
+        try ((lines + again).joined(separator: "\r\n") + "\r\n").write(
+            toFile: twoNights, atomically: true, encoding: .utf8)
         let more = try await write("ten-more.csv") { row in if racing(row) { row["sql_statements"] = "5010" } }
         let r = try await compare([twoNights, more])
-        #expect(r.status == 1 && r.stdout.contains("| sql_statements | 5000 (in all 10) | 5010 |")
+        #expect(
+            r.status == 1 && r.stdout.contains("| sql_statements | 5000 (in all 10) | 5010 |")
                 && r.stdout.contains("it repeated in every baseline repetition, so within ±6"), "\(r.stdout)")
         // One night of five agreeing repetitions keeps the wide band: +0.2 % passes.
         await #expect(try compare([same, more]).status == 0)
@@ -79,15 +100,23 @@ import Testing
     @Test func halvedSpeedOverEveryRepeatIsARegression() async throws {
         var k = 0.0
         let tight = try await write("tight.csv") { row in
-            if row["strategy"] == "context-reset" { k += 1; row["vs_limit"] = String(0.50 + 0.01 * k) }
+            if row["strategy"] == "context-reset" {
+                k += 1
+                row["vs_limit"] = String(0.50 + 0.01 * k)
+            }
         }
         k = 0
         let slow = try await write("slow.csv") { row in
-            if row["strategy"] == "context-reset" { k += 1; row["vs_limit"] = String((0.50 + 0.01 * k) / 2) }
+            if row["strategy"] == "context-reset" {
+                k += 1
+                row["vs_limit"] = String((0.50 + 0.01 * k) / 2)
+            }
         }
         let r = try await compare([tight, slow])
-        #expect(r.status == 1 && r.stdout.contains("| vs_limit |") && r.stdout.contains("slower past ±10.0 % (Mann-Whitney p = 0.004"),
-                "\(r.stdout)")
+        #expect(
+            r.status == 1 && r.stdout.contains("| vs_limit |")
+                && r.stdout.contains("slower past ±10.0 % (Mann-Whitney p = 0.004"),
+            "\(r.stdout)")
     }
 
     @Test func aWobbleInsideTheNoiseIsNotARegression() async throws {
@@ -103,7 +132,9 @@ import Testing
 
     @Test func fivePercentMoreAllocationsIsARegression() async throws {
         let more = try await write("alloc.csv") { row in
-            if row["strategy"] == "prefetch", let v = Double(row["allocations"]!) { row["allocations"] = String(Int(v * 1.05)) }
+            if row["strategy"] == "prefetch", let v = Double(row["allocations"]!) {
+                row["allocations"] = String(Int(v * 1.05))
+            }
         }
         let r = try await compare([Self.base.path, more])
         #expect(r.status == 1 && r.stdout.contains("| allocations |") && r.stdout.contains("more work"))
@@ -118,14 +149,19 @@ import Testing
 
     @Test func shardsAreMergedBeforeComparing() async throws {
         let first = try await write("shard1.csv")
-        let text = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\r\n", omittingEmptySubsequences: false)
+        let text = try String(contentsOfFile: first, encoding: .utf8).split(
+            separator: "\r\n", omittingEmptySubsequences: false)
         let header = text[0]
         let rows = text.dropFirst().filter { !$0.isEmpty }
-        try ([header] + rows.prefix(10)).joined(separator: "\r\n").appending("\r\n").write(toFile: first, atomically: true, encoding: .utf8)
+        try ([header] + rows.prefix(10)).joined(separator: "\r\n").appending("\r\n").write(
+            toFile: first, atomically: true, encoding: .utf8)
         let second = try await Self.base.dir + "/shard2.csv"
-        try ([header] + rows.dropFirst(10)).joined(separator: "\r\n").appending("\r\n").write(toFile: second, atomically: true, encoding: .utf8)
+        try ([header] + rows.dropFirst(10)).joined(separator: "\r\n").appending("\r\n").write(
+            toFile: second, atomically: true, encoding: .utf8)
         let r = try await compare([Self.base.path, first, second])
-        #expect(r.status == 0 && r.stdout.contains("in 5 configurations") && !r.stdout.contains("Not compared"), "\(r.stdout)")
+        #expect(
+            r.status == 0 && r.stdout.contains("in 5 configurations") && !r.stdout.contains("Not compared"),
+            "\(r.stdout)")
     }
 
     /// Each as the exit-status table says: 65 malformed, 66 missing, 64 misused, 2 not judged (other machines).
@@ -139,7 +175,8 @@ import Testing
         let cut = dir + "/cut.csv"
         let full = try await String(contentsOfFile: Self.base.path, encoding: .utf8)
         let lines = full.split(separator: "\r\n")
-        try (lines.prefix(3).joined(separator: "\r\n") + "\r\n" + lines[3].prefix(40)).write(toFile: cut, atomically: true, encoding: .utf8)
+        try (lines.prefix(3).joined(separator: "\r\n") + "\r\n" + lines[3].prefix(40)).write(
+            toFile: cut, atomically: true, encoding: .utf8)
         let c = try await compare([Self.base.path, cut])
         #expect(c.status == 65 && c.stderr.contains("\(cut):4: the row has"), "\(c.stderr)")
 
@@ -166,14 +203,16 @@ import Testing
         let dir = CLI.makeFolder()
         let out = dir + "/twice.csv"
         for _ in 0..<2 {
-            let r = try await CLI.run(["run", "--strategy", "batch,prefetch", "--rows", "3000", "--no-limit", "--out", out, "--quiet"],
-                                tmpdir: dir)
+            let r = try await CLI.run(
+                ["run", "--strategy", "batch,prefetch", "--rows", "3000", "--no-limit", "--out", out, "--quiet"],
+                tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         let rows = try CLI.rows(out)
         for strategy in ["batch", "prefetch"] {
             let counts = rows.filter { $0["strategy"] == strategy }.map { $0["allocations"]! }
-            let a = Double(counts[0]) ?? 0, b = Double(counts[1]) ?? -1
+            let a = Double(counts[0]) ?? 0
+            let b = Double(counts[1]) ?? -1
             #expect(counts.count == 2 && a > 0 && abs(a - b) / a < 0.005, "\(strategy): \(counts)")
             let steps = rows.filter { $0["strategy"] == strategy }.map { $0["sql_vm_steps"]! }
             #expect(steps[0] == steps[1] && Int(steps[0])! > 0)
@@ -190,14 +229,17 @@ import Testing
         for k in 1...4 {
             let r = try await CLI.run(["run", "--suite", suite, "--shard", "\(k)/4", "--dry-run", "--no-estimate"])
             #expect(r.status == 0 && !r.stdout.contains("estimated duration"), "\(r.stderr)")
-            var load = 0.0, repetitions = 1.0, factor = 1.0
+            var load = 0.0
+            var repetitions = 1.0
+            var factor = 1.0
             for line in r.stdout.split(separator: "\n") {
                 if let times = line.range(of: " configurations × ") ?? line.range(of: " configuration × ") {
                     repetitions = Double(line[times.upperBound...].split(separator: " ")[0]) ?? 1
                     factor = line.contains("callgrind") ? 50 : 1
                 }
                 guard line.hasPrefix("  configuration"), !line.contains("(limit, added"),
-                      let rows = line.range(of: #"rows=(\d+)"#, options: .regularExpression) else { continue }
+                    let rows = line.range(of: #"rows=(\d+)"#, options: .regularExpression)
+                else { continue }
                 load += (Double(line[rows].dropFirst(5)) ?? 0) * repetitions * factor
             }
             loads.append(load)
@@ -210,14 +252,19 @@ import Testing
     /// four shards carry times within 25 % of each other, every configuration found there, and
     /// every shard says the same split. A suite line the file lacks costs its records.
     @Test func theNightlySuitesShardsAreBalancedByTime() async throws {
-        let suite = NightlyGateTests.checkout + "/bench/suites/nightly", baseline = NightlyGateTests.checkout + "/results/baseline.csv"
+        let suite = NightlyGateTests.checkout + "/bench/suites/nightly"
+        let baseline = NightlyGateTests.checkout + "/results/baseline.csv"
         var said: Set<String> = []
         var loads: [Double] = []
         for k in 1...4 {
-            let r = try await CLI.run(["run", "--suite", suite, "--shard", "\(k)/4", "--shard-by", baseline, "--dry-run", "--no-estimate"])
+            let r = try await CLI.run([
+                "run", "--suite", suite, "--shard", "\(k)/4", "--shard-by", baseline, "--dry-run", "--no-estimate",
+            ])
             #expect(r.status == 0, "\(r.stderr)")
-            let line = try #require(r.stderr.split(separator: "\n").first { $0.contains("--shard \(k)/4: about") }.map(String.init))
-            let shards = try #require(line.components(separatedBy: "(shards: ").dropFirst().first?.components(separatedBy: ";").first)
+            let line = try #require(
+                r.stderr.split(separator: "\n").first { $0.contains("--shard \(k)/4: about") }.map(String.init))
+            let shards = try #require(
+                line.components(separatedBy: "(shards: ").dropFirst().first?.components(separatedBy: ";").first)
             said.insert(shards)
             // "102.85 s", "1 min 42 s", "950.0 ms": value and unit pairs.
             loads = shards.components(separatedBy: ", ").map { part in
@@ -240,13 +287,16 @@ import Testing
     @Test func shardsCoverEveryConfigurationOnce() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/suite"
-        try "# two runs\n--strategy batch,prefetch --rows 1k,2k,3k\n\n--strategy many-writers --writers 1,2,3 --no-limit\n"
+        try
+            "# two runs\n--strategy batch,prefetch --rows 1k,2k,3k\n\n--strategy many-writers --writers 1,2,3 --no-limit\n"
             .write(toFile: suite, atomically: true, encoding: .utf8)
         func configurations(_ extra: [String]) async throws -> [String] {
             let r = try await CLI.run(["run", "--suite", suite, "--dry-run"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
-            return r.stdout.split(separator: "\n").filter { $0.hasPrefix("  configuration") && !$0.contains("(limit, added") }
-                .map { String($0.split(separator: ":", maxSplits: 1)[1]) }
+            return r.stdout.split(separator: "\n").filter {
+                $0.hasPrefix("  configuration") && !$0.contains("(limit, added")
+            }
+            .map { String($0.split(separator: ":", maxSplits: 1)[1]) }
         }
         let all = try await configurations([])
         #expect(all.count == 6 + 3)

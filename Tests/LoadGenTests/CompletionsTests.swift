@@ -9,10 +9,15 @@ import Testing
     /// The cases, with what must be offered and what must not; zsh shows a listing, or types the
     /// rest itself where one word or a common part fits (`shows`: what it prints after the line).
     static let cases: [(line: String, offers: [String], never: [String], shows: [String])] = [
-        ("loadgen run --model ", ["Model 117.xcdatamodel", "results.csv"], ["PATH"], ["Model\\ 117.xcdatamodel", "results.csv"]),
+        (
+            "loadgen run --model ", ["Model 117.xcdatamodel", "results.csv"], ["PATH"],
+            ["Model\\ 117.xcdatamodel", "results.csv"]
+        ),
         ("loadgen run --out ", ["results.csv", "-"], ["PATH"], ["x.json", "results.csv"]),
-        ("loadgen export x.csv --format ", ["bmf", "github-bigger-is-better", "terminal"], ["NAME"],
-         ["bmf", "github-bigger-is-better", "terminal"]),
+        (
+            "loadgen export x.csv --format ", ["bmf", "github-bigger-is-better", "terminal"], ["NAME"],
+            ["bmf", "github-bigger-is-better", "terminal"]
+        ),
         ("loadgen run --strategy batch,con", ["batch,context-reset", "batch,context-noreset"], [], ["text-"]),
         ("loadgen run --add-constraint ", ["none"], ["ATTRIBUTE[+ATTRIBUTE]"], ["none"]),
         ("loadgen compare resu", ["results.csv"], [], ["lts.csv"]),
@@ -50,21 +55,26 @@ import Testing
 
     @Test func bashCompletesFilesWordsAndLists() async throws {
         let dir = try Self.folder()
-        try await Self.completions("bash", in: dir).write(toFile: dir + "/loadgen.bash", atomically: true, encoding: .utf8)
+        try await Self.completions("bash", in: dir).write(
+            toFile: dir + "/loadgen.bash", atomically: true, encoding: .utf8)
         var script = "source ./loadgen.bash\n"
         for (line, _, _, _) in Self.cases {
-            let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
+            let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(
+                separator: " ")
             script += "COMP_WORDS=(\(words)); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _loadgen 2>/dev/null\n"
             script += "printf '%s|' '\(line)=>' \"${COMPREPLY[@]}\"; echo\n"
         }
         let out = try await Self.output("/bin/bash", ["-c", script], in: dir)
-        Self.check(out, shell: "bash") { line in out.components(separatedBy: "\n").first { $0.hasPrefix(line + "=>") }?
-            .split(separator: "|").dropFirst().map(String.init) ?? [] }
+        Self.check(out, shell: "bash") { line in
+            out.components(separatedBy: "\n").first { $0.hasPrefix(line + "=>") }?
+                .split(separator: "|").dropFirst().map(String.init) ?? []
+        }
     }
 
     @Test func fishCompletesFilesWordsAndLists() async throws {
         let dir = try Self.folder()
-        try await Self.completions("fish", in: dir).write(toFile: dir + "/loadgen.fish", atomically: true, encoding: .utf8)
+        try await Self.completions("fish", in: dir).write(
+            toFile: dir + "/loadgen.fish", atomically: true, encoding: .utf8)
         var script = "source ./loadgen.fish\n"
         for (line, _, _, _) in Self.cases {
             script += "echo '\(line)=>'(complete -C'\(line)' | string split -f1 \\t | string join '|')\n"
@@ -81,7 +91,8 @@ import Testing
     @Test func zshCompletesFromFpath() async throws {
         let dir = try Self.folder()
         try FileManager.default.createDirectory(atPath: dir + "/functions", withIntermediateDirectories: true)
-        try await Self.completions("zsh", in: dir).write(toFile: dir + "/functions/_loadgen", atomically: true, encoding: .utf8)
+        try await Self.completions("zsh", in: dir).write(
+            toFile: dir + "/functions/_loadgen", atomically: true, encoding: .utf8)
         var script = "zmodload zsh/zpty\nsetopt extendedglob\n"
         for (n, (line, _, _, shows)) in Self.cases.enumerated() {
             // Typed, then read until the last thing it must show shows (a slow machine takes
@@ -101,7 +112,8 @@ import Testing
         for (line, _, never, shows) in Self.cases {
             let seen = out.components(separatedBy: "\n").first { $0.hasPrefix(line + "=>") } ?? ""
             // What zsh printed after the line was typed: its listing, or the line completed.
-            let after = seen.components(separatedBy: line.trimmingCharacters(in: .whitespaces)).dropFirst().joined(separator: " ")
+            let after = seen.components(separatedBy: line.trimmingCharacters(in: .whitespaces)).dropFirst().joined(
+                separator: " ")
             for text in shows { #expect(after.contains(text), "zsh: \(line)<TAB> shows \(after), not \(text)") }
             for word in never { #expect(!after.contains(word), "zsh: \(line)<TAB> offers the placeholder \(word)") }
         }
@@ -116,7 +128,9 @@ import Testing
     static func check(_ out: String, shell: String, offered: (String) -> [String]) {
         for (line, offers, never, _) in cases {
             let got = offered(line)
-            for word in offers { #expect(got.contains(word), "\(shell): \(line)<TAB> offers \(got), not \(word)\n\(out)") }
+            for word in offers {
+                #expect(got.contains(word), "\(shell): \(line)<TAB> offers \(got), not \(word)\n\(out)")
+            }
             for word in never { #expect(!got.contains(word), "\(shell): \(line)<TAB> offers the placeholder \(word)") }
         }
     }

@@ -11,7 +11,9 @@ import Testing
 
     /// Every file of the checkout under the folders docs name, relative to the root.
     static let files: [String] = ["Sources", "Tests", "docs", "scripts", "bench"].flatMap { top in
-        (FileManager.default.enumerator(atPath: root + "/" + top)?.compactMap { $0 as? String } ?? []).map { top + "/" + $0 }
+        (FileManager.default.enumerator(atPath: root + "/" + top)?.compactMap { $0 as? String } ?? []).map {
+            top + "/" + $0
+        }
     }
 
     /// Whether `path` names a file or folder: from the root, from `Sources/` or a module's folder
@@ -21,7 +23,8 @@ import Testing
         if FileManager.default.fileExists(atPath: root + "/" + trimmed) { return true }
         if !trimmed.contains("/") { return files.contains { $0.hasSuffix("/" + trimmed) } }
         return files.contains { file in
-            file == "Sources/" + trimmed || file.hasPrefix("Sources/" + trimmed + "/") || file.contains("/" + trimmed + "/")
+            file == "Sources/" + trimmed || file.hasPrefix("Sources/" + trimmed + "/")
+                || file.contains("/" + trimmed + "/")
                 || file.hasSuffix("/" + trimmed)
         }
     }
@@ -29,9 +32,12 @@ import Testing
     /// A backticked word that is a path of the checkout, not a pattern (`<Name>Strategy.swift`,
     /// `RunPlan*.swift`), a shorthand (`+Merge.swift`) or a file a run writes (`results/…`).
     static func isCheckoutPath(_ word: String) -> Bool {
-        guard !word.contains(" "), !word.contains("<"), !word.contains("*"), !word.hasPrefix("+"), !word.hasPrefix("results/"),
-              !word.hasPrefix("/"), !word.hasPrefix("."), !word.contains("$") else { return false }
-        return word.hasSuffix(".swift") || word.hasSuffix(".gnuplot") || (word.contains("/") && word.hasSuffix("/") && word.first!.isUppercase)
+        guard !word.contains(" "), !word.contains("<"), !word.contains("*"), !word.hasPrefix("+"),
+            !word.hasPrefix("results/"),
+            !word.hasPrefix("/"), !word.hasPrefix("."), !word.contains("$")
+        else { return false }
+        return word.hasSuffix(".swift") || word.hasSuffix(".gnuplot")
+            || (word.contains("/") && word.hasSuffix("/") && word.first!.isUppercase)
     }
 
     static func text(_ file: String) throws -> String { try String(contentsOfFile: root + "/" + file, encoding: .utf8) }
@@ -53,14 +59,18 @@ import Testing
     }
 
     @Test func enginesWhereColumnNamesFilesThatExist() throws {
-        let rows = try Self.text("docs/ENGINE.md").split(separator: "\n").filter { $0.hasPrefix("| ") && $0.hasSuffix(" |") }
+        let rows = try Self.text("docs/ENGINE.md").split(separator: "\n").filter {
+            $0.hasPrefix("| ") && $0.hasSuffix(" |")
+        }
         var checked = 0
         for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let last = cells.last else { continue }
             for place in last.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
             where place.hasSuffix(".swift") || (place.hasSuffix("/") && !place.contains(" ")) {
-                #expect(Self.exists("ObjectGraph/" + place) || Self.exists(place), "ENGINE.md's Where names \(place), which is not in Sources")
+                #expect(
+                    Self.exists("ObjectGraph/" + place) || Self.exists(place),
+                    "ENGINE.md's Where names \(place), which is not in Sources")
                 checked += 1
             }
         }

@@ -22,9 +22,11 @@ import Testing
             return
         }
         guard expected != actual else { return }
-        let a = expected.components(separatedBy: "\n"), b = actual.components(separatedBy: "\n")
+        let a = expected.components(separatedBy: "\n")
+        let b = actual.components(separatedBy: "\n")
         let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-        Issue.record("""
+        Issue.record(
+            """
             \(name) differs from Tests/Golden/\(name) at line \(line + 1) (scripts/golden rewrites it if the change is meant):
               expected: \(line < a.count ? a[line] : "<end>")
               actual:   \(line < b.count ? b[line] : "<end>")
@@ -35,7 +37,8 @@ import Testing
     func output(_ arguments: [String], status: Int32 = 0) async throws -> String {
         // As if the checkout's scripts/loadgen at a fixed path launched it: a page names what
         // launched it, and the test binary's own path differs from machine to machine.
-        let r = try await CLI.run(arguments, cwd: Self.inputs, environment: ["LOADGEN_LAUNCHER": "/checkout/scripts/loadgen"])
+        let r = try await CLI.run(
+            arguments, cwd: Self.inputs, environment: ["LOADGEN_LAUNCHER": "/checkout/scripts/loadgen"])
         #expect(r.status == status, "loadgen \(arguments.joined(separator: " ")): \(r.stderr)")
         return r.stdout
     }
@@ -49,7 +52,9 @@ import Testing
         try await check("help/loadgen.txt", try output(["--help"]))
     }
 
-    @Test(arguments: ["terminal", "markdown", "summary-csv", "json", "bmf", "github-smaller-is-better", "github-bigger-is-better"])
+    @Test(arguments: [
+        "terminal", "markdown", "summary-csv", "json", "bmf", "github-smaller-is-better", "github-bigger-is-better",
+    ])
     func exports(format: String) async throws {
         try check("export/\(format).txt", try await output(["export", "results.csv", "--format", format]))
     }
@@ -59,7 +64,8 @@ import Testing
     /// configuration one side lacks), and the clean case from compare's own JSON of the inputs.
     @Test func thePullRequestsCommentAndAnnotations() async throws {
         let verdicts = ["--work", "verdict-work.json", "--time", "verdict-ab.json"]
-        try await check("verdict/comment.md", try output(["verdict"] + verdicts + ["--link", "https://example.invalid/runs/1"]))
+        try await check(
+            "verdict/comment.md", try output(["verdict"] + verdicts + ["--link", "https://example.invalid/runs/1"]))
         try await check("verdict/annotations.txt", try output(["verdict"] + verdicts + ["--format", "annotations"]))
         let dir = CLI.makeFolder()
         _ = try await output(["compare", "baseline.csv", "results.csv", "--json", dir + "/work.json"])
@@ -79,12 +85,16 @@ import Testing
     /// `export` without a format, with one it does not know, or without a file: a usage error
     /// naming the accepted formats; a file it cannot read: 66.
     @Test func exportRefusesWhatItCannotDo() async throws {
-        for (arguments, status, mentions) in [(["results.csv"], 64, "--format is required: give one of terminal, markdown"),
-                                              (["results.csv", "--format", "csv"], 64, "--format 'csv' is not a format"),
-                                              (["--format", "bmf"], 64, "expects one or more results CSV files"),
-                                              (["missing.csv", "--format", "bmf"], 66, "missing.csv"),
-                                              (["results.csv", "--format", "bmf", "--out", "./results.csv"], 64,
-                                               "is one of the results files it reads")] as [([String], Int32, String)] {
+        for (arguments, status, mentions) in [
+            (["results.csv"], 64, "--format is required: give one of terminal, markdown"),
+            (["results.csv", "--format", "csv"], 64, "--format 'csv' is not a format"),
+            (["--format", "bmf"], 64, "expects one or more results CSV files"),
+            (["missing.csv", "--format", "bmf"], 66, "missing.csv"),
+            (
+                ["results.csv", "--format", "bmf", "--out", "./results.csv"], 64,
+                "is one of the results files it reads"
+            ),
+        ] as [([String], Int32, String)] {
             let r = try await CLI.run(["export"] + arguments, cwd: Self.inputs)
             #expect(r.status == status && r.stderr.contains(mentions), "\(arguments): \(r.stderr)")
         }

@@ -7,7 +7,8 @@ import Testing
 /// full file system gives ENOSPC, and the same code paths must report it.
 @Suite(.serialized) struct HostileInputTests {
     /// A real results file (batch and prefetch with their limit, two repetitions), made once.
-    static let fixture = ResultsFixture.make(["--strategy", "batch,prefetch", "--rows", "1500", "--repeat", "2"], name: "base.csv")
+    static let fixture = ResultsFixture.make(
+        ["--strategy", "batch,prefetch", "--rows", "1500", "--repeat", "2"], name: "base.csv")
     static var base: ResultsFixture { get async throws { try await fixture.get() } }
 
     /// The base rows, edited, as a new results file.
@@ -26,20 +27,23 @@ import Testing
     @Test func aFailedRepetitionNeverReplacesTheKeptStore() async throws {
         let dir = CLI.makeFolder()
         let store = dir + "/s.sqlite"
-        let good = try await CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--store", store, "--quiet"],
-                               tmpdir: dir)
+        let good = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "1000", "--no-limit", "--store", store, "--quiet"],
+            tmpdir: dir)
         #expect(good.status == 0, "\(good.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         // 20,000 rows: the store passes 1 MB and fails at COMMIT, while the verifier's own
         // temporary table stays under it, so the failed store is verified (15,000 lost keys).
-        let full = try await CLI.run(["run", "--strategy", "batch", "--rows", "20000", "--no-limit", "--store", store, "--quiet"],
-                               tmpdir: dir, limits: ["--fsize=1000000"])
+        let full = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "20000", "--no-limit", "--store", store, "--quiet"],
+            tmpdir: dir, limits: ["--fsize=1000000"])
         // The disk's failure, not the strategy's: 74 (issue 27).
         #expect(full.status == 74 && full.stderr.contains("failed on the environment"), "\(full.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         #expect(files(dir).filter { $0.hasPrefix("s.sqlite") || $0.hasPrefix(".s.sqlite") } == ["s.sqlite"])
-        let again = try await CLI.run(["run", "--strategy", "batch", "--rows", "2000", "--no-limit", "--store", store, "--json"],
-                                tmpdir: dir)
+        let again = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "2000", "--no-limit", "--store", store, "--json"],
+            tmpdir: dir)
         #expect(again.status == 0 && again.stdout.contains("\"store_rows\" : 2000"), "\(again.stderr)")
     }
 
@@ -76,11 +80,15 @@ import Testing
         let dir = CLI.makeFolder()
         for comment in ["# a comment\r\n", ""] {
             let suite = dir + "/crlf"
-            try (comment + "--strategy batch --rows 1k,2k\r\n--strategy prefetch --rows 3k\r\n\r\n--strategy context-reset --rows 1k\r\n")
+            try
+                (comment
+                + "--strategy batch --rows 1k,2k\r\n--strategy prefetch --rows 3k\r\n\r\n--strategy context-reset --rows 1k\r\n")
                 .write(toFile: suite, atomically: true, encoding: .utf8)
             let r = try await CLI.run(["run", "--suite", suite, "--dry-run"])
             #expect(r.status == 0, "\(r.stderr)")
-            let named = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  configuration") && !$0.contains("(limit, added") }
+            let named = r.stdout.split(separator: "\n").filter {
+                $0.hasPrefix("  configuration") && !$0.contains("(limit, added")
+            }
             #expect(named.count == 4, "\(r.stdout)")
         }
     }
@@ -99,10 +107,16 @@ import Testing
         #expect(nothing.status == 2 && nothing.stderr.contains("nothing was compared"), "\(nothing.stderr)")
 
         let part = try await write("part.csv") { row in
-            if row["strategy"] == "prefetch" { row["rows"] = "1600"; row["unique_keys"] = "1600"; row["store_rows"] = "1600" }
+            if row["strategy"] == "prefetch" {
+                row["rows"] = "1600"
+                row["unique_keys"] = "1600"
+                row["store_rows"] = "1600"
+            }
         }
         let missing = try await CLI.run(["compare", Self.base.path, part])
-        #expect(missing.status == 1 && missing.stdout.contains("1 configuration of the baseline not measured"), "\(missing.stdout)")
+        #expect(
+            missing.status == 1 && missing.stdout.contains("1 configuration of the baseline not measured"),
+            "\(missing.stdout)")
         #expect(try await CLI.run(["compare", Self.base.path, part, "--allow-missing"]).status == 0)
 
         let twice = try await CLI.run(["compare", Self.base.path, Self.base.path, Self.base.path])
@@ -111,14 +125,17 @@ import Testing
 
     /// 6. Numbers no run writes are refused by compare, plot and report with file, line and
     /// column, instead of crashing (nan) or reading as an improvement (inf, 1e308, −5).
-    @Test(arguments: [("vs_limit", "nan"), ("vs_limit", "inf"), ("vs_limit", "1e308"), ("peak_rss_bytes", "nan"),
-                      ("allocations", "nan"), ("sql_statements", "nan"), ("sql_statements", "-5"), ("vs_limit", "5000")])
+    @Test(arguments: [
+        ("vs_limit", "nan"), ("vs_limit", "inf"), ("vs_limit", "1e308"), ("peak_rss_bytes", "nan"),
+        ("allocations", "nan"), ("sql_statements", "nan"), ("sql_statements", "-5"), ("vs_limit", "5000"),
+    ])
     func numbersNoRunWritesAreRefusedWithTheirPlace(column: String, value: String) async throws {
         let bad = try await write("bad-\(column)-\(value).csv") { row in
             if row["strategy"] == "prefetch" && !(row[column] ?? "").isEmpty { row[column] = value }
         }
         let c = try await CLI.run(["compare", Self.base.path, bad])
-        #expect(c.status == 65 && c.stderr.contains("\(bad):") && c.stderr.contains("\(column): '\(value)'"), "\(c.stderr)")
+        #expect(
+            c.status == 65 && c.stderr.contains("\(bad):") && c.stderr.contains("\(column): '\(value)'"), "\(c.stderr)")
         for command in ["plot", "report"] {
             let r = try await CLI.run([command, bad, "--out", Self.base.dir + "/\(command)-bad", "--format", "svg"])
             #expect(r.status == 65 && r.stderr.contains("\(column): '\(value)'"), "\(command): \(r.status) \(r.stderr)")
@@ -128,9 +145,13 @@ import Testing
     /// 7. A correctness figure blank in the new file is a regression, not a figure skipped.
     @Test func blankCorrectnessCellsAreRegressions() async throws {
         for column in ["integrity", "store_rows", "lost", "duplicates", "bad_links"] {
-            let blank = try await write("blank-\(column).csv") { row in if row["strategy"] == "batch" { row[column] = "" } }
+            let blank = try await write("blank-\(column).csv") { row in
+                if row["strategy"] == "batch" { row[column] = "" }
+            }
             let r = try await CLI.run(["compare", Self.base.path, blank])
-            #expect(r.status == 1 && r.stdout.contains("| \(column) |") && r.stdout.contains("missing"), "\(column): \(r.stdout)")
+            #expect(
+                r.status == 1 && r.stdout.contains("| \(column) |") && r.stdout.contains("missing"),
+                "\(column): \(r.stdout)")
         }
         let status = try await write("blank-status.csv") { row in if row["strategy"] == "batch" { row["status"] = "" } }
         let s = try await CLI.run(["compare", Self.base.path, status])
@@ -143,14 +164,18 @@ import Testing
         let dir = CLI.makeFolder()
         let out = dir + "/w.csv"
         for extra in [[], ["--writers", "1"]] {
-            let r = try await CLI.run(["run", "--strategy", "many-writers", "--rows", "500", "--no-limit", "--out", out, "--quiet"] + extra,
-                                tmpdir: dir)
+            let r = try await CLI.run(
+                ["run", "--strategy", "many-writers", "--rows", "500", "--no-limit", "--out", out, "--quiet"] + extra,
+                tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         let rows = try CLI.rows(out)
         #expect(rows.count == 2)
-        for row in rows { #expect(row["writers"] == "1" && row["producer_latency_us"] == "0" && row["coordinators"] == "shared") }
-        let batch = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "-", "--quiet"], tmpdir: dir)
+        for row in rows {
+            #expect(row["writers"] == "1" && row["producer_latency_us"] == "0" && row["coordinators"] == "shared")
+        }
+        let batch = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", "-", "--quiet"], tmpdir: dir)
         let batchRow = try CLI.parseCSV(batch.stdout)
         let w = batchRow[0].firstIndex(of: "writers")!
         #expect(batchRow[1][w] == "")
@@ -165,7 +190,8 @@ import Testing
         let r = try await CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(files(dir).contains("a#b.sqlite") && !files(dir).contains("a"))
-        try "--strategy batch --rows 500 --store '\(dir)/with space.sqlite' --no-limit\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        try "--strategy batch --rows 500 --store '\(dir)/with space.sqlite' --no-limit\n".write(
+            toFile: suite, atomically: true, encoding: .utf8)
         #expect(try await CLI.run(["run", "--suite", suite, "--quiet"], tmpdir: dir).status == 0)
         #expect(files(dir).contains("with space.sqlite"))
         try "--strategy batch --store 'unclosed\n".write(toFile: suite, atomically: true, encoding: .utf8)
@@ -180,8 +206,10 @@ import Testing
     /// 10. Every suite line's --store is checked before the first line runs.
     @Test func everySuiteLinesStoreIsCheckedFirst() async throws {
         let dir = CLI.makeFolder()
-        let suite = dir + "/stores", out = dir + "/out.csv"
-        try "--strategy batch --rows 500 --no-limit\n--strategy batch --rows 600 --no-limit --store \(dir)/no/such/s.sqlite\n"
+        let suite = dir + "/stores"
+        let out = dir + "/out.csv"
+        try
+            "--strategy batch --rows 500 --no-limit\n--strategy batch --rows 600 --no-limit --store \(dir)/no/such/s.sqlite\n"
             .write(toFile: suite, atomically: true, encoding: .utf8)
         let r = try await CLI.run(["run", "--suite", suite, "--out", out], tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("\(suite):2") && r.stderr.contains("does not exist"), "\(r.stderr)")
@@ -193,19 +221,27 @@ import Testing
     @Test func resourceLimitsAreNamedNotCrashedOrHungOn() async throws {
         let dir = CLI.makeFolder()
         for files in ["8", "20"] {
-            let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit"], tmpdir: dir, limits: ["--nofile=\(files)"])
-            #expect(r.status == 71 && r.stderr.contains("only \(files) files may be open (ulimit -n)"), "\(r.status) \(r.stderr)")
+            let r = try await CLI.run(
+                ["run", "--strategy", "batch", "--rows", "500", "--no-limit"], tmpdir: dir,
+                limits: ["--nofile=\(files)"])
+            #expect(
+                r.status == 71 && r.stderr.contains("only \(files) files may be open (ulimit -n)"),
+                "\(r.status) \(r.stderr)")
         }
         // 110 MB of address space (the issue's `ulimit -v 100000`, plus what the debug binary the
         // tests run has mapped since it reads model files: at 100 MB the debug parent itself no
         // longer starts Dispatch's threads; the release binary still runs at 100 MB): enough to
         // start, not for the sampler thread's stack on top of the Swift runtime's and jemalloc's
         // reservations. The run must end, and say why the repetition failed.
-        let (p, out, _) = CLI.process(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--progress", "none"],
-                                      tmpdir: dir, limits: ["--as=110000000"])
+        let (p, out, _) = CLI.process(
+            ["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--progress", "none"],
+            tmpdir: dir, limits: ["--as=110000000"])
         try p.run()
         let ended = await CLI.waitUntil(seconds: 120) { !p.isRunning }
-        if !ended { kill(p.processIdentifier, SIGKILL); for child in CLI.children(of: p.processIdentifier) { kill(child, SIGKILL) } }
+        if !ended {
+            kill(p.processIdentifier, SIGKILL)
+            for child in CLI.children(of: p.processIdentifier) { kill(child, SIGKILL) }
+        }
         await CLI.exit(of: p)
         let summary = String(decoding: await CLI.readToEnd(out), as: UTF8.self)
         #expect(ended, "the run hung under a memory limit")
@@ -213,7 +249,8 @@ import Testing
         // repetition fails with the reason), or one the Swift runtime or Dispatch cannot do
         // without (the child aborts, and the repetition is reported crashed). Either way the
         // run ends and says so.
-        #expect(p.terminationStatus == 0 || summary.contains("cannot start the loadgen.sampler thread")
+        #expect(
+            p.terminationStatus == 0 || summary.contains("cannot start the loadgen.sampler thread")
                 || summary.contains("crashed: child killed by signal"), "\(summary)")
     }
 
@@ -223,8 +260,11 @@ import Testing
             if row["strategy"] == "prefetch" { row["cpu_model"] = "Another CPU" }
         }
         let r = try await CLI.run(["report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts"])
-        #expect(r.status == 65 && r.stderr.contains("2 machines") && r.stderr.contains("--cross-machine"), "\(r.stderr)")
-        let allowed = try await CLI.run(["report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts", "--cross-machine"])
+        #expect(
+            r.status == 65 && r.stderr.contains("2 machines") && r.stderr.contains("--cross-machine"), "\(r.stderr)")
+        let allowed = try await CLI.run([
+            "report", mixed, "--out", Self.base.dir + "/review-mixed", "--no-charts", "--cross-machine",
+        ])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         let page = try await String(contentsOfFile: Self.base.dir + "/review-mixed/review.md", encoding: .utf8)
         #expect(page.contains("Measured on 2 machines (--cross-machine)"))
@@ -234,10 +274,12 @@ import Testing
     @Test func messagesNameTheCauseAndAWorkingFix() async throws {
         let dir = try await Self.base.dir
         // report without gnuplot: --no-charts is offered, and works.
-        let noGnuplot = try await CLI.run(["report", Self.base.path, "--out", dir + "/review-nognuplot"], environment: ["PATH": "/nonexistent"])
+        let noGnuplot = try await CLI.run(
+            ["report", Self.base.path, "--out", dir + "/review-nognuplot"], environment: ["PATH": "/nonexistent"])
         #expect(noGnuplot.status == 69 && noGnuplot.stderr.contains("--no-charts"), "\(noGnuplot.stderr)")
-        let without = try await CLI.run(["report", Self.base.path, "--out", dir + "/review-nognuplot", "--no-charts"],
-                                  environment: ["PATH": "/nonexistent"])
+        let without = try await CLI.run(
+            ["report", Self.base.path, "--out", dir + "/review-nognuplot", "--no-charts"],
+            environment: ["PATH": "/nonexistent"])
         #expect(without.status == 0, "\(without.stderr)")
         // --out naming a file.
         let file = dir + "/a-file"
@@ -248,7 +290,8 @@ import Testing
         }
         // A byte-order mark first (a spreadsheet saved the file).
         // (New results: compare refuses the baseline's own runs given again.)
-        let bom = dir + "/bom.csv", night = try await write("night.csv")
+        let bom = dir + "/bom.csv"
+        let night = try await write("night.csv")
         try Data([0xEF, 0xBB, 0xBF] + Array(try String(contentsOfFile: night, encoding: .utf8).utf8))
             .write(to: URL(fileURLWithPath: bom))
         #expect(try await CLI.run(["compare", Self.base.path, bom]).status == 0)
@@ -262,8 +305,11 @@ import Testing
         await CLI.exit(of: piped)
         #expect(piped.terminationStatus == 0)
         // --store memory works for an operation on a filled store, as --store PATH does.
-        let memory = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--store", "memory",
-                                  "--quiet"], tmpdir: CLI.makeFolder())
+        let memory = try await CLI.run(
+            [
+                "run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--store", "memory",
+                "--quiet",
+            ], tmpdir: CLI.makeFolder())
         #expect(memory.status == 0, "\(memory.stderr)")
     }
 
@@ -271,12 +317,20 @@ import Testing
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalWritesTheReportsAndExitsWithItsStatus(signal: Int32, status: Int32) async throws {
         let dir = CLI.makeFolder()
-        let out = dir + "/r.csv", markdown = dir + "/r.md", summary = dir + "/s.csv"
-        let (p, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "2000,50000000", "--out", out,
-                                     "--markdown", markdown, "--summary-csv", summary, "--progress", "none"], tmpdir: dir)
+        let out = dir + "/r.csv"
+        let markdown = dir + "/r.md"
+        let summary = dir + "/s.csv"
+        let (p, _, _) = CLI.process(
+            [
+                "run", "--strategy", "raw-sqlite", "--rows", "2000,50000000", "--out", out,
+                "--markdown", markdown, "--summary-csv", summary, "--progress", "none",
+            ], tmpdir: dir)
         try p.run()
         // The second configuration's child has started once the first row is written.
-        #expect(await CLI.waitUntil { ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty })
+        #expect(
+            await CLI.waitUntil {
+                ((try? CLI.rows(out)) ?? []).count == 1 && !CLI.children(of: p.processIdentifier).isEmpty
+            })
         kill(p.processIdentifier, signal)
         await CLI.exit(of: p)
         #expect(p.terminationStatus == status)
@@ -284,9 +338,12 @@ import Testing
         #expect(text.contains("| raw-sqlite"))
         // It says it was interrupted and what never ran, instead of reading as complete (issue 27, item 18).
         let name = signal == SIGTERM ? "SIGTERM" : "SIGINT (Ctrl-C)"
-        #expect(text.hasPrefix("## loadgen run summary (interrupted)")
-                && text.contains("Interrupted by \(name) after 1 of 2 repetitions: 1 configuration never ran (raw-sqlite rows=50000000)"),
-                "\(text)")
+        #expect(
+            text.hasPrefix("## loadgen run summary (interrupted)")
+                && text.contains(
+                    "Interrupted by \(name) after 1 of 2 repetitions: 1 configuration never ran (raw-sqlite rows=50000000)"
+                ),
+            "\(text)")
         #expect(try String(contentsOfFile: summary, encoding: .utf8).hasPrefix("strategy,"))
     }
 
@@ -297,7 +354,8 @@ import Testing
         lines[2] = String(lines[2].prefix(30))
         let text = lines.joined(separator: "\r\n")
         try text.write(toFile: cut, atomically: true, encoding: .utf8)
-        let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", cut], tmpdir: CLI.makeFolder())
+        let r = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--out", cut], tmpdir: CLI.makeFolder())
         #expect(r.status == 73 && r.stderr.contains("line 3"), "\(r.stderr)")
         #expect(try String(contentsOfFile: cut, encoding: .utf8) == text)
     }
@@ -308,8 +366,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.sqlite", withDestinationPath: "real/s.sqlite")
         for rows in ["500", "700"] {
-            let r = try await CLI.run(["run", "--strategy", "batch", "--rows", rows, "--no-limit", "--store", dir + "/link.sqlite", "--quiet"],
-                                tmpdir: dir)
+            let r = try await CLI.run(
+                [
+                    "run", "--strategy", "batch", "--rows", rows, "--no-limit", "--store", dir + "/link.sqlite",
+                    "--quiet",
+                ],
+                tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.sqlite") == "real/s.sqlite")
@@ -319,11 +381,17 @@ import Testing
     /// 14. A share too small for four decimals is written as given (here in the refusal of a
     /// share that targets none of 1000 records, round 5 item 4).
     @Test func aTinyFractionIsRecordedAsGiven() async throws {
-        let r = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--fraction", "1e-7", "--rows", "1000",
-                             "--out", "-", "--quiet"], tmpdir: CLI.makeFolder())
-        #expect(r.status == 64 && r.stderr.contains("--fraction 0.0000001 of 1000 stored records targets none"), "\(r.stderr)")
-        let tenth = try await CLI.run(["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--out", "-", "--quiet"],
-                                tmpdir: CLI.makeFolder())
+        let r = try await CLI.run(
+            [
+                "run", "--operation", "update", "--strategy", "fetch-update", "--fraction", "1e-7", "--rows", "1000",
+                "--out", "-", "--quiet",
+            ], tmpdir: CLI.makeFolder())
+        #expect(
+            r.status == 64 && r.stderr.contains("--fraction 0.0000001 of 1000 stored records targets none"),
+            "\(r.stderr)")
+        let tenth = try await CLI.run(
+            ["run", "--operation", "update", "--strategy", "fetch-update", "--rows", "1000", "--out", "-", "--quiet"],
+            tmpdir: CLI.makeFolder())
         let t = try CLI.parseCSV(tenth.stdout)
         #expect(t[1][t[0].firstIndex(of: "fraction")!] == "0.1000")
     }

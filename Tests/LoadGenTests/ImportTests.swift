@@ -9,7 +9,8 @@ import Testing
     /// and without it the run names the year the value would land in.
     @Test func aGeoJSONFeedReadsThroughKeyPathsAndATimeUnit() async throws {
         let dir = CLI.makeFolder()
-        let model = ModelCommandTests.model("""
+        let model = ModelCommandTests.model(
+            """
             <model><entity name="Quake"><attribute name="code" attributeType="String"/>\
             <attribute name="magnitude" attributeType="Double" defaultValueString="0"/>\
             <attribute name="place" optional="YES" attributeType="String"/><attribute name="time" attributeType="Date"/>\
@@ -22,18 +23,27 @@ import Testing
                 + #""geometry": {"type": "Point", "coordinates": [-150.1, 61.2, 10]}}"#
         }
         let feed = dir + "/quakes.geojson"
-        try #"{"type": "FeatureCollection", "metadata": {"count": 40}, "features": ["# .appending(features.joined(separator: ", ") + "]}")
-            .write(toFile: feed, atomically: true, encoding: .utf8)
+        try #"{"type": "FeatureCollection", "metadata": {"count": 40}, "features": ["#.appending(
+            features.joined(separator: ", ") + "]}"
+        )
+        .write(toFile: feed, atomically: true, encoding: .utf8)
         let map = "code=properties.code,magnitude=properties.mag,place=properties.place,time=properties.time"
-        let base = ["run", "--model", model, "--input", feed, "--input-path", "/features", "--strategy", "batch-upsert", "--no-limit"]
+        let base = [
+            "run", "--model", model, "--input", feed, "--input-path", "/features", "--strategy", "batch-upsert",
+            "--no-limit",
+        ]
         let r = try await CLI.run(base + ["--map", map + ":ms", "--out", dir + "/r.csv", "--quiet"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let row = try #require(try CLI.rows(dir + "/r.csv").first)
         // 40 features, 30 codes; each code's last copy's values in the store (the reader's own
         // test pins the values: WorkloadTests.ImportFileTests).
-        #expect(row["status"] == "ok" && row["store_rows"] == "30" && row["duplicates"] == "0" && row["stale"] == "0", "\(row)")
+        #expect(
+            row["status"] == "ok" && row["store_rows"] == "30" && row["duplicates"] == "0" && row["stale"] == "0",
+            "\(row)")
         let seconds = try await CLI.run(base + ["--map", map, "--quiet"], tmpdir: dir)
-        #expect(seconds.status == 65 && seconds.stderr.contains("1700000000000, which as seconds since 1970 is in the year 55840")
+        #expect(
+            seconds.status == 65
+                && seconds.stderr.contains("1700000000000, which as seconds since 1970 is in the year 55840")
                 && seconds.stderr.contains("--map ATTRIBUTE=MEMBER:ms"), "\(seconds.stderr)")
         let deep = try await CLI.run(base + ["--map", "code=properties.ids.code", "--quiet"], tmpdir: dir)
         #expect(deep.status == 64 && deep.stderr.contains("give at most one dot"), "\(deep.stderr)")
@@ -44,10 +54,13 @@ import Testing
         for format in ["json", "ndjson"] {
             for dataset in ["expenses", "photos"] {
                 // One file per dataset: generate replaces only an earlier generate of the same records.
-                let a = dir + "/a-\(dataset).\(format)", b = dir + "/b-\(dataset).\(format)"
+                let a = dir + "/a-\(dataset).\(format)"
+                let b = dir + "/b-\(dataset).\(format)"
                 for path in [a, b] {
-                    let r = try await CLI.run(["generate", "--dataset", dataset, "--rows", "3000", "--dup-rate", "0.2",
-                                         "--key-dist", "zipf", "--seed", "9", "--payload-bytes", "64", "--out", path, "--quiet"])
+                    let r = try await CLI.run([
+                        "generate", "--dataset", dataset, "--rows", "3000", "--dup-rate", "0.2",
+                        "--key-dist", "zipf", "--seed", "9", "--payload-bytes", "64", "--out", path, "--quiet",
+                    ])
                     #expect(r.status == 0, "\(r.stderr)")
                 }
                 #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
@@ -57,18 +70,29 @@ import Testing
 
     @Test func importGivesTheGeneratedKeysAndValues() async throws {
         let dir = CLI.makeFolder()
-        let file = dir + "/e.ndjson", out = dir + "/runs.csv", store = dir + "/kept.sqlite"
-        #expect(try await CLI.run(["generate", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4", "--out", file]).status == 0)
-        let r = try await CLI.run(["run", "--strategy", "prefetch", "--input", file, "--out", out, "--store", store, "--quiet"],
-                            tmpdir: dir)
+        let file = dir + "/e.ndjson"
+        let out = dir + "/runs.csv"
+        let store = dir + "/kept.sqlite"
+        #expect(
+            try await CLI.run(["generate", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4", "--out", file]).status
+                == 0)
+        let r = try await CLI.run(
+            ["run", "--strategy", "prefetch", "--input", file, "--out", out, "--store", store, "--quiet"],
+            tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let row = try CLI.row(of: "prefetch", in: out)
         #expect(row["rows"] == "2000" && row["unique_keys"] == "1800" && row["input"] == file)
-        #expect(row["store_rows"] == "1800" && row["lost"] == "0" && row["duplicates"] == "0" && row["bad_links"] == "0")
+        #expect(
+            row["store_rows"] == "1800" && row["lost"] == "0" && row["duplicates"] == "0" && row["bad_links"] == "0")
         // The same spec generated directly lands the same values in a store.
         let direct = dir + "/direct.sqlite"
-        #expect(try await CLI.run(["run", "--strategy", "prefetch", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4",
-                             "--store", direct, "--quiet"], tmpdir: dir).status == 0)
+        #expect(
+            try await CLI.run(
+                [
+                    "run", "--strategy", "prefetch", "--rows", "2000", "--dup-rate", "0.1", "--seed", "4",
+                    "--store", direct, "--quiet",
+                ], tmpdir: dir
+            ).status == 0)
         await #expect(try dump(store) == dump(direct))
     }
 
@@ -76,12 +100,15 @@ import Testing
     func dump(_ path: String) async throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", """
+        p.arguments = [
+            "python3", "-c",
+            """
             import sqlite3, sys
             c = sqlite3.connect(sys.argv[1])
             for r in c.execute('select e.ZEXTERNALID, e.ZAMOUNT, e.ZDATE, e.ZNOTE, c.ZNAME from ZEXPENSE e join ZCATEGORY c on c.Z_PK = e.ZCATEGORY order by 1'):
                 print(r)
-            """, path]
+            """, path,
+        ]
         let pipe = Pipe()
         p.standardOutput = pipe
         try p.run()
@@ -94,7 +121,10 @@ import Testing
     static let malformed: [(String, String, String)] = [
         ("bad-json", "{\"expenses\": [\n\(good),\n{\"id\": \"b\",, }]}", "record 2"),
         ("missing-key", good + "\n" + good.replacingOccurrences(of: #""id": "a", "#, with: "") + "\n", "record 2"),
-        ("wrong-type", "{\"expenses\": [\(good), \(good), " + good.replacingOccurrences(of: #""x""#, with: "7") + "]}", "record 3"),
+        (
+            "wrong-type",
+            "{\"expenses\": [\(good), \(good), " + good.replacingOccurrences(of: #""x""#, with: "7") + "]}", "record 3"
+        ),
         ("truncated", "{\"expenses\": [\n\(good),\n\(good.prefix(50))", "record 2"),
         ("empty", "", "empty"),
         ("binary", "\u{7f}ELF\u{2}\u{1}\u{1}\u{0}\u{0}", "byte 0"),
@@ -103,7 +133,8 @@ import Testing
     @Test(arguments: malformed)
     func malformedInputExits65AndLeavesNothing(name: String, content: String, mentions: String) async throws {
         let dir = CLI.makeFolder()
-        let file = dir + "/\(name).json", out = dir + "/runs.csv"
+        let file = dir + "/\(name).json"
+        let out = dir + "/runs.csv"
         _ = FileManager.default.createFile(atPath: file, contents: Data(content.utf8))
         let r = try await CLI.run(["run", "--strategy", "context-reset", "--input", file, "--out", out], tmpdir: dir)
         #expect(r.status == 65, "\(name): \(r.stderr)")
@@ -123,8 +154,11 @@ import Testing
     @Test func openLoopRecordsLatencyAndTheScreen() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--strategy", "context-reset", "--rows", "2000", "--rate", "40000", "--view-context",
-                             "--out", out, "--quiet"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "context-reset", "--rows", "2000", "--rate", "40000", "--view-context",
+                "--out", out, "--quiet",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let row = try CLI.row(of: "context-reset", in: out)
         for column in ["latency_p50_ms", "latency_p99_ms", "latency_max_ms", "merge_ms_total", "kept_up"] {

@@ -8,8 +8,10 @@ import Testing
         .deletingLastPathComponent().path
 
     /// Runs `executable` with `environment` added; stdout and stderr together.
-    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-             cwd: String? = nil) async throws -> (status: Int32, output: String) {
+    func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        cwd: String? = nil
+    ) async throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
@@ -30,7 +32,9 @@ import Testing
     static func renamedRuns(_ path: String, to copy: String) throws -> String {
         let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
         let id = try #require(records.first?.firstIndex(of: "run_id"))
-        let renamed = records.enumerated().map { n, r in n == 0 ? r : r.enumerated().map { $0.offset == id ? "night" + $0.element : $0.element } }
+        let renamed = records.enumerated().map { n, r in
+            n == 0 ? r : r.enumerated().map { $0.offset == id ? "night" + $0.element : $0.element }
+        }
         try renamed.map { $0.map(ResultsFixture.quote).joined(separator: ",") + "\r\n" }.joined()
             .write(toFile: copy, atomically: true, encoding: .utf8)
         return copy
@@ -42,7 +46,11 @@ import Testing
         let records = try CLI.parseCSV(String(contentsOfFile: path, encoding: .utf8))
         let index = try #require(records.first?.firstIndex(of: column))
         let scaled = records.enumerated().map { n, r in
-            n == 0 ? r : r.enumerated().map { $0.offset == index ? String(Int((Double($0.element) ?? 0) * factor)) : $0.element }
+            n == 0
+                ? r
+                : r.enumerated().map {
+                    $0.offset == index ? String(Int((Double($0.element) ?? 0) * factor)) : $0.element
+                }
         }
         try scaled.map { $0.map(ResultsFixture.quote).joined(separator: ",") + "\r\n" }.joined()
             .write(toFile: copy, atomically: true, encoding: .utf8)
@@ -57,28 +65,33 @@ import Testing
     /// The workflow as GitHub reads it: built once, sharded, compared whatever the shards did,
     /// with the baseline's toolchain, history kept and the report in the job summary.
     @Test func theWorkflowBuildsOnceComparesAlwaysAndKeepsHistory() async throws {
-        let check = try await run("/usr/bin/env", ["python3", "-c", """
-            import csv, sys, yaml
-            w = yaml.safe_load(open(sys.argv[1]))
-            jobs = w["jobs"]
-            on = w.get(True, w.get("on"))   # YAML 1.1 reads the key `on` as true
-            assert "schedule" in on and "rebaseline" in on["workflow_dispatch"]["inputs"], "triggers"
-            images = {name: job["container"] for name, job in jobs.items()}
-            assert len(set(images.values())) == 1, images
-            version = next(csv.DictReader(open(sys.argv[2])))["swift_version"]
-            assert images["build"].startswith("swift:" + version + "."), (images["build"], version)
-            assert jobs["shard"]["needs"] == "build" and len(jobs["shard"]["strategy"]["matrix"]["shard"]) >= 2
-            assert not any("swift build" in s.get("run", "") for j in ("shard", "compare") for s in jobs[j]["steps"]), "rebuilds"
-            assert jobs["compare"]["needs"] == ["build", "shard"] and "!cancelled()" in jobs["compare"]["if"], "compare always"
-            steps = jobs["compare"]["steps"]
-            uses = [s.get("uses", "") for s in steps]
-            assert not any("cache" in u for u in uses), "the history is kept on a branch, not in the cache"
-            runs = "\\n".join(s.get("run", "") for j in jobs.values() for s in j["steps"])
-            assert "scripts/nightly-ci compare" in runs and "scripts/nightly-ci suite" in runs and "scripts/nightly-ci baseline" in runs
-            assert "NIGHTLY_FAILED_JOBS" in str(steps)
-            print("ok")
-            """, Self.checkout + "/.github/workflows/nightly.yml",
-                                             Self.checkout + "/results/baseline.csv"])
+        let check = try await run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import csv, sys, yaml
+                w = yaml.safe_load(open(sys.argv[1]))
+                jobs = w["jobs"]
+                on = w.get(True, w.get("on"))   # YAML 1.1 reads the key `on` as true
+                assert "schedule" in on and "rebaseline" in on["workflow_dispatch"]["inputs"], "triggers"
+                images = {name: job["container"] for name, job in jobs.items()}
+                assert len(set(images.values())) == 1, images
+                version = next(csv.DictReader(open(sys.argv[2])))["swift_version"]
+                assert images["build"].startswith("swift:" + version + "."), (images["build"], version)
+                assert jobs["shard"]["needs"] == "build" and len(jobs["shard"]["strategy"]["matrix"]["shard"]) >= 2
+                assert not any("swift build" in s.get("run", "") for j in ("shard", "compare") for s in jobs[j]["steps"]), "rebuilds"
+                assert jobs["compare"]["needs"] == ["build", "shard"] and "!cancelled()" in jobs["compare"]["if"], "compare always"
+                steps = jobs["compare"]["steps"]
+                uses = [s.get("uses", "") for s in steps]
+                assert not any("cache" in u for u in uses), "the history is kept on a branch, not in the cache"
+                runs = "\\n".join(s.get("run", "") for j in jobs.values() for s in j["steps"])
+                assert "scripts/nightly-ci compare" in runs and "scripts/nightly-ci suite" in runs and "scripts/nightly-ci baseline" in runs
+                assert "NIGHTLY_FAILED_JOBS" in str(steps)
+                print("ok")
+                """, Self.checkout + "/.github/workflows/nightly.yml",
+                Self.checkout + "/results/baseline.csv",
+            ])
         #expect(check.status == 0 && check.output.contains("ok"), "\(check.output)")
     }
 
@@ -87,11 +100,15 @@ import Testing
     @Test func theWorkflowsCommandsRunHere() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/suite"
-        try "--strategy batch,prefetch --rows 800 --repeat 3\n--strategy one-writer --rows 800 --writers 2 --repeat 3 --no-limit\n"
+        try
+            "--strategy batch,prefetch --rows 800 --repeat 3\n--strategy one-writer --rows 800 --writers 2 --repeat 3 --no-limit\n"
             .write(toFile: suite, atomically: true, encoding: .utf8)
         let summary = dir + "/summary.md"
-        let env = ["LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "NIGHTLY_RESULTS": dir + "/results",
-                   "NIGHTLY_BASELINE": dir + "/baseline.csv", "GITHUB_STEP_SUMMARY": summary, "TMPDIR": dir + "/", "LOADGEN_GIT_REV": "test"]
+        let env = [
+            "LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "NIGHTLY_RESULTS": dir + "/results",
+            "NIGHTLY_BASELINE": dir + "/baseline.csv", "GITHUB_STEP_SUMMARY": summary, "TMPDIR": dir + "/",
+            "LOADGEN_GIT_REV": "test",
+        ]
         // A baseline of two runs of both shards.
         var runs: [String] = []
         for night in 1...2 {
@@ -102,7 +119,8 @@ import Testing
                 runs.append(out)
             }
         }
-        let joined = try await script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv"] + runs, environment: env)
+        let joined = try await script(
+            ["scripts/nightly-ci", "baseline", dir + "/baseline.csv"] + runs, environment: env)
         #expect(joined.status == 0 && joined.output.contains("from 4 runs"), "\(joined.output)")
         // Tonight, both shards: clean, reported in the job summary, kept in the history.
         let tonight = [dir + "/night-1.csv", dir + "/night-2.csv"]
@@ -132,18 +150,25 @@ import Testing
         let base = try await CompareTests.base
         let other = try base.write("swift-6.2.csv") { row in row["swift_version"] = "6.2" }
         let refused = try await CLI.run(["compare", other, base.path])
-        #expect(refused.status == 2 && refused.stderr.contains("Swift 6.2") && refused.stderr.contains("--cross-machine"),
-                "\(refused.stderr)")
+        #expect(
+            refused.status == 2 && refused.stderr.contains("Swift 6.2") && refused.stderr.contains("--cross-machine"),
+            "\(refused.stderr)")
         let slower = try base.write("slower-elsewhere.csv") { row in
             if let v = Double(row["vs_limit"] ?? ""), row["strategy"] == "prefetch" { row["vs_limit"] = String(v / 2) }
         }
         let across = try await CLI.run(["compare", other, slower, "--cross-machine"])
-        #expect(across.status == 0 && across.stdout.contains("Time, memory, instructions and allocations across machines"), "\(across.stdout)")
+        #expect(
+            across.status == 0 && across.stdout.contains("Time, memory, instructions and allocations across machines"),
+            "\(across.stdout)")
         #expect(across.stdout.contains("across machines: not judged"))
         let more = try base.write("more-statements-elsewhere.csv") { row in
-            if row["strategy"] == "prefetch", let n = Int(row["sql_statements"] ?? "") { row["sql_statements"] = String(n + 1) }
+            if row["strategy"] == "prefetch", let n = Int(row["sql_statements"] ?? "") {
+                row["sql_statements"] = String(n + 1)
+            }
         }
-        #expect(try await CLI.run(["compare", other, more, "--cross-machine"]).status == 1, "work is judged across machines")
+        #expect(
+            try await CLI.run(["compare", other, more, "--cross-machine"]).status == 1, "work is judged across machines"
+        )
     }
 
     /// Near misses and what the noisy rule can see are in the report, with numbers.
@@ -151,15 +176,22 @@ import Testing
         let base = try await CompareTests.base
         var k = 0.0
         let tight = try base.write("tight-nm.csv") { row in
-            if row["strategy"] == "context-reset" { k += 1; row["vs_limit"] = String(0.50 + 0.005 * k) }
+            if row["strategy"] == "context-reset" {
+                k += 1
+                row["vs_limit"] = String(0.50 + 0.005 * k)
+            }
         }
         k = 0
         let slower = try base.write("slower-nm.csv") { row in
-            if row["strategy"] == "context-reset" { k += 1; row["vs_limit"] = String((0.50 + 0.005 * k) * 0.93) }
+            if row["strategy"] == "context-reset" {
+                k += 1
+                row["vs_limit"] = String((0.50 + 0.005 * k) * 0.93)
+            }
         }
         let r = try await CLI.run(["compare", tight, slower])
         #expect(r.status == 0, "\(r.stdout)")
-        #expect(r.stdout.contains("### Near misses") && r.stdout.contains("| context-reset") && r.stdout.contains("-7.0 %")
+        #expect(
+            r.stdout.contains("### Near misses") && r.stdout.contains("| context-reset") && r.stdout.contains("-7.0 %")
                 && r.stdout.contains("within the ±10.0 % threshold"), "\(r.stdout)")
         #expect(r.stdout.contains("### What the noisy rule can see") && r.stdout.contains("| vs_limit |"))
     }
@@ -168,13 +200,22 @@ import Testing
     /// pass), and a figure that wanders keeps a tolerance of three times its spread.
     @Test func nearExactToleranceFollowsRepeatability() async throws {
         let base = try await CompareTests.base
-        let exact = try base.write("instr-exact.csv") { row in if row["strategy"] == "prefetch" { row["instructions"] = "1000000000" } }
-        let plus = try base.write("instr-plus.csv") { row in if row["strategy"] == "prefetch" { row["instructions"] = "1014000000" } }
+        let exact = try base.write("instr-exact.csv") { row in
+            if row["strategy"] == "prefetch" { row["instructions"] = "1000000000" }
+        }
+        let plus = try base.write("instr-plus.csv") { row in
+            if row["strategy"] == "prefetch" { row["instructions"] = "1014000000" }
+        }
         let r = try await CLI.run(["compare", exact, plus])
-        #expect(r.status == 1 && r.stdout.contains("| instructions |") && r.stdout.contains("more than ±0.50 %"), "\(r.stdout)")
+        #expect(
+            r.status == 1 && r.stdout.contains("| instructions |") && r.stdout.contains("more than ±0.50 %"),
+            "\(r.stdout)")
         var k = 0
         let wandering = try base.write("instr-wander.csv") { row in
-            if row["strategy"] == "prefetch" { k += 1; row["instructions"] = String(1_000_000_000 + 3_000_000 * (k % 5)) }
+            if row["strategy"] == "prefetch" {
+                k += 1
+                row["instructions"] = String(1_000_000_000 + 3_000_000 * (k % 5))
+            }
         }
         // Spread 1.2 %: tolerance 3.6 %, so 1.014 G against a median of 1.006 G passes.
         let w = try await CLI.run(["compare", wandering, plus])
@@ -187,73 +228,78 @@ import Testing
     /// runner baseline is refused when a shard failed; each night judges time against the last
     /// green night.
     @Test func theWorkflowsCanBlockAMergeAndKeepTheirHistoryOnce() async throws {
-        let check = try await run("/usr/bin/env", ["python3", "-c", """
-            import sys, yaml
-            gate = yaml.safe_load(open(sys.argv[1]))
-            nightly = yaml.safe_load(open(sys.argv[2]))
-            on = gate.get(True, gate.get("on"))
-            assert "pull_request" in on, on
-            for name, w in (("gate", gate), ("nightly", nightly)):
-                assert w["permissions"] == {"contents": "read"}, (name, w.get("permissions"))
-                assert "group" in w["concurrency"], name
-                for job, spec in w["jobs"].items():
-                    assert "timeout-minutes" in spec, (name, job)
-            assert gate["concurrency"]["cancel-in-progress"] is True
-            runs = "\\n".join(s.get("run", "") for j in gate["jobs"].values() for s in j["steps"])
-            assert "scripts/nightly --against" in runs and "pull_request.base.sha" in str(gate), runs
-            assert all(j["timeout-minutes"] <= 40 for j in gate["jobs"].values()), "the gate fits 40 minutes cold"
-            # Issue 46, 4: warm, the base comes from a cache main's pushes fill, by commit.
-            assert "push" in on and "gate-base-${{ github.event.pull_request.base.sha }}" in str(gate["jobs"]["ab"])
-            assert "gate-base-${{ github.sha }}" in str(gate["jobs"]["base"]) and "restore-mtime" in str(gate["jobs"]["ab"])
-            # Issue 47, 2: the history lives on a branch, not in the cache (evicted after 7 days
-            # unused); the compare job has the commits to name since the last green night.
-            compare = nightly["jobs"]["compare"]
-            steps = compare["steps"]
-            assert not any("cache" in s.get("uses", "") for j in nightly["jobs"].values() for s in j["steps"]), "no cache"
-            runs = [s.get("run", "") for s in steps]
-            assert any("history-restore loadgen-history" in r for r in runs) and any("history-save loadgen-history" in r for r in runs)
-            assert compare["permissions"] == {"contents": "write"}
-            assert steps[0]["with"]["fetch-depth"] == 0, steps[0]
-            assert "history-restore loadgen-history" in str(nightly["jobs"]["ab"])
-            joins = [s for s in steps if "nightly-ci baseline" in s.get("run", "")]
-            assert joins and "needs.shard.result == 'success'" in joins[0]["if"], joins
-            ab = nightly["jobs"]["ab"]
-            assert "last-green" in str(ab) and "scripts/nightly --against" in str(ab)
-            # Issue 47, 5: every action pinned by commit, Dependabot proposing new ones.
-            import re, os
-            macos = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "macos.yml")))
-            # Issue 48, 2: a macOS job builds, runs the portable tests and one real run.
-            mac = macos["jobs"]["build-and-run"]
-            # The README's two commands, as a Mac user types them; scripts/test picks the tests there.
-            assert mac["runs-on"].startswith("macos") and "scripts/test" in str(mac["steps"])
-            assert "scripts/loadgen run --strategy batch,context-reset --rows 10k" in str(mac["steps"])
-            assert "HostTests" in open(os.path.join(os.path.dirname(sys.argv[1]), "..", "..", "scripts", "test")).read()
-            for w in (gate, nightly, macos, yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "gate-comment.yml")))):
-                for j in w["jobs"].values():
-                    for step in j["steps"]:
-                        if "uses" in step:
-                            assert re.fullmatch(r"[A-Za-z0-9_./-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
-            # Issue 47, 1: the comment reaches a fork's pull request too (GitHub's documented split): the
-            # gate uploads it with the pull request's number, whatever its outcome; gate-comment runs
-            # when the gate completes, with a token that may write, and runs no code of the pull request.
-            steps = gate["jobs"]["ab"]["steps"]
-            upload = [s for s in steps if s.get("with", {}).get("name") == "gate-comment"]
-            assert upload and upload[0]["if"] == "always()", upload
-            assert any("pr-number" in s.get("run", "") and s.get("if") == "always()" for s in steps)
-            assert "GATE_REPORT_URL" in str(steps)
-            comment = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "gate-comment.yml")))
-            trigger = comment.get(True, comment.get("on"))
-            assert trigger["workflow_run"]["workflows"] == ["gate"] and trigger["workflow_run"]["types"] == ["completed"]
-            assert comment["permissions"]["pull-requests"] == "write" and "contents" in comment["permissions"]
-            job = comment["jobs"]["comment"]
-            assert "workflow_run.event == 'pull_request'" in job["if"]
-            assert not any("checkout" in s.get("uses", "") for s in job["steps"]), "no code of the pull request runs here"
-            script = str(job["steps"])
-            assert "run-id" in script and "pr-number" in script and "updateComment" in script and "loadgen-gate" in script
-            deps = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "..", "dependabot.yml")))
-            assert any(u["package-ecosystem"] == "github-actions" for u in deps["updates"]), deps
-            print("ok")
-            """, Self.checkout + "/.github/workflows/gate.yml", Self.checkout + "/.github/workflows/nightly.yml"])
+        let check = try await run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sys, yaml
+                gate = yaml.safe_load(open(sys.argv[1]))
+                nightly = yaml.safe_load(open(sys.argv[2]))
+                on = gate.get(True, gate.get("on"))
+                assert "pull_request" in on, on
+                for name, w in (("gate", gate), ("nightly", nightly)):
+                    assert w["permissions"] == {"contents": "read"}, (name, w.get("permissions"))
+                    assert "group" in w["concurrency"], name
+                    for job, spec in w["jobs"].items():
+                        assert "timeout-minutes" in spec, (name, job)
+                assert gate["concurrency"]["cancel-in-progress"] is True
+                runs = "\\n".join(s.get("run", "") for j in gate["jobs"].values() for s in j["steps"])
+                assert "scripts/nightly --against" in runs and "pull_request.base.sha" in str(gate), runs
+                assert all(j["timeout-minutes"] <= 40 for j in gate["jobs"].values()), "the gate fits 40 minutes cold"
+                # Issue 46, 4: warm, the base comes from a cache main's pushes fill, by commit.
+                assert "push" in on and "gate-base-${{ github.event.pull_request.base.sha }}" in str(gate["jobs"]["ab"])
+                assert "gate-base-${{ github.sha }}" in str(gate["jobs"]["base"]) and "restore-mtime" in str(gate["jobs"]["ab"])
+                # Issue 47, 2: the history lives on a branch, not in the cache (evicted after 7 days
+                # unused); the compare job has the commits to name since the last green night.
+                compare = nightly["jobs"]["compare"]
+                steps = compare["steps"]
+                assert not any("cache" in s.get("uses", "") for j in nightly["jobs"].values() for s in j["steps"]), "no cache"
+                runs = [s.get("run", "") for s in steps]
+                assert any("history-restore loadgen-history" in r for r in runs) and any("history-save loadgen-history" in r for r in runs)
+                assert compare["permissions"] == {"contents": "write"}
+                assert steps[0]["with"]["fetch-depth"] == 0, steps[0]
+                assert "history-restore loadgen-history" in str(nightly["jobs"]["ab"])
+                joins = [s for s in steps if "nightly-ci baseline" in s.get("run", "")]
+                assert joins and "needs.shard.result == 'success'" in joins[0]["if"], joins
+                ab = nightly["jobs"]["ab"]
+                assert "last-green" in str(ab) and "scripts/nightly --against" in str(ab)
+                # Issue 47, 5: every action pinned by commit, Dependabot proposing new ones.
+                import re, os
+                macos = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "macos.yml")))
+                # Issue 48, 2: a macOS job builds, runs the portable tests and one real run.
+                mac = macos["jobs"]["build-and-run"]
+                # The README's two commands, as a Mac user types them; scripts/test picks the tests there.
+                assert mac["runs-on"].startswith("macos") and "scripts/test" in str(mac["steps"])
+                assert "scripts/loadgen run --strategy batch,context-reset --rows 10k" in str(mac["steps"])
+                assert "HostTests" in open(os.path.join(os.path.dirname(sys.argv[1]), "..", "..", "scripts", "test")).read()
+                for w in (gate, nightly, macos, yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "gate-comment.yml")))):
+                    for j in w["jobs"].values():
+                        for step in j["steps"]:
+                            if "uses" in step:
+                                assert re.fullmatch(r"[A-Za-z0-9_./-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+                # Issue 47, 1: the comment reaches a fork's pull request too (GitHub's documented split): the
+                # gate uploads it with the pull request's number, whatever its outcome; gate-comment runs
+                # when the gate completes, with a token that may write, and runs no code of the pull request.
+                steps = gate["jobs"]["ab"]["steps"]
+                upload = [s for s in steps if s.get("with", {}).get("name") == "gate-comment"]
+                assert upload and upload[0]["if"] == "always()", upload
+                assert any("pr-number" in s.get("run", "") and s.get("if") == "always()" for s in steps)
+                assert "GATE_REPORT_URL" in str(steps)
+                comment = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "gate-comment.yml")))
+                trigger = comment.get(True, comment.get("on"))
+                assert trigger["workflow_run"]["workflows"] == ["gate"] and trigger["workflow_run"]["types"] == ["completed"]
+                assert comment["permissions"]["pull-requests"] == "write" and "contents" in comment["permissions"]
+                job = comment["jobs"]["comment"]
+                assert "workflow_run.event == 'pull_request'" in job["if"]
+                assert not any("checkout" in s.get("uses", "") for s in job["steps"]), "no code of the pull request runs here"
+                script = str(job["steps"])
+                assert "run-id" in script and "pr-number" in script and "updateComment" in script and "loadgen-gate" in script
+                deps = yaml.safe_load(open(os.path.join(os.path.dirname(sys.argv[1]), "..", "dependabot.yml")))
+                assert any(u["package-ecosystem"] == "github-actions" for u in deps["updates"]), deps
+                print("ok")
+                """, Self.checkout + "/.github/workflows/gate.yml", Self.checkout + "/.github/workflows/nightly.yml",
+            ])
         #expect(check.status == 0 && check.output.contains("ok"), "\(check.output)")
     }
 
@@ -265,34 +311,39 @@ import Testing
         let dir = CLI.makeFolder()
         let harness = dir + "/harness.js"
         try #"""
-            const fs = require('fs');
-            const yamlScript = fs.readFileSync(process.argv[2], 'utf8');
-            const calls = [], failed = [];
-            const pulls = { 7: { head: { sha: 'abc', repo: { full_name: 'fork/app' } } },
-                            8: { head: { sha: 'def', repo: { full_name: 'someone/app' } } },
-                            10: { head: { sha: 'abc', repo: { full_name: 'other/app' } } } };
-            const github = {
-              rest: {
-                pulls: { get: async ({ pull_number }) => { if (!pulls[pull_number]) throw new Error('Not Found'); return { data: pulls[pull_number] }; } },
-                issues: { listComments: 'listComments',
-                          updateComment: async (a) => calls.push(['update', a.comment_id, a.body.length]),
-                          createComment: async (a) => calls.push(['create', a.issue_number, a.body.length]) },
-              },
-              paginate: async () => [],
-            };
-            const context = { repo: { owner: 'owner', repo: 'app' },
-                              payload: { workflow_run: { head_sha: 'abc', head_repository: { full_name: 'fork/app' }, html_url: 'https://run' } } };
-            const core = { setFailed: (m) => failed.push(m) };
-            const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
-            new AsyncFunction('require', 'github', 'context', 'core', yamlScript)(require, github, context, core)
-              .then(() => console.log(JSON.stringify({ calls, failed })));
-            """#.write(toFile: harness, atomically: true, encoding: .utf8)
-        let extract = try await run("/usr/bin/env", ["python3", "-c", """
-            import sys, yaml
-            w = yaml.safe_load(open(sys.argv[1]))
-            step = [s for s in w["jobs"]["comment"]["steps"] if "github-script" in s.get("uses", "")][0]
-            open(sys.argv[2], "w").write(step["with"]["script"])
-            """, Self.checkout + "/.github/workflows/gate-comment.yml", dir + "/script.js"])
+        const fs = require('fs');
+        const yamlScript = fs.readFileSync(process.argv[2], 'utf8');
+        const calls = [], failed = [];
+        const pulls = { 7: { head: { sha: 'abc', repo: { full_name: 'fork/app' } } },
+                        8: { head: { sha: 'def', repo: { full_name: 'someone/app' } } },
+                        10: { head: { sha: 'abc', repo: { full_name: 'other/app' } } } };
+        const github = {
+          rest: {
+            pulls: { get: async ({ pull_number }) => { if (!pulls[pull_number]) throw new Error('Not Found'); return { data: pulls[pull_number] }; } },
+            issues: { listComments: 'listComments',
+                      updateComment: async (a) => calls.push(['update', a.comment_id, a.body.length]),
+                      createComment: async (a) => calls.push(['create', a.issue_number, a.body.length]) },
+          },
+          paginate: async () => [],
+        };
+        const context = { repo: { owner: 'owner', repo: 'app' },
+                          payload: { workflow_run: { head_sha: 'abc', head_repository: { full_name: 'fork/app' }, html_url: 'https://run' } } };
+        const core = { setFailed: (m) => failed.push(m) };
+        const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+        new AsyncFunction('require', 'github', 'context', 'core', yamlScript)(require, github, context, core)
+          .then(() => console.log(JSON.stringify({ calls, failed })));
+        """#.write(toFile: harness, atomically: true, encoding: .utf8)
+        let extract = try await run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sys, yaml
+                w = yaml.safe_load(open(sys.argv[1]))
+                step = [s for s in w["jobs"]["comment"]["steps"] if "github-script" in s.get("uses", "")][0]
+                open(sys.argv[2], "w").write(step["with"]["script"])
+                """, Self.checkout + "/.github/workflows/gate-comment.yml", dir + "/script.js",
+            ])
         #expect(extract.status == 0, "\(extract.output)")
         func post(_ number: String, bodyLength: Int = 100) async throws -> String {
             try FileManager.default.createDirectory(atPath: dir + "/gate-comment", withIntermediateDirectories: true)
@@ -322,9 +373,12 @@ import Testing
         _ = try await run(git, ["init", "-q", "--bare", dir + "/origin.git"])
         _ = try await run(git, ["clone", "-q", dir + "/origin.git", dir + "/clone"])
         try FileManager.default.createDirectory(atPath: dir + "/clone/scripts", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.checkout + "/scripts/nightly-ci", toPath: dir + "/clone/scripts/nightly-ci")
+        try FileManager.default.copyItem(
+            atPath: Self.checkout + "/scripts/nightly-ci", toPath: dir + "/clone/scripts/nightly-ci")
         try "".write(toFile: dir + "/gitconfig", atomically: true, encoding: .utf8)
-        let env = ["NIGHTLY_RESULTS": dir + "/results", "GIT_CONFIG_GLOBAL": dir + "/gitconfig", "GIT_CONFIG_NOSYSTEM": "1"]
+        let env = [
+            "NIGHTLY_RESULTS": dir + "/results", "GIT_CONFIG_GLOBAL": dir + "/gitconfig", "GIT_CONFIG_NOSYSTEM": "1",
+        ]
         return (dir, git, dir + "/clone/scripts/nightly-ci", env)
     }
 
@@ -348,7 +402,8 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/results/history.csv", encoding: .utf8) == "run_id,x\na-1,1\nb-1,2\n")
         #expect(try String(contentsOfFile: dir + "/results/last-green", encoding: .utf8) == "abc123\n")
         let log = try await run(git, ["--git-dir", dir + "/origin.git", "log", "--format=%s", "loadgen-history"])
-        #expect(log.output.split(separator: "\n").count == 2 && log.output.hasPrefix("nightly history, "), "\(log.output)")
+        #expect(
+            log.output.split(separator: "\n").count == 2 && log.output.hasPrefix("nightly history, "), "\(log.output)")
     }
 
     /// Issue 58, item 2: the history rotates, one file a month on the branch, by each row's
@@ -357,13 +412,17 @@ import Testing
     /// saved before the rotation.
     @Test func theHistoryRotatesByMonth() async throws {
         var (dir, git, script, env) = try await historyClone()
-        env.merge(["GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid", "GIT_COMMITTER_NAME": "t",
-                   "GIT_COMMITTER_EMAIL": "t@t.invalid"]) { _, new in new }
+        env.merge([
+            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid", "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@t.invalid",
+        ]) { _, new in new }
         // A branch from before the rotation: one history.csv.
         let legacy = "run_id,started_at,x\nold-1,2026-10-30T01:00:00Z,0\n"
         try legacy.write(toFile: dir + "/clone/history.csv", atomically: true, encoding: .utf8)
-        for arguments in [["checkout", "-q", "-b", "loadgen-history"], ["add", "history.csv"], ["commit", "-q", "-m", "old"],
-                          ["push", "-q", "origin", "loadgen-history"]] {
+        for arguments in [
+            ["checkout", "-q", "-b", "loadgen-history"], ["add", "history.csv"], ["commit", "-q", "-m", "old"],
+            ["push", "-q", "origin", "loadgen-history"],
+        ] {
             let r = try await run(git, ["-C", dir + "/clone"] + arguments, environment: env)
             #expect(r.status == 0, "\(arguments): \(r.output)")
         }
@@ -378,9 +437,12 @@ import Testing
             #expect(saved.status == 0, "\(saved.output)")
             let tree = try await run(git, ["--git-dir", dir + "/origin.git", "ls-tree", "loadgen-history"])
             let files = tree.output.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) ?? "" }
-            #expect(!files.contains("history.csv") && files.contains("history-2026-10.csv") && files.contains("history-2026-11.csv"),
-                    "\(tree.output)")
-            let november = tree.output.split(separator: "\n").first { $0.hasSuffix("history-2026-11.csv") }.map(String.init) ?? ""
+            #expect(
+                !files.contains("history.csv") && files.contains("history-2026-10.csv")
+                    && files.contains("history-2026-11.csv"),
+                "\(tree.output)")
+            let november =
+                tree.output.split(separator: "\n").first { $0.hasSuffix("history-2026-11.csv") }.map(String.init) ?? ""
             if !novemberBlob.isEmpty { #expect(november == novemberBlob, "November was rewritten") }
             novemberBlob = november
         }
@@ -388,7 +450,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/results", withIntermediateDirectories: true)
         let restored = try await run(script, ["history-restore", "loadgen-history"], environment: env)
         #expect(restored.status == 0 && restored.output.contains("4 rows in 3 file(s)"), "\(restored.output)")
-        #expect(try String(contentsOfFile: dir + "/results/history.csv", encoding: .utf8) == legacy + nights.joined(), "restored")
+        #expect(
+            try String(contentsOfFile: dir + "/results/history.csv", encoding: .utf8) == legacy + nights.joined(),
+            "restored")
     }
 
     /// Issue 32: the gate's commands on a small suite, as the workflows run them. The A/B against
@@ -398,17 +462,24 @@ import Testing
     @Test func theABGateAndItsBookkeepingRunHere() async throws {
         let dir = CLI.makeFolder()
         let suite = dir + "/pr"
-        try "--strategy batch,prefetch --rows 600 --dup-rate 0.1 --synchronous normal --repeat 3\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        try "--strategy batch,prefetch --rows 600 --dup-rate 0.1 --synchronous normal --repeat 3\n".write(
+            toFile: suite, atomically: true, encoding: .utf8)
         let work = dir + "/pr-work"
-        try "--strategy batch,context-reset --rows 200 --dup-rate 0.1 --synchronous normal --instructions --repeat 1 --no-limit\n"
+        try
+            "--strategy batch,context-reset --rows 200 --dup-rate 0.1 --synchronous normal --instructions --repeat 1 --no-limit\n"
             .write(toFile: work, atomically: true, encoding: .utf8)
-        let env = ["LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "AB_SUITE": suite, "AB_WORK_SUITE": work, "AB_ROUNDS": "8",
-                   "NIGHTLY_RESULTS": dir + "/results", "NIGHTLY_BASELINE": dir + "/baseline.csv", "GITHUB_STEP_SUMMARY": dir + "/summary.md",
-                   "TMPDIR": dir + "/", "LOADGEN_GIT_REV": "test"]
+        let env = [
+            "LOADGEN": CLI.binary, "NIGHTLY_SUITE": suite, "AB_SUITE": suite, "AB_WORK_SUITE": work, "AB_ROUNDS": "8",
+            "NIGHTLY_RESULTS": dir + "/results", "NIGHTLY_BASELINE": dir + "/baseline.csv",
+            "GITHUB_STEP_SUMMARY": dir + "/summary.md",
+            "TMPDIR": dir + "/", "LOADGEN_GIT_REV": "test",
+        ]
         let base = dir + "/base.csv"
         await #expect(try script(["scripts/nightly-ci", "suite", base], environment: env).status == 0)
-        await #expect(try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv", base], environment: env).status == 0)
-        let ab = try await script(["scripts/nightly-ci", "ab", CLI.binary, dir + "/ab", "the same binary"], environment: env)
+        await #expect(
+            try script(["scripts/nightly-ci", "baseline", dir + "/baseline.csv", base], environment: env).status == 0)
+        let ab = try await script(
+            ["scripts/nightly-ci", "ab", CLI.binary, dir + "/ab", "the same binary"], environment: env)
         // The timing verdict is not asserted: a binary against itself is flagged by chance at the
         // gate's alpha, and more often on a loaded machine (CI runs the other tests meanwhile). Its
         // bookkeeping is: a verdict, what it could see, and the work judged clean.
@@ -420,13 +491,16 @@ import Testing
         #expect(gate.contains("## loadgen compare: no regression"), "\(gate)")
         // What the pull request would show: the comment, found again by its first line.
         let comment = try String(contentsOfFile: dir + "/ab/comment.md", encoding: .utf8)
-        #expect(comment.hasPrefix("<!-- loadgen-gate -->\n## loadgen gate: ") && comment.contains("| **Work**"), "\(comment)")
+        #expect(
+            comment.hasPrefix("<!-- loadgen-gate -->\n## loadgen gate: ") && comment.contains("| **Work**"),
+            "\(comment)")
         let counted = try CLI.rows(dir + "/ab/work-new.csv")
         #expect(counted.count == 2 && counted.allSatisfy { Int($0["instructions"] ?? "") ?? 0 > 0 }, "\(counted)")
         // The new side's instructions grown by 2 % fail the work step; by 0.3 % (under its
         // ±0.5 %), they pass: the counts are what is judged, with no statistics in between.
         for (growth, expected) in [(1.02, Int32(1)), (1.003, Int32(0))] {
-            let grown = try Self.scaled(dir + "/ab/work-new.csv", column: "instructions", by: growth, to: dir + "/grown.csv")
+            let grown = try Self.scaled(
+                dir + "/ab/work-new.csv", column: "instructions", by: growth, to: dir + "/grown.csv")
             let judged = try await run(CLI.binary, ["compare", dir + "/ab/work-base.csv", grown, "--work-only"])
             #expect(judged.status == expected, "+\(growth): \(judged.output)")
             if expected == 1 { #expect(judged.output.contains("| instructions |"), "\(judged.output)") }
@@ -441,9 +515,13 @@ import Testing
         #expect(try CLI.rows(dir + "/results/history.csv").count == CLI.rows(base).count)
         let twice = try await script(["scripts/nightly-ci", "baseline", dir + "/b2.csv", base, base], environment: env)
         #expect(twice.status == 2 && twice.output.contains("is in the runs twice"), "\(twice.output)")
-        try (try String(contentsOfFile: base, encoding: .utf8).split(separator: "\r\n").first.map { String($0) + "\r\n" } ?? "")
+        try
+            (try String(contentsOfFile: base, encoding: .utf8).split(separator: "\r\n").first.map {
+                String($0) + "\r\n"
+            } ?? "")
             .write(toFile: dir + "/empty.csv", atomically: true, encoding: .utf8)
-        let empty = try await script(["scripts/nightly-ci", "baseline", dir + "/b3.csv", base, dir + "/empty.csv"], environment: env)
+        let empty = try await script(
+            ["scripts/nightly-ci", "baseline", dir + "/b3.csv", base, dir + "/empty.csv"], environment: env)
         #expect(empty.status == 2 && empty.output.contains("holds no rows"), "\(empty.output)")
     }
 
@@ -456,18 +534,26 @@ import Testing
             if row["strategy"] == "prefetch" { row["sql_statements"] = String(Int(row["sql_statements"]!)! + 5) }
         }
         let r = try await CLI.run(["compare", base.path, moved, "--good", "abc1234"])
-        #expect(r.status == 1 && r.stdout.contains("### Find the commit") && r.stdout.contains("git bisect start HEAD abc1234"),
-                "\(r.stdout)")
-        let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("git bisect run scripts/bisect-figure sql_statements ") })
+        #expect(
+            r.status == 1 && r.stdout.contains("### Find the commit")
+                && r.stdout.contains("git bisect start HEAD abc1234"),
+            "\(r.stdout)")
+        let line = try #require(
+            r.stdout.split(separator: "\n").first {
+                $0.hasPrefix("git bisect run scripts/bisect-figure sql_statements ")
+            })
         let words = line.split(separator: " ").map(String.init)
         let expected = words[5]
         let value = try #require(Int(expected), "\(line)")
         #expect(r.stdout.contains("(\(Format(expected)) → \(Format(String(value + 5))))"), "\(r.stdout)")
-        let again = try await CLI.run(["run"] + Array(words.dropFirst(6)) + ["--repeat", "1", "--no-limit", "--out", "-", "--quiet"],
-                                tmpdir: CLI.makeFolder())
+        let again = try await CLI.run(
+            ["run"] + Array(words.dropFirst(6)) + ["--repeat", "1", "--no-limit", "--out", "-", "--quiet"],
+            tmpdir: CLI.makeFolder())
         #expect(again.status == 0, "\(again.stderr)")
         let rows = try CLI.parseCSV(again.stdout)
-        #expect(rows[1][rows[0].firstIndex(of: "sql_statements")!] == expected, "the options make the same configuration again")
+        #expect(
+            rows[1][rows[0].firstIndex(of: "sql_statements")!] == expected,
+            "the options make the same configuration again")
         let figures = CLI.makeFolder() + "/b.figures"
         #expect(try await CLI.run(["compare", "--figures", figures, base.path]).status == 0)
         let text = try String(contentsOfFile: figures, encoding: .utf8)
@@ -488,8 +574,11 @@ import Testing
             for folder in (1...16).map({ dir + "/" + String(repeating: "d", count: $0) }) {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 group.addTask {
-                    let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "300", "--repeat", "1", "--no-limit",
-                                               "--instructions", "--out", folder + "/r.csv", "--quiet"], tmpdir: folder)
+                    let r = try await CLI.run(
+                        [
+                            "run", "--strategy", "raw-sqlite", "--rows", "300", "--repeat", "1", "--no-limit",
+                            "--instructions", "--out", folder + "/r.csv", "--quiet",
+                        ], tmpdir: folder)
                     #expect(r.status == 0, "\(r.stderr)")
                     return try CLI.rows(folder + "/r.csv").map { $0["allocations"] ?? "" }.joined(separator: ", ")
                 }
@@ -503,19 +592,30 @@ import Testing
     /// `ab` exits 2, saying which, however many rounds the others had (it exited 0 before).
     @Test func abFailsWhenAConfigurationCannotBePaired() async throws {
         let dir = CLI.makeFolder()
-        let both = dir + "/both.csv", one = dir + "/one.csv"
-        #expect(try await CLI.run(["run", "--strategy", "batch,prefetch", "--rows", "200", "--repeat", "1", "--no-limit",
-                                   "--out", both, "--quiet"], tmpdir: dir).status == 0)
+        let both = dir + "/both.csv"
+        let one = dir + "/one.csv"
+        #expect(
+            try await CLI.run(
+                [
+                    "run", "--strategy", "batch,prefetch", "--rows", "200", "--repeat", "1", "--no-limit",
+                    "--out", both, "--quiet",
+                ], tmpdir: dir
+            ).status == 0)
         let rows = try String(contentsOfFile: both, encoding: .utf8).split(separator: "\r\n")
-        try (rows.filter { !$0.contains(",prefetch,") }.joined(separator: "\r\n") + "\r\n").write(toFile: one, atomically: true, encoding: .utf8)
-        for side in ["base", "new"] { try FileManager.default.createDirectory(atPath: dir + "/ab/" + side, withIntermediateDirectories: true) }
+        try (rows.filter { !$0.contains(",prefetch,") }.joined(separator: "\r\n") + "\r\n").write(
+            toFile: one, atomically: true, encoding: .utf8)
+        for side in ["base", "new"] {
+            try FileManager.default.createDirectory(atPath: dir + "/ab/" + side, withIntermediateDirectories: true)
+        }
         for round in 1...12 {
             let name = String(format: "round-%03d.csv", round)
             try FileManager.default.copyItem(atPath: both, toPath: dir + "/ab/base/" + name)
             try FileManager.default.copyItem(atPath: one, toPath: dir + "/ab/new/" + name)
         }
         let judged = try await CLI.run(["ab", "--judge", "--out", dir + "/ab"])
-        #expect(judged.status == 2 && judged.stderr.contains("1 configuration was not judged, first prefetch"), "\(judged.stderr)")
+        #expect(
+            judged.status == 2 && judged.stderr.contains("1 configuration was not judged, first prefetch"),
+            "\(judged.stderr)")
         #expect(try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains("**Not judged:** prefetch"))
         // The other way round, prefetch is what the change adds: said, and no failure of the gate.
         try FileManager.default.removeItem(atPath: dir + "/ab/ab.md")
@@ -528,20 +628,23 @@ import Testing
         }
         let added = try await CLI.run(["ab", "--judge", "--out", dir + "/ab"])
         #expect(added.status != 2 && !added.stderr.contains("were not judged"), "\(added.stderr)")
-        #expect(try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains("prefetch: measured by the new revision only"))
+        #expect(
+            try String(contentsOfFile: dir + "/ab/ab.md", encoding: .utf8).contains(
+                "prefetch: measured by the new revision only"))
         // A base that refuses a suite line as usage (64: a strategy it does not know) is the same
         // case, run for real: a base that knows no prefetch, the gate not failed by it.
         let base = dir + "/old-loadgen"
         try """
-            #!/bin/sh
-            for a in "$@"; do case "$a" in *.suite) grep -q prefetch "$a" && { echo "loadgen: run: unknown strategy 'prefetch'" >&2; exit 64; };; esac; done
-            exec "\(CLI.binary)" "$@"
-            """.write(toFile: base, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        for a in "$@"; do case "$a" in *.suite) grep -q prefetch "$a" && { echo "loadgen: run: unknown strategy 'prefetch'" >&2; exit 64; };; esac; done
+        exec "\(CLI.binary)" "$@"
+        """.write(toFile: base, atomically: true, encoding: .utf8)
         chmod(base, 0o755)
         let suite = dir + "/pr.suite"
         try "--strategy batch --rows 200 --no-limit\n--strategy prefetch --rows 200 --no-limit\n"
             .write(toFile: suite, atomically: true, encoding: .utf8)
-        let real = try await CLI.run(["ab", "--base", base, "--suite", suite, "--out", dir + "/real", "--rounds", "6"], tmpdir: dir)
+        let real = try await CLI.run(
+            ["ab", "--base", base, "--suite", suite, "--out", dir + "/real", "--rounds", "6"], tmpdir: dir)
         #expect(real.status != 2 && !real.stderr.contains("were not judged"), "\(real.stderr)")
         #expect(try String(contentsOfFile: dir + "/real/ab.md", encoding: .utf8).contains("the base does not know it"))
     }
@@ -552,9 +655,18 @@ import Testing
         let dir = CLI.makeFolder()
         let cases: [([String], Int32, String)] = [
             (["ab", "--suite", "s", "--out", dir + "/o"], 64, "--base BINARY is required"),
-            (["ab", "--base", dir + "/nope", "--suite", "s", "--out", dir + "/o"], 66, "--base \(dir)/nope is not an executable loadgen"),
-            (["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/o", "--rounds", "0"], 64, "--rounds expects a whole number from 1"),
-            (["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/o", "--alpha", "2"], 64, "--alpha expects a level above 0, up to 0.5"),
+            (
+                ["ab", "--base", dir + "/nope", "--suite", "s", "--out", dir + "/o"], 66,
+                "--base \(dir)/nope is not an executable loadgen"
+            ),
+            (
+                ["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/o", "--rounds", "0"], 64,
+                "--rounds expects a whole number from 1"
+            ),
+            (
+                ["ab", "--base", CLI.binary, "--suite", "s", "--out", dir + "/o", "--alpha", "2"], 64,
+                "--alpha expects a level above 0, up to 0.5"
+            ),
             (["ab", "--base", CLI.binary, "--out", dir + "/o"], 64, "--suite FILE is required"),
         ]
         for (arguments, status, message) in cases {

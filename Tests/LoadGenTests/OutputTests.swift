@@ -5,7 +5,8 @@ import Testing
 /// runs, fails on its own, and nothing a run leaves behind outlives it.
 @Suite(.serialized) struct OutputTests {
     func files(_ dir: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix("loadgen.") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix("loadgen.") }
+            .sorted()
     }
 
     static let clashes: [([String], Int32, String)] = [
@@ -21,7 +22,9 @@ import Testing
 
     /// Each refused in milliseconds, before the first repetition, with nothing created.
     @Test(arguments: clashes)
-    func clashingOrEmptyPathsAreRefusedBeforeAnythingRuns(arguments: [String], status: Int32, mentions: String) async throws {
+    func clashingOrEmptyPathsAreRefusedBeforeAnythingRuns(arguments: [String], status: Int32, mentions: String)
+        async throws
+    {
         let dir = CLI.makeFolder()
         try FileManager.default.createDirectory(atPath: dir + "/folder", withIntermediateDirectories: false)
         let r = try await CLI.run(["run", "--rows", "200000", "--progress", "none"] + arguments, tmpdir: dir, cwd: dir)
@@ -34,29 +37,39 @@ import Testing
     /// --out row is still written, the summary printed, and the exit status is the timeline's.
     @Test func aFailingTimelineLosesNeitherTheRowNorTheSummary() async throws {
         let dir = CLI.makeFolder()
-        let out = dir + "/runs.csv", timeline = dir + "/timeline.csv"
-        let (p, stdout, stderr) = CLI.process(["run", "--strategy", "context-reset", "--rows", "100000", "--out", out,
-                                              "--timeline", timeline, "--progress", "none"], tmpdir: dir)
+        let out = dir + "/runs.csv"
+        let timeline = dir + "/timeline.csv"
+        let (p, stdout, stderr) = CLI.process(
+            [
+                "run", "--strategy", "context-reset", "--rows", "100000", "--out", out,
+                "--timeline", timeline, "--progress", "none",
+            ], tmpdir: dir)
         try p.run()
         // The parent appends the timeline after the repetition, long after this.
-        try FileManager.default.createDirectory(atPath: timeline + ".tmp-\(p.processIdentifier)", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: timeline + ".tmp-\(p.processIdentifier)", withIntermediateDirectories: false)
         let text = String(decoding: await CLI.readToEnd(stdout), as: UTF8.self)
         let errors = String(decoding: await CLI.readToEnd(stderr), as: UTF8.self)
         await CLI.exit(of: p)
         #expect(p.terminationStatus == 74, "\(errors)")
         #expect(errors.contains("--timeline") && errors.contains("the run goes on"))
         #expect(text.contains("context-reset") && text.contains("Rate:"))
-        #expect(try CLI.rows(out).map { "\($0["strategy"]!) \($0["status"]!)" } == ["raw-sqlite ok", "context-reset ok"])
+        #expect(
+            try CLI.rows(out).map { "\($0["strategy"]!) \($0["status"]!)" } == ["raw-sqlite ok", "context-reset ok"])
     }
 
     /// Ctrl-C during a run with --store PATH leaves the previous complete store at PATH.
     @Test func anInterruptedRunKeepsThePreviousStore() async throws {
         let dir = CLI.makeFolder()
         let store = dir + "/kept.sqlite"
-        let first = try await CLI.run(["run", "--strategy", "batch", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
+        let first = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
         #expect(first.status == 0, "\(first.stderr)")
-        let (p, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "50000000", "--store", store,
-                                     "--progress", "none"], tmpdir: dir)
+        let (p, _, _) = CLI.process(
+            [
+                "run", "--strategy", "raw-sqlite", "--rows", "50000000", "--store", store,
+                "--progress", "none",
+            ], tmpdir: dir)
         try p.run()
         // The child is writing its partial store: interrupt it there.
         #expect(await CLI.waitUntil { files(dir).contains { $0.hasPrefix(".kept.sqlite.partial-") } })
@@ -72,7 +85,8 @@ import Testing
         let dir = CLI.makeFolder()
         let store = dir + "/kept.sqlite"
         for rows in ["1000", "300"] {
-            let r = try await CLI.run(["run", "--strategy", "context-reset", "--rows", rows, "--store", store, "--quiet"], tmpdir: dir)
+            let r = try await CLI.run(
+                ["run", "--strategy", "context-reset", "--rows", rows, "--store", store, "--quiet"], tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         await #expect(try rowCount(store) == 300)
@@ -82,7 +96,11 @@ import Testing
     func rowCount(_ store: String) async throws -> Int {
         let r = Process()
         r.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        r.arguments = ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from ZEXPENSE').fetchone()[0])", store]
+        r.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from ZEXPENSE').fetchone()[0])",
+            store,
+        ]
         let pipe = Pipe()
         r.standardOutput = pipe
         try r.run()
@@ -94,13 +112,17 @@ import Testing
     /// kill -9 of the parent: the child notices, removes its store and exits.
     @Test func anOrphanedChildRemovesItsStore() async throws {
         let dir = CLI.makeFolder()
-        let (p, _, _) = CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "50000000", "--progress", "none"], tmpdir: dir)
+        let (p, _, _) = CLI.process(
+            ["run", "--strategy", "raw-sqlite", "--rows", "50000000", "--progress", "none"], tmpdir: dir)
         try p.run()
         var folders: [String] = []
-        #expect(await CLI.waitUntil {
-            folders = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("loadgen.") }
-            return folders.contains { FileManager.default.fileExists(atPath: dir + "/" + $0 + "/store.sqlite") }
-        })
+        #expect(
+            await CLI.waitUntil {
+                folders = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter {
+                    $0.hasPrefix("loadgen.")
+                }
+                return folders.contains { FileManager.default.fileExists(atPath: dir + "/" + $0 + "/store.sqlite") }
+            })
         let children = CLI.children(of: p.processIdentifier)
         #expect(!children.isEmpty)
         kill(p.processIdentifier, SIGKILL)
@@ -155,10 +177,15 @@ import Testing
         let dir = CLI.makeFolder()
         let out = dir + "/shared.csv"
         let runs = (0..<2).map { _ in
-            CLI.process(["run", "--strategy", "raw-sqlite", "--rows", "200", "--repeat", "25", "--out", out, "--quiet"], tmpdir: dir)
+            CLI.process(
+                ["run", "--strategy", "raw-sqlite", "--rows", "200", "--repeat", "25", "--out", out, "--quiet"],
+                tmpdir: dir)
         }
         for (p, _, _) in runs { try p.run() }
-        for (p, _, _) in runs { await CLI.exit(of: p); #expect(p.terminationStatus == 0) }
+        for (p, _, _) in runs {
+            await CLI.exit(of: p)
+            #expect(p.terminationStatus == 0)
+        }
         let text = try String(contentsOfFile: out, encoding: .utf8)
         let records = try CLI.parseCSV(text)
         #expect(records.count == 1 + 50)

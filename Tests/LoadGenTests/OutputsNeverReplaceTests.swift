@@ -7,7 +7,8 @@ import Testing
 /// or an export another tool wrote is refused. Devices are made in the test's own folder (mknod
 /// needs root, as CI has; without it those cases are skipped, never the real /dev touched).
 @Suite(.serialized) struct OutputsNeverReplaceTests {
-    static let fixture = ResultsFixture.make(["--strategy", "batch", "--rows", "500", "--no-limit"], name: "outputs.csv")
+    static let fixture = ResultsFixture.make(
+        ["--strategy", "batch", "--rows", "500", "--no-limit"], name: "outputs.csv")
 
     /// A character device like /dev/null (1, 3), inside `dir`; nil when mknod is not allowed.
     static func nullDevice(in dir: String) -> String? {
@@ -30,8 +31,11 @@ import Testing
         #expect(doubled.status == 0 && Self.kind(device) == S_IFCHR, "\(doubled.stderr)")
         let relative = try await CLI.run(["generate", "--rows", "10", "--out", "null"], cwd: dir)
         #expect(relative.status == 0 && Self.kind(device) == S_IFCHR, "\(relative.stderr)")
-        let markdown = try await CLI.run(["run", "--strategy", "batch", "--rows", "100", "--no-limit", "--markdown", dir + "//null",
-                                          "--quiet"], tmpdir: dir)
+        let markdown = try await CLI.run(
+            [
+                "run", "--strategy", "batch", "--rows", "100", "--no-limit", "--markdown", dir + "//null",
+                "--quiet",
+            ], tmpdir: dir)
         #expect(markdown.status == 0 && Self.kind(device) == S_IFCHR, "\(markdown.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["null"], "nothing left beside it")
     }
@@ -57,7 +61,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: dir + "/b", withDestinationPath: "a")
         let loop = dir + "/a"
         for flag in ["--out", "--markdown", "--summary-csv", "--timeline", "--store"] {
-            let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "100", "--no-limit", flag, loop, "--quiet"], tmpdir: dir)
+            let r = try await CLI.run(
+                ["run", "--strategy", "batch", "--rows", "100", "--no-limit", flag, loop, "--quiet"], tmpdir: dir)
             #expect(r.status == 73 && r.stderr.contains("loop of symbolic links"), "\(flag): \(r.status) \(r.stderr)")
         }
         let export = try await CLI.run(["export", results, "--format", "json", "--out", loop])
@@ -75,12 +80,14 @@ import Testing
         let support = dir + "/.Model_SUPPORT/_EXTERNAL_DATA"
         try FileManager.default.createDirectory(atPath: support, withIntermediateDirectories: true)
         try Data("photo".utf8).write(to: URL(fileURLWithPath: support + "/ABC"))
-        let r = try await CLI.run(["run", "--strategy", "batch", "--rows", "100", "--no-limit", "--store", dir + "/Model.lg", "--quiet"],
-                                  tmpdir: dir)
+        let r = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "100", "--no-limit", "--store", dir + "/Model.lg", "--quiet"],
+            tmpdir: dir)
         #expect(r.status == 73 && r.stderr.contains("external data loadgen did not write"), "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: support + "/ABC"))
         // Its own (values past 128 KB of an attribute that allows external storage) is marked and replaced.
-        let model = ModelCommandTests.model("""
+        let model = ModelCommandTests.model(
+            """
             <model><entity name="Pic"><attribute name="url" attributeType="String"/>\
             <attribute name="data" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>\
             <uniquenessConstraints><uniquenessConstraint><constraint value="url"/></uniquenessConstraint></uniquenessConstraints>\
@@ -88,8 +95,11 @@ import Testing
             """, in: dir)
         let own = dir + "/own.sqlite"
         for _ in 0..<2 {
-            let kept = try await CLI.run(["run", "--model", model, "--strategy", "batch", "--rows", "5", "--payload-bytes", "200000",
-                                          "--no-limit", "--store", own, "--quiet"], tmpdir: dir)
+            let kept = try await CLI.run(
+                [
+                    "run", "--model", model, "--strategy", "batch", "--rows", "5", "--payload-bytes", "200000",
+                    "--no-limit", "--store", own, "--quiet",
+                ], tmpdir: dir)
             #expect(kept.status == 0, "\(kept.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: dir + "/.own_SUPPORT/.loadgen-store-data"))
@@ -98,8 +108,10 @@ import Testing
     /// Another tool's BMF or JSON has the same shape as export's: only a mark of authorship lets
     /// export replace a file (its sidecar digest for BMF, `generator` in the JSON, `extra` in
     /// github-action-benchmark's entries).
-    @Test(arguments: [("bmf", #"{"bench": {"latency": {"value": 1.0}}}"#), ("json", #"{"recommendations": [], "summary": []}"#),
-                      ("github-smaller-is-better", #"[{"name": "x", "unit": "ms", "value": 1}]"#)])
+    @Test(arguments: [
+        ("bmf", #"{"bench": {"latency": {"value": 1.0}}}"#), ("json", #"{"recommendations": [], "summary": []}"#),
+        ("github-smaller-is-better", #"[{"name": "x", "unit": "ms", "value": 1}]"#),
+    ])
     func anotherToolsExportIsNeverReplaced(format: String, theirs: String) async throws {
         let results = try await Self.fixture.get().path
         let dir = CLI.makeFolder()

@@ -10,15 +10,24 @@ import Testing
     /// budget is generous: a loaded machine takes more rounds, never another answer. No cap: the
     /// lead is judged from whole repetitions (the next test caps).
     @Test func aClearlySlowerIdiomLeavesTheRaceAndTheRunStops() async throws {
-        let dir = CLI.makeFolder(), out = dir + "/auto.csv"
-        let r = try await CLI.run(["run", "--strategy", "batch,find-or-create-per-row", "--rows", "3000", "--no-limit",
-                                   "--repeat", "auto", "--budget", "10m", "--cap", "none", "--out", out], tmpdir: dir)
+        let dir = CLI.makeFolder()
+        let out = dir + "/auto.csv"
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "batch,find-or-create-per-row", "--rows", "3000", "--no-limit",
+                "--repeat", "auto", "--budget", "10m", "--cap", "none", "--out", out,
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         let slow = rows.filter { $0["strategy"] == "find-or-create-per-row" }
-        #expect(slow.count >= 3 && rows.allSatisfy { $0["repeats"] == "0" }, "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
-        #expect(slow.last?["stop"]?.hasPrefix("left after round \(slow.count): batch is ") == true, "\(slow.last ?? [:])")
-        #expect(rows.last?["stop"]?.hasPrefix("order clear after ") == true || slow.last == rows.last, "\(rows.last ?? [:])")
+        #expect(
+            slow.count >= 3 && rows.allSatisfy { $0["repeats"] == "0" },
+            "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
+        #expect(
+            slow.last?["stop"]?.hasPrefix("left after round \(slow.count): batch is ") == true, "\(slow.last ?? [:])")
+        #expect(
+            rows.last?["stop"]?.hasPrefix("order clear after ") == true || slow.last == rows.last, "\(rows.last ?? [:])"
+        )
         #expect(rows.filter { $0["strategy"] == "batch" }.last?["stop"]?.hasPrefix("order clear after ") == true)
         #expect(r.stdout.contains("repetitions (--repeat auto): order clear after"), "\(r.stdout)")
         #expect(r.stdout.contains("use batch:") && r.stdout.contains("sequential 95% CI"), "\(r.stdout)")
@@ -30,14 +39,18 @@ import Testing
     /// them within it) is capped in its first repetition, its minutes not in the estimate; each
     /// configuration's repetition is named, and a limit runs once a round under auto.
     @Test func theEstimatePlaysTheRace() async throws {
-        let r = try await CLI.run(["run", "--strategy", "batch,context-save-per-row", "--synchronous", "full", "--rows", "20000",
-                                   "--repeat", "auto", "--cap", "1.5", "--dry-run"])
+        let r = try await CLI.run([
+            "run", "--strategy", "batch,context-save-per-row", "--synchronous", "full", "--rows", "20000",
+            "--repeat", "auto", "--cap", "1.5", "--dry-run",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("capped in its first repetition: context-save-per-row"), "\(r.stdout)")
         #expect(r.stdout.contains("one repetition here: raw-sqlite ") && r.stdout.contains(", batch "), "\(r.stdout)")
         #expect(r.stdout.contains("(limit, added: once a round)") && !r.stdout.contains("times a round"), "\(r.stdout)")
         let fixed = try await CLI.run(["run", "--strategy", "batch", "--rows", "2000", "--repeat", "2", "--dry-run"])
-        #expect(fixed.stdout.contains("(each limit runs 3 times a round)") && !fixed.stdout.contains("--repeat auto:"), "\(fixed.stdout)")
+        #expect(
+            fixed.stdout.contains("(each limit runs 3 times a round)") && !fixed.stdout.contains("--repeat auto:"),
+            "\(fixed.stdout)")
     }
 
     /// `--budget` goes with auto only, and reads durations.
@@ -46,24 +59,39 @@ import Testing
         #expect(fixed.status == 64 && fixed.stderr.contains("--budget applies with --repeat auto"), "\(fixed.stderr)")
         let bad = try await CLI.run(["run", "--repeat", "auto", "--budget", "soon", "--rows", "10"])
         #expect(bad.status == 64 && bad.stderr.contains("--budget expects a duration from 1s to 24h"), "\(bad.stderr)")
-        let plan = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "10", "--repeat", "auto", "--budget", "2m", "--dry-run", "--no-estimate"])
-        #expect(plan.status == 0 && plan.stdout.contains("at least 3 repetitions (--repeat auto: until the order is clear, a tie or 2 min"),
-                "\(plan.stdout)")
+        let plan = try await CLI.run([
+            "run", "--strategy", "batch,context-reset", "--rows", "10", "--repeat", "auto", "--budget", "2m",
+            "--dry-run", "--no-estimate",
+        ])
+        #expect(
+            plan.status == 0
+                && plan.stdout.contains(
+                    "at least 3 repetitions (--repeat auto: until the order is clear, a tie or 2 min"),
+            "\(plan.stdout)")
     }
 
     /// Item 2's capping: saving each record in its own transaction is many times slower than a
     /// batch insert. With `--cap 2` its repetition is stopped at twice the batch's slowest, recorded
     /// as capped with no rate, and it leaves the race after that one round (the page says why).
     @Test func aRepetitionFarSlowerThanTheLeadersIsCapped() async throws {
-        let dir = CLI.makeFolder(), out = dir + "/capped.csv"
-        let r = try await CLI.run(["run", "--strategy", "batch,context-save-per-row", "--rows", "4000", "--no-limit",
-                                   "--synchronous", "full", "--repeat", "auto", "--cap", "2", "--budget", "10m", "--out", out], tmpdir: dir)
+        let dir = CLI.makeFolder()
+        let out = dir + "/capped.csv"
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "batch,context-save-per-row", "--rows", "4000", "--no-limit",
+                "--synchronous", "full", "--repeat", "auto", "--cap", "2", "--budget", "10m", "--out", out,
+            ], tmpdir: dir)
         #expect(r.status == 0, "a capped repetition is censored, not a failure of the run: \(r.stderr)")
         let rows = try CLI.rows(out)
         let capped = rows.filter { $0["strategy"] == "context-save-per-row" }
-        #expect(capped.count == 1 && capped[0]["status"] == "failed" && capped[0]["rows_per_s"] == "", "\(capped) \(r.stderr)")
-        #expect(capped.first?["error"]?.contains("capped: stopped after") == true
-                && capped.first?["error"]?.contains("--cap 2: 2× the fastest configuration's slowest repetition") == true, "\(capped)")
+        #expect(
+            capped.count == 1 && capped[0]["status"] == "failed" && capped[0]["rows_per_s"] == "",
+            "\(capped) \(r.stderr)")
+        #expect(
+            capped.first?["error"]?.contains("capped: stopped after") == true
+                && capped.first?["error"]?.contains("--cap 2: 2× the fastest configuration's slowest repetition")
+                    == true,
+            "\(capped)")
         #expect(capped.first?["stop"]?.hasPrefix("left after round 1: excluded") == true, "\(capped)")
         #expect(rows.filter { $0["strategy"] == "batch" }.count >= 3)
     }
@@ -71,12 +99,18 @@ import Testing
     /// A budget smaller than three rounds still gets three: every configuration has the
     /// repetitions an interval needs (the 150k question stopped after one round, "no order").
     @Test func theBudgetNeverStopsBeforeThreeRounds() async throws {
-        let dir = CLI.makeFolder(), out = dir + "/short.csv"
-        let r = try await CLI.run(["run", "--strategy", "batch,context-reset", "--rows", "2000", "--no-limit", "--repeat", "auto",
-                                   "--budget", "1s", "--cap", "none", "--out", out], tmpdir: dir)
+        let dir = CLI.makeFolder()
+        let out = dir + "/short.csv"
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "batch,context-reset", "--rows", "2000", "--no-limit", "--repeat", "auto",
+                "--budget", "1s", "--cap", "none", "--out", out,
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
-        #expect(rows.filter { $0["strategy"] == "context-reset" }.count >= 3 && rows.filter { $0["strategy"] == "batch" }.count >= 3,
-                "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
+        #expect(
+            rows.filter { $0["strategy"] == "context-reset" }.count >= 3
+                && rows.filter { $0["strategy"] == "batch" }.count >= 3,
+            "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
     }
 }

@@ -6,8 +6,11 @@ import Testing
     @Test func historyIsRecordedWhenAskedAndSaysWhereItCannotBe() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--strategy", "raw-sqlite,context-reset,history-consumer", "--rows", "1000", "--history",
-                             "--out", out, "--progress", "none"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "raw-sqlite,context-reset,history-consumer", "--rows", "1000", "--history",
+                "--out", out, "--progress", "none",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("--history is not used by raw-sqlite"))
         let rows = try CLI.rows(out)
@@ -29,7 +32,8 @@ import Testing
     @Test func appendsARowWithEveryColumn() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "2000", "--out", out, "--progress", "none"], tmpdir: dir)
+        let r = try await CLI.run(
+            ["run", "--strategy", "raw-sqlite", "--rows", "2000", "--out", out, "--progress", "none"], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let records = try CLI.parseCSV(String(contentsOfFile: out, encoding: .utf8))
         #expect(records.count == 2)
@@ -49,20 +53,23 @@ import Testing
         // wall_s is rounded to the microsecond: over a few milliseconds that is within 1e-3 of the rate.
         #expect(wall > 0 && abs(number("rows_per_s") / (2000 / wall) - 1) < 1e-3, "rows_per_s is rows / wall_s")
         #expect(number("cpu_user_s") >= 0 && number("cpu_sys_s") >= 0)
-        #expect(number("peak_rss_bytes") >= number("end_rss_bytes") && number("end_rss_bytes") > 1_000_000, "VmHWM ≥ VmRSS")
+        #expect(
+            number("peak_rss_bytes") >= number("end_rss_bytes") && number("end_rss_bytes") > 1_000_000, "VmHWM ≥ VmRSS")
         #expect(number("peak_heap_bytes") >= number("end_heap_bytes") && number("end_heap_bytes") > 0)
         // The statements by kind add up to no more than the total; every record is one INSERT.
         let kinds = ["sql_selects", "sql_inserts", "sql_updates", "sql_deletes"].map(number)
         #expect(kinds.allSatisfy { $0 >= 0 } && kinds.reduce(0, +) <= number("sql_statements"))
         #expect(number("sql_inserts") >= 2000 && number("transactions") >= 1)
-        #expect(number("store_bytes") > 0 && number("store_bytes").truncatingRemainder(dividingBy: 4096) == 0,
-                "a closed store is whole pages")
+        #expect(
+            number("store_bytes") > 0 && number("store_bytes").truncatingRemainder(dividingBy: 4096) == 0,
+            "a closed store is whole pages")
         #expect(ISO8601DateFormatter().date(from: row["started_at"] ?? "") != nil)
         #expect((row["run_id"] ?? "").range(of: "^[0-9a-f]+-1$", options: .regularExpression) != nil)
         #expect((row["sqlite_version"] ?? "").range(of: "^3\\.[0-9]+\\.[0-9]+$", options: .regularExpression) != nil)
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         if let model = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") })?
-            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) {
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces)
+        {
             #expect(row["cpu_model"] == model)
         }
         #expect(r.stdout.contains("raw-sqlite") && r.stdout.contains("integrity ok"))
@@ -72,8 +79,11 @@ import Testing
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
         // The photos model has no constraint on the URL (seed 001's app): every repeat is a row.
-        let r = try await CLI.run(["run", "--dataset", "photos", "--payload-bytes", "64", "--strategy", "raw-sqlite", "--rows", "5000",
-                                   "--dup-rate", "0.1", "--repeat", "2", "--out", out, "--quiet"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--dataset", "photos", "--payload-bytes", "64", "--strategy", "raw-sqlite", "--rows", "5000",
+                "--dup-rate", "0.1", "--repeat", "2", "--out", out, "--quiet",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         #expect(rows.count == 2)
@@ -90,14 +100,19 @@ import Testing
     @Test func repetitionsRunInRoundsAndPairWithTheirRoundsLimit() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--strategy", "prefetch,raw-sqlite", "--rows", "2000", "--repeat", "3",
-                             "--out", out, "--quiet"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "prefetch,raw-sqlite", "--rows", "2000", "--repeat", "3",
+                "--out", out, "--quiet",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
-        #expect(rows.map { "\($0["strategy"]!) \($0["repeat"]!)" }
+        #expect(
+            rows.map { "\($0["strategy"]!) \($0["repeat"]!)" }
                 == ["raw-sqlite 1", "prefetch 1", "raw-sqlite 2", "prefetch 2", "raw-sqlite 3", "prefetch 3"])
         for round in stride(from: 0, to: rows.count, by: 2) {
-            let raw = Double(rows[round]["rows_per_s"]!)!, other = Double(rows[round + 1]["rows_per_s"]!)!
+            let raw = Double(rows[round]["rows_per_s"]!)!
+            let other = Double(rows[round + 1]["rows_per_s"]!)!
             #expect(rows[round]["vs_limit"] == "1.0000")
             #expect(abs(Double(rows[round + 1]["vs_limit"]!)! - other / raw) < 0.0001)
         }
@@ -108,14 +123,19 @@ import Testing
     @Test func everyStrategyKeepsEveryRecordThroughTheBinary() async throws {
         let dir = CLI.makeFolder()
         let out = dir + "/runs.csv"
-        let r = try await CLI.run(["run", "--strategy", "all", "--rows", "3000", "--dup-rate", "0.1", "--writers", "2",
-                             "--batch-size", "250", "--out", out, "--quiet"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "all", "--rows", "3000", "--dup-rate", "0.1", "--writers", "2",
+                "--batch-size", "250", "--out", out, "--quiet",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try CLI.rows(out)
         // One row per import strategy, each once: `loadgen list` names them.
         let list = try await CLI.run(["list"]).stdout
         let imports = list.components(separatedBy: "\n\n")[0].split(separator: "\n").dropFirst()
-            .compactMap { line in line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil }
+            .compactMap { line in
+                line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            }
         #expect(imports.count >= 14 && rows.map { $0["strategy"] ?? "" }.sorted() == imports.sorted(), "\(imports)")
         for row in rows {
             let name = row["strategy"] ?? "?"
@@ -129,8 +149,11 @@ import Testing
     @Test func inMemoryStoreAndTimelineAndJSON() async throws {
         let dir = CLI.makeFolder()
         let timeline = dir + "/timeline.csv"
-        let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "3000", "--store", "memory",
-                             "--timeline", timeline, "--json", "--progress", "none"], tmpdir: dir)
+        let r = try await CLI.run(
+            [
+                "run", "--strategy", "raw-sqlite", "--rows", "3000", "--store", "memory",
+                "--timeline", timeline, "--json", "--progress", "none",
+            ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         let repetition = (json?["repetitions"] as? [[String: Any]])?.first
@@ -146,7 +169,8 @@ import Testing
         let dir = CLI.makeFolder()
         let store = dir + "/kept.sqlite"
         for _ in 0..<2 {
-            let r = try await CLI.run(["run", "--strategy", "raw-sqlite", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
+            let r = try await CLI.run(
+                ["run", "--strategy", "raw-sqlite", "--rows", "1000", "--store", store, "--quiet"], tmpdir: dir)
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: store))

@@ -11,13 +11,21 @@ import Testing
     /// and comments ignored).
     static func longDeclarations(limit: Int) throws -> [String] {
         var found: [String] = []
-        let files = FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-        let declaration = try Regex(#"^\s*(?:@[\w()_]+\s+)*(?:(?:package|private|fileprivate|internal|public|static|override|mutating|final|nonisolated)\s+)*(?:func\s+[\w`]+|init[?!]?\s*[(<]|subscript\s*\()"#)
+        let files =
+            FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String }.filter {
+                $0.hasSuffix(".swift")
+            } ?? []
+        let declaration = try Regex(
+            #"^\s*(?:@[\w()_]+\s+)*(?:(?:package|private|fileprivate|internal|public|static|override|mutating|final|nonisolated)\s+)*(?:func\s+[\w`]+|init[?!]?\s*[(<]|subscript\s*\()"#
+        )
         for file in files {
             let lines = try String(contentsOfFile: sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
             var i = 0
             while i < lines.count {
-                guard lines[i].firstMatch(of: declaration) != nil, let end = closingLine(lines, from: i) else { i += 1; continue }
+                guard lines[i].firstMatch(of: declaration) != nil, let end = closingLine(lines, from: i) else {
+                    i += 1
+                    continue
+                }
                 if end - i + 1 > limit { found.append("\(file):\(i + 1): \(end - i + 1) lines") }
                 i += 1
             }
@@ -27,13 +35,18 @@ import Testing
 
     /// The line where the body opened at or after `start` closes; nil for a declaration without one.
     static func closingLine(_ lines: [String], from start: Int) -> Int? {
-        var depth = 0, opened = false
+        var depth = 0
+        var opened = false
         for j in start..<min(lines.count, start + 2_000) {
-            var inString = false, previous: Character = " "
+            var inString = false
+            var previous: Character = " "
             for ch in lines[j] {
                 if ch == "\"" && previous != "\\" { inString.toggle() }
                 if !inString && ch == "/" && previous == "/" { break }
-                if !inString && ch == "{" { depth += 1; opened = true }
+                if !inString && ch == "{" {
+                    depth += 1
+                    opened = true
+                }
                 if !inString && ch == "}" { depth -= 1 }
                 previous = ch
             }
@@ -47,14 +60,19 @@ import Testing
     /// only in `+Linux` files (the Host target's and the C shims beside it), so a Darwin build
     /// finds every such call behind a `+Darwin` twin. Comments may name them.
     @Test func linuxOnlyCallsLiveInLinuxFiles() throws {
-        let files = FileManager.default.enumerator(atPath: Self.sources)?.compactMap { $0 as? String }
-            .filter { [".swift", ".h", ".c", ".modulemap"].contains(where: $0.hasSuffix) && !$0.contains("+Linux") } ?? []
+        let files =
+            FileManager.default.enumerator(atPath: Self.sources)?.compactMap { $0 as? String }
+            .filter { [".swift", ".h", ".c", ".modulemap"].contains(where: $0.hasSuffix) && !$0.contains("+Linux") }
+            ?? []
         #expect(files.contains("Host/Host.swift"), "the walk found no sources under \(Self.sources)")
         var found: [String] = []
         for file in files {
-            let lines = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+            let lines = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8).components(
+                separatedBy: "\n")
             for (n, line) in lines.enumerated() where Self.linuxOnly.contains(where: { Self.names(line, $0) }) {
-                if !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { found.append("\(file):\(n + 1): \(line)") }
+                if !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    found.append("\(file):\(n + 1): \(line)")
+                }
             }
         }
         #expect(found.isEmpty, "ask Host (Sources/Host, +Linux and +Darwin) instead:\n\(found.joined(separator: "\n"))")
@@ -75,6 +93,7 @@ import Testing
 
     @Test func noFunctionIsLongerThanFiftyLines() throws {
         let long = try Self.longDeclarations(limit: 50)
-        #expect(long.isEmpty, "split these into functions named for what each part does:\n\(long.joined(separator: "\n"))")
+        #expect(
+            long.isEmpty, "split these into functions named for what each part does:\n\(long.joined(separator: "\n"))")
     }
 }

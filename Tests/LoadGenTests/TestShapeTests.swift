@@ -10,12 +10,14 @@ import Testing
 
     /// `file:line: text` of every test source line containing one of `patterns`, outside `except`.
     static func lines(containing patterns: [String], except: Set<String> = []) throws -> [String] {
-        let files = FileManager.default.enumerator(atPath: tests)?.compactMap { $0 as? String }
+        let files =
+            FileManager.default.enumerator(atPath: tests)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") && !except.contains(($0 as NSString).lastPathComponent) } ?? []
         var found: [String] = []
         for file in files where file != "LoadGenTests/TestShapeTests.swift" {
             let text = try String(contentsOfFile: tests + "/" + file, encoding: .utf8)
-            for (n, line) in text.components(separatedBy: "\n").enumerated() where patterns.contains(where: line.contains) {
+            for (n, line) in text.components(separatedBy: "\n").enumerated()
+            where patterns.contains(where: line.contains) {
                 found.append("\(file):\(n + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }

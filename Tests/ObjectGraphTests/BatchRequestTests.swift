@@ -1,13 +1,16 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// Batch update and batch delete: one statement in the store, IDs back, merged on request.
 @Suite struct BatchRequestTests {
     /// Ten expenses in two categories, all registered in a viewer (the screen a merge must
     /// reach), and a worker context for the request.
-    func watchedStore() throws -> (PersistentContainer, [ManagedObjectID], viewer: ManagedObjectContext, worker: ManagedObjectContext) {
+    func watchedStore() throws -> (
+        PersistentContainer, [ManagedObjectID], viewer: ManagedObjectContext, worker: ManagedObjectContext
+    ) {
         let container = try makeContainer()
         let ids = try seedExpenses(container.newBackgroundContext(), count: 10, categories: 2)
         let viewer = container.newBackgroundContext(name: "viewer")
@@ -19,8 +22,9 @@ import Testing
         let (container, ids, viewer, worker) = try watchedStore()
         container.counters.startRecording()
         let result = try worker.performAndWait {
-            var request = BatchUpdateRequest(entityName: "Expense", predicate: try Predicate(format: "amount < %@", arguments: [4.0]),
-                                             propertiesToUpdate: ["note": "updated"])
+            var request = BatchUpdateRequest(
+                entityName: "Expense", predicate: try Predicate(format: "amount < %@", arguments: [4.0]),
+                propertiesToUpdate: ["note": "updated"])
             request.resultType = .objectIDs
             return try worker.execute(request)
         }
@@ -42,7 +46,8 @@ import Testing
         let (container, ids, viewer, worker) = try watchedStore()
         container.counters.startRecording()
         let result = try worker.performAndWait {
-            var request = BatchDeleteRequest(entityName: "Expense", predicate: try Predicate(format: "amount >= %@", arguments: [7.0]))
+            var request = BatchDeleteRequest(
+                entityName: "Expense", predicate: try Predicate(format: "amount >= %@", arguments: [7.0]))
             request.resultType = .objectIDs
             return try worker.execute(request)
         }

@@ -3,6 +3,7 @@ import Host
 import Report
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 @Suite struct ConcurrencyTests {
@@ -30,8 +31,9 @@ import Testing
 
     @Test func aSecondCoordinatorMeetsBusyAndRetries() throws {
         let first = try makeContainer()
-        let second = try PersistentContainer(model: first.persistentStoreCoordinator.model,
-                                             options: StoreOptions(path: first.path))
+        let second = try PersistentContainer(
+            model: first.persistentStoreCoordinator.model,
+            options: StoreOptions(path: first.path))
         let holding = DispatchSemaphore(value: 0)
         let holder = Thread {
             // The first coordinator's writer holds the write lock until the second coordinator
@@ -60,10 +62,14 @@ import Testing
             let container = try makeContainer()
             let context = container.newBackgroundContext()
             try context.performAndWait {
-                let expense = try context.entity(named: "Expense"), category = try context.entity(named: "Category")
+                let expense = try context.entity(named: "Expense")
+                let category = try context.entity(named: "Category")
                 // Warm up caches (statements, dictionaries) so they do not count as growth.
-                _ = context.insert(expense); try context.save(); context.reset()
-                let before = Heap.allocatedBytes(flushingThreadCache: true), sqliteBefore = Database.memoryUsed
+                _ = context.insert(expense)
+                try context.save()
+                context.reset()
+                let before = Heap.allocatedBytes(flushingThreadCache: true)
+                let sqliteBefore = Database.memoryUsed
                 let c = context.insert(category)
                 c["name"] = "big"
                 for i in 0..<100_000 {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// What reads cost: a fault is a query unless something loaded its row already.
@@ -72,7 +73,8 @@ import Testing
             #expect(!e.isFault)
             #expect(container.counters.count(.select) == before + 1)
             #expect(throws: ContextError.self) {
-                _ = try context.existingObject(with: ManagedObjectID(store: ids[0].store, entityID: ids[0].entityID, primaryKey: 999))
+                _ = try context.existingObject(
+                    with: ManagedObjectID(store: ids[0].store, entityID: ids[0].entityID, primaryKey: 999))
             }
         }
     }
@@ -115,7 +117,8 @@ import Testing
         try seedExpenses(container.newBackgroundContext(), count: 30, categories: 3)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let cats = try context.fetch(FetchRequest(entityName: "Category", predicate: .in("name", ["cat-1", "cat-2"])))
+            let cats = try context.fetch(
+                FetchRequest(entityName: "Category", predicate: .in("name", ["cat-1", "cat-2"])))
             let (one, two) = cats[0]["name"] == "cat-1" ? (cats[0], cats[1]) : (cats[1], cats[0])
             let stays = try context.insertNewObject(forEntityName: "Expense")
             try stays.setObject(one, forKey: "category")
@@ -139,7 +142,9 @@ import Testing
         let context = container.newBackgroundContext()
         try context.performAndWait {
             func n(_ format: String, _ args: any PredicateArgument...) throws -> Int {
-                try context.fetch(FetchRequest(entityName: "Expense", predicate: Predicate(format: format, arguments: args))).count
+                try context.fetch(
+                    FetchRequest(entityName: "Expense", predicate: Predicate(format: format, arguments: args))
+                ).count
             }
             #expect(try n("amount < 10") == 10)
             #expect(try n("amount <= %@ AND NOT amount < %@", 20.0, 10.0) == 11)
@@ -153,7 +158,8 @@ import Testing
             // Unsaved work counts: a new matching object joins, a deleted one leaves.
             let e = try context.insertNewObject(forEntityName: "Expense")
             e["amount"] = 5.5
-            context.delete(try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "ex-0")))[0])
+            context.delete(
+                try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "ex-0")))[0])
             #expect(try n("amount < 10") == 10)
             #expect(throws: PredicateSyntaxError.self) { try Predicate("amount >> 3") }
             #expect(throws: PredicateSyntaxError.self) { try Predicate("amount == %@") }

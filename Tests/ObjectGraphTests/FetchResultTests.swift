@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// Read tuning (issue 30): what each kind of fetch asks of the store, statement by statement,
@@ -26,9 +27,13 @@ import Testing
             request.sortDescriptors = [SortDescriptor(key: "amount")]
             var expenses: [ManagedObject] = []
             let fetch = try recorded(container) { expenses = try context.fetch(request) }
-            #expect(fetch == ["SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNOTE, t0.ZCATEGORY FROM ZEXPENSE t0 ORDER BY t0.ZAMOUNT"])
+            #expect(
+                fetch == ["SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNOTE, t0.ZCATEGORY FROM ZEXPENSE t0 ORDER BY t0.ZAMOUNT"])
             let shown = recorded(container) {
-                for e in expenses { _ = e["note"]; _ = e.object(forKey: "category")?.objectID }
+                for e in expenses {
+                    _ = e["note"]
+                    _ = e.object(forKey: "category")?.objectID
+                }
             }
             #expect(shown.isEmpty && expenses.allSatisfy(\.isFault) && context.materializedObjectCount == 0)
             #expect(expenses[3]["note"] == "note 3" && expenses[3].object(forKey: "category")?.objectID.primaryKey == 4)
@@ -120,10 +125,14 @@ import Testing
             request.sortDescriptors = [SortDescriptor(key: "externalID")]
             var rows: [[String: Value]] = []
             let select = try recorded(container) { rows = try context.fetchDictionaries(request) }
-            #expect(select == ["SELECT t0.ZEXTERNALID, t1.ZNAME, t0.ZNOTE FROM ZEXPENSE t0 LEFT OUTER JOIN ZCATEGORY t1 "
-                        + "ON t0.ZCATEGORY = t1.Z_PK WHERE t0.ZAMOUNT < ? ORDER BY t0.ZEXTERNALID"])
+            #expect(
+                select == [
+                    "SELECT t0.ZEXTERNALID, t1.ZNAME, t0.ZNOTE FROM ZEXPENSE t0 LEFT OUTER JOIN ZCATEGORY t1 "
+                        + "ON t0.ZCATEGORY = t1.Z_PK WHERE t0.ZAMOUNT < ? ORDER BY t0.ZEXTERNALID"
+                ])
             #expect(rows.map { $0["externalID"] } == ["ex-0", "ex-1", "ex-2", "lone"])
-            #expect(rows.map { $0["category.name"] } == ["cat-0", "cat-1", "cat-0", .null] && rows[1]["note"] == "note 1")
+            #expect(
+                rows.map { $0["category.name"] } == ["cat-0", "cat-1", "cat-0", .null] && rows[1]["note"] == "note 1")
             #expect(context.registeredObjectCount == 0)
             request.propertiesToFetch = ["category.colour"]
             #expect(throws: ContextError.self) { try context.fetchDictionaries(request) }

@@ -19,12 +19,14 @@ extension KeyConstraint {
     /// no other constraint of a keyed entity either: their stores hold a repeated record twice,
     /// and a repeated record repeats every constrained value (an entity kept unique by `[uuid]`
     /// and `[syncIdentifier]` would refuse the second copy by the other).
-    func apply(to entities: [EntityDescription], keys: [(entity: String, attributes: [String])]) -> [EntityDescription] {
+    func apply(to entities: [EntityDescription], keys: [(entity: String, attributes: [String])]) -> [EntityDescription]
+    {
         var result = entities
         guard self != .unique else {
             // The key constrained, whether or not the model constrains it (the photos model does not).
             for key in keys {
-                for i in result.indices where result[i].name == key.entity && !result[i].uniquenessConstraints.contains(key.attributes) {
+                for i in result.indices
+                where result[i].name == key.entity && !result[i].uniquenessConstraints.contains(key.attributes) {
                     result[i].uniquenessConstraints.append(key.attributes)
                     result[i].fetchIndexes.removeAll { $0.elements.map(\.property) == key.attributes }
                 }
@@ -36,9 +38,13 @@ extension KeyConstraint {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func root(_ name: String) -> String { byName[name]?.parentEntity.map(root) ?? name }
         var dropped: [String: Set<[String]>] = [:]
-        for key in keys { if let e = byName[key.entity] { dropped[root(e.name), default: []].formUnion(e.uniquenessConstraints) } }
+        for key in keys {
+            if let e = byName[key.entity] { dropped[root(e.name), default: []].formUnion(e.uniquenessConstraints) }
+        }
         for i in result.indices {
-            if let gone = dropped[root(result[i].name)] { result[i].uniquenessConstraints.removeAll(where: gone.contains) }
+            if let gone = dropped[root(result[i].name)] {
+                result[i].uniquenessConstraints.removeAll(where: gone.contains)
+            }
             guard let keyed = keys.first(where: { $0.entity == result[i].name })?.attributes else { continue }
             result[i].fetchIndexes.removeAll { index in index.elements.map(\.property) == keyed }
             for j in result[i].attributes.indices where keyed.contains(result[i].attributes[j].name) {

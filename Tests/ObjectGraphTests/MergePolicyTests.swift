@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// Two contexts change the same object; the second save meets the conflict.
@@ -20,8 +21,9 @@ import Testing
     func race(_ policy: MergePolicy) throws -> Outcome {
         let two = try ReadByTwo(policy: policy) { $0["amount"] = .double(1) }
         let (container, id, b) = (two.container, two.id, two.b)
-        var outcome = Outcome(threw: nil, storeAmount: 0, storeNote: "", contextAmount: .null, contextStillHasChanges: false,
-                              conflicts: 0, id: id)
+        var outcome = Outcome(
+            threw: nil, storeAmount: 0, storeNote: "", contextAmount: .null, contextStillHasChanges: false,
+            conflicts: 0, id: id)
         try b.performAndWait {
             let e = try b.existingObject(with: id)
             e["amount"] = .double(2)
@@ -102,8 +104,8 @@ import Testing
         context.mergePolicy = .mergeByPropertyObjectTrump
         try context.performAndWait {
             let c = try context.insertNewObject(forEntityName: "Category")
-            c["name"] = "cat-0"                                   // exists in the store
-            for key in ["ex-1", "ex-9", "ex-9"] {                 // one stored, one twice in memory
+            c["name"] = "cat-0"   // exists in the store
+            for key in ["ex-1", "ex-9", "ex-9"] {   // one stored, one twice in memory
                 let e = try context.insertNewObject(forEntityName: "Expense")
                 e["externalID"] = .string(key)
                 e["amount"] = .double(500)
@@ -125,7 +127,8 @@ import Testing
         let container = try makeContainer(BundledModels.expenses(key: .unique))
         let context = container.newBackgroundContext()
         context.mergePolicy = .mergeByPropertyObjectTrump
-        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
         #expect(composed == decomposed)
         try context.performAndWait {
             for key in [composed, decomposed, composed] {

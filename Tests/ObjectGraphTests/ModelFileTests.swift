@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ObjectGraph
 import SQLiteKit
+import Testing
+
+@testable import ObjectGraph
 
 /// Model files as Xcode writes them: read field by field, and every malformed case refused with
 /// its location.
@@ -92,10 +93,17 @@ import SQLiteKit
         #expect(items.isToMany && items.deleteRule == .cascade && items.maxCount == 100)
         // A many-to-many is kept (the store has its join table) and noted once for its two sides;
         // what is read and not acted on is said, with its line.
-        #expect(item.relationship("tags")?.isToMany == true && file.entity(named: "Tag")?.relationship("items")?.isToMany == true)
-        #expect(file.notes.contains { $0.contains("1 many-to-many relationship kept in a join table") && $0.contains("Item.tags (line 24)") })
+        #expect(
+            item.relationship("tags")?.isToMany == true
+                && file.entity(named: "Tag")?.relationship("items")?.isToMany == true)
+        #expect(
+            file.notes.contains {
+                $0.contains("1 many-to-many relationship kept in a join table") && $0.contains("Item.tags (line 24)")
+            })
         #expect(file.notes.contains { $0.hasPrefix("m/contents:13:") && $0.contains("external storage") })
-        #expect(!file.notes.contains { $0.contains("delete rule") }, "delete rules are acted on (issue 41, item 11): no note")
+        #expect(
+            !file.notes.contains { $0.contains("delete rule") },
+            "delete rules are acted on (issue 41, item 11): no note")
         #expect(file.notes.contains { $0.contains("Item.thing is transformable") })
         #expect(file.notes.contains { $0.contains("maxCount 100") })
     }
@@ -105,14 +113,22 @@ import SQLiteKit
     @Test func theStoreIsLaidOutFromTheFile() throws {
         let model = try parse(Self.every).model()
         let sql = StoreSchema.createStatements(for: model).joined(separator: "\n")
-        #expect(sql.contains("ZI16 INTEGER") && sql.contains("ZDEC DECIMAL") && sql.contains("ZFLT FLOAT") && sql.contains("ZSTR VARCHAR"))
-        #expect(sql.contains("ZWHEN TIMESTAMP") && sql.contains("ZUUID BLOB") && sql.contains("ZLINK VARCHAR") && sql.contains("ZTHING BLOB"))
+        #expect(
+            sql.contains("ZI16 INTEGER") && sql.contains("ZDEC DECIMAL") && sql.contains("ZFLT FLOAT")
+                && sql.contains("ZSTR VARCHAR"))
+        #expect(
+            sql.contains("ZWHEN TIMESTAMP") && sql.contains("ZUUID BLOB") && sql.contains("ZLINK VARCHAR")
+                && sql.contains("ZTHING BLOB"))
         #expect(sql.contains("CREATE INDEX Z_Item_byWhen ON ZITEM (ZWHEN COLLATE BINARY DESC)"))
-        #expect(sql.contains("CREATE UNIQUE INDEX Z_Item_UNIQUE_str_source ON ZITEM (ZSTR COLLATE BINARY ASC, ZSOURCE COLLATE BINARY ASC)"))
+        #expect(
+            sql.contains(
+                "CREATE UNIQUE INDEX Z_Item_UNIQUE_str_source ON ZITEM (ZSTR COLLATE BINARY ASC, ZSOURCE COLLATE BINARY ASC)"
+            ))
         #expect(sql.contains("ZITEM_ZFOLDER_INDEX"))
         // Item (2).tags ↔ Tag (3).items: a join table named by the lower-numbered side, a column
         // per side named by its entity and the other side's relationship, the reverse index.
-        #expect(sql.contains("CREATE TABLE Z_2TAGS ( Z_2ITEMS INTEGER, Z_3TAGS INTEGER, PRIMARY KEY (Z_2ITEMS, Z_3TAGS) )"))
+        #expect(
+            sql.contains("CREATE TABLE Z_2TAGS ( Z_2ITEMS INTEGER, Z_3TAGS INTEGER, PRIMARY KEY (Z_2ITEMS, Z_3TAGS) )"))
         #expect(sql.contains("CREATE INDEX Z_2TAGS_Z_3TAGS_INDEX ON Z_2TAGS (Z_3TAGS, Z_2ITEMS)"))
     }
 
@@ -122,22 +138,30 @@ import SQLiteKit
         #expect(expenses.notes.isEmpty)
         #expect(expenses.entity(named: "Expense")?.uniquenessConstraints == [["externalID"]])
         let layout = StoreSchema.createStatements(for: BundledModels.expenses(key: .unique))
-        #expect(layout.contains("CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR )"))
+        #expect(
+            layout.contains(
+                "CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR )"
+            ))
         let indexed = StoreSchema.createStatements(for: BundledModels.expenses(key: .indexed))
         #expect(indexed.contains("CREATE INDEX ZEXPENSE_ZEXTERNALID_INDEX ON ZEXPENSE (ZEXTERNALID)"))
         #expect(!indexed.contains { $0.contains("UNIQUE") })
-        #expect(BundledModels.file(named: "Photos").entity(named: "Photo")?.attribute("isSeen")?.defaultValue == .bool(false))
+        #expect(
+            BundledModels.file(named: "Photos").entity(named: "Photo")?.attribute("isSeen")?.defaultValue
+                == .bool(false))
     }
 
     /// Issue 28, item 1: what Xcode writes and Core Data loads is read. A Boolean default is read
     /// as Foundation reads a string's truth ("0.0" and "1.0" too); a fetch index element naming a
     /// to-many (no column to index) is left out with a note, and an index left empty is dropped.
     @Test func booleanDefaultsAndToManyIndexElementsAreReadNotRefused() throws {
-        let booleans = ["0.0": false, "1.0": true, "YES": true, "NO": false, "true": true, "0": false, " 2": true, "": false]
+        let booleans = [
+            "0.0": false, "1.0": true, "YES": true, "NO": false, "true": true, "0": false, " 2": true, "": false,
+        ]
         for (text, expected) in booleans {
             #expect(ModelReader.boolValue(text) == expected, "\(text)")
         }
-        let file = try parse("""
+        let file = try parse(
+            """
             <model><entity name="Bookmark">
             <attribute name="pinned" attributeType="Boolean" defaultValueString="1.0" usesScalarValueType="YES"/>
             <attribute name="title" optional="YES" attributeType="String"/>
@@ -155,27 +179,36 @@ import SQLiteKit
         #expect(bookmark.attribute("pinned")?.defaultValue == .bool(true))
         #expect(bookmark.fetchIndexes.map(\.name) == ["byTitleAndTags"])
         #expect(bookmark.fetchIndexes.first?.elements.map(\.property) == ["title"])
-        #expect(file.notes.contains { $0.hasPrefix("m/contents:7: ") && $0.contains("names the to-many tags") }, "\(file.notes)")
-        #expect(file.notes.contains { $0.hasPrefix("m/contents:9: ") && $0.contains("byTags of Bookmark has nothing left") }, "\(file.notes)")
+        #expect(
+            file.notes.contains { $0.hasPrefix("m/contents:7: ") && $0.contains("names the to-many tags") },
+            "\(file.notes)")
+        #expect(
+            file.notes.contains {
+                $0.hasPrefix("m/contents:9: ") && $0.contains("byTags of Bookmark has nothing left")
+            }, "\(file.notes)")
     }
 
     /// Issue 55, item 16: an empty uniqueness constraint (a shipping app's model has one)
     /// constrains nothing: Core Data loads the model, so loadgen reads it with a note, and the
     /// entity's real constraint stays.
     @Test func anEmptyUniquenessConstraintIsIgnoredWithANote() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             <model><entity name="Item"><attribute name="sku" optional="YES" attributeType="String"/>
             <uniquenessConstraints><uniquenessConstraint/><uniquenessConstraint><constraint value="sku"/></uniquenessConstraint>
             </uniquenessConstraints></entity></model>
             """)
         #expect(file.entity(named: "Item")?.uniquenessConstraints == [["sku"]])
-        #expect(file.notes.contains { $0.contains("empty uniqueness constraint of Item constrains nothing") }, "\(file.notes)")
+        #expect(
+            file.notes.contains { $0.contains("empty uniqueness constraint of Item constrains nothing") },
+            "\(file.notes)")
     }
 
     /// Issue 28, item 7: a note is about an entity or the whole model, so that a run is told only
     /// about the entities it touches and the model as a whole.
     @Test func notesSayWhichEntityTheyAreAbout() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             <model><entity name="Visit"><attribute name="url" optional="YES" attributeType="String"/></entity>
             <entity name="Page"><attribute name="title" optional="YES" attributeType="String"/>
             <fetchedProperty name="recent" optional="YES"/>
@@ -186,37 +219,58 @@ import SQLiteKit
         #expect(file.entityNotes.contains { $0.entity == "Page" && $0.text.contains("fetched property Page.recent") })
         #expect(file.entityNotes.contains { $0.entity == nil && $0.text.contains("many-to-many") })
         let visit = file.notes(about: ["Visit"])
-        #expect(!visit.contains { $0.contains("Page.recent") } && visit.contains { $0.contains("many-to-many") }, "\(visit)")
+        #expect(
+            !visit.contains { $0.contains("Page.recent") } && visit.contains { $0.contains("many-to-many") }, "\(visit)"
+        )
         #expect(file.notes(about: ["Page"]).contains { $0.contains("Page.recent") })
         #expect(file.notes.count == file.entityNotes.count)
     }
 
     /// Each malformed case is refused with where it is.
     @Test(arguments: [
-        ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>",
-         1, "attribute A.x has attributeType \"Integer 128\": unknown type"),
-        ("<model>\n<entity name=\"A\">\n<relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"a\"/>\n</entity>\n</model>",
-         3, "relationship A.b has destination B, which is not an entity of the model"),
-        ("<model><entity name=\"A\"><relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"as\"/></entity>\n"
-            + "<entity name=\"B\"><attribute name=\"n\" attributeType=\"String\"/></entity></model>",
-         1, "relationship A.b names inverse as, which B does not have"),
-        ("<model><entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<uniquenessConstraints><uniquenessConstraint>"
-            + "<constraint value=\"y\"/></uniquenessConstraint></uniquenessConstraints></entity></model>",
-         3, "the uniqueness constraint of A names y, which is not an attribute of A"),
-        ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"String\">\n</entity></model>",
-         2, "</entity> closes <attribute> (opened on line 1)"),
-        ("<model><entity name=\"A\" parentEntity=\"B\"/></model>", 1, "entity A has parent entity B, which is not an entity of the model"),
-        ("<model><entity name=\"A\"><attribute name=\"n\" attributeType=\"Integer 16\" defaultValueString=\"70000\"/></entity></model>",
-         1, "A.n: defaultValueString \"70000\" is outside what an Integer 16 holds"),
+        (
+            "<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>",
+            1, "attribute A.x has attributeType \"Integer 128\": unknown type"
+        ),
+        (
+            "<model>\n<entity name=\"A\">\n<relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"a\"/>\n</entity>\n</model>",
+            3, "relationship A.b has destination B, which is not an entity of the model"
+        ),
+        (
+            "<model><entity name=\"A\"><relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"as\"/></entity>\n"
+                + "<entity name=\"B\"><attribute name=\"n\" attributeType=\"String\"/></entity></model>",
+            1, "relationship A.b names inverse as, which B does not have"
+        ),
+        (
+            "<model><entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<uniquenessConstraints><uniquenessConstraint>"
+                + "<constraint value=\"y\"/></uniquenessConstraint></uniquenessConstraints></entity></model>",
+            3, "the uniqueness constraint of A names y, which is not an attribute of A"
+        ),
+        (
+            "<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"String\">\n</entity></model>",
+            2, "</entity> closes <attribute> (opened on line 1)"
+        ),
+        (
+            "<model><entity name=\"A\" parentEntity=\"B\"/></model>", 1,
+            "entity A has parent entity B, which is not an entity of the model"
+        ),
+        (
+            "<model><entity name=\"A\"><attribute name=\"n\" attributeType=\"Integer 16\" defaultValueString=\"70000\"/></entity></model>",
+            1, "A.n: defaultValueString \"70000\" is outside what an Integer 16 holds"
+        ),
         ("<plist/>", 1, "the root element is <plist>"),
         // Issue 45, item 24: the relationship whose destination is missing is named, on its own
         // line, even when its inverse comes first in the file.
-        ("<model><entity name=\"A\"><relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"as\"/></entity>\n"
-            + "<entity name=\"B\">\n<relationship name=\"as\" toMany=\"YES\" destinationEntity=\"Nowhere\" inverseName=\"b\"/></entity></model>",
-         3, "relationship B.as has destination Nowhere, which is not an entity of the model"),
+        (
+            "<model><entity name=\"A\"><relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\" inverseName=\"as\"/></entity>\n"
+                + "<entity name=\"B\">\n<relationship name=\"as\" toMany=\"YES\" destinationEntity=\"Nowhere\" inverseName=\"b\"/></entity></model>",
+            3, "relationship B.as has destination Nowhere, which is not an entity of the model"
+        ),
         // Issue 45, item 23: a DOCTYPE declaring entities is refused by name.
-        ("<?xml version=\"1.0\"?>\n<!DOCTYPE model [ <!ENTITY e \"A\"> ]>\n<model><entity name=\"&e;\"/></model>",
-         2, "the DOCTYPE declares entities or elements ([ … ])"),
+        (
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE model [ <!ENTITY e \"A\"> ]>\n<model><entity name=\"&e;\"/></model>",
+            2, "the DOCTYPE declares entities or elements ([ … ])"
+        ),
     ])
     func malformedModelsAreRefusedWithTheirLocation(text: String, line: Int, message: String) {
         do {
@@ -235,8 +289,10 @@ import SQLiteKit
     @Test func aHierarchyWiderThanSQLiteAllowsIsRefusedAtItsRoot() throws {
         func model(subEntities n: Int) -> String {
             "<model>\n<entity name=\"Root\"><attribute name=\"id\" attributeType=\"String\"/></entity>\n"
-                + (0..<n).map { "<entity name=\"E\($0)\" parentEntity=\"Root\"><attribute name=\"a\($0)\" attributeType=\"String\"/></entity>" }
-                    .joined(separator: "\n") + "</model>"
+                + (0..<n).map {
+                    "<entity name=\"E\($0)\" parentEntity=\"Root\"><attribute name=\"a\($0)\" attributeType=\"String\"/></entity>"
+                }
+                .joined(separator: "\n") + "</model>"
         }
         let fits = SQLIdentifier.maximumColumns - 4   // Z_PK, Z_ENT, Z_OPT and ZID beside them
         #expect(throws: Never.self) { try ModelFile.parse(model(subEntities: fits), path: "m/contents", name: "m") }
@@ -245,8 +301,10 @@ import SQLiteKit
             Issue.record("a table of \(fits + 5) columns was accepted")
         } catch {
             #expect(error.line == 2, "\(error)")
-            #expect(error.message.contains("the table of Root and its sub-entities") && error.message.contains("needs \(fits + 5) columns"),
-                    "\(error)")
+            #expect(
+                error.message.contains("the table of Root and its sub-entities")
+                    && error.message.contains("needs \(fits + 5) columns"),
+                "\(error)")
         }
     }
 
@@ -260,11 +318,17 @@ import SQLiteKit
             "<entity name=\"E\(i)\"\(i == 0 ? "" : " parentEntity=\"E\(i - 1)\"")>"
                 + "<attribute name=\"z\(i)\" attributeType=\"Integer 64\"/></entity>"
         }
-        let model = try ModelFile.parse("<model>" + entities.joined(separator: "\n") + "</model>", path: "m/contents", name: "m").model()
+        let model = try ModelFile.parse(
+            "<model>" + entities.joined(separator: "\n") + "</model>", path: "m/contents", name: "m"
+        ).model()
         let kinds = 4   // attributes, to-ones, one-to-manys, many-to-manys
-        #expect(model.inheritanceListsRead <= kinds * depth, "read \(model.inheritanceListsRead) lists for \(depth) entities")
+        #expect(
+            model.inheritanceListsRead <= kinds * depth,
+            "read \(model.inheritanceListsRead) lists for \(depth) entities")
         let deepest = try #require(model.runtime.first { $0.name == "E\(depth - 1)" })
-        #expect(deepest.attributes.map(\.name) == (0..<depth).map { "z\($0)" }, "the parent's order first, then the entity's own")
+        #expect(
+            deepest.attributes.map(\.name) == (0..<depth).map { "z\($0)" },
+            "the parent's order first, then the entity's own")
     }
 
     /// A .xcdatamodeld folder's current version is the one .xccurrentversion names; without one,
@@ -290,12 +354,14 @@ import SQLiteKit
         #expect(current.name == "App" && current.entities.map(\.name) == ["New"])
         #expect(try ModelFile.read(root + "/App.xcdatamodel").entities.map(\.name) == ["Old"])
         #expect(try ModelFile.read(root + "/App.xcdatamodel/contents").name == "App")
-        try marker.replacingOccurrences(of: "App 2", with: "App 3").write(toFile: root + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        try marker.replacingOccurrences(of: "App 2", with: "App 3").write(
+            toFile: root + "/.xccurrentversion", atomically: true, encoding: .utf8)
         do {
             _ = try ModelFile.read(root)
             Issue.record("a missing version was accepted")
         } catch {
-            #expect(error.message.contains("names version App 3.xcdatamodel, which the folder does not hold"), "\(error)")
+            #expect(
+                error.message.contains("names version App 3.xcdatamodel, which the folder does not hold"), "\(error)")
         }
         do {
             _ = try ModelFile.read(root + "/missing.xcdatamodeld")
@@ -315,10 +381,13 @@ import SQLiteKit
     /// Item 2: integer defaults written "0.0", "NO", "YES" (an attribute whose type changed in
     /// Xcode) read as the model compiler converts them (Foundation's integerValue), with a note.
     @Test func integerDefaultsAreReadAsTheModelCompilerConvertsThem() throws {
-        let integers: [String: Int64] = ["0.0": 0, "NO": 0, "YES": 0, "1.0": 1, " 12abc": 12, "-3.7": -3, "": 0, "x1": 0]
+        let integers: [String: Int64] = [
+            "0.0": 0, "NO": 0, "YES": 0, "1.0": 1, " 12abc": 12, "-3.7": -3, "": 0, "x1": 0,
+        ]
         for (text, expected) in integers { #expect(ModelReader.integerValue(text) == expected, "\(text)") }
         #expect(ModelReader.doubleValue("2.5x") == 2.5 && ModelReader.doubleValue("NO") == 0)
-        let file = try parse("""
+        let file = try parse(
+            """
             <model><entity name="Line">
             <attribute name="taxID" optional="YES" attributeType="Integer 64" defaultValueString="0.0" usesScalarValueType="YES"/>
             <attribute name="muted" optional="YES" attributeType="Integer 32" defaultValueString="NO" usesScalarValueType="YES"/>
@@ -328,22 +397,32 @@ import SQLiteKit
             </entity></model>
             """)
         let line = try #require(file.entity(named: "Line"))
-        #expect(line.attribute("taxID")?.defaultValue == .integer(0) && line.attribute("muted")?.defaultValue == .integer(0))
-        #expect(line.attribute("count")?.defaultValue == .integer(1) && line.attribute("rate")?.defaultValue == .double(0))
+        #expect(
+            line.attribute("taxID")?.defaultValue == .integer(0) && line.attribute("muted")?.defaultValue == .integer(0)
+        )
+        #expect(
+            line.attribute("count")?.defaultValue == .integer(1) && line.attribute("rate")?.defaultValue == .double(0))
         #expect(line.attribute("token")?.defaultValue == .null)
-        #expect(file.notes.contains { $0.hasPrefix("m/contents:2: ") && $0.contains("Line.taxID: defaultValueString \"0.0\" is not a Integer 64; read as 0") },
-                "\(file.notes)")
+        #expect(
+            file.notes.contains {
+                $0.hasPrefix("m/contents:2: ")
+                    && $0.contains("Line.taxID: defaultValueString \"0.0\" is not a Integer 64; read as 0")
+            },
+            "\(file.notes)")
         #expect(file.notes.count { $0.contains("is not a") } == 5)
         // A text that is no number of any kind is still refused where it cannot be read.
         #expect(throws: ModelFileError.self) {
-            try parse(#"<model><entity name="A"><attribute name="d" attributeType="Date" defaultDateTimeInterval="soon"/></entity></model>"#)
+            try parse(
+                #"<model><entity name="A"><attribute name="d" attributeType="Date" defaultDateTimeInterval="soon"/></entity></model>"#
+            )
         }
     }
 
     /// Item 3: a fetch index declared on a sub-entity naming an attribute it inherits (a music
     /// player's `Song.bySongIdIndex` on its abstract grandparent's `id`) lives on the root's table.
     @Test func anIndexOnAnInheritedAttributeIsOnTheRootsTable() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             <model>
             <entity name="LibraryEntity" isAbstract="YES"><attribute name="id" attributeType="String"/></entity>
             <entity name="Playable" isAbstract="YES" parentEntity="LibraryEntity"><attribute name="title" optional="YES" attributeType="String"/></entity>
@@ -361,7 +440,8 @@ import SQLiteKit
     /// Item 5: a transient relationship stores nothing: no column, no join table; its stored
     /// inverse (if any) has no inverse left.
     @Test func transientRelationshipsStoreNothing() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             <model>
             <entity name="Message"><attribute name="nonce" optional="YES" attributeType="Binary"/>
             <relationship name="missingRecipients" optional="YES" toMany="YES" transient="YES" destinationEntity="Client" inverseName="messagesMissingRecipient" inverseEntity="Client"/>
@@ -375,10 +455,15 @@ import SQLiteKit
             </entity></model>
             """)
         let sql = StoreSchema.createStatements(for: try file.model()).joined(separator: "\n")
-        #expect(!sql.contains("Z_1MISSINGRECIPIENTS") && !sql.contains("Z_2MESSAGESMISSINGRECIPIENT") && !sql.contains("ZDRAFTOF"), "\(sql)")
+        #expect(
+            !sql.contains("Z_1MISSINGRECIPIENTS") && !sql.contains("Z_2MESSAGESMISSINGRECIPIENT")
+                && !sql.contains("ZDRAFTOF"), "\(sql)")
         #expect(sql.contains("ZSENDER INTEGER"))
         #expect(file.entity(named: "Message")?.relationships.map(\.name) == ["sender"])
-        #expect(file.entity(named: "Client")?.relationships.map(\.name) == ["sent"], "drafts' inverse is transient: left out with a note")
-        #expect(file.notes.contains { $0.contains("Message.missingRecipients is transient: not stored") }, "\(file.notes)")
+        #expect(
+            file.entity(named: "Client")?.relationships.map(\.name) == ["sent"],
+            "drafts' inverse is transient: left out with a note")
+        #expect(
+            file.notes.contains { $0.contains("Message.missingRecipients is transient: not stored") }, "\(file.notes)")
     }
 }

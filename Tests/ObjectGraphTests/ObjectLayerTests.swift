@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The object layer Core Data pays per object beside SQL (issue 43), counted exactly: each test
@@ -27,7 +28,9 @@ import Testing
         private var token: NSObjectProtocol?
 
         init(_ context: ManagedObjectContext) {
-            token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChange, object: context, queue: nil) {
+            token = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.objectsDidChange, object: context, queue: nil
+            ) {
                 [unowned self] note in
                 let info = note.userInfo ?? [:]
                 var counts: [String: Int] = [:]
@@ -86,9 +89,15 @@ import Testing
         try context.performAndWait {
             let all = try context.fetch(FetchRequest(entityName: "Expense"))
             let stored = all[0].committedValues(forKeys: ["note", "amount"])
-            for e in all { e["note"] = .string("one"); e["note"] = .string("two"); e["amount"] = .double(1) }
+            for e in all {
+                e["note"] = .string("one")
+                e["note"] = .string("two")
+                e["amount"] = .double(1)
+            }
             #expect(context.objectWork.snapshots == 5)
-            #expect(all[0].committedValues(forKeys: ["note", "amount"]) == stored && stored["note"] != .string("two"), "\(stored)")
+            #expect(
+                all[0].committedValues(forKeys: ["note", "amount"]) == stored && stored["note"] != .string("two"),
+                "\(stored)")
             try context.save()
             #expect(all[0].committedValues(forKeys: ["note"]) == ["note": .string("two")])
             all[0]["note"] = .string("three")
@@ -123,12 +132,17 @@ import Testing
     @Test func anInsertIsRegisteredByItsTemporaryIDUntilTheSave() throws {
         let (_, context) = try filled(0)
         try context.performAndWait {
-            let e = try context.insertNewObject(forEntityName: "Expense"), gone = try context.insertNewObject(forEntityName: "Expense")
+            let e = try context.insertNewObject(forEntityName: "Expense")
+            let gone = try context.insertNewObject(forEntityName: "Expense")
             let temporary = e.objectID
-            #expect(context.temporaryRegistry.count == 2 && context.object(with: temporary) === e && context.registeredObjectCount == 2)
+            #expect(
+                context.temporaryRegistry.count == 2 && context.object(with: temporary) === e
+                    && context.registeredObjectCount == 2)
             context.delete(gone)
             try context.save()
-            #expect(context.temporaryRegistry.isEmpty && context.registry[e.objectID] === e && context.registeredObjectCount == 1)
+            #expect(
+                context.temporaryRegistry.isEmpty && context.registry[e.objectID] === e
+                    && context.registeredObjectCount == 1)
         }
     }
 
@@ -140,7 +154,10 @@ import Testing
             let all = try context.fetch(FetchRequest(entityName: "Expense"))
             var seen: [(Value, Value)] = []
             let token = all[0].addObserver(forKey: "note") { old, new in seen.append((old, new)) }
-            all[0]["note"] = .string("a"); all[0]["note"] = .string("b"); all[0]["amount"] = .double(2); all[1]["note"] = .string("c")
+            all[0]["note"] = .string("a")
+            all[0]["note"] = .string("b")
+            all[0]["amount"] = .double(2)
+            all[1]["note"] = .string("c")
             all[0].removeObserver(token)
             all[0]["note"] = .string("d")
             #expect(seen.map(\.1) == [.string("a"), .string("b")] && seen[1].0 == .string("a"))
@@ -183,8 +200,12 @@ import Testing
         let (_, context) = try filled(4)
         final class Box: @unchecked Sendable { var ids: [String: Int] = [:] }   // written on the saving queue, read after
         let box = Box()
-        let token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDs, object: context, queue: nil) { note in
-            for (key, value) in note.userInfo ?? [:] { box.ids["\(key)"] = (value as? Set<ManagedObjectID>)?.count ?? -1 }
+        let token = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectIDs, object: context, queue: nil
+        ) { note in
+            for (key, value) in note.userInfo ?? [:] {
+                box.ids["\(key)"] = (value as? Set<ManagedObjectID>)?.count ?? -1
+            }
         }
         defer { NotificationCenter.default.removeObserver(token) }
         try context.performAndWait {
@@ -262,14 +283,16 @@ import Testing
         let before = view.performAndWait { view.objectWork }
         try writer.performAndWait {
             for e in try writer.fetch(FetchRequest(entityName: "Expense")).prefix(5) { e["amount"] = 7 }
-            try writer.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "ex-0")))[0]["externalID"] = "ex-9"
+            try writer.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "ex-0")))[0][
+                "externalID"] = "ex-9"
             for i in 0..<2 { try writer.insertNewObject(forEntityName: "Expense")["externalID"] = .string("new-\(i)") }
             try writer.save()
         }
         view.performAndWait {   // after the merge queued by the save
             #expect(view.objectWork.refreshed - before.refreshed == 4)
             #expect(edited["note"] == "mine" && edited["amount"] != .null)
-            #expect(controller.fetchedObjects.map { $0["externalID"] }
+            #expect(
+                controller.fetchedObjects.map { $0["externalID"] }
                     == ["ex-1", "ex-2", "ex-3", "ex-4", "ex-5", "ex-9", "new-0", "new-1"].map { Value.string($0) })
             #expect(controller.index(of: edited) == 0)
         }
@@ -282,13 +305,27 @@ import Testing
     /// `ObjectWork`'s sum and difference are written field by field (for speed): a field added
     /// must be added there too. Every field of a sum of ones is 2.
     @Test func objectWorkAddsEveryCount() {
-        #expect(Mirror(reflecting: ObjectWork()).children.count == 17,
-                "a count was added to ObjectWork: add it to ObjectWork.combine and to this test")
+        #expect(
+            Mirror(reflecting: ObjectWork()).children.count == 17,
+            "a count was added to ObjectWork: add it to ObjectWork.combine and to this test")
         var one = ObjectWork()
-        one.changeNotifications = 1; one.objectsInChangeNotifications = 1; one.validated = 1; one.validationPasses = 1
-        one.awakeFromInsert = 1; one.awakeFromFetch = 1; one.fetched = 1; one.faulted = 1; one.willSave = 1; one.didSave = 1
-        one.rowsPopulated = 1; one.snapshots = 1; one.observerNotifications = 1; one.refreshed = 1; one.saveNotifications = 1
-        one.objectsInSaveNotifications = 1; one.removed = 1
+        one.changeNotifications = 1
+        one.objectsInChangeNotifications = 1
+        one.validated = 1
+        one.validationPasses = 1
+        one.awakeFromInsert = 1
+        one.awakeFromFetch = 1
+        one.fetched = 1
+        one.faulted = 1
+        one.willSave = 1
+        one.didSave = 1
+        one.rowsPopulated = 1
+        one.snapshots = 1
+        one.observerNotifications = 1
+        one.refreshed = 1
+        one.saveNotifications = 1
+        one.objectsInSaveNotifications = 1
+        one.removed = 1
         #expect(Mirror(reflecting: one + one).children.allSatisfy { $0.value as? Int == 2 })
         #expect(one + one - one == one)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// One-to-one relationships (a to-one whose inverse is a to-one): both rows keep a column, and
@@ -8,10 +9,12 @@ import Testing
     /// A file and its download task, each pointing at the other (the offline reader's model).
     func makeFiles() throws -> PersistentContainer {
         let model = try ManagedObjectModel([
-            EntityDescription("File", attributes: [.init("name", .string)],
-                              relationships: [RelationshipDescription("task", to: "Task", inverse: "file")]),
-            EntityDescription("Task", attributes: [.init("bytes", .integer64)],
-                              relationships: [RelationshipDescription("file", to: "File", inverse: "task")]),
+            EntityDescription(
+                "File", attributes: [.init("name", .string)],
+                relationships: [RelationshipDescription("task", to: "Task", inverse: "file")]),
+            EntityDescription(
+                "Task", attributes: [.init("bytes", .integer64)],
+                relationships: [RelationshipDescription("file", to: "File", inverse: "task")]),
         ])
         return try makeContainer(model)
     }
@@ -33,7 +36,9 @@ import Testing
             #expect(a.object(forKey: "task") == nil)
             try context.save()
         }
-        #expect(try container.rows("SELECT count(*) FROM ZFILE f JOIN ZTASK t ON t.Z_PK = f.ZTASK AND t.ZFILE = f.Z_PK") == 1)
+        #expect(
+            try container.rows("SELECT count(*) FROM ZFILE f JOIN ZTASK t ON t.Z_PK = f.ZTASK AND t.ZFILE = f.Z_PK")
+                == 1)
         #expect(try container.rows("SELECT count(*) FROM ZFILE WHERE ZTASK IS NULL") == 1)
         #expect(try container.rows("SELECT count(*) FROM ZTASK WHERE ZFILE IS NOT NULL") == 1)
     }
@@ -60,7 +65,9 @@ import Testing
             try editor.save()
         }
         #expect(try container.rows("SELECT count(*) FROM ZTASK WHERE Z_PK = \(taskID.key) AND ZFILE IS NULL") == 1)
-        #expect(try container.rows("SELECT count(*) FROM ZFILE f JOIN ZTASK t ON t.Z_PK = f.ZTASK AND t.ZFILE = f.Z_PK") == 1)
+        #expect(
+            try container.rows("SELECT count(*) FROM ZFILE f JOIN ZTASK t ON t.Z_PK = f.ZTASK AND t.ZFILE = f.Z_PK")
+                == 1)
         try editor.performAndWait {
             editor.delete(try editor.existingObject(with: fileID))
             try editor.save()

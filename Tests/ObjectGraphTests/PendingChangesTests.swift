@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// Fetches that include unsaved objects: correct, and linear in the number of them.
@@ -45,8 +46,10 @@ import Testing
         try context.performAndWait {
             let entity = try context.entity(named: "Expense")
             for i in 0..<3_000 {
-                let key = "k\(i / 2)", source = "s\(i % 2)"
-                var request = FetchRequest(entityName: "Expense", predicate: .and([.equal("externalID", key), .equal("note", source)]))
+                let key = "k\(i / 2)"
+                let source = "s\(i % 2)"
+                var request = FetchRequest(
+                    entityName: "Expense", predicate: .and([.equal("externalID", key), .equal("note", source)]))
                 request.fetchLimit = 1
                 #expect(try context.fetch(request).isEmpty, "\(key) \(source) is new")
                 let e = context.insert(entity)
@@ -55,7 +58,8 @@ import Testing
                 e["amount"] = .double(Double(i))
             }
             #expect(context.pendingObjectsExamined < 4 * 3_000, "\(context.pendingObjectsExamined) examined")
-            let twice = FetchRequest(entityName: "Expense", predicate: .and([.equal("externalID", "k7"), .equal("note", "s1")]))
+            let twice = FetchRequest(
+                entityName: "Expense", predicate: .and([.equal("externalID", "k7"), .equal("note", "s1")]))
             #expect(try context.fetch(twice).count == 1)
             let mixed = FetchRequest(entityName: "Expense", predicate: .equal("amount", 15))
             #expect(try context.fetch(mixed).count == 1, "amount 15.0 is found by the integer 15")
@@ -71,13 +75,21 @@ import Testing
             for i in 0..<100 { _ = try findOrCreate("k\(i)", in: context, entity: entity) }
             let moved = try findOrCreate("k7", in: context, entity: entity)
             moved["externalID"] = "renamed"
-            #expect(try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "k7"))).isEmpty)
-            #expect(try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "renamed"))) == [moved])
+            #expect(
+                try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "k7"))).isEmpty)
+            #expect(
+                try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "renamed"))) == [
+                    moved
+                ])
             // Deleted and saved objects leave the pending results.
             context.delete(moved)
-            #expect(try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "renamed"))).isEmpty)
+            #expect(
+                try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "renamed")))
+                    .isEmpty)
             try context.save()
-            #expect(try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "k8"))).count == 1)
+            #expect(
+                try context.fetch(FetchRequest(entityName: "Expense", predicate: .equal("externalID", "k8"))).count == 1
+            )
         }
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 99)
     }
@@ -99,7 +111,7 @@ import Testing
         }
         #expect(try db.scalarInt("SELECT count(*) FROM t") == 1)
         insert.bind(3, at: 1)
-        try insert.run()      // usable again once bound right
+        try insert.run()   // usable again once bound right
         #expect(try db.scalarInt("SELECT sum(a) FROM t") == 4)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// Persistent history as Core Data records it: a transaction and its changes inside each
@@ -27,7 +28,9 @@ import Testing
     }
 
     private func history(_ context: ManagedObjectContext, after token: HistoryToken?) throws -> [HistoryTransaction] {
-        try context.performAndWait { try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions }
+        try context.performAndWait {
+            try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions
+        }
     }
 
     @Test func aSaveWritesOneTransactionAndAChangePerObjectInsideItsTransaction() throws {
@@ -38,19 +41,30 @@ import Testing
         _ = try insertExpenses(context, ["a", "b", "c"])
         let first = container.counters.stopRecording()
         // Every history row's key is reserved in Z_PRIMARYKEY, as any entity's.
-        let reserve = ["SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-                       "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?"]
-        let string = reserve + ["INSERT OR IGNORE INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, 1, ?)"]
-        let transaction = reserve + ["INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
-            + "ZPROCESSIDTS, ZTIMESTAMP, ZQUERYGEN) VALUES (?, 16001, 1, ?, ?, ?, ?, ?, NULL)"]
-        let change = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
+        let reserve = [
+            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+        ]
+        let string =
+            reserve + ["INSERT OR IGNORE INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, 1, ?)"]
+        let transaction =
+            reserve + [
+                "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
+                    + "ZPROCESSIDTS, ZTIMESTAMP, ZQUERYGEN) VALUES (?, 16001, 1, ?, ?, ?, ?, ?, NULL)"
+            ]
+        let change =
+            "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
             + "VALUES (?, 16002, 1, ?, ?, ?, ?, ?)"
-        let insert = "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
+        let insert =
+            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
         // Author, bundle ID, context name and process ID are interned once each, then cached;
         // the three inserts' changes take their keys in one reservation.
-        #expect(lastTransaction(first) == ["BEGIN EXCLUSIVE", insert, insert, insert]
+        #expect(
+            lastTransaction(first) == ["BEGIN EXCLUSIVE", insert, insert, insert]
                 + Array([[String]](repeating: string, count: 4).joined())
-                + transaction + reserve + [change, change, change, "COMMIT", "pragma page_count", "pragma freelist_count"])
+                + transaction + reserve + [
+                    change, change, change, "COMMIT", "pragma page_count", "pragma freelist_count",
+                ])
         container.counters.startRecording()
         _ = try insertExpenses(context, ["d"])
         let second = container.counters.stopRecording()
@@ -98,7 +112,10 @@ import Testing
         let deleted = try context.performAndWait {
             try context.execute(PersistentHistoryChangeRequest.deleteHistory(before: all[1].token))
         }
-        guard case .deleted(let count) = deleted else { Issue.record("expected a delete result"); return }
+        guard case .deleted(let count) = deleted else {
+            Issue.record("expected a delete result")
+            return
+        }
         #expect(count == 1)
         #expect(try history(context, after: nil).map(\.token) == [all[1].token, all[2].token])
         #expect(try container.rows("SELECT count(*) FROM ACHANGE") == 2)
@@ -108,18 +125,23 @@ import Testing
         let container = try makeHistoryContainer()
         let context = container.newBackgroundContext()
         let inserted = try context.performAndWait {
-            try context.execute(BatchInsertRequest(entityName: "Expense", objects: (0..<3).map { ["externalID": .string("k\($0)")] }))
+            try context.execute(
+                BatchInsertRequest(entityName: "Expense", objects: (0..<3).map { ["externalID": .string("k\($0)")] }))
         }
         #expect(inserted.count == 3)
         _ = try context.performAndWait {
-            try context.execute(BatchUpdateRequest(entityName: "Expense", predicate: .compare("externalID", .notEqual, .value("k0")),
-                                                   propertiesToUpdate: ["note": "batched"]))
+            try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Expense", predicate: .compare("externalID", .notEqual, .value("k0")),
+                    propertiesToUpdate: ["note": "batched"]))
         }
         _ = try context.performAndWait {
-            try context.execute(BatchDeleteRequest(entityName: "Expense", predicate: .compare("externalID", .equal, .value("k0"))))
+            try context.execute(
+                BatchDeleteRequest(entityName: "Expense", predicate: .compare("externalID", .equal, .value("k0"))))
         }
         let all = try history(context, after: nil)
-        #expect(all.map { $0.changes.map(\.changeType) } == [[.insert, .insert, .insert], [.update, .update], [.delete]])
+        #expect(
+            all.map { $0.changes.map(\.changeType) } == [[.insert, .insert, .insert], [.update, .update], [.delete]])
         // note is the fourth attribute (amount, date, externalID, note), after the to-one: bit 4.
         #expect(all[1].changes.allSatisfy { $0.updatedColumns == [0b1_0000] })
         #expect(all[2].changes[0].changedObjectID.primaryKey == 1)
@@ -195,7 +217,8 @@ import Testing
         let controller = try followingController(FetchRequest(entityName: "Expense"), in: view)
         let importer = container.newBackgroundContext()
         _ = try importer.performAndWait {
-            try importer.execute(BatchInsertRequest(entityName: "Expense", objects: (0..<5).map { ["externalID": .string("k\($0)")] }))
+            try importer.execute(
+                BatchInsertRequest(entityName: "Expense", objects: (0..<5).map { ["externalID": .string("k\($0)")] }))
         }
         // Automatic merges never see a batch insert: it posts no did-save notification.
         #expect(view.performAndWait { controller.count } == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // The photo downloader of the code-review seed (one writer context, parallel downloads, a
@@ -33,14 +34,20 @@ final class PhotoDownloader: Sendable {
     }
 
     /// Returns the saved photos' IDs and the URLs that failed.
-    func download(_ urls: [String], into albumID: ManagedObjectID) async throws -> (saved: [ManagedObjectID], failed: [String]) {
-        var saved: [ManagedObjectID] = [], failed: [String] = []
+    func download(_ urls: [String], into albumID: ManagedObjectID) async throws -> (
+        saved: [ManagedObjectID], failed: [String]
+    ) {
+        var saved: [ManagedObjectID] = []
+        var failed: [String] = []
         try await withThrowingTaskGroup(of: (String, [UInt8]?).self) { group in
             for url in urls {
                 group.addTask { [downloader] in (url, try? await downloader.imageData(from: url)) }
             }
             for try await (url, data) in group {
-                guard let data else { failed.append(url); continue }
+                guard let data else {
+                    failed.append(url)
+                    continue
+                }
                 saved.append(try await save(data, from: url, albumID: albumID))
             }
         }
@@ -63,7 +70,10 @@ final class PhotoDownloader: Sendable {
             photo["remoteURL"] = .string(url)
             photo["imageData"] = .data(data)
             try photo.setObject(album, forKey: "album")
-            do { try context.save() } catch { context.rollback(); throw error }
+            do { try context.save() } catch {
+                context.rollback()
+                throw error
+            }
             return photo.objectID
         }
     }
@@ -81,7 +91,7 @@ struct PhotoDownloaderTests {
         let album = try view.performAndWait {
             let album = try view.insertNewObject(forEntityName: "Album")
             album["name"] = "Holiday"
-            try view.save()                      // a saved object has a permanent ID
+            try view.save()   // a saved object has a permanent ID
             return album
         }
         return (container, album, PhotoDownloader(container: container, downloader: FakeDownloader(failing: failing)))
@@ -97,9 +107,9 @@ struct PhotoDownloaderTests {
 
     @Test func screenSeesDownloadedPhotosWithoutRefetching() async throws {
         let (container, album, downloader) = try setUp()
-        #expect(photos(of: album, in: container).isEmpty)      // the screen has looked: no photos yet
+        #expect(photos(of: album, in: container).isEmpty)   // the screen has looked: no photos yet
         let (saved, failed) = try await downloader.download(urls, into: albumID(album, container))
-        try await container.viewContext.perform {}              // let merges already queued run first
+        try await container.viewContext.perform {}   // let merges already queued run first
         #expect(failed.isEmpty && saved.count == 10)
         #expect(photos(of: album, in: container).count == 10)
         let view = container.viewContext
@@ -145,10 +155,15 @@ struct PhotoDownloaderTests {
         let other = container.newBackgroundContext(name: "downloader")
         let error = other.performAndWait { () -> Error? in
             let photo = try? other.insertNewObject(forEntityName: "Photo")
-            do { try photo?.setObject(album, forKey: "album"); return nil } catch { return error }
+            do {
+                try photo?.setObject(album, forKey: "album")
+                return nil
+            } catch { return error }
         }
         let message = error.map { "\($0)" } ?? ""
-        #expect(message.contains("Illegal attempt to establish a relationship 'album' between objects in different contexts"))
+        #expect(
+            message.contains(
+                "Illegal attempt to establish a relationship 'album' between objects in different contexts"))
     }
 }
 
@@ -174,7 +189,7 @@ struct PhotoDownloaderTests {
                     request.fetchLimit = 1
                     let existing = (try? context.fetch(request))?.first
                     lookedUp.leave()
-                    lookedUp.wait()                       // everyone has looked before anyone saves
+                    lookedUp.wait()   // everyone has looked before anyone saves
                     let photo = existing ?? (try? context.insertNewObject(forEntityName: "Photo"))
                     photo?["remoteURL"] = .string(url)
                     photo?["imageData"] = .data(Array(url.utf8))

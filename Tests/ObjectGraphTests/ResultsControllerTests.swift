@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A list screen's results controller follows merged saves of its entity, and only of it.
@@ -16,13 +17,13 @@ import Testing
         #expect(view.performAndWait { controller.count } == 10)
         try writer.performAndWait {
             let cat = try writer.fetch(FetchRequest(entityName: "Category"))[0]
-            cat["name"] = "renamed"                                   // another entity: not followed
+            cat["name"] = "renamed"   // another entity: not followed
             let e = try writer.insertNewObject(forEntityName: "Expense")
-            e["amount"] = 5                                           // matches: joins
+            e["amount"] = 5   // matches: joins
             let big = try writer.insertNewObject(forEntityName: "Expense")
-            big["amount"] = 500                                       // does not match
-            try writer.existingObject(with: ids[0])["amount"] = 1_000 // leaves
-            writer.delete(try writer.existingObject(with: ids[1]))    // leaves
+            big["amount"] = 500   // does not match
+            try writer.existingObject(with: ids[0])["amount"] = 1_000   // leaves
+            writer.delete(try writer.existingObject(with: ids[1]))   // leaves
             try writer.save()
         }
         view.performAndWait {}

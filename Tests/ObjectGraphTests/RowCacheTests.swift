@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// The coordinator's row cache (Core Data's `NSPersistentStoreCache`): saves and fetches put
@@ -31,9 +32,10 @@ import Testing
         container.counters.startRecording()
         _ = reader.performAndWait { reader.object(with: ids[0])["amount"] }
         // (The reader connection's pragmas come first: no other connection was open to read.)
-        #expect(container.counters.stopRecording().filter { !$0.hasPrefix("PRAGMA") } == [
-            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?",
-        ])
+        #expect(
+            container.counters.stopRecording().filter { !$0.hasPrefix("PRAGMA") } == [
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK = ?"
+            ])
         #expect(reader.performAndWait { reader.rowCacheHits } == 0)
         #expect(container.persistentStoreCoordinator.rowCache.count == 1)
     }
@@ -78,7 +80,8 @@ import Testing
         let writer = container.newBackgroundContext()
         let ids = try seedExpenses(writer, count: 2, categories: 1)
         _ = try writer.performAndWait {
-            try writer.execute(BatchUpdateRequest(entityName: "Expense", predicate: nil, propertiesToUpdate: ["amount": .double(7)]))
+            try writer.execute(
+                BatchUpdateRequest(entityName: "Expense", predicate: nil, propertiesToUpdate: ["amount": .double(7)]))
         }
         #expect(container.persistentStoreCoordinator.rowCache.count == 0)
         let reader = container.newBackgroundContext()

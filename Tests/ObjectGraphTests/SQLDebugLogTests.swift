@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ObjectGraph
 import SQLiteKit
+import Testing
+
+@testable import ObjectGraph
 
 /// `LOADGEN_SQL_DEBUG=1` beside a real `-com.apple.CoreData.SQLDebug 1` log of the same save
 /// (issue 58, item 7; Tests/Logs/README.md says where the real log comes from).
@@ -18,7 +19,9 @@ import SQLiteKit
 
     /// Times differ from run to run: `0.0002s` reads `#s` on both sides.
     static func normalized(_ log: String) -> [String] {
-        log.split(separator: "\n").map { $0.replacingOccurrences(of: #"\d+\.\d{4}s"#, with: "#s", options: .regularExpression) }
+        log.split(separator: "\n").map {
+            $0.replacingOccurrences(of: #"\d+\.\d{4}s"#, with: "#s", options: .regularExpression)
+        }
     }
 
     /// One object saved into a new store: the same statements, in the same order, tagged and
@@ -37,8 +40,9 @@ import SQLiteKit
             try context.save()
         }
         let ours = Self.normalized(container.counters.takeSQLLog())
-        let real = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
-                              + "/Logs/one-object-save.sqldebug", encoding: .utf8)
+        let real = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+                + "/Logs/one-object-save.sqldebug", encoding: .utf8)
         var expected = Self.normalized(real)
         // The first save's auto_vacuum pragmas and their annotations: set at creation here.
         expected.removeAll { $0.contains("auto_vacuum") }
@@ -47,7 +51,9 @@ import SQLiteKit
         #expect(kept == expected, "\(ours.joined(separator: "\n"))")
         // Every pragma is annotated as Core Data annotates it.
         let pragmas = ours.indices.filter { ours[$0].hasPrefix("CoreData: sql: pragma") }
-        #expect(pragmas.count == 2 && pragmas.allSatisfy { ours[$0 + 1] == "CoreData: annotation: sql execution time: #s" }, "\(ours)")
+        #expect(
+            pragmas.count == 2 && pragmas.allSatisfy { ours[$0 + 1] == "CoreData: annotation: sql execution time: #s" },
+            "\(ours)")
     }
 
     /// A fetch is written as Core Data writes one (`SELECT 0, t0.Z_PK, t0.Z_OPT, … FROM ZBOOK t0
@@ -70,11 +76,12 @@ import SQLiteKit
         #expect(log.contains("CoreData: sql: SELECT \(row) WHERE  t0.ZAMOUNT >= ? ORDER BY t0.ZAMOUNT"), "\(log)")
         let fault = try #require(log.firstIndex(of: "CoreData: sql: SELECT \(row) WHERE  t0.Z_PK = ?"), "\(log)")
         let uuid = StoreRegistry.uuid(of: ids[0].store)
-        #expect(Array(log[(fault + 1)...]) == [
-            "CoreData: annotation: sql connection fetch time: #s.",
-            "CoreData: annotation: total fetch execution time: #s for 1 rows.",
-            "CoreData: annotation: fault fulfilled from database for : <x-coredata://\(uuid)/Expense/p\(ids[0].primaryKey!)>",
-        ], "\(log)")
+        #expect(
+            Array(log[(fault + 1)...]) == [
+                "CoreData: annotation: sql connection fetch time: #s.",
+                "CoreData: annotation: total fetch execution time: #s for 1 rows.",
+                "CoreData: annotation: fault fulfilled from database for : <x-coredata://\(uuid)/Expense/p\(ids[0].primaryKey!)>",
+            ], "\(log)")
     }
 
     /// A fetch and a count are annotated as Core Data annotates them; a connection that is not
@@ -89,14 +96,18 @@ import SQLiteKit
             _ = try context.count(for: FetchRequest(entityName: "Expense"))
         }
         let log = Self.normalized(container.counters.takeSQLLog())
-        #expect(log.contains("CoreData: annotation: sql connection fetch time: #s.")
+        #expect(
+            log.contains("CoreData: annotation: sql connection fetch time: #s.")
                 && log.contains("CoreData: annotation: total fetch execution time: #s for 5 rows."), "\(log)")
         #expect(log.contains("CoreData: annotation: total count request execution time: #s for count of 5."), "\(log)")
         let counters = StatementCounters(keepsSQLLog: true)
         let other = try Database(path: container.path, counters: counters)
         _ = try other.scalarInt("SELECT count(*) FROM ZEXPENSE")
         let theirs = Self.normalized(counters.takeSQLLog())
-        #expect(theirs == ["loadgen: sql: SELECT count(*) FROM ZEXPENSE",
-                           "loadgen: annotation: total count request execution time: #s for count of 5."], "\(theirs)")
+        #expect(
+            theirs == [
+                "loadgen: sql: SELECT count(*) FROM ZEXPENSE",
+                "loadgen: annotation: total count request execution time: #s for count of 5.",
+            ], "\(theirs)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// The statements Core Data's save issues that a cheaper engine would skip: constrained
@@ -9,19 +10,22 @@ import Testing
 @Suite struct SaveFidelityTests {
     @Test func aConstrainedInsertLeavesItsKeyToAnUpdateAfterTheInserts() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
-        #expect(lastTransaction(try recordSaveOfOneCategory(container, expenses: 2)) == [
-            "BEGIN EXCLUSIVE",
-            "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT) VALUES(?, ?, ?)",
-            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",
-            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",
-            "UPDATE OR FAIL ZCATEGORY SET ZNAME = ? WHERE Z_PK = ?",
-            "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
-            "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
-            "COMMIT",
-            "pragma page_count",
-            "pragma freelist_count",
-        ])
-        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID IN ('ex-0', 'ex-1') AND Z_OPT = 1") == 2)
+        #expect(
+            lastTransaction(try recordSaveOfOneCategory(container, expenses: 2)) == [
+                "BEGIN EXCLUSIVE",
+                "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT) VALUES(?, ?, ?)",
+                "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)",
+                "UPDATE OR FAIL ZCATEGORY SET ZNAME = ? WHERE Z_PK = ?",
+                "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
+                "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
+                "COMMIT",
+                "pragma page_count",
+                "pragma freelist_count",
+            ])
+        #expect(
+            try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID IN ('ex-0', 'ex-1') AND Z_OPT = 1") == 2
+        )
         #expect(try container.rows("SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Food'") == 1)
     }
 
@@ -36,14 +40,17 @@ import Testing
             e["amount"] = .double(5)
             try context.save()
         }
-        #expect(lastTransaction(container.counters.stopRecording()) == [
-            "BEGIN EXCLUSIVE",
-            // The key is in the update, bound NULL (`updateRow:`), then set on its own.
-            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, ZEXTERNALID = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
-            "COMMIT",
-        ])
-        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'renamed' AND ZAMOUNT = 5 AND Z_OPT = 2") == 1)
+        #expect(
+            lastTransaction(container.counters.stopRecording()) == [
+                "BEGIN EXCLUSIVE",
+                // The key is in the update, bound NULL (`updateRow:`), then set on its own.
+                "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, ZEXTERNALID = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?",
+                "COMMIT",
+            ])
+        #expect(
+            try container.rows(
+                "SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'renamed' AND ZAMOUNT = 5 AND Z_OPT = 2") == 1)
     }
 
     /// Another writer inserts one of the save's keys after the save reserved its keys (a trigger
@@ -52,7 +59,8 @@ import Testing
     /// the conflicting object's row.
     @Test func aKeyAnotherWriterInsertedFailsTheAttemptAndIsMerged() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
-        try Database(path: container.path).execute("""
+        try Database(path: container.path).execute(
+            """
             CREATE TRIGGER racer AFTER UPDATE ON Z_PRIMARYKEY WHEN NEW.Z_ENT = 2 BEGIN
             INSERT OR IGNORE INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZEXTERNALID, ZAMOUNT) VALUES (1000, 2, 1, 'raced', 1); END
             """)
@@ -69,8 +77,11 @@ import Testing
             #expect(!context.hasChanges && context.conflictCount == 1 && context.failedSaveAttempts == 1)
         }
         let sql = lastTransaction(container.counters.stopRecording())
-        #expect(sql.first == "BEGIN EXCLUSIVE" && sql[1] == "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))"
-                && sql[2].hasPrefix("SELECT 0, t0.Z_PK, t0.Z_OPT") && sql[2].hasSuffix("WHERE  t0.Z_PK IN (?)"), "\(sql)")
+        #expect(
+            sql.first == "BEGIN EXCLUSIVE"
+                && sql[1] == "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))"
+                && sql[2].hasPrefix("SELECT 0, t0.Z_PK, t0.Z_OPT") && sql[2].hasSuffix("WHERE  t0.Z_PK IN (?)"),
+            "\(sql)")
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'raced' AND ZAMOUNT = 2") == 1)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
     }
@@ -89,15 +100,16 @@ import Testing
             try context.save()
             #expect(!context.hasChanges)
         }
-        #expect(lastTransaction(container.counters.stopRecording()) == [
-            // The categories first: they were marked as the relationship changed, before the
-            // expense itself (Core Data's updated objects are a set: no order to copy).
-            "BEGIN EXCLUSIVE",
-            "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE OR FAIL ZEXPENSE SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "COMMIT",
-        ])
+        #expect(
+            lastTransaction(container.counters.stopRecording()) == [
+                // The categories first: they were marked as the relationship changed, before the
+                // expense itself (Core Data's updated objects are a set: no order to copy).
+                "BEGIN EXCLUSIVE",
+                "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE OR FAIL ZEXPENSE SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "COMMIT",
+            ])
         #expect(try container.rows("SELECT count(*) FROM ZCATEGORY WHERE Z_OPT = 2") == 2)
     }
 
@@ -129,7 +141,9 @@ import Testing
 
     /// Two writers add to one category they both hold at version 1: the second save's UPDATE of
     /// the category matches no row.
-    private func twoWritersAddToOneCategory(policy: MergePolicy) throws -> (PersistentContainer, Error?, ManagedObjectContext) {
+    private func twoWritersAddToOneCategory(policy: MergePolicy) throws -> (
+        PersistentContainer, Error?, ManagedObjectContext
+    ) {
         let container = try makeContainer()
         try seedExpenses(container.newBackgroundContext(), count: 1, categories: 1)
         let writers = [container.newBackgroundContext(), container.newBackgroundContext()]
@@ -168,7 +182,9 @@ import Testing
         let (container, failure, second) = try twoWritersAddToOneCategory(policy: .mergeByPropertyObjectTrump)
         #expect(failure == nil)
         second.performAndWait { #expect(!second.hasChanges && second.conflictCount == 1) }
-        #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID LIKE 'writer-%' AND ZCATEGORY = 1") == 2)
+        #expect(
+            try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID LIKE 'writer-%' AND ZCATEGORY = 1") == 2
+        )
         #expect(try container.rows("SELECT Z_OPT FROM ZCATEGORY") == 3)
     }
 
@@ -178,17 +194,20 @@ import Testing
         try seedExpenses(context, count: 6, categories: 2)
         container.counters.startRecording()
         let result = try context.performAndWait {
-            try context.execute(BatchDeleteRequest(entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2)))))
+            try context.execute(
+                BatchDeleteRequest(
+                    entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2)))))
         }
         #expect(result.count == 4)
-        #expect(container.counters.stopRecording() == [
-            "BEGIN EXCLUSIVE",
-            "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_ZEXPENSE_TRIGGER AFTER DELETE ON ZEXPENSE FOR EACH ROW BEGIN "
-                + "UPDATE OR FAIL ZCATEGORY SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.ZCATEGORY; END",
-            "DELETE FROM ZEXPENSE WHERE Z_PK IN (SELECT Z_PK FROM ZEXPENSE WHERE ZAMOUNT >= ?)",
-            "DROP TRIGGER IF EXISTS ZQ_ZEXPENSE_TRIGGER",
-            "COMMIT",
-        ])
+        #expect(
+            container.counters.stopRecording() == [
+                "BEGIN EXCLUSIVE",
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_ZEXPENSE_TRIGGER AFTER DELETE ON ZEXPENSE FOR EACH ROW BEGIN "
+                    + "UPDATE OR FAIL ZCATEGORY SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.ZCATEGORY; END",
+                "DELETE FROM ZEXPENSE WHERE Z_PK IN (SELECT Z_PK FROM ZEXPENSE WHERE ZAMOUNT >= ?)",
+                "DROP TRIGGER IF EXISTS ZQ_ZEXPENSE_TRIGGER",
+                "COMMIT",
+            ])
         // Each category lost two expenses: two bumps each, from version 1.
         #expect(try container.rows("SELECT sum(Z_OPT) FROM ZCATEGORY") == 2 * 3)
         #expect(try container.rows("SELECT count(*) FROM sqlite_temp_master") == 0)
@@ -203,7 +222,7 @@ import Testing
         #expect(PostSaveMaintenance.pagesToVacuum(freePages: 150, pages: 1_000) == 30)
         #expect(PostSaveMaintenance.pagesToVacuum(freePages: 1_024, pages: 100_000) == 204)
         #expect(PostSaveMaintenance.pagesToVacuum(freePages: 1_023, pages: 100_000) == nil)
-        #expect(PostSaveMaintenance.pagesToVacuum(freePages: 700, pages: 1_000) == 400)    // 30 % in use
+        #expect(PostSaveMaintenance.pagesToVacuum(freePages: 700, pages: 1_000) == 400)   // 30 % in use
     }
 
     /// The free-page check runs on the first save and then every eleventh: a big delete's pages
@@ -234,7 +253,7 @@ import Testing
         for _ in 0..<9 { try saveACategory() }   // tasks 3…11: 8 … 0
         #expect(container.persistentStoreCoordinator.incrementalVacuums == 0)
         container.counters.startRecording()
-        try saveACategory()                         // tasks 12: the check, and the vacuum
+        try saveACategory()   // tasks 12: the check, and the vacuum
         let tail = container.counters.stopRecording().suffix(3).map { String($0.prefix { $0 != "(" }) }
         #expect(tail == ["pragma page_count", "pragma freelist_count", "pragma incremental_vacuum"])
         #expect(container.persistentStoreCoordinator.incrementalVacuums == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The SQL a save issues, statement by statement, as Core Data's SQL debug log shows it.
@@ -29,22 +30,23 @@ import Testing
             #expect(!context.hasChanges)
         }
         let sql = container.counters.stopRecording()
-        #expect(sql == [
-            "BEGIN EXCLUSIVE",
-            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            "COMMIT",
-            "BEGIN EXCLUSIVE",
-            "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)",
-            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-            "COMMIT",
-            "pragma page_count",
-            "pragma freelist_count",
-        ])
+        #expect(
+            sql == [
+                "BEGIN EXCLUSIVE",
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                "COMMIT",
+                "BEGIN EXCLUSIVE",
+                "INSERT INTO ZCATEGORY(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)",
+                "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZEXTERNALID, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+                "COMMIT",
+                "pragma page_count",
+                "pragma freelist_count",
+            ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZCATEGORY = 1 AND Z_OPT = 1") == 3)
         #expect(try container.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Expense'") == 3)
     }
@@ -78,11 +80,12 @@ import Testing
             #expect(e.isUpdated)
             try context.save()
         }
-        #expect(container.counters.stopRecording() == [
-            "BEGIN EXCLUSIVE",
-            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "COMMIT",
-        ])
+        #expect(
+            container.counters.stopRecording() == [
+                "BEGIN EXCLUSIVE",
+                "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "COMMIT",
+            ])
         #expect(try container.rows("SELECT Z_OPT FROM ZEXPENSE") == 2)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE") == 99)
     }
@@ -100,13 +103,14 @@ import Testing
             context.object(with: ids[2])["amount"] = .double(3)
             try context.save()
         }
-        #expect(container.counters.stopRecording() == [
-            "BEGIN EXCLUSIVE",
-            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE OR FAIL ZEXPENSE SET ZNOTE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            "COMMIT",
-        ])
+        #expect(
+            container.counters.stopRecording() == [
+                "BEGIN EXCLUSIVE",
+                "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE OR FAIL ZEXPENSE SET ZNOTE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                "COMMIT",
+            ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE Z_OPT = 2") == 3)
         #expect(try container.rows("SELECT sum(ZAMOUNT) FROM ZEXPENSE WHERE Z_PK IN (1, 3)") == 4)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZNOTE = 'changed'") == 1)
@@ -142,7 +146,9 @@ import Testing
     @Test func aConflictFreeConstrainedSaveReadsNothingFirst() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
         let sql = try recordSaveOfOneCategory(container, expenses: 3)
-        #expect(sql.filter { $0.hasPrefix("SELECT") } == Array(repeating: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", count: 2))
+        #expect(
+            sql.filter { $0.hasPrefix("SELECT") }
+                == Array(repeating: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", count: 2))
         #expect(sql.filter { $0 == "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?" }.count == 3)
         #expect(!sql.contains("ROLLBACK"))
     }
@@ -171,26 +177,28 @@ import Testing
             try context.save()
             #expect(context.failedSaveAttempts == 1 && context.conflictCount == 1 && !context.hasChanges)
         }
-        let insert = "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)"
+        let insert =
+            "INSERT INTO ZEXPENSE(Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZAMOUNT, ZDATE, ZNOTE) VALUES(?, ?, ?, ?, ?, ?, ?)"
         let setKey = "UPDATE OR FAIL ZEXPENSE SET ZEXTERNALID = ? WHERE Z_PK = ?"
-        #expect(container.counters.stopRecording() == [
-            "BEGIN EXCLUSIVE",
-            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            "COMMIT",
-            // The attempt: the stored key fails the first constrained UPDATE.
-            "BEGIN EXCLUSIVE", insert, insert, setKey,
-            "ROLLBACK",
-            // The save again: the keys alone, then the conflicting object's row (as the merge
-            // policy fetches it), then the survivor's update and the new row.
-            "BEGIN EXCLUSIVE",
-            "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))",
-            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK IN (?)",
-            insert,
-            "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
-            setKey,
-            "COMMIT",
-        ])
+        #expect(
+            container.counters.stopRecording() == [
+                "BEGIN EXCLUSIVE",
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                "COMMIT",
+                // The attempt: the stored key fails the first constrained UPDATE.
+                "BEGIN EXCLUSIVE", insert, insert, setKey,
+                "ROLLBACK",
+                // The save again: the keys alone, then the conflicting object's row (as the merge
+                // policy fetches it), then the survivor's update and the new row.
+                "BEGIN EXCLUSIVE",
+                "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?))",
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK IN (?)",
+                insert,
+                "UPDATE OR FAIL ZEXPENSE SET ZAMOUNT = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?",
+                setKey,
+                "COMMIT",
+            ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 2)
         #expect(try container.rows("SELECT ZAMOUNT FROM ZEXPENSE WHERE ZEXTERNALID = 'stored'") == 7)
     }
@@ -220,11 +228,14 @@ import Testing
             try context.save()
             #expect(context.failedSaveAttempts == 1 && context.conflictCount == 2)
         }
-        let selects = container.counters.stopRecording().filter { $0.hasPrefix("SELECT Z_PK") || $0.hasPrefix("SELECT 0, t0.Z_PK") }
-        #expect(selects == [
-            "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?,?,?,?,?,?,?))",
-            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK IN (?,?)",
-        ])
+        let selects = container.counters.stopRecording().filter {
+            $0.hasPrefix("SELECT Z_PK") || $0.hasPrefix("SELECT 0, t0.Z_PK")
+        }
+        #expect(
+            selects == [
+                "SELECT Z_PK, ZEXTERNALID FROM ZEXPENSE WHERE (ZEXTERNALID IN (?,?,?,?,?,?,?,?))",
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZCATEGORY, t0.ZAMOUNT, t0.ZDATE, t0.ZEXTERNALID, t0.ZNOTE FROM ZEXPENSE t0 WHERE  t0.Z_PK IN (?,?)",
+            ])
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE") == 5)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZAMOUNT = 9") == 5)
     }
@@ -246,7 +257,8 @@ import Testing
             #expect(context.failedSaveAttempts == 0 && context.conflictCount == 1)
         }
         let sql = container.counters.stopRecording()
-        #expect(sql.filter { $0.hasPrefix("SELECT") && !$0.contains("Z_PRIMARYKEY") }.isEmpty && !sql.contains("ROLLBACK"))
+        #expect(
+            sql.filter { $0.hasPrefix("SELECT") && !$0.contains("Z_PRIMARYKEY") }.isEmpty && !sql.contains("ROLLBACK"))
         #expect(sql.filter { $0.hasPrefix("INSERT INTO ZEXPENSE") }.count == 1)
         #expect(try container.rows("SELECT count(*) FROM ZEXPENSE WHERE ZEXTERNALID = 'twice' AND ZAMOUNT = 2") == 1)
     }

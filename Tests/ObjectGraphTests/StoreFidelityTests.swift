@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// What Core Data's store does around the statements of a save: the connection's pragmas, the
@@ -13,8 +14,10 @@ import Testing
     @Test func theConnectionRunsWithCoreDatasPragmas() throws {
         let container = try makeContainer()
         let connection = try container.persistentStoreCoordinator.performRead { c in
-            (try c.db.scalarInt("PRAGMA synchronous"), try c.db.scalarInt("PRAGMA recursive_triggers"),
-             try c.db.scalarInt("PRAGMA wal_autocheckpoint"), try c.db.scalarText("PRAGMA journal_mode"))
+            (
+                try c.db.scalarInt("PRAGMA synchronous"), try c.db.scalarInt("PRAGMA recursive_triggers"),
+                try c.db.scalarInt("PRAGMA wal_autocheckpoint"), try c.db.scalarText("PRAGMA journal_mode")
+            )
         }
         #expect(connection.0 == 2 && connection.1 == 1 && connection.2 == 1000 && connection.3 == "wal")
         #expect(try container.rows("PRAGMA page_size") == 4096)
@@ -72,24 +75,28 @@ import Testing
         let context = container.newBackgroundContext()
         container.counters.startRecording()
         let result = try context.performAndWait {
-            let request = BatchInsertRequest(entityName: "Expense", objects: (0..<3).map { ["externalID": .string("b-\($0)")] })
+            let request = BatchInsertRequest(
+                entityName: "Expense", objects: (0..<3).map { ["externalID": .string("b-\($0)")] })
             request.resultType = .objectIDs
             return try context.execute(request)
         }
         let sql = container.counters.stopRecording()
         let table = "TEMP_CDBATCHINSERTOBJECTIDS"
-        #expect(Array(sql.prefix(4)) == [
-            "BEGIN EXCLUSIVE",
-            "CREATE TEMP TABLE IF NOT EXISTS \(table) (ENTITYID INTEGER, PRIMEKEY INTEGER, TYPE INTEGER, ATTRIBUTENAME VARCHAR)",
-            "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_INSERT_\(table)_Expense AFTER INSERT ON ZEXPENSE FOR EACH ROW BEGIN "
-                + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT NEW.Z_ENT, NEW.Z_PK, 0; END",
-            "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_UPDATE_\(table)_Expense AFTER UPDATE ON ZEXPENSE FOR EACH ROW BEGIN "
-                + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT OLD.Z_ENT, OLD.Z_PK, 1; END",
-        ])
+        #expect(
+            Array(sql.prefix(4)) == [
+                "BEGIN EXCLUSIVE",
+                "CREATE TEMP TABLE IF NOT EXISTS \(table) (ENTITYID INTEGER, PRIMEKEY INTEGER, TYPE INTEGER, ATTRIBUTENAME VARCHAR)",
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_INSERT_\(table)_Expense AFTER INSERT ON ZEXPENSE FOR EACH ROW BEGIN "
+                    + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT NEW.Z_ENT, NEW.Z_PK, 0; END",
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_UPDATE_\(table)_Expense AFTER UPDATE ON ZEXPENSE FOR EACH ROW BEGIN "
+                    + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT OLD.Z_ENT, OLD.Z_PK, 1; END",
+            ])
         // One trigger per attribute records which attribute an update changed.
-        #expect(sql.contains("CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_UPDATE_\(table)_Expense_note AFTER UPDATE ON ZEXPENSE "
-                             + "FOR EACH ROW WHEN OLD.ZNOTE IS NOT NEW.ZNOTE BEGIN INSERT INTO \(table) (ENTITYID, PRIMEKEY, "
-                             + "TYPE, ATTRIBUTENAME) SELECT OLD.Z_ENT, OLD.Z_PK, 1, 'note'; END"))
+        #expect(
+            sql.contains(
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS ZQ_UPDATE_\(table)_Expense_note AFTER UPDATE ON ZEXPENSE "
+                    + "FOR EACH ROW WHEN OLD.ZNOTE IS NOT NEW.ZNOTE BEGIN INSERT INTO \(table) (ENTITYID, PRIMEKEY, "
+                    + "TYPE, ATTRIBUTENAME) SELECT OLD.Z_ENT, OLD.Z_PK, 1, 'note'; END"))
         let gather = try #require(sql.firstIndex(of: "SELECT DISTINCT ENTITYID, PRIMEKEY FROM \(table)"))
         #expect(sql[..<gather].filter { $0.hasPrefix("INSERT INTO ZEXPENSE") }.count == 3)
         #expect(sql[gather + 1] == "DROP TABLE IF EXISTS \(table)" && sql.last == "COMMIT")
@@ -104,7 +111,7 @@ import Testing
         let container = try makeContainer()
         let context = container.newBackgroundContext()
         try seedExpenses(context, count: 4, categories: 1)   // post-save tasks 1 (the check)
-        for _ in 0..<10 {                                      // 2…11
+        for _ in 0..<10 {   // 2…11
             try context.performAndWait {
                 _ = try context.insertNewObject(forEntityName: "Category")
                 try context.save()
@@ -112,8 +119,9 @@ import Testing
         }
         container.counters.startRecording()
         let result = try context.performAndWait {
-            var request = BatchUpdateRequest(entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2))),
-                                             propertiesToUpdate: ["note": "batch"])
+            var request = BatchUpdateRequest(
+                entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2))),
+                propertiesToUpdate: ["note": "batch"])
             request.resultType = .objectIDs
             return try context.execute(request)
         }
@@ -133,7 +141,8 @@ import Testing
         try seedExpenses(context, count: 4, categories: 1)
         container.counters.startRecording()
         let result = try context.performAndWait {
-            var request = BatchDeleteRequest(entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2))))
+            var request = BatchDeleteRequest(
+                entityName: "Expense", predicate: .compare("amount", .greaterOrEqual, .value(.double(2))))
             request.resultType = .objectIDs
             return try context.execute(request)
         }
@@ -159,7 +168,9 @@ import Testing
             try e.setObject(category, forKey: "category")
             try context.save()
         }
-        #expect(try container.rows("SELECT count(*) FROM ACHANGE WHERE ZCHANGETYPE = 1 AND ZENTITY = 1 AND ZCOLUMNS = x'02'") == 1)
+        #expect(
+            try container.rows(
+                "SELECT count(*) FROM ACHANGE WHERE ZCHANGETYPE = 1 AND ZENTITY = 1 AND ZCOLUMNS = x'02'") == 1)
         #expect(try container.rows("SELECT count(*) FROM ACHANGE WHERE ZTRANSACTIONID = 2") == 2)
     }
 }

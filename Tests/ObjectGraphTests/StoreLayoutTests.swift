@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// The store Core Data lays out for inheritance, ordered to-manys and many-to-manys, and the SQL
@@ -9,26 +10,36 @@ import Testing
 /// points into the hierarchy, a folder whose items are ordered, tags related to items both ways.
 @Suite struct StoreLayoutTests {
     static func model() throws -> ManagedObjectModel {
-        var file = EntityDescription("File", attributes: [
-            AttributeDescription("size", .integer64), AttributeDescription("downloaded", .boolean),
-            AttributeDescription("created", .date), AttributeDescription("name", .string), AttributeDescription("bytes", .binary),
-        ], relationships: [
-            RelationshipDescription("folder", to: "Folder", inverse: "files"),
-            RelationshipDescription("tags", to: "Tag", inverse: "files", toMany: true),
-        ])
+        var file = EntityDescription(
+            "File",
+            attributes: [
+                AttributeDescription("size", .integer64), AttributeDescription("downloaded", .boolean),
+                AttributeDescription("created", .date), AttributeDescription("name", .string),
+                AttributeDescription("bytes", .binary),
+            ],
+            relationships: [
+                RelationshipDescription("folder", to: "Folder", inverse: "files"),
+                RelationshipDescription("tags", to: "Tag", inverse: "files", toMany: true),
+            ])
         file.isAbstract = true
-        var image = EntityDescription("Image", attributes: [AttributeDescription("height", .integer32), AttributeDescription("width", .integer32)])
+        var image = EntityDescription(
+            "Image",
+            attributes: [AttributeDescription("height", .integer32), AttributeDescription("width", .integer32)])
         image.parentEntity = "File"
-        var video = EntityDescription("Video", attributes: [AttributeDescription("height", .integer32), AttributeDescription("seconds", .double)])
+        var video = EntityDescription(
+            "Video", attributes: [AttributeDescription("height", .integer32), AttributeDescription("seconds", .double)])
         video.parentEntity = "File"
         var files = RelationshipDescription("files", to: "File", inverse: "folder", toMany: true)
         files.isOrdered = true
-        let folder = EntityDescription("Folder", attributes: [AttributeDescription("title", .string)], relationships: [files],
-                                       uniquenessConstraints: [["title"]])
-        let log = EntityDescription("Log", attributes: [AttributeDescription("at", .date)],
-                                    relationships: [RelationshipDescription("file", to: "File", inverse: nil)])
-        let tag = EntityDescription("Tag", attributes: [AttributeDescription("label", .string)],
-                                    relationships: [RelationshipDescription("files", to: "File", inverse: "tags", toMany: true)])
+        let folder = EntityDescription(
+            "Folder", attributes: [AttributeDescription("title", .string)], relationships: [files],
+            uniquenessConstraints: [["title"]])
+        let log = EntityDescription(
+            "Log", attributes: [AttributeDescription("at", .date)],
+            relationships: [RelationshipDescription("file", to: "File", inverse: nil)])
+        let tag = EntityDescription(
+            "Tag", attributes: [AttributeDescription("label", .string)],
+            relationships: [RelationshipDescription("files", to: "File", inverse: "tags", toMany: true)])
         return try ManagedObjectModel([video, tag, log, image, folder, file])
     }
 
@@ -40,13 +51,19 @@ import Testing
         let sql = StoreSchema.createStatements(for: model)
         // Integers and to-ones of the root, then of each sub-entity (the second `height` takes a
         // number), then dates and floating point, text, bytes.
-        #expect(sql.contains("CREATE TABLE ZFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDOWNLOADED INTEGER, "
-                             + "ZSIZE INTEGER, ZFOLDER INTEGER, Z_FOK_FOLDER INTEGER, ZHEIGHT INTEGER, ZWIDTH INTEGER, ZHEIGHT1 INTEGER, "
-                             + "ZCREATED TIMESTAMP, ZSECONDS FLOAT, ZNAME VARCHAR, ZBYTES BLOB )"), "\(sql)")
+        #expect(
+            sql.contains(
+                "CREATE TABLE ZFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDOWNLOADED INTEGER, "
+                    + "ZSIZE INTEGER, ZFOLDER INTEGER, Z_FOK_FOLDER INTEGER, ZHEIGHT INTEGER, ZWIDTH INTEGER, ZHEIGHT1 INTEGER, "
+                    + "ZCREATED TIMESTAMP, ZSECONDS FLOAT, ZNAME VARCHAR, ZBYTES BLOB )"), "\(sql)")
         #expect(!sql.contains { $0.hasPrefix("CREATE TABLE ZIMAGE") || $0.hasPrefix("CREATE TABLE ZVIDEO") })
         // A to-one into a hierarchy keeps the destination's Z_ENT beside its key.
-        #expect(sql.contains("CREATE TABLE ZLOG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFILE INTEGER, Z1_FILE INTEGER, ZAT TIMESTAMP )"))
-        #expect(sql.contains("CREATE TABLE Z_1TAGS ( Z_1FILES INTEGER, Z_6TAGS INTEGER, PRIMARY KEY (Z_1FILES, Z_6TAGS) )"))
+        #expect(
+            sql.contains(
+                "CREATE TABLE ZLOG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFILE INTEGER, Z1_FILE INTEGER, ZAT TIMESTAMP )"
+            ))
+        #expect(
+            sql.contains("CREATE TABLE Z_1TAGS ( Z_1FILES INTEGER, Z_6TAGS INTEGER, PRIMARY KEY (Z_1FILES, Z_6TAGS) )"))
         #expect(sql.contains("CREATE INDEX Z_1TAGS_Z_6TAGS_INDEX ON Z_1TAGS (Z_6TAGS, Z_1FILES)"))
         #expect(sql.contains("CREATE INDEX ZFILE_Z_ENT_INDEX ON ZFILE (Z_ENT)"))
         #expect(sql.contains("CREATE INDEX ZFILE_ZFOLDER_INDEX ON ZFILE (ZFOLDER)"))
@@ -70,7 +87,9 @@ import Testing
             try context.save()
         }
         #expect(try container.rows("SELECT count(*) FROM ZFILE WHERE Z_PK = 1 AND Z_ENT = 2 AND ZHEIGHT = 10") == 1)
-        #expect(try container.rows("SELECT count(*) FROM ZFILE WHERE Z_PK = 2 AND Z_ENT = 3 AND ZHEIGHT1 = 20 AND ZHEIGHT IS NULL") == 1)
+        #expect(
+            try container.rows(
+                "SELECT count(*) FROM ZFILE WHERE Z_PK = 2 AND Z_ENT = 3 AND ZHEIGHT1 = 20 AND ZHEIGHT IS NULL") == 1)
         #expect(try container.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'File'") == 2)
         #expect(try container.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Video'") == 0)
         #expect(try container.rows("SELECT Z1_FILE FROM ZLOG") == 3)
@@ -127,7 +146,8 @@ import Testing
             try later.save()
         }
         sql = container.counters.stopRecording()
-        #expect(sql.filter { $0 == "SELECT Z_PK, Z_ENT, Z_FOK_FOLDER FROM ZFILE WHERE ZFOLDER = ?" }.count == 1, "\(sql)")
+        #expect(
+            sql.filter { $0 == "SELECT Z_PK, Z_ENT, Z_FOK_FOLDER FROM ZFILE WHERE ZFOLDER = ?" }.count == 1, "\(sql)")
         #expect(!sql.contains { $0.contains("MAX(") })
         for (i, key) in [2048, 3072, 4096, 5120, 6144].enumerated() {
             #expect(try container.rows("SELECT Z_FOK_FOLDER FROM ZFILE WHERE ZNAME = 'f\(i)'") == key)
@@ -168,7 +188,9 @@ import Testing
         #expect(sql.select == 2)
         #expect(sql.rows == members + 2, "every member, Z_MAX, and the new reader's journal_mode answer")
         #expect(work.faulted == 1 + members, "the folder filled, an object per member")
-        #expect(try container.rows("SELECT Z_FOK_FOLDER FROM ZFILE WHERE ZNAME = 'new'") == Int(OrderKey.first) + members * 1024)
+        #expect(
+            try container.rows("SELECT Z_FOK_FOLDER FROM ZFILE WHERE ZNAME = 'new'") == Int(OrderKey.first) + members
+                * 1024)
     }
 
     /// A many-to-many's pairs are rows of its join table: written by the save from the side that
@@ -195,7 +217,8 @@ import Testing
             return (image.objectID, tags.map(\.objectID))
         }
         var sql = container.counters.stopRecording()
-        #expect(sql.filter { $0 == "INSERT OR REPLACE INTO Z_1TAGS(Z_1FILES, Z_6TAGS) VALUES (?, ?)" }.count == 2, "\(sql)")
+        #expect(
+            sql.filter { $0 == "INSERT OR REPLACE INTO Z_1TAGS(Z_1FILES, Z_6TAGS) VALUES (?, ?)" }.count == 2, "\(sql)")
         #expect(try container.rows("SELECT count(*) FROM Z_1TAGS WHERE Z_1FILES = 1") == 2)
 
         let later = container.newBackgroundContext()
@@ -210,10 +233,15 @@ import Testing
         }
         sql = container.counters.stopRecording()
         // A tag's files are Files of several entities: their Z_ENT comes from the files' table.
-        #expect(sql.contains("SELECT t1.Z_1FILES, t0.Z_ENT FROM ZFILE t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1FILES WHERE t1.Z_6TAGS = ?"), "\(sql)")
+        #expect(
+            sql.contains(
+                "SELECT t1.Z_1FILES, t0.Z_ENT FROM ZFILE t0 JOIN Z_1TAGS t1 ON t0.Z_PK = t1.Z_1FILES WHERE t1.Z_6TAGS = ?"
+            ), "\(sql)")
         #expect(sql.contains("SELECT Z_6TAGS FROM Z_1TAGS WHERE Z_1FILES = ?"), "\(sql)")
         #expect(sql.contains("DELETE FROM Z_1TAGS WHERE Z_1FILES = ? AND Z_6TAGS = ?"))
-        #expect(sql.filter { $0.hasPrefix("UPDATE OR FAIL") && $0.contains("SET Z_OPT = ?") }.count == 2, "both sides updated: \(sql)")
+        #expect(
+            sql.filter { $0.hasPrefix("UPDATE OR FAIL") && $0.contains("SET Z_OPT = ?") }.count == 2,
+            "both sides updated: \(sql)")
         #expect(try container.rows("SELECT count(*) FROM Z_1TAGS") == 1)
 
         let deleting = container.newBackgroundContext()

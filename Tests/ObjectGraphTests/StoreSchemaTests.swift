@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 @Suite struct StoreSchemaTests {
@@ -20,9 +21,13 @@ import Testing
 
     @Test func expensesLayoutIsCoreDatas() {
         let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .none))
-        #expect(sql.contains("CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )"))
-        #expect(sql.contains("CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "
-                             + "ZCATEGORY INTEGER, ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR )"))
+        #expect(
+            sql.contains(
+                "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )"))
+        #expect(
+            sql.contains(
+                "CREATE TABLE ZEXPENSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "
+                    + "ZCATEGORY INTEGER, ZAMOUNT FLOAT, ZDATE TIMESTAMP, ZEXTERNALID VARCHAR, ZNOTE VARCHAR )"))
         #expect(sql.contains("CREATE INDEX ZEXPENSE_ZCATEGORY_INDEX ON ZEXPENSE (ZCATEGORY)"))
         #expect(sql.contains { $0.hasPrefix("CREATE TABLE Z_PRIMARYKEY") })
         #expect(sql.contains { $0.hasPrefix("CREATE TABLE Z_METADATA") })
@@ -31,7 +36,9 @@ import Testing
 
     @Test func constraintsBecomeUniqueIndexes() {
         let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .unique))
-        #expect(sql.contains("CREATE UNIQUE INDEX Z_Expense_UNIQUE_externalID ON ZEXPENSE (ZEXTERNALID COLLATE BINARY ASC)"))
+        #expect(
+            sql.contains("CREATE UNIQUE INDEX Z_Expense_UNIQUE_externalID ON ZEXPENSE (ZEXTERNALID COLLATE BINARY ASC)")
+        )
         #expect(sql.contains("CREATE UNIQUE INDEX Z_Category_UNIQUE_name ON ZCATEGORY (ZNAME COLLATE BINARY ASC)"))
         #expect(sql.last == "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         let indexed = StoreSchema.createStatements(for: BundledModels.expenses(key: .indexed))
@@ -58,12 +65,16 @@ import Testing
 
     @Test func aPlainDatabaseIsNotAStore() throws {
         let db = try Database(path: ":memory:")
-        #expect(throws: StoreError.notAStore(":memory:")) { try StoreSchema.check(db, model: BundledModels.expenses(key: .none)) }
+        #expect(throws: StoreError.notAStore(":memory:")) {
+            try StoreSchema.check(db, model: BundledModels.expenses(key: .none))
+        }
     }
 
     @Test func badModelsAreRejected() {
         #expect(throws: ModelError.self) {
-            try ManagedObjectModel([EntityDescription("A", attributes: [], relationships: [.init("b", to: "B", inverse: nil)])])
+            try ManagedObjectModel([
+                EntityDescription("A", attributes: [], relationships: [.init("b", to: "B", inverse: nil)])
+            ])
         }
         #expect(throws: ModelError.self) {
             try ManagedObjectModel([EntityDescription("A", attributes: [], uniquenessConstraints: [["x"]])])
@@ -74,10 +85,12 @@ import Testing
     /// for a small model and for one of 2,000 entities (two-byte object references).
     @Test(arguments: [2, 2_000])
     func theMetadataIsABinaryPlistWithCoreDatasKeys(entities: Int) throws {
-        let model = try ManagedObjectModel((0..<entities).map { EntityDescription("E\($0)", attributes: [AttributeDescription("name", .string)]) })
+        let model = try ManagedObjectModel(
+            (0..<entities).map { EntityDescription("E\($0)", attributes: [AttributeDescription("name", .string)]) })
         let bytes = StoreMetadata.plist(model)
         #expect(Array(bytes.prefix(8)) == Array("bplist00".utf8))
-        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
+        let plist = try #require(
+            try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
         #expect(plist["NSStoreType"] as? String == "SQLite")
         #expect(plist["NSStoreModelVersionHashesVersion"] as? Int == 3)
         #expect(plist["NSPersistenceFrameworkVersion"] as? Int == 1518)
@@ -86,6 +99,8 @@ import Testing
         let hashes = try #require(plist["NSStoreModelVersionHashes"] as? [String: Data])
         #expect(hashes.count == entities && hashes.values.allSatisfy { $0.count == 32 })
         #expect(plist[StoreMetadata.modelHashKey] as? String == model.versionHash)
-        #expect(StoreMetadata.carries(model.versionHash, in: bytes) && !StoreMetadata.carries("0123456789abcdef", in: bytes))
+        #expect(
+            StoreMetadata.carries(model.versionHash, in: bytes) && !StoreMetadata.carries("0123456789abcdef", in: bytes)
+        )
     }
 }

@@ -1,11 +1,14 @@
 import Foundation
 import SQLiteKit
+
 @testable import ObjectGraph
 
 /// A fresh store in a temporary file, with the queue checker on (as Core Data's
 /// ConcurrencyDebug is in a test scheme).
-func makeContainer(_ model: ManagedObjectModel = BundledModels.expenses(key: .none), path: String? = nil,
-                   counters: StatementCounters = StatementCounters()) throws -> PersistentContainer {
+func makeContainer(
+    _ model: ManagedObjectModel = BundledModels.expenses(key: .none), path: String? = nil,
+    counters: StatementCounters = StatementCounters()
+) throws -> PersistentContainer {
     ConcurrencyDebug.isEnabled = true
     let file = path ?? NSTemporaryDirectory() + "og-\(UUID().uuidString).sqlite"
     return try PersistentContainer(model: model, options: StoreOptions(path: file), counters: counters)
@@ -72,18 +75,20 @@ func recordSaveOfOneCategory(_ container: PersistentContainer, expenses count: I
     return container.counters.stopRecording()
 }
 
-
 extension BundledModels {
     /// The expenses model with its keys protected as `key` says (what the strategies of each
     /// idiom write).
     static func expenses(key: KeyConstraint) -> ManagedObjectModel {
-        try! ManagedObjectModel(key.apply(to: file(named: "Expenses").entities,
-                                          keys: [("Expense", ["externalID"]), ("Category", ["name"])]))
+        try! ManagedObjectModel(
+            key.apply(
+                to: file(named: "Expenses").entities,
+                keys: [("Expense", ["externalID"]), ("Category", ["name"])]))
     }
 
     /// The photos model, likewise.
     static func photos(key: KeyConstraint) -> ManagedObjectModel {
-        try! ManagedObjectModel(key.apply(to: file(named: "Photos").entities, keys: [("Photo", ["remoteURL"]), ("Album", ["name"])]))
+        try! ManagedObjectModel(
+            key.apply(to: file(named: "Photos").entities, keys: [("Photo", ["remoteURL"]), ("Album", ["name"])]))
     }
 }
 

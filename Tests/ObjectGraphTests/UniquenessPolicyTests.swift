@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import ObjectGraph
 
 /// Uniqueness conflicts under every merge policy, deletes that meet a conflict, and the retry
@@ -56,7 +57,9 @@ import Testing
         try context.performAndWait {
             let e = try context.insertNewObject(forEntityName: "Expense")
             e["externalID"] = "ex-2"
-            #expect(throws: ContextError.constraintConflict(entity: "Expense", values: ["\"ex-2\""])) { try context.save() }
+            #expect(throws: ContextError.constraintConflict(entity: "Expense", values: ["\"ex-2\""])) {
+                try context.save()
+            }
         }
     }
 
@@ -65,7 +68,8 @@ import Testing
     /// UNIQUE index, the attempt rolls back, and the save runs again merged into the row.
     @Test func aKeyInsertedBeforeTheWriteFailsOneAttemptAndIsMerged() throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
-        try Database(path: container.path).execute("""
+        try Database(path: container.path).execute(
+            """
             CREATE TRIGGER racer AFTER UPDATE ON Z_PRIMARYKEY WHEN NEW.Z_NAME = 'Expense'
               AND NOT EXISTS (SELECT 1 FROM ZEXPENSE WHERE ZEXTERNALID = 'race')
             BEGIN INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZEXTERNALID, ZAMOUNT) VALUES (1000, 2, 1, 'race', 1); END
@@ -95,13 +99,15 @@ import Testing
     func aSecondWriterSavesBetweenAttempts(ownCoordinator: Bool) throws {
         let container = try makeContainer(BundledModels.expenses(key: .unique))
         try seedExpenses(container.newBackgroundContext(), count: 3, categories: 1)
-        let second = ownCoordinator ? try makeContainer(BundledModels.expenses(key: .unique), path: container.path) : container
+        let second =
+            ownCoordinator ? try makeContainer(BundledModels.expenses(key: .unique), path: container.path) : container
         let other = second.newBackgroundContext(name: "second writer")
         let context = container.newBackgroundContext()
         context.mergePolicy = .mergeByPropertyObjectTrump
         var sawHeld: Bool?
         context.betweenSaveAttempts = {
-            sawHeld = container.persistentStoreCoordinator.isWriterHeld || second.persistentStoreCoordinator.isWriterHeld
+            sawHeld =
+                container.persistentStoreCoordinator.isWriterHeld || second.persistentStoreCoordinator.isWriterHeld
             try? other.performAndWait {
                 let e = try other.insertNewObject(forEntityName: "Expense")
                 e["externalID"] = "new-1"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Validation at save (`validateForInsert` / `validateForUpdate`): every inserted and updated
@@ -8,11 +9,13 @@ import Testing
     /// A ticket: its code is required and 3 to 8 characters long, its seats 1 to 9.
     func makeTickets() throws -> PersistentContainer {
         ConcurrencyDebug.isEnabled = true
-        let ticket = EntityDescription("Ticket", attributes: [
-            .init("code", .string, optional: false, minimum: 3, maximum: 8),
-            .init("seats", .integer64, minimum: 1, maximum: 9),
-            .init("note", .string),
-        ])
+        let ticket = EntityDescription(
+            "Ticket",
+            attributes: [
+                .init("code", .string, optional: false, minimum: 3, maximum: 8),
+                .init("seats", .integer64, minimum: 1, maximum: 9),
+                .init("note", .string),
+            ])
         let path = NSTemporaryDirectory() + "val-\(UUID().uuidString).sqlite"
         return try PersistentContainer(model: try ManagedObjectModel([ticket]), options: StoreOptions(path: path))
     }
@@ -25,7 +28,10 @@ import Testing
                 t["code"] = values.code
                 t["seats"] = values.seats
             }
-            do { try context.save(); return nil } catch let error as ContextError {
+            do {
+                try context.save()
+                return nil
+            } catch let error as ContextError {
                 #expect(context.hasChanges, "a failed validation keeps the changes")
                 return error
             }
@@ -41,8 +47,14 @@ import Testing
     @Test func eachFailureHasCoreDatasCodeAndAllAreReportedAtOnce() throws {
         let container = try makeTickets()
         let error = try save(container, [(.null, .integer(2)), ("AB", .integer(0)), ("ABCDEFGHI", .integer(10))])
-        guard case .validation(let failures)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
-        #expect(failures.map(\.code) == [.missingMandatoryProperty, .stringTooShort, .numberTooSmall, .stringTooLong, .numberTooLarge])
+        guard case .validation(let failures)? = error else {
+            Issue.record("expected a validation error, got \(String(describing: error))")
+            return
+        }
+        #expect(
+            failures.map(\.code) == [
+                .missingMandatoryProperty, .stringTooShort, .numberTooSmall, .stringTooLong, .numberTooLarge,
+            ])
         #expect(failures[0].description == "Ticket.code is required and nil (1570)")
         #expect(error?.description.hasPrefix("validation failed for 5 values (1560)") == true)
         #expect(try container.rows("SELECT count(*) FROM ZTICKET") == 0)
@@ -56,7 +68,10 @@ import Testing
         let error: ContextError? = try context.performAndWait {
             let t = try #require(try context.fetch(FetchRequest(entityName: "Ticket")).first)
             t["seats"] = .integer(12)
-            do { try context.save(); return nil } catch let error as ContextError { return error }
+            do {
+                try context.save()
+                return nil
+            } catch let error as ContextError { return error }
         }
         #expect(error == .validation([ValidationFailure(entity: "Ticket", attribute: "seats", code: .numberTooLarge)]))
     }
@@ -92,9 +107,13 @@ import Testing
             _ = flight.objects(forKey: "seats")   // loaded (empty): counted at save
             for _ in 0..<3 { try context.insertNewObject(forEntityName: "Seat").setObject(flight, forKey: "flight") }
             _ = try context.insertNewObject(forEntityName: "Seat")   // no flight
-            do { try context.save(); return [] } catch ContextError.validation(let failures) { return failures.map(\.code) }
+            do {
+                try context.save()
+                return []
+            } catch ContextError.validation(let failures) { return failures.map(\.code) }
         }
-        #expect(codes.sorted { $0.rawValue < $1.rawValue } == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
+        #expect(
+            codes.sorted { $0.rawValue < $1.rawValue } == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
         #expect(try container.rows("SELECT count(*) FROM ZSEAT") == 0)
     }
 
@@ -109,8 +128,9 @@ import Testing
             seats.minCount = minCount
             let model = try ManagedObjectModel([
                 EntityDescription("Flight", attributes: [.init("number", .string)], relationships: [seats]),
-                EntityDescription("Seat", attributes: [.init("row", .integer64)],
-                                  relationships: [RelationshipDescription("flight", to: "Flight", inverse: "seats")]),
+                EntityDescription(
+                    "Seat", attributes: [.init("row", .integer64)],
+                    relationships: [RelationshipDescription("flight", to: "Flight", inverse: "seats")]),
             ])
             let path = NSTemporaryDirectory() + "val-\(UUID().uuidString).sqlite"
             let container = try PersistentContainer(model: model, options: StoreOptions(path: path))
@@ -118,8 +138,13 @@ import Testing
             return try context.performAndWait {
                 let flight = try context.insertNewObject(forEntityName: "Flight")
                 _ = flight.objects(forKey: "seats")
-                for _ in 0..<count { try context.insertNewObject(forEntityName: "Seat").setObject(flight, forKey: "flight") }
-                do { try context.save(); return [] } catch ContextError.validation(let failures) { return failures.map(\.code) }
+                for _ in 0..<count {
+                    try context.insertNewObject(forEntityName: "Seat").setObject(flight, forKey: "flight")
+                }
+                do {
+                    try context.save()
+                    return []
+                } catch ContextError.validation(let failures) { return failures.map(\.code) }
             }
         }
         #expect(try flights(minCount: nil, optional: false, seats: 0) == [])

@@ -1,14 +1,15 @@
 import ObjectGraph
+import Report
 
 extension BundledModels {
     /// The expenses model with its keys protected as `key` says.
     static func expenses(key: KeyConstraint) -> ManagedObjectModel {
-        try! ManagedObjectModel(key.apply(to: file(named: "Expenses").entities,
-                                          keys: [("Expense", ["externalID"]), ("Category", ["name"])]))
+        try! ManagedObjectModel(
+            key.apply(
+                to: file(named: "Expenses").entities,
+                keys: [("Expense", ["externalID"]), ("Category", ["name"])]))
     }
 }
-
-import Report
 
 extension StoreVerifier.Layout {
     /// The expenses' records: keyed by externalID, related to a category by name.

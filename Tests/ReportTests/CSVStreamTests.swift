@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Report
 
 /// The streaming reader against the whole-text parser: the same records from every chunk size,
@@ -25,15 +26,19 @@ import Testing
     }
 
     @Test func everyChunkSizeGivesTheRecordsOfTheWholeTextParser() throws {
-        let rows = [["plain", "with,comma", "with \"quote\"", "line\nbreak", "crlf\r\nbreak", "", "ünïcödé"],
-                    ["a", "\"", "\"\"", "", "e", "f,", "g"], ["1", "2", "3", "4", "5", "6", "7"]]
+        let rows = [
+            ["plain", "with,comma", "with \"quote\"", "line\nbreak", "crlf\r\nbreak", "", "ünïcödé"],
+            ["a", "\"", "\"\"", "", "e", "f,", "g"], ["1", "2", "3", "4", "5", "6", "7"],
+        ]
         let text = rows.map(CSV.line).joined()
         let path = try write(text)
         for chunk in 1...text.utf8.count + 1 {
             #expect(try records(path, chunk: chunk) == CSV.parse(text), "chunk \(chunk)")
         }
         let lf = try write("a,b\nc,d\n\ne,\"f\ng\"\nh,i", "lf.csv")
-        for chunk in 1...12 { #expect(try records(lf, chunk: chunk) == [["a", "b"], ["c", "d"], [""], ["e", "f\ng"], ["h", "i"]]) }
+        for chunk in 1...12 {
+            #expect(try records(lf, chunk: chunk) == [["a", "b"], ["c", "d"], [""], ["e", "f\ng"], ["h", "i"]])
+        }
     }
 
     @Test func linesAreCountedAsAnEditorShowsThem() throws {
@@ -66,7 +71,9 @@ import Testing
 
     @Test func aFolderOrAMissingFileIsRefusedWithTheReason() {
         #expect(throws: CSVStreamError.cannotOpen(folder, errno: EISDIR)) { _ = try CSVStream(path: folder) }
-        #expect(throws: CSVStreamError.cannotOpen(folder + "/none", errno: ENOENT)) { _ = try CSVStream(path: folder + "/none") }
+        #expect(throws: CSVStreamError.cannotOpen(folder + "/none", errno: ENOENT)) {
+            _ = try CSVStream(path: folder + "/none")
+        }
     }
 }
 
@@ -85,7 +92,9 @@ import Testing
         #expect(problem(.decimal(maximum: 1000), "1000.0001")?.contains("above 1000") == true)
         #expect(problem(.measured, String(repeating: "9", count: 400))?.contains("above") == true)
         for good in ["", "0", "42", "18446744073709551"] { #expect(problem(.count, good) == nil, "\(good)") }
-        for bad in ["-5", "1.5", "nan", "12345678901234567890", "1e3"] { #expect(problem(.count, bad) != nil, "\(bad)") }
+        for bad in ["-5", "1.5", "nan", "12345678901234567890", "1e3"] {
+            #expect(problem(.count, bad) != nil, "\(bad)")
+        }
         #expect(problem(.status, "ok") == nil && problem(.status, "") != nil && problem(.status, "OK") != nil)
         #expect(problem(.text, "anything, at all") == nil)
     }

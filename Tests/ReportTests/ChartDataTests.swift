@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Report
 
 /// The charts' data in-process, from rows built in code: what each chart is told to draw.
@@ -10,11 +11,15 @@ import Testing
     /// The bars of a throughput chart (its first block) and the limit's lines (its second).
     func blocks(_ chart: ChartData.Chart) throws -> (bars: [Substring], limits: [Substring]) {
         let parts = try #require(chart.data).components(separatedBy: "\n\n\n")
-        return (parts[0].split(separator: "\n").dropFirst(1).map { $0 }, parts[1].split(separator: "\n").dropFirst().map { $0 })
+        return (
+            parts[0].split(separator: "\n").dropFirst(1).map { $0 },
+            parts[1].split(separator: "\n").dropFirst().map { $0 }
+        )
     }
 
     @Test func throughputHasABarPerConfigurationWithItsScaleAndUnit() throws {
-        let rows = (1...3).map { ComparisonTests.row("batch", "a-\($0)", vs: 0.5) }
+        let rows =
+            (1...3).map { ComparisonTests.row("batch", "a-\($0)", vs: 0.5) }
             + (1...3).map { ComparisonTests.row("prefetch", "a-\($0 + 3)", vs: 0.4) }
         let throughput = try chart("throughput", ChartData(rows: rows))
         let (bars, _) = try blocks(throughput)
@@ -32,7 +37,8 @@ import Testing
         options.maxRSSBytes = 60_000_000
         options.subtitleColumns = ["rate"]
         let lean = LikeForLikeTests.rows("context-reset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }
-        let fat = LikeForLikeTests.rows("context-noreset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }.map { row in
+        let fat = LikeForLikeTests.rows("context-noreset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }.map {
+            row in
             var heavy = row
             heavy.measurement.peakRSSBytes = 105_000_000
             return heavy
@@ -55,14 +61,19 @@ import Testing
             rows += LikeForLikeTests.rows("raw-sqlite", 3, parameters: p, rate: { _ in limitRate })
             // vs_limit off on purpose: the line must not be derived from it.
             rows += LikeForLikeTests.rows("batch", 3, parameters: p, rate: { [40_000, 50_000, 60_000][$0 - 1] })
-            rows += LikeForLikeTests.rows("batch-insert-only", 3, duplicates: 100, badLinks: 900, parameters: p, rate: { _ in 120_000 })
+            rows += LikeForLikeTests.rows(
+                "batch-insert-only", 3, duplicates: 100, badLinks: 900, parameters: p, rate: { _ in 120_000 })
         }
-        let data = ChartData(rows: rows, limit: "raw-sqlite", options: LikeForLikeTests.options,
-                             marks: ["batch-insert-only": "the batch insert alone"])
+        let data = ChartData(
+            rows: rows, limit: "raw-sqlite", options: LikeForLikeTests.options,
+            marks: ["batch-insert-only": "the batch insert alone"])
         let throughput = try chart("throughput", data)
         let (bars, limits) = try blocks(throughput)
         #expect(limits == ["200000 6.45 3.55", "150000 3.45 0.55"], "\(limits)")
-        #expect(bars.contains { $0.contains("batch-insert-only rows=1000 — short: unique, links\" ") && $0.hasSuffix(" 1") }, "\(bars)")
+        #expect(
+            bars.contains {
+                $0.contains("batch-insert-only rows=1000 — short: unique, links\" ") && $0.hasSuffix(" 1")
+            }, "\(bars)")
         #expect(bars.contains { $0.contains("\"raw-sqlite (limit) rows=1000\"") && $0.hasSuffix(" 2") }, "\(bars)")
         #expect(bars.filter { $0.hasSuffix(" 0") }.count == 2)
         #expect(throughput.variables["apart"] == "2" && throughput.variables["limits"] == "2")
@@ -73,21 +84,25 @@ import Testing
     @Test func eachOperationHasItsOwnChartAndWords() throws {
         let update = ["operation": "update", "fraction": "0.1000", "unique_keys": "3000", "dup_rate": "0.0000"]
         let read = ["operation": "read", "unique_keys": "3000", "dup_rate": "0.0000"]
-        let rows = LikeForLikeTests.rows("batch", 3, rate: { _ in 50_000 })
+        let rows =
+            LikeForLikeTests.rows("batch", 3, rate: { _ in 50_000 })
             + LikeForLikeTests.rows("batch-update", 3, parameters: update, rate: { _ in 80_000 })
             + LikeForLikeTests.rows("read-faulting", 3, parameters: read, rate: { _ in 300_000 })
         let data = ChartData(rows: rows, options: LikeForLikeTests.options)
         #expect(try blocks(chart("throughput", data)).bars.count == 1)
         let updates = try chart("throughput_update", data)
         #expect(try blocks(updates).bars.count == 1 && updates.variables["unit"] == "records updated per second")
-        #expect(updates.variables["settings"]?.contains("each targets 10 % of the records") == true, "\(updates.variables)")
+        #expect(
+            updates.variables["settings"]?.contains("each targets 10 % of the records") == true, "\(updates.variables)")
         #expect(try chart("throughput_read", data).variables["unit"] == "rows read per second")
         #expect(try chart("throughput_delete", data).data == nil && chart("throughput_delete", data).quiet)
     }
 
     /// Linear ticks read apart: 1.5M is not printed "2M" beside 2M.
     @Test func ticksReadApart() {
-        #expect(ChartData.siTicks(upTo: 1_800_000) == (500_000, "%.1s%c") || ChartData.siTicks(upTo: 1_800_000).format == "%.1s%c")
+        #expect(
+            ChartData.siTicks(upTo: 1_800_000) == (500_000, "%.1s%c")
+                || ChartData.siTicks(upTo: 1_800_000).format == "%.1s%c")
         #expect(ChartData.siTicks(upTo: 60_000) == (10_000, "%.0s%c"))
         #expect(ChartData.siTicks(upTo: 1_400).format == "%g", "500.0 beside 1.5k read worse than 500 beside 1500")
     }
@@ -98,16 +113,20 @@ import Testing
         var rows = (1...3).map { ComparisonTests.row("batch", "a-\($0)") }   // 1000 rows in 0.01 s
         for k in 1...3 {
             var slow = ComparisonTests.row("context-save-per-row", "a-\(k + 3)")
-            slow.measurement.wallSeconds = 0.4                                  // 2500 rows/s
+            slow.measurement.wallSeconds = 0.4   // 2500 rows/s
             rows.append(slow)
         }
         let throughput = try chart("throughput", ChartData(rows: rows))
-        #expect(throughput.variables["log"] == "1" && throughput.variables["start"] == "1000", "\(throughput.variables)")
+        #expect(
+            throughput.variables["log"] == "1" && throughput.variables["start"] == "1000", "\(throughput.variables)")
     }
 
     @Test func aRunWithoutALimitSaysWhyAndCallgrindRowsAreLeftOut() throws {
         var rows = (1...2).map { ComparisonTests.row("batch", "a-\($0)") }
-        for i in rows.indices { rows[i].vsLimit = nil; rows[i].parameters.fields["operation"] = "delete" }
+        for i in rows.indices {
+            rows[i].vsLimit = nil
+            rows[i].parameters.fields["operation"] = "delete"
+        }
         var counted = ComparisonTests.row("prefetch", "a-9")
         counted.measurement.instructionsCountedBy = "callgrind"
         let throughput = try chart("throughput_delete", ChartData(rows: rows + [counted]))
@@ -150,14 +169,17 @@ import Testing
         var rows: [ResultRow] = []
         for (size, base) in [("5000", 100_000.0), ("50000", 50_000.0)] {
             for batch in ["500", "2000"] {
-                rows += LikeForLikeTests.rows("batch", 3, parameters: ["rows": size, "batch_size": batch],
-                                              rate: { _ in base + (batch == "2000" ? 10_000 : 0) })
+                rows += LikeForLikeTests.rows(
+                    "batch", 3, parameters: ["rows": size, "batch_size": batch],
+                    rate: { _ in base + (batch == "2000" ? 10_000 : 0) })
             }
         }
         let chart = try chart("batchsize", ChartData(rows: rows, options: LikeForLikeTests.options))
         let headline = try #require(chart.variables["headline"]).replacingOccurrences(of: "\\n", with: " ")
-        #expect(headline.contains("batch rows=5000 100 k rows/s → 110 k rows/s") && headline.contains("batch rows=50000 50 k rows/s → 60 k rows/s"),
-                "\(headline)")
+        #expect(
+            headline.contains("batch rows=5000 100 k rows/s → 110 k rows/s")
+                && headline.contains("batch rows=50000 50 k rows/s → 60 k rows/s"),
+            "\(headline)")
     }
 
     /// Titles say what the data shows: the memory chart names the lines that grow (and claims
@@ -165,26 +187,35 @@ import Testing
     @Test func titlesSayWhatTheDataShows() throws {
         func samples(_ run: String, _ strategy: String, heap: (Double) -> Double) -> [[String: String]] {
             stride(from: 0.0, through: 10_000, by: 500).map { done in
-                ["run_id": run, "strategy": strategy, "config": "", "rows_done": String(Int(done)),
-                 "rss_bytes": "30000000", "heap_bytes": String(Int(heap(done)))]
+                [
+                    "run_id": run, "strategy": strategy, "config": "", "rows_done": String(Int(done)),
+                    "rss_bytes": "30000000", "heap_bytes": String(Int(heap(done))),
+                ]
             }
         }
         let flat = samples("r1", "context-reset") { _ in 3_000_000 }
         let growing = samples("r2", "context-noreset") { 2_000_000 + $0 * 1_500 }
         let both = try chart("memory", ChartData(rows: [], timeline: flat + growing))
-        #expect(both.variables["headline"]?.hasPrefix("context-noreset grows with every row") == true, "\(both.variables)")
+        #expect(
+            both.variables["headline"]?.hasPrefix("context-noreset grows with every row") == true, "\(both.variables)")
         let none = try chart("memory", ChartData(rows: [], timeline: flat))
         #expect(none.variables["headline"]?.hasPrefix("no line grows with the rows") == true)
         var rows: [ResultRow] = []
         for writers in ["1", "4"] {
             rows += LikeForLikeTests.rows("one-writer", 2, parameters: ["writers": writers], rate: { _ in 50_000 })
-            rows += LikeForLikeTests.rows("many-writers", 2, duplicates: writers == "4" ? 40 : 0, parameters: ["writers": writers],
-                                          rate: { _ in 60_000 })
+            rows += LikeForLikeTests.rows(
+                "many-writers", 2, duplicates: writers == "4" ? 40 : 0, parameters: ["writers": writers],
+                rate: { _ in 60_000 })
         }
-        let writers = try chart("writers", ChartData(rows: rows, writerStrategies: ["one-writer", "many-writers"],
-                                                     options: LikeForLikeTests.options))
-        #expect(writers.variables["headline"] == "one-writer kept duplicates at 0 at every writer count; duplicates: many-writers up to 40",
-                "\(writers.variables)")
+        let writers = try chart(
+            "writers",
+            ChartData(
+                rows: rows, writerStrategies: ["one-writer", "many-writers"],
+                options: LikeForLikeTests.options))
+        #expect(
+            writers.variables["headline"]
+                == "one-writer kept duplicates at 0 at every writer count; duplicates: many-writers up to 40",
+            "\(writers.variables)")
         #expect(writers.series.contains("many-writers — bug"), "\(writers.series)")
     }
 }
@@ -206,14 +237,20 @@ import Testing
     @Test func aLineIsNamedWhereItReachedItsLastRecord() throws {
         func run(_ id: String, _ strategy: String, heap: Int) -> [[String: String]] {
             [(0, 1_000_000), (1_000, heap), (2_000, heap), (2_000, 600_000)].map { done, bytes in
-                ["run_id": id, "strategy": strategy, "config": "", "rows_done": String(done),
-                 "rss_bytes": "30000000", "heap_bytes": String(bytes)]
+                [
+                    "run_id": id, "strategy": strategy, "config": "", "rows_done": String(done),
+                    "rss_bytes": "30000000", "heap_bytes": String(bytes),
+                ]
             }
         }
-        let memory = ChartData(rows: [], timeline: run("r1", "fetch-update", heap: 4_000_000) + run("r2", "batch-update", heap: 7_000_000))
-            .charts.first { $0.name == "memory" }
+        let memory = ChartData(
+            rows: [], timeline: run("r1", "fetch-update", heap: 4_000_000) + run("r2", "batch-update", heap: 7_000_000)
+        )
+        .charts.first { $0.name == "memory" }
         let data = try #require(memory?.data)
         let heapLabels = data.components(separatedBy: "# label_x label_y name\n").last ?? ""
-        #expect(heapLabels.contains("2000 4 \"fetch-update\"") && heapLabels.contains("2000 7 \"batch-update\""), "\(heapLabels)")
+        #expect(
+            heapLabels.contains("2000 4 \"fetch-update\"") && heapLabels.contains("2000 7 \"batch-update\""),
+            "\(heapLabels)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Report
 
 /// Which charts draw a figure is declared once, on the chart (issue 31, item 1): the `.dat`
@@ -11,7 +12,9 @@ import Testing
         for chart in ChartDeclaration.all where chart.source == .results {
             #expect(!chart.columns.isEmpty, "\(chart.name) draws results figures: it declares them")
             for figure in chart.figures {
-                #expect(ResultRow.column(figure)?.number != nil, "\(chart.name) draws \(figure), which is no numeric results column")
+                #expect(
+                    ResultRow.column(figure)?.number != nil,
+                    "\(chart.name) draws \(figure), which is no numeric results column")
             }
         }
     }
@@ -37,11 +40,15 @@ import Testing
             #expect(lines[0].hasPrefix(declaration.header), "\(lines[0])")
             let point = try #require(lines.dropFirst().first { !$0.hasPrefix("#") })
             let extra = name == "throughput" ? 2 : 0   // the label (one quoted field) and `apart`
-            let fields = point.split(separator: "\"").count == 3 ? point.split(separator: "\"")[2].split(separator: " ").count + 2
+            let fields =
+                point.split(separator: "\"").count == 3
+                ? point.split(separator: "\"")[2].split(separator: " ").count + 2
                 : point.split(separator: " ").count
             #expect(fields == 1 + declaration.columns.count + extra, "\(point)")
         }
-        #expect(data.charts.first { $0.name == "scaling" }?.data?.hasPrefix("# rows wall_s_median wall_s_min wall_s_max rows_per_s_median\n") == true)
+        #expect(
+            data.charts.first { $0.name == "scaling" }?.data?.hasPrefix(
+                "# rows wall_s_median wall_s_min wall_s_max rows_per_s_median\n") == true)
     }
 
     /// results/README.md's table says which charts draw a figure, from the declarations.
@@ -58,13 +65,17 @@ extension ChartDeclarationTests {
     /// The README's paragraph on charts names every declared chart (its title, in lower case
     /// but for SQL), so that a chart added is a chart the README mentions.
     @Test func theReadmeNamesEveryChart() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardizedFileURL
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../README.md"
+        ).standardizedFileURL
         let text = try String(contentsOf: readme, encoding: .utf8)
         let start = try #require(text.range(of: "**Charts.**"))
         let paragraph = String(text[start.upperBound...].split(separator: "\n\n", maxSplits: 1)[0])
             .replacingOccurrences(of: "\n", with: " ").lowercased()
         for chart in ChartDeclaration.all {
-            #expect(paragraph.contains(chart.title.lowercased()), "README's **Charts.** paragraph does not name \(chart.title)")
+            #expect(
+                paragraph.contains(chart.title.lowercased()),
+                "README's **Charts.** paragraph does not name \(chart.title)")
         }
     }
 }

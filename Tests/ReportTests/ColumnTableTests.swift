@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Report
 
 /// results/README.md's table of columns is the one `ResultRow.columns` makes (issue 31, item 1):
@@ -10,15 +11,17 @@ import Testing
 
     @Test func theReadmesTableIsTheColumns() throws {
         let text = try String(contentsOfFile: Self.readme, encoding: .utf8)
-        let begin = try #require(text.range(of: ColumnTable.begin)), end = try #require(text.range(of: ColumnTable.end))
+        let begin = try #require(text.range(of: ColumnTable.begin))
+        let end = try #require(text.range(of: ColumnTable.end))
         let table = ColumnTable.markdown()
         if ProcessInfo.processInfo.environment["LOADGEN_GOLDEN"] == "write" {
             let rewritten = String(text[..<begin.upperBound]) + "\n" + table + String(text[end.lowerBound...])
             try rewritten.write(toFile: Self.readme, atomically: true, encoding: .utf8)
             return
         }
-        #expect(String(text[begin.upperBound..<end.lowerBound]) == "\n" + table,
-                "results/README.md's table of columns is not ResultRow.columns': scripts/golden rewrites it")
+        #expect(
+            String(text[begin.upperBound..<end.lowerBound]) == "\n" + table,
+            "results/README.md's table of columns is not ResultRow.columns': scripts/golden rewrites it")
         #expect(ResultRow.columns.allSatisfy { table.contains("| `\($0.name)` |") })
     }
 }

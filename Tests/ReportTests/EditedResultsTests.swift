@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Report
 
 /// A results file is read as loadgen wrote it or refused: a row whose figures the verifier would
@@ -12,8 +13,12 @@ import Testing
         for (i, cells) in rows.enumerated() {
             var row = ComparisonTests.row("batch", "a1-\(i + 1)")
             row.identity.command = "loadgen run --strategy batch --rows 1000"
-            row.parameters = ParameterValues(Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0, "") })
-                .merging(["strategy": "batch", "rows": "1000", "unique_keys": "1000", "dup_rate": "0", "operation": "import"]) { $1 })
+            row.parameters = ParameterValues(
+                Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0, "") })
+                    .merging([
+                        "strategy": "batch", "rows": "1000", "unique_keys": "1000", "dup_rate": "0",
+                        "operation": "import",
+                    ]) { $1 })
             var fields = Dictionary(uniqueKeysWithValues: zip(ResultRow.header, row.fields))
             fields.merge(cells) { $1 }
             text += CSV.line(ResultRow.header.map { fields[$0] ?? "" })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Report
 
 /// The history consumer's lag is given over the repetitions (issue 44, item 7), and its verdict
@@ -19,11 +20,18 @@ import Testing
     }
 
     @Test func theLagIsTheMedianWithItsRangeAndTheVerdictOfEveryRepetition() {
-        let kept = Summary.render(LikeForLikeTests.summary(Self.rows(p99: [253, 300, 484, 400, 350], fellBehind: [false, false, false, false, false])))
-        #expect(kept.contains("consumer lag p50 20.0 ms, p99 350.0 ms (medians; p99 253.0 … 484.0 ms over 5 repetitions); "
-                              + "kept up in 5 of 5 repetitions (its backlog stayed bounded, backlog up to 15,000 records)"), "\(kept)")
+        let kept = Summary.render(
+            LikeForLikeTests.summary(
+                Self.rows(p99: [253, 300, 484, 400, 350], fellBehind: [false, false, false, false, false])))
+        #expect(
+            kept.contains(
+                "consumer lag p50 20.0 ms, p99 350.0 ms (medians; p99 253.0 … 484.0 ms over 5 repetitions); "
+                    + "kept up in 5 of 5 repetitions (its backlog stayed bounded, backlog up to 15,000 records)"),
+            "\(kept)")
         // A long lag is no verdict by itself: the backlog's trend is.
-        let behind = Summary.render(LikeForLikeTests.summary(Self.rows(p99: [900, 950, 800, 990, 870], fellBehind: [true, true, false, true, true])))
+        let behind = Summary.render(
+            LikeForLikeTests.summary(
+                Self.rows(p99: [900, 950, 800, 990, 870], fellBehind: [true, true, false, true, true])))
         #expect(behind.contains("fell behind in 4 of 5 repetitions: its backlog grew with the import"), "\(behind)")
     }
 

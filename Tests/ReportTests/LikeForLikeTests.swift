@@ -1,5 +1,6 @@
 import SQLiteKit
 import Testing
+
 @testable import Report
 
 /// Issue 26: a conclusion compares like with like, in-process on rows built in code. Each test
@@ -9,8 +10,10 @@ import Testing
     /// The catalogue's part the conclusion needs, as the registry fills it in `ConclusionFlags`.
     static var options: ConclusionOptions {
         var o = ConclusionOptions()
-        o.workloadColumns = ["dataset", "rows", "dup_rate", "unique_keys", "operation", "fraction", "view_context", "history",
-                             "writers"]
+        o.workloadColumns = [
+            "dataset", "rows", "dup_rate", "unique_keys", "operation", "fraction", "view_context", "history",
+            "writers",
+        ]
         o.switchColumns = ["view_context", "history"]
         o.subtitleColumns = ["dup_rate", "fraction", "batch_size", "writers", "journal", "synchronous", "store"]
         o.bugs["many-writers"] = (bug: "check-then-insert races", fix: "one-writer")
@@ -22,8 +25,10 @@ import Testing
 
     /// `repetitions` ok rows of `strategy` in invocation `inv`, at `rate(k)` rows/s (3,000 rows,
     /// 300 of them repeated keys), the store as `duplicates` and `badLinks` say.
-    static func rows(_ strategy: String, _ repetitions: Int = 5, inv: String = "aa", duplicates: Int = 0, badLinks: Int = 0,
-                     parameters: [String: String] = [:], rate: (Int) -> Double) -> [ResultRow] {
+    static func rows(
+        _ strategy: String, _ repetitions: Int = 5, inv: String = "aa", duplicates: Int = 0, badLinks: Int = 0,
+        parameters: [String: String] = [:], rate: (Int) -> Double
+    ) -> [ResultRow] {
         var fields = Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0, "") })
         fields["strategy"] = strategy
         fields["dataset"] = "expenses"
@@ -37,12 +42,15 @@ import Testing
             m.rowsDone = 3000
             m.wallSeconds = 3000 / rate(k)
             m.peakRSSBytes = 30_000_000
-            m.verification = Verification(storeRows: 3000 - 300 + duplicates, duplicates: duplicates, lost: 0, badLinks: badLinks,
-                                          integrity: "ok", storeBytes: 4096)
-            return ResultRow(identity: RunIdentity(runID: "\(inv)-\(strategy)-\(k)", startedAt: "2026-12-02T08:00:00Z",
-                                                   system: ComparisonTests.system),
-                             parameters: ParameterValues(fields), repetition: k, repetitions: repetitions, measurement: m,
-                             vsLimit: rate(k) / 100_000)
+            m.verification = Verification(
+                storeRows: 3000 - 300 + duplicates, duplicates: duplicates, lost: 0, badLinks: badLinks,
+                integrity: "ok", storeBytes: 4096)
+            return ResultRow(
+                identity: RunIdentity(
+                    runID: "\(inv)-\(strategy)-\(k)", startedAt: "2026-12-02T08:00:00Z",
+                    system: ComparisonTests.system),
+                parameters: ParameterValues(fields), repetition: k, repetitions: repetitions, measurement: m,
+                vsLimit: rate(k) / 100_000)
         }
     }
 
@@ -66,17 +74,22 @@ import Testing
         }
         var options = Self.options
         options.maxRSSBytes = 90_000_000
-        let r = try #require(Self.summary(over + Self.rows("fetch-delete", rate: Self.steady(40_000)), options: options).recommendations.first)
+        let r = try #require(
+            Self.summary(over + Self.rows("fetch-delete", rate: Self.steady(40_000)), options: options).recommendations
+                .first)
         #expect(r.winner?.strategy == "fetch-delete")
         let why = try #require(r.excluded.first { $0.configuration.strategy == "batch-delete" }?.why)
-        #expect(why == "peak RSS 90.5 MB (median) is above --max-rss 90.0 MB (90,000,000 bytes), though 2 of 5 repetitions stayed "
+        #expect(
+            why
+                == "peak RSS 90.5 MB (median) is above --max-rss 90.0 MB (90,000,000 bytes), though 2 of 5 repetitions stayed "
                 + "under it: the cap falls within its own spread (89.0 MB … 92.0 MB)", "\(why)")
     }
 
     // MARK: - 1. Outcome decides what is compared
 
     @Test func aStoreThatKeepsDuplicatesAndRelatesNothingIsNeverRecommended() throws {
-        let rows = Self.rows("batch-insert-only", duplicates: 300, badLinks: 3000, rate: Self.steady(90_000))
+        let rows =
+            Self.rows("batch-insert-only", duplicates: 300, badLinks: 3000, rate: Self.steady(90_000))
             + Self.rows("batch", rate: Self.steady(34_000)) + Self.rows("context-reset", rate: Self.steady(30_000))
         let s = Self.summary(rows)
         let r = try #require(s.recommendations.first)
@@ -84,13 +97,17 @@ import Testing
         #expect(r.winner?.strategy == "batch", "\(r.ranked.map(\.configuration.strategy))")
         let excluded = try #require(r.excluded.first)
         #expect(excluded.configuration.strategy == "batch-insert-only")
-        #expect(excluded.why == "keeps 300 duplicated keys; relates none of its 3000 records to its parent — batch or batch-upsert")
+        #expect(
+            excluded.why
+                == "keeps 300 duplicated keys; relates none of its 3000 records to its parent — batch or batch-upsert")
         #expect(s.rankings[0].members.map(\.strategy) == ["batch", "context-reset"])
         #expect(s.rankings[0].apart.map(\.strategy) == ["batch-insert-only"])
         // The outcome in the summary CSV and in --json.
         let csv = SummaryCSV.render(s)
         #expect(csv.contains("unique+links,short:unique+links") && csv.contains("unique+links,ok"), "\(csv)")
-        #expect(Summary.recommendations(s).contains("the store must hold unique keys and every record linked to its parent"))
+        #expect(
+            Summary.recommendations(s).contains("the store must hold unique keys and every record linked to its parent")
+        )
     }
 
     /// Without repeated keys duplicates are no shortfall; `--require none` (a team that only
@@ -98,11 +115,13 @@ import Testing
     @Test func theNeedFollowsTheWorkloadOrTheFlag() throws {
         var appendOnly = Self.options
         appendOnly.require = []
-        let rows = Self.rows("batch-insert-only", duplicates: 300, badLinks: 3000, rate: Self.steady(90_000))
+        let rows =
+            Self.rows("batch-insert-only", duplicates: 300, badLinks: 3000, rate: Self.steady(90_000))
             + Self.rows("batch", rate: Self.steady(34_000))
         #expect(Self.summary(rows, options: appendOnly).recommendations[0].winner?.strategy == "batch-insert-only")
         let noRepeats = ["unique_keys": "3000", "dup_rate": "0.0000", "relationship": "none"]
-        let fresh = Self.rows("batch-insert-only", badLinks: 3000, parameters: noRepeats, rate: Self.steady(90_000))
+        let fresh =
+            Self.rows("batch-insert-only", badLinks: 3000, parameters: noRepeats, rate: Self.steady(90_000))
             + Self.rows("batch", parameters: noRepeats, rate: Self.steady(34_000))
         let r = Self.summary(fresh).recommendations[0]
         #expect(r.needs.isEmpty && r.winner?.strategy == "batch-insert-only")
@@ -112,11 +131,14 @@ import Testing
 
     @Test func theIdiomThatDemonstratesABugIsNeverRecommended() throws {
         let four = ["writers": "4"]
-        let rows = Self.rows("many-writers", parameters: four, rate: Self.steady(93_000))
+        let rows =
+            Self.rows("many-writers", parameters: four, rate: Self.steady(93_000))
             + Self.rows("one-writer", parameters: four, rate: Self.steady(60_000))
         let r = Self.summary(rows).recommendations[0]
         #expect(r.winner?.strategy == "one-writer")
-        #expect(r.excluded.first?.why.hasPrefix("the bug it demonstrates (check-then-insert races)") == true, "\(r.excluded)")
+        #expect(
+            r.excluded.first?.why.hasPrefix("the bug it demonstrates (check-then-insert races)") == true,
+            "\(r.excluded)")
         #expect(Self.summary(rows).configurations[0].verdict.outcome == "bug")
     }
 
@@ -127,9 +149,11 @@ import Testing
     @Test func everyConfigurationNotToldApartIsEqualTheSameWayEverywhere() throws {
         // Noise that does not move with the round (paired, a shared drift would cancel).
         let noisy: (Double, [Double]) -> (Int) -> Double = { base, factors in { k in base * factors[k - 1] } }
-        let rows = Self.rows("prefetch", rate: noisy(100_000, [0.7, 1.3, 1.0, 0.8, 1.2]))
+        let rows =
+            Self.rows("prefetch", rate: noisy(100_000, [0.7, 1.3, 1.0, 0.8, 1.2]))
             + Self.rows("batch", rate: noisy(87_000, [1.3, 0.7, 1.2, 1.0, 0.8]))
-            + Self.rows("context-reset", rate: noisy(81_300, [1.0, 0.8, 0.7, 1.3, 1.2])) + Self.rows("n-plus-one", rate: Self.steady(20_000))
+            + Self.rows("context-reset", rate: noisy(81_300, [1.0, 0.8, 0.7, 1.3, 1.2]))
+            + Self.rows("n-plus-one", rate: Self.steady(20_000))
         let s = Self.summary(rows)
         let r = s.recommendations[0]
         #expect(r.winner == nil)
@@ -144,7 +168,8 @@ import Testing
 
     /// A lead whose interval excludes 1 but is under --min-difference is no winner either.
     @Test func aWinnerNeedsAnIntervalAboveOneAndTheSmallestDifference() throws {
-        let rows = Self.rows("batch", rate: Self.steady(103_000)) + Self.rows("context-reset", rate: Self.steady(100_000))
+        let rows =
+            Self.rows("batch", rate: Self.steady(103_000)) + Self.rows("context-reset", rate: Self.steady(100_000))
         let r = Self.summary(rows).recommendations[0]
         let lead = try #require(r.ranked[1].lead)
         #expect(lead.interval!.lowerBound > 1 && !lead.toldApart)
@@ -156,23 +181,30 @@ import Testing
 
     /// Fewer repetitions than an interval needs: no order, however large the measured ratio.
     @Test func withoutAnIntervalNoOrderIsGiven() throws {
-        let rows = Self.rows("batch", 3, rate: Self.steady(300_000)) + Self.rows("context-reset", 3, rate: Self.steady(100_000))
+        let rows =
+            Self.rows("batch", 3, rate: Self.steady(300_000))
+            + Self.rows("context-reset", 3, rate: Self.steady(100_000))
         let s = Self.summary(rows)
         #expect(s.recommendations[0].winner == nil && s.recommendations[0].orderUnknown)
-        #expect(Summary.conclusionLine(s.recommendations[0]).hasPrefix("no order can be given: 3 repetitions in common"))
+        #expect(
+            Summary.conclusionLine(s.recommendations[0]).hasPrefix("no order can be given: 3 repetitions in common"))
         #expect(Summary.leadLine(s.rankings[0], summary: s).hasPrefix("no order can be given"))
         #expect(!Summary.render(s).contains("3.00× faster"))
     }
 
     /// How stable the order is: how often the first stays first when the rounds are resampled.
     @Test func theOrderSaysHowStableItIs() throws {
-        let apart = Self.rows("batch", rate: Self.steady(200_000)) + Self.rows("context-reset", rate: Self.steady(100_000))
+        let apart =
+            Self.rows("batch", rate: Self.steady(200_000)) + Self.rows("context-reset", rate: Self.steady(100_000))
         #expect(Self.summary(apart).recommendations[0].stability == 1)
         let close: [Double] = [1.0, 0.9, 1.1, 0.95, 1.05]
-        let mixed = Self.rows("batch", rate: { 100_000 * close[$0 - 1] }) + Self.rows("context-reset", rate: { 99_000 * close[5 - $0] })
+        let mixed =
+            Self.rows("batch", rate: { 100_000 * close[$0 - 1] })
+            + Self.rows("context-reset", rate: { 99_000 * close[5 - $0] })
         let stability = try #require(Self.summary(mixed).recommendations[0].stability)
         #expect(stability > 0.2 && stability < 0.9, "\(stability)")
-        #expect(Summary.conclusionLine(Self.summary(apart).recommendations[0]).contains("first in 100 % of 2000 resamples"))
+        #expect(
+            Summary.conclusionLine(Self.summary(apart).recommendations[0]).contains("first in 100 % of 2000 resamples"))
     }
 
     /// A read that returns dictionaries is another result than one that returns managed objects:
@@ -180,7 +212,8 @@ import Testing
     /// why, and without it the two compare as they did.
     @Test func aReadOfValuesIsShortOfObjectsWhenObjectsAreRequired() throws {
         let read = ["operation": "read", "unique_keys": "3000", "dup_rate": "0.0000"]
-        let rows = Self.rows("read-dictionaries", parameters: read, rate: Self.steady(600_000))
+        let rows =
+            Self.rows("read-dictionaries", parameters: read, rate: Self.steady(600_000))
             + Self.rows("read-properties", parameters: read, rate: Self.steady(350_000))
         var options = Self.options
         options.neverDelivers["read-dictionaries"] = [.objects]
@@ -194,10 +227,15 @@ import Testing
         let r = s.recommendations[0]
         #expect(r.ranked.map(\.configuration.strategy) == ["read-properties"] && r.excluded.count == 1)
         let text = Summary.recommendations(s)
-        #expect(text.contains("; the screen must get managed objects)") && !text.contains("the store must hold"), "\(text)")
-        #expect(text.contains("excluded: read-dictionaries: returns values (dictionaries), not managed objects — read-properties"), "\(text)")
+        #expect(
+            text.contains("; the screen must get managed objects)") && !text.contains("the store must hold"), "\(text)")
+        #expect(
+            text.contains(
+                "excluded: read-dictionaries: returns values (dictionaries), not managed objects — read-properties"),
+            "\(text)")
         // A count returns a number: no objects are asked of it.
-        let counts = Self.rows("count", parameters: read, rate: Self.steady(6_000_000))
+        let counts =
+            Self.rows("count", parameters: read, rate: Self.steady(6_000_000))
             + Self.rows("count-fetch", parameters: read, rate: Self.steady(250_000))
         let countText = Summary.recommendations(Self.summary(rows + counts, options: options))
         #expect(countText.contains("Recommendation for a count (most rows per second):"), "\(countText)")
@@ -207,7 +245,8 @@ import Testing
     /// the sorting definition's exactly, rounds missing from some candidates included.
     @Test func theStabilityIsTheSortedDefinitions() throws {
         var random = SplitMix64(seed: 11)
-        let rows = Self.rows("batch", 9, rate: { _ in Double(90_000 + random.next(below: 20_000)) })
+        let rows =
+            Self.rows("batch", 9, rate: { _ in Double(90_000 + random.next(below: 20_000)) })
             + Self.rows("context-reset", 7, rate: { _ in Double(92_000 + random.next(below: 20_000)) })
             + Self.rows("prefetch", 6, rate: { _ in Double(95_000 + random.next(below: 20_000)) })
         let candidates = RunSummary(rows: rows).configurations
@@ -215,7 +254,8 @@ import Testing
         let samples = candidates.map(Metric.rate.values)
         let rounds = Array(Set(samples.flatMap(\.keys))).sorted()
         var r = SplitMix64(seed: Bootstrap.seed)
-        var stays = 0, counted = 0
+        var stays = 0
+        var counted = 0
         for _ in 0..<Bootstrap.resamples {
             let picks = (0..<rounds.count).map { _ in rounds[r.next(below: rounds.count)] }
             let medians = samples.map { sample -> Double? in
@@ -238,7 +278,9 @@ import Testing
         var rows: [ResultRow] = []
         for inv in ["aa", "bb"] {
             for strategy in ["batch-update", "fetch-update"] {
-                var mine = Self.rows(strategy, 3, inv: inv, parameters: update, rate: Self.steady(strategy == "batch-update" ? 90_000 : 60_000))
+                var mine = Self.rows(
+                    strategy, 3, inv: inv, parameters: update,
+                    rate: Self.steady(strategy == "batch-update" ? 90_000 : 60_000))
                 for i in mine.indices { mine[i].vsLimit = nil }
                 rows += mine
             }
@@ -252,12 +294,16 @@ import Testing
     }
 
     @Test func rowsCountedUnderCallgrindAreNeverRecommendedByTimeOrMemory() throws {
-        var counted = Self.rows("batch", 1, rate: Self.steady(2_000)) + Self.rows("context-reset", 1, rate: Self.steady(1_000))
+        var counted =
+            Self.rows("batch", 1, rate: Self.steady(2_000)) + Self.rows("context-reset", 1, rate: Self.steady(1_000))
         for i in counted.indices { counted[i].measurement.instructionsCountedBy = "callgrind" }
-        let timed = Self.rows("batch", rate: Self.steady(90_000)) + Self.rows("context-reset", rate: Self.steady(30_000))
+        let timed =
+            Self.rows("batch", rate: Self.steady(90_000)) + Self.rows("context-reset", rate: Self.steady(30_000))
         let s = Self.summary(counted + timed)
         #expect(s.recommendations.count == 2)
-        #expect(s.recommendations[0].winner == nil && s.recommendations[0].none?.contains("counted under callgrind") == true)
+        #expect(
+            s.recommendations[0].winner == nil && s.recommendations[0].none?.contains("counted under callgrind") == true
+        )
         #expect(s.recommendations[0].workload.contains("under callgrind"))
         #expect(s.recommendations[1].winner?.strategy == "batch")
         #expect(s.rankings.allSatisfy { $0.members.allSatisfy { !$0.underCallgrind } })
@@ -271,15 +317,21 @@ import Testing
         var rows: [ResultRow] = []
         for (screen, history) in [("", ""), ("", "yes"), ("yes", ""), ("yes", "yes")] {
             let p = ["view_context": screen, "history": history]
-            rows += Self.rows("batch", parameters: p, rate: Self.steady(50_000)) + Self.rows("context-reset", parameters: p, rate: Self.steady(30_000))
+            rows +=
+                Self.rows("batch", parameters: p, rate: Self.steady(50_000))
+                + Self.rows("context-reset", parameters: p, rate: Self.steady(30_000))
         }
         let s = Self.summary(rows)
-        #expect(s.recommendations.map(\.workload) == ["view_context=off history=off", "view_context=off history=on",
-                                                     "view_context=on history=off", "view_context=on history=on"])
+        #expect(
+            s.recommendations.map(\.workload) == [
+                "view_context=off history=off", "view_context=off history=on",
+                "view_context=on history=off", "view_context=on history=on",
+            ])
         #expect(s.rankings.count == 4 && s.rankings.allSatisfy { $0.members.count == 2 })
         #expect(s.recommendations[2].needs.contains(.screen))
         let read = ["operation": "read", "unique_keys": "3000", "dup_rate": "0.0000"]
-        let reads = Self.rows("read-faulting", parameters: read, rate: Self.steady(300_000))
+        let reads =
+            Self.rows("read-faulting", parameters: read, rate: Self.steady(300_000))
             + Self.rows("count", parameters: read, rate: Self.steady(5_000_000))
             + Self.rows("count-fetch", parameters: read, rate: Self.steady(350_000))
         let r = Self.summary(reads).recommendations
@@ -290,7 +342,8 @@ import Testing
     /// A parameter is swept only where some strategy ran at more than one value of it: batch's
     /// own batch size beside context-reset's is no sweep point that keeps them apart.
     @Test func defaultsThatDifferAreNotASweep() throws {
-        let rows = Self.rows("batch", parameters: ["batch_size": "5000"], rate: Self.steady(50_000))
+        let rows =
+            Self.rows("batch", parameters: ["batch_size": "5000"], rate: Self.steady(50_000))
             + Self.rows("context-reset", parameters: ["batch_size": "1000"], rate: Self.steady(30_000))
         let swept = RunSummary.sweptColumns(rows.map(\.parameters), options: Self.options)
         #expect(swept.isEmpty, "\(swept)")
@@ -303,16 +356,22 @@ import Testing
 /// has it: how much faster than the best on the model as it is, for the same store.
 @Suite struct WhatIfConstraintTests {
     @Test func theWinnerWithAnAddedConstraintSaysWhatItBuys() throws {
-        let rows = LikeForLikeTests.rows("batch-upsert", parameters: ["add_constraint": "itemID"], rate: LikeForLikeTests.steady(93_000))
+        let rows =
+            LikeForLikeTests.rows(
+                "batch-upsert", parameters: ["add_constraint": "itemID"], rate: LikeForLikeTests.steady(93_000))
             + LikeForLikeTests.rows("find-or-create", rate: LikeForLikeTests.steady(30_000))
             + LikeForLikeTests.rows("find-or-create-per-row", rate: LikeForLikeTests.steady(5_000))
         let s = LikeForLikeTests.summary(rows)
         let text = Summary.recommendations(s)
         #expect(text.contains("use batch-upsert: 93 k rows/s"), "\(text)")
-        #expect(text.contains("that is: adding a uniqueness constraint on itemID and using batch-upsert is 3.1× as fast as "
-                              + "find-or-create, the best on the model as it is, for the same store"), "\(text)")
+        #expect(
+            text.contains(
+                "that is: adding a uniqueness constraint on itemID and using batch-upsert is 3.1× as fast as "
+                    + "find-or-create, the best on the model as it is, for the same store"), "\(text)")
         // Without the constraint winning, nothing is added.
-        let asIs = LikeForLikeTests.rows("batch-upsert", parameters: ["add_constraint": "itemID"], rate: LikeForLikeTests.steady(20_000))
+        let asIs =
+            LikeForLikeTests.rows(
+                "batch-upsert", parameters: ["add_constraint": "itemID"], rate: LikeForLikeTests.steady(20_000))
             + LikeForLikeTests.rows("find-or-create", rate: LikeForLikeTests.steady(30_000))
         #expect(!Summary.recommendations(LikeForLikeTests.summary(asIs)).contains("that is:"))
     }
@@ -331,38 +390,49 @@ import Testing
         #expect(r.ranked[1].lead?.toldApart == true && r.ranked[2].lead?.toldApart == false)
         #expect(r.leaders.map { $0.strategy } == ["batch", "context-reset", "prefetch"])
         let text = Summary.recommendations(s)
-        #expect(text.contains("not told apart: batch, context-reset and prefetch (context-reset 20.0 % behind, told apart from "
-                              + "the first, but ranked above prefetch, which is not; prefetch"), "\(text)")
-        #expect(Summary.leadLine(s.rankings[0], summary: s).contains("batch, context-reset and prefetch are not told apart"))
+        #expect(
+            text.contains(
+                "not told apart: batch, context-reset and prefetch (context-reset 20.0 % behind, told apart from "
+                    + "the first, but ranked above prefetch, which is not; prefetch"), "\(text)")
+        #expect(
+            Summary.leadLine(s.rankings[0], summary: s).contains("batch, context-reset and prefetch are not told apart")
+        )
     }
 
     /// Issue 44, item 5: a store whose records are unique but whose related objects are not (two
     /// writers each created "Food") falls short of unique keys and is never recommended.
     @Test func duplicatedRelatedObjectsFallShortOfUniqueKeys() throws {
-        let racing = LikeForLikeTests.rows("one-writer", rate: LikeForLikeTests.steady(50_000)).map { row -> ResultRow in
+        let racing = LikeForLikeTests.rows("one-writer", rate: LikeForLikeTests.steady(50_000)).map {
+            row -> ResultRow in
             var row = row
             row.measurement.verification?.parentDuplicates = 140
             return row
         }
-        let s = LikeForLikeTests.summary(racing + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000)))
+        let s = LikeForLikeTests.summary(
+            racing + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000)))
         let r = try #require(s.recommendations.first)
         #expect(r.winner?.strategy == "context-reset")
-        #expect(r.excluded.first?.why.hasPrefix("keeps 140 duplicated related objects") == true, "\(r.excluded.map(\.why))")
+        #expect(
+            r.excluded.first?.why.hasPrefix("keeps 140 duplicated related objects") == true, "\(r.excluded.map(\.why))")
     }
 
     /// Issue 44, item 8: the table's duplicates and the text's are the same count: the worst
     /// repetition's.
     @Test func theTableAndTheTextGiveTheSameDuplicates() throws {
         let counts = [1_870, 1_904, 1_880, 1_890, 1_870]
-        let racing: [ResultRow] = LikeForLikeTests.rows("many-writers", rate: LikeForLikeTests.steady(50_000)).enumerated().map { i, row in
-            var row = row
-            row.measurement.verification?.duplicates = counts[i]
-            return row
-        }
-        let s = LikeForLikeTests.summary(racing + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000)))
+        let racing: [ResultRow] = LikeForLikeTests.rows("many-writers", rate: LikeForLikeTests.steady(50_000))
+            .enumerated().map { i, row in
+                var row = row
+                row.measurement.verification?.duplicates = counts[i]
+                return row
+            }
+        let s = LikeForLikeTests.summary(
+            racing + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000)))
         let text = Summary.render(s)
         #expect(text.contains("keeps 1904 duplicated keys"), "\(text)")
-        let tableLine = text.split(separator: "\n").first { $0.hasPrefix("many-writers") && $0.contains("50") && !$0.contains(":") }
+        let tableLine = text.split(separator: "\n").first {
+            $0.hasPrefix("many-writers") && $0.contains("50") && !$0.contains(":")
+        }
         #expect(tableLine?.contains("1904") == true, "\(tableLine ?? "")")
     }
 
@@ -372,14 +442,21 @@ import Testing
     @Test func aWorkloadOnlyAForcingStrategyMakesIsNotRecommended() throws {
         var options = LikeForLikeTests.options
         options.forcesHistory = ["history-consumer"]
-        let consumer: [ResultRow] = LikeForLikeTests.rows("history-consumer", parameters: ["history": "on"],
-                                                          rate: LikeForLikeTests.steady(20_000))
-        let others: [ResultRow] = LikeForLikeTests.rows("batch", rate: LikeForLikeTests.steady(34_000))
+        let consumer: [ResultRow] = LikeForLikeTests.rows(
+            "history-consumer", parameters: ["history": "on"],
+            rate: LikeForLikeTests.steady(20_000))
+        let others: [ResultRow] =
+            LikeForLikeTests.rows("batch", rate: LikeForLikeTests.steady(34_000))
             + LikeForLikeTests.rows("context-reset", rate: LikeForLikeTests.steady(30_000))
         let s = LikeForLikeTests.summary(others + consumer, options: options)
-        #expect(s.recommendations.count == 1 && s.recommendations[0].workload.isEmpty, "\(s.recommendations.map(\.workload))")
-        let alone = LikeForLikeTests.summary(consumer + LikeForLikeTests.rows("history-consumer", parameters: ["history": "on", "batch_size": "100"],
-                                                                              rate: LikeForLikeTests.steady(10_000)), options: options)
+        #expect(
+            s.recommendations.count == 1 && s.recommendations[0].workload.isEmpty,
+            "\(s.recommendations.map(\.workload))")
+        let alone = LikeForLikeTests.summary(
+            consumer
+                + LikeForLikeTests.rows(
+                    "history-consumer", parameters: ["history": "on", "batch_size": "100"],
+                    rate: LikeForLikeTests.steady(10_000)), options: options)
         #expect(alone.recommendations.count == 1)
     }
 }

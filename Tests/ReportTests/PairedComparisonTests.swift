@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import Report
 
 /// Issue 32: the A/B gate's judgement in-process, on pairs built in code.
@@ -17,13 +18,16 @@ import Testing
     /// `rounds` rounds of `strategies`, each new run `slower[strategy]` longer than its base, with
     /// noise that moves with the round (the machine) and some of its own.
     func rounds(_ strategies: [String], _ rounds: Int, slower: [String: Double], noise: Double = 0.02)
-        -> (base: [[ResultRow]], new: [[ResultRow]]) {
+        -> (base: [[ResultRow]], new: [[ResultRow]])
+    {
         var random = SplitMix64(seed: 7)
         func jitter() -> Double { 1 + noise * (Double(random.next(below: 2001)) / 1000 - 1) }
-        var base: [[ResultRow]] = [], new: [[ResultRow]] = []
+        var base: [[ResultRow]] = []
+        var new: [[ResultRow]] = []
         for r in 1...rounds {
             let machine = 1 + 0.3 * sin(Double(r))   // the machine's state: shared by a pair
-            var b: [ResultRow] = [], n: [ResultRow] = []
+            var b: [ResultRow] = []
+            var n: [ResultRow] = []
             for s in strategies {
                 let rate = 50_000 / machine
                 b += LikeForLikeTests.rows(s, 1, inv: "b\(r)", rate: { _ in rate * jitter() })
@@ -76,8 +80,18 @@ import Testing
     @Test func unpairedConfigurationsAndWorkChangesAreSaid() {
         var (base, new) = rounds(["batch", "prefetch"], 6, slower: [:])
         for r in new.indices { new[r].removeAll { $0.parameters.strategy == "prefetch" } }
-        for r in base.indices { for i in base[r].indices { base[r][i].measurement.sql = StatementCounters.Snapshot(select: 0, insert: 38_453, update: 0, delete: 0, transaction: 0, other: 0, commits: 2, vmSteps: 0) } }
-        for r in new.indices { for i in new[r].indices { new[r][i].measurement.sql = StatementCounters.Snapshot(select: 0, insert: 38_458, update: 0, delete: 0, transaction: 0, other: 0, commits: 2, vmSteps: 0) } }
+        for r in base.indices {
+            for i in base[r].indices {
+                base[r][i].measurement.sql = StatementCounters.Snapshot(
+                    select: 0, insert: 38_453, update: 0, delete: 0, transaction: 0, other: 0, commits: 2, vmSteps: 0)
+            }
+        }
+        for r in new.indices {
+            for i in new[r].indices {
+                new[r][i].measurement.sql = StatementCounters.Snapshot(
+                    select: 0, insert: 38_458, update: 0, delete: 0, transaction: 0, other: 0, commits: 2, vmSteps: 0)
+            }
+        }
         let c = PairedComparison(base: base, new: new)
         #expect(c.unpaired.map(\.why) == ["measured by the base only"], "\(c.unpaired)")
         let report = PairedReport.render(c, context: PairedReport.Context())
@@ -92,16 +106,19 @@ import Testing
     /// `rounds` pairs of one configuration whose wall times move ±`wallNoise` a run and CPU
     /// times ±1 %, the new side's CPU time `cpuSlower` longer.
     func pairs(_ rounds: Int, cpuSlower: Double, wallSlower: Double = 0, wallNoise: Double = 0.15)
-        -> (base: [[ResultRow]], new: [[ResultRow]]) {
+        -> (base: [[ResultRow]], new: [[ResultRow]])
+    {
         var random = SplitMix64(seed: 11)
         func jitter(_ share: Double) -> Double { 1 + share * (Double(random.next(below: 2001)) / 1000 - 1) }
         func row(_ inv: String, cpu: Double, slower: Double = 0) -> ResultRow {
-            var r = LikeForLikeTests.rows("context-reset", 1, inv: inv, rate: { _ in 50_000 * jitter(wallNoise) / (1 + slower) })[0]
+            var r = LikeForLikeTests.rows(
+                "context-reset", 1, inv: inv, rate: { _ in 50_000 * jitter(wallNoise) / (1 + slower) })[0]
             r.measurement.cpuUserSeconds = cpu * jitter(0.01)
             r.measurement.cpuSystemSeconds = 0.01
             return r
         }
-        var base: [[ResultRow]] = [], new: [[ResultRow]] = []
+        var base: [[ResultRow]] = []
+        var new: [[ResultRow]] = []
         for r in 1...rounds {
             base.append([row("b\(r)", cpu: 0.05)])
             new.append([row("n\(r)", cpu: 0.05 * (1 + cpuSlower), slower: wallSlower)])
@@ -119,9 +136,12 @@ import Testing
         #expect(report.contains("1 configuration slower: context-reset (CPU time +"), "\(report)")
         // Slower on both measures, a configuration is one slowdown said with both.
         let both = pairs(30, cpuSlower: 0.2, wallSlower: 0.2, wallNoise: 0.02)
-        let twice = PairedReport.render(PairedComparison(base: both.base, new: both.new), context: PairedReport.Context())
-        #expect(twice.hasPrefix("## loadgen ab: 1 configuration slower: context-reset (time +") && twice.contains("; CPU time +"),
-                "\(twice.prefix(200))")
+        let twice = PairedReport.render(
+            PairedComparison(base: both.base, new: both.new), context: PairedReport.Context())
+        #expect(
+            twice.hasPrefix("## loadgen ab: 1 configuration slower: context-reset (time +")
+                && twice.contains("; CPU time +"),
+            "\(twice.prefix(200))")
         let unchanged = pairs(30, cpuSlower: 0)
         #expect(PairedComparison(base: unchanged.base, new: unchanged.new).regressions.isEmpty)
     }
@@ -140,7 +160,9 @@ import Testing
         #expect(caught >= 34, "\(visible): caught \(caught) of 40")
         // Where the pairs themselves would just be flagged (the old figure) is a smaller change.
         let shifted = (1...200).map { Double($0) * 0.005 }.first { s in
-            s >= 0.03 && Wilcoxon.pGreater(observed.map { $0 - Statistics.median(ofSorted: observed.sorted()) + log(1 + s) }) < level
+            s >= 0.03
+                && Wilcoxon.pGreater(observed.map { $0 - Statistics.median(ofSorted: observed.sorted()) + log(1 + s) })
+                    < level
         }
         #expect(try #require(shifted) < visible)
     }
@@ -150,8 +172,9 @@ import Testing
         var new = [LikeForLikeTests.rows("history-consumer", 1, inv: "n", rate: { _ in 40_000 })]
         for (side, statements) in [(0, 7_770), (1, 7_771)] {
             var row = side == 0 ? base[0][0] : new[0][0]
-            row.measurement.sql = StatementCounters.Snapshot(select: 0, insert: statements, update: 0, delete: 0, transaction: 0,
-                                                             other: 0, commits: 2, vmSteps: 0)
+            row.measurement.sql = StatementCounters.Snapshot(
+                select: 0, insert: statements, update: 0, delete: 0, transaction: 0,
+                other: 0, commits: 2, vmSteps: 0)
             var counters = StrategyCounters()
             counters.historyLagP50Milliseconds = 12
             row.measurement.strategy = counters
@@ -166,7 +189,8 @@ import Testing
     @Test func anExactChangeReadsAsTheDifferenceItIs() throws {
         let base = ComparisonTests.night("a") { id, _ in ComparisonTests.row("batch", id, statements: 38_458) }
         let now = ComparisonTests.night("b") { id, _ in ComparisonTests.row("batch", id, statements: 38_463) }
-        var b = ComparisonSide(), n = ComparisonSide()
+        var b = ComparisonSide()
+        var n = ComparisonSide()
         try b.add(base, source: "baseline")
         try n.add(now, source: "now")
         let c = try Comparison(baseline: b, current: n)
@@ -175,15 +199,19 @@ import Testing
     }
 
     @Test func allowMissingSaysHowManyConfigurationsItCovered() throws {
-        let base = ComparisonTests.night("a") { id, _ in ComparisonTests.row("batch", id) }
+        let base =
+            ComparisonTests.night("a") { id, _ in ComparisonTests.row("batch", id) }
             + ComparisonTests.night("p") { id, _ in ComparisonTests.row("prefetch", id) }
         let now = ComparisonTests.night("b") { id, _ in ComparisonTests.row("batch", id) }
-        var b = ComparisonSide(), n = ComparisonSide()
+        var b = ComparisonSide()
+        var n = ComparisonSide()
         try b.add(base, source: "baseline")
         try n.add(now, source: "now")
         var options = Comparison.Options()
         options.allowMissing = true
-        let report = CompareReport.render(try Comparison(baseline: b, current: n, options: options), baseline: ["b"], current: ["n"])
-        #expect(report.hasPrefix("## loadgen compare: no regression in 1 of 2 configurations; 1 not measured"), "\(report)")
+        let report = CompareReport.render(
+            try Comparison(baseline: b, current: n, options: options), baseline: ["b"], current: ["n"])
+        #expect(
+            report.hasPrefix("## loadgen compare: no regression in 1 of 2 configurations; 1 not measured"), "\(report)")
     }
 }

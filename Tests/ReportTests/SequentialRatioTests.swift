@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Report
 
 /// `--repeat auto`'s stopping rule on synthetic samples (issue 56, item 1): a clear difference
@@ -18,7 +19,9 @@ import Testing
     }
 
     @Test func studentsQuantilesMatchTheTables() {
-        for (p, v, t) in [(0.975, 2.0, 4.302653), (0.975, 9.0, 2.262157), (0.995, 30.0, 2.749996), (0.9, 1.0, 3.077684)] {
+        for (p, v, t) in [
+            (0.975, 2.0, 4.302653), (0.975, 9.0, 2.262157), (0.995, 30.0, 2.749996), (0.9, 1.0, 3.077684),
+        ] {
             #expect(abs(StudentT.quantile(p, degrees: v) - t) < 1e-4, "t(\(p), \(v))")
         }
     }
@@ -41,7 +44,9 @@ import Testing
     /// below 5 %; with 10 % noise most never settle and run to the budget.
     @Test func equalPairsAreRarelyToldApartHoweverOftenItLooks() {
         var normal = Normal(seed: 56)
-        var wrong = 0, ties = 0, open = 0
+        var wrong = 0
+        var ties = 0
+        var open = 0
         for _ in 0..<1_000 {
             var pairs: [(Double, Double)] = []
             var verdict = SequentialRatio.Verdict.open
@@ -70,7 +75,10 @@ import Testing
             var pairs: [(Double, Double)] = []
             for n in 1...30 {
                 pairs.append((120 * exp(0.1 * normal.next()), 100 * exp(0.1 * normal.next())))
-                if let s = SequentialRatio(pairs), s.verdict(minDifference: 0.05) == .firstAhead { rounds.append(n); break }
+                if let s = SequentialRatio(pairs), s.verdict(minDifference: 0.05) == .firstAhead {
+                    rounds.append(n)
+                    break
+                }
             }
         }
         #expect(rounds.count >= 95, "\(rounds.count) of 100 told apart")
@@ -85,8 +93,11 @@ import Testing
             SequentialRatio.roundsToSettle(logRatio: log(ratio), spread: spread, minDifference: 0.05, maximum: 100)
         }
         #expect(rounds(2) == 3 && rounds(0.5) == 3)
-        let small = rounds(1.15), smaller = rounds(1.10)
-        #expect(small != nil && smaller != nil && small! > 3 && smaller! > small!, "\(String(describing: small)) \(String(describing: smaller))")
+        let small = rounds(1.15)
+        let smaller = rounds(1.10)
+        #expect(
+            small != nil && smaller != nil && small! > 3 && smaller! > small!,
+            "\(String(describing: small)) \(String(describing: smaller))")
         #expect((rounds(1.15, spread: 0.1) ?? .max) > small!)
         #expect(rounds(1.04) == nil)
         // Equal configurations: a tie once the interval fits within ±5 %, late with this spread.

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import SQLiteKit
 import Testing
+
 @testable import Report
 
 /// The verifier on a store made by hand, with known duplicates, missing keys and wrong links.
@@ -12,7 +13,8 @@ import Testing
     func makeStore() throws {
         let db = try Database(path: path)
         try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent'), (2, 1, 1, 'Food');
             INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES
               (1, 2, 1, 1, 'a'), (2, 2, 1, 2, 'b'), (3, 2, 1, 2, 'b'), (4, 2, 1, 2, 'b'),
@@ -22,8 +24,12 @@ import Testing
 
     func expected(_ sink: StoreVerifier.ExpectedSink) throws {
         // e is missing from the store, c is linked to Food but should be Rent, d has no category.
-        for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Rent"), ("d", "Food"), ("e", "Rent"), ("a", "Rent")] {
-            try sink { $0.bind(key, at: 1); $0.bind(parent, at: 2) }
+        for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Rent"), ("d", "Food"), ("e", "Rent"), ("a", "Rent")]
+        {
+            try sink {
+                $0.bind(key, at: 1)
+                $0.bind(parent, at: 2)
+            }
         }
     }
 
@@ -32,9 +38,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let v = try StoreVerifier(path: path, layout: layout).verify(expected: expected)
         #expect(v.storeRows == 7)
-        #expect(v.duplicates == 2)        // b three times
-        #expect(v.lost == 1)              // e
-        #expect(v.badLinks == 2)          // c wrong, d missing
+        #expect(v.duplicates == 2)   // b three times
+        #expect(v.lost == 1)   // e
+        #expect(v.badLinks == 2)   // c wrong, d missing
         #expect(v.integrity == "ok")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(v.storeBytes == size, "the store closed: no WAL, the file alone")
@@ -43,19 +49,27 @@ import Testing
     /// A key given twice with two related objects: the expected store follows the idiom's merge
     /// (issue 27): the first copy for a batch insert, the last for a find-or-create, any copy for
     /// concurrent producers or a store that keeps every copy.
-    @Test(arguments: [(RepeatedKey.first, "Rent", 0), (.first, "Food", 1), (.last, "Food", 0), (.last, "Rent", 1),
-                      (.any, "Rent", 0), (.any, "Food", 0), (.any, "Travel", 1)])
+    @Test(arguments: [
+        (RepeatedKey.first, "Rent", 0), (.first, "Food", 1), (.last, "Food", 0), (.last, "Rent", 1),
+        (.any, "Rent", 0), (.any, "Food", 0), (.any, "Travel", 1),
+    ])
     func aRepeatedKeyIsExpectedAsTheIdiomMergesIt(repeated: RepeatedKey, stored: String, badLinks: Int) throws {
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent'), (2, 1, 1, 'Food'), (3, 1, 1, 'Travel');
             INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES
               (1, 2, 1, (SELECT Z_PK FROM ZCATEGORY WHERE ZNAME = '\(stored)'), 'a');
             """)
         let v = try StoreVerifier(path: path, layout: layout).verify(repeated: repeated) { sink in
-            for parent in ["Rent", "Food"] { try sink { $0.bind("a", at: 1); $0.bind(parent, at: 2) } }
+            for parent in ["Rent", "Food"] {
+                try sink {
+                    $0.bind("a", at: 1)
+                    $0.bind(parent, at: 2)
+                }
+            }
         }
         #expect(v.badLinks == badLinks && v.lost == 0 && v.duplicates == 0, "\(v)")
     }
@@ -64,14 +78,19 @@ import Testing
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent');
             INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES (1, 2, 1, 1, 'a');
             """)
         let v = try StoreVerifier(path: path, layout: layout).verify { sink in
-            try sink { $0.bind("a", at: 1); $0.bind("Rent", at: 2) }
+            try sink {
+                $0.bind("a", at: 1)
+                $0.bind("Rent", at: 2)
+            }
         }
-        var clean = Verification(storeRows: 1, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
+        var clean = Verification(
+            storeRows: 1, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
         clean.steps = v.steps
         #expect(v == clean)
     }
@@ -82,7 +101,9 @@ import Testing
         // Break the category index behind SQLite's back: the table and its index disagree.
         let db = try Database(path: path)
         try db.execute("PRAGMA writable_schema=ON")
-        try db.execute("UPDATE sqlite_master SET sql = replace(sql, 'ZCATEGORY)', 'Z_OPT)') WHERE name = 'ZEXPENSE_ZCATEGORY_INDEX'")
+        try db.execute(
+            "UPDATE sqlite_master SET sql = replace(sql, 'ZCATEGORY)', 'Z_OPT)') WHERE name = 'ZEXPENSE_ZCATEGORY_INDEX'"
+        )
         try db.execute("PRAGMA writable_schema=OFF")
         let check = try Database(path: path)
         let v = try StoreVerifier(path: path, layout: layout).verify(expected: expected)
@@ -96,7 +117,8 @@ import Testing
     @Test func aOneToOneMustPointBackBothWays() throws {
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE ZFILE (Z_PK INTEGER PRIMARY KEY, ZID TEXT, ZTASK INTEGER);
             CREATE TABLE ZTASK (Z_PK INTEGER PRIMARY KEY, ZID TEXT, ZFILE INTEGER);
             INSERT INTO ZTASK VALUES (1, 't-a', 1), (2, 't-b', NULL), (3, 't-c', 1), (4, 't-d', 5);
@@ -108,7 +130,10 @@ import Testing
         func verify(_ repeated: RepeatedKey) throws -> Int {
             try StoreVerifier(path: path, layout: layout).verify(repeated: repeated) { sink in
                 for (key, task) in [("a", "t-a"), ("b", "t-b"), ("c", "t-c"), ("d", "t-d")] {
-                    try sink { $0.bind(key, at: 1); $0.bind(task, at: 2) }
+                    try sink {
+                        $0.bind(key, at: 1)
+                        $0.bind(task, at: 2)
+                    }
                 }
             }.badLinks
         }
@@ -124,7 +149,8 @@ import Testing
     @Test func aRelatedObjectKeyedByTwoAttributesIsCheckedWhole() throws {
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, ZID TEXT, ZSUB INTEGER);
             CREATE TABLE ZSUB (Z_PK INTEGER PRIMARY KEY, ZSERVER TEXT, ZTOPIC TEXT);
             INSERT INTO ZSUB VALUES (1, 'a.example', 'alerts'), (2, 'b.example', 'alerts'), (3, 'a.example', 'builds');
@@ -135,9 +161,15 @@ import Testing
         let v = try StoreVerifier(path: path, layout: layout).verify { sink in
             // n2 names a.example/alerts but points at b.example/alerts (same topic, other server);
             // n3 is right; n4 points at nothing.
-            for (id, server, topic) in [("n1", "a.example", "alerts"), ("n2", "a.example", "alerts"),
-                                        ("n3", "a.example", "builds"), ("n4", "a.example", "alerts")] {
-                try sink { $0.bind(id, at: 1); $0.bind(server, at: 2); $0.bind(topic, at: 3) }
+            for (id, server, topic) in [
+                ("n1", "a.example", "alerts"), ("n2", "a.example", "alerts"),
+                ("n3", "a.example", "builds"), ("n4", "a.example", "alerts"),
+            ] {
+                try sink {
+                    $0.bind(id, at: 1)
+                    $0.bind(server, at: 2)
+                    $0.bind(topic, at: 3)
+                }
             }
         }
         #expect(v.badLinks == 2 && v.lost == 0 && v.storeRows == 4, "\(v)")
@@ -149,7 +181,8 @@ import Testing
     @Test func recordsWithoutAKeyAreCountedAndTheirLinksBagged() throws {
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE ZFILE (Z_PK INTEGER PRIMARY KEY, ZNAME TEXT);
             CREATE TABLE ZTAB (Z_PK INTEGER PRIMARY KEY, ZFILE INTEGER);
             INSERT INTO ZFILE VALUES (1, 'a'), (2, 'b');
@@ -162,7 +195,7 @@ import Testing
                 for name in names { try sink { $0.bind(name, at: 1) } }
             }
         }
-        let right = try verify(["a", "a", "b", "b"])     // the fourth tab should point at b
+        let right = try verify(["a", "a", "b", "b"])   // the fourth tab should point at b
         #expect(right.storeRows == 4 && right.lost == 0 && right.unexpectedRows == 0 && right.badLinks == 1, "\(right)")
         let fewer = try verify(["a", "b", "b", "b", "b"])   // one lost; a tab at a too many, one unlinked
         #expect(fewer.lost == 1 && fewer.unexpectedRows == 0 && fewer.badLinks == 2, "\(fewer)")
@@ -175,13 +208,19 @@ import Testing
         let db = try Database(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         try StoreSchema.create(in: db, model: BundledModels.expenses(key: .none))
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Rent'), (2, 1, 1, 'Food'), (3, 1, 1, 'Food'),
               (4, 1, 1, 'Food');
             INSERT INTO ZEXPENSE (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZEXTERNALID) VALUES (1, 2, 1, 1, 'a'), (2, 2, 1, 2, 'b'), (3, 2, 1, 3, 'c');
             """)
         let v = try StoreVerifier(path: path, layout: layout).verify { sink in
-            for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Food")] { try sink { $0.bind(key, at: 1); $0.bind(parent, at: 2) } }
+            for (key, parent) in [("a", "Rent"), ("b", "Food"), ("c", "Food")] {
+                try sink {
+                    $0.bind(key, at: 1)
+                    $0.bind(parent, at: 2)
+                }
+            }
         }
         #expect(v.duplicates == 0 && v.badLinks == 0 && v.parentDuplicates == 2)
         #expect(v.problems(.complete) == ["2 duplicated related objects"])
@@ -198,7 +237,8 @@ import Testing
             let path = NSTemporaryDirectory() + "loadgen-verifier-\(UUID().uuidString).sqlite"
             defer { try? FileManager.default.removeItem(atPath: path) }
             let db = try Database(path: path)
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE ZORDER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZORDERID INTEGER);
                 CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZITEMID INTEGER, ZQUANTITY DECIMAL, ZORDER INTEGER);
                 CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
@@ -216,23 +256,46 @@ import Testing
                 """)
             var layout = StoreVerifier.Layout(table: "ZITEM", keyColumns: ["ZITEMID"])
             layout.parent = .init(column: "ZORDER", table: "ZORDER", keyColumn: "ZORDERID")
-            layout.join = .init(table: "Z_2TAGS", recordColumn: "Z_2ITEMS", memberColumn: "Z_3TAGS", memberTable: "ZTAG", memberKeyColumn: "ZNAME")
+            layout.join = .init(
+                table: "Z_2TAGS", recordColumn: "Z_2ITEMS", memberColumn: "Z_3TAGS", memberTable: "ZTAG",
+                memberKeyColumn: "ZNAME")
             layout.valueColumns = ["ZQUANTITY"]
             for repeated in [RepeatedKey.last, .any] {
                 let records: (StoreVerifier.ExpectedSink) throws -> Void = { sink in
-                    for i in 1...n { try sink { $0.bind(Int64(i), at: 1); $0.bind(Int64(i), at: 2) } }
+                    for i in 1...n {
+                        try sink {
+                            $0.bind(Int64(i), at: 1)
+                            $0.bind(Int64(i), at: 2)
+                        }
+                    }
                 }
-                let v = try StoreVerifier(path: path, layout: layout).verify(repeated: repeated, expected: records, pairs: { sink in
-                    for i in 1...n { try sink { $0.bind(Int64(i), at: 1); $0.bind("tag-\(i)", at: 2) } }
-                }, current: { sink in
-                    for i in 1...n { try sink { $0.bind(Int64(i), at: 1); $0.bind(Double(i), at: 2) } }
-                })
-                #expect(v.problems(.complete).isEmpty && v.badPairs == 0 && v.stale == 0 && v.pairs == n, "\(repeated): \(v)")
+                let v = try StoreVerifier(path: path, layout: layout).verify(
+                    repeated: repeated, expected: records,
+                    pairs: { sink in
+                        for i in 1...n {
+                            try sink {
+                                $0.bind(Int64(i), at: 1)
+                                $0.bind("tag-\(i)", at: 2)
+                            }
+                        }
+                    },
+                    current: { sink in
+                        for i in 1...n {
+                            try sink {
+                                $0.bind(Int64(i), at: 1)
+                                $0.bind(Double(i), at: 2)
+                            }
+                        }
+                    })
+                #expect(
+                    v.problems(.complete).isEmpty && v.badPairs == 0 && v.stale == 0 && v.pairs == n,
+                    "\(repeated): \(v)")
                 if repeated == .any { return try #require(v.steps) }
             }
             return 0
         }
-        let small = try steps(2_000), large = try steps(4_000)
+        let small = try steps(2_000)
+        let large = try steps(4_000)
         // Twice the rows: twice the steps and a little more (the B-trees are one level deeper
         // here and there); a check that scans the store per record takes four times as many.
         #expect(Double(large) / Double(small) < 2.4, "steps: \(small) at 2,000 rows, \(large) at 4,000")

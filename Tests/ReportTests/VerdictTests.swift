@@ -1,14 +1,18 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import Report
 
 /// The verifier's findings decide a repetition's status.
 @Suite struct VerdictTests {
-    func verification(lost: Int = 0, duplicates: Int = 0, badLinks: Int = 0, integrity: String = "ok",
-                      unexpected: Int = 0) -> Verification {
-        var v = Verification(storeRows: 10, duplicates: duplicates, lost: lost, badLinks: badLinks, integrity: integrity,
-                             storeBytes: 1)
+    func verification(
+        lost: Int = 0, duplicates: Int = 0, badLinks: Int = 0, integrity: String = "ok",
+        unexpected: Int = 0
+    ) -> Verification {
+        var v = Verification(
+            storeRows: 10, duplicates: duplicates, lost: lost, badLinks: badLinks, integrity: integrity,
+            storeBytes: 1)
         v.unexpectedRows = unexpected
         return v
     }
@@ -20,7 +24,8 @@ import Testing
     @Test func everyFindingIsAProblemForTheFullIdiom() {
         #expect(verification(lost: 2).problems(.complete) == ["2 lost keys"])
         #expect(verification(badLinks: 1).problems(.complete) == ["1 bad link"])
-        #expect(verification(integrity: "row 3 missing from index").problems(.complete)
+        #expect(
+            verification(integrity: "row 3 missing from index").problems(.complete)
                 == ["integrity check: row 3 missing from index"])
         #expect(verification(unexpected: 1).problems(.complete) == ["1 row with a key the workload never produced"])
         #expect(verification(duplicates: 4).problems(.complete) == ["4 duplicates where the strategy promises none"])
@@ -50,7 +55,8 @@ import Testing
     func store(_ rows: [(key: String?, category: Int?)]) throws -> String {
         let path = NSTemporaryDirectory() + "verify-\(UUID().uuidString).sqlite"
         let db = try Database(path: path)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE ZCATEGORY (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR);
             CREATE TABLE ZEXPENSE (Z_PK INTEGER PRIMARY KEY, ZCATEGORY INTEGER, ZEXTERNALID VARCHAR);
             INSERT INTO ZCATEGORY VALUES (1, 'food'), (2, 'rent');
@@ -68,7 +74,10 @@ import Testing
         let layout = StoreVerifier.Layout.expenses
         return try StoreVerifier(path: path, layout: layout).verify { sink in
             for (key, parent) in expected {
-                try sink { $0.bind(key, at: 1); $0.bind(parent, at: 2) }
+                try sink {
+                    $0.bind(key, at: 1)
+                    $0.bind(parent, at: 2)
+                }
             }
         }
     }
@@ -79,11 +88,14 @@ import Testing
         let path = try store([("a", 1), (nil, 1), (nil, 2), ("zz", 2), ("b", 2), ("b", 2)])
         let v = try verify(path, expected: [("a", "food"), ("b", "rent")])
         #expect(v.storeRows == 6)
-        #expect(v.duplicates == 1)          // b twice; the NULL keys are not counted
-        #expect(v.unexpectedRows == 3)      // two without a key, one with "zz"
+        #expect(v.duplicates == 1)   // b twice; the NULL keys are not counted
+        #expect(v.unexpectedRows == 3)   // two without a key, one with "zz"
         #expect(v.lost == 0 && v.badLinks == 0)
-        #expect(v.problems(.complete) == ["3 rows with a key the workload never produced",
-                                          "1 duplicate where the strategy promises none"])
+        #expect(
+            v.problems(.complete) == [
+                "3 rows with a key the workload never produced",
+                "1 duplicate where the strategy promises none",
+            ])
     }
 
     @Test func aRecordWithoutItsParentIsABadLink() throws {

@@ -3,6 +3,7 @@ import ObjectGraph
 import Report
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// The parameter table: one declaration per parameter, from parsing to the CSV.
@@ -56,29 +57,47 @@ import Workload
     /// The side facts are the parameters' own: which say what the records are, which name a
     /// model's roles, which mean nothing on a filled store.
     @Test func eachParameterSaysWhereItApplies() {
-        #expect(RunParameter.workloadFlags.isSuperset(of: ["--rows", "--dup-rate", "--model", "--entity", "--string-length"]))
-        #expect(!RunParameter.workloadFlags.contains("--batch-size") && !RunParameter.workloadFlags.contains("--writers"))
-        #expect(RunParameter.modelFlags == ["--model", "--entity", "--key", "--relationship", "--map", "--many-to-many"])
-        #expect(Set(RunParameter.all.filter(\.scope.needsModel).map(\.flag))
-            == ["--entity", "--key", "--relationship", "--parents", "--string-length", "--attribute-bytes", "--map", "--many-to-many",
-                "--members"])
-        #expect(Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
-            == ["--dup-rate", "--update-rate", "--key-dist", "--zipf-s", "--key-order", "--writers", "--producer-latency",
-                "--coordinators", "--rate"])
+        #expect(
+            RunParameter.workloadFlags.isSuperset(of: [
+                "--rows", "--dup-rate", "--model", "--entity", "--string-length",
+            ]))
+        #expect(
+            !RunParameter.workloadFlags.contains("--batch-size") && !RunParameter.workloadFlags.contains("--writers"))
+        #expect(
+            RunParameter.modelFlags == ["--model", "--entity", "--key", "--relationship", "--map", "--many-to-many"])
+        #expect(
+            Set(RunParameter.all.filter(\.scope.needsModel).map(\.flag))
+                == [
+                    "--entity", "--key", "--relationship", "--parents", "--string-length", "--attribute-bytes", "--map",
+                    "--many-to-many",
+                    "--members",
+                ])
+        #expect(
+            Set(RunParameter.all.filter { !$0.onFilledStore }.map(\.flag))
+                == [
+                    "--dup-rate", "--update-rate", "--key-dist", "--zipf-s", "--key-order", "--writers",
+                    "--producer-latency",
+                    "--coordinators", "--rate",
+                ])
     }
 
     @Test func aConfigurationRendersAsTheCSVShowsIt() throws {
         var c = RunConfiguration()
-        for (flag, value) in [("--strategy", "many-writers"), ("--rows", "10k"), ("--dup-rate", "0.25"),
-                              ("--key-dist", "zipf"), ("--zipf-s", "1.5"), ("--batch-size", "250"), ("--writers", "4"),
-                              ("--coordinators", "per-writer"), ("--rate", "5000")] {
+        for (flag, value) in [
+            ("--strategy", "many-writers"), ("--rows", "10k"), ("--dup-rate", "0.25"),
+            ("--key-dist", "zipf"), ("--zipf-s", "1.5"), ("--batch-size", "250"), ("--writers", "4"),
+            ("--coordinators", "per-writer"), ("--rate", "5000"),
+        ] {
             try RunParameter.named(flag)!.set(value, in: &c)
         }
         let f = c.csvFields
         #expect(f["strategy"] == "many-writers" && f["rows"] == "10000" && f["unique_keys"] == "7500")
         #expect(f["dup_rate"] == "0.2500" && f["key_dist"] == "zipf" && f["zipf_s"] == "1.500")
-        #expect(f["batch_size"] == "250" && f["writers"] == "4" && f["coordinators"] == "per-writer" && f["rate"] == "5000.0")
-        #expect(f["store"] == "file" && f["journal"] == "wal" && f["synchronous"] == "normal" && f["categories"] == "50")
+        #expect(
+            f["batch_size"] == "250" && f["writers"] == "4" && f["coordinators"] == "per-writer"
+                && f["rate"] == "5000.0")
+        #expect(
+            f["store"] == "file" && f["journal"] == "wal" && f["synchronous"] == "normal" && f["categories"] == "50")
         #expect(f["albums"] == "" && f["payload_bytes"] == "")
     }
 
@@ -88,19 +107,33 @@ import Workload
     /// line runs), and those options, parsed as the command line is, make the same configuration.
     @Test(arguments: [
         [("--strategy", "many-writers"), ("--writers", "4"), ("--dup-rate", "0.2"), ("--batch-size", "500")],
-        [("--strategy", "batch"), ("--key-dist", "zipf"), ("--zipf-s", "1.3"), ("--key-order", "random"), ("--cache-size", "-4000")],
-        [("--strategy", "context-reset"), ("--view-context", "on"), ("--history", "on"), ("--synchronous", "full"), ("--journal", "delete")],
+        [
+            ("--strategy", "batch"), ("--key-dist", "zipf"), ("--zipf-s", "1.3"), ("--key-order", "random"),
+            ("--cache-size", "-4000"),
+        ],
+        [
+            ("--strategy", "context-reset"), ("--view-context", "on"), ("--history", "on"), ("--synchronous", "full"),
+            ("--journal", "delete"),
+        ],
         [("--strategy", "batch-update"), ("--operation", "update"), ("--fraction", "0.25"), ("--rows", "20k")],
-        [("--strategy", "batch"), ("--rate", "5000"), ("--dataset", "photos"), ("--albums", "7"), ("--payload-bytes", "128")],
-        [("--strategy", "batch"), ("--model", "App.xcdatamodeld"), ("--entity", "Version"), ("--key", "app,number"),
-         ("--relationship", "app.id"), ("--parents", "9"), ("--string-length", "4-12")],
+        [
+            ("--strategy", "batch"), ("--rate", "5000"), ("--dataset", "photos"), ("--albums", "7"),
+            ("--payload-bytes", "128"),
+        ],
+        [
+            ("--strategy", "batch"), ("--model", "App.xcdatamodeld"), ("--entity", "Version"), ("--key", "app,number"),
+            ("--relationship", "app.id"), ("--parents", "9"), ("--string-length", "4-12"),
+        ],
         [("--strategy", "batch"), ("--store", "memory")],
     ])
     func aRowsColumnsGiveTheOptionsThatMakeItAgain(_ options: [(String, String)]) throws {
         func configuration(_ options: [(String, String)]) throws -> RunConfiguration {
             var c = RunConfiguration()
             for (flag, value) in options {
-                if flag == "--store" { c.keepStoreInMemory(); continue }
+                if flag == "--store" {
+                    c.keepStoreInMemory()
+                    continue
+                }
                 try #require(RunParameter.named(flag)).set(value, in: &c)
             }
             c.clearUnused()
@@ -112,13 +145,20 @@ import Workload
         var i = 0
         while i < words.count {
             let implied = RunParameter.named(words[i])?.impliedValue
-            if let implied { pairs.append((words[i], implied)); i += 1 } else { pairs.append((words[i], words[i + 1])); i += 2 }
+            if let implied {
+                pairs.append((words[i], implied))
+                i += 1
+            } else {
+                pairs.append((words[i], words[i + 1]))
+                i += 2
+            }
         }
         let again = try configuration(pairs)
         // The configurations themselves: a column can render two values alike (`a+b` as one
         // attribute's name or as two). The row records the strategy's batch size when none was asked.
         var expected = asked
-        expected.batchSize = expected.batchSize ?? again.batchSize.flatMap { _ in asked.writeStrategy?.defaultBatchSize }
+        expected.batchSize =
+            expected.batchSize ?? again.batchSize.flatMap { _ in asked.writeStrategy?.defaultBatchSize }
         #expect(again == expected && again.csvFields == asked.csvFields, "\(words)")
     }
 
@@ -148,7 +188,9 @@ import Workload
         var c = RunConfiguration()
         #expect(throws: RunParameterError.self) { try RunParameter.named("--rows")!.set("0", in: &c) }
         // #expect(throws:) fails when nothing is thrown: a wrongly accepted value is caught.
-        let journal = #expect(throws: RunParameterError.self) { try RunParameter.named("--journal")!.set("truncate", in: &c) }
+        let journal = #expect(throws: RunParameterError.self) {
+            try RunParameter.named("--journal")!.set("truncate", in: &c)
+        }
         #expect(journal?.accepted == "one of wal|delete")
         let rows = #expect(throws: RunParameterError.self) { try RunParameter.named("--rows")!.set("1x", in: &c) }
         #expect(rows?.accepted == "a whole number from 1 to 1000000000")

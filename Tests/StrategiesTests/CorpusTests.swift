@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// Shipping apps' models, as their repositories hold them (Tests/Corpus, each with its source and
@@ -36,12 +37,23 @@ import Workload
     /// A delete rule Core Data's batch delete cannot carry out (a Deny, 134060).
     static let batchDeleteRefused = ["batch-delete": "Core Data refuses NSBatchDeleteRequest here"]
     /// An entity without a key runs the idioms that only insert.
-    static let keyless = refusing(StrategyRegistry.names.filter { !["raw-sqlite", "batch-insert-only"].contains($0) }, needsKey)
+    static let keyless = refusing(
+        StrategyRegistry.names.filter { !["raw-sqlite", "batch-insert-only"].contains($0) }, needsKey)
     /// Updates and deletes select their targets by a date or number attribute.
-    static let noTarget = refusing(StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .update }, "cannot update")
-        .merging(refusing(StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .delete }, "cannot delete")) { a, _ in a }
-    static let uniqueStrategies = StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.keyNeed == .uniqueness }
-    static let relatedStrategies = StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.resolvesRelatedObjects }
+    static let noTarget = refusing(
+        StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .update }, "cannot update"
+    )
+    .merging(
+        refusing(
+            StrategyRegistry.names.filter { StrategyRegistry.strategy(named: $0)!.operation == .delete },
+            "cannot delete")
+    ) { a, _ in a }
+    static let uniqueStrategies = StrategyRegistry.names.filter {
+        StrategyRegistry.strategy(named: $0)!.keyNeed == .uniqueness
+    }
+    static let relatedStrategies = StrategyRegistry.names.filter {
+        StrategyRegistry.strategy(named: $0)!.resolvesRelatedObjects
+    }
     static func refusing(_ names: [String], _ reason: String) -> [String: String] {
         Dictionary(names.map { ($0, reason) }, uniquingKeysWith: { first, _ in first })
     }
@@ -53,18 +65,23 @@ import Workload
         Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "DownloadTask"),
         Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Bookmark"),
         // A history of tabs: no constraint, a key named, nothing deduplicated.
-        Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Tab", key: ["title"],
-             refused: refusing(uniqueStrategies, needsUnique).merging(noTarget.filter { $0.value == "cannot update" }) { a, _ in a }),
+        Case(
+            model: "kiwix-apple/DataModel.xcdatamodel", entity: "Tab", key: ["title"],
+            refused: refusing(uniqueStrategies, needsUnique).merging(noTarget.filter { $0.value == "cannot update" }) {
+                a, _ in a
+            }),
         // The same history with no key at all: only inserted, told apart by nothing.
         Case(model: "kiwix-apple/DataModel.xcdatamodel", entity: "Tab", dupRate: 0, refused: keyless),
         // The notifications store: a key of two attributes with a Max Length and a regular
         // expression; a ranged Integer 16 with a default.
-        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription",
-             refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
+        Case(
+            model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription",
+            refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
         // A notification arrives into its subscription, found by server and topic together.
         Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Notification"),
-        Case(model: "ntfy-ios/Model.xcdatamodel", entity: "User",
-             refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
+        Case(
+            model: "ntfy-ios/Model.xcdatamodel", entity: "User",
+            refused: refusing(relatedStrategies, needsRelated).merging(noTarget) { related, _ in related }),
         // The app store: a key of two attributes one of which is also `source` + `Identifier`
         // (the relationship's member nests), Decimal and Transformable attributes, four to-ones.
         Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "StoreApp", relationship: "source"),
@@ -72,62 +89,91 @@ import Workload
         // An app's versions, permissions and screenshots, each related to its app found by source
         // and bundle identifier together; the installed app is a one-to-one found so.
         Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppVersion", relationship: "app"),
-        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppPermission", relationship: "app", refused: noTarget),
-        Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "AppScreenshot", relationship: "app",
-             refused: noTarget.filter { $0.value == "cannot update" }),
+        Case(
+            model: "AltStore/AltStore 17.xcdatamodel", entity: "AppPermission", relationship: "app", refused: noTarget),
+        Case(
+            model: "AltStore/AltStore 17.xcdatamodel", entity: "AppScreenshot", relationship: "app",
+            refused: noTarget.filter { $0.value == "cannot update" }),
         Case(model: "AltStore/AltStore 17.xcdatamodel", entity: "InstalledApp", relationship: "storeApp"),
         // The browser's bookmarks and folders: one table for the hierarchy (a folder and a
         // bookmark are sub-entities of an abstract item), the bookmark's position in its folder's
         // ordered children; no constraint, so only the idioms that need none.
-        Case(model: "duckduckgo-ios/BookmarksAndFolders.xcdatamodel", entity: "BookmarkManagedObject", key: ["title"],
-             relationship: "parent.title",
-             refused: refusing(uniqueStrategies, needsUnique).merging(noTarget) { unique, _ in unique }),
+        Case(
+            model: "duckduckgo-ios/BookmarksAndFolders.xcdatamodel", entity: "BookmarkManagedObject", key: ["title"],
+            relationship: "parent.title",
+            refused: refusing(uniqueStrategies, needsUnique).merging(noTarget) { unique, _ in unique }),
         // The social app: statuses by their author, found by id (no constraint: only the idioms
         // that need none), many-to-manys laid out as join tables, to-ones to the same entity.
-        Case(model: "mastodon-ios/CoreData 9.xcdatamodel", entity: "Status", key: ["id"], relationship: "author.id",
-             refused: refusing(uniqueStrategies, needsUnique)),
+        Case(
+            model: "mastodon-ios/CoreData 9.xcdatamodel", entity: "Status", key: ["id"], relationship: "author.id",
+            refused: refusing(uniqueStrategies, needsUnique)),
         // Blocked domains: a constraint of three attributes, no relationship, nothing to update
         // (every text attribute is in the key).
-        Case(model: "mastodon-ios/CoreData 9.xcdatamodel", entity: "DomainBlock",
-             refused: refusing(relatedStrategies, needsRelated).merging(noTarget.filter { $0.value == "cannot update" }) { related, _ in related }),
+        Case(
+            model: "mastodon-ios/CoreData 9.xcdatamodel", entity: "DomainBlock",
+            refused: refusing(relatedStrategies, needsRelated).merging(noTarget.filter { $0.value == "cannot update" })
+            { related, _ in related }),
         // The browser's tracker log: no constraint or index, a key named.
-        Case(model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", dupRate: 0, refused: keyless),
-        Case(model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", key: ["uuid"],
-             refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) { unique, _ in unique }),
+        Case(
+            model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", dupRate: 0,
+            refused: keyless),
+        Case(
+            model: "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel", entity: "AppTrackerEntity", key: ["uuid"],
+            refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) {
+                unique, _ in unique
+            }),
         // The shop manager (issue 41): an order item related to its order (49 attributes, no
         // constraint: found by orderID), the order's items ordered (Z_FOK_ORDER) and cascading.
-        Case(model: "woocommerce-ios/Model 117.xcdatamodel", entity: "OrderItem", key: ["itemID"], relationship: "order.orderID",
-             refused: refusing(uniqueStrategies, needsUnique)),
+        Case(
+            model: "woocommerce-ios/Model 117.xcdatamodel", entity: "OrderItem", key: ["itemID"],
+            relationship: "order.orderID",
+            refused: refusing(uniqueStrategies, needsUnique)),
         // A product of 64 attributes, imported alone.
-        Case(model: "woocommerce-ios/Model 117.xcdatamodel", entity: "Product", key: ["productID"], relationship: "none",
-             refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) { unique, _ in unique }
-                .merging(batchDeleteRefused) { a, _ in a }),
+        Case(
+            model: "woocommerce-ios/Model 117.xcdatamodel", entity: "Product", key: ["productID"], relationship: "none",
+            refused: refusing(uniqueStrategies, needsUnique).merging(refusing(relatedStrategies, needsRelated)) {
+                unique, _ in unique
+            }
+            .merging(batchDeleteRefused) { a, _ in a }),
         // The messenger: teams keyed by a UUID kept as 16 bytes, related to their creator by hers.
-        Case(model: "wire-ios/zmessaging2.101.0.xcdatamodel", entity: "Team", key: ["remoteIdentifier_data"],
-             relationship: "creator.remoteIdentifier_data", refused: refusing(uniqueStrategies, needsUnique).merging(noTarget) { a, _ in a }),
+        Case(
+            model: "wire-ios/zmessaging2.101.0.xcdatamodel", entity: "Team", key: ["remoteIdentifier_data"],
+            relationship: "creator.remoteIdentifier_data",
+            refused: refusing(uniqueStrategies, needsUnique).merging(noTarget) { a, _ in a }),
         // A reaction to a message: the abstract Message created as a TextMessage (one table, Z_ENT).
-        Case(model: "wire-ios/zmessaging2.101.0.xcdatamodel", entity: "Reaction", relationship: "message:TextMessage.nonce_data",
-             dupRate: 0, refused: keyless),
+        Case(
+            model: "wire-ios/zmessaging2.101.0.xcdatamodel", entity: "Reaction",
+            relationship: "message:TextMessage.nonce_data",
+            dupRate: 0, refused: keyless),
         // The dosing app: a glucose sample kept unique by [uuid] and by [syncIdentifier]; a pump
         // event keyed by its raw bytes.
-        Case(model: "loopkit/Modelv4.xcdatamodel", entity: "CachedGlucoseObject", key: ["uuid"],
-             refused: refusing(relatedStrategies, needsRelated)),
-        Case(model: "loopkit/Modelv4.xcdatamodel", entity: "PumpEvent", refused: refusing(relatedStrategies, needsRelated)),
+        Case(
+            model: "loopkit/Modelv4.xcdatamodel", entity: "CachedGlucoseObject", key: ["uuid"],
+            refused: refusing(relatedStrategies, needsRelated)),
+        Case(
+            model: "loopkit/Modelv4.xcdatamodel", entity: "PumpEvent",
+            refused: refusing(relatedStrategies, needsRelated)),
         // The music player: a song (two abstract parents, its id's index declared on it) on its
         // album, found by the album's inherited id; a statistics row of 51 attributes.
-        Case(model: "amperfy/Amperfy v49.xcdatamodel", entity: "Song", key: ["id"], relationship: "album.id",
-             refused: refusing(uniqueStrategies, needsUnique)),
+        Case(
+            model: "amperfy/Amperfy v49.xcdatamodel", entity: "Song", key: ["id"], relationship: "album.id",
+            refused: refusing(uniqueStrategies, needsUnique)),
         Case(model: "amperfy/Amperfy v49.xcdatamodel", entity: "UserStatistics", dupRate: 0, refused: keyless),
         // The emulator: an input mapping kept unique by [identifier] and by a compound of three.
-        Case(model: "delta/Delta 12.xcdatamodel", entity: "GameControllerInputMapping", key: ["identifier"],
-             refused: refusing(relatedStrategies, needsRelated).merging(noTarget.filter { $0.value == "cannot update" }) { related, _ in related }),
+        Case(
+            model: "delta/Delta 12.xcdatamodel", entity: "GameControllerInputMapping", key: ["identifier"],
+            refused: refusing(relatedStrategies, needsRelated).merging(noTarget.filter { $0.value == "cannot update" })
+            { related, _ in related }),
         // A forecast's values, the forecast found by its date; a note app's notes (an attribute
         // named deleted, an abstract parent).
-        Case(model: "trio/TrioCoreDataPersistentContainer.xcdatamodel", entity: "ForecastValue", dupRate: 0, refused: keyless),
+        Case(
+            model: "trio/TrioCoreDataPersistentContainer.xcdatamodel", entity: "ForecastValue", dupRate: 0,
+            refused: keyless),
         Case(model: "simplenote-ios/Simplenote 7.xcdatamodel", entity: "Note", dupRate: 0, refused: keyless),
         // The glucose monitor: calibrations of a sensor found by its id (no constraint).
-        Case(model: "xdripswift/xdrip v16.xcdatamodel", entity: "Calibration", key: ["id"], relationship: "sensor.id",
-             refused: refusing(uniqueStrategies, needsUnique).merging(batchDeleteRefused) { a, _ in a }),
+        Case(
+            model: "xdripswift/xdrip v16.xcdatamodel", entity: "Calibration", key: ["id"], relationship: "sensor.id",
+            refused: refusing(uniqueStrategies, needsUnique).merging(batchDeleteRefused) { a, _ in a }),
     ]
 
     func configuration(_ c: Case, _ strategy: any WriteStrategy) -> RunConfiguration {
@@ -155,7 +201,8 @@ import Workload
     @Test func theReadmeCountsTheCorpusAsTheTestsRunIt() throws {
         let readme = try String(contentsOfFile: Self.folder + "/../../README.md", encoding: .utf8)
         let apps = Set(Self.cases.map { $0.model.split(separator: "/")[0] }).count
-        #expect(readme.contains("on \(Self.cases.count) entity roles of \(apps) apps"), "README.md: the corpus sentence")
+        #expect(
+            readme.contains("on \(Self.cases.count) entity roles of \(apps) apps"), "README.md: the corpus sentence")
     }
 
     @Test(arguments: cases)
@@ -178,7 +225,9 @@ import Workload
             try run(strategy, config, c)
         }
         for (name, start) in c.refused {
-            #expect(refused[name]?.hasPrefix(start) == true, "\(c.testDescription): \(name) refused for \(refused[name] ?? "nothing")")
+            #expect(
+                refused[name]?.hasPrefix(start) == true,
+                "\(c.testDescription): \(name) refused for \(refused[name] ?? "nothing")")
         }
         #expect(Set(refused.keys) == Set(c.refused.keys), "\(c.testDescription): refused \(refused)")
     }
@@ -249,26 +298,40 @@ import Workload
                     // "give --relationship NAME … (one of: author, card, none)", "--relationship
                     // message:ENTITY … (one of: AssetClientMessage, …)": take what it names, the
                     // first choice for a placeholder.
-                    let choices = why.components(separatedBy: "(one of: ").dropFirst().last?.components(separatedBy: ", ")
+                    let choices =
+                        why.components(separatedBy: "(one of: ").dropFirst().last?.components(separatedBy: ", ")
                         .map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "_" }) } ?? []
-                    var advice = why.components(separatedBy: "--relationship ").dropFirst().first
-                        .map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "." || $0 == ":" || $0 == "_" }) } ?? ""
+                    var advice =
+                        why.components(separatedBy: "--relationship ").dropFirst().first
+                        .map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "." || $0 == ":" || $0 == "_" }) }
+                        ?? ""
                     if advice == "NAME", let first = choices.first { advice = first }
-                    if advice.contains(":ENTITY"), let first = choices.first { advice = advice.replacingOccurrences(of: ":ENTITY", with: ":" + first) }
+                    if advice.contains(":ENTITY"), let first = choices.first {
+                        advice = advice.replacingOccurrences(of: ":ENTITY", with: ":" + first)
+                    }
                     if advice.hasSuffix(".ATTRIBUTE") {
                         let head = String(advice.dropLast(".ATTRIBUTE".count))
                         let parts = head.split(separator: ":").map(String.init)
-                        let destination = parts.count == 2 ? file.entity(named: parts[1])
+                        let destination =
+                            parts.count == 2
+                            ? file.entity(named: parts[1])
                             : entity.relationship(parts[0]).flatMap { file.entity(named: $0.destination) }
-                        advice = destination?.attributes.first { ImportRoles.keyTypes.contains($0.type) }.map { head + "." + $0.name } ?? ""
+                        advice =
+                            destination?.attributes.first { ImportRoles.keyTypes.contains($0.type) }.map {
+                                head + "." + $0.name
+                            } ?? ""
                     }
                     if attempt < 5, !advice.isEmpty, advice != c.relationship {
                         c.relationship = advice
                         continue
                     }
-                    if attempt < 4 && why.contains("--relationship") && c.relationship == nil { c.relationship = "none"; continue }
+                    if attempt < 4 && why.contains("--relationship") && c.relationship == nil {
+                        c.relationship = "none"
+                        continue
+                    }
                     if attempt < 4 && why.contains("--key") && c.key == nil,
-                       let first = entity.attributes.first(where: { ImportRoles.keyTypes.contains($0.type) }) {
+                        let first = entity.attributes.first(where: { ImportRoles.keyTypes.contains($0.type) })
+                    {
                         c.key = [first.name]
                         continue
                     }
@@ -287,17 +350,21 @@ import Workload
         // needs its author), a related object with nothing to find it by.
         let names = Set(refused.map { String($0.prefix { $0 != ":" }) })
         #expect(names == Self.unservable[model, default: []], "\(model): \(refused.joined(separator: "; "))")
-        #expect(refused.allSatisfy { $0.contains("make it optional in the model") || $0.contains("constrain one") }, "\(refused)")
+        #expect(
+            refused.allSatisfy { $0.contains("make it optional in the model") || $0.contains("constrain one") },
+            "\(refused)")
     }
 
     /// Entities whose records need two related objects (a required to-one beside the one a run
     /// relates: `ParticipantRole.user` and `.conversation`), or whose related object needs one of
     /// its own (`OrderItem.order` when an add-on creates its item): loadgen relates a record to
     /// one object, which it creates with nothing related.
-    static let unservable: [String: Set<String>] = ["mastodon-ios/CoreData 9.xcdatamodel": ["Application", "Card", "Feed", "Poll"],
-                                                    "wire-ios/zmessaging2.101.0.xcdatamodel": ["ParticipantRole"],
-                                                    "woocommerce-ios/Model 117.xcdatamodel": ["OrderItemProductAddOn"],
-                                                    "xdripswift/xdrip v16.xcdatamodel": ["BgReading"]]
+    static let unservable: [String: Set<String>] = [
+        "mastodon-ios/CoreData 9.xcdatamodel": ["Application", "Card", "Feed", "Poll"],
+        "wire-ios/zmessaging2.101.0.xcdatamodel": ["ParticipantRole"],
+        "woocommerce-ios/Model 117.xcdatamodel": ["OrderItemProductAddOn"],
+        "xdripswift/xdrip v16.xcdatamodel": ["BgReading"],
+    ]
 
     private func roundTrip(_ c: Case) throws {
         let config = configuration(c, ContextResetStrategy())
@@ -349,14 +416,16 @@ import Workload
         let file = NSTemporaryDirectory() + "corpus-empty-\(UUID().uuidString).ndjson"
         defer { try? FileManager.default.removeItem(atPath: file) }
         try """
-            {"baseUrl": "", "topic": "alerts"}
-            {"baseUrl": "", "topic": "builds"}
-            {"baseUrl": "https://ntfy.sh", "topic": "alerts"}
-            {"baseUrl": "", "topic": "alerts"}
+        {"baseUrl": "", "topic": "alerts"}
+        {"baseUrl": "", "topic": "builds"}
+        {"baseUrl": "https://ntfy.sh", "topic": "alerts"}
+        {"baseUrl": "", "topic": "alerts"}
 
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let c = Case(model: "ntfy-ios/Model.xcdatamodel", entity: "Subscription")
-        for strategy in [RawSQLiteUniqueStrategy(), BatchStrategy(), ContextResetStrategy(), OneWriterStrategy()] as [any WriteStrategy] {
+        for strategy in [RawSQLiteUniqueStrategy(), BatchStrategy(), ContextResetStrategy(), OneWriterStrategy()]
+            as [any WriteStrategy]
+        {
             let path = NSTemporaryDirectory() + "corpus-empty-\(UUID().uuidString).sqlite"
             defer { for x in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + x) } }
             var config = configuration(c, strategy)
@@ -365,7 +434,8 @@ import Workload
             job.input = file
             _ = try strategy.run(job)
             let v = try job.verifyStore(repeated: strategy.repeatedKey)
-            #expect(v.storeRows == 3 && v.duplicates == 0 && v.lost == 0 && v.unexpectedRows == 0, "\(strategy.name): \(v)")
+            #expect(
+                v.storeRows == 3 && v.duplicates == 0 && v.lost == 0 && v.unexpectedRows == 0, "\(strategy.name): \(v)")
             let db = try Database(path: path)
             #expect(try db.scalarInt("SELECT count(*) FROM ZSUBSCRIPTION WHERE ZBASEURL = ''") == 2, "\(strategy.name)")
         }
@@ -374,13 +444,15 @@ import Workload
     // MARK: The store's layout
 
     /// The models whose stores are checked.
-    static let layouts = ["kiwix-apple/DataModel.xcdatamodel", "ntfy-ios/Model.xcdatamodel",
-                          "AltStore/AltStore 17.xcdatamodel", "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel",
-                          "duckduckgo-ios/BookmarksAndFolders.xcdatamodel", "mastodon-ios/CoreData 9.xcdatamodel",
-                          "woocommerce-ios/Model 117.xcdatamodel", "wire-ios/zmessaging2.101.0.xcdatamodel",
-                          "loopkit/Modelv4.xcdatamodel", "amperfy/Amperfy v49.xcdatamodel", "delta/Delta 12.xcdatamodel",
-                          "trio/TrioCoreDataPersistentContainer.xcdatamodel", "simplenote-ios/Simplenote 7.xcdatamodel",
-                          "xdripswift/xdrip v16.xcdatamodel"]
+    static let layouts = [
+        "kiwix-apple/DataModel.xcdatamodel", "ntfy-ios/Model.xcdatamodel",
+        "AltStore/AltStore 17.xcdatamodel", "duckduckgo-ios/AppTrackingProtectionModel.xcdatamodel",
+        "duckduckgo-ios/BookmarksAndFolders.xcdatamodel", "mastodon-ios/CoreData 9.xcdatamodel",
+        "woocommerce-ios/Model 117.xcdatamodel", "wire-ios/zmessaging2.101.0.xcdatamodel",
+        "loopkit/Modelv4.xcdatamodel", "amperfy/Amperfy v49.xcdatamodel", "delta/Delta 12.xcdatamodel",
+        "trio/TrioCoreDataPersistentContainer.xcdatamodel", "simplenote-ios/Simplenote 7.xcdatamodel",
+        "xdripswift/xdrip v16.xcdatamodel",
+    ]
 
     /// An `<entity>` of a model file's text, read here independently of the engine's reader.
     struct TextEntity {
@@ -397,14 +469,18 @@ import Workload
             let head = String(entity.prefix { $0 != ">" })
             let body = entity.components(separatedBy: "</entity>")[0]
             // A transient relationship stores nothing (no column, no join table).
-            let relationships = elements("relationship", in: body).filter { !$0.contains("transient=\"YES\"") }.map { r in
-                (values("name", in: r)[0], r.contains("toMany=\"YES\""), r.contains("ordered=\"YES\""),
-                 values("destinationEntity", in: r)[0], values("inverseName", in: r).first)
+            let relationships = elements("relationship", in: body).filter { !$0.contains("transient=\"YES\"") }.map {
+                r in
+                (
+                    values("name", in: r)[0], r.contains("toMany=\"YES\""), r.contains("ordered=\"YES\""),
+                    values("destinationEntity", in: r)[0], values("inverseName", in: r).first
+                )
             }
-            return TextEntity(name: values("name", in: head)[0], parent: values("parentEntity", in: head).first,
-                              attributes: elements("attribute", in: body).filter { !$0.contains("transient=\"YES\"") }
-                                .map { values("name", in: $0)[0] },
-                              relationships: relationships, body: body)
+            return TextEntity(
+                name: values("name", in: head)[0], parent: values("parentEntity", in: head).first,
+                attributes: elements("attribute", in: body).filter { !$0.contains("transient=\"YES\"") }
+                    .map { values("name", in: $0)[0] },
+                relationships: relationships, body: body)
         }
     }
 
@@ -430,7 +506,10 @@ import Workload
         let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
         func children(_ name: String?) -> [String] { entities.filter { $0.parent == name }.map(\.name).sorted() }
         var order: [String] = []
-        func visit(_ name: String) { order.append(name); children(name).forEach(visit) }
+        func visit(_ name: String) {
+            order.append(name)
+            children(name).forEach(visit)
+        }
         children(nil).forEach(visit)
         let id = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0 + 1) })
         func root(_ name: String) -> String { byName[name]!.parent.map(root) ?? name }
@@ -449,31 +528,47 @@ import Workload
             for a in e.attributes { columns["Z" + a.uppercased(), default: 0] += 1 }
             for r in e.relationships where !r.toMany {
                 columns["Z" + r.name.uppercased(), default: 0] += 1
-                let inverse = r.inverse.flatMap { i in lineage(r.destination).flatMap(\.relationships).first { $0.name == i } }
-                if inverse?.toMany == true && inverse?.ordered == true { columns["Z_FOK_" + r.name.uppercased(), default: 0] += 1 }
-                if !children(r.destination).isEmpty { columns["Z\(id[r.destination]!)_" + r.name.uppercased(), default: 0] += 1 }
+                let inverse = r.inverse.flatMap { i in
+                    lineage(r.destination).flatMap(\.relationships).first { $0.name == i }
+                }
+                if inverse?.toMany == true && inverse?.ordered == true {
+                    columns["Z_FOK_" + r.name.uppercased(), default: 0] += 1
+                }
+                if !children(r.destination).isEmpty {
+                    columns["Z\(id[r.destination]!)_" + r.name.uppercased(), default: 0] += 1
+                }
                 #expect(indexes.contains("\(table)_Z\(r.name.uppercased())_INDEX"), "\(model) \(e.name).\(r.name)")
             }
             expected[table] = columns
             let toMany = Set(lineage(e.name).flatMap(\.relationships).filter(\.toMany).map(\.name))
             for index in Self.elements("fetchIndex", in: e.body).map({ Self.values("name", in: $0)[0] }) {
                 // An index of to-manys only has no column to index: none is made (noted).
-                let body = e.body.components(separatedBy: "<fetchIndex name=\"\(index)\"")[1].components(separatedBy: "</fetchIndex>")[0]
+                let body = e.body.components(separatedBy: "<fetchIndex name=\"\(index)\"")[1].components(
+                    separatedBy: "</fetchIndex>")[0]
                 let onlyToMany = Self.values("property", in: body).allSatisfy(toMany.contains)
-                #expect(indexes.contains("Z_\(e.name)_\(index)") != onlyToMany, "\(model) \(e.name) fetch index \(index)")
+                #expect(
+                    indexes.contains("Z_\(e.name)_\(index)") != onlyToMany, "\(model) \(e.name) fetch index \(index)")
             }
             for constraint in e.body.components(separatedBy: "<uniquenessConstraint>").dropFirst() {
                 let members = Self.values("value", in: constraint.components(separatedBy: "</uniquenessConstraint>")[0])
-                #expect(indexes.contains("Z_\(e.name)_UNIQUE_" + members.joined(separator: "_")), "\(model) \(e.name) \(members)")
+                #expect(
+                    indexes.contains("Z_\(e.name)_UNIQUE_" + members.joined(separator: "_")),
+                    "\(model) \(e.name) \(members)")
             }
-            if e.parent == nil && !children(e.name).isEmpty { #expect(indexes.contains("\(table)_Z_ENT_INDEX"), "\(model) \(table)") }
+            if e.parent == nil && !children(e.name).isEmpty {
+                #expect(indexes.contains("\(table)_Z_ENT_INDEX"), "\(model) \(table)")
+            }
             for r in e.relationships where r.toMany {
-                guard let i = r.inverse, let inverse = lineage(r.destination).flatMap(\.relationships).first(where: { $0.name == i }),
-                      inverse.toMany, id[e.name]! < id[r.destination]! || (e.name == r.destination && r.name < i) else { continue }
+                guard let i = r.inverse,
+                    let inverse = lineage(r.destination).flatMap(\.relationships).first(where: { $0.name == i }),
+                    inverse.toMany, id[e.name]! < id[r.destination]! || (e.name == r.destination && r.name < i)
+                else { continue }
                 let join = "Z_\(id[e.name]!)\(r.name.uppercased())"
                 // An ordered side keeps each pair's position in a Z_FOK_ column of its own.
-                joins[join] = (["Z_\(id[e.name]!)\(i.uppercased())", "Z_\(id[r.destination]!)\(r.name.uppercased())"],
-                               [r.ordered, inverse.ordered].count { $0 })
+                joins[join] = (
+                    ["Z_\(id[e.name]!)\(i.uppercased())", "Z_\(id[r.destination]!)\(r.name.uppercased())"],
+                    [r.ordered, inverse.ordered].count { $0 }
+                )
             }
         }
         // A join table's column takes a number after its name when the entity already has one
@@ -482,7 +577,9 @@ import Workload
             found == base || found.hasPrefix(base) && found.dropFirst(base.count).allSatisfy(\.isNumber)
         }
         var tables: Set<String> = []
-        let names = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')")
+        let names = try db.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')"
+        )
         while try names.step() { tables.insert(names.text(at: 0) ?? "") }
         #expect(tables == Set(expected.keys).union(joins.keys), "\(model)")
         func columns(_ table: String) throws -> [String] {
@@ -494,7 +591,8 @@ import Workload
         for (table, (keys, ordered)) in joins {
             let found = try columns(table)
             let bases = keys.sorted { named(found[0], $0) && !named(found[0], $1) }
-            #expect(found.count == 2 + ordered && named(found[0], bases[0]) && named(found[1], bases[1])
+            #expect(
+                found.count == 2 + ordered && named(found[0], bases[0]) && named(found[1], bases[1])
                     && found.dropFirst(2).allSatisfy { $0.hasPrefix("Z_FOK_") }, "\(model) \(table): \(found)")
             #expect(indexes.contains("\(table)_\(found[1])_INDEX"), "\(model) \(table)")
         }
@@ -505,7 +603,9 @@ import Workload
                 let base = counts[c] != nil ? c : String(c.reversed().drop(while: \.isNumber).reversed())
                 found[base, default: 0] += 1
             }
-            #expect(found == counts, "\(model) \(table): \(found.sorted { $0.key < $1.key }) against \(counts.sorted { $0.key < $1.key })")
+            #expect(
+                found == counts,
+                "\(model) \(table): \(found.sorted { $0.key < $1.key }) against \(counts.sorted { $0.key < $1.key })")
         }
     }
 
@@ -525,7 +625,10 @@ import Workload
     static func onOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
             let thread = Thread {
-                do { try body(); done.resume() } catch { done.resume(throwing: error) }
+                do {
+                    try body()
+                    done.resume()
+                } catch { done.resume(throwing: error) }
             }
             thread.stackSize = 8 << 20
             thread.start()

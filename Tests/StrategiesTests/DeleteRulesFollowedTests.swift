@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// A delete is verified against what the model's delete rules remove (issue 54, item 5): a
@@ -11,7 +12,8 @@ import Workload
 /// its other records; Deny refuses the delete, as Core Data refuses it (1600).
 @Suite struct DeleteRulesFollowedTests {
     static func model(item: String, group: String) -> String {
-        ModelRunTests.write("""
+        ModelRunTests.write(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                 <entity name="Item" syncable="YES">
@@ -76,7 +78,9 @@ import Workload
             let what = "\(rules) \(strategy.name)"
             #expect(v.lost == 0 && v.badLinks == 0 && v.unexpectedRows == 0 && v.storeRows == left, "\(what): \(v)")
             #expect(try OperationSetup.problems(job, target, counters: nil).isEmpty, "\(what)")
-            if rules == ("Cascade", "Cascade") { #expect(target.collateral > 0 && left < 400 - target.expected, "\(what)") }
+            if rules == ("Cascade", "Cascade") {
+                #expect(target.collateral > 0 && left < 400 - target.expected, "\(what)")
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Report
 import Testing
+
 @testable import Strategies
 
 /// Persistent history through the strategies: every import idiom records it when asked, and
@@ -34,7 +35,8 @@ import Testing
         #expect(o.counters.autoMergeMissed == rows)
         // The lag is a time: the test checks it was measured and its percentiles are in order,
         // never how long it was.
-        let p50 = try #require(o.counters.historyLagP50Milliseconds), p99 = try #require(o.counters.historyLagP99Milliseconds)
+        let p50 = try #require(o.counters.historyLagP50Milliseconds)
+        let p99 = try #require(o.counters.historyLagP99Milliseconds)
         #expect(p99 >= p50, "lag p50 \(p50) ms, p99 \(p99) ms")
         // Purged before the last token: only the last transaction's changes are left, at most
         // one chunk's fix-up (an update per inserted row of the chunk).

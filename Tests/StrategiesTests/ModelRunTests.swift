@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// A team's own model (issue 22): every strategy on a three-entity model, the roles found or
@@ -11,7 +12,8 @@ import Workload
 @Suite struct ModelRunTests {
     /// Article (a key constrained with its source, a to-one to Feed, every kind of value) →
     /// Feed (constrained by url, with required attributes of its own); Reader stands apart.
-    static let articleConstraint = #"<uniquenessConstraints><uniquenessConstraint><constraint value="identifier"/>"#
+    static let articleConstraint =
+        #"<uniquenessConstraints><uniquenessConstraint><constraint value="identifier"/>"#
         + #"<constraint value="source"/></uniquenessConstraint></uniquenessConstraints>"#
 
     static let model = """
@@ -55,7 +57,9 @@ import Workload
 
     static let path = write(model)
 
-    func configuration(_ strategy: any WriteStrategy, rows: Int = 600, path: String = ModelRunTests.path) -> RunConfiguration {
+    func configuration(_ strategy: any WriteStrategy, rows: Int = 600, path: String = ModelRunTests.path)
+        -> RunConfiguration
+    {
         var c = RunConfiguration()
         c.strategy = strategy.name
         c.operation = strategy.operation
@@ -73,11 +77,17 @@ import Workload
 
     @Test func theRolesComeFromTheModel() throws {
         let source = try ImportSource.resolve(configuration(ContextResetStrategy()))
-        #expect(source.roles.entity == "Article" && source.roles.key == ["identifier", "source"] && source.roles.keyIsUnique)
-        #expect(source.roles.relationship == "feed" && source.roles.parentKey == "url" && source.roles.parentKeyIsUnique)
+        #expect(
+            source.roles.entity == "Article" && source.roles.key == ["identifier", "source"] && source.roles.keyIsUnique
+        )
+        #expect(
+            source.roles.relationship == "feed" && source.roles.parentKey == "url" && source.roles.parentKeyIsUnique)
         let shape = try source.shape(ShapeOptions())
-        #expect(shape.fields.map(\.name) == ["body", "identifier", "link", "publishedAt", "rank", "score", "source", "starred",
-                                             "thumbnail", "token", "url"])
+        #expect(
+            shape.fields.map(\.name) == [
+                "body", "identifier", "link", "publishedAt", "rank", "score", "source", "starred",
+                "thumbnail", "token", "url",
+            ])
         #expect(shape.parentFields.map(\.name) == ["refreshedAt", "title"])
         #expect(shape.fields.last?.fileName == "feedUrl")
         #expect(shape.targetField.map { shape.fields[$0].name } == "publishedAt")
@@ -87,7 +97,8 @@ import Workload
     /// Issue 55, item 14: two attributes a feed would fill from one member (the same
     /// mappedKeyName) are refused naming both, rather than one left silently empty.
     @Test func twoAttributesOfOneMemberAreRefusedNamingBoth() throws {
-        let path = Self.write("""
+        let path = Self.write(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                 <entity name="Item" syncable="YES">
@@ -111,7 +122,8 @@ import Workload
     /// object (MagicalRecord's form, `"order_info": {"orderID": 7}`) is read, as is the key given
     /// flat under the same member (`"order_info": 7`); it was refused "must be a string, found an object".
     @Test func aRelatedObjectNestedUnderTheRelationshipsMappedNameIsRead() throws {
-        let path = Self.write("""
+        let path = Self.write(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                 <entity name="Item" syncable="YES">
@@ -130,16 +142,17 @@ import Workload
         let feed = NSTemporaryDirectory() + "nested-\(UUID().uuidString).ndjson"
         defer { try? FileManager.default.removeItem(atPath: feed) }
         try """
-            {"sku": "a", "order_info": {"orderID": 7, "status": "paid"}}
-            {"sku": "b", "order_info": 8}
-            {"sku": "c", "order_info": {"orderID": 7}}
+        {"sku": "a", "order_info": {"orderID": 7, "status": "paid"}}
+        {"sku": "b", "order_info": 8}
+        {"sku": "c", "order_info": {"orderID": 7}}
 
-            """.write(toFile: feed, atomically: true, encoding: .utf8)
+        """.write(toFile: feed, atomically: true, encoding: .utf8)
         var c = RunConfiguration()
         c.model.path = path
         let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
         let reader = try RecordFileReader(path: feed, shape: shape)
-        var record = Record(), orders: [Int64] = []
+        var record = Record()
+        var orders: [Int64] = []
         while try reader.next(into: &record) { orders.append(record.values.integer(shape.parentKey[0])) }
         #expect(orders == [7, 8, 7])
     }
@@ -174,13 +187,15 @@ import Workload
                 #expect(v.storeRows == c.workload.rows && v.duplicates == c.workload.rows - unique, "\(name)")
             } else {
                 // The buggy idiom: each writer deduplicates what it sees, racing writers do not.
-                #expect((unique...c.workload.rows).contains(v.storeRows) && v.duplicates == v.storeRows - unique, "\(name)")
+                #expect(
+                    (unique...c.workload.rows).contains(v.storeRows) && v.duplicates == v.storeRows - unique, "\(name)")
             }
             if strategy.expectations.linked { #expect(v.badLinks == 0, "\(name)") }
         case .update, .delete, .read:
             let problems = try OperationSetup.problems(job, job.operationTarget!, counters: counters)
             #expect(problems.isEmpty, "\(name): \(problems)")
-            #expect(v.storeRows == (strategy.operation == .delete ? 600 - job.operationTarget!.expected : 600), "\(name)")
+            #expect(
+                v.storeRows == (strategy.operation == .delete ? 600 - job.operationTarget!.expected : 600), "\(name)")
         }
     }
 
@@ -192,7 +207,9 @@ import Workload
             let job = StrategyJob(configuration: configuration(strategy), store: StoreOptions(path: store))
             _ = try strategy.run(job)
             let db = try Database(path: store)
-            #expect(try db.scalarInt("SELECT count(*) FROM ZFEED WHERE ZTITLE IS NOT NULL AND ZREFRESHEDAT IS NOT NULL") == 9)
+            #expect(
+                try db.scalarInt("SELECT count(*) FROM ZFEED WHERE ZTITLE IS NOT NULL AND ZREFRESHEDAT IS NOT NULL")
+                    == 9)
             #expect(try db.scalarInt("SELECT count(*) FROM ZREADER") == 0)
         }
     }
@@ -202,7 +219,10 @@ import Workload
     @Test func withoutAConstraintTheKeyIsNamed() throws {
         let loose = Self.write(Self.model.replacingOccurrences(of: Self.articleConstraint, with: ""))
         var c = configuration(ContextResetStrategy(), path: loose)
-        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+        do {
+            _ = try ImportSource.resolve(c)
+            Issue.record("accepted")
+        } catch let error as ImportModelError {
             // Article no longer looks like the records (no constraint): the entity must be named.
             #expect(error.message.contains("give --entity NAME (one of: Article, Feed, Reader)"))
         }
@@ -210,10 +230,16 @@ import Workload
         // Without a key (issue 28) the records are only inserted: the idioms that find records by
         // a key are refused by name, saying which flag names one.
         let keyless = try ImportSource.resolve(c)
-        #expect(keyless.roles.key.isEmpty && keyless.roles.explanation.contains { $0.hasPrefix("key: none (Article has no uniqueness constraint or index") })
+        #expect(
+            keyless.roles.key.isEmpty
+                && keyless.roles.explanation.contains {
+                    $0.hasPrefix("key: none (Article has no uniqueness constraint or index")
+                })
         let reason = keyless.refusal(of: ContextResetStrategy(), shape: try keyless.shape(c.shapeOptions))
-        #expect(reason?.contains("needs a key to find records by, and Article has none") == true && reason?.contains("--key ATTRIBUTE") == true,
-                "\(reason ?? "")")
+        #expect(
+            reason?.contains("needs a key to find records by, and Article has none") == true
+                && reason?.contains("--key ATTRIBUTE") == true,
+            "\(reason ?? "")")
         #expect(keyless.refusal(of: RawSQLiteStrategy(), shape: try keyless.shape(c.shapeOptions)) == nil)
         c.model.key = ["identifier"]
         let source = try ImportSource.resolve(c)
@@ -223,20 +249,33 @@ import Workload
     @Test func ambiguousRolesListTheChoices() throws {
         var c = configuration(ContextResetStrategy())
         c.model.entity = "Nope"
-        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
-            #expect(error.message.contains("--entity Nope is not an entity of the model (one of: Article, Feed, Reader)"))
+        do {
+            _ = try ImportSource.resolve(c)
+            Issue.record("accepted")
+        } catch let error as ImportModelError {
+            #expect(
+                error.message.contains("--entity Nope is not an entity of the model (one of: Article, Feed, Reader)"))
         }
         c.model.entity = "Article"
         c.model.relationship = "author"
-        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
-            #expect(error.message.contains("--relationship author is not a to-one relationship of Article (one of: feed, none)"))
+        do {
+            _ = try ImportSource.resolve(c)
+            Issue.record("accepted")
+        } catch let error as ImportModelError {
+            #expect(
+                error.message.contains(
+                    "--relationship author is not a to-one relationship of Article (one of: feed, none)"))
         }
         c.model.relationship = "none"
-        do { _ = try ImportSource.resolve(c); Issue.record("accepted") } catch let error as ImportModelError {
+        do {
+            _ = try ImportSource.resolve(c)
+            Issue.record("accepted")
+        } catch let error as ImportModelError {
             #expect(error.message.contains("Article.feed is a required to-one"))
         }
         // A to-one back to the records' own entity cannot be the relationship.
-        let tree = Self.write("""
+        let tree = Self.write(
+            """
             <model><entity name="Node"><attribute name="id" attributeType="String"/>
             <relationship name="parent" optional="YES" maxCount="1" destinationEntity="Node" inverseName="children" inverseEntity="Node"/>
             <relationship name="children" optional="YES" toMany="YES" destinationEntity="Node" inverseName="parent" inverseEntity="Node"/>
@@ -244,7 +283,10 @@ import Workload
             </entity></model>
             """)
         var t = configuration(ContextResetStrategy(), path: tree)
-        do { _ = try ImportSource.resolve(t); Issue.record("accepted") } catch let error as ImportModelError {
+        do {
+            _ = try ImportSource.resolve(t)
+            Issue.record("accepted")
+        } catch let error as ImportModelError {
             #expect(error.message.contains("Node.parent points back at Node"), "\(error)")
         }
         t.model.relationship = "none"

@@ -3,6 +3,7 @@ import ObjectGraph
 import Report
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// Open-loop delivery and latency, and the watching screen.
@@ -43,19 +44,21 @@ import Workload
     /// took them, the stall would vanish: that is coordinated omission.
     @Test func aStalledWriterShowsItsStallInTheTail() throws {
         let stream = RecordStream(GeneratedRecords(spec: spec(rows: 1_000), shape: Self.shape), rate: 20_000)
-        let fromArrival = LatencyRecorder(), fromTaking = LatencyRecorder()
+        let fromArrival = LatencyRecorder()
+        let fromTaking = LatencyRecorder()
         var clock = stream.due(0)
         for i in 0..<1_000 {
-            clock = max(clock, stream.due(i))       // the writer is free: it takes record i
+            clock = max(clock, stream.due(i))   // the writer is free: it takes record i
             let taken = clock
-            if i == 100 { clock += 50_000_000 }     // and stalls 50 ms on this one
-            clock += 10_000                         // 10 µs of work per record
+            if i == 100 { clock += 50_000_000 }   // and stalls 50 ms on this one
+            clock += 10_000   // 10 µs of work per record
             fromArrival.committed([stream.due(i)], at: clock)
             fromTaking.committed([taken], at: clock)
         }
         let h = fromArrival.snapshot
         #expect(h.count == 1_000)
-        let worst = h.maxMilliseconds!, tail = h.quantileMilliseconds(0.99)!
+        let worst = h.maxMilliseconds!
+        let tail = h.quantileMilliseconds(0.99)!
         #expect(worst >= 50 && tail >= 40)
         let hidden = fromTaking.snapshot.quantileMilliseconds(0.99)!
         #expect(hidden < 1)
@@ -97,7 +100,8 @@ import Workload
         job.screen = .controller(nil)
         let counters = try BatchStrategy().run(job)
         #expect(counters.viewObjects == 500 && counters.mergeMillisecondsTotal != nil)
-        let bare = try BatchInsertOnlyStrategy().run(StrategyJob(workload: spec(rows: 300), store: StoreOptions(path: path + "-bare")))
+        let bare = try BatchInsertOnlyStrategy().run(
+            StrategyJob(workload: spec(rows: 300), store: StoreOptions(path: path + "-bare")))
         #expect(bare.viewObjects == nil)
     }
 

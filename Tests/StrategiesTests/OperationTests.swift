@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// Updates, deletes and reads of a filled store (issue 13): the SQL each idiom issues, what the
@@ -20,8 +21,10 @@ import Workload
     }
 
     /// Fills a store of `rows` expenses (7 categories), runs `strategy` as the child does.
-    func run(_ strategy: any WriteStrategy, rows: Int = 1_000, fraction: Double = 0.2, batchSize: Int? = 100,
-             keepPrepared: Bool = false, screen: ScreenKind? = nil, result: BatchResultType = .statusOnly) throws -> Outcome {
+    func run(
+        _ strategy: any WriteStrategy, rows: Int = 1_000, fraction: Double = 0.2, batchSize: Int? = 100,
+        keepPrepared: Bool = false, screen: ScreenKind? = nil, result: BatchResultType = .statusOnly
+    ) throws -> Outcome {
         ConcurrencyDebug.isEnabled = true
         var c = RunConfiguration()
         c.strategy = strategy.name
@@ -45,8 +48,9 @@ import Workload
         let sql = job.counters.snapshot() - before
         if !keepPrepared { job.prepared = nil }
         let problems = try OperationSetup.problems(job, job.operationTarget!, counters: counters)
-        return Outcome(counters: counters, sql: sql, target: job.operationTarget!, problems: problems, job: job,
-                       statements: statements)
+        return Outcome(
+            counters: counters, sql: sql, target: job.operationTarget!, problems: problems, job: job,
+            statements: statements)
     }
 
     /// Opening a store reads `sqlite_master` and the metadata twice (model check, UUID), and
@@ -84,8 +88,10 @@ import Workload
         let notes = screen.withShownObjects { $0.map { $0.value(forKey: "note") } }
         #expect(notes.count == 1_000)
         #expect(notes.filter { $0 == .string(OperationTarget.updatedNote) }.count == o.target.expected)
-        #expect(o.counters.mergeMillisecondsTotal != nil && o.counters.viewObjects == 1_000, "the merge time is measured")
-        #expect(o.job.objectCounts(since: ObjectWork()).merged == o.target.expected, "refreshed objects are object work")
+        #expect(
+            o.counters.mergeMillisecondsTotal != nil && o.counters.viewObjects == 1_000, "the merge time is measured")
+        #expect(
+            o.job.objectCounts(since: ObjectWork()).merged == o.target.expected, "refreshed objects are object work")
     }
 
     /// The same screen in front of the fetch-and-save idiom: its saves merge into it
@@ -96,16 +102,19 @@ import Workload
         let screen = try #require(o.job.prepared?.screen)
         let notes = screen.withShownObjects { $0.map { $0.isFault ? nil : $0.value(forKey: "note") } }
         #expect(notes.count == 1_000)
-        #expect(notes.filter { $0 == .string(OperationTarget.updatedNote) }.count + notes.filter { $0 == nil }.count >= o.target.expected)
+        #expect(
+            notes.filter { $0 == .string(OperationTarget.updatedNote) }.count + notes.filter { $0 == nil }.count
+                >= o.target.expected)
         #expect(o.counters.mergeMillisecondsTotal != nil && o.counters.viewObjects == 1_000)
-        #expect(o.job.objectCounts(since: ObjectWork()).merged >= o.target.expected, "refreshed objects are object work")
+        #expect(
+            o.job.objectCounts(since: ObjectWork()).merged >= o.target.expected, "refreshed objects are object work")
     }
 
     @Test func fetchUpdateFetchesKeysThenOneQueryPerBatch() throws {
         let o = try run(FetchUpdateStrategy())
         #expect(o.problems.isEmpty, "\(o.problems)")
-        #expect(o.sql.select == 1 + 2)        // keys, then 200 targets in batches of 100
-        #expect(o.sql.update == o.target.expected)      // one UPDATE per object
+        #expect(o.sql.select == 1 + 2)   // keys, then 200 targets in batches of 100
+        #expect(o.sql.update == o.target.expected)   // one UPDATE per object
         #expect(o.counters.saves == 2)
     }
 
@@ -145,7 +154,7 @@ import Workload
     @Test func readsIssueTheQueriesTheirIdiomNeeds() throws {
         let faulting = try run(ReadFaultingStrategy())
         #expect(faulting.problems.isEmpty && faulting.counters.objectsRead == 1_000)
-        #expect(faulting.sql.select == opening + 1 + 7)  // the list, then one fault per category
+        #expect(faulting.sql.select == opening + 1 + 7)   // the list, then one fault per category
         let prefetch = try run(ReadPrefetchStrategy())
         #expect(prefetch.problems.isEmpty && prefetch.sql.select == opening + 2)
         let batched = try run(ReadBatchedStrategy())
@@ -154,8 +163,11 @@ import Workload
         // A walk holds about one batch: objects left behind are faults again.
         #expect((batched.counters.peakRegisteredObjects ?? .max) <= 100 + 7)
         #expect((faulting.counters.peakRegisteredObjects ?? 0) >= 1_000)
-        let count = try run(CountStrategy()), fetched = try run(CountFetchStrategy())
-        #expect(count.sql.select == opening + 1 && count.counters.objectsRead == 1_000 && count.counters.peakRegisteredObjects == 0)
+        let count = try run(CountStrategy())
+        let fetched = try run(CountFetchStrategy())
+        #expect(
+            count.sql.select == opening + 1 && count.counters.objectsRead == 1_000
+                && count.counters.peakRegisteredObjects == 0)
         #expect(fetched.sql.select == opening + 1 && fetched.counters.objectsRead == 1_000)
         #expect(fetched.counters.peakRegisteredObjects == 1_000)   // the expenses (their 7 categories are faults)
     }
@@ -172,46 +184,63 @@ import Workload
 
         let dictionaries = try run(ReadDictionariesStrategy())
         #expect(dictionaries.problems.isEmpty && dictionaries.counters.objectsRead == 1_000, "\(dictionaries.problems)")
-        #expect(dictionaries.statements == ["SELECT t0.ZNOTE, t1.ZNAME FROM ZEXPENSE t0 LEFT OUTER JOIN ZCATEGORY t1 ON t0.ZCATEGORY = t1.Z_PK"])
+        #expect(
+            dictionaries.statements == [
+                "SELECT t0.ZNOTE, t1.ZNAME FROM ZEXPENSE t0 LEFT OUTER JOIN ZCATEGORY t1 ON t0.ZCATEGORY = t1.Z_PK"
+            ])
         #expect(dictionaries.counters.peakRegisteredObjects == 0 && dictionaries.sql.rows == 1_000 + 6)
 
         let ids = try run(ReadIDsStrategy(), batchSize: 300)
         #expect(ids.problems.isEmpty && ids.counters.objectsRead == 1_000, "\(ids.problems)")
         #expect(ids.statements.first == "SELECT 0, t0.Z_PK FROM ZEXPENSE t0")
         // Four screenfuls by ID (300 padded to 512 placeholders), and the 7 categories once.
-        #expect(ids.statements.filter { $0.contains("WHERE  t0.Z_PK IN (") }.count == 4 && ids.sql.select == opening + 1 + 4 + 7)
+        #expect(
+            ids.statements.filter { $0.contains("WHERE  t0.Z_PK IN (") }.count == 4
+                && ids.sql.select == opening + 1 + 4 + 7)
         #expect((ids.counters.peakRegisteredObjects ?? .max) <= 300 + 7)
 
         let page = try run(ReadPageStrategy(), batchSize: 400)
         #expect(page.problems.isEmpty && page.counters.objectsRead == 1_000, "\(page.problems)")
         let pages = page.statements.filter { $0.contains("FROM ZEXPENSE") }
-        #expect(pages.count == 3 && pages[0].hasSuffix("FROM ZEXPENSE t0 ORDER BY t0.ZEXTERNALID LIMIT 400")
-                && pages[1].hasSuffix("ORDER BY t0.ZEXTERNALID LIMIT 400 OFFSET 400") && pages[2].hasSuffix("LIMIT 400 OFFSET 800"), "\(pages)")
+        #expect(
+            pages.count == 3 && pages[0].hasSuffix("FROM ZEXPENSE t0 ORDER BY t0.ZEXTERNALID LIMIT 400")
+                && pages[1].hasSuffix("ORDER BY t0.ZEXTERNALID LIMIT 400 OFFSET 400")
+                && pages[2].hasSuffix("LIMIT 400 OFFSET 800"), "\(pages)")
 
         let without = try run(ReadWithoutValuesStrategy())
         #expect(without.problems.isEmpty && without.counters.objectsRead == 1_000, "\(without.problems)")
-        #expect(without.statements.first == "SELECT 0, t0.Z_PK FROM ZEXPENSE t0" && without.sql.select == opening + 1 + 1_000 + 7)
+        #expect(
+            without.statements.first == "SELECT 0, t0.Z_PK FROM ZEXPENSE t0"
+                && without.sql.select == opening + 1 + 1_000 + 7)
     }
 
     /// The checks fail a store that is not what the operation must leave.
     @Test func theChecksSeeWhatWentWrong() throws {
         let o = try run(FetchUpdateStrategy())
         let db = try Database(path: o.job.store.path)
-        try db.execute("UPDATE ZEXPENSE SET ZNOTE = 'stale' WHERE Z_PK = (SELECT min(Z_PK) FROM ZEXPENSE WHERE ZDATE < \(o.target.cutoff))")
-        try db.execute("UPDATE ZEXPENSE SET ZAMOUNT = ZAMOUNT + 1 WHERE Z_PK = (SELECT max(Z_PK) FROM ZEXPENSE WHERE ZDATE >= \(o.target.cutoff))")
+        try db.execute(
+            "UPDATE ZEXPENSE SET ZNOTE = 'stale' WHERE Z_PK = (SELECT min(Z_PK) FROM ZEXPENSE WHERE ZDATE < \(o.target.cutoff))"
+        )
+        try db.execute(
+            "UPDATE ZEXPENSE SET ZAMOUNT = ZAMOUNT + 1 WHERE Z_PK = (SELECT max(Z_PK) FROM ZEXPENSE WHERE ZDATE >= \(o.target.cutoff))"
+        )
         let problems = try OperationSetup.problems(o.job, o.target, counters: o.counters)
         #expect(problems == ["rows the update must not touch changed", "1 of 200 targeted rows not updated"])
         var wrongCount = o.counters
         wrongCount.objectsRead = 3
         var read = try run(ReadPrefetchStrategy())
         read.counters.objectsRead = 3
-        #expect(try OperationSetup.problems(read.job, read.target, counters: read.counters) == ["read 3 objects, expected 1000"])
+        #expect(
+            try OperationSetup.problems(read.job, read.target, counters: read.counters) == [
+                "read 3 objects, expected 1000"
+            ])
         _ = wrongCount
         // A screen that showed one note other than the store's: the digest of what it showed differs.
         let dictionaries = try run(ReadDictionariesStrategy())
         #expect(dictionaries.problems.isEmpty)
         try Database(path: dictionaries.job.store.path).execute("UPDATE ZEXPENSE SET ZNOTE = 'other' WHERE Z_PK = 5")
-        #expect(try OperationSetup.problems(dictionaries.job, dictionaries.target, counters: dictionaries.counters)
+        #expect(
+            try OperationSetup.problems(dictionaries.job, dictionaries.target, counters: dictionaries.counters)
                 .contains("the screen showed other notes or related objects than the store holds"))
     }
 }

@@ -4,12 +4,16 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 @Suite struct RawSQLiteTests {
     func job(rows: Int, dupRate: Double = 0, dataset: Dataset = .expenses, batch: Int? = nil) -> (StrategyJob, String) {
         var spec = WorkloadSpec()
-        spec.rows = rows; spec.dupRate = dupRate; spec.dataset = dataset; spec.payloadBytes = 64
+        spec.rows = rows
+        spec.dupRate = dupRate
+        spec.dataset = dataset
+        spec.payloadBytes = 64
         let path = NSTemporaryDirectory() + "raw-\(UUID().uuidString).sqlite"
         var job = StrategyJob(workload: spec, store: StoreOptions(path: path))
         job.batchSize = batch
@@ -29,7 +33,8 @@ import Workload
         #expect(sql.select == 0)
         #expect(job.progress.value == 1_000)
         let v = try job.verifyStore()
-        var expected = Verification(storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
+        var expected = Verification(
+            storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
         expected.steps = v.steps
         expected.stale = v.stale   // every copy is a row: those of a key's older copies are stale (RepeatedRecordsTests)
         #expect(v == expected && (v.stale ?? 0) > 0)
@@ -46,7 +51,8 @@ import Workload
         #expect(sql.insert == 1_000 + categoriesUsed(job) + 4)
         #expect(sql.select == 0)
         let v = try job.verifyStore()
-        var expected = Verification(storeRows: 800, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
+        var expected = Verification(
+            storeRows: 800, duplicates: 0, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
         expected.steps = v.steps
         expected.stale = v.stale   // the first copy kept: RepeatedRecordsTests counts it exactly
         #expect(v == expected)

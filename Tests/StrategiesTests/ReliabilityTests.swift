@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// The failures a user met (issue 14), each as a test that failed before its fix.
@@ -49,13 +50,15 @@ import Workload
         ConcurrencyDebug.isEnabled = true
         var spec = WorkloadSpec()
         spec.rows = 300
-        var job = StrategyJob(workload: spec, store: StoreOptions(path: NSTemporaryDirectory() + "backlog-\(UUID().uuidString).sqlite"))
+        var job = StrategyJob(
+            workload: spec, store: StoreOptions(path: NSTemporaryDirectory() + "backlog-\(UUID().uuidString).sqlite"))
         job.rate = 100_000
         job.batchSize = 100
         _ = try ContextSavePerRowStrategy().run(job)
         #expect(job.latency.snapshot.count == 300)
         #expect(job.latency.peakBacklog == 1)
-        var reset = StrategyJob(workload: spec, store: StoreOptions(path: NSTemporaryDirectory() + "backlog-\(UUID().uuidString).sqlite"))
+        var reset = StrategyJob(
+            workload: spec, store: StoreOptions(path: NSTemporaryDirectory() + "backlog-\(UUID().uuidString).sqlite"))
         reset.rate = 100_000
         reset.batchSize = 100
         _ = try ContextResetStrategy().run(reset)
@@ -104,7 +107,9 @@ import Workload
             var spec = WorkloadSpec()
             spec.rows = 2_000
             for _ in 0..<10 {
-                var job = StrategyJob(workload: spec, store: StoreOptions(path: NSTemporaryDirectory() + "leak-\(UUID().uuidString).sqlite"))
+                var job = StrategyJob(
+                    workload: spec,
+                    store: StoreOptions(path: NSTemporaryDirectory() + "leak-\(UUID().uuidString).sqlite"))
                 job.writers = 8
                 job.batchSize = 20
                 job.coordinators = .perWriter
@@ -125,7 +130,9 @@ import Workload
             #"{"id": "k1", "amount": 9.00, "date": "2025-01-01T00:00:00Z", "note": "again", "categoryName": "c"}"#,
         ]
         _ = FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8))
-        for (strategy, amount, note) in [(BatchStrategy() as any WriteStrategy, 1.0, "first"), (BatchUpsertStrategy(), 9.0, "again")] {
+        for (strategy, amount, note) in [
+            (BatchStrategy() as any WriteStrategy, 1.0, "first"), (BatchUpsertStrategy(), 9.0, "again"),
+        ] {
             let path = NSTemporaryDirectory() + "upsert-\(UUID().uuidString).sqlite"
             var job = StrategyJob(workload: WorkloadSpec(), store: StoreOptions(path: path))
             job.input = file

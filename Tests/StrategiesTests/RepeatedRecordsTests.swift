@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// Feeds that resend records with new values, and the lost updates they expose (issue 54, item 4):
@@ -22,13 +23,22 @@ import Workload
     /// Keys whose last record in the stream, as strategies read it, differs from its first in a
     /// value a repeat may change: counted here from the records alone (no verifier, no SQL).
     func keysUpdatedAfterTheirFirstCopy(_ spec: WorkloadSpec) throws -> Int {
-        let shape = try ImportSource.resolve({ var c = RunConfiguration(); c.workload = spec; return c }()).shape(ShapeOptions())
+        let shape = try ImportSource.resolve(
+            {
+                var c = RunConfiguration()
+                c.workload = spec
+                return c
+            }()
+        ).shape(ShapeOptions())
         let generator = Generator(spec: spec, shape: shape)
-        var first: [Int: [Value]] = [:], last: [Int: [Value]] = [:]
+        var first: [Int: [Value]] = [:]
+        var last: [Int: [Value]] = [:]
         var record = Record()
         for i in 0..<spec.rows {
             generator.record(at: i, into: &record)
-            let values = shape.changingFields.map { RecordMapper.value(record.values, $0, type: shape.fields[$0].type, pool: generator.pool) }
+            let values = shape.changingFields.map {
+                RecordMapper.value(record.values, $0, type: shape.fields[$0].type, pool: generator.pool)
+            }
             if first[record.keyIndex] == nil { first[record.keyIndex] = values }
             last[record.keyIndex] = values
         }
@@ -37,13 +47,21 @@ import Workload
 
     @Test func aRepeatWithNewValuesKeepsItsKeyAndRelatedObject() throws {
         let spec = spec(updateRate: 1)
-        let shape = try ImportSource.resolve({ var c = RunConfiguration(); c.workload = spec; return c }()).shape(ShapeOptions())
+        let shape = try ImportSource.resolve(
+            {
+                var c = RunConfiguration()
+                c.workload = spec
+                return c
+            }()
+        ).shape(ShapeOptions())
         let generator = Generator(spec: spec, shape: shape)
         let repeat_ = try #require((0..<spec.rows).first { generator.plan.isRepeat($0) })
         let copy = generator.record(at: repeat_)
         var original = Record()
         generator.fill(keyIndex: copy.keyIndex, into: &original)
-        let value = { (r: Record, f: Int) in RecordMapper.value(r.values, f, type: shape.fields[f].type, pool: generator.pool) }
+        let value = { (r: Record, f: Int) in
+            RecordMapper.value(r.values, f, type: shape.fields[f].type, pool: generator.pool)
+        }
         for f in shape.key + shape.parentKey { #expect(value(copy, f) == value(original, f)) }
         #expect(copy.parentIndex == original.parentIndex)
         #expect(shape.changingFields.contains { value(copy, $0) != value(original, $0) })

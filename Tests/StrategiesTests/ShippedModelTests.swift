@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// What shipped apps' models hold and Core Data loads (issue 41): abstract destinations,
@@ -60,22 +61,32 @@ import Workload
             _ = try ImportSource.resolve(configuration(ContextResetStrategy(), path: path))
             Issue.record("an abstract destination was accepted")
         } catch let error as ImportModelError {
-            #expect(error.message.contains("Bookmark.folder points at the abstract Container, which an app never instantiates: "
-                                           + "give --relationship folder:ENTITY to say which entity related objects are created as "
-                                           + "(one of: Folder, SmartFolder)"), "\(error)")
+            #expect(
+                error.message.contains(
+                    "Bookmark.folder points at the abstract Container, which an app never instantiates: "
+                        + "give --relationship folder:ENTITY to say which entity related objects are created as "
+                        + "(one of: Folder, SmartFolder)"), "\(error)")
         }
         do {
-            _ = try ImportSource.resolve(configuration(ContextResetStrategy(), path: path, relationship: "folder:Container"))
+            _ = try ImportSource.resolve(
+                configuration(ContextResetStrategy(), path: path, relationship: "folder:Container"))
             Issue.record("the abstract entity itself was accepted")
         } catch let error as ImportModelError {
-            #expect(error.message.contains("--relationship folder:Container: Container is not a concrete entity"), "\(error)")
+            #expect(
+                error.message.contains("--relationship folder:Container: Container is not a concrete entity"),
+                "\(error)")
         }
-        let roles = try ImportSource.resolve(configuration(ContextResetStrategy(), path: path, relationship: "folder:SmartFolder.title")).roles
+        let roles = try ImportSource.resolve(
+            configuration(ContextResetStrategy(), path: path, relationship: "folder:SmartFolder.title")
+        ).roles
         #expect(roles.parentEntity == "SmartFolder" && roles.parentKeys == ["title"], "\(roles)")
         // The only concrete sub-entity needs no naming.
-        let one = Self.write(Self.containers.replacingOccurrences(of: #"<entity name="SmartFolder" parentEntity="Container">"#,
-                                                                  with: #"<entity name="SmartFolder" parentEntity="Container" isAbstract="YES">"#))
-        #expect(try ImportSource.resolve(configuration(ContextResetStrategy(), path: one)).roles.parentEntity == "Folder")
+        let one = Self.write(
+            Self.containers.replacingOccurrences(
+                of: #"<entity name="SmartFolder" parentEntity="Container">"#,
+                with: #"<entity name="SmartFolder" parentEntity="Container" isAbstract="YES">"#))
+        #expect(
+            try ImportSource.resolve(configuration(ContextResetStrategy(), path: one)).roles.parentEntity == "Folder")
     }
 
     /// Every import strategy that relates records creates the related objects as the concrete
@@ -92,7 +103,11 @@ import Workload
         let parents = try db.scalarInt("SELECT count(*) FROM ZCONTAINER")
         #expect(try db.scalarInt("SELECT count(*) FROM ZCONTAINER WHERE Z_ENT = 3") == parents, "\(name)")
         if strategy.resolvesRelatedObjects {
-            #expect(try parents > 0 && (db.scalarInt("SELECT count(*) FROM ZBOOKMARK WHERE Z2_FOLDER IS NOT 3 AND ZFOLDER IS NOT NULL")) == 0, "\(name)")
+            #expect(
+                try parents > 0
+                    && (db.scalarInt("SELECT count(*) FROM ZBOOKMARK WHERE Z2_FOLDER IS NOT 3 AND ZFOLDER IS NOT NULL"))
+                        == 0,
+                "\(name)")
         }
     }
 
@@ -105,7 +120,10 @@ import Workload
         try db.execute("UPDATE ZCONTAINER SET Z_ENT = 2 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCONTAINER)")
         let v = try job.verifyStore(repeated: ContextResetStrategy().repeatedKey)
         #expect(v.abstractRows == 1, "\(v)")
-        #expect(v.problems(StoreExpectations(uniqueKeys: false, linked: false)).contains { $0.contains("1 row of an abstract entity") })
+        #expect(
+            v.problems(StoreExpectations(uniqueKeys: false, linked: false)).contains {
+                $0.contains("1 row of an abstract entity")
+            })
     }
 }
 
@@ -139,7 +157,9 @@ extension ShippedModelTests {
         """
 
     func importStrategies() -> [any WriteStrategy] {
-        StrategyRegistry.names.map { StrategyRegistry.strategy(named: $0)! }.filter { $0.operation == .import && !$0.resolvesRelatedObjects }
+        StrategyRegistry.names.map { StrategyRegistry.strategy(named: $0)! }.filter {
+            $0.operation == .import && !$0.resolvesRelatedObjects
+        }
     }
 
     /// Generated values are distinct under every constraint, a repeated record repeats all of
@@ -158,7 +178,9 @@ extension ShippedModelTests {
             c.workload.dupRate = 0.2
             let (v, _) = try run(strategy, c)
             #expect(v.lost == 0 && v.unexpectedRows == 0 && v.integrity == "ok", "\(entity) \(strategy.name): \(v)")
-            #expect(v.duplicates == 0 && v.constraintDuplicates == 0 && v.storeRows == c.workload.uniqueKeys, "\(entity) \(strategy.name): \(v)")
+            #expect(
+                v.duplicates == 0 && v.constraintDuplicates == 0 && v.storeRows == c.workload.uniqueKeys,
+                "\(entity) \(strategy.name): \(v)")
         }
     }
 
@@ -166,7 +188,8 @@ extension ShippedModelTests {
     /// so): generated distinct, read from a feed as UUID text or base64, deduplicated, verified.
     @Test func aBinaryKeyIsGeneratedReadAndVerified() throws {
         ConcurrencyDebug.isEnabled = true
-        let path = Self.write("""
+        let path = Self.write(
+            """
             <model><entity name="Team">
             <attribute name="name" optional="YES" attributeType="String"/>
             <attribute name="remoteIdentifier_data" optional="YES" attributeType="Binary" indexed="YES"/>
@@ -181,17 +204,20 @@ extension ShippedModelTests {
             #expect(v.lost == 0 && v.problems(strategy.expectations).isEmpty, "\(strategy.name): \(v)")
             if strategy.expectations.uniqueKeys {
                 let db = try Database(path: store)
-                #expect(try db.scalarInt("SELECT count(DISTINCT ZREMOTEIDENTIFIER_DATA) FROM ZTEAM WHERE length(ZREMOTEIDENTIFIER_DATA) = 16")
+                #expect(
+                    try db.scalarInt(
+                        "SELECT count(DISTINCT ZREMOTEIDENTIFIER_DATA) FROM ZTEAM WHERE length(ZREMOTEIDENTIFIER_DATA) = 16"
+                    )
                         == c.workload.uniqueKeys, "\(strategy.name)")
             }
         }
         let feed = NSTemporaryDirectory() + "teams-\(UUID().uuidString).ndjson"
         try """
-            {"name": "a", "remoteIdentifier_data": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}
-            {"name": "b", "remoteIdentifier_data": "5iHh+MNsSVqT/Awkej5uXw=="}
-            {"name": "c", "remoteIdentifier_data": "00000000-0000-4000-8000-000000000001"}
+        {"name": "a", "remoteIdentifier_data": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}
+        {"name": "b", "remoteIdentifier_data": "5iHh+MNsSVqT/Awkej5uXw=="}
+        {"name": "c", "remoteIdentifier_data": "00000000-0000-4000-8000-000000000001"}
 
-            """.write(toFile: feed, atomically: true, encoding: .utf8)
+        """.write(toFile: feed, atomically: true, encoding: .utf8)
         var c = configuration(ContextResetStrategy(), path: path)
         c.model.entity = "Team"
         c.input = feed
@@ -212,7 +238,8 @@ extension ShippedModelTests {
     /// identifier) 16 bytes, the model's user info, `--attribute-bytes` over both; the store
     /// holds values of those sizes.
     @Test func eachBinaryAttributeHasItsOwnSize() throws {
-        let path = Self.write("""
+        let path = Self.write(
+            """
             <model><entity name="Contact">
             <attribute name="email" attributeType="String"/>
             <attribute name="photo" optional="YES" attributeType="Binary"/>
@@ -226,17 +253,21 @@ extension ShippedModelTests {
         c.model.entity = "Contact"
         func sizes(_ c: RunConfiguration) throws -> [String: Int] {
             let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
-            return Dictionary(uniqueKeysWithValues: shape.fields.compactMap { f in
-                if case .payload(let n) = f.generation { (f.name, n) } else { nil }
-            })
+            return Dictionary(
+                uniqueKeysWithValues: shape.fields.compactMap { f in
+                    if case .payload(let n) = f.generation { (f.name, n) } else { nil }
+                })
         }
-        #expect(try sizes(c) == ["photo": 48, "thumbnail": 300, "token_data": 16, "tags": 48], "--payload-bytes is 48 here")
+        #expect(
+            try sizes(c) == ["photo": 48, "thumbnail": 300, "token_data": 16, "tags": 48], "--payload-bytes is 48 here")
         c.workload.attributeBytes = ["Contact.thumbnail": 7, "Contact.tags": 64]
         #expect(try sizes(c) == ["photo": 48, "thumbnail": 7, "token_data": 16, "tags": 64])
         let (_, store) = try run(ContextResetStrategy(), c)
         let db = try Database(path: store)
-        #expect(try db.scalarInt("SELECT count(*) FROM ZCONTACT WHERE length(ZTHUMBNAIL) = 7 AND length(ZTOKEN_DATA) = 16 "
-                                 + "AND length(ZPHOTO) = 48 AND length(ZTAGS) = 64") == c.workload.uniqueKeys)
+        #expect(
+            try db.scalarInt(
+                "SELECT count(*) FROM ZCONTACT WHERE length(ZTHUMBNAIL) = 7 AND length(ZTOKEN_DATA) = 16 "
+                    + "AND length(ZPHOTO) = 48 AND length(ZTAGS) = 64") == c.workload.uniqueKeys)
     }
 }
 
@@ -258,7 +289,9 @@ extension ShippedModelTests {
         c.model.entity = "OrderItem"
         c.model.key = ["itemID"]
         c.model.relationship = "order.orderID"
-        c.model.members = ["itemID": "id", "Order.orderID": "id", "Order.items": "line_items", "Order.statusKey": "status"]
+        c.model.members = [
+            "itemID": "id", "Order.orderID": "id", "Order.items": "line_items", "Order.statusKey": "status",
+        ]
         c.input = Self.orders
         c.workload.dupRate = 0
         let path = NSTemporaryDirectory() + "shop-\(UUID().uuidString).sqlite"
@@ -268,20 +301,28 @@ extension ShippedModelTests {
         let v = try job.verifyStore(repeated: strategy.repeatedKey)
         #expect(v.storeRows == 12 && v.lost == 0 && v.unexpectedRows == 0 && v.integrity == "ok", "\(name): \(v)")
         let db = try Database(path: path)
-        #expect(try db.scalarInt("SELECT count(*) FROM ZORDERITEM WHERE ZITEMID = 890 AND ZPRODUCTID = 52 AND ZQUANTITY = 2 "
-                                 + "AND ZNAME = 'Fruits Basket (Mix & Match Product)'") == 1, "\(name)")
+        #expect(
+            try db.scalarInt(
+                "SELECT count(*) FROM ZORDERITEM WHERE ZITEMID = 890 AND ZPRODUCTID = 52 AND ZQUANTITY = 2 "
+                    + "AND ZNAME = 'Fruits Basket (Mix & Match Product)'") == 1, "\(name)")
         if strategy.resolvesRelatedObjects || strategy.isLimit {
             #expect(try db.scalarInt("SELECT count(*) FROM ZORDER") == 4, "\(name)")
-            #expect(try db.scalarInt("SELECT count(*) FROM ZORDER WHERE ZORDERID = 560 AND ZSTATUSKEY = 'processing' "
-                                     + "AND ZTOTAL = '1198.50' AND ZCURRENCY = 'USD' AND ZPAYMENTURL = 'http://www.automattic.com'") == 1,
-                    "\(name): the order keeps the feed's status, total, currency and payment URL")
-            #expect(try db.scalarInt("SELECT count(*) FROM ZORDERITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER WHERE o.ZORDERID = 560") == 8)
+            #expect(
+                try db.scalarInt(
+                    "SELECT count(*) FROM ZORDER WHERE ZORDERID = 560 AND ZSTATUSKEY = 'processing' "
+                        + "AND ZTOTAL = '1198.50' AND ZCURRENCY = 'USD' AND ZPAYMENTURL = 'http://www.automattic.com'")
+                    == 1,
+                "\(name): the order keeps the feed's status, total, currency and payment URL")
+            #expect(
+                try db.scalarInt(
+                    "SELECT count(*) FROM ZORDERITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER WHERE o.ZORDERID = 560") == 8)
         }
     }
 
     /// The array member after `*` and the holder's key honour the model's `mappedKeyName` too.
     @Test func mappedKeyNamesNameTheNestedArrayAndTheHoldersKey() throws {
-        let path = Self.write("""
+        let path = Self.write(
+            """
             <model>
             <entity name="Order"><attribute name="orderID" attributeType="Integer 64">
                 <userInfo><entry key="mappedKeyName" value="id"/></userInfo></attribute>
@@ -295,7 +336,8 @@ extension ShippedModelTests {
             </model>
             """)
         let feed = NSTemporaryDirectory() + "orders-\(UUID().uuidString).json"
-        try #"{"data": [{"id": 7, "status": "paid", "line_items": [{"id": 1, "product_id": 9}, {"id": 2, "product_id": 9}]}]}"#
+        try
+            #"{"data": [{"id": 7, "status": "paid", "line_items": [{"id": 1, "product_id": 9}, {"id": 2, "product_id": 9}]}]}"#
             .write(toFile: feed, atomically: true, encoding: .utf8)
         var c = ModelRunTests().configuration(ContextResetStrategy(), path: path)
         c.model.entity = "Item"
@@ -306,8 +348,10 @@ extension ShippedModelTests {
         job.input = c.input
         _ = try ContextResetStrategy().run(job)
         let db = try Database(path: store)
-        #expect(try db.scalarInt("SELECT count(*) FROM ZITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER WHERE o.ZORDERID = 7 "
-                                 + "AND o.ZSTATUSKEY = 'paid' AND i.ZPRODUCTID = 9") == 2)
+        #expect(
+            try db.scalarInt(
+                "SELECT count(*) FROM ZITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER WHERE o.ZORDERID = 7 "
+                    + "AND o.ZSTATUSKEY = 'paid' AND i.ZPRODUCTID = 9") == 2)
     }
 }
 
@@ -348,20 +392,30 @@ extension ShippedModelTests {
         #expect(names.count == 40 && !names.contains { $0.hasSuffix(".interim") }, "\(name): \(names.count)")
         #expect(v.externalFiles == 40 && v.missingExternalFiles == 0 && v.storeBytes > 40 * 200_000, "\(name): \(v)")
         let db = try Database(path: store)
-        #expect(try db.scalarInt("SELECT count(*) FROM ZARTWORK WHERE substr(ZFULL, 1, 1) = x'02' AND length(ZFULL) = 38 "
-                                 + "AND substr(ZTHUMB, 1, 1) = x'01' AND length(ZTHUMB) = 1001") == 40, "\(name)")
+        #expect(
+            try db.scalarInt(
+                "SELECT count(*) FROM ZARTWORK WHERE substr(ZFULL, 1, 1) = x'02' AND length(ZFULL) = 38 "
+                    + "AND substr(ZTHUMB, 1, 1) = x'01' AND length(ZTHUMB) = 1001") == 40, "\(name)")
         // Read back through the engine: the bytes, not the frame.
         let container = try PersistentContainer(model: try job.importModel().model, options: StoreOptions(path: store))
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let art = try context.fetch(FetchRequest(entityName: "Artwork"))
-            #expect(art.count == 40 && art.allSatisfy {
-                if case .data(let full) = $0["full"], case .data(let thumb) = $0["thumb"] { full.count == 200_000 && thumb.count == 1_000 } else { false }
-            }, "\(name)")
+            #expect(
+                art.count == 40
+                    && art.allSatisfy {
+                        if case .data(let full) = $0["full"], case .data(let thumb) = $0["thumb"] {
+                            full.count == 200_000 && thumb.count == 1_000
+                        } else {
+                            false
+                        }
+                    }, "\(name)")
         }
         try FileManager.default.removeItem(atPath: files + "/" + names[0])
         v = try job.verifyStore(repeated: strategy.repeatedKey)
-        #expect(v.missingExternalFiles == 1 && v.problems(strategy.expectations).contains { $0.contains("whose file is missing") }, "\(name)")
+        #expect(
+            v.missingExternalFiles == 1
+                && v.problems(strategy.expectations).contains { $0.contains("whose file is missing") }, "\(name)")
     }
 }
 
@@ -396,8 +450,11 @@ extension ShippedModelTests {
         job.operationTarget = try OperationSetup.prepare(job)
         // Two bookmarks in every folder, added as an app's other screen would.
         let db = try Database(path: store)
-        try db.execute("INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) SELECT Z_PK, 2, 1, 'a', Z_PK FROM ZFOLDER")
-        try db.execute("INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) SELECT Z_PK + 1000, 2, 1, 'b', Z_PK FROM ZFOLDER")
+        try db.execute(
+            "INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) SELECT Z_PK, 2, 1, 'a', Z_PK FROM ZFOLDER")
+        try db.execute(
+            "INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) SELECT Z_PK + 1000, 2, 1, 'b', Z_PK FROM ZFOLDER"
+        )
         job.prepared = try strategy.setUp(job)
         let counters = try strategy.run(job)
         job.prepared = nil
@@ -405,11 +462,14 @@ extension ShippedModelTests {
         let problems = try OperationSetup.problems(job, target, counters: counters)
         #expect(problems.isEmpty, "\(name): \(problems)")
         #expect(try db.scalarInt("SELECT count(*) FROM ZBOOKMARK") == 2 * (200 - target.expected), "\(name)")
-        #expect(try db.scalarInt("SELECT count(*) FROM ZBOOKMARK WHERE ZFOLDER NOT IN (SELECT Z_PK FROM ZFOLDER)") == 0, "\(name)")
+        #expect(
+            try db.scalarInt("SELECT count(*) FROM ZBOOKMARK WHERE ZFOLDER NOT IN (SELECT Z_PK FROM ZFOLDER)") == 0,
+            "\(name)")
         // A bookmark left behind by a delete that ignored the rule is an orphan the check names.
         try db.execute("INSERT INTO ZBOOKMARK (Z_PK, Z_ENT, Z_OPT, ZURL, ZFOLDER) VALUES (5000, 2, 1, 'x', 999999)")
-        #expect(try OperationSetup.problems(job, target, counters: counters)
-                    .contains("1 Bookmark rows point at a deleted Folder (Bookmark.folder)"), "\(name)")
+        #expect(
+            try OperationSetup.problems(job, target, counters: counters)
+                .contains("1 Bookmark rows point at a deleted Folder (Bookmark.folder)"), "\(name)")
     }
 }
 
@@ -455,12 +515,16 @@ extension ShippedModelTests {
             #expect(v.pairs == 3 * v.storeRows, "\(name): \(v)")
             #expect(v.problems(strategy.expectations).isEmpty, "\(name): \(v.problems(strategy.expectations))")
         } else {
-            #expect(v.badPairs > 0 && v.problems(strategy.expectations).isEmpty, "\(name): what it leaves out is by design: \(v)")
+            #expect(
+                v.badPairs > 0 && v.problems(strategy.expectations).isEmpty,
+                "\(name): what it leaves out is by design: \(v)")
         }
         let db = try Database(path: path)
         #expect(try db.scalarInt("SELECT count(*) FROM ZTAG") <= 12, "\(name)")
         if !strategy.isLimit && strategy.expectations.linked {
-            #expect(sql.contains("INSERT OR REPLACE INTO Z_1TAGS(Z_1PRODUCTS, Z_2TAGS) VALUES (?, ?)"), "\(name): \(sql.filter { $0.contains("Z_1TAGS") }.prefix(3))")
+            #expect(
+                sql.contains("INSERT OR REPLACE INTO Z_1TAGS(Z_1PRODUCTS, Z_2TAGS) VALUES (?, ?)"),
+                "\(name): \(sql.filter { $0.contains("Z_1TAGS") }.prefix(3))")
         }
     }
 }

@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// Runs a strategy in-process on a temporary store and verifies the store as the reporter does.
@@ -15,9 +16,11 @@ struct Outcome {
     var objects: ObjectCounts
 }
 
-func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, writers: Int = 3, batchSize: Int? = 100,
-         scenario: WriterScenario = .split, dataset: Dataset = .expenses, history: Bool = false,
-         addConstraint: [String]? = nil, updateRate: Double = WorkloadSpec.defaultUpdateRate) throws -> Outcome {
+func run(
+    _ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, writers: Int = 3, batchSize: Int? = 100,
+    scenario: WriterScenario = .split, dataset: Dataset = .expenses, history: Bool = false,
+    addConstraint: [String]? = nil, updateRate: Double = WorkloadSpec.defaultUpdateRate
+) throws -> Outcome {
     ConcurrencyDebug.isEnabled = true
     var spec = WorkloadSpec()
     spec.rows = rows
@@ -37,13 +40,16 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     job.configuration.model.addedConstraint = addConstraint
     let counters = try strategy.run(job)
     let verification = try job.verifyStore()
-    return Outcome(counters: counters, verification: verification, sql: job.counters.snapshot(),
-                   objects: job.objectCounts(since: ObjectWork()))
+    return Outcome(
+        counters: counters, verification: verification, sql: job.counters.snapshot(),
+        objects: job.objectCounts(since: ObjectWork()))
 }
 
 @Suite struct StrategyCatalogueTests {
-    static let catalogue = StrategyRegistry.all.filter { $0.operation == .import && !["raw-sqlite", "batch-insert-only"].contains($0.name) }
-        .map(\.name)
+    static let catalogue = StrategyRegistry.all.filter {
+        $0.operation == .import && !["raw-sqlite", "batch-insert-only"].contains($0.name)
+    }
+    .map(\.name)
 
     @Test(arguments: catalogue)
     func leavesEveryRecordLinkedAndNothingLost(name: String) throws {
@@ -61,7 +67,8 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     @Test(arguments: ["one-writer", "find-or-create", "find-or-create-per-row", "batch", "context-reset", "prefetch"])
     func photosToo(name: String) throws {
         let strategy = StrategyRegistry.strategy(named: name)!
-        let o = try run(strategy, rows: 200, dataset: .photos, addConstraint: strategy.keyNeed == .uniqueness ? ["remoteURL"] : nil)
+        let o = try run(
+            strategy, rows: 200, dataset: .photos, addConstraint: strategy.keyNeed == .uniqueness ? ["remoteURL"] : nil)
         #expect(o.verification.lost == 0 && o.verification.duplicates == 0 && o.verification.badLinks == 0)
     }
 
@@ -87,7 +94,7 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
         #expect(raw.verification.duplicates == 120 && raw.verification.lost == 0 && raw.verification.badLinks == 0)
         let bare = try run(BatchInsertOnlyStrategy(), dataset: .photos)
         #expect(bare.verification.duplicates == 120 && bare.verification.lost == 0)
-        #expect(bare.verification.badLinks == 600)       // a batch insert relates nothing
+        #expect(bare.verification.badLinks == 600)   // a batch insert relates nothing
         let constrained = try run(BatchInsertOnlyStrategy())
         #expect(constrained.verification.duplicates == 0 && constrained.verification.storeRows == 480)
         #expect(constrained.verification.badLinks == 480)
@@ -106,8 +113,9 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
 /// keys and looks each up before any writer saves.
 @Suite struct WriterRaceTests {
     @Test func manyWritersDuplicateEveryKeyOncePerExtraWriter() throws {
-        let o = try run(ManyWritersStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
-                        scenario: .sameKeysForEveryWriter, dataset: .photos)
+        let o = try run(
+            ManyWritersStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+            scenario: .sameKeysForEveryWriter, dataset: .photos)
         #expect(o.verification.duplicates == 400)
         #expect(o.verification.lost == 0)
     }
@@ -116,14 +124,16 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     /// the writers' merge policy resolves the conflicts, whichever idiom races.
     @Test(arguments: ["many-writers", "many-writers-constrained"])
     func theModelsConstraintPreventsThem(name: String) throws {
-        let o = try run(StrategyRegistry.strategy(named: name)!, rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
-                        scenario: .sameKeysForEveryWriter)
+        let o = try run(
+            StrategyRegistry.strategy(named: name)!, rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+            scenario: .sameKeysForEveryWriter)
         #expect(o.verification.duplicates == 0 && o.verification.lost == 0 && o.verification.storeRows == 200)
     }
 
     @Test func theConstraintPreventsThem() throws {
-        let o = try run(ManyWritersConstrainedStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
-                        scenario: .sameKeysForEveryWriter)
+        let o = try run(
+            ManyWritersConstrainedStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+            scenario: .sameKeysForEveryWriter)
         #expect(o.verification.duplicates == 0 && o.verification.lost == 0 && o.verification.badLinks == 0)
         #expect((o.counters.conflicts ?? 0) >= 400)
     }
@@ -131,17 +141,21 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
     /// Apple's efficient find-or-create does not close the race (issue 42, item 3): three
     /// writers that each fetch their batch's keys before any saves each insert all 200.
     @Test func findOrCreateWritersDuplicateEveryKeyOncePerExtraWriter() throws {
-        let o = try run(FindOrCreateWritersStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
-                        scenario: .sameKeysForEveryWriter, dataset: .photos)
-        #expect(o.verification.duplicates == 400 && o.verification.lost == 0 && o.verification.storeRows == 600, "\(o.verification)")
+        let o = try run(
+            FindOrCreateWritersStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+            scenario: .sameKeysForEveryWriter, dataset: .photos)
+        #expect(
+            o.verification.duplicates == 400 && o.verification.lost == 0 && o.verification.storeRows == 600,
+            "\(o.verification)")
         #expect(o.counters.saves == 3)
         let strategy = FindOrCreateWritersStrategy()
         #expect(strategy.demonstratedBug != nil && !strategy.expectations.uniqueKeys && strategy.keyNeed == .index)
     }
 
     @Test func oneWriterNeverMakesThem() throws {
-        let o = try run(OneWriterStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
-                        scenario: .sameKeysForEveryWriter)
+        let o = try run(
+            OneWriterStrategy(), rows: 200, dupRate: 0, writers: 3, batchSize: 1_000,
+            scenario: .sameKeysForEveryWriter)
         #expect(o.verification.duplicates == 0 && o.verification.lost == 0 && o.verification.storeRows == 200)
     }
 }
@@ -155,7 +169,8 @@ func run(_ strategy: any WriteStrategy, rows: Int = 600, dupRate: Double = 0.2, 
 
     @Test func prefetchLooksUpAboutOncePerBatch() throws {
         let o = try run(PrefetchStrategy())
-        let batches = 6, saves = o.counters.saves ?? 0
+        let batches = 6
+        let saves = o.counters.saves ?? 0
         // Every save reads Z_MAX (key reservation) and checks uniqueness: two selects that any
         // context strategy pays, and a third when it relates expenses to categories kept as
         // faults (their Z_OPT is read, together, before the save bumps it). What is left is the

@@ -4,6 +4,7 @@ import Report
 import SQLiteKit
 import Testing
 import Workload
+
 @testable import Strategies
 
 /// Every strategy writes the model's own store (issue 54, item 1; decision 0039): its indexes and
@@ -11,7 +12,8 @@ import Workload
 /// `--add-constraint`), never one a strategy adds or drops. Checked on the built-in datasets and
 /// three shipping apps' models, for every strategy the model does not refuse.
 @Suite(.serialized) struct TheModelsOwnStoreTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Corpus").standardized.path
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Corpus")
+        .standardized.path
 
     /// A model as a run names it, with the what-ifs.
     struct Case: CustomTestStringConvertible, Sendable {
@@ -24,7 +26,8 @@ import Workload
         var addIndex: AddedIndex?
         var addConstraint: [String]?
         var testDescription: String {
-            name + (addIndex.map { " --add-index \($0.text)" } ?? "") + (addConstraint.map { " --add-constraint \($0.joined(separator: "+"))" } ?? "")
+            name + (addIndex.map { " --add-index \($0.text)" } ?? "")
+                + (addConstraint.map { " --add-constraint \($0.joined(separator: "+"))" } ?? "")
         }
     }
 
@@ -34,12 +37,18 @@ import Workload
         Case(name: "photos", dataset: .photos),
         Case(name: "photos", dataset: .photos, addConstraint: ["remoteURL"]),
         Case(name: "woo OrderItem", model: woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID"),
-        Case(name: "woo OrderItem", model: woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID",
-             addIndex: AddedIndex(attributes: ["itemID"])),
-        Case(name: "woo OrderItem", model: woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID",
-             addIndex: AddedIndex(entity: "Order", attributes: ["orderID"]), addConstraint: ["itemID"]),
-        Case(name: "loopkit CachedGlucoseObject", model: "loopkit/Modelv4.xcdatamodel", entity: "CachedGlucoseObject", key: ["uuid"]),
-        Case(name: "amperfy Song", model: "amperfy/Amperfy v49.xcdatamodel", entity: "Song", key: ["id"], relationship: "album.id"),
+        Case(
+            name: "woo OrderItem", model: woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID",
+            addIndex: AddedIndex(attributes: ["itemID"])),
+        Case(
+            name: "woo OrderItem", model: woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID",
+            addIndex: AddedIndex(entity: "Order", attributes: ["orderID"]), addConstraint: ["itemID"]),
+        Case(
+            name: "loopkit CachedGlucoseObject", model: "loopkit/Modelv4.xcdatamodel", entity: "CachedGlucoseObject",
+            key: ["uuid"]),
+        Case(
+            name: "amperfy Song", model: "amperfy/Amperfy v49.xcdatamodel", entity: "Song", key: ["id"],
+            relationship: "album.id"),
     ]
 
     func configuration(_ c: Case, _ strategy: any WriteStrategy) -> RunConfiguration {
@@ -67,19 +76,24 @@ import Workload
     /// The indexes of `file` with the case's what-ifs, as Core Data creates them: what every
     /// store of the case must hold, computed from the model file, not from what a strategy ran.
     func expectedIndexes(_ c: Case, records: String) throws -> Set<String> {
-        var file = try c.model.map { try ModelFile.read(Self.corpus + "/" + $0) }
+        var file =
+            try c.model.map { try ModelFile.read(Self.corpus + "/" + $0) }
             ?? BundledModels.file(named: c.dataset.bundledModelName)
         if let constraint = c.addConstraint { file = file.adding(constraint: constraint, to: records) }
         if let index = c.addIndex { file = file.adding(index: index.attributes, to: index.entity ?? records) }
-        return Set(StoreSchema.createStatements(for: try file.model()).filter { $0.hasPrefix("CREATE") && $0.contains(" INDEX ") })
+        return Set(
+            StoreSchema.createStatements(for: try file.model()).filter {
+                $0.hasPrefix("CREATE") && $0.contains(" INDEX ")
+            })
     }
 
     /// The store's own indexes (history's, which `--history` adds to every strategy alike, aside).
     func storeIndexes(_ path: String) throws -> Set<String> {
         let db = try Database(path: path)
-        let s = try db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
-                               + "AND tbl_name NOT IN ('\(HistorySchema.transactionTable)', '\(HistorySchema.changeTable)', "
-                               + "'\(HistorySchema.stringTable)')")
+        let s = try db.prepare(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                + "AND tbl_name NOT IN ('\(HistorySchema.transactionTable)', '\(HistorySchema.changeTable)', "
+                + "'\(HistorySchema.stringTable)')")
         var found: Set<String> = []
         while try s.step() { found.insert(s.text(at: 0) ?? "") }
         return found
@@ -119,13 +133,18 @@ import Workload
     /// What the issue found, named: on WooCommerce's model no strategy adds the indexes the model
     /// lacks on the order item's and the order's keys; LoopKit's two unique indexes stay.
     @Test func theShippedModelsIndexesNamed() throws {
-        let woo = Case(name: "woo", model: Self.woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID")
+        let woo = Case(
+            name: "woo", model: Self.woo, entity: "OrderItem", key: ["itemID"], relationship: "order.orderID")
         let wooIndexes = try expectedIndexes(woo, records: "OrderItem").joined(separator: "\n")
         #expect(!wooIndexes.contains("ZITEMID") && !wooIndexes.contains("ZORDERID"))
         let added = Case(name: "woo", model: Self.woo, addIndex: AddedIndex(attributes: ["itemID"]))
-        #expect(try expectedIndexes(added, records: "OrderItem").contains("CREATE INDEX Z_OrderItem_byItemIDIndex ON ZORDERITEM (ZITEMID COLLATE BINARY ASC)"))
+        #expect(
+            try expectedIndexes(added, records: "OrderItem").contains(
+                "CREATE INDEX Z_OrderItem_byItemIDIndex ON ZORDERITEM (ZITEMID COLLATE BINARY ASC)"))
         let loop = Case(name: "loopkit", model: "loopkit/Modelv4.xcdatamodel")
-        let unique = try expectedIndexes(loop, records: "CachedGlucoseObject").filter { $0.contains("Z_CachedGlucoseObject_UNIQUE") }
+        let unique = try expectedIndexes(loop, records: "CachedGlucoseObject").filter {
+            $0.contains("Z_CachedGlucoseObject_UNIQUE")
+        }
         #expect(unique.count == 2, "\(unique)")
     }
 
@@ -135,7 +154,10 @@ import Workload
         let perRow = StrategyRegistry.strategy(named: "find-or-create-per-row")!
         let source = try ImportSource.resolve(configuration(c, perRow))
         #expect(source.scans(for: perRow).map(\.addIndex) == ["itemID", "Order.orderID"])
-        #expect(source.scans(for: StrategyRegistry.strategy(named: "find-or-create-cached")!).map(\.addIndex) == ["Order.orderID"])
+        #expect(
+            source.scans(for: StrategyRegistry.strategy(named: "find-or-create-cached")!).map(\.addIndex) == [
+                "Order.orderID"
+            ])
         #expect(source.scans(for: StrategyRegistry.strategy(named: "raw-sqlite")!).isEmpty)
         var indexed = c
         indexed.addIndex = AddedIndex(attributes: ["itemID"])

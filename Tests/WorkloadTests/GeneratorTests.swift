@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Workload
 
 @Suite struct GeneratorTests {
@@ -7,7 +8,10 @@ import Testing
 
     func spec(rows: Int, dupRate: Double = 0, seed: UInt64 = 7, dist: KeyDistribution = .uniform) -> WorkloadSpec {
         var s = WorkloadSpec()
-        s.rows = rows; s.dupRate = dupRate; s.seed = seed; s.keyDistribution = dist
+        s.rows = rows
+        s.dupRate = dupRate
+        s.seed = seed
+        s.keyDistribution = dist
         return s
     }
 
@@ -66,7 +70,12 @@ import Testing
         var issued = 0
         for i in 0..<plan.rows {
             let k = plan.keyIndex(at: i)
-            if plan.isRepeat(i) { #expect(k < issued) } else { #expect(k == issued); issued += 1 }
+            if plan.isRepeat(i) {
+                #expect(k < issued)
+            } else {
+                #expect(k == issued)
+                issued += 1
+            }
         }
         #expect(issued == plan.uniqueKeys)
     }
@@ -108,7 +117,8 @@ import Testing
         #expect(r.text(key).hasPrefix("ex-") && r.text(key).utf8.count == 15)
         let a = r.values.double(amount)
         #expect(a > 0 && a < 1_000 && (a * 100).rounded() == a * 100)
-        #expect(r.values.double(date) <= Generator.dateBase && r.values.double(date) > Generator.dateBase - 366 * 86_400)
+        #expect(
+            r.values.double(date) <= Generator.dateBase && r.values.double(date) > Generator.dateBase - 366 * 86_400)
         #expect(!r.text(note).isEmpty && !r.text(parent).isEmpty)
     }
 
@@ -124,15 +134,17 @@ import Testing
 
     /// Every type a model's attribute can have gets values of its kind, within its range.
     @Test func everyFieldTypeIsGenerated() {
-        var shape = RecordShape(entity: "Thing", fields: [
-            FieldSpec("id", .integer16, .key(prefix: "", suffix: "")),
-            FieldSpec("count", .integer32, .integer(minimum: -5, maximum: 5)),
-            FieldSpec("ratio", .real, .number(minimum: 0, maximum: 1)),
-            FieldSpec("flag", .bool, .share(0.5)),
-            FieldSpec("token", .uuid, .uuid),
-            FieldSpec("link", .text, .uri(prefix: "https://example.com/thing/")),
-            FieldSpec("body", .text, .text(minimum: 200, maximum: 600)),
-        ], key: [0], arrayName: "things")
+        var shape = RecordShape(
+            entity: "Thing",
+            fields: [
+                FieldSpec("id", .integer16, .key(prefix: "", suffix: "")),
+                FieldSpec("count", .integer32, .integer(minimum: -5, maximum: 5)),
+                FieldSpec("ratio", .real, .number(minimum: 0, maximum: 1)),
+                FieldSpec("flag", .bool, .share(0.5)),
+                FieldSpec("token", .uuid, .uuid),
+                FieldSpec("link", .text, .uri(prefix: "https://example.com/thing/")),
+                FieldSpec("body", .text, .text(minimum: 200, maximum: 600)),
+            ], key: [0], arrayName: "things")
         shape.targetField = 2
         var s = spec(rows: 5_000)
         s.keyOrder = .random
@@ -141,7 +153,9 @@ import Testing
         #expect(all.allSatisfy { $0.values.integer(0) >= 0 && $0.values.integer(0) <= Int64(Int16.max) })
         #expect(all.allSatisfy { (-5...5).contains($0.values.integer(1)) })
         #expect(all.allSatisfy { (0..<1).contains($0.values.double(2)) })
-        #expect(Set(all.map { $0.bytes(4, pool: nil) }).count == 5_000 && all.allSatisfy { $0.bytes(4, pool: nil).count == 16 })
+        #expect(
+            Set(all.map { $0.bytes(4, pool: nil) }).count == 5_000
+                && all.allSatisfy { $0.bytes(4, pool: nil).count == 16 })
         #expect(all.allSatisfy { $0.text(5).hasPrefix("https://example.com/thing/") })
         // Long texts leave the record's inline arena for a buffer of its own, and stay intact.
         #expect(all.allSatisfy { (200...600).contains($0.text(6).utf8.count) })
@@ -151,7 +165,9 @@ import Testing
 
 @Suite struct InlineTextTests {
     @Test func roundTripsAndCompares() {
-        let a = InlineText("Groceries")!, b = InlineText("Groceries")!, c = InlineText("Rent")!
+        let a = InlineText("Groceries")!
+        let b = InlineText("Groceries")!
+        let c = InlineText("Rent")!
         #expect(a == b && a != c && a.string == "Groceries")
         #expect(a.hashValue == b.hashValue)
         #expect(InlineText(String(repeating: "x", count: InlineText.capacity + 1)) == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workload
 
 @Suite struct ImportFileTests {
@@ -17,11 +18,16 @@ import Testing
 
     func spec(rows: Int = 2_000) -> WorkloadSpec {
         var s = WorkloadSpec()
-        s.rows = rows; s.dupRate = 0.2; s.seed = 5; s.payloadBytes = 40
+        s.rows = rows
+        s.dupRate = 0.2
+        s.seed = 5
+        s.payloadBytes = 40
         return s
     }
 
-    @Test(arguments: [("expenses", RecordFileFormat.json), ("expenses", .ndjson), ("photos", .json), ("photos", .ndjson)])
+    @Test(arguments: [
+        ("expenses", RecordFileFormat.json), ("expenses", .ndjson), ("photos", .json), ("photos", .ndjson),
+    ])
     func generateThenReadGivesTheSameRecords(dataset: String, format: RecordFileFormat) throws {
         let s = spec()
         let shape = dataset == "expenses" ? Shapes.expenses : Shapes.photos(payloadBytes: 40)
@@ -37,7 +43,8 @@ import Testing
             let g = generator.record(at: n)
             for f in shape.fields.indices {
                 switch shape.fields[f].type {
-                case .text, .bytes: #expect(r.bytes(f, pool: nil) == g.bytes(f, pool: generator.pool), "\(shape.fields[f].name)")
+                case .text, .bytes:
+                    #expect(r.bytes(f, pool: nil) == g.bytes(f, pool: generator.pool), "\(shape.fields[f].name)")
                 case .bool: #expect(r.values.bool(f) == g.values.bool(f))
                 default: #expect(r.values.double(f) == g.values.double(f), "\(shape.fields[f].name)")
                 }
@@ -48,8 +55,12 @@ import Testing
     }
 
     @Test func sameSpecSameBytes() throws {
-        let a = try write(spec(), Shapes.expenses, .json), b = try write(spec(), Shapes.expenses, .json)
-        defer { try? FileManager.default.removeItem(atPath: a); try? FileManager.default.removeItem(atPath: b) }
+        let a = try write(spec(), Shapes.expenses, .json)
+        let b = try write(spec(), Shapes.expenses, .json)
+        defer {
+            try? FileManager.default.removeItem(atPath: a)
+            try? FileManager.default.removeItem(atPath: b)
+        }
         #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
     }
 
@@ -75,7 +86,8 @@ import Testing
 
     @Test func malformedFilesNameTheRecordAndTheProblem() {
         #expect(read("")?.message.contains("empty") == true)
-        let type = read("{\"expenses\": [\n\(Self.good),\n" + Self.good.replacingOccurrences(of: "1.5", with: "\"1.5\"") + "]}")
+        let type = read(
+            "{\"expenses\": [\n\(Self.good),\n" + Self.good.replacingOccurrences(of: "1.5", with: "\"1.5\"") + "]}")
         #expect(type?.record == 2 && type?.message == "field \"amount\" must be a number, found a string")
         let missing = read(Self.good + "\n" + Self.good.replacingOccurrences(of: #""id": "a", "#, with: "") + "\n")
         #expect(missing?.record == 2 && missing?.message == "missing field \"id\" (the key)")
@@ -102,20 +114,25 @@ import Testing
 
     /// Records that parse as JSON but cannot be a record: each refused where it is.
     @Test func repeatedFieldsEmptyKeysAndAmountsBeyondCentsAreRefused() {
-        let twice = read(Self.good + "\n" + Self.good.replacingOccurrences(of: #""note": "x""#, with: #""id": "b", "note": "x""#) + "\n")
+        let twice = read(
+            Self.good + "\n" + Self.good.replacingOccurrences(of: #""note": "x""#, with: #""id": "b", "note": "x""#)
+                + "\n")
         #expect(twice?.record == 2 && twice?.message == "field \"id\" is given twice")
         let empty = read(Self.good.replacingOccurrences(of: #""id": "a""#, with: #""id": """#))
         #expect(empty?.record == 1 && empty?.message.contains("\"id\" is empty") == true)
         let huge = read(Self.good.replacingOccurrences(of: "1.5", with: "1e300"))
-        #expect(huge?.record == 1 && huge?.message.contains("\"amount\"") == true && huge?.message.contains("cents") == true)
+        #expect(
+            huge?.record == 1 && huge?.message.contains("\"amount\"") == true && huge?.message.contains("cents") == true
+        )
         #expect(read(Self.good.replacingOccurrences(of: "1.5", with: "-90071992547409.92")) == nil)
         let photo = #"{"remoteURL": "", "imageData": "", "isSeen": false, "albumName": "a"}"#
         #expect(read(photo, shape: Shapes.photos())?.message.contains("\"remoteURL\" is empty") == true)
     }
 
     @Test func unknownFieldsAreSkippedAndEscapesDecoded() throws {
-        let text = #"{"id": "a\"b", "extra": {"x": [1, "]"]}, "amount": -2e1, "date": "2025-01-01T00:00:00.250+01:00", "# +
-            #""note": "caf\u00e9 \ud83d\ude00", "categoryName": "c"}"#
+        let text =
+            #"{"id": "a\"b", "extra": {"x": [1, "]"]}, "amount": -2e1, "date": "2025-01-01T00:00:00.250+01:00", "#
+            + #""note": "caf\u00e9 \ud83d\ude00", "categoryName": "c"}"#
         let path = NSTemporaryDirectory() + "escapes-\(UUID().uuidString).ndjson"
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -130,12 +147,14 @@ import Testing
 
     /// A date given as a number is seconds since 1970: the same instant as its ISO 8601 text.
     @Test func datesAsUnixSecondsAreTheSameInstant() throws {
-        let text = Self.good + "\n" + Self.good.replacingOccurrences(of: #""2025-01-01T00:00:00Z""#, with: "1735689600") + "\n"
+        let text =
+            Self.good + "\n" + Self.good.replacingOccurrences(of: #""2025-01-01T00:00:00Z""#, with: "1735689600") + "\n"
         let path = NSTemporaryDirectory() + "dates-\(UUID().uuidString).ndjson"
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try RecordFileReader(path: path, shape: Shapes.expenses)
-        var a = Record(), b = Record()
+        var a = Record()
+        var b = Record()
         #expect(try reader.next(into: &a) && reader.next(into: &b))
         #expect(a.values.double(1) == b.values.double(1) && a.values.double(1) == 757_382_400)
     }
@@ -174,7 +193,8 @@ import Testing
     @Test(arguments: [0.8, 1.1, 2.0])
     func frequenciesFollowTheory(s: Double) {
         let sampler = ZipfSampler(s: s)
-        let n = 100, draws = 1_000_000
+        let n = 100
+        let draws = 1_000_000
         var counts = [Int](repeating: 0, count: n + 1)
         for i in 0..<draws {
             let h = Mixing.hash(42, UInt64(i))
@@ -191,9 +211,12 @@ import Testing
 
     @Test func zipfRepeatsFavourTheOldestKeys() {
         var s = WorkloadSpec()
-        s.rows = 20_000; s.dupRate = 0.5; s.keyDistribution = .zipf(s: 1.2)
+        s.rows = 20_000
+        s.dupRate = 0.5
+        s.keyDistribution = .zipf(s: 1.2)
         let plan = s.keyPlan
-        var first = 0, repeats = 0
+        var first = 0
+        var repeats = 0
         for i in 0..<s.rows where plan.isRepeat(i) {
             repeats += 1
             if plan.keyIndex(at: i) == 0 { first += 1 }
@@ -210,11 +233,13 @@ import Testing
         let record = #"{"id": "a", "amount": 1.5, "date": "2020-02-19", "note": "x", "categoryName": "Rent"}"#
         let path = NSTemporaryDirectory() + "feed-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try (#"{"name": "Feed", "meta": {"tags": ["]", {"x": 1}], "a/b": {"expenses": ["# + record + ", " + record
-             + #"], "after": [1]}}, "tail": null}"#).write(toFile: path, atomically: true, encoding: .utf8)
+        try
+            (#"{"name": "Feed", "meta": {"tags": ["]", {"x": 1}], "a/b": {"expenses": ["# + record + ", " + record
+            + #"], "after": [1]}}, "tail": null}"#).write(toFile: path, atomically: true, encoding: .utf8)
         func count(_ input: String) throws -> Int {
             let reader = try RecordFileReader(path: input, shape: Shapes.expenses)
-            var r = Record(), n = 0
+            var r = Record()
+            var n = 0
             while try reader.next(into: &r) { n += 1 }
             return n
         }
@@ -222,7 +247,10 @@ import Testing
         #expect(throws: ImportError.self) { try count(path + "#/meta/nothing") }
         #expect(throws: ImportError.self) { try count(path + "#/name") }
         #expect(throws: ImportError.self) { try count(path + "#meta") }
-        #expect(try RecordFileReader.header(of: path + "#/meta/a~1b/expenses").firstMembers == ["id", "amount", "date", "note", "categoryName"])
+        #expect(
+            try RecordFileReader.header(of: path + "#/meta/a~1b/expenses").firstMembers == [
+                "id", "amount", "date", "note", "categoryName",
+            ])
     }
 
     /// A related object named by a nested object, as feeds nest them (issue 28): its key is read
@@ -263,8 +291,9 @@ import Testing
         func read(_ shape: RecordShape) throws -> Record {
             let path = NSTemporaryDirectory() + "geojson-\(UUID().uuidString).json"
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try (#"{"features": [{"type": "Feature", "id": "a", "note": "x", "categoryName": "Rent", "#
-                 + #""properties": {"mag": 2.5, "place": "somewhere", "time": 1700000000123}, "geometry": {"coordinates": [1, 2]}}]}"#)
+            try
+                (#"{"features": [{"type": "Feature", "id": "a", "note": "x", "categoryName": "Rent", "#
+                + #""properties": {"mag": 2.5, "place": "somewhere", "time": 1700000000123}, "geometry": {"coordinates": [1, 2]}}]}"#)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             let reader = try RecordFileReader(path: path + "#/features", shape: shape)
             var r = Record()
@@ -275,7 +304,9 @@ import Testing
         #expect(r.values.double(0) == 2.5)
         #expect(r.values.double(1) == 1_700_000_000.123 - RecordFileReader.unixEpochSinceReferenceDate)
         shape.fields[1].unitsPerSecond = nil
-        #expect { try read(shape) } throws: { "\($0)".contains("is 1700000000123, which as seconds since 1970 is in the year 55840") }
+        #expect { try read(shape) } throws: {
+            "\($0)".contains("is 1700000000123, which as seconds since 1970 is in the year 55840")
+        }
     }
 
     /// A feed's JSON array or object for a bytes attribute (an app's screenshot URLs, given where
@@ -285,7 +316,9 @@ import Testing
         func read(_ imageData: String) throws -> Record {
             let path = NSTemporaryDirectory() + "json-bytes-\(UUID().uuidString).json"
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let json = #"{"photos": [{"imageData": "# + imageData + #", "isSeen": false, "remoteURL": "https://a/1", "albumName": "x"}]}"#
+            let json =
+                #"{"photos": [{"imageData": "# + imageData
+                + #", "isSeen": false, "remoteURL": "https://a/1", "albumName": "x"}]}"#
             try json.write(toFile: path, atomically: true, encoding: .utf8)
             let reader = try RecordFileReader(path: path, shape: Shapes.photos())
             var r = Record()
@@ -297,7 +330,9 @@ import Testing
         #expect(try read(#"{"k": []}"#).bytes(0, pool: nil) == Array(#"{"k": []}"#.utf8))
         #expect(try read(#""AAEC""#).bytes(0, pool: nil) == [0, 1, 2])
         #expect { try read("12") } throws: { "\($0)".contains("must be a string, found a number") }
-        #expect { try read(#""%%""#) } throws: { "\($0)".contains("neither a UUID, base64 text nor a JSON array or object") }
+        #expect { try read(#""%%""#) } throws: {
+            "\($0)".contains("neither a UUID, base64 text nor a JSON array or object")
+        }
     }
 
     /// Records nested in their related objects' to-many, as feeds publish them (issue 28, item 4):
@@ -309,26 +344,37 @@ import Testing
         var shape = Shapes.expenses
         shape.fields[4].container = .init(name: "category", member: "name", only: false)
         shape.parentCollection = "expenses"
-        func read(_ text: String, _ pointer: String, ndjson: Bool = false) throws -> [(id: String, category: String, parent: Int)] {
+        func read(_ text: String, _ pointer: String, ndjson: Bool = false) throws -> [(
+            id: String, category: String, parent: Int
+        )] {
             let path = NSTemporaryDirectory() + "holders-\(UUID().uuidString)." + (ndjson ? "ndjson" : "json")
             defer { try? FileManager.default.removeItem(atPath: path) }
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let reader = try RecordFileReader(path: path + "#" + pointer, shape: shape)
-            var r = Record(), out: [(String, String, Int)] = []
+            var r = Record()
+            var out: [(String, String, Int)] = []
             while try reader.next(into: &r) { out.append((r.text(2), r.text(4), r.parentIndex)) }
             #expect(reader.recordNumber == out.count)
             return out
         }
         let expense = { (id: String) in #"{"id": "\#(id)", "amount": 1.5, "date": "2020-02-19", "note": "x"}"# }
-        let feed = #"{"name": "Feed", "categories": [{"name": "Rent", "color": 3, "expenses": ["# + expense("a") + ", " + expense("b")
+        let feed =
+            #"{"name": "Feed", "categories": [{"name": "Rent", "color": 3, "expenses": ["# + expense("a") + ", "
+            + expense("b")
             + #"]}, {"expenses": [], "name": "Empty"}, {"name": "Food", "expenses": null}, {"name": "Bare"}, "#
-            + #"{"expenses": ["# + expense("c") + #"], "name": "Fuel"}, {"name": "Rent", "expenses": ["# + expense("d") + "]}]}"
+            + #"{"expenses": ["# + expense("c") + #"], "name": "Fuel"}, {"name": "Rent", "expenses": ["# + expense("d")
+            + "]}]}"
         let records = try read(feed, "/categories/*/expenses")
-        #expect(records.map(\.id) == ["a", "b", "c", "d"] && records.map(\.category) == ["Rent", "Rent", "Fuel", "Rent"]
+        #expect(
+            records.map(\.id) == ["a", "b", "c", "d"] && records.map(\.category) == ["Rent", "Rent", "Fuel", "Rent"]
                 && records.map(\.parent) == [0, 0, 1, 0], "\(records)")
-        let lines = #"{"name": "Rent", "expenses": ["# + expense("a") + "]}\n" + #"{"expenses": ["# + expense("b") + #"], "name": "Fuel"}"# + "\n"
+        let lines =
+            #"{"name": "Rent", "expenses": ["# + expense("a") + "]}\n" + #"{"expenses": ["# + expense("b")
+            + #"], "name": "Fuel"}"# + "\n"
         #expect(try read(lines, "/*/expenses", ndjson: true).map(\.category) == ["Rent", "Fuel"])
-        #expect { try read(#"{"categories": [{"expenses": ["# + expense("a") + "]}]}", "/categories/*/expenses") } throws: {
+        #expect {
+            try read(#"{"categories": [{"expenses": ["# + expense("a") + "]}]}", "/categories/*/expenses")
+        } throws: {
             "\($0)".contains("/categories/0: missing member \"name\" (the key of the Category its records relate to)")
         }
         #expect { try read(feed, "/categories/*/items") } throws: { "\($0)".contains("give …/*/expenses") }

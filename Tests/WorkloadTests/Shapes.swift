@@ -5,13 +5,15 @@
 enum Shapes {
     /// Expense(amount, date, externalID, note) → Category(name), fields in column order.
     static let expenses: RecordShape = {
-        var shape = RecordShape(entity: "Expense", fields: [
-            FieldSpec("amount", .real, .cents(minimum: 1, maximum: 99_999)),
-            FieldSpec("date", .date, .pastYear),
-            FieldSpec("externalID", .text, .key(prefix: "ex-", suffix: ""), fileName: "id"),
-            FieldSpec("note", .text, .words),
-            FieldSpec("name", .text, .parentKey(names: .categories), fileName: "categoryName"),
-        ], key: [2], arrayName: "expenses")
+        var shape = RecordShape(
+            entity: "Expense",
+            fields: [
+                FieldSpec("amount", .real, .cents(minimum: 1, maximum: 99_999)),
+                FieldSpec("date", .date, .pastYear),
+                FieldSpec("externalID", .text, .key(prefix: "ex-", suffix: ""), fileName: "id"),
+                FieldSpec("note", .text, .words),
+                FieldSpec("name", .text, .parentKey(names: .categories), fileName: "categoryName"),
+            ], key: [2], arrayName: "expenses")
         shape.parentKey = [4]
         shape.parentEntity = "Category"
         shape.targetField = 1
@@ -21,12 +23,14 @@ enum Shapes {
 
     /// Photo(imageData, isSeen, remoteURL) → Album(name).
     static func photos(payloadBytes: Int = 100) -> RecordShape {
-        var shape = RecordShape(entity: "Photo", fields: [
-            FieldSpec("imageData", .bytes, .payload(bytes: payloadBytes)),
-            FieldSpec("isSeen", .bool, .share(0.1)),
-            FieldSpec("remoteURL", .text, .key(prefix: "https://img.example.com/p/", suffix: ".jpg")),
-            FieldSpec("name", .text, .parentKey(names: .albums), fileName: "albumName"),
-        ], key: [2], arrayName: "photos")
+        var shape = RecordShape(
+            entity: "Photo",
+            fields: [
+                FieldSpec("imageData", .bytes, .payload(bytes: payloadBytes)),
+                FieldSpec("isSeen", .bool, .share(0.1)),
+                FieldSpec("remoteURL", .text, .key(prefix: "https://img.example.com/p/", suffix: ".jpg")),
+                FieldSpec("name", .text, .parentKey(names: .albums), fileName: "albumName"),
+            ], key: [2], arrayName: "photos")
         shape.parentKey = [3]
         shape.parentEntity = "Album"
         return shape

@@ -18,9 +18,13 @@ struct OptionSpec: Sendable {
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help, defaultText: nil)
     }
-    static func option(_ name: String, _ value: String, _ help: String, default defaultText: String? = nil,
-                       implied: String? = nil, completions: [String]? = nil) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help, defaultText: defaultText, impliedValue: implied, completions: completions)
+    static func option(
+        _ name: String, _ value: String, _ help: String, default defaultText: String? = nil,
+        implied: String? = nil, completions: [String]? = nil
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, value: value, help: help, defaultText: defaultText, impliedValue: implied,
+            completions: completions)
     }
 }
 
@@ -43,7 +47,8 @@ struct Arguments {
             i += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 if argument.hasPrefix("-") && argument.count > 1 {
-                    throw CommandError.usage("\(command): unknown option '\(argument)'; see 'loadgen \(command) --help'")
+                    throw CommandError.usage(
+                        "\(command): unknown option '\(argument)'; see 'loadgen \(command) --help'")
                 }
                 positional.append(argument)
                 continue
@@ -56,7 +61,8 @@ struct Arguments {
             }
             guard let spec = byName[name] else {
                 let hint = Self.closest(to: name, in: specs.map(\.name)).map { "; did you mean \($0)?" } ?? ""
-                throw CommandError.usage("\(command): unknown option '\(name)'\(hint) (see 'loadgen \(command) --help')")
+                throw CommandError.usage(
+                    "\(command): unknown option '\(name)'\(hint) (see 'loadgen \(command) --help')")
             }
             if spec.value == nil {
                 guard inline == nil else { throw CommandError.usage("\(command): \(name) takes no value") }
@@ -89,8 +95,9 @@ struct Arguments {
     func int(_ name: String, default fallback: Int? = nil, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = values[name] else { return fallback }
         guard let value = Self.parseInt(text), range.contains(value) else {
-            throw CommandError.usage("\(command): \(name) expects a whole number from \(range.lowerBound) to "
-                                     + "\(range.upperBound), got '\(text)'")
+            throw CommandError.usage(
+                "\(command): \(name) expects a whole number from \(range.lowerBound) to "
+                    + "\(range.upperBound), got '\(text)'")
         }
         return value
     }
@@ -103,14 +110,17 @@ struct Arguments {
         let unit = text.last.flatMap { units[$0] }
         let number = Double(unit == nil ? Substring(text) : text.dropLast())
         guard let number, number.isFinite, (1...86_400).contains(number * (unit ?? 1)) else {
-            throw CommandError.usage("\(command): \(name) expects a duration from 1s to 24h (90s, 5m, 1h), got '\(text)'")
+            throw CommandError.usage(
+                "\(command): \(name) expects a duration from 1s to 24h (90s, 5m, 1h), got '\(text)'")
         }
         return number * (unit ?? 1)
     }
 
     /// A number in `range`, or the default when absent. `upperOpen` excludes the upper bound.
-    func double(_ name: String, default fallback: Double? = nil, in range: ClosedRange<Double>,
-                upperOpen: Bool = false, describe: String? = nil) throws -> Double? {
+    func double(
+        _ name: String, default fallback: Double? = nil, in range: ClosedRange<Double>,
+        upperOpen: Bool = false, describe: String? = nil
+    ) throws -> Double? {
         guard let text = values[name] else { return fallback }
         let value = Double(text)
         guard let value, value.isFinite, range.contains(value), !(upperOpen && value == range.upperBound) else {
@@ -124,7 +134,8 @@ struct Arguments {
     func choice(_ name: String, _ choices: [String], default fallback: String) throws -> String {
         guard let text = values[name] else { return fallback }
         guard choices.contains(text) else {
-            throw CommandError.usage("\(command): \(name) expects one of \(choices.joined(separator: "|")), got '\(text)'")
+            throw CommandError.usage(
+                "\(command): \(name) expects one of \(choices.joined(separator: "|")), got '\(text)'")
         }
         return text
     }
@@ -135,7 +146,8 @@ struct Arguments {
     /// Refuses words that are not options, for a command that takes none.
     func refusePositional() throws {
         if let word = positional.first {
-            throw CommandError.usage("\(command): unexpected argument '\(word)'; options start with -- (see 'loadgen \(command) --help')")
+            throw CommandError.usage(
+                "\(command): unexpected argument '\(word)'; options start with -- (see 'loadgen \(command) --help')")
         }
     }
 
@@ -150,7 +162,8 @@ enum Help {
         let width = (specs.map { $0.name.count + ($0.value.map { $0.count + 3 } ?? 0) } + ["--help".count]).max()!
         for spec in specs {
             let left = spec.name + (spec.value.map { spec.impliedValue == nil ? " " + $0 : " [" + $0 + "]" } ?? "")
-            text += "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help
+            text +=
+                "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help
                 + (spec.defaultText.map { " (default: \($0))" } ?? "") + "\n"
         }
         text += "  " + "--help".padding(toLength: width + 2, withPad: " ", startingAt: 0) + "show this help\n"

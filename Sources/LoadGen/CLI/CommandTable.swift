@@ -26,27 +26,42 @@ struct CommandEntry: Sendable {
 /// or an option another knows (swift-argument-parser's convention).
 enum CommandTable {
     static let all: [CommandEntry] = [
-        CommandEntry(name: "run", summary: "run strategies and record time, memory, SQL and store checks",
-                     specs: { RunPlan.specs + Suite.specs }, main: RunCommand.main),
-        CommandEntry(name: "list", summary: "list strategies and datasets", specs: { ListCommand.specs }, main: ListCommand.main),
-        CommandEntry(name: "generate", summary: "write a dataset as a JSON or NDJSON import file",
-                     specs: { GenerateCommand.specs }, main: GenerateCommand.main),
-        CommandEntry(name: "compare", summary: "compare results with a baseline (the nightly gate); exit 1 on a regression",
-                     specs: { CompareCommand.specs }, main: { CompareCommand.main($0) }, operands: .files),
-        CommandEntry(name: "ab", summary: "judge timing against a base revision built here: paired, interleaved runs (the A/B gate)",
-                     specs: { ABCommand.specs }, main: ABCommand.main),
-        CommandEntry(name: "plot", summary: "draw the charts of results files with gnuplot (plots.gnuplot)",
-                     specs: { PlotCommand.specs }, main: PlotCommand.main, operands: .files),
-        CommandEntry(name: "report", summary: "write a design-review page: summary, ranking, charts, store checks, how to reproduce",
-                     specs: { ReportCommand.specs }, main: ReportCommand.main, operands: .files),
-        CommandEntry(name: "export", summary: "write results in another format: the summaries again, or a benchmark dashboard's JSON",
-                     specs: { ExportCommand.specs }, main: ExportCommand.main, operands: .files),
-        CommandEntry(name: "verdict", summary: "render the pull-request gate's verdict from compare's and ab's JSON: a comment, or annotations",
-                     specs: { VerdictCommand.specs }, main: VerdictCommand.main),
-        CommandEntry(name: "completions", summary: "print shell completions: loadgen completions bash|zsh|fish",
-                     specs: { [] }, main: Completions.main, operands: .words(Completions.shells)),
-        CommandEntry(name: "man", summary: "print the manual page (roff): loadgen man > loadgen.1",
-                     specs: { [] }, main: ManualPage.main),
+        CommandEntry(
+            name: "run", summary: "run strategies and record time, memory, SQL and store checks",
+            specs: { RunPlan.specs + Suite.specs }, main: RunCommand.main),
+        CommandEntry(
+            name: "list", summary: "list strategies and datasets", specs: { ListCommand.specs }, main: ListCommand.main),
+        CommandEntry(
+            name: "generate", summary: "write a dataset as a JSON or NDJSON import file",
+            specs: { GenerateCommand.specs }, main: GenerateCommand.main),
+        CommandEntry(
+            name: "compare", summary: "compare results with a baseline (the nightly gate); exit 1 on a regression",
+            specs: { CompareCommand.specs }, main: { CompareCommand.main($0) }, operands: .files),
+        CommandEntry(
+            name: "ab",
+            summary: "judge timing against a base revision built here: paired, interleaved runs (the A/B gate)",
+            specs: { ABCommand.specs }, main: ABCommand.main),
+        CommandEntry(
+            name: "plot", summary: "draw the charts of results files with gnuplot (plots.gnuplot)",
+            specs: { PlotCommand.specs }, main: PlotCommand.main, operands: .files),
+        CommandEntry(
+            name: "report",
+            summary: "write a design-review page: summary, ranking, charts, store checks, how to reproduce",
+            specs: { ReportCommand.specs }, main: ReportCommand.main, operands: .files),
+        CommandEntry(
+            name: "export",
+            summary: "write results in another format: the summaries again, or a benchmark dashboard's JSON",
+            specs: { ExportCommand.specs }, main: ExportCommand.main, operands: .files),
+        CommandEntry(
+            name: "verdict",
+            summary: "render the pull-request gate's verdict from compare's and ab's JSON: a comment, or annotations",
+            specs: { VerdictCommand.specs }, main: VerdictCommand.main),
+        CommandEntry(
+            name: "completions", summary: "print shell completions: loadgen completions bash|zsh|fish",
+            specs: { [] }, main: Completions.main, operands: .words(Completions.shells)),
+        CommandEntry(
+            name: "man", summary: "print the manual page (roff): loadgen man > loadgen.1",
+            specs: { [] }, main: ManualPage.main),
     ]
 
     static func named(_ name: String) -> CommandEntry? { all.first { $0.name == name } }
@@ -76,9 +91,14 @@ enum CommandTable {
         if let entry = named(command) { return try entry.main(rest) }
         switch command {
         case ChildCommand.name: return ChildCommand.main(Array(arguments.dropFirst()))
-        case "--version", "version": print("loadgen \(LoadGen.version)"); return ExitCode.success
+        case "--version", "version":
+            print("loadgen \(LoadGen.version)")
+            return ExitCode.success
         case "--help", "-h", "help":
-            guard let topic = rest.first else { print(usage, terminator: ""); return ExitCode.success }
+            guard let topic = rest.first else {
+                print(usage, terminator: "")
+                return ExitCode.success
+            }
             guard let entry = named(topic) else {
                 throw CommandError.usage("help: unknown command '\(topic)'; expected \(names) (see 'loadgen --help')")
             }

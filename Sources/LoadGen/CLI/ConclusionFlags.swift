@@ -6,35 +6,45 @@ import Strategies
 /// limits a recommendation must respect, and the smallest difference worth reporting.
 enum ConclusionFlags {
     static let specs: [OptionSpec] = [
-        .option("--objective", "rate|rss|latency", "what the recommendation optimises: rows/s, peak RSS or p99 latency",
-                default: "rate"),
-        .option("--max-rss", "SIZE", "leave out of the recommendation what peaks above SIZE in bytes, by its median repetition; "
-                + "K, M and G are decimal, as every size loadgen prints (90M = 90 × 10⁶ = 90,000,000 bytes, not 90 MiB)"),
+        .option(
+            "--objective", "rate|rss|latency", "what the recommendation optimises: rows/s, peak RSS or p99 latency",
+            default: "rate"),
+        .option(
+            "--max-rss", "SIZE",
+            "leave out of the recommendation what peaks above SIZE in bytes, by its median repetition; "
+                + "K, M and G are decimal, as every size loadgen prints (90M = 90 × 10⁶ = 90,000,000 bytes, not 90 MiB)"
+        ),
         .option("--max-latency", "MS", "leave out of the recommendation what has a p99 latency above MS"),
-        .option("--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
-                default: "0.05"),
-        .option("--require", "unique,links,screen,objects,current,first-wins|none",
-                "what every recommended store must hold (default: what the workload needs: unique keys where keys repeat, "
-                    + "each key's last values where repeats change them (current), records linked to their parent, a current "
-                    + "screen with --view-context); objects: a read must return managed objects (a screen that edits or "
-                    + "follows saves); first-wins: the app keeps a key's first copy on purpose (current is not needed)"),
+        .option(
+            "--min-difference", "R", "the smallest difference a ranking reports; below it two read as equal",
+            default: "0.05"),
+        .option(
+            "--require", "unique,links,screen,objects,current,first-wins|none",
+            "what every recommended store must hold (default: what the workload needs: unique keys where keys repeat, "
+                + "each key's last values where repeats change them (current), records linked to their parent, a current "
+                + "screen with --view-context); objects: a read must return managed objects (a screen that edits or "
+                + "follows saves); first-wins: the app keeps a key's first copy on purpose (current is not needed)"),
     ]
 
     /// The options `a` gives, with the strategies' advice and the workload's columns.
     static func options(_ a: Arguments) throws -> ConclusionOptions {
         var options = ConclusionOptions()
-        let objective = try a.choice("--objective", ConclusionOptions.Objective.allCases.map(\.rawValue), default: "rate")
+        let objective = try a.choice(
+            "--objective", ConclusionOptions.Objective.allCases.map(\.rawValue), default: "rate")
         options.objective = ConclusionOptions.Objective(rawValue: objective)!
         if let text = a.string("--max-rss") {
             guard let bytes = bytes(text) else {
-                throw CommandError.usage("\(a.command): --max-rss expects a size in bytes with an optional K, M or G "
-                                         + "(200M, 1.5G; above 0, at most 1000000G), got '\(text)'")
+                throw CommandError.usage(
+                    "\(a.command): --max-rss expects a size in bytes with an optional K, M or G "
+                        + "(200M, 1.5G; above 0, at most 1000000G), got '\(text)'")
             }
             options.maxRSSBytes = bytes
         }
-        options.maxLatencyMilliseconds = try a.double("--max-latency", in: 0.001...1e9, describe: "milliseconds above 0")
-        options.minDifference = try a.double("--min-difference", default: ConclusionOptions.defaultMinDifference, in: 0...1,
-                                             describe: "a share from 0 to 1 (0.05: five percent)")!
+        options.maxLatencyMilliseconds = try a.double(
+            "--max-latency", in: 0.001...1e9, describe: "milliseconds above 0")
+        options.minDifference = try a.double(
+            "--min-difference", default: ConclusionOptions.defaultMinDifference, in: 0...1,
+            describe: "a share from 0 to 1 (0.05: five percent)")!
         (options.require, options.firstWins) = try require(a)
         options.fillFromCatalogue()
         return options
@@ -48,7 +58,6 @@ enum ConclusionFlags {
         return options
     }
 
-
     /// The word of `--require` that says the app keeps a key's first copy on purpose.
     static let firstWins = "first-wins"
 
@@ -61,7 +70,10 @@ enum ConclusionFlags {
         var set: Set<Requirement> = []
         var firstWins = false
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
-            if word == Self.firstWins { firstWins = true; continue }
+            if word == Self.firstWins {
+                firstWins = true
+                continue
+            }
             guard let requirement = Requirement(rawValue: String(word)) else {
                 throw CommandError.usage("\(a.command): --require: '\(word)' is not accepted; expects \(accepted)")
             }
@@ -79,7 +91,8 @@ enum ConclusionFlags {
     /// import's.
     /// Derived from the parameter table (`RunParameter.describesWorkload`), plus the two columns
     /// no flag of the table sets: the distinct keys the records hold and the import file.
-    static let workloadColumns: [String] = RunParameter.all.filter(\.describesWorkload).flatMap(\.columns) + ["unique_keys", "input"]
+    static let workloadColumns: [String] =
+        RunParameter.all.filter(\.describesWorkload).flatMap(\.columns) + ["unique_keys", "input"]
 
     /// "200M", "1.5G", "300000000" (decimal units, as the summaries print sizes).
     /// The largest size `--max-rss` takes (1000000G).
@@ -90,7 +103,10 @@ enum ConclusionFlags {
         var number = text.uppercased()
         if number.hasSuffix("B") { number.removeLast() }
         var scale = 1.0
-        if let unit = number.last, let factor = units[unit] { scale = factor; number.removeLast() }
+        if let unit = number.last, let factor = units[unit] {
+            scale = factor
+            number.removeLast()
+        }
         // Up to a petabyte: a larger limit holds nothing back, and past 2⁶³ it is no Int.
         guard let value = Double(number), value.isFinite, value > 0, value * scale <= maximumBytes else { return nil }
         return Int(value * scale)
@@ -116,7 +132,9 @@ extension ConclusionOptions {
         switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
         let unset = RunConfiguration()
         for parameter in RunParameter.all {
-            for (column, cell) in zip(parameter.columns, parameter.fields(of: unset)) { parameterDefaults[column] = cell }
+            for (column, cell) in zip(parameter.columns, parameter.fields(of: unset)) {
+                parameterDefaults[column] = cell
+            }
         }
     }
 }
@@ -134,14 +152,18 @@ extension ConclusionFlags {
     /// `run` parsed them; nil for a command that cannot be read (a suite line, a hand-made row).
     static func recorded(_ command: String) -> ConclusionOptions? {
         guard let words = Rerun.shellWords(command), words.count >= 2, words[0] == "loadgen", words[1] == "run",
-              !words.contains("--suite") else { return nil }
+            !words.contains("--suite")
+        else { return nil }
         var picked: [String] = []
         var i = 2
         while i < words.count {
             let name = String(words[i].split(separator: "=", maxSplits: 1).first ?? "")
             if names.contains(name) {
                 picked.append(words[i])
-                if !words[i].contains("="), i + 1 < words.count { picked.append(words[i + 1]); i += 1 }
+                if !words[i].contains("="), i + 1 < words.count {
+                    picked.append(words[i + 1])
+                    i += 1
+                }
             }
             i += 1
         }
@@ -153,7 +175,10 @@ extension ConclusionFlags {
     /// rows' invocations asked when they agree; else the defaults, and the groups that differ
     /// (empty when the options decide for every row).
     static func reading(_ a: Arguments, rows: [ResultRow])
-        throws -> (options: ConclusionOptions, differing: [(asked: String, options: ConclusionOptions, rows: [ResultRow])]) {
+        throws -> (
+            options: ConclusionOptions, differing: [(asked: String, options: ConclusionOptions, rows: [ResultRow])]
+        )
+    {
         if given(a) { return (try options(a), []) }
         let groups = byInvocation(rows)
         return groups.count == 1 ? (groups[0].options, []) : (try options(a), groups.count > 1 ? groups : [])
@@ -174,7 +199,11 @@ extension ConclusionFlags {
         if asked.count == 1, let (phrase, options) = cache.values.first { return [(phrase, options, rows)] }
         for row in rows {
             guard let (asked, options) = cache[row.identity.command] else { continue }
-            if let i = groups.firstIndex(where: { $0.asked == asked }) { groups[i].rows.append(row) } else { groups.append((asked, options, [row])) }
+            if let i = groups.firstIndex(where: { $0.asked == asked }) {
+                groups[i].rows.append(row)
+            } else {
+                groups.append((asked, options, [row]))
+            }
         }
         return groups
     }
@@ -185,7 +214,9 @@ extension ConclusionFlags {
         if options.objective != .rate { words.append("--objective \(options.objective.rawValue)") }
         if let rss = options.maxRSSBytes { words.append("--max-rss \(rss)") }
         if let latency = options.maxLatencyMilliseconds { words.append(String(format: "--max-latency %g", latency)) }
-        if options.minDifference != ConclusionOptions.defaultMinDifference { words.append(String(format: "--min-difference %g", options.minDifference)) }
+        if options.minDifference != ConclusionOptions.defaultMinDifference {
+            words.append(String(format: "--min-difference %g", options.minDifference))
+        }
         if options.require != nil || options.firstWins {
             let named = (options.require ?? []).sorted().map(\.rawValue) + (options.firstWins ? [firstWins] : [])
             words.append("--require " + (named.isEmpty ? "none" : named.joined(separator: ",")))

@@ -29,8 +29,11 @@ enum ExitCode {
     static let documented: [(code: Int32, name: String, meaning: String)] = [
         (success, "success", "done; compare and ab: nothing regressed"),
         (failure, "failure", "a repetition failed or crashed; compare and ab: a regression"),
-        (notJudged, "not judged", "compare and ab: part of what was given could not be judged (nothing in common, a "
-            + "configuration one side lacks, too few pairs)"),
+        (
+            notJudged, "not judged",
+            "compare and ab: part of what was given could not be judged (nothing in common, a "
+                + "configuration one side lacks, too few pairs)"
+        ),
         (usage, "EX_USAGE", "a command, flag or value is wrong: the message names the flag and what to type"),
         (dataError, "EX_DATAERR", "an input file is malformed (a results file, a model, an import file)"),
         (noInput, "EX_NOINPUT", "an input file does not exist or cannot be read"),

@@ -12,15 +12,19 @@ import Report
 /// repetition without limits, and `--shard K/N` picking its K-th configuration. The pairs are
 /// judged by `PairedComparison`. The stored baseline still judges exact figures (`compare`).
 enum ABCommand {
-    static let about = "Judge timing against a base revision built here: paired, interleaved runs of a suite (the A/B gate)."
+    static let about =
+        "Judge timing against a base revision built here: paired, interleaved runs of a suite (the A/B gate)."
 
     static let specs: [OptionSpec] = [
         .option("--base", "BINARY", "the base revision's loadgen (scripts/nightly --against REV builds it)"),
-        .option("--suite", "FILE", "the runs to compare, one line of run arguments each (repetitions and limits are ab's)"),
+        .option(
+            "--suite", "FILE", "the runs to compare, one line of run arguments each (repetitions and limits are ab's)"),
         .option("--out", "DIR", "where each side's rows (DIR/base, DIR/new, one file per round) and ab.md go"),
         .option("--rounds", "N", "pairs per configuration", default: "16"),
         .option("--threshold", "R", "the smallest slowdown reported (0.03: 3 %)", default: "0.03"),
-        .option("--alpha", "P", "the gate's level (unchanged code fails one run in 1/P), split over its tests", default: "0.05"),
+        .option(
+            "--alpha", "P", "the gate's level (unchanged code fails one run in 1/P), split over its tests",
+            default: "0.05"),
         .option("--base-label", "TEXT", "how the report names the base (a revision)", default: "base"),
         .option("--new-label", "TEXT", "how the report names this binary", default: "new"),
         .option("--json", "FILE", "also write the verdict as JSON (what moved, by how much, the exit status) to FILE"),
@@ -29,19 +33,25 @@ enum ABCommand {
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen ab --base BINARY --suite FILE --out DIR [options]", about: about, specs: specs,
-                              footer: "Example: scripts/nightly --against origin/main   (builds the base and runs this)"),
-                  terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen ab --base BINARY --suite FILE --out DIR [options]", about: about, specs: specs,
+                    footer: "Example: scripts/nightly --against origin/main   (builds the base and runs this)"),
+                terminator: "")
             return ExitCode.success
         }
         let a = try Arguments(command: "ab", arguments: arguments, specs: specs)
         try a.refusePositional()
-        guard let out = a.string("--out") else { throw CommandError.usage("ab: --out DIR is required (where the rows and ab.md go)") }
+        guard let out = a.string("--out") else {
+            throw CommandError.usage("ab: --out DIR is required (where the rows and ab.md go)")
+        }
         let options = try comparisonOptions(a)
         // A DIR/ab.md of the user's own is refused before any round, as plot refuses its files.
         let page = ReportFile(path: out + "/ab.md", signature: PairedReport.signature)
         if FileManager.default.fileExists(atPath: page.path) {
-            do { try page.check() } catch { throw CommandError(message: "ab: --out \(out): \(error)", exitCode: ExitCode.cannotCreate) }
+            do { try page.check() } catch {
+                throw CommandError(message: "ab: --out \(out): \(error)", exitCode: ExitCode.cannotCreate)
+            }
         }
         var context = PairedReport.Context()
         // Typed by the user, printed in ab.md's heading and tables.
@@ -50,7 +60,8 @@ enum ABCommand {
         let failed = a.flag("--judge") ? [] : try runRounds(a, out: out, context: &context)
         let (base, new) = try readRounds(out)
         context.rounds = base.count
-        context.machine = new.first?.first.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores" } ?? ""
+        context.machine =
+            new.first?.first.map { "\($0.identity.system.cpuModel), \($0.identity.system.cores) cores" } ?? ""
         let comparison = PairedComparison(base: base, new: new, options: options)
         let (status, why) = verdict(comparison, failed: failed)
         if let why {
@@ -62,7 +73,8 @@ enum ABCommand {
         print(text, terminator: "")
         if let json = a.string("--json") {
             try ReportFile(path: json, signature: GateVerdict.signature("ab"))
-                .write(GateVerdict.json(comparison, status: status, notJudged: context.notJudged, rounds: context.rounds))
+                .write(
+                    GateVerdict.json(comparison, status: status, notJudged: context.notJudged, rounds: context.rounds))
         }
         return status
     }
@@ -70,15 +82,19 @@ enum ABCommand {
     /// Checks `--base`, `--suite` and the folder, runs the rounds into `out` and notes in `context`
     /// how it went; returns the runs that failed.
     static func runRounds(_ a: Arguments, out: String, context: inout PairedReport.Context) throws -> [String] {
-        guard let base = a.string("--base") else { throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)") }
+        guard let base = a.string("--base") else {
+            throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)")
+        }
         guard access(base, X_OK) == 0 else {
             throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
         }
         guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }
         // Rounds of an earlier ab would be judged with these: never mixed, never replaced.
-        for side in ["base", "new"] where !((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + side)) ?? []).isEmpty {
-            throw CommandError(message: "ab: --out \(out) holds the rounds of an earlier ab; give a new folder (or judge "
-                               + "them again with --judge --out \(out))", exitCode: ExitCode.cannotCreate)
+        for side in ["base", "new"]
+        where !((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + side)) ?? []).isEmpty {
+            throw CommandError(
+                message: "ab: --out \(out) holds the rounds of an earlier ab; give a new folder (or judge "
+                    + "them again with --judge --out \(out))", exitCode: ExitCode.cannotCreate)
         }
         let rounds = try a.int("--rounds", default: 16, in: 1...1000)!
         try checkBinary(base, flag: "--base")
@@ -94,8 +110,10 @@ enum ABCommand {
     /// `--threshold` and `--alpha`.
     static func comparisonOptions(_ a: Arguments) throws -> PairedComparison.Options {
         var options = PairedComparison.Options()
-        options.threshold = try a.double("--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!
-        options.alpha = try a.double("--alpha", default: options.alpha, in: 1e-9...0.5, describe: "a level above 0, up to 0.5")!
+        options.threshold = try a.double(
+            "--threshold", default: options.threshold, in: 0...1, describe: "a share from 0 to 1")!
+        options.alpha = try a.double(
+            "--alpha", default: options.alpha, in: 1e-9...0.5, describe: "a level above 0, up to 0.5")!
         return options
     }
 
@@ -108,18 +126,25 @@ enum ABCommand {
     static func verdict(_ comparison: PairedComparison, failed: [String] = []) -> (status: Int32, why: String?) {
         if comparison.configurations.isEmpty { return (ExitCode.notJudged, "nothing was paired") }
         // A configuration only the new revision measured is what the change adds: said, not failed.
-        let unjudged = comparison.unpaired.filter { $0.why != PairedComparison.newOnly }.map { "\($0.configuration) (\($0.why))" }
+        let unjudged =
+            comparison.unpaired.filter { $0.why != PairedComparison.newOnly }.map { "\($0.configuration) (\($0.why))" }
             + failed
         if let first = unjudged.first {
-            return (ExitCode.notJudged, "\(unjudged.count) configuration\(unjudged.count == 1 ? " was" : "s were") not judged, first "
-                    + "\(first): the gate cannot pass on part of its suite; see Not judged in ab.md")
+            return (
+                ExitCode.notJudged,
+                "\(unjudged.count) configuration\(unjudged.count == 1 ? " was" : "s were") not judged, first "
+                    + "\(first): the gate cannot pass on part of its suite; see Not judged in ab.md"
+            )
         }
         // Wall and CPU time are judged apart: a configuration counts once, however many of its
         // measures are blind.
         let blind = comparison.blind.map(\.name).uniqued()
         if let first = comparison.blind.first {
-            return (ExitCode.notJudged, "\(blind.count) configuration\(blind.count == 1 ? "" : "s") could not be judged: "
-                    + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more")
+            return (
+                ExitCode.notJudged,
+                "\(blind.count) configuration\(blind.count == 1 ? "" : "s") could not be judged: "
+                    + "\(first.pairs) pairs cannot flag a slowdown at this level; give --rounds \(comparison.pairsNeeded) or more"
+            )
         }
         return (comparison.regressions.isEmpty ? ExitCode.success : ExitCode.failure, nil)
     }
@@ -127,23 +152,28 @@ enum ABCommand {
     // MARK: Running
 
     /// Runs every configuration of `suite` `rounds` times a side; returns what it could not pair.
-    static func run(base: String, suite: String, rounds: Int, out: String) throws -> (notJudged: [String], failed: [String]) {
+    static func run(base: String, suite: String, rounds: Int, out: String) throws -> (
+        notJudged: [String], failed: [String]
+    ) {
         let text = try Suite.text(of: suite, command: "ab")
         for side in ["base", "new", "lines"] { try Charts.makeFolders(out + "/" + side) }
         let new = Host.executablePath
         var lines: [(file: String, count: Int)] = []
-        var notJudged: [String] = [], failed: [String] = []
+        var notJudged: [String] = []
+        var failed: [String] = []
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let words = try Suite.words(of: line)
             guard !words.isEmpty else { continue }
             if words.contains("--instructions") {
-                notJudged.append("\(suite):\(number + 1) counts instructions under callgrind (not timings: the gate's work "
-                                 + "step counts both sides' instructions)")
+                notJudged.append(
+                    "\(suite):\(number + 1) counts instructions under callgrind (not timings: the gate's work "
+                        + "step counts both sides' instructions)")
                 continue
             }
             let file = "\(out)/lines/line-\(number + 1).suite"
             let own = stripped(words) + ["--repeat", "1", "--no-limit"]
-            try Data((own.map(Runner.shellQuoted).joined(separator: " ") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+            try Data((own.map(Runner.shellQuoted).joined(separator: " ") + "\n").utf8).write(
+                to: URL(fileURLWithPath: file))
             var plans = try Suite.plans(["--suite", file])
             try RunCommand.expandAll(&plans)
             lines.append((file, plans.reduce(0) { $0 + $1.schedule.count }))
@@ -157,14 +187,22 @@ enum ABCommand {
                 for k in 1...max(1, line.count) {
                     let sides = (round + k) % 2 == 0 ? [("base", base), ("new", new)] : [("new", new), ("base", base)]
                     for (side, binary) in sides {
-                        let status = try runOnce(binary, ["run", "--suite", line.file, "--shard", "\(k)/\(line.count)",
-                                                         "--out", "\(out)/\(side)/\(name)", "--quiet"])
-                        note(status, side: side, "\(line.file) configuration \(k)", notJudged: &notJudged, failed: &failed)
+                        let status = try runOnce(
+                            binary,
+                            [
+                                "run", "--suite", line.file, "--shard", "\(k)/\(line.count)",
+                                "--out", "\(out)/\(side)/\(name)", "--quiet",
+                            ])
+                        note(
+                            status, side: side, "\(line.file) configuration \(k)", notJudged: &notJudged,
+                            failed: &failed)
                     }
                     done += 1
                     let elapsed = Clock.seconds(since: started)
-                    FileHandle.standardError.write(Data(("ab: round \(round) of \(rounds), \(done) of \(total) pairs · ETA "
-                                                         + Format.duration(elapsed / Double(done) * Double(total - done)) + "\n").utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            ("ab: round \(round) of \(rounds), \(done) of \(total) pairs · ETA "
+                                + Format.duration(elapsed / Double(done) * Double(total - done)) + "\n").utf8))
                 }
             }
         }
@@ -180,7 +218,9 @@ enum ABCommand {
         if side == "base" && status == ExitCode.usage {
             let note = why + " (the base does not know it: new in this change)"
             if !notJudged.contains(note) { notJudged.append(note) }
-        } else if !failed.contains(why) { failed.append(why) }
+        } else if !failed.contains(why) {
+            failed.append(why)
+        }
     }
 
     /// A suite line's words without what ab decides: repetitions, warm-ups, limits.
@@ -188,8 +228,14 @@ enum ABCommand {
         var out: [String] = []
         var skip = false
         for word in words {
-            if skip { skip = false; continue }
-            if ["--repeat", "--warmup"].contains(word) { skip = true; continue }
+            if skip {
+                skip = false
+                continue
+            }
+            if ["--repeat", "--warmup"].contains(word) {
+                skip = true
+                continue
+            }
             if word == "--no-limit" || word.hasPrefix("--repeat=") || word.hasPrefix("--warmup=") { continue }
             out.append(word)
         }
@@ -203,13 +249,15 @@ enum ABCommand {
         switch Spawn.output(binary, arguments: [binary, "--version"]) {
         case .success(let done): run = done
         case .failure(let error):
-            throw CommandError(message: "ab: \(flag) \(binary) cannot be run: \(error.description)", exitCode: ExitCode.noInput)
+            throw CommandError(
+                message: "ab: \(flag) \(binary) cannot be run: \(error.description)", exitCode: ExitCode.noInput)
         }
         let text = String(decoding: run.output, as: UTF8.self)
         guard run.status == 0, text.hasPrefix("loadgen ") else {
-            throw CommandError(message: "ab: \(flag) \(binary) is not a loadgen (its --version exited \(run.status) "
-                               + "saying \"\(text.split(separator: "\n").first?.prefix(60) ?? "")\"); give a loadgen binary, "
-                               + "as scripts/nightly --against REV builds", exitCode: ExitCode.noInput)
+            throw CommandError(
+                message: "ab: \(flag) \(binary) is not a loadgen (its --version exited \(run.status) "
+                    + "saying \"\(text.split(separator: "\n").first?.prefix(60) ?? "")\"); give a loadgen binary, "
+                    + "as scripts/nightly --against REV builds", exitCode: ExitCode.noInput)
         }
     }
 
@@ -219,8 +267,9 @@ enum ABCommand {
         switch Spawn.start(binary, arguments: [binary] + arguments, defaultSignals: true) {
         case .success(let pid): return Spawn.wait(pid)
         case .failure(let error):
-            throw CommandError(message: "ab: \(binary) cannot be started: \(error.description) (a process limit such as ulimit -v or "
-                               + "ulimit -u may be too low)", exitCode: ExitCode.osError)
+            throw CommandError(
+                message: "ab: \(binary) cannot be started: \(error.description) (a process limit such as ulimit -v or "
+                    + "ulimit -u may be too low)", exitCode: ExitCode.osError)
         }
     }
 
@@ -234,8 +283,9 @@ enum ABCommand {
         }
         let (base, new) = (try side("base"), try side("new"))
         guard !base.isEmpty, base.count == new.count else {
-            throw CommandError(message: "ab: \(out) holds \(base.count) rounds of the base and \(new.count) of the new revision; "
-                               + "run ab again", exitCode: ExitCode.dataError)
+            throw CommandError(
+                message: "ab: \(out) holds \(base.count) rounds of the base and \(new.count) of the new revision; "
+                    + "run ab again", exitCode: ExitCode.dataError)
         }
         return (base, new)
     }

@@ -15,7 +15,10 @@ struct ChartManifest {
     init(folder: String) {
         self.folder = folder
         let text = (try? String(contentsOfFile: folder + Self.fileName, encoding: .utf8)) ?? ""
-        files = Set(text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("/") && !$0.contains("..") })
+        files = Set(
+            text.split(separator: "\n").map(String.init).filter {
+                !$0.isEmpty && !$0.hasPrefix("/") && !$0.contains("..")
+            })
     }
 
     /// Whether loadgen wrote `relative` here.
@@ -40,8 +43,9 @@ struct ChartManifest {
         files = files.filter { FileManager.default.fileExists(atPath: folder + $0) }
         let text = files.sorted().joined(separator: "\n") + "\n"
         guard FileManager.default.createFile(atPath: folder + Self.fileName, contents: Data(text.utf8)) else {
-            throw CommandError(message: "cannot write \(folder + Self.fileName): \(String(cString: strerror(errno)))",
-                               exitCode: ExitCode.ioError)
+            throw CommandError(
+                message: "cannot write \(folder + Self.fileName): \(String(cString: strerror(errno)))",
+                exitCode: ExitCode.ioError)
         }
     }
 }

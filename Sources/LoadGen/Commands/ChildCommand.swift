@@ -16,7 +16,8 @@ enum ChildCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let json = arguments.first, let task = try? JSONDecoder().decode(ChildTask.self, from: Data(json.utf8)),
-              let strategy = task.configuration.writeStrategy else {
+            let strategy = task.configuration.writeStrategy
+        else {
             FileHandle.standardError.write(Data("loadgen: \(name) is internal to loadgen run\n".utf8))
             return ExitCode.usage
         }
@@ -54,7 +55,9 @@ enum ChildCommand {
     /// once per process), and for an update, delete or read the store filled, the targets found
     /// and the strategy prepared, so the window measures the strategy alone. A failure here is
     /// the repetition's measurement.
-    private static func prepare(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement? {
+    private static func prepare(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy)
+        -> RunMeasurement?
+    {
         do { _ = try job.importSource() } catch {
             var failed = RunMeasurement(status: .failed)
             failed.fail("\(error)")
@@ -80,7 +83,9 @@ enum ChildCommand {
 
     /// The timed window: the strategy's `run`, bracketed by the clock, CPU time, instructions and
     /// allocations, with the sampler watching memory; then what the window measured.
-    private static func window(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy) -> RunMeasurement {
+    private static func window(_ job: inout StrategyJob, _ task: ChildTask, strategy: any WriteStrategy)
+        -> RunMeasurement
+    {
         let sqlBefore = job.counters.snapshot()
         let objectsBefore = job.objectWork.snapshot()
         let timeline = task.timelinePath.flatMap { try? TimelineWriter(path: $0, runID: task.runID) }
@@ -88,8 +93,12 @@ enum ChildCommand {
         let start = Clock.nanoseconds()
         // Under callgrind every thread's instructions count, and the sampler's depend on time:
         // it does not run there (nor would its memory figures mean anything).
-        let sampler = task.underCallgrind ? nil : Sampler(progress: job.progress, timeline: timeline, display: display,
-                                                           startedAt: start)
+        let sampler =
+            task.underCallgrind
+            ? nil
+            : Sampler(
+                progress: job.progress, timeline: timeline, display: display,
+                startedAt: start)
         do { try sampler?.start() } catch {
             var failed = RunMeasurement(status: .failed)
             failed.fail("\(error)")
@@ -128,9 +137,11 @@ enum ChildCommand {
     }
 
     /// Instructions (or why they were not counted) and allocations of the window.
-    private static func record(_ instructions: Result<WorkCounters.InstructionCounter, WorkCounters.CounterUnavailable>,
-                               allocations: (before: WorkCounters.Allocations?, after: WorkCounters.Allocations?),
-                               into measurement: inout RunMeasurement) {
+    private static func record(
+        _ instructions: Result<WorkCounters.InstructionCounter, WorkCounters.CounterUnavailable>,
+        allocations: (before: WorkCounters.Allocations?, after: WorkCounters.Allocations?),
+        into measurement: inout RunMeasurement
+    ) {
         switch instructions {
         case .success(let counter):
             measurement.instructions = counter.stop()
@@ -145,7 +156,9 @@ enum ChildCommand {
     }
 
     /// An open-loop run's latency to commit, its backlog, and whether it kept up with `rate`.
-    private static func recordLatency(_ job: StrategyJob, rate: Double?, wall: Double, into measurement: inout RunMeasurement) {
+    private static func recordLatency(
+        _ job: StrategyJob, rate: Double?, wall: Double, into measurement: inout RunMeasurement
+    ) {
         guard let rate, measurement.strategy != nil else { return }
         let latency = job.latency.snapshot
         measurement.strategy?.latencyP50Milliseconds = latency.quantileMilliseconds(0.5)
@@ -159,8 +172,10 @@ enum ChildCommand {
 
     /// After the window: connections left open, the verifier's findings and the screen's, each
     /// failing the repetition with its reason.
-    private static func check(_ measurement: inout RunMeasurement, _ task: ChildTask, strategy: any WriteStrategy,
-                              target: OperationTarget?, keeper: Database?) {
+    private static func check(
+        _ measurement: inout RunMeasurement, _ task: ChildTask, strategy: any WriteStrategy,
+        target: OperationTarget?, keeper: Database?
+    ) {
         // Everything the strategy opened must be closed by now: a connection left open keeps
         // its WAL unmerged (the store looks bigger) and means a context or coordinator outlived
         // the strategy. It fails the repetition, so that a leak can never hide in a summary.
@@ -174,7 +189,8 @@ enum ChildCommand {
         // they do not show are not missing from them.
         let followsEveryRecord = task.configuration.screen.map { $0 == .controller(nil) } ?? true
         if task.configuration.operation == .import, followsEveryRecord, let shown = measurement.strategy?.viewObjects,
-           let rows = measurement.verification?.storeRows {
+            let rows = measurement.verification?.storeRows
+        {
             measurement.verification?.viewMissing = rows - shown
         }
         if let problems = measurement.verification?.problems(strategy.expectations), !problems.isEmpty {
@@ -183,8 +199,10 @@ enum ChildCommand {
     }
 
     /// Checks the store on a connection of its own; a verifier failure is recorded, not hidden.
-    private static func verify(_ task: ChildTask, strategy: any WriteStrategy, target: OperationTarget?,
-                               measurement: inout RunMeasurement) -> Verification? {
+    private static func verify(
+        _ task: ChildTask, strategy: any WriteStrategy, target: OperationTarget?,
+        measurement: inout RunMeasurement
+    ) -> Verification? {
         var job = StrategyJob(configuration: task.configuration, store: task.store)
         job.operationTarget = target
         let started = Clock.nanoseconds()

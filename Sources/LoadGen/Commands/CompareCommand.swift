@@ -4,21 +4,37 @@ import Strategies
 
 /// `loadgen compare BASELINE.csv CURRENT.csv [more CURRENT files]`: the nightly gate.
 enum CompareCommand {
-    static let about = "Compare results with a baseline: exact where the work is deterministic, noise-aware where it is not."
+    static let about =
+        "Compare results with a baseline: exact where the work is deterministic, noise-aware where it is not."
 
-    static let specs: [OptionSpec] = [
-        .option("--report", "FILE|-", "write the Markdown report to FILE instead of stdout"),
-        .option("--near-exact", "R", "tolerance for allocations, instructions and VM steps that repeat (3 × their spread when wider)",
+    static let specs: [OptionSpec] =
+        [
+            .option("--report", "FILE|-", "write the Markdown report to FILE instead of stdout"),
+            .option(
+                "--near-exact", "R",
+                "tolerance for allocations, instructions and VM steps that repeat (3 × their spread when wider)",
                 default: "0.005"),
-    ] + NoisyThreshold.allCases.map { .option($0.flag, "R", $0.help, default: String($0.defaultFloor)) } + [
-        .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
-        .flag("--cross-machine", "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
-        .option("--figures", "FILE", "write FILE: the baseline's work figures one per line (its diff is what a rebaseline moved), and stop"),
-        .option("--good", "REV", "a revision where the figures matched (the last green night): named in how to bisect"),
-        .option("--json", "FILE|-", "also write the verdict as JSON (what moved, by how much, the exit status) to FILE (- for stdout)"),
-        .flag("--work-only", "judge work only (SQL, rows, allocations, instructions): time and memory are the A/B gate's (loadgen ab)"),
-        .flag("--allow-missing", "a configuration of the baseline missing from the new results is listed, not a failure"),
-    ]
+        ] + NoisyThreshold.allCases.map { .option($0.flag, "R", $0.help, default: String($0.defaultFloor)) } + [
+            .option("--alpha", "P", "one-sided significance of the Mann-Whitney U test", default: "0.01"),
+            .flag(
+                "--cross-machine",
+                "compare rows of different machines, SQLite or Swift versions: work judged, time and memory only shown"),
+            .option(
+                "--figures", "FILE",
+                "write FILE: the baseline's work figures one per line (its diff is what a rebaseline moved), and stop"),
+            .option(
+                "--good", "REV", "a revision where the figures matched (the last green night): named in how to bisect"),
+            .option(
+                "--json", "FILE|-",
+                "also write the verdict as JSON (what moved, by how much, the exit status) to FILE (- for stdout)"),
+            .flag(
+                "--work-only",
+                "judge work only (SQL, rows, allocations, instructions): time and memory are the A/B gate's (loadgen ab)"
+            ),
+            .flag(
+                "--allow-missing",
+                "a configuration of the baseline missing from the new results is listed, not a failure"),
+        ]
 
     static let footer = """
         Exit status: 0 no regression, 1 a regression or a configuration of the baseline not measured again,
@@ -28,8 +44,10 @@ enum CompareCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen compare BASELINE.csv CURRENT.csv [CURRENT.csv …] [options]", about: about,
-                              specs: specs, footer: footer), terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen compare BASELINE.csv CURRENT.csv [CURRENT.csv …] [options]", about: about,
+                    specs: specs, footer: footer), terminator: "")
             return ExitCode.success
         }
         do {
@@ -61,36 +79,46 @@ enum CompareCommand {
     private static func run(_ arguments: [String]) throws -> Int32 {
         let a = try Arguments(command: "compare", arguments: arguments, specs: specs)
         if let figures = a.string("--figures") {
-            guard a.positional.count == 1 else { throw CommandError.usage("compare: --figures FILE takes one BASELINE.csv") }
+            guard a.positional.count == 1 else {
+                throw CommandError.usage("compare: --figures FILE takes one BASELINE.csv")
+            }
             let file = try checked("--figures", ReportFile(path: figures, signature: BaselineFigures.signature))
             let side = try ComparisonSide.read(a.positional)
             try written("--figures", file, BaselineFigures.render(side))
             return ExitCode.success
         }
         guard a.positional.count >= 2 else {
-            throw CommandError.usage("compare: expects BASELINE.csv and at least one CURRENT.csv (see 'loadgen compare --help')")
+            throw CommandError.usage(
+                "compare: expects BASELINE.csv and at least one CURRENT.csv (see 'loadgen compare --help')")
         }
         var options = Comparison.Options()
         options.nearExact = try a.double("--near-exact", default: 0.005, in: 0...1)!
         for threshold in NoisyThreshold.allCases {
-            options.floors[threshold] = try a.double(threshold.flag, default: threshold.defaultFloor, in: 0...threshold.maximum)!
+            options.floors[threshold] = try a.double(
+                threshold.flag, default: threshold.defaultFloor, in: 0...threshold.maximum)!
         }
         options.alpha = try a.double("--alpha", default: 0.01, in: 0.0001...0.5)!
         options.crossMachine = a.flag("--cross-machine")
         options.allowMissing = a.flag("--allow-missing")
         options.workOnly = a.flag("--work-only")
         // Both checked before any file is read: a name that cannot be written fails now, not after.
-        let report = try a.string("--report").map { try checked("--report", ReportFile(path: $0, signature: "## loadgen compare")) }
-        let json = try a.string("--json").map { try checked("--json", ReportFile(path: $0, signature: GateVerdict.signature("compare"))) }
+        let report = try a.string("--report").map {
+            try checked("--report", ReportFile(path: $0, signature: "## loadgen compare"))
+        }
+        let json = try a.string("--json").map {
+            try checked("--json", ReportFile(path: $0, signature: GateVerdict.signature("compare")))
+        }
         let baseline = try ComparisonSide.read([a.positional[0]])
         let current = try ComparisonSide.read(Array(a.positional.dropFirst()))
         let comparison = try Comparison(baseline: baseline, current: current, options: options)
         // The baseline given again (a misconfigured path) would compare equal and pass.
         if current.invocations.isSubset(of: baseline.invocations) {
-            throw CommandError.usage("compare: \(current.files.joined(separator: ", ")) holds no run the baseline \(baseline.files[0]) "
-                                     + "does not (the same run ids): give the new results as CURRENT.csv")
+            throw CommandError.usage(
+                "compare: \(current.files.joined(separator: ", ")) holds no run the baseline \(baseline.files[0]) "
+                    + "does not (the same run ids): give the new results as CURRENT.csv")
         }
-        let text = CompareReport.render(comparison, baseline: baseline.files, current: current.files)
+        let text =
+            CompareReport.render(comparison, baseline: baseline.files, current: current.files)
             + Bisect.hint(comparison, good: a.string("--good"))
         if let report { try written("--report", report, text) } else { print(text, terminator: "") }
         let status = comparison.isClean ? ExitCode.success : ExitCode.failure
@@ -100,12 +128,16 @@ enum CompareCommand {
 
     /// `file` once it can be written, or the reason with its flag.
     private static func checked(_ flag: String, _ file: ReportFile) throws -> ReportFile {
-        do { try file.check() } catch let error as ResultsFileError { throw CommandError.usage("compare: \(flag) \(error)") }
+        do { try file.check() } catch let error as ResultsFileError {
+            throw CommandError.usage("compare: \(flag) \(error)")
+        }
         return file
     }
 
     private static func written(_ flag: String, _ file: ReportFile, _ text: String) throws {
-        do { try file.write(text) } catch let error as ResultsFileError { throw CommandError.usage("compare: \(flag) \(error)") }
+        do { try file.write(text) } catch let error as ResultsFileError {
+            throw CommandError.usage("compare: \(flag) \(error)")
+        }
     }
 }
 
@@ -115,8 +147,12 @@ enum Bisect {
     /// The first exact regression's bisect command, or "" when there is none.
     static func hint(_ c: Comparison, good: String?) -> String {
         let exact = Set(Comparison.exactFigureNames)
-        guard let f = c.regressions.first(where: { exact.contains($0.figure) && Int($0.baseline.replacingOccurrences(of: ",", with: "")) != nil }),
-              !f.parameters.isEmpty else { return "" }
+        guard
+            let f = c.regressions.first(where: {
+                exact.contains($0.figure) && Int($0.baseline.replacingOccurrences(of: ",", with: "")) != nil
+            }),
+            !f.parameters.isEmpty
+        else { return "" }
         let expected = f.baseline.replacingOccurrences(of: ",", with: "")
         let args = arguments(f.parameters).map(Runner.shellQuoted).joined(separator: " ")
         return "\n### Find the commit\n\nThe first exact figure that moved is \(f.figure) of \(f.configuration) "

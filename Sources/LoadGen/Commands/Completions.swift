@@ -18,12 +18,15 @@ enum Completions {
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen completions bash|zsh|fish", about: "Print shell completions for loadgen.", specs: [],
-                              footer: "Example: loadgen completions bash > /usr/share/bash-completion/completions/loadgen\n"
-                                + "         loadgen completions zsh > \"${fpath[1]}/_loadgen\"\n"
-                                + "         loadgen completions fish > ~/.config/fish/completions/loadgen.fish\n"
-                                + "(scripts/install puts all three where each shell looks.)"),
-                  terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen completions bash|zsh|fish", about: "Print shell completions for loadgen.",
+                    specs: [],
+                    footer: "Example: loadgen completions bash > /usr/share/bash-completion/completions/loadgen\n"
+                        + "         loadgen completions zsh > \"${fpath[1]}/_loadgen\"\n"
+                        + "         loadgen completions fish > ~/.config/fish/completions/loadgen.fish\n"
+                        + "(scripts/install puts all three where each shell looks.)"),
+                terminator: "")
             return ExitCode.success
         }
         guard arguments.count == 1, let shell = arguments.first, shells.contains(shell) else {
@@ -52,19 +55,23 @@ enum Completions {
         if spec.name == "--strategy" || spec.completions != nil {
             return .words(CommandTable.values(of: spec) ?? [], list: sweeps)
         }
-        let alternatives = value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: "|").map(String.init)
+        let alternatives = value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: "|").map(
+            String.init)
         let isPath = { (word: String) in word.contains("PATH") || word.contains("FILE") || word == "BINARY" }
         if alternatives.contains(where: isPath) { return .files(also: alternatives.filter(isLiteral)) }
         if alternatives.contains("DIR") { return .folders }
         // "unique,links,screen|none": the first alternative is itself a list of words.
-        let listed = alternatives.first { $0.contains(",") && $0.split(separator: ",").allSatisfy { isLiteral(String($0)) } }
+        let listed = alternatives.first {
+            $0.contains(",") && $0.split(separator: ",").allSatisfy { isLiteral(String($0)) }
+        }
         let words = (listed.map { $0.split(separator: ",").map(String.init) } ?? []) + alternatives.filter(isLiteral)
         return words.isEmpty ? .none : .words(words, list: sweeps || listed != nil)
     }
 
     /// A word typed as it is (`none`, `first-wins`, `-`), not a placeholder (`N`, `NAME[.KEY]`, `list:N`).
     private static func isLiteral(_ word: String) -> Bool {
-        word == "-" || (word.first?.isLowercase == true && word.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" })
+        word == "-"
+            || (word.first?.isLowercase == true && word.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" })
     }
 
     // MARK: bash and zsh
@@ -85,10 +92,10 @@ enum Completions {
 
         """
             + functions(prefix: "__loadgen_bash") + """
-            complete -F __loadgen_bash loadgen
-            if [[ ${funcstack[1]} == _loadgen ]]; then _bash_complete -F __loadgen_bash; fi
+                complete -F __loadgen_bash loadgen
+                if [[ ${funcstack[1]} == _loadgen ]]; then _bash_complete -F __loadgen_bash; fi
 
-            """
+                """
     }
 
     /// The completion function `prefix` and its helpers, in the shell language bash and zsh's
@@ -146,7 +153,8 @@ enum Completions {
     private static func bashValue(_ completion: ValueCompletion, prefix f: String) -> String {
         switch completion {
         case .none: return ":"
-        case .words(let words, let list): return "\(f)_words \"\(words.joined(separator: " "))\"" + (list ? " list" : "")
+        case .words(let words, let list):
+            return "\(f)_words \"\(words.joined(separator: " "))\"" + (list ? " list" : "")
         case .files(let also): return "\(f)_files \"\(also.joined(separator: " "))\""
         case .folders: return "\(f)_folders"
         }
@@ -179,9 +187,12 @@ enum Completions {
                 switch completion(of: spec) {
                 case .none: line += spec.value == nil ? "" : " -x"
                 case .words(let words, let list):
-                    line += list ? " -x -a \(quoted("(__loadgen_list \(words.joined(separator: " ")))"))"
+                    line +=
+                        list
+                        ? " -x -a \(quoted("(__loadgen_list \(words.joined(separator: " ")))"))"
                         : " -x -a \(quoted(words.joined(separator: " ")))"
-                case .files(let also): line += " -r -F" + (also.isEmpty ? "" : " -a \(quoted(also.joined(separator: " ")))")
+                case .files(let also):
+                    line += " -r -F" + (also.isEmpty ? "" : " -a \(quoted(also.joined(separator: " ")))")
                 case .folders: line += " -r -a \(quoted("(__fish_complete_directories)"))"
                 }
                 text += line + " -d \(quoted(spec.help))\n"
@@ -192,7 +203,8 @@ enum Completions {
             case .words(let words): text += "complete -c loadgen \(when) -a \(quoted(words.joined(separator: " ")))\n"
             }
         }
-        text += "complete -c loadgen -n '__fish_seen_subcommand_from help' -a \(quoted(CommandTable.all.map(\.name).joined(separator: " ")))\n"
+        text +=
+            "complete -c loadgen -n '__fish_seen_subcommand_from help' -a \(quoted(CommandTable.all.map(\.name).joined(separator: " ")))\n"
         return text
     }
 

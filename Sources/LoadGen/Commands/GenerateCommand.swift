@@ -8,18 +8,22 @@ import Workload
 enum GenerateCommand {
     static let about = "Write a dataset's records as a JSON or NDJSON import file (for 'loadgen run --input')."
 
-    static let specs: [OptionSpec] = WorkloadOptions.specs + [
-        .option("--format", "json|ndjson", "file format; default from the file name (.ndjson/.jsonl), else json"),
-        .option("--out", "FILE|-", "where to write (- for stdout); required"),
-        .flag("--quiet", "no summary on stderr"),
-        .flag("--force", "replace --out even when it is not an import file loadgen wrote"),
-    ]
+    static let specs: [OptionSpec] =
+        WorkloadOptions.specs + [
+            .option("--format", "json|ndjson", "file format; default from the file name (.ndjson/.jsonl), else json"),
+            .option("--out", "FILE|-", "where to write (- for stdout); required"),
+            .flag("--quiet", "no summary on stderr"),
+            .flag("--force", "replace --out even when it is not an import file loadgen wrote"),
+        ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen generate --out FILE [options]", about: about, specs: specs,
-                              footer: "Example: loadgen generate --dataset expenses --rows 100000 --seed 7 --out data/expenses.json"),
-                  terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen generate --out FILE [options]", about: about, specs: specs,
+                    footer:
+                        "Example: loadgen generate --dataset expenses --rows 100000 --seed 7 --out data/expenses.json"),
+                terminator: "")
             return ExitCode.success
         }
         let a = try Arguments(command: "generate", arguments: arguments, specs: specs)
@@ -33,8 +37,10 @@ enum GenerateCommand {
             throw CommandError.usage("generate: --out FILE is required (- for stdout, /dev/null to time generation)")
         }
         let guessed = out.hasSuffix(".ndjson") || out.hasSuffix(".jsonl") ? "ndjson" : "json"
-        let format = RecordFileFormat(rawValue: try a.choice("--format", RecordFileFormat.allCases.map(\.rawValue),
-                                                             default: guessed))!
+        let format = RecordFileFormat(
+            rawValue: try a.choice(
+                "--format", RecordFileFormat.allCases.map(\.rawValue),
+                default: guessed))!
         if out != "-", !ResultsFile(path: out).isStream, let problem = OutputName.problem(out) {
             throw CommandError.usage("generate: --out \(out): \(problem)")
         }
@@ -48,7 +54,8 @@ enum GenerateCommand {
         let seconds = Clock.seconds(since: start)
         if !a.flag("--quiet") {
             let what = configuration.model.path == nil ? spec.dataset.rawValue : shape.entity
-            let line = "generated \(spec.rows) \(what) records (\(spec.uniqueKeys) unique keys) as "
+            let line =
+                "generated \(spec.rows) \(what) records (\(spec.uniqueKeys) unique keys) as "
                 + "\(format.rawValue) to \(out) in \(Format.duration(seconds)) (\(Format.rate(Double(spec.rows) / seconds)))\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
@@ -57,8 +64,10 @@ enum GenerateCommand {
 
     /// Writes the records into `target` and commits it; on a signal or an error the partial
     /// file is removed.
-    private static func write(_ spec: WorkloadSpec, _ shape: RecordShape, _ format: RecordFileFormat,
-                              to target: OutputTarget, out: String) throws {
+    private static func write(
+        _ spec: WorkloadSpec, _ shape: RecordShape, _ format: RecordFileFormat,
+        to target: OutputTarget, out: String
+    ) throws {
         do {
             var source = GeneratedRecords(spec: spec, shape: shape)
             var writer = RecordFileWriter(fd: target.fd, format: format, shape: shape, pool: source.pool)
@@ -73,8 +82,9 @@ enum GenerateCommand {
             try target.commit()
         } catch is Interrupted {
             target.abandon()
-            throw CommandError(message: "generate: stopped by \(Interrupts.shared.signalName); --out \(out) was not written",
-                               exitCode: Interrupts.shared.exitStatus)
+            throw CommandError(
+                message: "generate: stopped by \(Interrupts.shared.signalName); --out \(out) was not written",
+                exitCode: Interrupts.shared.exitStatus)
         } catch {
             target.abandon()
             throw CommandError(message: "generate: --out \(out): \(error)", exitCode: ExitCode.ioError)
@@ -87,7 +97,8 @@ enum GenerateCommand {
         do {
             let source = try ImportSource.resolve(configuration)
             do {
-                configuration.workload.attributeBytes = try RunPlan.resolveAttributeBytes(configuration.workload.attributeBytes, source)
+                configuration.workload.attributeBytes = try RunPlan.resolveAttributeBytes(
+                    configuration.workload.attributeBytes, source)
                 try RunPlan.checkMembers(configuration.model.members, source)
             } catch let error as CommandError {
                 throw CommandError.usage(error.message.replacingOccurrences(of: "run: ", with: "generate: "))
@@ -97,7 +108,8 @@ enum GenerateCommand {
             return shape
         } catch let error as ImportModelError {
             let run = RunPlan.modelError(error)
-            throw CommandError(message: run.message.replacingOccurrences(of: "run: ", with: "generate: "), exitCode: run.exitCode)
+            throw CommandError(
+                message: run.message.replacingOccurrences(of: "run: ", with: "generate: "), exitCode: run.exitCode)
         }
     }
 }
@@ -123,24 +135,29 @@ struct OutputTarget {
         target = output.target
         switch output.kind {
         case .folder:
-            throw CommandError(message: "generate: --out \(path) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "generate: --out \(path) is a folder; give a file name", exitCode: ExitCode.cannotCreate)
         case .other:
-            throw CommandError(message: "generate: --out \(OutputPathError.notAFile(path))", exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "generate: --out \(OutputPathError.notAFile(path))", exitCode: ExitCode.cannotCreate)
         case .stream:
             fd = open(output.target, O_WRONLY)
             temporary = nil
         case .missing, .regular:
             let folder = URL(fileURLWithPath: output.target).deletingLastPathComponent().path
             guard FileManager.default.fileExists(atPath: folder) else {
-                throw CommandError(message: "generate: --out folder \(folder) does not exist; create it or choose another path",
-                                   exitCode: ExitCode.cannotCreate)
+                throw CommandError(
+                    message: "generate: --out folder \(folder) does not exist; create it or choose another path",
+                    exitCode: ExitCode.cannotCreate)
             }
             let tmp = output.target + ".tmp-\(getpid())"
             fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             temporary = tmp
         }
         guard fd >= 0 else {
-            throw CommandError(message: "generate: --out \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "generate: --out \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate
+            )
         }
     }
 
@@ -155,11 +172,13 @@ struct OutputTarget {
         guard stat(file, &info) == 0, info.st_size > 0 else { return }
         let names = Set(shape.fields.map { $0.flatName ?? $0.container!.name })
         if let header = try? RecordFileReader.header(of: file), !header.firstMembers.isEmpty,
-           header.firstMembers.allSatisfy(names.contains), header.arrayName.map({ $0 == shape.arrayName }) ?? true {
+            header.firstMembers.allSatisfy(names.contains), header.arrayName.map({ $0 == shape.arrayName }) ?? true
+        {
             return
         }
-        throw CommandError(message: "generate: --out \(path) exists and is not an import file of these records; "
-                           + "choose another path, or add --force to replace it", exitCode: ExitCode.cannotCreate)
+        throw CommandError(
+            message: "generate: --out \(path) exists and is not an import file of these records; "
+                + "choose another path, or add --force to replace it", exitCode: ExitCode.cannotCreate)
     }
 
     func commit() throws {

@@ -6,7 +6,9 @@ import Workload
 enum ListCommand {
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen list [--json]", about: "List the strategies and datasets.", specs: specs), terminator: "")
+            print(
+                Help.render(usage: "loadgen list [--json]", about: "List the strategies and datasets.", specs: specs),
+                terminator: "")
             return ExitCode.success
         }
         let a = try Arguments(command: "list", arguments: arguments, specs: specs)
@@ -16,21 +18,26 @@ enum ListCommand {
     }
 
     static let specs: [OptionSpec] = [
-        .flag("--json", "the catalogue as JSON, for scripts and dashboards: every strategy with its operation, idiom and defaults"),
+        .flag(
+            "--json",
+            "the catalogue as JSON, for scripts and dashboards: every strategy with its operation, idiom and defaults")
     ]
 
     /// The catalogue as JSON: `strategies` (name, operation, summary, idiom, default batch size or
     /// null, limit, caveat or null) and `datasets` (name, summary). Numbers are numbers.
     static func json() throws -> String {
         let strategies: [[String: Any]] = StrategyRegistry.all.map { s in
-            ["name": s.name, "operation": s.operation.rawValue, "summary": s.summary, "idiom": s.idiom,
-             "default_batch_size": s.defaultBatchSize.map { $0 as Any } ?? NSNull(), "limit": s.isLimit,
-             "caveat": s.caveat.isEmpty ? NSNull() : s.caveat as Any,
-             "model_default": StrategyRegistry.modelImportIdioms.contains(s.name)]
+            [
+                "name": s.name, "operation": s.operation.rawValue, "summary": s.summary, "idiom": s.idiom,
+                "default_batch_size": s.defaultBatchSize.map { $0 as Any } ?? NSNull(), "limit": s.isLimit,
+                "caveat": s.caveat.isEmpty ? NSNull() : s.caveat as Any,
+                "model_default": StrategyRegistry.modelImportIdioms.contains(s.name),
+            ]
         }
         let datasets: [[String: Any]] = Dataset.allCases.map { ["name": $0.rawValue, "summary": $0.summary] }
-        let data = try JSONSerialization.data(withJSONObject: ["strategies": strategies, "datasets": datasets],
-                                              options: [.prettyPrinted, .sortedKeys])
+        let data = try JSONSerialization.data(
+            withJSONObject: ["strategies": strategies, "datasets": datasets],
+            options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
@@ -58,7 +65,8 @@ enum ListCommand {
             text += (text.isEmpty ? "" : "\n") + headings[operation]! + "\n"
             for s in StrategyRegistry.all where s.operation == operation {
                 text += "  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0) + s.summary + "\n"
-                text += "  " + String(repeating: " ", count: width) + "models: " + s.idiom
+                text +=
+                    "  " + String(repeating: " ", count: width) + "models: " + s.idiom
                     + (s.defaultBatchSize.map { " (--batch-size \($0))" } ?? "") + "\n"
             }
         }
@@ -67,7 +75,8 @@ enum ListCommand {
         for d in Dataset.allCases {
             text += "  " + d.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + d.summary + "\n"
         }
-        text += "  " + "--model PATH".padding(toLength: width, withPad: " ", startingAt: 0)
+        text +=
+            "  " + "--model PATH".padding(toLength: width, withPad: " ", startingAt: 0)
             + "a team's own Core Data model (.xcdatamodeld): every strategy on its entities (README: Your own model)\n"
         return text
     }

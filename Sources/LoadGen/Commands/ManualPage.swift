@@ -5,8 +5,10 @@ import Foundation
 enum ManualPage {
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen man", about: "Print loadgen's manual page (roff).", specs: [],
-                              footer: "Example: loadgen man > loadgen.1 && man ./loadgen.1"), terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen man", about: "Print loadgen's manual page (roff).", specs: [],
+                    footer: "Example: loadgen man > loadgen.1 && man ./loadgen.1"), terminator: "")
             return ExitCode.success
         }
         guard arguments.isEmpty else { throw CommandError.usage("man: takes no arguments (loadgen man > loadgen.1)") }

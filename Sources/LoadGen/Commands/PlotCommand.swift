@@ -11,7 +11,9 @@ enum PlotCommand {
     static let specs: [OptionSpec] = [
         .option("--timeline", "FILE", "a --timeline file, for memory over rows"),
         .option("--history", "FILE", "results/history.csv, for the nightly trend"),
-        .option("--baseline", "FILE", "the baseline the trend marks", default: "results/baseline.csv when --history is given"),
+        .option(
+            "--baseline", "FILE", "the baseline the trend marks",
+            default: "results/baseline.csv when --history is given"),
         .option("--out", "DIR", "where the charts (and their data, in DIR/data) go", default: "plots/"),
         .option("--format", "png|svg|both", "image format", default: "png"),
         .option("--script", "FILE", "the gnuplot script", default: "plots.gnuplot, compiled into loadgen"),
@@ -20,9 +22,11 @@ enum PlotCommand {
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen plot RESULTS.csv [more.csv …] [options]", about: about, specs: specs,
-                              footer: "Example: loadgen plot results/sweep.csv --timeline results/timeline.csv --out plots/"),
-                  terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen plot RESULTS.csv [more.csv …] [options]", about: about, specs: specs,
+                    footer: "Example: loadgen plot results/sweep.csv --timeline results/timeline.csv --out plots/"),
+                terminator: "")
             return ExitCode.success
         }
         let a = try Arguments(command: "plot", arguments: arguments, specs: specs)
@@ -49,7 +53,8 @@ struct Charts {
     init(_ a: Arguments, command: String, defaultOut: String = "plots/") throws {
         self.command = command
         guard !a.positional.isEmpty else {
-            throw CommandError.usage("\(command): expects one or more results CSV files (see 'loadgen \(command) --help')")
+            throw CommandError.usage(
+                "\(command): expects one or more results CSV files (see 'loadgen \(command) --help')")
         }
         inputs = a.positional
         out = a.string("--out") ?? defaultOut
@@ -58,31 +63,39 @@ struct Charts {
         dataOnly = a.flag("--data-only")
         noCharts = a.flag("--no-charts")
         for path in [out] + inputs where path.contains("'") {
-            throw CommandError.usage("\(command): '\(path)': paths with a single quote cannot be passed to gnuplot; rename it")
+            throw CommandError.usage(
+                "\(command): '\(path)': paths with a single quote cannot be passed to gnuplot; rename it")
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
-            throw CommandError(message: "\(command): --out \(out) is a file; give a folder (the charts and their data go in it)",
-                               exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "\(command): --out \(out) is a file; give a folder (the charts and their data go in it)",
+                exitCode: ExitCode.cannotCreate)
         }
         script = dataOnly || noCharts ? nil : try Self.findScript(a.string("--script"), command: command)
         // Everything is read and checked before anything is written.
         rows = try Self.distinctRuns(inputs.map { ($0, try Self.results($0, command: command)) }, command: command)
         let timeline = try a.string("--timeline").map { try Self.timeline($0, command: command) }
         let historyPath = a.string("--history")
-        let history = try historyPath.map { path in try Self.reading(path, command: command) { () throws(CompareError) in try TrendSample.read(path) } }
+        let history = try historyPath.map { path in
+            try Self.reading(path, command: command) { () throws(CompareError) in try TrendSample.read(path) }
+        }
         var baselinePath = a.string("--baseline")
         if baselinePath == nil, historyPath != nil, FileManager.default.fileExists(atPath: "results/baseline.csv") {
             baselinePath = "results/baseline.csv"
         }
         let baseline = try baselinePath.map { try Self.results($0, command: command) }
         // --no-charts draws nothing: its charts' data is not computed (seconds over a year of nightlies).
-        data = ChartData(rows: noCharts ? [] : rows, timeline: timeline, history: history, baseline: baseline,
-                         writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
-                         relatedObjectStrategies: StrategyRegistry.all.filter { $0.resolvesRelatedObjects && $0.operation == .import }.map(\.name),
-                         limit: RawSQLiteStrategy().name,
-                         band: Comparison.Options().speed, options: try ConclusionFlags.reading(a, rows: rows).options,
-                         marks: Dictionary(uniqueKeysWithValues: StrategyRegistry.all.filter { !$0.caveat.isEmpty }.map { ($0.name, $0.caveat) }))
+        data = ChartData(
+            rows: noCharts ? [] : rows, timeline: timeline, history: history, baseline: baseline,
+            writerStrategies: StrategyRegistry.all.filter(\.usesWriters).map(\.name),
+            relatedObjectStrategies: StrategyRegistry.all.filter {
+                $0.resolvesRelatedObjects && $0.operation == .import
+            }.map(\.name),
+            limit: RawSQLiteStrategy().name,
+            band: Comparison.Options().speed, options: try ConclusionFlags.reading(a, rows: rows).options,
+            marks: Dictionary(
+                uniqueKeysWithValues: StrategyRegistry.all.filter { !$0.caveat.isEmpty }.map { ($0.name, $0.caveat) }))
     }
 
     /// Writes the data, runs gnuplot, returns the files written (charts, or data with --data-only).
@@ -100,9 +113,11 @@ struct Charts {
         let dataNames = data.charts.map { "data/\($0.name).dat" } + ["data/vars.gp"]
         let foreign = manifest.foreign(imageNames + dataNames)
         guard foreign.isEmpty else {
-            throw CommandError(message: "\(command): --out \(out) holds \(foreign.count) file\(foreign.count == 1 ? "" : "s") loadgen did "
-                               + "not write there (\(foreign.prefix(4).joined(separator: ", "))\(foreign.count > 4 ? ", …" : "")); "
-                               + "give another --out, or move them", exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message:
+                    "\(command): --out \(out) holds \(foreign.count) file\(foreign.count == 1 ? "" : "s") loadgen did "
+                    + "not write there (\(foreign.prefix(4).joined(separator: ", "))\(foreign.count > 4 ? ", …" : "")); "
+                    + "give another --out, or move them", exitCode: ExitCode.cannotCreate)
         }
         try Self.makeFolders(dataFolder)
         // A chart an earlier plot drew into this folder and this one does not (its data is
@@ -111,7 +126,9 @@ struct Charts {
         let staged = try stageData(in: folder, manifest: &manifest)
         for file in staged {
             guard rename(file.temporary, folder + file.name) == 0 else {
-                throw CommandError(message: "cannot write \(folder + file.name): \(String(cString: strerror(errno)))", exitCode: ExitCode.ioError)
+                throw CommandError(
+                    message: "cannot write \(folder + file.name): \(String(cString: strerror(errno)))",
+                    exitCode: ExitCode.ioError)
             }
             manifest.record(file.name)
         }
@@ -137,14 +154,17 @@ struct Charts {
 
     /// Every chart's data and vars.gp written beside their names (a chart without data said as
     /// skipped, and its old data forgotten); on a failure nothing staged is left behind.
-    private func stageData(in folder: String, manifest: inout ChartManifest) throws -> [(temporary: String, name: String)] {
+    private func stageData(in folder: String, manifest: inout ChartManifest) throws -> [(
+        temporary: String, name: String
+    )] {
         var staged: [(temporary: String, name: String)] = []
         do {
             for chart in data.charts {
                 guard let text = chart.data else {
                     manifest.removeOwned("data/\(chart.name).dat")
                     if !chart.quiet {
-                        FileHandle.standardError.write(Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
+                        FileHandle.standardError.write(
+                            Data("loadgen: skipped \(chart.name) (\(chart.title)): \(chart.skipped ?? "")\n".utf8))
                     }
                     continue
                 }
@@ -166,8 +186,9 @@ struct Charts {
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         } catch {
             unlink(temporary)
-            throw CommandError(message: "cannot write \(folder + name): \((error as NSError).localizedFailureReason ?? "\(error)"); "
-                               + "is the disk full? (the earlier data is untouched)", exitCode: ExitCode.ioError)
+            throw CommandError(
+                message: "cannot write \(folder + name): \((error as NSError).localizedFailureReason ?? "\(error)"); "
+                    + "is the disk full? (the earlier data is untouched)", exitCode: ExitCode.ioError)
         }
         return temporary
     }
@@ -181,12 +202,15 @@ struct Charts {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: made, isDirectory: &isFolder) {
                 guard isFolder.boolValue else {
-                    throw CommandError(message: "cannot create \(path): \(made) is a file", exitCode: ExitCode.cannotCreate)
+                    throw CommandError(
+                        message: "cannot create \(path): \(made) is a file", exitCode: ExitCode.cannotCreate)
                 }
                 continue
             }
             guard mkdir(made, 0o755) == 0 || errno == EEXIST else {
-                throw CommandError(message: "cannot create \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode.cannotCreate)
+                throw CommandError(
+                    message: "cannot create \(path): \(String(cString: strerror(errno)))",
+                    exitCode: ExitCode.cannotCreate)
             }
         }
     }
@@ -199,7 +223,9 @@ struct Charts {
         var broken: [String] = []
         for path in paths {
             let data = FileManager.default.contents(atPath: path) ?? Data()
-            let whole = path.hasSuffix(".png") ? data.count > pngEnd.count && Array(data.suffix(pngEnd.count)) == pngEnd
+            let whole =
+                path.hasSuffix(".png")
+                ? data.count > pngEnd.count && Array(data.suffix(pngEnd.count)) == pngEnd
                 : String(decoding: data.suffix(64), as: UTF8.self).contains("</svg>")
             if !whole {
                 broken.append("\(path) (\(data.count) bytes)")
@@ -207,8 +233,9 @@ struct Charts {
             }
         }
         guard broken.isEmpty else {
-            throw CommandError(message: "gnuplot left \(broken.count) chart\(broken.count == 1 ? "" : "s") empty or cut: "
-                               + broken.joined(separator: ", ") + "; is the disk full? (removed)", exitCode: ExitCode.ioError)
+            throw CommandError(
+                message: "gnuplot left \(broken.count) chart\(broken.count == 1 ? "" : "s") empty or cut: "
+                    + broken.joined(separator: ", ") + "; is the disk full? (removed)", exitCode: ExitCode.ioError)
         }
     }
 
@@ -220,16 +247,21 @@ struct Charts {
         guard let script, let gnuplot = Self.gnuplot else { return }
         let variables = "data='\(data)'; out='\(out)'; format='\(format)'"
         guard case .embedded = script else {
-            if case .given(let path) = script { try Self.wait(try Self.start(gnuplot, [variables, path], command: command), script, command) }
+            if case .given(let path) = script {
+                try Self.wait(try Self.start(gnuplot, [variables, path], command: command), script, command)
+            }
             return
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
-            throw CommandError(message: "\(command): cannot open a pipe to gnuplot: \(String(cString: strerror(errno)))", exitCode: ExitCode.osError)
+            throw CommandError(
+                message: "\(command): cannot open a pipe to gnuplot: \(String(cString: strerror(errno)))",
+                exitCode: ExitCode.osError)
         }
         let pid: pid_t
         do { pid = try Self.start(gnuplot, [variables, "/dev/stdin"], command: command, input: fds) } catch {
-            close(fds[0]); close(fds[1])
+            close(fds[0])
+            close(fds[1])
             throw error
         }
         close(fds[0])
@@ -250,14 +282,17 @@ struct Charts {
 
     /// Starts gnuplot with `-e variables` and the script, its standard input the pipe's read end
     /// when `input` is given; a system that refuses the process is said as a limit (71).
-    private static func start(_ gnuplot: String, _ arguments: [String], command: String, input: [Int32]? = nil) throws -> pid_t {
+    private static func start(_ gnuplot: String, _ arguments: [String], command: String, input: [Int32]? = nil) throws
+        -> pid_t
+    {
         let actions: [Spawn.FileAction] = input.map { [.duplicate($0[0], to: 0), .close($0[1])] } ?? []
         switch Spawn.start(gnuplot, arguments: ["gnuplot", "-e"] + arguments, actions: actions, defaultSignals: true) {
         case .success(let pid): return pid
         case .failure(let error):
-            throw CommandError(message: "\(command): cannot start gnuplot: \(error.description) (a process limit such as ulimit -v "
-                               + "or ulimit -u may be too low; raise it, or write the charts' data only with --data-only)",
-                               exitCode: ExitCode.osError)
+            throw CommandError(
+                message: "\(command): cannot start gnuplot: \(error.description) (a process limit such as ulimit -v "
+                    + "or ulimit -u may be too low; raise it, or write the charts' data only with --data-only)",
+                exitCode: ExitCode.osError)
         }
     }
 
@@ -269,12 +304,14 @@ struct Charts {
         guard status != 0 else { return }
         let how = status > 128 ? "killed by signal \(status - 128)" : "exit status \(status)"
         if let bytes = EnvironmentFailure.addressSpaceLimit {
-            throw CommandError(message: "\(command): gnuplot failed on \(script.name) (\(how)) under a memory limit of "
-                               + "\(bytes / 1024) KB (ulimit -v): raise it (ulimit -v unlimited), or write the charts' data "
-                               + "only with --data-only", exitCode: ExitCode.osError)
+            throw CommandError(
+                message: "\(command): gnuplot failed on \(script.name) (\(how)) under a memory limit of "
+                    + "\(bytes / 1024) KB (ulimit -v): raise it (ulimit -v unlimited), or write the charts' data "
+                    + "only with --data-only", exitCode: ExitCode.osError)
         }
-        throw CommandError(message: "\(command): gnuplot failed on \(script.name) (\(how)); its messages are above",
-                           exitCode: ExitCode.software)
+        throw CommandError(
+            message: "\(command): gnuplot failed on \(script.name) (\(how)); its messages are above",
+            exitCode: ExitCode.software)
     }
 
     /// The gnuplot script charts are drawn with: `--script FILE`, or the one compiled into loadgen
@@ -302,10 +339,13 @@ struct Charts {
     /// `--script FILE`, or the script compiled into loadgen.
     private static func findScript(_ given: String?, command: String) throws -> Script {
         guard gnuplot != nil else {
-            let without = command == "report" ? "or write the page without charts with --no-charts"
+            let without =
+                command == "report"
+                ? "or write the page without charts with --no-charts"
                 : "or write the charts' data only with --data-only"
-            throw CommandError(message: "\(command): gnuplot is not installed; install it with scripts/setup "
-                               + "(or: apt-get install gnuplot-nox), \(without)", exitCode: ExitCode.unavailable)
+            throw CommandError(
+                message: "\(command): gnuplot is not installed; install it with scripts/setup "
+                    + "(or: apt-get install gnuplot-nox), \(without)", exitCode: ExitCode.unavailable)
         }
         guard let given else { return .embedded }
         var isFolder: ObjCBool = false
@@ -313,7 +353,9 @@ struct Charts {
             throw CommandError(message: "\(command): --script \(given) does not exist", exitCode: ExitCode.noInput)
         }
         guard !isFolder.boolValue else {
-            throw CommandError(message: "\(command): --script \(given) is a folder; give the gnuplot script file", exitCode: ExitCode.noInput)
+            throw CommandError(
+                message: "\(command): --script \(given) is a folder; give the gnuplot script file",
+                exitCode: ExitCode.noInput)
         }
         return .given(given)
     }
@@ -358,14 +400,18 @@ struct Charts {
         }
         let header = TimelineWriter.fileHeader.components(separatedBy: ",")
         guard let records = try? CSV.parse(String(decoding: data, as: UTF8.self)), records.first == header else {
-            throw CommandError(message: "\(command): \(path):1: not a loadgen timeline of this version (expected \"\(TimelineWriter.fileHeader)\")",
-                               exitCode: ExitCode.dataError)
+            throw CommandError(
+                message:
+                    "\(command): \(path):1: not a loadgen timeline of this version (expected \"\(TimelineWriter.fileHeader)\")",
+                exitCode: ExitCode.dataError)
         }
         var samples: [[String: String]] = []
         for (i, record) in records.dropFirst().enumerated() where record != [""] {
             guard record.count == header.count else {
-                throw CommandError(message: "\(command): \(path):\(i + 2): the sample has \(record.count) fields, the header \(header.count)",
-                                   exitCode: ExitCode.dataError)
+                throw CommandError(
+                    message:
+                        "\(command): \(path):\(i + 2): the sample has \(record.count) fields, the header \(header.count)",
+                    exitCode: ExitCode.dataError)
             }
             samples.append(Dictionary(uniqueKeysWithValues: zip(header, record)))
         }

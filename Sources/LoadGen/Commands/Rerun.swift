@@ -47,8 +47,9 @@ enum Rerun {
     /// parse (a hand-edited cell is never pasted into a shell block).
     static func lines(_ command: String) -> String? {
         guard var words = shellWords(command), words.count >= 2, words[0] == "loadgen", words[1] == "run",
-              (try? Arguments(command: "run", arguments: Array(words.dropFirst(2)), specs: RunPlan.specs + Suite.specs))
-                != nil else { return nil }
+            (try? Arguments(command: "run", arguments: Array(words.dropFirst(2)), specs: RunPlan.specs + Suite.specs))
+                != nil
+        else { return nil }
         words[0] = invocation
         var wrote = false
         var i = 1
@@ -71,7 +72,9 @@ enum Rerun {
                 continue
             }
             // A file of the checkout (a suite, a model) is named from the checkout, where the line runs.
-            if let root = Checkout.root, words[i].hasPrefix(root + "/") { words[i] = String(words[i].dropFirst(root.count + 1)) }
+            if let root = Checkout.root, words[i].hasPrefix(root + "/") {
+                words[i] = String(words[i].dropFirst(root.count + 1))
+            }
             words[i] = Runner.shellQuoted(words[i])
             i += 1
         }
@@ -101,7 +104,11 @@ enum Rerun {
                 escaped = true
                 inWord = true
             } else if ch == " " {
-                if inWord { words.append(word); word = ""; inWord = false }
+                if inWord {
+                    words.append(word)
+                    word = ""
+                    inWord = false
+                }
             } else {
                 word.append(ch)
                 inWord = true

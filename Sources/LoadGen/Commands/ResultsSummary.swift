@@ -7,7 +7,8 @@ enum ResultsSummary {
     static func make(_ rows: [ResultRow], options: ConclusionOptions) -> RunSummary {
         let limits = Set(StrategyRegistry.all.filter(\.isLimit).map(\.name))
         var marks: [String: String] = [:]
-        for s in StrategyRegistry.all where !s.caveat.isEmpty && rows.contains(where: { $0.parameters.strategy == s.name }) {
+        for s in StrategyRegistry.all
+        where !s.caveat.isEmpty && rows.contains(where: { $0.parameters.strategy == s.name }) {
             marks[s.name] = s.caveat
         }
         let swept = RunSummary.sweptColumns(rows.map(\.parameters), options: options)

@@ -22,8 +22,10 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen run [options]", about: about, specs: RunPlan.specs + Suite.specs, footer: footer),
-                  terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen run [options]", about: about, specs: RunPlan.specs + Suite.specs, footer: footer),
+                terminator: "")
             return ExitCode.success
         }
         var plans = try Self.plans(arguments)
@@ -42,18 +44,23 @@ enum RunCommand {
         Interrupts.shared.install()
         let kept = TemporaryFolders.sweepStale().kept
         if let first = kept.first {
-            FileHandle.standardError.write(Data(("loadgen: note: kept \(kept.count) temporary folder\(kept.count == 1 ? "" : "s") whose "
-                + "owner lives but cannot be proven to be another process (first: \(first)); remove it once that run is over\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("loadgen: note: kept \(kept.count) temporary folder\(kept.count == 1 ? "" : "s") whose "
+                        + "owner lives but cannot be proven to be another process (first: \(first)); remove it once that run is over\n")
+                        .utf8))
         }
         var runner = Runner(plans: plans, arguments: arguments)
         do {
             try runner.runAll()
         } catch is Interrupted {
-            FileHandle.standardError.write(Data("\nloadgen: interrupted; the unfinished repetition was not recorded\n".utf8))
+            FileHandle.standardError.write(
+                Data("\nloadgen: interrupted; the unfinished repetition was not recorded\n".utf8))
             runner.interrupted(by: Interrupts.shared.signalName)
             if !runner.rows.isEmpty {
                 if !plan.quiet {
-                    FileHandle.standardError.write(Data(("Finished before the interrupt:\n\n" + Summary.render(runner.summary)).utf8))
+                    FileHandle.standardError.write(
+                        Data(("Finished before the interrupt:\n\n" + Summary.render(runner.summary)).utf8))
                 }
                 // What finished is a result: --markdown and --summary-csv say what it says.
                 runner.writeReports()
@@ -61,7 +68,11 @@ enum RunCommand {
             if let chosen { Self.sayWhereTheRowsAre(chosen, rows: runner.rows.count, toStderr: true) }
             return Interrupts.shared.exitStatus
         }
-        defer { if let chosen { Self.sayWhereTheRowsAre(chosen, rows: runner.rows.count, toStderr: plan.writesToStdout || plan.json) } }
+        defer {
+            if let chosen {
+                Self.sayWhereTheRowsAre(chosen, rows: runner.rows.count, toStderr: plan.writesToStdout || plan.json)
+            }
+        }
         return try finish(&runner, plan: plan)
     }
 
@@ -73,16 +84,23 @@ enum RunCommand {
         try checkOutputs(plan)
         // Each suite line's own files too, before the first line runs.
         for other in plans.dropFirst() {
-            do { try checkDistinct(other); try checkStore(other) } catch let error as CommandError {
+            do {
+                try checkDistinct(other)
+                try checkStore(other)
+            } catch let error as CommandError {
                 let place = other.suiteLine.map { "run: --suite \($0): " } ?? "run: "
-                throw CommandError(message: place + error.message.replacingOccurrences(of: "run: ", with: ""), exitCode: error.exitCode)
+                throw CommandError(
+                    message: place + error.message.replacingOccurrences(of: "run: ", with: ""), exitCode: error.exitCode
+                )
             }
         }
         try expandAll(&plans)
         for p in plans {
             do { try checkOneKeptStore(p) } catch let error as CommandError where p.suiteLine != nil {
-                throw CommandError(message: "run: --suite \(p.suiteLine!): " + error.message.replacingOccurrences(of: "run: ", with: ""),
-                                   exitCode: error.exitCode)
+                throw CommandError(
+                    message: "run: --suite \(p.suiteLine!): "
+                        + error.message.replacingOccurrences(of: "run: ", with: ""),
+                    exitCode: error.exitCode)
             }
         }
         if !plan.quiet && !plan.json {
@@ -102,7 +120,11 @@ enum RunCommand {
             // With an output on stdout, the summary goes to stderr.
             let text = TerminalExporter().render(summary)
             let stops = runner.stopReasons.map { "\n" + $0 }.joined() + (runner.stopReasons.isEmpty ? "" : "\n")
-            if plan.writesToStdout { FileHandle.standardError.write(Data((text + stops).utf8)) } else { print(text + stops, terminator: "") }
+            if plan.writesToStdout {
+                FileHandle.standardError.write(Data((text + stops).utf8))
+            } else {
+                print(text + stops, terminator: "")
+            }
         }
         runner.writeReports()
         // A lost output outranks a failed repetition: the failure is in the rows, the loss is not.
@@ -110,12 +132,15 @@ enum RunCommand {
         // A repetition the machine failed (a full disk, no memory) is the environment's: 74 or 71.
         let environment = runner.rows.compactMap { EnvironmentFailure.of($0.measurement) }
         if let first = environment.first {
-            FileHandle.standardError.write(Data(("loadgen: \(environment.count) repetition\(environment.count == 1 ? "" : "s") failed "
-                + "on the environment, not the strategy: \(first.reason)\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("loadgen: \(environment.count) repetition\(environment.count == 1 ? "" : "s") failed "
+                        + "on the environment, not the strategy: \(first.reason)\n").utf8))
             return first.exitCode
         }
         // A capped repetition is a figure censored by --repeat auto, not a failure of the run.
-        return runner.rows.allSatisfy { $0.measurement.status == .ok || $0.measurement.cappedAfter != nil } ? ExitCode.success : ExitCode.failure
+        return runner.rows.allSatisfy { $0.measurement.status == .ok || $0.measurement.cappedAfter != nil }
+            ? ExitCode.success : ExitCode.failure
     }
 
     /// The file a run chose for itself (no `--out`): its path and the next commands, last; removed
@@ -134,9 +159,14 @@ enum RunCommand {
         var checks: [(flag: String, check: () throws -> Void)] = []
         if let out = plan.out, out != "-" { checks.append(("--out", { try ResultsFile(path: out).checkAppendable() })) }
         if let timeline = plan.timeline {
-            checks.append(("--timeline", {
-                try ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ",")).checkAppendable()
-            }))
+            checks.append(
+                (
+                    "--timeline",
+                    {
+                        try ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
+                            .checkAppendable()
+                    }
+                ))
         }
         if let markdown = plan.markdown { checks.append(("--markdown", { try Runner.markdownFile(markdown).check() })) }
         if let csv = plan.summaryCSV { checks.append(("--summary-csv", { try Runner.summaryFile(csv).check() })) }
@@ -151,11 +181,13 @@ enum RunCommand {
     /// Every output's name leaves room for the files written beside it, checked before anything
     /// runs (`OutputName`).
     static func checkNames(_ plan: RunPlan) throws {
-        let outputs: [(String, String?)] = [("--out", plan.out == "-" ? nil : plan.out), ("--timeline", plan.timeline),
-                                            ("--markdown", plan.markdown == "-" ? nil : plan.markdown),
-                                            ("--summary-csv", plan.summaryCSV == "-" ? nil : plan.summaryCSV),
-                                            ("--store", plan.storePath == "memory" ? nil : plan.storePath)]
-        for case let (flag, path?) in outputs where !ResultsFile(path: path).isStream {
+        let outputs: [(String, String?)] = [
+            ("--out", plan.out == "-" ? nil : plan.out), ("--timeline", plan.timeline),
+            ("--markdown", plan.markdown == "-" ? nil : plan.markdown),
+            ("--summary-csv", plan.summaryCSV == "-" ? nil : plan.summaryCSV),
+            ("--store", plan.storePath == "memory" ? nil : plan.storePath),
+        ]
+        for case (let flag, let path?) in outputs where !ResultsFile(path: path).isStream {
             if let problem = OutputName.problem(path) { throw CommandError.usage("run: \(flag) \(path): \(problem)") }
         }
     }
@@ -177,10 +209,11 @@ enum RunCommand {
                 let point = plan.label(of: c)
                 return c.strategy + (point.isEmpty ? "" : " [\(point)]")
             }
-            throw CommandError.usage("run: --store \(store) keeps one store, and this run has \(kept.count) "
-                                     + "configurations (\(names.joined(separator: ", "))\(kept.count > 3 ? ", …" : "")): "
-                                     + "the last would replace the others; run one configuration with --store (for example "
-                                     + "--strategy \(kept[0].strategy) and one value of each swept flag), or leave --store out")
+            throw CommandError.usage(
+                "run: --store \(store) keeps one store, and this run has \(kept.count) "
+                    + "configurations (\(names.joined(separator: ", "))\(kept.count > 3 ? ", …" : "")): "
+                    + "the last would replace the others; run one configuration with --store (for example "
+                    + "--strategy \(kept[0].strategy) and one value of each swept flag), or leave --store out")
         }
     }
 
@@ -201,8 +234,9 @@ enum RunCommand {
         for file in files where !ResultsFile(path: file.path).isStream {
             let key = canonical(file.path)
             if let earlier = seen[key], earlier.flag != file.flag {
-                throw CommandError.usage("run: \(earlier.flag) \(earlier.path) and \(file.flag) \(file.path) name the same file; "
-                                         + "give each its own path")
+                throw CommandError.usage(
+                    "run: \(earlier.flag) \(earlier.path) and \(file.flag) \(file.path) name the same file; "
+                        + "give each its own path")
             }
             seen[key] = file
         }
@@ -214,8 +248,9 @@ enum RunCommand {
             do { try expand(&plans[i]) } catch let error as CommandError {
                 // A suite line's model, import file or roles: the line says which run it was.
                 guard let line = plans[i].suiteLine else { throw error }
-                throw CommandError(message: "run: --suite \(line): " + error.message.replacingOccurrences(of: "run: ", with: ""),
-                                   exitCode: error.exitCode)
+                throw CommandError(
+                    message: "run: --suite \(line): " + error.message.replacingOccurrences(of: "run: ", with: ""),
+                    exitCode: error.exitCode)
             }
         }
     }
@@ -225,14 +260,16 @@ enum RunCommand {
         if let path = plan.inputPath {
             let datasets = plan.axes.first(where: { $0.parameter.flag == "--dataset" })?.values
             if let datasets, datasets.count > 1 {
-                throw CommandError.usage("run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
+                throw CommandError.usage(
+                    "run: --dataset \(datasets.joined(separator: ",")): an import file holds one dataset")
             }
             // The pointer travels with the file as its fragment (`feed.json#/apps`), so children,
             // the CSV's input column and reruns all read the same records.
             let added = (plan.axes.first(where: { $0.parameter.flag == "--add-constraint" })?.values ?? [])
                 .filter { $0 != "none" }.map { $0.split(separator: "+").map(String.init) }
-            input = try InputFile.scan(path + (plan.inputPointer.map { "#" + $0 } ?? ""), for: plan.baseConfiguration,
-                                       datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) }, addedConstraints: added)
+            input = try InputFile.scan(
+                path + (plan.inputPointer.map { "#" + $0 } ?? ""), for: plan.baseConfiguration,
+                datasetGiven: datasets.flatMap { $0.first.flatMap(Dataset.init) }, addedConstraints: added)
         }
         try plan.expand(input: input)
     }
@@ -255,17 +292,21 @@ enum DryRun {
         guard unknown.count < configurations else {
             return "estimated duration: unknown (" + unknown.joined(separator: ", ") + ")\n"
         }
-        let expected = estimates.reduce(0) { $0 + $1.expected }, worst = estimates.reduce(0) { $0 + $1.worst }
+        let expected = estimates.reduce(0) { $0 + $1.expected }
+        let worst = estimates.reduce(0) { $0 + $1.worst }
         let auto = estimates.compactMap(\.rounds)
         var text = "estimated duration: about \(Format.duration(expected))"
         if !auto.isEmpty {
-            let rounds = auto.map(\.expected).max() ?? 0, most = auto.map(\.worst).max() ?? 0
-            text += " (--repeat auto: \(rounds) rounds if repetitions vary by \(Int(RunEstimate.spread * 100)) % and the ratios are "
+            let rounds = auto.map(\.expected).max() ?? 0
+            let most = auto.map(\.worst).max() ?? 0
+            text +=
+                " (--repeat auto: \(rounds) rounds if repetitions vary by \(Int(RunEstimate.spread * 100)) % and the ratios are "
                 + "as calibrated); at most \(Format.duration(worst)) (\(most) rounds) if the order stays unclear until --budget"
         }
         let capped = estimates.flatMap(\.capped).map(\.strategy).uniqued()
         if !capped.isEmpty { text += "; capped in its first repetition: \(capped.joined(separator: ", "))" }
-        text += " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
+        text +=
+            " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
             + "\(Calibration.firstRows) × \(Calibration.growth)ⁿ rows and extrapolated, in \(Format.duration(spent)); wall time "
             + "moves ±30 % here" + (unknown.isEmpty ? "" : "; not counted: \(unknown.joined(separator: ", "))") + ")\n"
         return text + perRepetition(plans, costs)
@@ -273,7 +314,8 @@ enum DryRun {
 
     /// "one repetition here: raw-sqlite 0.69 s, one-writer 0.84 s; filling the store once 0.70 s".
     private static func perRepetition(_ plans: [RunPlan], _ costs: [RunConfiguration: Calibration.Cost]) -> String {
-        var parts: [String] = [], fill = 0.0
+        var parts: [String] = []
+        var fill = 0.0
         for plan in plans {
             for c in plan.schedule {
                 guard let cost = costs[c] else { continue }
@@ -288,20 +330,29 @@ enum DryRun {
 
     static func render(_ plan: RunPlan) -> String {
         let schedule = plan.schedule
-        var text = "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × "
-            + (plan.repeats == 0 ? "at least \(plan.plannedRepeats) repetitions (--repeat auto: until the order is clear, a tie or "
-                + "\(Format.duration(plan.budget)))" : "\(plan.repeats) repetition\(plan.repeats == 1 ? "" : "s")")
+        var text =
+            "\(schedule.count) configuration\(schedule.count == 1 ? "" : "s") × "
+            + (plan.repeats == 0
+                ? "at least \(plan.plannedRepeats) repetitions (--repeat auto: until the order is clear, a tie or "
+                    + "\(Format.duration(plan.budget)))" : "\(plan.repeats) repetition\(plan.repeats == 1 ? "" : "s")")
             + (plan.warmups > 0 ? " (+ \(plan.warmups) warm-up each)" : "")
-            + " = \(plan.childProcesses) child processes" + (plan.countsInstructions ? " under callgrind (--instructions)" : "")
-            + (plan.divisorLimits.isEmpty || plan.repeats == 0 ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
+            + " = \(plan.childProcesses) child processes"
+            + (plan.countsInstructions ? " under callgrind (--instructions)" : "")
+            + (plan.divisorLimits.isEmpty || plan.repeats == 0
+                ? "" : " (each limit runs \(RunPlan.limitSamples) times a round)") + "\n"
         let divisors = plan.divisorLimits
         for (k, c) in schedule.enumerated() {
-            let limit = divisors.contains(c) ? (plan.addedLimits.contains(c) ? "  (limit, added" : "  (limit")
-                + (plan.repeats == 0 ? ": once a round)" : ": median of \(RunPlan.limitSamples) runs a round)") : ""
-            text += "  configuration \(k + 1): \(c.strategy)" + (plan.label(of: c).isEmpty ? "" : "  [\(plan.label(of: c))]")
+            let limit =
+                divisors.contains(c)
+                ? (plan.addedLimits.contains(c) ? "  (limit, added" : "  (limit")
+                    + (plan.repeats == 0 ? ": once a round)" : ": median of \(RunPlan.limitSamples) runs a round)") : ""
+            text +=
+                "  configuration \(k + 1): \(c.strategy)"
+                + (plan.label(of: c).isEmpty ? "" : "  [\(plan.label(of: c))]")
                 + limit + "\n"
         }
-        text += "order: rounds 1…\(plan.repeats == 0 ? "n" : String(plan.repeats)), each running configurations 1…\(schedule.count)\n"
+        text +=
+            "order: rounds 1…\(plan.repeats == 0 ? "n" : String(plan.repeats)), each running configurations 1…\(schedule.count)\n"
         for note in plan.notes { text += "note: \(note)\n" }
         return text
     }

@@ -10,18 +10,22 @@ enum VerdictCommand {
     static let specs: [OptionSpec] = [
         .option("--work", "FILE", "the work part's verdict (compare --json)"),
         .option("--time", "FILE", "the wall-time part's verdict (ab --json)"),
-        .option("--format", "comment|annotations", "the pull request's comment (Markdown) or GitHub's ::error lines",
-                default: "comment"),
+        .option(
+            "--format", "comment|annotations", "the pull request's comment (Markdown) or GitHub's ::error lines",
+            default: "comment"),
         .option("--link", "URL", "where the full report is (the workflow run), linked from the comment"),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {
         if arguments.contains("--help") {
-            print(Help.render(usage: "loadgen verdict [--work FILE] [--time FILE] [--format comment|annotations] [--link URL]",
-                              about: about, specs: specs,
-                              footer: "A part whose file is missing (its step did not run) is said to be not judged.\n"
-                                + "Example: loadgen verdict --work ab/work.json --time ab/ab.json --link \"$RUN_URL\" > comment.md"),
-                  terminator: "")
+            print(
+                Help.render(
+                    usage: "loadgen verdict [--work FILE] [--time FILE] [--format comment|annotations] [--link URL]",
+                    about: about, specs: specs,
+                    footer: "A part whose file is missing (its step did not run) is said to be not judged.\n"
+                        + "Example: loadgen verdict --work ab/work.json --time ab/ab.json --link \"$RUN_URL\" > comment.md"
+                ),
+                terminator: "")
             return ExitCode.success
         }
         let a = try Arguments(command: "verdict", arguments: arguments, specs: specs)
@@ -32,8 +36,11 @@ enum VerdictCommand {
         }
         let work = try read(a.string("--work"), tool: "compare", flag: "--work")
         let time = try read(a.string("--time"), tool: "ab", flag: "--time")
-        print(format == "annotations" ? GateVerdict.annotations(work: work, time: time)
-              : GateVerdict.comment(work: work, time: time, link: a.string("--link").flatMap { $0.isEmpty ? nil : $0 }), terminator: "")
+        print(
+            format == "annotations"
+                ? GateVerdict.annotations(work: work, time: time)
+                : GateVerdict.comment(
+                    work: work, time: time, link: a.string("--link").flatMap { $0.isEmpty ? nil : $0 }), terminator: "")
         return ExitCode.success
     }
 
@@ -46,17 +53,22 @@ enum VerdictCommand {
         guard lstat(path, &info) == 0 else { return nil }
         // Non-blocking: a FIFO without a writer would hold the open forever.
         let fd = open(path, O_RDONLY | O_NONBLOCK)
-        let why = fd < 0 ? "cannot be read: " + String(cString: strerror(errno))
+        let why =
+            fd < 0
+            ? "cannot be read: " + String(cString: strerror(errno))
             : fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? "is a folder" : nil
         if let why {
             if fd >= 0 { close(fd) }
-            throw CommandError(message: "verdict: \(flag) \(path) \(why); give the file 'loadgen \(tool) --json' wrote",
-                               exitCode: ExitCode.noInput)
+            throw CommandError(
+                message: "verdict: \(flag) \(path) \(why); give the file 'loadgen \(tool) --json' wrote",
+                exitCode: ExitCode.noInput)
         }
         _ = fcntl(fd, F_SETFL, 0)
         let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
         guard let object = GateVerdict.read(data, tool: tool) else {
-            throw CommandError(message: "verdict: \(flag) \(path) is not what 'loadgen \(tool) --json' writes", exitCode: ExitCode.dataError)
+            throw CommandError(
+                message: "verdict: \(flag) \(path) is not what 'loadgen \(tool) --json' writes",
+                exitCode: ExitCode.dataError)
         }
         return object
     }

@@ -36,9 +36,12 @@ struct AutoRepeat {
     /// recommendations, so the race and the page agree on who is eligible and how leads are
     /// measured), the time spent and the last round's: decides who leaves and whether to stop.
     /// `configuration` finds the run's configuration of a summary's.
-    mutating func decide(after round: Int, recommendations: [Recommendation],
-                         configuration: (RunSummary.Configuration) -> RunConfiguration?, spent: Double, lastRound: Double) {
-        var ties = 0, open = 0
+    mutating func decide(
+        after round: Int, recommendations: [Recommendation],
+        configuration: (RunSummary.Configuration) -> RunConfiguration?, spent: Double, lastRound: Double
+    ) {
+        var ties = 0
+        var open = 0
         for recommendation in recommendations {
             // Excluded (a failure, a capped repetition, a broken promise, a requirement or a cap
             // on memory): the page says why from the round it ran; more would not change it.
@@ -53,11 +56,17 @@ struct AutoRepeat {
             }
             for (c, lead) in recommendation.ranked.dropFirst() {
                 guard let run = configuration(c), left[run] == nil else { continue }
-                guard let lead, let interval = lead.interval else { open += 1; continue }
+                guard let lead, let interval = lead.interval else {
+                    open += 1
+                    continue
+                }
                 let margin = 1 + options.minDifference
                 if lead.toldApart {
-                    left[run] = "left after round \(round): " + String(format: "%@ is %.2f× ahead (%@)", leader.strategy, lead.ratio,
-                                                                     lead.text.drop { $0 != "(" }.dropFirst().dropLast().description)
+                    left[run] =
+                        "left after round \(round): "
+                        + String(
+                            format: "%@ is %.2f× ahead (%@)", leader.strategy, lead.ratio,
+                            lead.text.drop { $0 != "(" }.dropFirst().dropLast().description)
                 } else if interval.lowerBound > 1 / margin && interval.upperBound < margin {
                     ties += 1
                 } else {
@@ -67,10 +76,13 @@ struct AutoRepeat {
         }
         if open == 0 {
             let rounds = "\(round) round\(round == 1 ? "" : "s")"
-            stopped = ties == 0 ? "order clear after \(rounds)" : "tie within \(Int(options.minDifference * 100)) % after \(rounds)"
+            stopped =
+                ties == 0
+                ? "order clear after \(rounds)" : "tie within \(Int(options.minDifference * 100)) % after \(rounds)"
         } else if round >= SequentialRatio.minimumPairs && spent + lastRound > budget {
             // Never before three rounds: each configuration gets the repetitions an interval needs.
-            stopped = "budget spent after \(round) rounds: \(open) configuration\(open == 1 ? "" : "s") not told apart from the leader"
+            stopped =
+                "budget spent after \(round) rounds: \(open) configuration\(open == 1 ? "" : "s") not told apart from the leader"
         } else if round >= Self.maximumRounds {
             stopped = "\(round) rounds: \(open) configuration\(open == 1 ? "" : "s") not told apart from the leader"
         }

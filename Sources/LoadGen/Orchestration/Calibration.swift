@@ -81,16 +81,23 @@ struct Calibration {
     /// Calibrates every configuration of `plans` (each once, however many repetitions it has)
     /// and returns each one's cost, what the calibration itself took, and the configurations that
     /// could not be calibrated, with why.
-    static func costs(_ plans: [RunPlan]) throws -> (costs: [RunConfiguration: Cost], spent: Double, unknown: [String]) {
+    static func costs(_ plans: [RunPlan]) throws -> (costs: [RunConfiguration: Cost], spent: Double, unknown: [String])
+    {
         let started = Clock.nanoseconds()
         var costs: [RunConfiguration: Cost] = [:]
         var unknown: [String] = []
         // One fit per configuration whatever its rows, measured at the largest it is asked for: a
         // sweep of --rows is one curve, so its estimates grow with the rows.
         var fits: [RunConfiguration: (fit: Fit, fill: Fill?, last: Child)] = [:]
-        func family(_ c: RunConfiguration) -> RunConfiguration { var k = c; k.workload.rows = 0; return k }
+        func family(_ c: RunConfiguration) -> RunConfiguration {
+            var k = c
+            k.workload.rows = 0
+            return k
+        }
         for plan in plans {
-            let largest = Dictionary(plan.schedule.map { (family($0), $0) }) { a, b in a.workload.rows >= b.workload.rows ? a : b }
+            let largest = Dictionary(plan.schedule.map { (family($0), $0) }) { a, b in
+                a.workload.rows >= b.workload.rows ? a : b
+            }
             for c in plan.schedule where costs[c] == nil {
                 guard c.input == nil else {
                     unknown.append("\(c.strategy) (an import file is read whole: time one repetition)")
@@ -99,8 +106,9 @@ struct Calibration {
                 if fits[family(c)] == nil { fits[family(c)] = try fit(largest[family(c)] ?? c, plan: plan) }
                 guard let (fit, fill, _) = fits[family(c)] else { continue }
                 let rows = Double(c.workload.rows)
-                costs[c] = Cost(repetition: fit.seconds(at: rows), window: fit.window(at: rows),
-                                fill: fill.map { $0.seconds * rows / $0.rows } ?? 0)
+                costs[c] = Cost(
+                    repetition: fit.seconds(at: rows), window: fit.window(at: rows),
+                    fill: fill.map { $0.seconds * rows / $0.rows } ?? 0)
             }
             for (c, why) in exclusions(plan, lastChildren: { fits[family($0)]?.last }) { costs[c]?.excluded = why }
         }
@@ -136,7 +144,9 @@ struct Calibration {
     /// One repetition of `c` at `rows` as the run makes it: when the run keeps a filled store
     /// (`Runner.prefillTemplate`), a first child fills and keeps it, and the repetition is a
     /// second child starting from its copy; the fill is the first's extra time.
-    static func repetitionSeconds(_ c: RunConfiguration, rows: Int, plan: RunPlan) throws -> (child: Child, fill: Double?) {
+    static func repetitionSeconds(_ c: RunConfiguration, rows: Int, plan: RunPlan) throws -> (
+        child: Child, fill: Double?
+    ) {
         guard c.operation.needsFilledStore, plan.storePath != "memory" else {
             return (try childSeconds(c, rows: rows, plan: plan, template: nil), nil)
         }
@@ -159,8 +169,10 @@ struct Calibration {
 
     /// The configurations of `plan` that its conclusion, read from each one's largest
     /// calibration child, excludes, with why.
-    static func exclusions(_ plan: RunPlan, lastChildren: (RunConfiguration) -> Child?) -> [(RunConfiguration, String)] {
-        let identity = RunIdentity(runID: "calibration", startedAt: "", system: SystemInfo.current(gitRevision: ""), command: "")
+    static func exclusions(_ plan: RunPlan, lastChildren: (RunConfiguration) -> Child?) -> [(RunConfiguration, String)]
+    {
+        let identity = RunIdentity(
+            runID: "calibration", startedAt: "", system: SystemInfo.current(gitRevision: ""), command: "")
         var byParameters: [ParameterValues: RunConfiguration] = [:]
         var rows: [ResultRow] = []
         for c in plan.schedule {
@@ -169,11 +181,14 @@ struct Calibration {
             measured.workload.rows = child.rows
             let parameters = ParameterValues(measured.csvFields)
             byParameters[parameters] = c
-            rows.append(ResultRow(identity: identity, parameters: parameters, configuration: plan.label(of: c),
-                                  measurement: child.measurement ?? RunMeasurement(status: .crashed)))
+            rows.append(
+                ResultRow(
+                    identity: identity, parameters: parameters, configuration: plan.label(of: c),
+                    measurement: child.measurement ?? RunMeasurement(status: .crashed)))
         }
-        let summary = RunSummary(rows: rows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
-                                 unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)), options: plan.conclusions)
+        let summary = RunSummary(
+            rows: rows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
+            unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)), options: plan.conclusions)
         return summary.recommendations.flatMap(\.excluded).compactMap { excluded in
             byParameters[excluded.configuration.parameters].map { ($0, excluded.why) }
         }
@@ -189,15 +204,19 @@ struct Calibration {
         let runID = "calibration-\(rows)"
         let location = try StoreLocation(plan: scratch, configuration: configuration, runID: runID)
         defer { location.remove() }
-        var task = ChildTask(configuration: configuration, store: location.options, runID: runID, label: "calibration",
-                             progress: .none, timelinePath: nil, orphanPaths: location.orphanPaths)
+        var task = ChildTask(
+            configuration: configuration, store: location.options, runID: runID, label: "calibration",
+            progress: .none, timelinePath: nil, orphanPaths: location.orphanPaths)
         task.underCallgrind = plan.countsInstructions
         task.prefillTemplate = template
         let started = Clock.nanoseconds()
-        let outcome = try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil)
+        let outcome = try ChildProcess.run(
+            task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil)
         guard case .finished(let measurement) = outcome else {
             return Child(rows: rows, seconds: Clock.seconds(since: started), window: 0, measurement: nil)
         }
-        return Child(rows: rows, seconds: Clock.seconds(since: started), window: measurement.wallSeconds ?? 0, measurement: measurement)
+        return Child(
+            rows: rows, seconds: Clock.seconds(since: started), window: measurement.wallSeconds ?? 0,
+            measurement: measurement)
     }
 }

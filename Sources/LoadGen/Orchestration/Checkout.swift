@@ -8,7 +8,9 @@ enum Checkout {
     static let root: String? = {
         var url = URL(fileURLWithPath: Host.executablePath).deletingLastPathComponent()
         for _ in 0..<8 {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
             url.deleteLastPathComponent()
         }
         return nil

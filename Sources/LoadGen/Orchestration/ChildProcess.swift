@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Host
 import Report
+import Synchronization
 
 /// Runs one repetition in a new process (loadgen re-executes itself), so that peak RSS is the
 /// repetition's own and a crash is recorded instead of ending the run.
@@ -23,19 +23,24 @@ enum ChildProcess {
         let pid: pid_t
         if let callgrindOutput {
             guard Host.valgrindRuns else {
-                throw CommandError(message: "run: --instructions counts under valgrind, which does not run on this system; "
-                                   + "leave it out: each repetition's instructions come from the process's own counter",
-                                   exitCode: ExitCode.unavailable)
+                throw CommandError(
+                    message: "run: --instructions counts under valgrind, which does not run on this system; "
+                        + "leave it out: each repetition's instructions come from the process's own counter",
+                    exitCode: ExitCode.unavailable)
             }
             guard let valgrind = Callgrind.executable else {
-                throw CommandError(message: "run: --instructions needs valgrind; install it (scripts/setup does)",
-                                   exitCode: ExitCode.unavailable)
+                throw CommandError(
+                    message: "run: --instructions needs valgrind; install it (scripts/setup does)",
+                    exitCode: ExitCode.unavailable)
             }
             let exe = Host.executablePath
-            pid = try spawn(valgrind, arguments: ["valgrind"] + Callgrind.options(output: callgrindOutput)
-                                + [exe, ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+            pid = try spawn(
+                valgrind,
+                arguments: ["valgrind"] + Callgrind.options(output: callgrindOutput)
+                    + [exe, ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
         } else {
-            pid = try spawn(Host.spawnableSelf, arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
+            pid = try spawn(
+                Host.spawnableSelf, arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
         }
         close(fds[1])
         Interrupts.shared.setChild(pid)
@@ -48,7 +53,8 @@ enum ChildProcess {
         if Interrupts.shared.wasInterrupted { throw Interrupted() }
         if let watchdog, watchdog.fired, !(status.exited && status.code == 0) { return .capped(watchdog.seconds) }
         if status.exited, status.code == 0,
-           var measurement = try? JSONDecoder().decode(RunMeasurement.self, from: Data(output)) {
+            var measurement = try? JSONDecoder().decode(RunMeasurement.self, from: Data(output))
+        {
             if let callgrindOutput {
                 measurement.instructions = Callgrind.windowInstructions(output: callgrindOutput)
                 measurement.instructionsCountedBy = measurement.instructions == nil ? nil : "callgrind"
@@ -64,12 +70,17 @@ enum ChildProcess {
 
     /// Starts a child with its standard output on `stdoutFD`, `closeFD` closed, this process's
     /// chosen environment, and the signals the parent ignores or blocks given back their defaults.
-    private static func spawn(_ executable: String, arguments: [String], stdoutFD: Int32, closeFD: Int32) throws -> pid_t {
-        switch Spawn.start(executable, arguments: arguments, environment: childEnvironment,
-                           actions: [.duplicate(stdoutFD, to: 1), .close(closeFD)], defaultSignals: true) {
+    private static func spawn(_ executable: String, arguments: [String], stdoutFD: Int32, closeFD: Int32) throws
+        -> pid_t
+    {
+        switch Spawn.start(
+            executable, arguments: arguments, environment: childEnvironment,
+            actions: [.duplicate(stdoutFD, to: 1), .close(closeFD)], defaultSignals: true)
+        {
         case .success(let pid): return pid
         case .failure(let error):
-            throw CommandError(message: "cannot start a child process: \(error.description)", exitCode: ExitCode.software)
+            throw CommandError(
+                message: "cannot start a child process: \(error.description)", exitCode: ExitCode.software)
         }
     }
 
@@ -88,7 +99,8 @@ enum ChildProcess {
     static let childEnvironment: [String] = {
         let parent = ProcessInfo.processInfo.environment
         var environment = parent.filter { key, _ in
-            ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"].contains(key) || key.hasPrefix("LOADGEN_") || key.hasPrefix("VALGRIND_")
+            ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"].contains(key) || key.hasPrefix("LOADGEN_")
+                || key.hasPrefix("VALGRIND_")
         }
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
         return environment.map { "\($0.key)=\($0.value)" }.sorted()
@@ -99,7 +111,10 @@ enum ChildProcess {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { output.append(contentsOf: buffer[0..<n]); continue }
+            if n > 0 {
+                output.append(contentsOf: buffer[0..<n])
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             return output
         }
@@ -149,14 +164,18 @@ enum Callgrind {
     }()
 
     static func options(output: String) -> [String] {
-        ["--tool=callgrind", "-q", "--callgrind-out-file=\(output)",
-         "--zero-before=*loadgenWindowOpen*", "--dump-before=*loadgenWindowClose*"]
+        [
+            "--tool=callgrind", "-q", "--callgrind-out-file=\(output)",
+            "--zero-before=*loadgenWindowOpen*", "--dump-before=*loadgenWindowClose*",
+        ]
     }
 
     /// With `LOADGEN_KEEP_CALLGRIND=DIR`, each repetition's window profile is copied to DIR
     /// (`callgrind_annotate` reads it): where a change in instructions went.
     static func keep(output: String, label: String) {
-        guard let folder = ProcessInfo.processInfo.environment["LOADGEN_KEEP_CALLGRIND"], !folder.isEmpty else { return }
+        guard let folder = ProcessInfo.processInfo.environment["LOADGEN_KEEP_CALLGRIND"], !folder.isEmpty else {
+            return
+        }
         let name = label.map { $0.isLetter || $0.isNumber ? $0 : "-" }.reduce(into: "") { $0.append($1) }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: folder + "/callgrind." + name)

@@ -29,13 +29,15 @@ enum DefaultResults {
                 return path
             }
             guard errno == EEXIST else {
-                throw CommandError(message: "run: cannot create \(path) for the results (\(String(cString: strerror(errno)))); "
-                                   + "give --out FILE, or set \(environmentVariable) to a folder you can write",
-                                   exitCode: ExitCode.cannotCreate)
+                throw CommandError(
+                    message: "run: cannot create \(path) for the results (\(String(cString: strerror(errno)))); "
+                        + "give --out FILE, or set \(environmentVariable) to a folder you can write",
+                    exitCode: ExitCode.cannotCreate)
             }
         }
-        throw CommandError(message: "run: \(folder) already holds 100 results files named run-\(stamp)…; give --out FILE",
-                           exitCode: ExitCode.cannotCreate)
+        throw CommandError(
+            message: "run: \(folder) already holds 100 results files named run-\(stamp)…; give --out FILE",
+            exitCode: ExitCode.cannotCreate)
     }
 
     /// Removes the file `create` made when no row was written into it.
@@ -47,7 +49,8 @@ enum DefaultResults {
     /// The last lines of a run that chose its file: where the rows are and what to do next.
     static func footer(_ path: String) -> String {
         let command = Rerun.invocation
-        return "\nresults: \(path)\nnext: \(command) report \(Runner.shellQuoted(path)) --out review/   (a design-review page)\n"
+        return
+            "\nresults: \(path)\nnext: \(command) report \(Runner.shellQuoted(path)) --out review/   (a design-review page)\n"
             + "      \(command) plot \(Runner.shellQuoted(path)) --out plots/     (the charts)\n"
     }
 }

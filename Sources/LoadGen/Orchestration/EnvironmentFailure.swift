@@ -11,10 +11,16 @@ struct EnvironmentFailure: Equatable {
     /// What ran out, and what to do.
     let reason: String
 
-    static let diskFull = EnvironmentFailure(exitCode: ExitCode.ioError,
-        reason: "the disk filled or a file-size limit was met (SQLite: disk full or disk I/O error); free space, or raise ulimit -f")
-    static let memory = EnvironmentFailure(exitCode: ExitCode.osError,
-        reason: "memory ran out (an allocation failed: ulimit -v, or the machine's memory); raise the limit or run fewer rows")
+    static let diskFull = EnvironmentFailure(
+        exitCode: ExitCode.ioError,
+        reason:
+            "the disk filled or a file-size limit was met (SQLite: disk full or disk I/O error); free space, or raise ulimit -f"
+    )
+    static let memory = EnvironmentFailure(
+        exitCode: ExitCode.osError,
+        reason:
+            "memory ran out (an allocation failed: ulimit -v, or the machine's memory); raise the limit or run fewer rows"
+    )
 
     /// SQLite's result codes for a file that cannot grow or be written: 13 SQLITE_FULL, and the
     /// extended I/O errors EFBIG and ENOSPC give: 778 IOERR_WRITE, 1034 IOERR_FSYNC, 1546
@@ -27,7 +33,10 @@ struct EnvironmentFailure: Equatable {
     /// runtime when malloc fails.
     static func of(_ measurement: RunMeasurement) -> EnvironmentFailure? {
         guard measurement.status != .ok, let error = measurement.error else { return nil }
-        let disk = diskCodes.map { "SQLite error \($0):" } + ["database or disk is full", "No space left on device", "File too large"]
+        let disk =
+            diskCodes.map { "SQLite error \($0):" } + [
+                "database or disk is full", "No space left on device", "File too large",
+            ]
         let memory = ["SQLite error 7:", "failed to allocate", "out of memory", "Cannot allocate memory"]
         if disk.contains(where: error.contains) { return .diskFull }
         if memory.contains(where: error.contains) { return .memory }
@@ -35,9 +44,10 @@ struct EnvironmentFailure: Equatable {
         // child that died under an address-space limit (inherited from this process) is taken
         // to have met it.
         if measurement.status == .crashed, let limit = addressSpaceLimit {
-            return EnvironmentFailure(exitCode: ExitCode.osError,
-                                      reason: "the child died under ulimit -v \(limit / 1024) (KB of address space): memory most likely "
-                                          + "ran out; raise the limit or run fewer rows")
+            return EnvironmentFailure(
+                exitCode: ExitCode.osError,
+                reason: "the child died under ulimit -v \(limit / 1024) (KB of address space): memory most likely "
+                    + "ran out; raise the limit or run fewer rows")
         }
         return nil
     }

@@ -19,7 +19,9 @@ enum GitRevision {
     /// deaf to Ctrl-C, when the system refused it a thread (`ulimit -v 100000`); this fails and
     /// the revision reads "unknown".
     private static func git(_ arguments: [String]) -> String? {
-        guard case .success(let run) = Spawn.output("git", arguments: ["git"] + arguments, searchPath: true), run.status == 0 else {
+        guard case .success(let run) = Spawn.output("git", arguments: ["git"] + arguments, searchPath: true),
+            run.status == 0
+        else {
             return nil
         }
         return String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -31,8 +31,10 @@ struct InputFile {
     /// Reads the file at `path` for `configuration`'s model (or the dataset the file holds).
     /// `addedConstraints`: every constraint a sweep of `--add-constraint` adds (each point reads
     /// this file).
-    static func scan(_ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?,
-                     addedConstraints: [[String]] = []) throws -> InputFile {
+    static func scan(
+        _ path: String, for configuration: RunConfiguration, datasetGiven: Dataset?,
+        addedConstraints: [[String]] = []
+    ) throws -> InputFile {
         var configuration = configuration
         do {
             if configuration.model.path == nil {
@@ -46,7 +48,8 @@ struct InputFile {
             var record = Record()
             var keys = Set<UInt64>()
             var oneToOne = OneToOneCheck(shape: shape)
-            var others = OtherConstraintsCheck(shape: shape, constraints: Self.otherConstraints(source, added: addedConstraints))
+            var others = OtherConstraintsCheck(
+                shape: shape, constraints: Self.otherConstraints(source, added: addedConstraints))
             do {
                 while try reader.next(into: &record) {
                     let key = keyHash(record, shape, shape.key)
@@ -58,14 +61,18 @@ struct InputFile {
                 throw nestedHint(error, reader)
             }
             guard reader.recordNumber > 0 else {
-                throw CommandError(message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
+                throw CommandError(
+                    message: "run: --input \(path): the file holds no records", exitCode: ExitCode.dataError)
             }
-            var file = InputFile(path: path, format: reader.format, dataset: configuration.workload.dataset, records: reader.recordNumber,
-                                 uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
+            var file = InputFile(
+                path: path, format: reader.format, dataset: configuration.workload.dataset,
+                records: reader.recordNumber,
+                uniqueKeys: shape.key.isEmpty ? reader.recordNumber : keys.count, ignoredMembers: reader.ignoredMembers)
             file.foldedMembers = reader.foldedMembers
             if let before, let after = FileIdentity(path: location), before != after {
-                throw CommandError(message: "run: --input \(location): the file changed while it was read (\(before) → \(after)); "
-                                   + "run again once nothing writes it", exitCode: ExitCode.dataError)
+                throw CommandError(
+                    message: "run: --input \(location): the file changed while it was read (\(before) → \(after)); "
+                        + "run again once nothing writes it", exitCode: ExitCode.dataError)
             }
             file.version = before.map { Version(path: location, identity: $0) }
             return file
@@ -97,7 +104,9 @@ struct InputFile {
             c.workload.dataset = dataset
             let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
             if header.arrayName == shape.arrayName { return dataset }
-            if header.arrayName == nil, header.firstMembers.contains(shape.fields[shape.key[0]].fileName) { return dataset }
+            if header.arrayName == nil, header.firstMembers.contains(shape.fields[shape.key[0]].fileName) {
+                return dataset
+            }
         }
         return .expenses
     }
@@ -105,10 +114,14 @@ struct InputFile {
     /// A file whose elements hold the records in their to-many (each subscription its
     /// notifications) read as if the elements were the records: the error says where they are.
     private static func nestedHint(_ error: ImportError, _ reader: RecordFileReader) -> ImportError {
-        guard reader.collection == nil, let member = reader.shape.parentCollection, reader.ignoredMembers.contains(member) else { return error }
+        guard reader.collection == nil, let member = reader.shape.parentCollection,
+            reader.ignoredMembers.contains(member)
+        else { return error }
         let array = reader.pointer.isEmpty ? "" : "/" + reader.pointer.joined(separator: "/")
-        return ImportError(path: error.path, record: error.record, offset: error.offset,
-                           message: error.message + " — the records may be the \(member) inside each element: --input-path \(array)/*/\(member)")
+        return ImportError(
+            path: error.path, record: error.record, offset: error.offset,
+            message: error.message
+                + " — the records may be the \(member) inside each element: --input-path \(array)/*/\(member)")
     }
 
     /// A 64-bit hash of the record's `fields` (its key, or its related object's).
@@ -116,8 +129,11 @@ struct InputFile {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ bytes: UnsafeRawBufferPointer) { for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
         for f in fields {
-            if shape.fields[f].type.isBytes { record.values.withBytes(f, pool: nil, add) }
-            else { withUnsafeBytes(of: record.values.integer(f), add) }
+            if shape.fields[f].type.isBytes {
+                record.values.withBytes(f, pool: nil, add)
+            } else {
+                withUnsafeBytes(of: record.values.integer(f), add)
+            }
             h = (h ^ 0x1F) &* 0x100_0000_01b3
         }
         return Mixing.mix(h)
@@ -144,9 +160,11 @@ struct OneToOneCheck {
         if let earlier = first[parent] {
             guard earlier.key != key else { return }
             let names = shape.parentKey.map { shape.fields[$0].fileName }.joined(separator: ", ")
-            throw ImportError(path: path, record: number, offset: -1,
-                              message: "names the same \(shape.parentEntity ?? "related object") (by \(names)) as record \(earlier.record), "
-                                  + "and the relationship is one-to-one: each \(shape.entity) has its own; give each record its own")
+            throw ImportError(
+                path: path, record: number, offset: -1,
+                message:
+                    "names the same \(shape.parentEntity ?? "related object") (by \(names)) as record \(earlier.record), "
+                    + "and the relationship is one-to-one: each \(shape.entity) has its own; give each record its own")
         }
         first[parent] = (number, key)
     }
@@ -183,10 +201,11 @@ struct OtherConstraintsCheck {
             }
             guard earlier.key != key else { continue }
             let names = constraint.names.joined(separator: ", ")
-            throw ImportError(path: path, record: number, offset: -1,
-                              message: "has the same \(names) as record \(earlier.record) under another key, and \(shape.entity) "
-                                  + "is unique by \(names) too (a second uniqueness constraint): a store keeps one of them, so every "
-                                  + "strategy would fail; give each record its own \(names), or drop that constraint")
+            throw ImportError(
+                path: path, record: number, offset: -1,
+                message: "has the same \(names) as record \(earlier.record) under another key, and \(shape.entity) "
+                    + "is unique by \(names) too (a second uniqueness constraint): a store keeps one of them, so every "
+                    + "strategy would fail; give each record its own \(names), or drop that constraint")
         }
     }
 }

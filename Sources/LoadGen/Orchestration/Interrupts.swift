@@ -59,9 +59,13 @@ final class Interrupts: Sendable {
             sigaddset(&unblock, sig)
             var action = sigaction()
             #if os(Linux)
-            action.__sigaction_handler.sa_handler = { caught in _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent) }
+                action.__sigaction_handler.sa_handler = { caught in
+                    _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent)
+                }
             #else
-            action.__sigaction_u.__sa_handler = { caught in _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent) }
+                action.__sigaction_u.__sa_handler = { caught in
+                    _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent)
+                }
             #endif
             sigemptyset(&action.sa_mask)
             sigaction(sig, &action, nil)

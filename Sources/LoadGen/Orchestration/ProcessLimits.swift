@@ -29,8 +29,9 @@ enum ProcessLimits {
     static func checkForRun() throws {
         var limit = rlimit()
         guard getrlimit(Host.number(of: .openFiles), &limit) == 0, limit.rlim_cur < minimumOpenFiles else { return }
-        throw CommandError(message: "run: only \(limit.rlim_cur) files may be open (ulimit -n); a run needs at least "
-                           + "\(minimumOpenFiles): raise the limit (ulimit -n 1024) and run again",
-                           exitCode: ExitCode.osError)
+        throw CommandError(
+            message: "run: only \(limit.rlim_cur) files may be open (ulimit -n); a run needs at least "
+                + "\(minimumOpenFiles): raise the limit (ulimit -n 1024) and run again",
+            exitCode: ExitCode.osError)
     }
 }

@@ -83,7 +83,9 @@ extension RunEstimate {
             var excluded: Set<RunConfiguration> = []
             var spent = 0.0
             for r in 1...AutoRepeat.maximumRounds {
-                let racing = ranked.filter { !capped.contains($0) && !excluded.contains($0) && r <= (settle[$0] ?? Int.max) }
+                let racing = ranked.filter {
+                    !capped.contains($0) && !excluded.contains($0) && r <= (settle[$0] ?? Int.max)
+                }
                 let needed = Set(racing.map(RunPlan.limit(of:)))
                 var round = 0.0
                 for c in schedule where limits.contains(c) ? needed.contains(c) || ranked.isEmpty : racing.contains(c) {
@@ -113,8 +115,10 @@ extension RunEstimate {
         /// The round after which each configuration leaves: a follower when its calibrated
         /// ratio to its workload's leader would be settled, the leader with its last follower,
         /// and none before the three rounds the race always runs.
-        static func settlingRounds(_ ranked: [RunConfiguration], costs: [RunConfiguration: Calibration.Cost],
-                                   plan: RunPlan) -> [RunConfiguration: Int] {
+        static func settlingRounds(
+            _ ranked: [RunConfiguration], costs: [RunConfiguration: Calibration.Cost],
+            plan: RunPlan
+        ) -> [RunConfiguration: Int] {
             var settle: [RunConfiguration: Int] = [:]
             let workloads = Dictionary(grouping: ranked) { "\($0.operation.rawValue) \($0.workload.rows)" }
             for group in workloads.values {
@@ -122,9 +126,11 @@ extension RunEstimate {
                 guard let leader = group.min(by: { work($0) < work($1) }) else { continue }
                 var last = SequentialRatio.minimumPairs
                 for c in group where c != leader {
-                    let n = SequentialRatio.roundsToSettle(logRatio: log(work(c) / work(leader)), spread: RunEstimate.spread,
-                                                           minDifference: plan.conclusions.minDifference,
-                                                           maximum: AutoRepeat.maximumRounds) ?? Int.max
+                    let n =
+                        SequentialRatio.roundsToSettle(
+                            logRatio: log(work(c) / work(leader)), spread: RunEstimate.spread,
+                            minDifference: plan.conclusions.minDifference,
+                            maximum: AutoRepeat.maximumRounds) ?? Int.max
                     settle[c] = n
                     last = max(last, n)
                 }

@@ -26,7 +26,7 @@ struct RunPlan {
     /// The axes as given, for messages: flag and values.
     private(set) var axes: [(parameter: RunParameter, values: [String])] = []
 
-    var storePath: String?          // nil: a temporary file; "memory": in memory
+    var storePath: String?   // nil: a temporary file; "memory": in memory
     /// Repetitions of each configuration; 0 with `--repeat auto` (`autoRepeat`).
     var repeats = 1
     /// `--repeat auto`: repetitions until the answer is settled (issue 56).
@@ -40,7 +40,7 @@ struct RunPlan {
     /// the fewest it takes (estimates say so; the run may take more, within the budget).
     var plannedRepeats: Int { repeats == 0 ? SequentialRatio.minimumPairs : repeats }
     var warmups = 0
-    var out: String?                // "-": standard output
+    var out: String?   // "-": standard output
     var timeline: String?
     var markdown: String?
     var summaryCSV: String?
@@ -84,16 +84,26 @@ struct RunPlan {
 
     /// Options that belong to the run, not to a configuration.
     static let runSpecs: [OptionSpec] = [
-        .option("--store", "PATH|memory", "keep one configuration's store at PATH (replaced only by a repetition that is ok; "
+        .option(
+            "--store", "PATH|memory",
+            "keep one configuration's store at PATH (replaced only by a repetition that is ok; "
                 + "the limit's runs keep nothing), or keep stores in memory",
-                default: "a temporary file"),
+            default: "a temporary file"),
         .option("--input", "FILE", "import a JSON or NDJSON file (see 'loadgen generate') instead of generating"),
-        .option("--input-path", "POINTER", "with --input: the JSON Pointer (RFC 6901) of the records' array inside the document, "
+        .option(
+            "--input-path", "POINTER",
+            "with --input: the JSON Pointer (RFC 6901) of the records' array inside the document, "
                 + "as a feed nests it (/apps); /apps/*/versions: each app's versions, related to it by --relationship"),
-        .option("--repeat", "auto|N", "measured repetitions of each configuration: auto repeats until the order is clear, "
+        .option(
+            "--repeat", "auto|N",
+            "measured repetitions of each configuration: auto repeats until the order is clear, "
                 + "a tie or --budget (at least 3 each), N exactly N", default: "auto"),
-        .option("--budget", "DURATION", "with --repeat auto: the most time the repetitions may take (60s, 5m)", default: "60s"),
-        .option("--cap", "FACTOR|none", "with --repeat auto: stop a repetition that runs FACTOR times the fastest configuration's "
+        .option(
+            "--budget", "DURATION", "with --repeat auto: the most time the repetitions may take (60s, 5m)",
+            default: "60s"),
+        .option(
+            "--cap", "FACTOR|none",
+            "with --repeat auto: stop a repetition that runs FACTOR times the fastest configuration's "
                 + "slowest (recorded as capped, at least that much slower)", default: "5"),
         .option("--warmup", "N", "unmeasured repetitions of each configuration first", default: "0"),
         .flag("--no-limit", "do not add raw-sqlite as the limit (vs_limit stays blank without it)"),
@@ -103,16 +113,22 @@ struct RunPlan {
         .option("--summary-csv", "FILE|-", "write one CSV row per configuration with its statistics"),
         .flag("--json", "print repetitions and summary as JSON on stdout instead of the summary"),
         .flag("--dry-run", "print the configurations and the order they would run in, and stop"),
-        .flag("--no-estimate", "with --dry-run: list the configurations without calibrating them for a duration (instant)"),
-        .flag("--instructions", "count each repetition's instructions under valgrind's callgrind (slow: time and memory figures are callgrind's)"),
+        .flag(
+            "--no-estimate", "with --dry-run: list the configurations without calibrating them for a duration (instant)"
+        ),
+        .flag(
+            "--instructions",
+            "count each repetition's instructions under valgrind's callgrind (slow: time and memory figures are callgrind's)"
+        ),
         .flag("--quiet", "no progress and no summary"),
         .option("--progress", "auto|bar|lines|none", "progress on stderr", default: "auto"),
     ]
 
     /// Every option of `run`: the parameters (from their table), then the run's own.
-    static let specs: [OptionSpec] = RunParameter.all.map { p in
-        .option(p.flag, p.valueName, p.help, default: p.defaultText, implied: p.impliedValue)
-    } + runSpecs + ConclusionFlags.specs
+    static let specs: [OptionSpec] =
+        RunParameter.all.map { p in
+            .option(p.flag, p.valueName, p.help, default: p.defaultText, implied: p.impliedValue)
+        } + runSpecs + ConclusionFlags.specs
 
     /// What the summary concludes (`--objective`, `--max-rss`, …).
     var conclusions = ConclusionOptions()
@@ -127,10 +143,15 @@ struct RunPlan {
         if repeats == 0 { autoRepeat = AutoRepeat(budget: budget, options: conclusions) }
         if storePath == StoreKind.memory.rawValue { base.keepStoreInMemory() }
         axes = try Self.readAxes(a)
-        if inputPath != nil, let workload = axes.first(where: { RunParameter.workloadFlags.contains($0.parameter.flag)
-            && !RunParameter.modelFlags.contains($0.parameter.flag) }) {
-            throw CommandError.usage("run: \(workload.parameter.flag) does not apply with --input "
-                                     + "(the file's records are imported as they are)")
+        if inputPath != nil,
+            let workload = axes.first(where: {
+                RunParameter.workloadFlags.contains($0.parameter.flag)
+                    && !RunParameter.modelFlags.contains($0.parameter.flag)
+            })
+        {
+            throw CommandError.usage(
+                "run: \(workload.parameter.flag) does not apply with --input "
+                    + "(the file's records are imported as they are)")
         }
         try Self.checkModelFlags(a)
         if a.has("--zipf-s"), !(axes.first { $0.parameter.flag == "--key-dist" }?.values.contains("zipf") ?? false) {
@@ -139,20 +160,25 @@ struct RunPlan {
         try checkOperations(a)
         let count = axes.reduce(1) { $0 * $1.values.count }
         guard count <= Self.maxConfigurations else {
-            let product = axes.filter { $0.values.count > 1 }.map { "\($0.parameter.flag) \($0.values.count)" }.joined(separator: " × ")
-            throw CommandError.usage("run: the sweep has \(count) configurations (\(product)); at most "
-                                     + "\(Self.maxConfigurations): give fewer values")
+            let product = axes.filter { $0.values.count > 1 }.map { "\($0.parameter.flag) \($0.values.count)" }.joined(
+                separator: " × ")
+            throw CommandError.usage(
+                "run: the sweep has \(count) configurations (\(product)); at most "
+                    + "\(Self.maxConfigurations): give fewer values")
         }
     }
 
     /// The roles and sizes of a team's model mean nothing for a built-in dataset, whose model says them.
     static func checkModelFlags(_ a: Arguments) throws {
         guard !a.has("--model") else {
-            if a.has("--dataset") { throw CommandError.usage("\(a.command): --dataset and --model both say what the records are; give one") }
+            if a.has("--dataset") {
+                throw CommandError.usage("\(a.command): --dataset and --model both say what the records are; give one")
+            }
             return
         }
         for flag in RunParameter.all.filter(\.scope.needsModel).map(\.flag) where a.has(flag) {
-            throw CommandError.usage("\(a.command): \(flag) applies only with --model (a built-in dataset's model gives its roles)")
+            throw CommandError.usage(
+                "\(a.command): \(flag) applies only with --model (a built-in dataset's model gives its roles)")
         }
     }
 
@@ -167,24 +193,32 @@ struct RunPlan {
         } else {
             repeats = 0
             budget = try a.duration("--budget", default: 60)
-            cap = a.string("--cap") == "none" ? nil : try a.double("--cap", default: 5, in: 1.5...1000, describe: "a factor from 1.5 to 1000, or none")
+            cap =
+                a.string("--cap") == "none"
+                ? nil
+                : try a.double("--cap", default: 5, in: 1.5...1000, describe: "a factor from 1.5 to 1000, or none")
         }
         warmups = try a.int("--warmup", default: 0, in: 0...100)!
         out = a.string("--out")
         timeline = a.string("--timeline")
         markdown = a.string("--markdown")
         summaryCSV = a.string("--summary-csv")
-        for (flag, path) in [("--out", out), ("--timeline", timeline), ("--markdown", markdown),
-                             ("--summary-csv", summaryCSV)] where path == "" {
+        for (flag, path) in [
+            ("--out", out), ("--timeline", timeline), ("--markdown", markdown),
+            ("--summary-csv", summaryCSV),
+        ] where path == "" {
             throw CommandError.usage("run: \(flag) expects a file path, got ''")
         }
         json = a.flag("--json")
         // `-` is standard output for every output (issue 55, item 19); one of them at a time.
-        let toStdout = [("--out -", out == "-"), ("--timeline -", timeline == "-"), ("--markdown -", markdown == "-"),
-                        ("--summary-csv -", summaryCSV == "-"), ("--json", json)].filter(\.1).map(\.0)
+        let toStdout = [
+            ("--out -", out == "-"), ("--timeline -", timeline == "-"), ("--markdown -", markdown == "-"),
+            ("--summary-csv -", summaryCSV == "-"), ("--json", json),
+        ].filter(\.1).map(\.0)
         if toStdout.count > 1 {
-            throw CommandError.usage("run: \(toStdout.joined(separator: " and ")) \(toStdout.count == 2 ? "both" : "all") write to stdout; "
-                                     + "give files to all but one")
+            throw CommandError.usage(
+                "run: \(toStdout.joined(separator: " and ")) \(toStdout.count == 2 ? "both" : "all") write to stdout; "
+                    + "give files to all but one")
         }
         if timeline == "-" { timeline = "/dev/stdout" }
         quiet = a.flag("--quiet")
@@ -193,15 +227,19 @@ struct RunPlan {
         if !estimates && !dryRun { throw CommandError.usage("run: --no-estimate applies only with --dry-run") }
         countsInstructions = a.flag("--instructions")
         addsLimits = !a.flag("--no-limit")
-        progress = ProgressDisplay.Style(rawValue: try a.choice("--progress", ProgressDisplay.Style.allCases.map(\.rawValue),
-                                                                default: "auto"))!
+        progress = ProgressDisplay.Style(
+            rawValue: try a.choice(
+                "--progress", ProgressDisplay.Style.allCases.map(\.rawValue),
+                default: "auto"))!
         if quiet { progress = .none }
         inputPath = a.string("--input")
         if inputPath == "" { throw CommandError.usage("run: --input expects a file path") }
         if let pointer = a.string("--input-path") {
             guard inputPath != nil else { throw CommandError.usage("run: --input-path applies only with --input FILE") }
             guard pointer.hasPrefix("/"), pointer.count > 1 else {
-                throw CommandError.usage("run: --input-path '\(pointer)' is not a JSON Pointer to a member: give one like /apps or /source/apps")
+                throw CommandError.usage(
+                    "run: --input-path '\(pointer)' is not a JSON Pointer to a member: give one like /apps or /source/apps"
+                )
             }
             inputPointer = pointer
         }
@@ -211,7 +249,8 @@ struct RunPlan {
     /// no `--strategy` all of theirs for an update, delete or read), and flags that mean nothing
     /// for an operation on a filled store are refused, naming the flag.
     private mutating func checkOperations(_ a: Arguments) throws {
-        let operations = (axes.first { $0.parameter.flag == "--operation" }?.values ?? ["import"]).compactMap(Operation.init)
+        let operations = (axes.first { $0.parameter.flag == "--operation" }?.values ?? ["import"]).compactMap(
+            Operation.init)
         let filled = operations.filter(\.needsFilledStore)
         if a.has("--fraction") && !operations.contains(.update) && !operations.contains(.delete) {
             throw CommandError.usage("run: --fraction applies only with --operation update or delete")
@@ -219,8 +258,9 @@ struct RunPlan {
         if let operation = filled.first {
             let meaningless = RunParameter.all.filter { !$0.onFilledStore }.map(\.flag) + ["--input"]
             for flag in meaningless where a.has(flag) {
-                throw CommandError.usage("run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
-                                         + "filled first with one row per key); drop it, or run the import on its own")
+                throw CommandError.usage(
+                    "run: \(flag) means nothing for --operation \(operation.rawValue) (it works on a store "
+                        + "filled first with one row per key); drop it, or run the import on its own")
             }
         }
         let chosen: [String]
@@ -233,8 +273,9 @@ struct RunPlan {
             }
             if explicit, let stray = axes[given].values.first(where: { !chosen.contains($0) }) {
                 let operation = StrategyRegistry.strategy(named: stray)!.operation
-                throw CommandError.usage("run: \(stray) is \([.import, .update].contains(operation) ? "an" : "a") \(operation.rawValue) strategy; "
-                                         + "run it with --operation \(operation.rawValue)")
+                throw CommandError.usage(
+                    "run: \(stray) is \([.import, .update].contains(operation) ? "an" : "a") \(operation.rawValue) strategy; "
+                        + "run it with --operation \(operation.rawValue)")
             }
             axes[given].values = chosen.filter { operations.contains(StrategyRegistry.strategy(named: $0)!.operation) }
         } else if operations != [.import] {
@@ -253,7 +294,9 @@ struct RunPlan {
         var axes: [(parameter: RunParameter, values: [String])] = []
         for parameter in RunParameter.all {
             guard let text = a.string(parameter.flag) else { continue }
-            var values = parameter.sweeps ? text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [text]
+            var values =
+                parameter.sweeps
+                ? text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [text]
             if parameter.flag == "--strategy" && values.contains(where: { $0 == "all" || $0.hasPrefix("-") }) {
                 values = try allExcept(values)
             }
@@ -264,19 +307,24 @@ struct RunPlan {
                 do { try parameter.set(value, in: &scratch) } catch {
                     let place = values.count > 1 ? "'\(value)' in '\(text)'" : "'\(value)'"
                     let hint = error.suggestion.map { "did you mean \($0)? " } ?? ""
-                    throw CommandError.usage("run: \(parameter.flag): \(place) is not accepted; \(hint)expects \(error.accepted)"
-                                             + (Self.looksGrouped(text) ? Self.groupingHint(text) : ""))
+                    throw CommandError.usage(
+                        "run: \(parameter.flag): \(place) is not accepted; \(hint)expects \(error.accepted)"
+                            + (Self.looksGrouped(text) ? Self.groupingHint(text) : ""))
                 }
-                let normalized = RunParameter.parseInteger(value).map(String.init) ?? Double(value).map { "\($0)" } ?? value
+                let normalized =
+                    RunParameter.parseInteger(value).map(String.init) ?? Double(value).map { "\($0)" } ?? value
                 if let earlier = seen[normalized] {
-                    throw CommandError.usage("run: \(parameter.flag) lists the same value twice ('\(earlier)' and '\(value)')")
+                    throw CommandError.usage(
+                        "run: \(parameter.flag) lists the same value twice ('\(earlier)' and '\(value)')")
                 }
                 seen[normalized] = value
             }
             if parameter.sweeps && values.count > 1 && Self.looksGrouped(text) {
                 // Valid as a sweep, and as a number written with thousands separators: say which.
-                FileHandle.standardError.write(Data(("loadgen: note: \(parameter.flag) \(text) is a sweep of "
-                                                     + values.joined(separator: " and ") + Self.groupingHint(text) + "\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        ("loadgen: note: \(parameter.flag) \(text) is a sweep of "
+                            + values.joined(separator: " and ") + Self.groupingHint(text) + "\n").utf8))
             }
             axes.append((parameter, values))
         }
@@ -288,14 +336,18 @@ struct RunPlan {
     static func looksGrouped(_ text: String) -> Bool {
         let groups = text.split(separator: ",", omittingEmptySubsequences: false)
         return groups.count > 1 && (1...3).contains(groups[0].count)
-            && groups.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) } && groups.dropFirst().allSatisfy { $0.count == 3 }
+            && groups.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+            && groups.dropFirst().allSatisfy { $0.count == 3 }
     }
 
     /// "; a comma separates a sweep's values: for one value write 50000 (or 50k)".
     static func groupingHint(_ text: String) -> String {
         let joined = text.replacingOccurrences(of: ",", with: "")
-        let short = Int(joined).map { n in n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : n % 1000 == 0 ? "\(n / 1000)k" : "" } ?? ""
-        return "; a comma separates a sweep's values: for one value write \(joined)" + (short.isEmpty ? "" : " (or \(short))")
+        let short =
+            Int(joined).map { n in n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : n % 1000 == 0 ? "\(n / 1000)k" : "" }
+            ?? ""
+        return "; a comma separates a sweep's values: for one value write \(joined)"
+            + (short.isEmpty ? "" : " (or \(short))")
     }
 
     /// `all`, less the strategies named with a minus (`all,-context-save-per-row`).
@@ -307,14 +359,18 @@ struct RunPlan {
         var kept = StrategyRegistry.names
         for value in values where value != "all" {
             guard value.hasPrefix("-") else {
-                throw CommandError.usage("run: --strategy: '\(value)' beside all, which has every strategy; leave one out with "
-                                         + "a minus (all,-context-save-per-row)")
+                throw CommandError.usage(
+                    "run: --strategy: '\(value)' beside all, which has every strategy; leave one out with "
+                        + "a minus (all,-context-save-per-row)")
             }
             let name = String(value.dropFirst())
             guard kept.contains(name) else {
                 let known = StrategyRegistry.names.contains(name)
-                let hint = known ? "it is left out already" : Nearest.word(to: name, in: StrategyRegistry.names).map { "did you mean -\($0)?" }
-                    ?? "expects one of " + StrategyRegistry.names.joined(separator: "|")
+                let hint =
+                    known
+                    ? "it is left out already"
+                    : Nearest.word(to: name, in: StrategyRegistry.names).map { "did you mean -\($0)?" }
+                        ?? "expects one of " + StrategyRegistry.names.joined(separator: "|")
                 throw CommandError.usage("run: --strategy: '\(value)' is not accepted; \(hint)")
             }
             kept.removeAll { $0 == name }
@@ -349,17 +405,24 @@ struct RunPlan {
         }
         var seen = Set<RunConfiguration>()
         configurations = product.filter { $0.writeStrategy?.operation == $0.operation }
-            .map { c in var c = c; c.clearUnused(); return c }.filter { seen.insert($0).inserted }
-        sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(\.parameter.columns)
+            .map { c in
+                var c = c
+                c.clearUnused()
+                return c
+            }.filter { seen.insert($0).inserted }
+        sweptColumns = axes.filter { $0.values.count > 1 && $0.parameter.flag != "--strategy" }.flatMap(
+            \.parameter.columns)
         if let file = input, !file.ignoredMembers.isEmpty {
             // Explained against the model the configurations use (set by the axes above).
             let source = configurations.first.flatMap { try? ImportSource.resolve($0) }
             let members = source?.explainIgnored(file.ignoredMembers) ?? file.ignoredMembers
-            modelNotes.append("--input \(file.path): members no field reads, ignored: \(members.joined(separator: ", "))")
+            modelNotes.append(
+                "--input \(file.path): members no field reads, ignored: \(members.joined(separator: ", "))")
         }
         if let file = input, !file.foldedMembers.isEmpty {
-            modelNotes.append("--input \(file.path): members read by their name ignoring case and '_' (--map PROPERTY=MEMBER to say "
-                              + "otherwise): \(file.foldedMembers.joined(separator: ", "))")
+            modelNotes.append(
+                "--input \(file.path): members read by their name ignoring case and '_' (--map PROPERTY=MEMBER to say "
+                    + "otherwise): \(file.foldedMembers.joined(separator: ", "))")
         }
         try checkModels()
         try checkFractions()
@@ -374,8 +437,9 @@ struct RunPlan {
             guard let f = c.fraction else { continue }
             let records = c.uniqueKeys
             guard records > 0, Int((Double(records) * f).rounded()) == 0 else { continue }
-            throw CommandError.usage("run: --fraction \(Format.share(f)) of \(records) stored records targets none; "
-                                     + "give at least --fraction \(Format.share(1 / Double(records))) or more --rows")
+            throw CommandError.usage(
+                "run: --fraction \(Format.share(f)) of \(records) stored records targets none; "
+                    + "give at least --fraction \(Format.share(1 / Double(records))) or more --rows")
         }
     }
 
@@ -406,13 +470,17 @@ struct RunPlan {
 
     /// The flags given with more than one value, or at all, that a strategy of the run ignores.
     private mutating func findIgnored() {
-        let given = axes.filter { $0.parameter.flag != "--strategy" && !RunParameter.workloadFlags.contains($0.parameter.flag) }
+        let given = axes.filter {
+            $0.parameter.flag != "--strategy" && !RunParameter.workloadFlags.contains($0.parameter.flag)
+        }
         for name in configurations.map(\.strategy).uniqued() {
             guard let strategy = StrategyRegistry.strategy(named: name) else { continue }
             let mine = configurations.filter { $0.strategy == name }
             // A limit and --history have a note of their own (`notes`).
-            let flags = given.filter { axis in !mine.contains { axis.parameter.isUsed(by: strategy, in: $0) } }.map(\.parameter.flag)
-                .filter { !(strategy.isLimit && $0 == "--history") }
+            let flags = given.filter { axis in !mine.contains { axis.parameter.isUsed(by: strategy, in: $0) } }.map(
+                \.parameter.flag
+            )
+            .filter { !(strategy.isLimit && $0 == "--history") }
             if !flags.isEmpty { ignored.append((name, flags)) }
         }
     }
@@ -446,7 +514,8 @@ struct RunPlan {
     /// Child processes the plan starts: every configuration per round and warm-up, and the
     /// limits' extra samples.
     var childProcesses: Int {
-        schedule.count * (plannedRepeats + warmups) + (repeats == 0 ? 0 : divisorLimits.count * (Self.limitSamples - 1) * plannedRepeats)
+        schedule.count * (plannedRepeats + warmups)
+            + (repeats == 0 ? 0 : divisorLimits.count * (Self.limitSamples - 1) * plannedRepeats)
     }
 
     /// The limits other configurations of the plan divide by, among those it runs (an update,
@@ -473,7 +542,8 @@ struct RunPlan {
         for column in sweptColumns {
             guard let value = fields[column] else { continue }
             if let parameter = RunParameter.all.first(where: { $0.columns == [column] && $0.impliedValue != nil }) {
-                guard let strategy = configuration.writeStrategy, parameter.isUsed(by: strategy, in: configuration) else { continue }
+                guard let strategy = configuration.writeStrategy, parameter.isUsed(by: strategy, in: configuration)
+                else { continue }
                 parts.append("\(column)=\(value.isEmpty ? "off" : value == "yes" ? "on" : value)")
             } else if !value.isEmpty {
                 parts.append("\(column)=\(value)")
@@ -490,36 +560,48 @@ struct RunPlan {
         for reason in refused.map(\.reason).uniqued() {
             let names = refused.filter { $0.reason == reason }.map(\.strategy)
             let them = names.count == 1 ? "it" : "they"
-            let need = names.count == 1 ? reason : reason.replacingOccurrences(of: "needs ", with: "need ")
-                .replacingOccurrences(of: "resolves ", with: "resolve ")
-            lines.append("\(names.joined(separator: ", ")) \(names.count == 1 ? "was" : "were") not run: \(them) \(need)")
+            let need =
+                names.count == 1
+                ? reason
+                : reason.replacingOccurrences(of: "needs ", with: "need ")
+                    .replacingOccurrences(of: "resolves ", with: "resolve ")
+            lines.append(
+                "\(names.joined(separator: ", ")) \(names.count == 1 ? "was" : "were") not run: \(them) \(need)")
         }
         if !addedLimits.isEmpty {
-            lines.append("raw-sqlite was added as the limit (one transaction, closed loop): vs_limit divides by it; "
-                         + "--no-limit to skip it")
+            lines.append(
+                "raw-sqlite was added as the limit (one transaction, closed loop): vs_limit divides by it; "
+                    + "--no-limit to skip it")
         }
         // One line per flag: "--writers (1,4) is not used by batch, prefetch: they ran once for every value".
         var byFlag: [(flag: String, strategies: [String])] = []
         for (strategy, flags) in ignored {
             for flag in flags {
-                if let i = byFlag.firstIndex(where: { $0.flag == flag }) { byFlag[i].strategies.append(strategy) }
-                else { byFlag.append((flag, [strategy])) }
+                if let i = byFlag.firstIndex(where: { $0.flag == flag }) {
+                    byFlag[i].strategies.append(strategy)
+                } else {
+                    byFlag.append((flag, [strategy]))
+                }
             }
         }
         for (flag, strategies) in byFlag {
             let values = axes.first { $0.parameter.flag == flag }?.values ?? []
-            lines.append("\(flag) \(values.joined(separator: ",")) is not used by \(strategies.joined(separator: ", "))"
-                         + (values.count > 1 ? ": they ran once for all its values" : ""))
+            lines.append(
+                "\(flag) \(values.joined(separator: ",")) is not used by \(strategies.joined(separator: ", "))"
+                    + (values.count > 1 ? ": they ran once for all its values" : ""))
         }
         // The limits write with SQLite alone: there is no engine to record history.
-        let historyAsked = axes.first { $0.parameter.flag == "--history" }?.values.contains { (try? onOffValue($0)) == true } ?? false
+        let historyAsked =
+            axes.first { $0.parameter.flag == "--history" }?.values.contains { (try? onOffValue($0)) == true } ?? false
         let unrecorded = schedule.filter { $0.writeStrategy?.isLimit ?? false }.map(\.strategy).uniqued()
         if historyAsked && !unrecorded.isEmpty {
-            lines.append("--history is not used by \(unrecorded.joined(separator: ", ")): SQLite alone, no engine to record it")
+            lines.append(
+                "--history is not used by \(unrecorded.joined(separator: ", ")): SQLite alone, no engine to record it")
         }
         let forced = configurations.filter { $0.writeStrategy?.requiresHistory ?? false }.map(\.strategy).uniqued()
         if !forced.isEmpty && !historyAsked {
-            lines.append("\(forced.joined(separator: ", ")) recorded persistent history without --history: it consumes it")
+            lines.append(
+                "\(forced.joined(separator: ", ")) recorded persistent history without --history: it consumes it")
         }
         return lines + batchResultNotes
     }
@@ -540,14 +622,18 @@ struct RunPlan {
                 byReason.append((reason, [c.strategy]))
             }
         }
-        return byReason.map { "\($0.strategies.joined(separator: ", ")) asked for object IDs (beyond --result): \($0.reason)" }
+        return byReason.map {
+            "\($0.strategies.joined(separator: ", ")) asked for object IDs (beyond --result): \($0.reason)"
+        }
     }
 
     /// Strategies that measure something other than the full idiom, with what to keep in mind.
     var marks: [String: String] {
         var marks: [String: String] = [:]
         for name in schedule.map(\.strategy).uniqued() {
-            guard let strategy = StrategyRegistry.strategy(named: name), strategy.expectations != .complete else { continue }
+            guard let strategy = StrategyRegistry.strategy(named: name), strategy.expectations != .complete else {
+                continue
+            }
             marks[name] = strategy.caveat
         }
         return marks

@@ -53,7 +53,8 @@ struct Runner {
         for (i, plan) in plans.enumerated() {
             let divisors = plan.divisorLimits
             for c in plan.schedule {
-                childrenLeft[i, default: [:]][c, default: 0] += plan.plannedRepeats * (divisors.contains(c) && plan.repeats != 0 ? RunPlan.limitSamples : 1)
+                childrenLeft[i, default: [:]][c, default: 0] +=
+                    plan.plannedRepeats * (divisors.contains(c) && plan.repeats != 0 ? RunPlan.limitSamples : 1)
                     + plan.warmups
             }
         }
@@ -68,10 +69,12 @@ struct Runner {
         let reads: Set<String> = ["--model", "--input", "--suite"]
         let here = FileManager.default.currentDirectoryPath
         func absolute(_ value: String) -> String {
-            let (file, pointer) = value.range(of: "#/").map { (String(value[..<$0.lowerBound]), String(value[$0.lowerBound...])) }
+            let (file, pointer) =
+                value.range(of: "#/").map { (String(value[..<$0.lowerBound]), String(value[$0.lowerBound...])) }
                 ?? (value, "")
             guard !file.isEmpty, !file.hasPrefix("/") else { return value }
-            return URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: here, isDirectory: true)).standardizedFileURL.path + pointer
+            return URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: here, isDirectory: true))
+                .standardizedFileURL.path + pointer
         }
         var out = arguments
         var i = 0
@@ -99,16 +102,19 @@ struct Runner {
     var summary: RunSummary {
         var marks: [String: String] = [:]
         for p in plans { marks.merge(p.marks) { a, _ in a } }
-        var summary = RunSummary(rows: rows, sweptColumns: plans.flatMap(\.sweptColumns).uniqued(), notes: plans.flatMap(\.notes).uniqued(),
-                                 marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)),
-                                 options: plan.conclusions)
+        var summary = RunSummary(
+            rows: rows, sweptColumns: plans.flatMap(\.sweptColumns).uniqued(), notes: plans.flatMap(\.notes).uniqued(),
+            marks: marks, unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)),
+            options: plan.conclusions)
         summary.interruption = interruption
         return summary
     }
 
     /// Records that `signal` stopped the run, with the configurations it left unfinished.
     mutating func interrupted(by signal: String) {
-        var never: [String] = [], partly = 0, scheduled = 0
+        var never: [String] = []
+        var partly = 0
+        var scheduled = 0
         for p in plans {
             for c in p.schedule {
                 scheduled += p.plannedRepeats
@@ -122,9 +128,13 @@ struct Runner {
             }
         }
         let listed = never.prefix(6).joined(separator: "; ") + (never.count > 6 ? "; … \(never.count - 6) more" : "")
-        interruption = "Interrupted by \(signal) after \(rows.count) of \(scheduled) repetitions: "
-            + (never.isEmpty ? "every configuration ran at least once" : "\(never.count) configuration\(never.count == 1 ? "" : "s") never ran (\(listed))")
-            + (partly == 0 ? "" : ", \(partly) ran only part of their repetitions") + ". The figures are of what finished."
+        interruption =
+            "Interrupted by \(signal) after \(rows.count) of \(scheduled) repetitions: "
+            + (never.isEmpty
+                ? "every configuration ran at least once"
+                : "\(never.count) configuration\(never.count == 1 ? "" : "s") never ran (\(listed))")
+            + (partly == 0 ? "" : ", \(partly) ran only part of their repetitions")
+            + ". The figures are of what finished."
     }
 
     mutating func runAll() throws {
@@ -139,8 +149,9 @@ struct Runner {
         let schedule = plan.schedule
         for (k, configuration) in schedule.enumerated() {
             for w in 0..<plan.warmups {
-                _ = try repetition(configuration, label: "\(line)\(k + 1)/\(schedule.count) warm-up \(w + 1)/\(plan.warmups)",
-                                   timeline: false)
+                _ = try repetition(
+                    configuration, label: "\(line)\(k + 1)/\(schedule.count) warm-up \(w + 1)/\(plan.warmups)",
+                    timeline: false)
             }
         }
         if var auto = plan.autoRepeat {
@@ -149,8 +160,10 @@ struct Runner {
         }
         for r in 1...plan.repeats {
             // Each row written as its repetition ends: a run stopped later keeps it.
-            _ = try round(r, of: schedule, plan: plan, recording: true,
-                          label: { k in "\(line)configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)" })
+            _ = try round(
+                r, of: schedule, plan: plan, recording: true,
+                label: { k in "\(line)configuration \(k + 1) of \(schedule.count), repetition \(r) of \(plan.repeats)" }
+            )
         }
     }
 
@@ -161,24 +174,33 @@ struct Runner {
         let schedule = plan.schedule
         let limits = Set(schedule.filter { $0.writeStrategy?.isLimit ?? false })
         let ranked = schedule.filter { !limits.contains($0) }
-        let byParameters = Dictionary(schedule.map { (ParameterValues($0.csvFields), $0) }, uniquingKeysWith: { a, _ in a })
+        let byParameters = Dictionary(
+            schedule.map { (ParameterValues($0.csvFields), $0) }, uniquingKeysWith: { a, _ in a })
         var planRows: [ResultRow] = []
         let started = Clock.nanoseconds()
         for r in 1...AutoRepeat.maximumRounds {
             let racing = ranked.filter(auto.races)
             let needed = Set(racing.map(RunPlan.limit(of:)))
-            let configurations = schedule.filter { limits.contains($0) ? needed.contains($0) || ranked.isEmpty : auto.races($0) }
+            let configurations = schedule.filter {
+                limits.contains($0) ? needed.contains($0) || ranked.isEmpty : auto.races($0)
+            }
             let roundStart = Clock.nanoseconds()
-            var rows = try round(r, of: configurations, plan: plan, recording: false, cap: { runner, c in
-                limits.contains(c) || ranked.count < 2 ? nil : plan.cap.map { runner.cap(ranked, factor: $0, budget: plan.budget) }
-            }, label: { k in
-                "\(line)configuration \(k + 1) of \(configurations.count), round \(r) (--repeat auto, budget \(Format.duration(plan.budget)))"
-            })
+            var rows = try round(
+                r, of: configurations, plan: plan, recording: false,
+                cap: { runner, c in
+                    limits.contains(c) || ranked.count < 2
+                        ? nil : plan.cap.map { runner.cap(ranked, factor: $0, budget: plan.budget) }
+                },
+                label: { k in
+                    "\(line)configuration \(k + 1) of \(configurations.count), round \(r) (--repeat auto, budget \(Format.duration(plan.budget)))"
+                })
             planRows += rows
-            let summary = RunSummary(rows: planRows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
-                                     unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)), options: plan.conclusions)
-            auto.decide(after: r, recommendations: summary.recommendations, configuration: { byParameters[$0.parameters] },
-                        spent: Clock.seconds(since: started), lastRound: Clock.seconds(since: roundStart))
+            let summary = RunSummary(
+                rows: planRows, sweptColumns: plan.sweptColumns, notes: plan.notes, marks: plan.marks,
+                unranked: Set(StrategyRegistry.all.filter(\.isLimit).map(\.name)), options: plan.conclusions)
+            auto.decide(
+                after: r, recommendations: summary.recommendations, configuration: { byParameters[$0.parameters] },
+                spent: Clock.seconds(since: started), lastRound: Clock.seconds(since: roundStart))
             for (i, c) in configurations.enumerated() {
                 if racing.contains(c) && !auto.races(c) { rows[i].stop = auto.left[c] }
                 if let stopped = auto.stopped { rows[i].stop = rows[i].stop ?? stopped }
@@ -186,10 +208,14 @@ struct Runner {
             for row in rows { record(row) }
             if auto.stopped != nil { break }
         }
-        stopReasons.append((line.isEmpty ? "" : line) + "repetitions (--repeat auto): " + (auto.stopped ?? "stopped")
-                           + (auto.left.isEmpty ? "" : "; left the race: " + auto.left.keys.map { c in
-                               c.strategy + (plan.label(of: c).isEmpty ? "" : " [\(plan.label(of: c))]")
-                           }.sorted().joined(separator: ", ")))
+        stopReasons.append(
+            (line.isEmpty ? "" : line) + "repetitions (--repeat auto): " + (auto.stopped ?? "stopped")
+                + (auto.left.isEmpty
+                    ? ""
+                    : "; left the race: "
+                        + auto.left.keys.map { c in
+                            c.strategy + (plan.label(of: c).isEmpty ? "" : " [\(plan.label(of: c))]")
+                        }.sorted().joined(separator: ", ")))
     }
 
     /// The longest a repetition of a racing configuration may run (issue 56, item 2's capping):
@@ -201,8 +227,11 @@ struct Runner {
             return Cap(seconds: budget, why: "the whole --budget, before another configuration finished a repetition")
         }
         let seconds = max(Cap.floor, factor * reference)
-        return Cap(seconds: seconds, why: String(format: "--cap %g: %g× the fastest configuration's slowest repetition, %@: at least %.1f× slower",
-                                                 factor, factor, Format.duration(reference), seconds / reference))
+        return Cap(
+            seconds: seconds,
+            why: String(
+                format: "--cap %g: %g× the fastest configuration's slowest repetition, %@: at least %.1f× slower",
+                factor, factor, Format.duration(reference), seconds / reference))
     }
 
     /// A repetition's deadline and what it means, for the row of one that reaches it.
@@ -215,26 +244,31 @@ struct Runner {
 
     /// One round: each of `configurations` once, in order, with the rows it made (the limit's
     /// `vs_limit` filled in); the timeline written as it goes, and with `recording` each row too.
-    private mutating func round(_ r: Int, of configurations: [RunConfiguration], plan: RunPlan, recording: Bool,
-                                cap: (Self, RunConfiguration) -> Cap? = { _, _ in nil },
-                                label: (Int) -> String) throws -> [ResultRow] {
+    private mutating func round(
+        _ r: Int, of configurations: [RunConfiguration], plan: RunPlan, recording: Bool,
+        cap: (Self, RunConfiguration) -> Cap? = { _, _ in nil },
+        label: (Int) -> String
+    ) throws -> [ResultRow] {
         let divisors = plan.divisorLimits
-        var limits: [RunConfiguration: Double] = [:], rows: [ResultRow] = []
+        var limits: [RunConfiguration: Double] = [:]
+        var rows: [ResultRow] = []
         defer { deadline = nil }
         for (k, configuration) in configurations.enumerated() {
             deadline = cap(self, configuration)
             // Under --repeat auto the limit runs once a round: the race judges rates paired by
             // round, and more rounds, not more samples, steady vs_limit (three samples of a
             // 150k-row limit in two layouts took a minute of every round).
-            let done = try limitOrRepetition(configuration, label: label(k), sampled: divisors.contains(configuration) && plan.repeats != 0)
+            let done = try limitOrRepetition(
+                configuration, label: label(k), sampled: divisors.contains(configuration) && plan.repeats != 0)
             if let timeline = plan.timeline, !done.timelineRows.isEmpty {
                 let file = ResultsFile(path: timeline, header: TimelineWriter.fileHeader.components(separatedBy: ","))
                 write("--timeline") { try file.append(done.timelineRows) }
             }
-            var row = ResultRow(identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system, command: command),
-                                parameters: ParameterValues(configuration.csvFields), repetition: r,
-                                repetitions: plan.repeats, configuration: plan.label(of: configuration),
-                                measurement: done.measurement)
+            var row = ResultRow(
+                identity: RunIdentity(runID: done.runID, startedAt: done.startedAt, system: system, command: command),
+                parameters: ParameterValues(configuration.csvFields), repetition: r,
+                repetitions: plan.repeats, configuration: plan.label(of: configuration),
+                measurement: done.measurement)
             let limit = RunPlan.limit(of: configuration)
             if configuration == limit, let rate = done.measurement.rowsPerSecond { limits[limit] = rate }
             if let base = limits[limit], let rate = done.measurement.rowsPerSecond { row.vsLimit = rate / base }
@@ -261,13 +295,17 @@ struct Runner {
 
     /// A repetition; for a limit other configurations divide by, `RunPlan.limitSamples` of them
     /// back to back, and the one with the median rate is the round's (see `RunPlan.limitSamples`).
-    private mutating func limitOrRepetition(_ configuration: RunConfiguration, label: String,
-                                            sampled: Bool) throws -> Repetition {
+    private mutating func limitOrRepetition(
+        _ configuration: RunConfiguration, label: String,
+        sampled: Bool
+    ) throws -> Repetition {
         guard sampled else { return try repetition(configuration, label: label, timeline: true) }
         var samples: [Repetition] = []
         for s in 1...RunPlan.limitSamples {
-            samples.append(try repetition(configuration, label: label + " (limit sample \(s) of \(RunPlan.limitSamples))",
-                                          timeline: true))
+            samples.append(
+                try repetition(
+                    configuration, label: label + " (limit sample \(s) of \(RunPlan.limitSamples))",
+                    timeline: true))
         }
         // A sample that failed is the round's: a failure is never hidden behind its siblings.
         if let failed = samples.first(where: { $0.measurement.status != .ok || $0.measurement.rowsPerSecond == nil }) {
@@ -276,8 +314,10 @@ struct Runner {
         return samples.sorted { $0.measurement.rowsPerSecond! < $1.measurement.rowsPerSecond! }[samples.count / 2]
     }
 
-    private mutating func repetition(_ configuration: RunConfiguration, label: String,
-                                     timeline: Bool) throws -> Repetition {
+    private mutating func repetition(
+        _ configuration: RunConfiguration, label: String,
+        timeline: Bool
+    ) throws -> Repetition {
         sequence += 1
         let runID = "\(invocation)-\(sequence)"
         let startedAt = ISO8601DateFormatter().string(from: Date())
@@ -290,23 +330,31 @@ struct Runner {
         if plan.progress == .lines || (plan.progress == .auto && isatty(2) == 0 && !plan.quiet) {
             FileHandle.standardError.write(Data("loadgen: \(display)\n".utf8))
         }
-        var task = ChildTask(configuration: configuration, store: location.options, runID: runID, label: display,
-                             progress: plan.progress, timelinePath: timelinePart, orphanPaths: location.orphanPaths)
+        var task = ChildTask(
+            configuration: configuration, store: location.options, runID: runID, label: display,
+            progress: plan.progress, timelinePath: timelinePart, orphanPaths: location.orphanPaths)
         task.underCallgrind = plan.countsInstructions
         task.prefillTemplate = try prefillTemplate(configuration, plan: plan)
         var measurement: RunMeasurement
         let childStarted = Clock.nanoseconds()
         let cap = deadline
-        switch try ChildProcess.run(task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil,
-                                    deadline: cap?.seconds) {
+        switch try ChildProcess.run(
+            task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil,
+            deadline: cap?.seconds)
+        {
         case .finished(let m): measurement = m
         case .crashed(let reason):
-            measurement = { var m = RunMeasurement(status: .crashed); m.error = reason; return m }()
+            measurement = {
+                var m = RunMeasurement(status: .crashed)
+                m.error = reason
+                return m
+            }()
         case .capped(let seconds):
             // A censored figure: no rate is recorded, and the row says how much slower at least.
             measurement = RunMeasurement(status: .failed)
             measurement.cappedAfter = seconds
-            measurement.error = "capped: stopped after \(Format.duration(seconds)) (\(cap?.why ?? "its deadline")); not a measured rate, "
+            measurement.error =
+                "capped: stopped after \(Format.duration(seconds)) (\(cap?.why ?? "its deadline")); not a measured rate, "
                 + "and its store, unfinished, was not checked"
         }
         childSeconds[current, default: [:]][configuration, default: []].append(Clock.seconds(since: childStarted))
@@ -349,8 +397,9 @@ struct Runner {
         guard let counted = plan.inputVersion else { return }
         let now = FileIdentity(path: counted.path)
         guard now != counted.identity else { return }
-        measurement.fail("--input \(counted.path) changed during the run (read as \(counted.identity), now "
-                         + (now.map(\.description) ?? "gone") + "): run again once nothing writes it")
+        measurement.fail(
+            "--input \(counted.path) changed during the run (read as \(counted.identity), now "
+                + (now.map(\.description) ?? "gone") + "): run again once nothing writes it")
     }
 
     /// Once per run, why a work figure stays blank: no instruction counter on this machine, or an
@@ -360,12 +409,16 @@ struct Runner {
         if let reason = measurement.instructionsUnavailable, !saidWhyNoInstructions {
             saidWhyNoInstructions = true
             let instead = Host.valgrindRuns ? "; --instructions counts them under valgrind" : ""
-            FileHandle.standardError.write(Data("loadgen: instructions are not counted here (\(reason))\(instead)\n".utf8))
+            FileHandle.standardError.write(
+                Data("loadgen: instructions are not counted here (\(reason))\(instead)\n".utf8))
         }
         if measurement.allocations == nil, JemallocCounts.shared == nil, !saidWhyNoAllocations {
             saidWhyNoAllocations = true
-            FileHandle.standardError.write(Data(("loadgen: allocation requests are not counted here (the allocator is "
-                + "\(Heap.allocatorName)'s; only jemalloc counts them: build without LOADGEN_NO_JEMALLOC)\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("loadgen: allocation requests are not counted here (the allocator is "
+                        + "\(Heap.allocatorName)'s; only jemalloc counts them: build without LOADGEN_NO_JEMALLOC)\n")
+                        .utf8))
         }
     }
 
@@ -378,8 +431,10 @@ struct Runner {
             do { try location.keep() } catch let error as CommandError { measurement.fail(error.message) }
             return
         }
-        let previous = FileManager.default.fileExists(atPath: kept) ? "the previous store there is unchanged" : "nothing is there"
-        measurement.fail("the store was not kept at \(kept) (the repetition \(measurement.status.rawValue)); " + previous)
+        let previous =
+            FileManager.default.fileExists(atPath: kept) ? "the previous store there is unchanged" : "nothing is there"
+        measurement.fail(
+            "the store was not kept at \(kept) (the repetition \(measurement.status.rawValue)); " + previous)
     }
 
     /// " · ETA 1 min 5 s": each configuration's children still to run times what its children
@@ -399,7 +454,8 @@ struct Runner {
             }
         }
         guard seconds > 0 else { return "" }
-        return " · ETA \(Format.duration(seconds))" + (untimed == 0 ? "" : " + \(untimed) configuration\(untimed == 1 ? "" : "s") not yet timed")
+        return " · ETA \(Format.duration(seconds))"
+            + (untimed == 0 ? "" : " + \(untimed) configuration\(untimed == 1 ? "" : "s") not yet timed")
     }
 
     // MARK: Outputs
@@ -410,7 +466,8 @@ struct Runner {
             var handle = streamedOut
             write("--out") {
                 if handle == nil {
-                    let opened = out == "-" ? FileHandle.standardOutput : try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+                    let opened =
+                        out == "-" ? FileHandle.standardOutput : try FileHandle(forWritingTo: URL(fileURLWithPath: out))
                     try opened.write(contentsOf: Data(CSV.line(ResultRow.header).utf8))
                     handle = opened
                 }
@@ -425,11 +482,17 @@ struct Runner {
     /// Writes `--markdown` and `--summary-csv` from the summary of every row.
     mutating func writeReports() {
         let summary = self.summary
-        if let path = plan.markdown { write("--markdown") { try Self.markdownFile(path).write(MarkdownExporter().render(summary)) } }
-        if let path = plan.summaryCSV { write("--summary-csv") { try Self.summaryFile(path).write(SummaryCSVExporter().render(summary)) } }
+        if let path = plan.markdown {
+            write("--markdown") { try Self.markdownFile(path).write(MarkdownExporter().render(summary)) }
+        }
+        if let path = plan.summaryCSV {
+            write("--summary-csv") { try Self.summaryFile(path).write(SummaryCSVExporter().render(summary)) }
+        }
     }
 
-    static func markdownFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: MarkdownExport.signature) }
+    static func markdownFile(_ path: String) -> ReportFile {
+        ReportFile(path: path, signature: MarkdownExport.signature)
+    }
     static func summaryFile(_ path: String) -> ReportFile { ReportFile(path: path, signature: SummaryCSV.signature) }
 
     /// An output's failure in words: the system's reason for a POSIX error (Foundation's own
@@ -453,7 +516,8 @@ struct Runner {
             let failure = CommandError(message: "run: \(flag): \(Self.describe(error))", exitCode: code)
             failedOutputs.insert(flag)
             outputFailures.append(failure)
-            FileHandle.standardError.write(Data("loadgen: \(failure.message); \(flag) gets no more rows, the run goes on\n".utf8))
+            FileHandle.standardError.write(
+                Data("loadgen: \(failure.message); \(flag) gets no more rows, the run goes on\n".utf8))
         }
     }
 }

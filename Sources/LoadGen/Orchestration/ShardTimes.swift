@@ -27,11 +27,13 @@ struct ShardTimes {
         let rows: [ResultRow]
         do { rows = try ResultsReader.rows(file) } catch {
             switch error {
-            case .unreadable(let why): throw CommandError(message: "run: --shard-by \(file): \(why)", exitCode: ExitCode.noInput)
+            case .unreadable(let why):
+                throw CommandError(message: "run: --shard-by \(file): \(why)", exitCode: ExitCode.noInput)
             default: throw CommandError(message: "run: --shard-by \(file): \(error)", exitCode: ExitCode.dataError)
             }
         }
-        var samples: [Key: [Double]] = [:], records: [Key: Double] = [:]
+        var samples: [Key: [Double]] = [:]
+        var records: [Key: Double] = [:]
         for row in rows {
             let m = row.measurement
             guard let wall = m.wallSeconds else { continue }
@@ -44,7 +46,9 @@ struct ShardTimes {
         perRecord = Statistics(rates)?.median ?? 0
         self.file = file
         guard !seconds.isEmpty else {
-            throw CommandError(message: "run: --shard-by \(file) holds no measured repetition to balance shards by", exitCode: ExitCode.dataError)
+            throw CommandError(
+                message: "run: --shard-by \(file) holds no measured repetition to balance shards by",
+                exitCode: ExitCode.dataError)
         }
     }
 

@@ -27,7 +27,8 @@ struct StoreLocation {
         // The limit's runs (raw-sqlite, added or named) never replace a strategy's kept store
         // (in memory they stay in memory, as the strategy's: the limit must be measured alike).
         let isLimit = { (c: RunConfiguration) in c.writeStrategy?.isLimit ?? false }
-        let keptByLimit = plan.storePath != "memory" && isLimit(configuration) && plan.configurations.contains { !isLimit($0) }
+        let keptByLimit =
+            plan.storePath != "memory" && isLimit(configuration) && plan.configurations.contains { !isLimit($0) }
         switch keptByLimit ? nil : plan.storePath {
         case nil:
             path = folder + "/store.sqlite"
@@ -39,12 +40,15 @@ struct StoreLocation {
             try Self.check(kept)
             let target = Self.target(of: kept)
             let url = URL(fileURLWithPath: target)
-            path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(runID)").path
+            path =
+                url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(runID)")
+                .path
             (keptPath, keptTarget) = (kept, target)
         }
         // In memory there is no journal file and nothing to sync: SQLite ignores both there.
-        var options = StoreOptions(path: path, journal: configuration.journal ?? .delete,
-                                   synchronous: configuration.synchronous ?? .runDefault)
+        var options = StoreOptions(
+            path: path, journal: configuration.journal ?? .delete,
+            synchronous: configuration.synchronous ?? .runDefault)
         options.persistentHistoryTracking = configuration.history
         options.pragmas = configuration.pragmas.sorted { $0.key < $1.key }.map { StoreOptions.Pragma($0.key, $0.value) }
         self.options = options
@@ -52,7 +56,9 @@ struct StoreLocation {
 
     /// What to remove if the parent disappears mid-repetition (the child does it).
     var orphanPaths: [String] {
-        [folder] + (keptPath == nil ? [] : Self.files(of: options.path) + [ExternalStorage.supportDirectory(forStore: options.path)])
+        [folder]
+            + (keptPath == nil
+                ? [] : Self.files(of: options.path) + [ExternalStorage.supportDirectory(forStore: options.path)])
     }
 
     /// Removes the temporary folder and a store that was not kept.
@@ -69,16 +75,18 @@ struct StoreLocation {
         try Self.check(given)
         for file in Self.files(of: kept).dropFirst() where FileManager.default.fileExists(atPath: file) {
             guard unlink(file) == 0 else {
-                throw CommandError(message: "run: cannot replace \(file): \(String(cString: strerror(errno)))",
-                                   exitCode: ExitCode.cannotCreate)
+                throw CommandError(
+                    message: "run: cannot replace \(file): \(String(cString: strerror(errno)))",
+                    exitCode: ExitCode.cannotCreate)
             }
         }
         // The child closed every connection, so the WAL was merged and removed; if one is left
         // it belongs to the new store and moves with it.
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: options.path + suffix) {
             guard rename(options.path + suffix, kept + suffix) == 0 else {
-                throw CommandError(message: "run: cannot move the store to \(kept + suffix): \(String(cString: strerror(errno)))",
-                                   exitCode: ExitCode.cannotCreate)
+                throw CommandError(
+                    message: "run: cannot move the store to \(kept + suffix): \(String(cString: strerror(errno)))",
+                    exitCode: ExitCode.cannotCreate)
             }
         }
         try? FileManager.default.removeItem(atPath: options.path + "-shm")
@@ -100,8 +108,9 @@ struct StoreLocation {
         // Without its mark a later run would refuse to replace the folder, never remove it: no harm.
         _ = FileManager.default.createFile(atPath: built + "/" + Self.supportMark, contents: Data())
         guard rename(built, target) == 0 else {
-            throw CommandError(message: "run: cannot move the store's external data to \(target): \(String(cString: strerror(errno)))",
-                               exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "run: cannot move the store's external data to \(target): \(String(cString: strerror(errno)))",
+                exitCode: ExitCode.cannotCreate)
         }
     }
 
@@ -116,8 +125,10 @@ struct StoreLocation {
     static func isOurs(support: String) -> Bool { FileManager.default.fileExists(atPath: support + "/" + supportMark) }
 
     static func foreignSupport(_ given: String, _ support: String) -> CommandError {
-        CommandError(message: "run: --store \(given): \(support) is external data loadgen did not write (an app's store of the same "
-                     + "name keeps its large values there); choose another path", exitCode: ExitCode.cannotCreate)
+        CommandError(
+            message:
+                "run: --store \(given): \(support) is external data loadgen did not write (an app's store of the same "
+                + "name keeps its large values there); choose another path", exitCode: ExitCode.cannotCreate)
     }
 
     /// A store file and the journal files SQLite keeps beside it.
@@ -135,20 +146,25 @@ struct StoreLocation {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandError(message: "run: --store folder \(folder) does not exist; create it or choose another path",
-                               exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "run: --store folder \(folder) does not exist; create it or choose another path",
+                exitCode: ExitCode.cannotCreate)
         }
         guard access(folder, W_OK) == 0, ResultsFile.canCreateFile(in: folder) else {
-            throw CommandError(message: "run: --store folder \(folder) is not writable; choose another path",
-                               exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "run: --store folder \(folder) is not writable; choose another path",
+                exitCode: ExitCode.cannotCreate)
         }
         if FileManager.default.fileExists(atPath: path) && !isStore(path) {
-            throw CommandError(message: "run: --store \(given) exists and is not a store loadgen wrote (an app's own store, or "
-                               + "another database); choose another path (loadgen only replaces its own stores)",
-                               exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "run: --store \(given) exists and is not a store loadgen wrote (an app's own store, or "
+                    + "another database); choose another path (loadgen only replaces its own stores)",
+                exitCode: ExitCode.cannotCreate)
         }
         let support = ExternalStorage.supportDirectory(forStore: path)
-        if FileManager.default.fileExists(atPath: support) && !isOurs(support: support) { throw foreignSupport(given, support) }
+        if FileManager.default.fileExists(atPath: support) && !isOurs(support: support) {
+            throw foreignSupport(given, support)
+        }
     }
 
     /// True for a store loadgen wrote (its mark in the metadata): the only kind `--store` replaces.

@@ -17,8 +17,9 @@ enum TemporaryFolders {
     static func make() throws -> String {
         var template = Array((NSTemporaryDirectory() + prefix + "XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CommandError(message: "run: cannot create a temporary folder in \(NSTemporaryDirectory()): "
-                               + String(cString: strerror(errno)), exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "run: cannot create a temporary folder in \(NSTemporaryDirectory()): "
+                    + String(cString: strerror(errno)), exitCode: ExitCode.cannotCreate)
         }
         let folder = String(cString: made)
         let owner = ProcessOwner.current.text
@@ -29,8 +30,9 @@ enum TemporaryFolders {
         guard written == owner.utf8.count else {
             unlink(folder + "/" + ownerFile)
             rmdir(folder)
-            throw CommandError(message: "run: cannot write in the temporary folder \(NSTemporaryDirectory()): "
-                               + String(cString: strerror(code)), exitCode: ExitCode.cannotCreate)
+            throw CommandError(
+                message: "run: cannot write in the temporary folder \(NSTemporaryDirectory()): "
+                    + String(cString: strerror(code)), exitCode: ExitCode.cannotCreate)
         }
         return folder
     }

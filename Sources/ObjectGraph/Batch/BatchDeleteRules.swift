@@ -9,7 +9,9 @@ package enum BatchDeleteRules {
     static func supports(_ rule: RelationshipDescription.DeleteRule) -> Bool { rule != .deny }
 
     /// A many-to-many's rules (its own and its inverse's) the triggers can carry out.
-    static func supports(manyToMany rule: RelationshipDescription.DeleteRule, inverse: RelationshipDescription.DeleteRule) -> Bool {
+    static func supports(
+        manyToMany rule: RelationshipDescription.DeleteRule, inverse: RelationshipDescription.DeleteRule
+    ) -> Bool {
         [.nullify, .cascade].contains(rule) && [.nullify, .cascade].contains(inverse)
     }
 }
@@ -33,7 +35,10 @@ extension ManagedObjectModel {
             }
             for r in e.manyToMany {
                 let destination = runtime[r.destination - 1]
-                guard BatchDeleteRules.supports(manyToMany: r.deleteRule, inverse: destination.manyToMany[r.inverse].deleteRule) else {
+                guard
+                    BatchDeleteRules.supports(
+                        manyToMany: r.deleteRule, inverse: destination.manyToMany[r.inverse].deleteRule)
+                else {
                     return "\(e.name).\(r.name)"
                 }
                 if r.deleteRule == .cascade { pending.append(destination) }

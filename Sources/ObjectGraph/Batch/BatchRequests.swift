@@ -123,7 +123,8 @@ extension ManagedObjectContext {
         let store = persistentStoreCoordinator.storeIndex
         let history = persistentStoreCoordinator.history
         // Object IDs come back through Core Data's capture table; without them, no triggers.
-        let capture = wantsIDs ? ObjectIDCapture(.insert, entity: entity, attributes: Array(entity.attributes.indices)) : nil
+        let capture =
+            wantsIDs ? ObjectIDCapture(.insert, entity: entity, attributes: Array(entity.attributes.indices)) : nil
         defer { persistentStoreCoordinator.rowCache.forgetAll() }   // an upsert updates rows
         return try persistentStoreCoordinator.performWrite { connection in
             var result = BatchResult()
@@ -131,7 +132,8 @@ extension ManagedObjectContext {
             try capture?.begin(connection)
             let s = try connection.statement(sql)
             var row = BatchInsertRow(entity: entity)
-            var next: Int64 = 0, last: Int64 = -1
+            var next: Int64 = 0
+            var last: Int64 = -1
             while !request.handler(&row) {
                 if next > last {
                     next = try reserve([(entity.rootID, Self.batchKeyBlock)], connection)[entity.rootID]!
@@ -148,8 +150,9 @@ extension ManagedObjectContext {
                 // An upsert's update of an existing row is not recorded: its key is not known
                 // without reading it back.
                 if let history, let historyWrite, connection.db.changes == 1, connection.db.lastInsertRowID == next {
-                    try history.record(.insert, entity: entity, primaryKey: next, changedColumns: nil, in: historyWrite,
-                                       block: Self.batchKeyBlock, connection)
+                    try history.record(
+                        .insert, entity: entity, primaryKey: next, changedColumns: nil, in: historyWrite,
+                        block: Self.batchKeyBlock, connection)
                 }
                 next += 1
                 row.clear()
@@ -166,7 +169,10 @@ extension ManagedObjectContext {
         s.bind(entity.id, at: 2)
         s.bind(1, at: 3)
         var index = Int32(4)
-        for _ in entity.toOne { s.bindNull(at: index); index += 1 }
+        for _ in entity.toOne {
+            s.bindNull(at: index)
+            index += 1
+        }
         if _slowPath(entity.hasExternalAttributes) {
             s.bind(try entity.columnValues(row.values, persistentStoreCoordinator.externalStorage)[...], from: index)
         } else {
@@ -205,18 +211,22 @@ extension ManagedObjectContext {
             sets.append("\(entity.attributeColumns[i]) = ?")
         }
         sets.append("Z_OPT = Z_OPT + 1")
-        let sql = "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", "))"
+        let sql =
+            "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", "))"
             + (compiled.sql.isEmpty ? "" : " WHERE " + compiled.sql)
         let indexes = keys.map { entity.attributeIndex($0)! }
         let columns = PropertyMask(indexes)
         // Core Data captures the rows for their IDs, and for history when it is on.
         let wantsIDs = request.resultType == .objectIDs
-        let capture = wantsIDs || persistentStoreCoordinator.history != nil
+        let capture =
+            wantsIDs || persistentStoreCoordinator.history != nil
             ? ObjectIDCapture(.update, entity: entity, attributes: indexes) : nil
-        return try run(sql, bindings: keys.map { request.propertiesToUpdate[$0]! } + compiled.bindings,
-                       entity: entity, ids: wantsIDs ? (capture.map(IDSource.capture) ?? .none) : .none,
-                       history: HistoryRecord(type: .update, columns: columns, whereSQL: compiled.sql, bindings: compiled.bindings),
-                       capture: capture)
+        return try run(
+            sql, bindings: keys.map { request.propertiesToUpdate[$0]! } + compiled.bindings,
+            entity: entity, ids: wantsIDs ? (capture.map(IDSource.capture) ?? .none) : .none,
+            history: HistoryRecord(
+                type: .update, columns: columns, whereSQL: compiled.sql, bindings: compiled.bindings),
+            capture: capture)
     }
 
     /// Runs a batch delete: one statement in the store. Registered objects are not told
@@ -230,9 +240,10 @@ extension ManagedObjectContext {
         let triggers = try deleteTriggers(entity)
         // Asked for IDs, Core Data fetches the objects to delete first, then deletes.
         let ids: IDSource = request.resultType == .objectIDs ? .fetchFirst("SELECT Z_PK FROM \(filter)") : .none
-        return try run(sql, bindings: compiled.bindings, entity: entity, ids: ids,
-                       before: triggers.map(\.create), after: triggers.map(\.drop),
-                       history: HistoryRecord(type: .delete, columns: nil, whereSQL: compiled.sql, bindings: compiled.bindings))
+        return try run(
+            sql, bindings: compiled.bindings, entity: entity, ids: ids,
+            before: triggers.map(\.create), after: triggers.map(\.drop),
+            history: HistoryRecord(type: .delete, columns: nil, whereSQL: compiled.sql, bindings: compiled.bindings))
     }
 
     /// Where a batch update or delete gets the IDs it returns.
@@ -282,9 +293,13 @@ extension ManagedObjectContext {
     }
 
     /// One entity's fragments, the entities its cascades reach, and its join tables' triggers.
-    private func deleteFragments(_ e: Entity) -> (fragments: [String], cascades: [Entity], joins: [(create: String, drop: String)]) {
+    private func deleteFragments(_ e: Entity) -> (
+        fragments: [String], cascades: [Entity], joins: [(create: String, drop: String)]
+    ) {
         let model = persistentStoreCoordinator.model
-        var fragments: [String] = [], cascades: [Entity] = [], joins: [(create: String, drop: String)] = []
+        var fragments: [String] = []
+        var cascades: [Entity] = []
+        var joins: [(create: String, drop: String)] = []
         for r in e.toOne {
             let destination = model.runtime[r.destination - 1]
             switch r.deleteRule {
@@ -294,10 +309,13 @@ extension ManagedObjectContext {
                 cascades.append(destination)
             case .nullify:
                 if r.inverseToMany != nil {
-                    fragments.append("UPDATE OR FAIL \(destination.tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); ")
+                    fragments.append(
+                        "UPDATE OR FAIL \(destination.tableName) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); "
+                    )
                 } else if let inverse = r.inverseToOne {
-                    fragments.append("UPDATE OR FAIL \(destination.tableName) SET \(destination.toOne[inverse].column) = NULL, "
-                                     + "Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); ")
+                    fragments.append(
+                        "UPDATE OR FAIL \(destination.tableName) SET \(destination.toOne[inverse].column) = NULL, "
+                            + "Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(r.column); ")
                 }
             }
         }
@@ -311,8 +329,9 @@ extension ManagedObjectContext {
                 cascades.append(destination)
             case .nullify:
                 let keys = [fk.entityKeyColumn, fk.orderKeyColumn].compactMap { $0 }.map { "\($0) = NULL, " }.joined()
-                fragments.append("UPDATE OR FAIL \(destination.tableName) SET \(fk.column) = NULL, \(keys)Z_OPT = (Z_OPT + 1) "
-                                 + "WHERE \(fk.column) = OLD.Z_PK; ")
+                fragments.append(
+                    "UPDATE OR FAIL \(destination.tableName) SET \(fk.column) = NULL, \(keys)Z_OPT = (Z_OPT + 1) "
+                        + "WHERE \(fk.column) = OLD.Z_PK; ")
             }
         }
         for r in e.manyToMany {
@@ -320,7 +339,9 @@ extension ManagedObjectContext {
             let inverse = destination.manyToMany[r.inverse]
             fragments.append("DELETE FROM \(r.table) WHERE \(r.ownColumn) = OLD.Z_PK; ")
             if r.deleteRule == .cascade {
-                joins.append(Self.trigger(on: r.table, ["DELETE FROM \(destination.tableName) WHERE Z_PK = OLD.\(inverse.ownColumn); "]))
+                joins.append(
+                    Self.trigger(
+                        on: r.table, ["DELETE FROM \(destination.tableName) WHERE Z_PK = OLD.\(inverse.ownColumn); "]))
                 cascades.append(destination)
             }
         }
@@ -329,15 +350,19 @@ extension ManagedObjectContext {
 
     private static func trigger(on table: String, _ fragments: [String]) -> (create: String, drop: String) {
         let name = SQLIdentifier.quoted("ZQ_" + table.replacingOccurrences(of: "\"", with: "") + "_TRIGGER")
-        return ("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
-                + fragments.joined() + "END", "DROP TRIGGER IF EXISTS \(name)")
+        return (
+            "CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
+                + fragments.joined() + "END", "DROP TRIGGER IF EXISTS \(name)"
+        )
     }
 
     /// A batch update or delete in one exclusive transaction, followed by the post-save tasks
     /// (Core Data's `_executeBatchUpdateRequest` and `_executeBatchDeleteRequest` run them).
-    private func run(_ sql: String, bindings: [Value], entity: Entity, ids: IDSource,
-                     before: [String] = [], after: [String] = [], history record: HistoryRecord,
-                     capture: ObjectIDCapture? = nil) throws -> BatchResult {
+    private func run(
+        _ sql: String, bindings: [Value], entity: Entity, ids: IDSource,
+        before: [String] = [], after: [String] = [], history record: HistoryRecord,
+        capture: ObjectIDCapture? = nil
+    ) throws -> BatchResult {
         let store = persistentStoreCoordinator.storeIndex
         let history = persistentStoreCoordinator.history
         defer { persistentStoreCoordinator.rowCache.forgetAll() }
@@ -347,14 +372,16 @@ extension ManagedObjectContext {
                 let s = try connection.statement(select)
                 for (i, v) in bindings.enumerated() { s.bind(v, at: Int32(i + 1)) }
                 while try s.step() {
-                    result.objectIDs.append(ManagedObjectID(store: store, entityID: entity.id, primaryKey: Int64(s.int(at: 0))))
+                    result.objectIDs.append(
+                        ManagedObjectID(store: store, entityID: entity.id, primaryKey: Int64(s.int(at: 0))))
                 }
                 s.reset()
             }
             if let history {
                 let write = try history.begin(author: transactionAuthor, contextName: name, connection)
-                try history.recordMatching(record.type, entity: entity, changedColumns: record.columns, whereSQL: record.whereSQL,
-                                           bindings: record.bindings, in: write, connection)
+                try history.recordMatching(
+                    record.type, entity: entity, changedColumns: record.columns, whereSQL: record.whereSQL,
+                    bindings: record.bindings, in: write, connection)
             }
             try capture?.begin(connection)
             for statement in before { try connection.execute(statement) }

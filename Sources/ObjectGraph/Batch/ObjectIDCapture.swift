@@ -35,24 +35,30 @@ struct ObjectIDCapture {
     /// into `entity.attributes`).
     init(_ operation: Operation, entity e: Entity, attributes: [Int]) {
         let table = operation.rawValue
-        var create = ["CREATE TEMP TABLE IF NOT EXISTS \(table) (ENTITYID INTEGER, PRIMEKEY INTEGER, TYPE INTEGER, ATTRIBUTENAME VARCHAR)"]
+        var create = [
+            "CREATE TEMP TABLE IF NOT EXISTS \(table) (ENTITYID INTEGER, PRIMEKEY INTEGER, TYPE INTEGER, ATTRIBUTENAME VARCHAR)"
+        ]
         var drop = ["DROP TABLE IF EXISTS \(table)"]
         if operation == .insert {
             let name = SQLIdentifier.quoted("ZQ_INSERT_\(table)_\(e.name)")
-            create.append("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER INSERT ON \(e.tableName) FOR EACH ROW BEGIN "
-                          + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT NEW.Z_ENT, NEW.Z_PK, 0; END")
+            create.append(
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER INSERT ON \(e.tableName) FOR EACH ROW BEGIN "
+                    + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT NEW.Z_ENT, NEW.Z_PK, 0; END")
             drop.append("DROP TRIGGER IF EXISTS \(name)")
         }
-        let update = "ZQ_UPDATE_\(table)_\(e.name)", updateName = SQLIdentifier.quoted(update)
-        create.append("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(updateName) AFTER UPDATE ON \(e.tableName) FOR EACH ROW BEGIN "
-                      + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT OLD.Z_ENT, OLD.Z_PK, 1; END")
+        let update = "ZQ_UPDATE_\(table)_\(e.name)"
+        let updateName = SQLIdentifier.quoted(update)
+        create.append(
+            "CREATE TEMPORARY TRIGGER IF NOT EXISTS \(updateName) AFTER UPDATE ON \(e.tableName) FOR EACH ROW BEGIN "
+                + "INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE) SELECT OLD.Z_ENT, OLD.Z_PK, 1; END")
         drop.append("DROP TRIGGER IF EXISTS \(updateName)")
         for i in attributes {
             let (attribute, column) = (e.attributes[i].name, e.attributeColumns[i])
             let name = SQLIdentifier.quoted("\(update)_\(attribute)")
-            create.append("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER UPDATE ON \(e.tableName) FOR EACH ROW "
-                          + "WHEN OLD.\(column) IS NOT NEW.\(column) BEGIN INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE, "
-                          + "ATTRIBUTENAME) SELECT OLD.Z_ENT, OLD.Z_PK, 1, \(SQLIdentifier.literal(attribute)); END")
+            create.append(
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER UPDATE ON \(e.tableName) FOR EACH ROW "
+                    + "WHEN OLD.\(column) IS NOT NEW.\(column) BEGIN INSERT INTO \(table) (ENTITYID, PRIMEKEY, TYPE, "
+                    + "ATTRIBUTENAME) SELECT OLD.Z_ENT, OLD.Z_PK, 1, \(SQLIdentifier.literal(attribute)); END")
             drop.append("DROP TRIGGER IF EXISTS \(name)")
         }
         self.create = create

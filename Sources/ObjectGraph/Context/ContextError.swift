@@ -46,7 +46,8 @@ package enum ContextError: Error, CustomStringConvertible, Equatable {
             return "the context is still dirty after 1000 attempts: willSave or validation keeps changing objects"
         case .validation(let failures):
             let first = failures.first.map(\.description) ?? "?"
-            return failures.count == 1 ? "validation failed: \(first)"
+            return failures.count == 1
+                ? "validation failed: \(first)"
                 : "validation failed for \(failures.count) values (1560), first: \(first)"
         case .unsupportedBatchDeleteRule(let relationship):
             return "Delete rule is not supported for batch deletes (134060): \(relationship)"

@@ -18,14 +18,16 @@ extension ManagedObject {
     func relate(_ member: ManagedObject, manyToMany m: Int, joined: Bool) throws {
         let context = checkedContext()
         guard member.managedObjectContext === context else {
-            throw ContextError.crossContextRelationship(relationship: entity.manyToMany[m].name, source: objectID,
-                                                        destination: member.objectID)
+            throw ContextError.crossContextRelationship(
+                relationship: entity.manyToMany[m].name, source: objectID,
+                destination: member.objectID)
         }
         let r = entity.manyToMany[m]
         setMember(member, m, joined)
         member.setMember(self, r.inverse, joined)
         let (owner, other) = r.namesTable ? (self, member) : (member, self)
-        context.joinChanges.note(JoinPair(owner: owner, member: other, relationship: r.namesTable ? m : r.inverse), joined: joined)
+        context.joinChanges.note(
+            JoinPair(owner: owner, member: other, relationship: r.namesTable ? m : r.inverse), joined: joined)
         touch(toMany: entity.toMany.count + m, in: context)
         member.touch(toMany: member.entity.toMany.count + r.inverse, in: context)
     }
@@ -111,13 +113,19 @@ extension ManagedObjectContext {
         }
         for (pair, joined) in joinChanges.pending {
             let other: ManagedObject?
-            if pair.owner === object && r.namesTable && pair.relationship == m { other = pair.member }
-            else if pair.member === object && !r.namesTable && pair.relationship == r.inverse { other = pair.owner }
-            else { other = nil }
+            if pair.owner === object && r.namesTable && pair.relationship == m {
+                other = pair.member
+            } else if pair.member === object && !r.namesTable && pair.relationship == r.inverse {
+                other = pair.owner
+            } else {
+                other = nil
+            }
             guard let other else { continue }
             if joined { members.insert(other) } else { members.remove(other) }
         }
-        if object.manyToMany.isEmpty { object.manyToMany = Array(repeating: nil, count: object.entity.manyToMany.count) }
+        if object.manyToMany.isEmpty {
+            object.manyToMany = Array(repeating: nil, count: object.entity.manyToMany.count)
+        }
         object.manyToMany[m] = members
         object.loadedManyToMany.insert(m)
     }

@@ -14,7 +14,9 @@ extension ManagedObject {
     /// Calls `block` with the old and new value after each set of attribute `key`; returns the
     /// token `removeObserver(_:)` takes.
     package func addObserver(forKey key: String, _ block: @escaping (_ old: Value, _ new: Value) -> Void) -> Int {
-        guard let index = entity.attributeIndex(key) else { preconditionFailure("\(entity.name) has no attribute '\(key)'") }
+        guard let index = entity.attributeIndex(key) else {
+            preconditionFailure("\(entity.name) has no attribute '\(key)'")
+        }
         let info = observationInfo ?? ObservationInfo()
         observationInfo = info
         info.nextToken += 1

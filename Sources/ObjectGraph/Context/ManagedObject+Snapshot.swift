@@ -20,8 +20,9 @@ extension ManagedObject {
     @inline(__always)
     func establishSnapshot(in context: ManagedObjectContext) {
         guard snapshot == nil else { return }
-        snapshot = ObjectSnapshot(values: values, toOne: toOne.map { $0?.objectID },
-                                  toMany: toMany.isEmpty ? [] : toMany.indices.map { loadedToMany.contains($0) ? toMany[$0] : nil })
+        snapshot = ObjectSnapshot(
+            values: values, toOne: toOne.map { $0?.objectID },
+            toMany: toMany.isEmpty ? [] : toMany.indices.map { loadedToMany.contains($0) ? toMany[$0] : nil })
         context.objectWork.snapshots += 1
     }
 

@@ -192,8 +192,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     package func setObject(_ target: ManagedObject?, at index: Int) throws {
         let context = checkedContext()
         if let target, target.managedObjectContext !== context {
-            throw ContextError.crossContextRelationship(relationship: entity.toOne[index].name,
-                                                        source: objectID, destination: target.objectID)
+            throw ContextError.crossContextRelationship(
+                relationship: entity.toOne[index].name,
+                source: objectID, destination: target.objectID)
         }
         if isFault { context.fireFault(self) }
         let old = toOne[index]
@@ -231,8 +232,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     /// A one-to-one keeps both rows' columns in step, as Core Data's inverse maintenance does: the
     /// old partner lets go of this object, the target lets go of its old partner (whose own
     /// column is cleared: one object on each side at most), and the target points back here.
-    private func pairOneToOne(old: ManagedObject?, target: ManagedObject?, index: Int, inverse: Int,
-                              in context: ManagedObjectContext) {
+    private func pairOneToOne(
+        old: ManagedObject?, target: ManagedObject?, index: Int, inverse: Int,
+        in context: ManagedObjectContext
+    ) {
         if let old {
             if old.isFault { context.fireFault(old) }
             if old.toOne[inverse] === self { old.setPrimitiveToOne(nil, at: inverse, in: context) }
@@ -338,7 +341,10 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     private func markChanged(position: Int, differs: Bool, in context: ManagedObjectContext) {
         context.noteRecentChange(self)
         // An inserted object writes every column; its bits only record what was set, for merges.
-        if isInserted { changed.insert(position); return }
+        if isInserted {
+            changed.insert(position)
+            return
+        }
         changed.update(position, to: differs)
         if (!changed.isEmpty || !touchedToMany.isEmpty) && !isListedUpdated {
             isListedUpdated = true
@@ -351,8 +357,9 @@ package final class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     func checkedContext() -> ManagedObjectContext {
         guard let context = managedObjectContext else {
-            preconditionFailure("\(entity.name) \(objectID) was used after its context was reset or released; "
-                                + "fetch it again with its objectID")
+            preconditionFailure(
+                "\(entity.name) \(objectID) was used after its context was reset or released; "
+                    + "fetch it again with its objectID")
         }
         context.assertOnQueue()
         return context
@@ -412,7 +419,8 @@ final class BatchWalk {
     func leave(for next: FaultBatch, in context: ManagedObjectContext) {
         var left: [ManagedObject] = []
         let staying = Set(next.members.map(ObjectIdentifier.init))
-        for member in loaded where !member.isFault && member.batch == nil && !staying.contains(ObjectIdentifier(member)) {
+        for member in loaded where !member.isFault && member.batch == nil && !staying.contains(ObjectIdentifier(member))
+        {
             context.turnIntoFault(member)
             if member.isFault { left.append(member) }
         }

@@ -13,12 +13,14 @@ import Foundation
 /// fetch always does. An import, which inserts and updates, posts nothing per fetch.
 extension ManagedObjectContext {
     package static let objectsDidChange = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
-    package static let objectsDidChangePrivate = Notification.Name("_NSObjectsChangedInManagingContextPrivateNotification")
+    package static let objectsDidChangePrivate = Notification.Name(
+        "_NSObjectsChangedInManagingContextPrivateNotification")
 
     /// The user-info keys, as Core Data's literals spell them.
     package enum ChangeKey {
         package static let inserted = "inserted", updated = "updated", deleted = "deleted", refreshed = "refreshed"
-        package static let insertedIDs = "inserted_objectIDs", updatedIDs = "updated_objectIDs", deletedIDs = "deleted_objectIDs"
+        package static let insertedIDs = "inserted_objectIDs", updatedIDs = "updated_objectIDs",
+            deletedIDs = "deleted_objectIDs"
         package static let refreshedIDs = "refreshed_objectIDs"
     }
 
@@ -42,11 +44,19 @@ extension ManagedObjectContext {
     package func processPendingChanges() -> Bool {
         assertOnQueue()
         guard !recentChanges.isEmpty else { return false }
-        var inserted = Set<ManagedObject>(), updated = Set<ManagedObject>(), deleted = Set<ManagedObject>()
+        var inserted = Set<ManagedObject>()
+        var updated = Set<ManagedObject>()
+        var deleted = Set<ManagedObject>()
         for o in recentChanges {
             o.isRecentlyChanged = false
             guard o.managedObjectContext === self else { continue }
-            if o.isInserted { inserted.insert(o) } else if o.isDeleted { deleted.insert(o) } else if o.isUpdated { updated.insert(o) }
+            if o.isInserted {
+                inserted.insert(o)
+            } else if o.isDeleted {
+                deleted.insert(o)
+            } else if o.isUpdated {
+                updated.insert(o)
+            }
         }
         recentChanges.removeAll(keepingCapacity: recentChanges.count <= 16_384)
         recentDeletes = 0
@@ -57,13 +67,18 @@ extension ManagedObjectContext {
     /// `_createAndPostChangeNotification:…`: the non-empty sets in a user-info dictionary, an
     /// object-ID set made per key for the private notification, both posted.
     /// A merge's names what it inserted, deleted and refreshed (`refreshed`).
-    func postObjectsDidChange(inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>,
-                              refreshed: Set<ManagedObject> = []) {
-        var userInfo: [AnyHashable: Any] = [:], objectIDs: [AnyHashable: Any] = [:]
+    func postObjectsDidChange(
+        inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>,
+        refreshed: Set<ManagedObject> = []
+    ) {
+        var userInfo: [AnyHashable: Any] = [:]
+        var objectIDs: [AnyHashable: Any] = [:]
         var named = 0
-        for (key, idKey, objects) in [(ChangeKey.inserted, ChangeKey.insertedIDs, inserted), (ChangeKey.updated, ChangeKey.updatedIDs, updated),
-                                      (ChangeKey.deleted, ChangeKey.deletedIDs, deleted),
-                                      (ChangeKey.refreshed, ChangeKey.refreshedIDs, refreshed)] where !objects.isEmpty {
+        for (key, idKey, objects) in [
+            (ChangeKey.inserted, ChangeKey.insertedIDs, inserted), (ChangeKey.updated, ChangeKey.updatedIDs, updated),
+            (ChangeKey.deleted, ChangeKey.deletedIDs, deleted),
+            (ChangeKey.refreshed, ChangeKey.refreshedIDs, refreshed),
+        ] where !objects.isEmpty {
             userInfo[key] = objects
             objectIDs[idKey] = Set(objects.map(\.objectID))
             named += objects.count
@@ -79,7 +94,8 @@ extension ManagedObjectContext {
     // MARK: The did-save notifications
 
     package static let didSaveObjectIDs = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
-    package static let didSaveObjectIDsPrivate = Notification.Name("_NSManagedObjectContextDidSaveObjectIDsPrivateNotification")
+    package static let didSaveObjectIDsPrivate = Notification.Name(
+        "_NSManagedObjectContextDidSaveObjectIDsPrivateNotification")
     package static let didSaveChanges = Notification.Name("NSManagingContextDidSaveChangesNotification")
 
     /// `_didSaveChanges` and `_postContextDidSaveNotificationWithUserInfo:`: the saved objects in
@@ -88,10 +104,13 @@ extension ManagedObjectContext {
     /// with the coordinator as object), then the objects. Core Data posts them whoever listens;
     /// the engine's merges take the coordinator's own notification (`DidSaveNotification`).
     func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        var objects: [AnyHashable: Any] = [:], objectIDs: [AnyHashable: Any] = [:]
+        var objects: [AnyHashable: Any] = [:]
+        var objectIDs: [AnyHashable: Any] = [:]
         var named = 0
-        for (key, idKey, list) in [(ChangeKey.inserted, ChangeKey.insertedIDs, inserted), (ChangeKey.updated, ChangeKey.updatedIDs, updated),
-                                   (ChangeKey.deleted, ChangeKey.deletedIDs, deleted)] where !list.isEmpty {
+        for (key, idKey, list) in [
+            (ChangeKey.inserted, ChangeKey.insertedIDs, inserted), (ChangeKey.updated, ChangeKey.updatedIDs, updated),
+            (ChangeKey.deleted, ChangeKey.deletedIDs, deleted),
+        ] where !list.isEmpty {
             let set = Set(list)
             objects[key] = set
             objectIDs[idKey] = Set(set.map(\.objectID))

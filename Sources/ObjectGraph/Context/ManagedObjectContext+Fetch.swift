@@ -16,7 +16,8 @@ extension ManagedObjectContext {
         let keysOnly = request.fetchBatchSize > 0 || !request.includesPropertyValues
         let partial = keysOnly ? nil : try request.propertiesToFetch.map { try PartialRow(entity, properties: $0) }
         let columns = keysOnly ? entity.keyOnlyColumns : partial?.columns ?? entity.readColumns
-        let hasPending = request.includesPendingChanges && !(insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty)
+        let hasPending =
+            request.includesPendingChanges && !(insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty)
         let sql = try selectSQL(columns, from: entity, request, compiled, limited: !hasPending)
 
         var results: [ManagedObject] = try persistentStoreCoordinator.performRead { connection in
@@ -25,7 +26,10 @@ extension ManagedObjectContext {
             var out: [ManagedObject] = []
             while try s.step() {
                 if keysOnly {
-                    out.append(object(primaryKey: Int64(s.int(at: RowColumn.key)), entity: rowEntity(s, entity, at: RowColumn.entity)))
+                    out.append(
+                        object(
+                            primaryKey: Int64(s.int(at: RowColumn.key)),
+                            entity: rowEntity(s, entity, at: RowColumn.entity)))
                 } else if let partial {
                     out.append(prepopulate(s, entity: entity, partial))
                 } else {
@@ -52,18 +56,26 @@ extension ManagedObjectContext {
     /// Data writes a fetch (`… FROM ZBOOK t0 WHERE  t0.ZTITLE LIKE ? ORDER BY t0.ZTITLE`; the
     /// predicate compiled with `CompiledPredicate.fetchAlias`); the limit and offset only when
     /// `limited` (unsaved changes may move rows in or out: applied after).
-    func selectSQL(_ columns: String, from entity: Entity, _ request: FetchRequest, _ compiled: CompiledPredicate,
-                   limited: Bool) throws -> String {
+    func selectSQL(
+        _ columns: String, from entity: Entity, _ request: FetchRequest, _ compiled: CompiledPredicate,
+        limited: Bool
+    ) throws -> String {
         var sql = "SELECT \(columns) FROM \(entity.tableName) t0"
         if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
         if !request.sortDescriptors.isEmpty {
-            sql += " ORDER BY " + (try request.sortDescriptors.map {
-                try "t0." + CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
-            }).joined(separator: ", ")
+            sql +=
+                " ORDER BY "
+                + (try request.sortDescriptors.map {
+                    try "t0." + CompiledPredicate.column($0.key, entity) + ($0.ascending ? "" : " DESC")
+                }).joined(separator: ", ")
         }
         guard limited else { return sql }
         // SQLite takes an OFFSET only after a LIMIT: -1 is no limit.
-        if request.fetchLimit > 0 { sql += " LIMIT \(request.fetchLimit)" } else if request.fetchOffset > 0 { sql += " LIMIT -1" }
+        if request.fetchLimit > 0 {
+            sql += " LIMIT \(request.fetchLimit)"
+        } else if request.fetchOffset > 0 {
+            sql += " LIMIT -1"
+        }
         if request.fetchOffset > 0 { sql += " OFFSET \(request.fetchOffset)" }
         return sql
     }
@@ -97,7 +109,9 @@ extension ManagedObjectContext {
 
     /// The registered object for a row key, or a new fault.
     func object(primaryKey: Int64, entity: Entity) -> ManagedObject {
-        object(with: ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey))
+        object(
+            with: ManagedObjectID(
+                store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey))
     }
 
     /// Registers the row `s` is on (columns as `entity.readColumns`). A registered object keeps
@@ -106,7 +120,9 @@ extension ManagedObjectContext {
     func materialize(_ s: Statement, entity: Entity) -> ManagedObject {
         let rowEntity = entity.hasSubentities ? rowEntity(s, entity, at: RowColumn.entity) : entity
         let object = self.object(primaryKey: Int64(s.int(at: RowColumn.key)), entity: rowEntity)
-        if object.isFault { fill(object, from: s, layout: entity.hasSubentities ? rowEntity.hierarchyLayout : rowEntity.rowLayout) }
+        if object.isFault {
+            fill(object, from: s, layout: entity.hasSubentities ? rowEntity.hierarchyLayout : rowEntity.rowLayout)
+        }
         return object
     }
 
@@ -114,20 +130,26 @@ extension ManagedObjectContext {
     func rowEntity(_ s: Statement, _ entity: Entity, at column: Int32) -> Entity {
         guard entity.hasSubentities else { return entity }
         let id = s.int(at: column)
-        return (entity.id...entity.subentityMaxID).contains(id) ? persistentStoreCoordinator.model.runtime[id - 1] : entity
+        return (entity.id...entity.subentityMaxID).contains(id)
+            ? persistentStoreCoordinator.model.runtime[id - 1] : entity
     }
 
     /// Fills a fault from a row, linking its to-ones (to registered objects or new faults).
     func fill(_ object: ManagedObject, from s: Statement, layout: RowLayout) {
         let entity = object.entity
         object.version = Int64(s.int(at: RowColumn.version))
-        let targets = linkToOnes(of: object, entityID: { i in
-            layout.entityKey[i] < 0 || s.isNull(at: layout.entityKey[i]) ? nil : s.int(at: layout.entityKey[i])
-        }) { i in s.isNull(at: layout.toOne[i]) ? nil : Int64(s.int(at: layout.toOne[i])) }
+        let targets = linkToOnes(
+            of: object,
+            entityID: { i in
+                layout.entityKey[i] < 0 || s.isNull(at: layout.entityKey[i]) ? nil : s.int(at: layout.entityKey[i])
+            }
+        ) { i in s.isNull(at: layout.toOne[i]) ? nil : Int64(s.int(at: layout.toOne[i])) }
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
         for (i, a) in entity.attributes.enumerated() { values.append(s.value(at: layout.attributes[i], as: a.type)) }
-        if !entity.externalAttributes.isEmpty { entity.decodeExternal(&values, persistentStoreCoordinator.externalStorage) }
+        if !entity.externalAttributes.isEmpty {
+            entity.decodeExternal(&values, persistentStoreCoordinator.externalStorage)
+        }
         object.values = values
         object.committed = values
         object.committedToOne = targets
@@ -155,7 +177,9 @@ extension ManagedObjectContext {
     /// Points a fault's to-ones at the registered objects (or new faults) for the keys of its
     /// row, `key(i)` for to-one `i` (of the entity `entityID(i)` names, when the destination has
     /// sub-entities and the row says which), joining their inverse to-manys. Returns the targets' IDs.
-    func linkToOnes(of object: ManagedObject, entityID: (Int) -> Int? = { _ in nil }, key: (Int) -> Int64?) -> [ManagedObjectID?] {
+    func linkToOnes(of object: ManagedObject, entityID: (Int) -> Int? = { _ in nil }, key: (Int) -> Int64?)
+        -> [ManagedObjectID?]
+    {
         var targets: [ManagedObjectID?] = []
         targets.reserveCapacity(object.entity.toOne.count)
         for (i, rel) in object.entity.toOne.enumerated() {
@@ -186,7 +210,8 @@ extension ManagedObjectContext {
             // Only a fault comes here (a fire, `existingObject(with:)` of one not loaded).
             let object = materialize(s, entity: entity)
             s.reset()
-            SQLDebugLog.note("fault fulfilled from database for : <\(object.objectID.uriRepresentation)>", on: connection.db)
+            SQLDebugLog.note(
+                "fault fulfilled from database for : <\(object.objectID.uriRepresentation)>", on: connection.db)
             return object
         }
     }
@@ -221,7 +246,8 @@ extension ManagedObjectContext {
         while start < faults.count {
             let chunk = faults[start..<min(faults.count, start + 500)]
             start += chunk.count
-            let sql = entity.selectRows(entity.readColumns, where: "Z_PK", "IN (" + CompiledPredicate.placeholders(chunk.count) + ")")
+            let sql = entity.selectRows(
+                entity.readColumns, where: "Z_PK", "IN (" + CompiledPredicate.placeholders(chunk.count) + ")")
             func read(_ connection: Connection) throws {
                 let s = try connection.statement(sql)
                 for (i, o) in chunk.enumerated() { s.bind(o.objectID.primaryKey ?? -1, at: Int32(i + 1)) }
@@ -248,7 +274,9 @@ extension ManagedObjectContext {
     /// objects' to-manys are given up, to be read again when touched. Objects with unsaved
     /// changes stay as they are.
     func turnIntoFault(_ o: ManagedObject) {
-        guard !o.isFault, o.changed.isEmpty, !o.isInserted, !o.isDeleted, o.managedObjectContext === self else { return }
+        guard !o.isFault, o.changed.isEmpty, !o.isInserted, !o.isDeleted, o.managedObjectContext === self else {
+            return
+        }
         releaseRow(o)
         for (i, rel) in o.entity.toOne.enumerated() {
             if let inverse = rel.inverseToMany { o.toOne[i]?.removeMember(o, toMany: inverse) }
@@ -270,7 +298,9 @@ extension ManagedObjectContext {
         defer { objectWork.faulted += objectWork.awakeFromFetch - loadedBefore }
         let rel = object.entity.toMany[index]
         let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
-        if destination.toOne[rel.inverseToOne].orderKeyColumn != nil { return loadOrderedMembers(of: object, index: index) }
+        if destination.toOne[rel.inverseToOne].orderKeyColumn != nil {
+            return loadOrderedMembers(of: object, index: index)
+        }
         object.markLoaded(toMany: index)
         guard let pk = object.objectID.primaryKey else { return }
         let column = destination.toOne[rel.inverseToOne].column
@@ -306,12 +336,15 @@ extension ManagedObjectContext {
             objectWork.fetched += objectWork.awakeFromFetch - loadedBefore
         } else if let i = entity.toManyIndex(path) {
             let rel = entity.toMany[i]
-            let parents = results.filter { !$0.isFault && $0.objectID.primaryKey != nil && !$0.loadedToMany.contains(i) }
+            let parents = results.filter {
+                !$0.isFault && $0.objectID.primaryKey != nil && !$0.loadedToMany.contains(i)
+            }
             guard !parents.isEmpty else { return }
             let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
             let column = destination.toOne[rel.inverseToOne].column
-            let sql = destination.selectRows(destination.readColumns, where: column,
-                                             "IN (" + CompiledPredicate.placeholders(parents.count) + ")")
+            let sql = destination.selectRows(
+                destination.readColumns, where: column,
+                "IN (" + CompiledPredicate.placeholders(parents.count) + ")")
             try persistentStoreCoordinator.performRead { connection in
                 let s = try connection.statement(sql)
                 for (j, p) in parents.enumerated() { s.bind(p.objectID.primaryKey!, at: Int32(j + 1)) }
@@ -332,9 +365,12 @@ extension ManagedObjectContext {
     /// Unsaved objects that may match: for `attribute == value` (alone or in an AND) the objects
     /// the pending index files under that value, otherwise every updated and inserted object (in
     /// that order).
-    private func forEachPendingCandidate(for predicate: PendingMatcher, entity: Entity, _ body: (ManagedObject) -> Void) {
-        guard let (attribute, value) = predicate.indexableEquality, Self.filesExactly(value, entity.attributes[attribute].type),
-              insertedList.count + updatedList.count > 32 else {
+    private func forEachPendingCandidate(for predicate: PendingMatcher, entity: Entity, _ body: (ManagedObject) -> Void)
+    {
+        guard let (attribute, value) = predicate.indexableEquality,
+            Self.filesExactly(value, entity.attributes[attribute].type),
+            insertedList.count + updatedList.count > 32
+        else {
             pendingObjectsExamined += updatedList.count + insertedList.count
             updatedList.forEach(body)
             insertedList.forEach(body)
@@ -361,7 +397,9 @@ extension ManagedObjectContext {
 
     /// Core Data's fetches see the context's unsaved work: inserted objects that match join the
     /// results, deleted ones leave, changed ones are judged by their in-memory values.
-    private func applyPendingChanges(_ fetched: [ManagedObject], request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
+    private func applyPendingChanges(_ fetched: [ManagedObject], request: FetchRequest, entity: Entity) throws
+        -> [ManagedObject]
+    {
         let predicate = try PendingMatcher(request.predicate, entity: entity)
         var seen = Set<ObjectIdentifier>()
         var out: [ManagedObject] = []

@@ -22,7 +22,8 @@ extension ManagedObjectContext {
             var out: [ManagedObjectID] = []
             while try s.step() {
                 let entityID = rowEntity(s, entity, at: RowColumn.entity).id
-                out.append(ManagedObjectID(store: store, entityID: entityID, primaryKey: Int64(s.int(at: RowColumn.key))))
+                out.append(
+                    ManagedObjectID(store: store, entityID: entityID, primaryKey: Int64(s.int(at: RowColumn.key))))
             }
             s.reset()
             return out
@@ -85,10 +86,15 @@ extension ManagedObjectContext {
         guard o.isFault else { return o }
         if o.prefetched.isEmpty { o.prefetched = Array(repeating: .null, count: rowEntity.attributes.count) }
         for (i, column) in partial.attributes { o.prefetched[i] = s.value(at: column, as: entity.attributes[i].type) }
-        if !rowEntity.externalAttributes.isEmpty { rowEntity.decodeExternal(&o.prefetched, persistentStoreCoordinator.externalStorage) }
+        if !rowEntity.externalAttributes.isEmpty {
+            rowEntity.decodeExternal(&o.prefetched, persistentStoreCoordinator.externalStorage)
+        }
         let runtime = persistentStoreCoordinator.model.runtime
         for t in partial.toOnes {
-            guard !s.isNull(at: t.column) else { o.toOne[t.index] = nil; continue }
+            guard !s.isNull(at: t.column) else {
+                o.toOne[t.index] = nil
+                continue
+            }
             let destination = t.entityKey.map { s.int(at: $0) } ?? entity.toOne[t.index].destination
             o.toOne[t.index] = object(primaryKey: Int64(s.int(at: t.column)), entity: runtime[destination - 1])
         }
@@ -109,7 +115,9 @@ struct PartialRow {
 
     init(_ entity: Entity, properties: [String]) throws {
         var names = [entity.entityColumn, "t0.Z_PK", "t0.Z_OPT"]
-        var attributes: [(Int, Int32)] = [], toOnes: [(Int, Int32, Int32?)] = [], mask = PropertyMask()
+        var attributes: [(Int, Int32)] = []
+        var toOnes: [(Int, Int32, Int32?)] = []
+        var mask = PropertyMask()
         for property in properties {
             if let i = entity.attributeIndex(property) {
                 attributes.append((i, Int32(names.count)))
@@ -145,9 +153,11 @@ struct DictionarySelect {
     /// result), as an import's key cache asks it.
     init(_ entity: Entity, _ request: FetchRequest, model: ManagedObjectModel, objectIDs: Bool = false) throws {
         guard let properties = request.propertiesToFetch, !properties.isEmpty else {
-            throw ContextError.unknownKey("propertiesToFetch (a dictionary fetch names what it reads)", entity: entity.name)
+            throw ContextError.unknownKey(
+                "propertiesToFetch (a dictionary fetch names what it reads)", entity: entity.name)
         }
-        var columns: [String] = objectIDs ? ["t0.Z_ENT", "t0.Z_PK"] : [], keys: [(String, AttributeType)] = []
+        var columns: [String] = objectIDs ? ["t0.Z_ENT", "t0.Z_PK"] : []
+        var keys: [(String, AttributeType)] = []
         var joins: [(toOne: Int, alias: String)] = []
         for property in properties {
             let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
@@ -156,9 +166,13 @@ struct DictionarySelect {
                 keys.append((property, entity.attributes[i].type))
                 continue
             }
-            guard parts.count == 2, let r = entity.toOneIndex(parts[0]) else { throw ContextError.unknownKey(property, entity: entity.name) }
+            guard parts.count == 2, let r = entity.toOneIndex(parts[0]) else {
+                throw ContextError.unknownKey(property, entity: entity.name)
+            }
             let destination = model.runtime[entity.toOne[r].destination - 1]
-            guard let a = destination.attributeIndex(parts[1]) else { throw ContextError.unknownKey(parts[1], entity: destination.name) }
+            guard let a = destination.attributeIndex(parts[1]) else {
+                throw ContextError.unknownKey(parts[1], entity: destination.name)
+            }
             let alias = joins.first { $0.toOne == r }?.alias ?? "t\(joins.count + 1)"
             if !joins.contains(where: { $0.toOne == r }) { joins.append((r, alias)) }
             columns.append("\(alias).\(destination.attributeColumns[a])")
@@ -174,11 +188,17 @@ struct DictionarySelect {
         let compiled = try CompiledPredicate(request.predicate, entity: entity, table: "t0")
         if !compiled.sql.isEmpty { sql += " WHERE " + compiled.sql }
         if !request.sortDescriptors.isEmpty {
-            sql += " ORDER BY " + (try request.sortDescriptors.map {
-                "t0." + (try CompiledPredicate.column($0.key, entity)) + ($0.ascending ? "" : " DESC")
-            }).joined(separator: ", ")
+            sql +=
+                " ORDER BY "
+                + (try request.sortDescriptors.map {
+                    "t0." + (try CompiledPredicate.column($0.key, entity)) + ($0.ascending ? "" : " DESC")
+                }).joined(separator: ", ")
         }
-        if request.fetchLimit > 0 { sql += " LIMIT \(request.fetchLimit)" } else if request.fetchOffset > 0 { sql += " LIMIT -1" }
+        if request.fetchLimit > 0 {
+            sql += " LIMIT \(request.fetchLimit)"
+        } else if request.fetchOffset > 0 {
+            sql += " LIMIT -1"
+        }
         if request.fetchOffset > 0 { sql += " OFFSET \(request.fetchOffset)" }
         self.sql = sql
         bindings = compiled.bindings

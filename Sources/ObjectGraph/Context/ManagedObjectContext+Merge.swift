@@ -22,12 +22,15 @@ extension ManagedObjectContext {
         if note.states.isEmpty {
             // Object IDs only (a history transaction's `objectIDNotification()`): the values
             // must be read from the store.
-            mergeObjectIDs(inserted: note.insertedObjectIDs, updated: note.updatedObjectIDs, deleted: note.deletedObjectIDs)
+            mergeObjectIDs(
+                inserted: note.insertedObjectIDs, updated: note.updatedObjectIDs, deleted: note.deletedObjectIDs)
             return
         }
         let model = persistentStoreCoordinator.model
         let insertedIDs = Set(note.insertedObjectIDs)
-        var inserted: [ManagedObject] = [], kept: [ManagedObject] = [], refreshed: [ManagedObject] = []
+        var inserted: [ManagedObject] = []
+        var kept: [ManagedObject] = []
+        var refreshed: [ManagedObject] = []
         var keptIDs = Set<ManagedObjectID>()
         for state in note.states {
             if let o = registry[state.objectID] {
@@ -42,7 +45,9 @@ extension ManagedObjectContext {
                 let watched = resultsControllers.contains { $0.watches(entity.id) }
                 // Held here: registered before this merge, or an insert of it that is kept (a fault
                 // made for another insert is let go below and must not be linked to).
-                let held = { (id: ManagedObjectID) in self.registry[id] != nil && (!insertedIDs.contains(id) || keptIDs.contains(id)) }
+                let held = { (id: ManagedObjectID) in
+                    self.registry[id] != nil && (!insertedIDs.contains(id) || keptIDs.contains(id))
+                }
                 if watched || state.toOne.contains(where: { id in id.map(held) ?? false }) {
                     apply(state, to: o)
                     kept.append(o)
@@ -59,8 +64,10 @@ extension ManagedObjectContext {
     /// kept object points at them), and the results controllers take the changes; a refreshed
     /// object a controller judges again is a fault filled from the row the save cached (Core
     /// Data's row cache; here the notification's state): no SQL.
-    private func finishMerge(_ note: DidSaveNotification, inserted: [ManagedObject], kept: [ManagedObject],
-                             refreshed: [ManagedObject], deleted: [ManagedObject]) {
+    private func finishMerge(
+        _ note: DidSaveNotification, inserted: [ManagedObject], kept: [ManagedObject],
+        refreshed: [ManagedObject], deleted: [ManagedObject]
+    ) {
         let linked = Set(kept.flatMap { $0.toOne.compactMap { $0.map(ObjectIdentifier.init) } })
         for o in inserted where o.isFault && !linked.contains(ObjectIdentifier(o)) {
             registry[o.objectID] = nil
@@ -146,7 +153,9 @@ extension ManagedObjectContext {
     /// in each context on its own queue. Like Core Data's
     /// `mergeChanges(fromRemoteContextSave:into:)`, whose dictionary holds the three lists
     /// (`NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`).
-    package static func mergeChanges(fromRemoteContextSave changes: RemoteChanges, into contexts: [ManagedObjectContext]) {
+    package static func mergeChanges(
+        fromRemoteContextSave changes: RemoteChanges, into contexts: [ManagedObjectContext]
+    ) {
         for context in contexts {
             context.performAndWait {
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -163,7 +172,8 @@ extension ManagedObjectContext {
         package var updated: [ManagedObjectID] = []
         package var deleted: [ManagedObjectID] = []
 
-        package init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []) {
+        package init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = [])
+        {
             self.inserted = inserted
             self.updated = updated
             self.deleted = deleted
@@ -176,7 +186,8 @@ extension ManagedObjectContext {
     /// read and shown. Results controllers are told about each object touched.
     func mergeObjectIDs(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         var byEntity: [Int: [ManagedObject]] = [:]
-        var read: [ManagedObject] = [], brought: [ManagedObject] = []
+        var read: [ManagedObject] = []
+        var brought: [ManagedObject] = []
         for id in updated {
             guard let o = registry[id], o.changed.isEmpty, !o.isInserted else { continue }
             releaseRow(o)
@@ -184,7 +195,8 @@ extension ManagedObjectContext {
             o.values = []
             byEntity[id.entityID, default: []].append(o)
         }
-        for id in inserted where registry[id] == nil && resultsControllers.contains(where: { $0.watches(id.entityID) }) {
+        for id in inserted where registry[id] == nil && resultsControllers.contains(where: { $0.watches(id.entityID) })
+        {
             let entity = persistentStoreCoordinator.model.runtime[id.entityID - 1]
             let o = ManagedObject(entity: entity, id: id, context: self, fault: true)
             registry[id] = o
@@ -208,9 +220,13 @@ extension ManagedObjectContext {
         // As a merged save's deletions.
         let gone = mergeDeletions(deleted)
         let isNew = Set(brought.map(ObjectIdentifier.init))
-        let (new, refreshed) = (read.filter { isNew.contains(ObjectIdentifier($0)) }, read.filter { !isNew.contains(ObjectIdentifier($0)) })
+        let (new, refreshed) = (
+            read.filter { isNew.contains(ObjectIdentifier($0)) }, read.filter { !isNew.contains(ObjectIdentifier($0)) }
+        )
         objectWork.refreshed += refreshed.count
-        for controller in resultsControllers { controller.apply(inserted: new, updated: refreshed, deleted: gone, fulfil: fireFault) }
+        for controller in resultsControllers {
+            controller.apply(inserted: new, updated: refreshed, deleted: gone, fulfil: fireFault)
+        }
     }
 
     /// Starts telling `controller` about merged objects.

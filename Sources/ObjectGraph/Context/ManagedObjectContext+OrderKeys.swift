@@ -47,7 +47,8 @@ extension ManagedObjectContext {
         let destination = persistentStoreCoordinator.model.runtime[rel.destination - 1]
         let toOne = destination.toOne[rel.inverseToOne]
         let keyColumn = destination.hasSubentities ? "Z_PK, Z_ENT" : "Z_PK"
-        let sql = "SELECT \(keyColumn), \(toOne.orderKeyColumn!) FROM \(destination.tableName) WHERE \(toOne.column) = ?"
+        let sql =
+            "SELECT \(keyColumn), \(toOne.orderKeyColumn!) FROM \(destination.tableName) WHERE \(toOne.column) = ?"
         let orderAt = Int32(destination.hasSubentities ? 2 : 1)
         do {
             try persistentStoreCoordinator.performRead { connection in
@@ -100,7 +101,9 @@ extension ManagedObjectContext {
     }
 
     /// The key before the first new member's: the last stored member's, or `first − step`.
-    private func lastOrderKey(of owner: ManagedObject, member e: Entity, toOne i: Int, _ connection: Connection) throws -> Int64 {
+    private func lastOrderKey(of owner: ManagedObject, member e: Entity, toOne i: Int, _ connection: Connection) throws
+        -> Int64
+    {
         let position = e.toOnePosition(i)
         var highest: Int64?
         if let inverse = e.toOne[i].inverseToMany, owner.isInserted || owner.loadedToMany.contains(inverse) {
@@ -114,7 +117,9 @@ extension ManagedObjectContext {
         return highest ?? OrderKey.first - OrderKey.step
     }
 
-    private func highestStoredOrderKey(_ e: Entity, _ toOne: Int, _ owner: ManagedObject, _ connection: Connection) throws -> Int64 {
+    private func highestStoredOrderKey(_ e: Entity, _ toOne: Int, _ owner: ManagedObject, _ connection: Connection)
+        throws -> Int64
+    {
         let r = e.toOne[toOne]
         let s = try connection.statement("SELECT MAX(\(r.orderKeyColumn!)) FROM \(e.tableName) WHERE \(r.column) = ?")
         s.bind(owner.objectID.primaryKey ?? -1, at: 1)

@@ -41,7 +41,8 @@ extension ManagedObjectContext {
     /// (no SQL), registered here as a filled object; nil on a miss (the caller queries).
     func objectFromRowCache(entity: Entity, primaryKey: Int64) -> ManagedObject? {
         flushRowCache()
-        let id = ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey)
+        let id = ManagedObjectID(
+            store: persistentStoreCoordinator.storeIndex, entityID: entity.id, primaryKey: primaryKey)
         guard let row = persistentStoreCoordinator.rowCache.row(for: id) else { return nil }
         let o = object(with: id)
         if o.isFault { fill(o, from: row) }
@@ -53,7 +54,9 @@ extension ManagedObjectContext {
 
     /// Fills a fault from a cached row, linking its to-ones as a fetched row's.
     private func fill(_ o: ManagedObject, from row: StoredRow) {
-        o.committedToOne = linkToOnes(of: o, entityID: { row.toOneEntity.indices.contains($0) ? row.toOneEntity[$0] : nil }) { row.toOne[$0] }
+        o.committedToOne = linkToOnes(
+            of: o, entityID: { row.toOneEntity.indices.contains($0) ? row.toOneEntity[$0] : nil }
+        ) { row.toOne[$0] }
         o.values = row.values
         o.committed = row.values
         o.version = row.version

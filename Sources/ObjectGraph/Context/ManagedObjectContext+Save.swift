@@ -102,7 +102,9 @@ extension ManagedObjectContext {
     /// attempt stay reserved, as they are in the store's `Z_PRIMARYKEY`.
     private func saveResolvingStoredConflicts(_ policy: MergePolicy) throws -> [(ManagedObject, ManagedObject)] {
         var merged: [(ManagedObject, ManagedObject)] = []
-        var inserts: [ManagedObject] = [], updates: [ManagedObject] = [], deletes: [ManagedObject] = []
+        var inserts: [ManagedObject] = []
+        var updates: [ManagedObject] = []
+        var deletes: [ManagedObject] = []
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         // Every stored key is resolved under the lock: a failure now is thrown as it is.
         try persistentStoreCoordinator.performSave { connection in
@@ -136,8 +138,10 @@ extension ManagedObjectContext {
 
     /// Step 4, inside the write transaction: every statement of the save, in Core Data's order,
     /// and the merge policy's answers to optimistic-locking conflicts.
-    private func write(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject], policy: MergePolicy,
-                       _ connection: Connection) throws -> [ObjectIdentifier: Resolution] {
+    private func write(
+        inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject], policy: MergePolicy,
+        _ connection: Connection
+    ) throws -> [ObjectIdentifier: Resolution] {
         defer { clearSaveGeneratedStatements(inserts: inserts, deletes: deletes, connection) }
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         var conflicts: [ManagedObject] = []
@@ -164,8 +168,9 @@ extension ManagedObjectContext {
         }
         try writeConstrainedValues(inserts: inserts, updates: updates, resolutions: resolutions, connection)
         if let history = persistentStoreCoordinator.history {
-            try recordHistory(history, inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions,
-                              connection)
+            try recordHistory(
+                history, inserts: inserts, updates: updates, deletes: deletes, resolutions: resolutions,
+                connection)
         }
         return resolutions
     }
@@ -177,7 +182,9 @@ extension ManagedObjectContext {
     /// `cacheDeletionStatement:nil`, `clearCaches:` on each): the next save prepares them again.
     /// The engine drops the ones this save used. (UPDATE statements are not in that cache: how
     /// Core Data keeps them between rows and saves was not read; the engine keeps them.)
-    private func clearSaveGeneratedStatements(inserts: [ManagedObject], deletes: [ManagedObject], _ connection: Connection) {
+    private func clearSaveGeneratedStatements(
+        inserts: [ManagedObject], deletes: [ManagedObject], _ connection: Connection
+    ) {
         var last: Entity?
         for o in inserts where o.entity !== last {
             last = o.entity
@@ -281,7 +288,9 @@ extension ManagedObjectContext {
 
     /// A to-one's entity key (the target's `Z_ENT`) or order key (the position this save gave).
     @inline(__always)
-    private func bindKeyColumn(_ column: (toOne: Int, isOrder: Bool), of o: ManagedObject, _ s: Statement, at index: Int32) {
+    private func bindKeyColumn(
+        _ column: (toOne: Int, isOrder: Bool), of o: ManagedObject, _ s: Statement, at index: Int32
+    ) {
         if column.isOrder, let key = o.orderKeys[column.toOne] {
             s.bind(key, at: index)
         } else if !column.isOrder, let target = o.toOne[column.toOne] {
@@ -295,8 +304,10 @@ extension ManagedObjectContext {
     /// a constrained entity and every updated row whose constrained values this save writes,
     /// after all other writes, as Core Data's `updateConstrainedValuesForRow:`. A key already in
     /// the store fails here (`UniqueConstraintFailure`): the save rolls back and resolves it.
-    private func writeConstrainedValues(inserts: [ManagedObject], updates: [ManagedObject],
-                                        resolutions: [ObjectIdentifier: Resolution], _ connection: Connection) throws {
+    private func writeConstrainedValues(
+        inserts: [ManagedObject], updates: [ManagedObject],
+        resolutions: [ObjectIdentifier: Resolution], _ connection: Connection
+    ) throws {
         var statement: Statement?
         var entity: Entity?
         func write(_ o: ManagedObject) throws {
@@ -330,13 +341,16 @@ extension ManagedObjectContext {
     /// update with that relationship in its mask: `processSaveRequest:` adds the to-many
     /// changes of the save plan to the objects' property masks and records every updated row
     /// that has one.
-    private func recordHistory(_ history: HistoryRecorder, inserts: [ManagedObject], updates: [ManagedObject],
-                               deletes: [ManagedObject], resolutions: [ObjectIdentifier: Resolution],
-                               _ connection: Connection) throws {
+    private func recordHistory(
+        _ history: HistoryRecorder, inserts: [ManagedObject], updates: [ManagedObject],
+        deletes: [ManagedObject], resolutions: [ObjectIdentifier: Resolution],
+        _ connection: Connection
+    ) throws {
         let write = try history.begin(author: transactionAuthor, contextName: name, connection)
         try history.reserveChanges(inserts.count, in: write, connection)
         for o in inserts {
-            try history.record(.insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil, in: write, connection)
+            try history.record(
+                .insert, entity: o.entity, primaryKey: key(o)!, changedColumns: nil, in: write, connection)
         }
         let updated = updates.filter { o in
             switch resolutions[ObjectIdentifier(o)] {
@@ -346,8 +360,9 @@ extension ManagedObjectContext {
         }
         try history.reserveChanges(updated.count, in: write, connection)
         for o in updated {
-            try history.record(.update, entity: o.entity, primaryKey: o.objectID.primaryKey!,
-                               changedColumns: writtenColumns(o, resolutions), toMany: o.touchedToMany, in: write, connection)
+            try history.record(
+                .update, entity: o.entity, primaryKey: o.objectID.primaryKey!,
+                changedColumns: writtenColumns(o, resolutions), toMany: o.touchedToMany, in: write, connection)
         }
         let deleted = deletes.filter { o in
             if case .discarded? = resolutions[ObjectIdentifier(o)] { return false }
@@ -355,8 +370,9 @@ extension ManagedObjectContext {
         }
         try history.reserveChanges(deleted.count, in: write, connection)
         for o in deleted {
-            try history.record(.delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil, in: write,
-                               connection)
+            try history.record(
+                .delete, entity: o.entity, primaryKey: o.objectID.primaryKey!, changedColumns: nil, in: write,
+                connection)
         }
     }
 
@@ -373,8 +389,10 @@ extension ManagedObjectContext {
     /// `UPDATE OR FAIL … SET <columns in mask>, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`, a
     /// changed constrained column set to NULL (`writeConstrainedValues` sets its value); with no
     /// columns (a to-many change) it sets `Z_OPT` alone. False when no row matched: someone else changed or deleted it first.
-    private func writeUpdate(_ o: ManagedObject, mask: PropertyMask, version: Int64, _ connection: Connection,
-                             last: inout LastUpdate?) throws -> Bool {
+    private func writeUpdate(
+        _ o: ManagedObject, mask: PropertyMask, version: Int64, _ connection: Connection,
+        last: inout LastUpdate?
+    ) throws -> Bool {
         let e = o.entity
         let shape = UpdateKey(entity: e.id, mask: mask)
         let s: Statement
@@ -417,7 +435,9 @@ extension ManagedObjectContext {
 
     /// Runs `s` (the entity's `deleteSQL`, or `deleteOverwritingSQL` when `version` is nil)
     /// for `o`. False when no row matched: someone else changed or deleted it first.
-    private func writeDelete(_ o: ManagedObject, version: Int64?, _ s: Statement, _ connection: Connection) throws -> Bool {
+    private func writeDelete(_ o: ManagedObject, version: Int64?, _ s: Statement, _ connection: Connection) throws
+        -> Bool
+    {
         s.bind(o.objectID.primaryKey!, at: 1)
         if let version { s.bind(version, at: 2) }
         try s.run()
@@ -441,15 +461,21 @@ extension ManagedObjectContext {
     }
 
     /// A conflict on UPDATE or DELETE, resolved inside the transaction by the merge policy.
-    private func resolveLockingConflict(_ o: ManagedObject, policy: MergePolicy, _ connection: Connection) throws -> Resolution {
-        guard let store = try StoredRow.read(o.entity, primaryKey: o.objectID.primaryKey!, connection,
-                                             storage: persistentStoreCoordinator.externalStorage) else {
+    private func resolveLockingConflict(_ o: ManagedObject, policy: MergePolicy, _ connection: Connection) throws
+        -> Resolution
+    {
+        guard
+            let store = try StoredRow.read(
+                o.entity, primaryKey: o.objectID.primaryKey!, connection,
+                storage: persistentStoreCoordinator.externalStorage)
+        else {
             // Deleted by someone else: an update has nothing left to update, a delete is done.
             return .gone
         }
         if o.isDeleted {
             if policy == .mergeByPropertyObjectTrump || policy == .overwrite {
-                _ = try writeDelete(o, version: nil, try connection.statement(o.entity.deleteOverwritingSQL), connection)
+                _ = try writeDelete(
+                    o, version: nil, try connection.statement(o.entity.deleteOverwritingSQL), connection)
                 return .gone
             }
             return .discarded(store: store)
@@ -474,8 +500,10 @@ extension ManagedObjectContext {
 
     // MARK: Step 5: after the commit
 
-    private func finishSave(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject],
-                            resolutions: [ObjectIdentifier: Resolution]) {
+    private func finishSave(
+        inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject],
+        resolutions: [ObjectIdentifier: Resolution]
+    ) {
         joinChanges.removeAll()
         registry.reserveCapacity(registry.count + inserts.count)
         for o in inserts where o.objectID.isTemporaryID {
@@ -485,8 +513,9 @@ extension ManagedObjectContext {
         // The did-save notification's inserted, updated and deleted sets are built for every save,
         // as Core Data's NSManagedObjectContextDidSave userInfo is; the values other contexts merge
         // (`states`) only when someone listens.
-        var saved = SavedObjects(notify: persistentStoreCoordinator.hasObservers,
-                                 counts: (inserts.count, updates.count, deletes.count))
+        var saved = SavedObjects(
+            notify: persistentStoreCoordinator.hasObservers,
+            counts: (inserts.count, updates.count, deletes.count))
         for o in inserts {
             o.isInserted = false
             o.version = 1
@@ -496,22 +525,28 @@ extension ManagedObjectContext {
             if saved.notify { saved.states.append(state(of: o)) }
         }
         for o in updates {
-            guard finishUpdate(o, resolutions[ObjectIdentifier(o)]) else { saved.deleted.append(o.objectID); continue }
+            guard finishUpdate(o, resolutions[ObjectIdentifier(o)]) else {
+                saved.deleted.append(o.objectID)
+                continue
+            }
             saved.updated.append(o.objectID)
             if saved.notify { saved.states.append(state(of: o)) }
         }
         for o in deletes where finishDelete(o, resolutions[ObjectIdentifier(o)]) { saved.deleted.append(o.objectID) }
         sendDidSave(inserts: inserts, updates: updates, deletes: deletes)
-        postDidSave(inserted: inserts, updated: updates.filter { $0.managedObjectContext === self }, deleted: deletes.filter(\.isDeleted))
+        postDidSave(
+            inserted: inserts, updated: updates.filter { $0.managedObjectContext === self },
+            deleted: deletes.filter(\.isDeleted))
         flushRowCache()
         insertedList.removeAll(keepingCapacity: true)
         updatedList.removeAll(keepingCapacity: true)
         deletedList.removeAll(keepingCapacity: true)
         saveCount += 1
         if saved.notify {
-            persistentStoreCoordinator.post(DidSaveNotification(
-                insertedObjectIDs: saved.inserted, updatedObjectIDs: saved.updated, deletedObjectIDs: saved.deleted,
-                states: saved.states, sourceContext: identifier))
+            persistentStoreCoordinator.post(
+                DidSaveNotification(
+                    insertedObjectIDs: saved.inserted, updatedObjectIDs: saved.updated, deletedObjectIDs: saved.deleted,
+                    states: saved.states, sourceContext: identifier))
         }
     }
 
@@ -563,8 +598,9 @@ extension ManagedObjectContext {
     }
 
     private func state(of o: ManagedObject) -> DidSaveNotification.ObjectState {
-        DidSaveNotification.ObjectState(objectID: o.objectID, version: o.version, values: o.values,
-                                        toOne: o.committedToOne ?? [])
+        DidSaveNotification.ObjectState(
+            objectID: o.objectID, version: o.version, values: o.values,
+            toOne: o.committedToOne ?? [])
     }
 
     /// Unregisters a deleted object; it keeps its values so holders can still read them.

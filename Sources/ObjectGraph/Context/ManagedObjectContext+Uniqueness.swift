@@ -8,17 +8,23 @@ extension ManagedObjectContext {
     /// given `store` (the retried save's write transaction), with a stored row, and resolves
     /// them by `policy`. Returns the inserted objects merged into another (they take its ID after
     /// the save). With `.error` it throws and changes nothing.
-    func resolveUniquenessConflicts(_ policy: MergePolicy, store: Connection?) throws -> [(ManagedObject, ManagedObject)] {
+    func resolveUniquenessConflicts(_ policy: MergePolicy, store: Connection?) throws -> [(
+        ManagedObject, ManagedObject
+    )] {
         var merged: [(ManagedObject, ManagedObject)] = []
         for entity in persistentStoreCoordinator.model.runtime where !entity.uniquenessConstraints.isEmpty {
             for constraint in entity.uniquenessConstraints {
                 let constraintMask = PropertyMask(constraint)
-                let candidates = insertedList.filter { $0.isInserted && $0.entity === entity }
-                    + updatedList.filter { $0.isUpdated && $0.entity === entity && $0.changed.intersects(constraintMask) }
+                let candidates =
+                    insertedList.filter { $0.isInserted && $0.entity === entity }
+                    + updatedList.filter {
+                        $0.isUpdated && $0.entity === entity && $0.changed.intersects(constraintMask)
+                    }
                 guard !candidates.isEmpty else { continue }
 
                 let (first, keys, duplicates) = Self.inMemoryCollisions(candidates, constraint)
-                let collisions = try store.map { try storedConflicts(entity, constraint, keys: keys, first: first, $0) } ?? []
+                let collisions =
+                    try store.map { try storedConflicts(entity, constraint, keys: keys, first: first, $0) } ?? []
                 let conflicts = duplicates.count + collisions.count
                 guard conflicts > 0 else { continue }
                 if policy == .error {
@@ -55,7 +61,8 @@ extension ManagedObjectContext {
     /// index faster from keys that arrive sorted, as imported keys often do), and each later
     /// object with the first one of its key. NULLs never collide.
     private static func inMemoryCollisions(_ candidates: [ManagedObject], _ constraint: [Int])
-        -> (first: [ConstraintKey: ManagedObject], keys: [ConstraintKey], duplicates: [(ManagedObject, ManagedObject)]) {
+        -> (first: [ConstraintKey: ManagedObject], keys: [ConstraintKey], duplicates: [(ManagedObject, ManagedObject)])
+    {
         var first: [ConstraintKey: ManagedObject] = [:]
         first.reserveCapacity(candidates.count)
         var keys: [ConstraintKey] = []
@@ -80,9 +87,11 @@ extension ManagedObjectContext {
     /// rows holding a key of this save; then the rows of those alone, as the merge policy fetches
     /// the conflicting database objects (`self IN %@`, `SELECT <row> … WHERE Z_PK IN (…)`) to build
     /// an `NSConstraintConflict` each. Both run in the retried save's transaction.
-    private func storedConflicts(_ e: Entity, _ constraint: [Int], keys: [ConstraintKey],
-                                 first: [ConstraintKey: ManagedObject],
-                                 _ transaction: Connection) throws -> [(ManagedObject, StoredRow)] {
+    private func storedConflicts(
+        _ e: Entity, _ constraint: [Int], keys: [ConstraintKey],
+        first: [ConstraintKey: ManagedObject],
+        _ transaction: Connection
+    ) throws -> [(ManagedObject, StoredRow)] {
         var holders: [(ManagedObject, Int64)] = []
         for (primaryKey, key) in try storedKeys(e, constraint: constraint, keys: keys, transaction) {
             guard let o = first[key], o.objectID.primaryKey != primaryKey else { continue }
@@ -96,8 +105,10 @@ extension ManagedObjectContext {
     /// The key-only query: the stored `(Z_PK, key)` pairs holding any of `keys`, one statement
     /// per 4096 keys. The list is padded to a power of two by repeating a key, so that a handful
     /// of prepared statements serve every batch size.
-    private func storedKeys(_ e: Entity, constraint: [Int], keys: [ConstraintKey],
-                            _ transaction: Connection) throws -> [(Int64, ConstraintKey)] {
+    private func storedKeys(
+        _ e: Entity, constraint: [Int], keys: [ConstraintKey],
+        _ transaction: Connection
+    ) throws -> [(Int64, ConstraintKey)] {
         var found: [(Int64, ConstraintKey)] = []
         var start = 0
         while start < keys.count {
@@ -111,10 +122,15 @@ extension ManagedObjectContext {
                 let key = chunk[chunk.startIndex + min(slot, chunk.count - 1)]
                 s.bindInRound(key.first, at: index)
                 index += 1
-                for v in key.rest ?? [] { s.bindInRound(v, at: index); index += 1 }
+                for v in key.rest ?? [] {
+                    s.bindInRound(v, at: index)
+                    index += 1
+                }
             }
             while try s.step() {
-                let values = constraint.indices.map { s.value(at: Int32(1 + $0), as: e.attributes[constraint[$0]].type) }
+                let values = constraint.indices.map {
+                    s.value(at: Int32(1 + $0), as: e.attributes[constraint[$0]].type)
+                }
                 if let key = ConstraintKey(values) { found.append((Int64(s.int(at: 0)), key)) }
             }
             s.reset()
@@ -130,7 +146,8 @@ extension ManagedObjectContext {
             let chunk = primaryKeys[start..<min(primaryKeys.count, start + 4096)]
             start += chunk.count
             let slots = CompiledPredicate.paddedLength(chunk.count)
-            let s = try transaction.statement(e.selectRows(e.rowColumns, where: "Z_PK", "IN (\(CompiledPredicate.placeholders(slots)))"))
+            let s = try transaction.statement(
+                e.selectRows(e.rowColumns, where: "Z_PK", "IN (\(CompiledPredicate.placeholders(slots)))"))
             for slot in 0..<slots { s.bind(chunk[chunk.startIndex + min(slot, chunk.count - 1)], at: Int32(slot + 1)) }
             while try s.step() {
                 let row = StoredRow(s, entity: e, storage: persistentStoreCoordinator.externalStorage)
@@ -150,8 +167,10 @@ extension ManagedObjectContext {
         if let sql = uniquenessCheckStatements[key] { return sql }
         let columns = constraint.map { e.attributeColumns[$0] }
         let one = "(" + CompiledPredicate.placeholders(columns.count) + ")"
-        let list = columns.count == 1 ? CompiledPredicate.placeholders(slots)
-                                      : "VALUES " + Array(repeating: one, count: slots).joined(separator: ",")
+        let list =
+            columns.count == 1
+            ? CompiledPredicate.placeholders(slots)
+            : "VALUES " + Array(repeating: one, count: slots).joined(separator: ",")
         let target = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
         let sql = "SELECT Z_PK, \(columns.joined(separator: ", ")) FROM \(e.tableName) WHERE (\(target) IN (\(list)))"
         uniquenessCheckStatements[key] = sql
@@ -195,8 +214,10 @@ extension ManagedObjectContext {
             for i in e.attributes.indices where policy == .overwrite || duplicate.changed.contains(i) {
                 survivor.setValue(duplicate.values[i], at: i)
             }
-            for i in e.toOne.indices where duplicate.toOne[i] != nil
-                && (policy == .overwrite || duplicate.changed.contains(e.toOnePosition(i))) {
+            for i in e.toOne.indices
+            where duplicate.toOne[i] != nil
+                && (policy == .overwrite || duplicate.changed.contains(e.toOnePosition(i)))
+            {
                 try? survivor.setObject(duplicate.toOne[i], at: i)
             }
         }
@@ -236,7 +257,7 @@ struct ConstraintKey: Hashable {
         guard a.first.hasSameStoredValue(as: b.first) else { return false }
         switch (a.rest, b.rest) {
         case (nil, nil): return true
-        case let (x?, y?): return x.count == y.count && zip(x, y).allSatisfy { $0.hasSameStoredValue(as: $1) }
+        case (let x?, let y?): return x.count == y.count && zip(x, y).allSatisfy { $0.hasSameStoredValue(as: $1) }
         default: return false
         }
     }
@@ -277,7 +298,8 @@ extension Value {
     func hasSameStoredValue(as other: Value) -> Bool {
         guard case .string(var a) = self, case .string(var b) = other else { return self == other }
         return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
         }
     }
 

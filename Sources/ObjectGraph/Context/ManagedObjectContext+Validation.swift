@@ -76,7 +76,8 @@ extension ManagedObjectContext {
         }
         // A to-many not loaded is not counted: that would cost a query per object per save,
         // and its members cannot have changed without loading it or pointing their to-ones here.
-        for (i, r) in e.toMany.enumerated() where (r.minCount != nil || r.maxCount != nil) && o.loadedToMany.contains(i) {
+        for (i, r) in e.toMany.enumerated() where (r.minCount != nil || r.maxCount != nil) && o.loadedToMany.contains(i)
+        {
             if let code = ValidationFailure.Code(count: o.toMany[i]?.count ?? 0, r) {
                 failures.append(ValidationFailure(entity: e.name, attribute: r.name, code: code))
             }
@@ -108,27 +109,46 @@ package struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         /// empty optional to-many is valid before any bound is looked at).
         init?(count: Int, _ r: Entity.ToMany) {
             if count == 0 && r.isOptional { return nil }
-            if let minimum = r.minCount, count < minimum { self = .relationshipLacksMinimumCount; return }
-            if let maximum = r.maxCount, count > maximum { self = .relationshipExceedsMaximumCount; return }
+            if let minimum = r.minCount, count < minimum {
+                self = .relationshipLacksMinimumCount
+                return
+            }
+            if let maximum = r.maxCount, count > maximum {
+                self = .relationshipExceedsMaximumCount
+                return
+            }
             return nil
         }
 
         /// The failure of `value` for `attribute`, or nil when it is valid.
         init?(_ value: Value, _ attribute: AttributeDescription) {
             let measure: Double?
-            let small: Code, large: Code
+            let small: Code
+            let large: Code
             switch value {
             case .null:
                 if attribute.isOptional { return nil }
                 self = .missingMandatoryProperty
                 return
-            case .string(let s): measure = Double(s.count); (small, large) = (.stringTooShort, .stringTooLong)
-            case .data(let d): measure = Double(d.count); (small, large) = (.stringTooShort, .stringTooLong)
-            default: measure = value.doubleValue ?? value.int64Value.map(Double.init); (small, large) = (.numberTooSmall, .numberTooLarge)
+            case .string(let s):
+                measure = Double(s.count)
+                (small, large) = (.stringTooShort, .stringTooLong)
+            case .data(let d):
+                measure = Double(d.count)
+                (small, large) = (.stringTooShort, .stringTooLong)
+            default:
+                measure = value.doubleValue ?? value.int64Value.map(Double.init)
+                (small, large) = (.numberTooSmall, .numberTooLarge)
             }
             guard let measure else { return nil }
-            if let minimum = attribute.minimum, measure < minimum { self = small; return }
-            if let maximum = attribute.maximum, measure > maximum { self = large; return }
+            if let minimum = attribute.minimum, measure < minimum {
+                self = small
+                return
+            }
+            if let maximum = attribute.maximum, measure > maximum {
+                self = large
+                return
+            }
             return nil
         }
     }

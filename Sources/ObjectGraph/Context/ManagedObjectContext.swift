@@ -164,7 +164,9 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     package func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
-                do { continuation.resume(returning: try runConfined(block)) } catch { continuation.resume(throwing: error) }
+                do { continuation.resume(returning: try runConfined(block)) } catch {
+                    continuation.resume(throwing: error)
+                }
             }
         }
     }
@@ -187,8 +189,9 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     func assertOnQueue(_ function: StaticString = #function) {
         guard ConcurrencyDebug.isEnabled else { return }
         if owner.load(ordering: .relaxed) != ConcurrencyDebug.currentThread() {
-            preconditionFailure("CoreData concurrency violation: \(function) used context '\(name)' off its queue; "
-                                + "wrap the access in \(name).perform { … }")
+            preconditionFailure(
+                "CoreData concurrency violation: \(function) used context '\(name)' off its queue; "
+                    + "wrap the access in \(name).perform { … }")
         }
     }
 
@@ -196,7 +199,9 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
 
     /// The run-time entity named `name`.
     package func entity(named name: String) throws -> Entity {
-        guard let e = persistentStoreCoordinator.model.runtimeEntity(named: name) else { throw ContextError.unknownEntity(name) }
+        guard let e = persistentStoreCoordinator.model.runtimeEntity(named: name) else {
+            throw ContextError.unknownEntity(name)
+        }
         return e
     }
 
@@ -270,8 +275,10 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
     package func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
         if let o = registry[objectID] ?? insertedObject(objectID) { return o }
-        precondition(!objectID.isTemporaryID, "object(with:) got temporary ID \(objectID) from another context; "
-                     + "save first or use obtainPermanentIDs")
+        precondition(
+            !objectID.isTemporaryID,
+            "object(with:) got temporary ID \(objectID) from another context; "
+                + "save first or use obtainPermanentIDs")
         let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
         let fault = ManagedObject(entity: entity, id: objectID, context: self, fault: true)
         registry[objectID] = fault
@@ -284,7 +291,8 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
         if let o = registry[objectID] ?? insertedObject(objectID), !o.isFault { return o }
         if objectID.isTemporaryID { throw ContextError.temporaryObjectID(objectID) }
         let entity = persistentStoreCoordinator.model.runtime[objectID.entityID - 1]
-        let row = try objectFromRowCache(entity: entity, primaryKey: objectID.primaryKey!)
+        let row =
+            try objectFromRowCache(entity: entity, primaryKey: objectID.primaryKey!)
             ?? fetchRow(entity: entity, primaryKey: objectID.primaryKey!)
         guard let row else { throw ContextError.objectNotFound(objectID) }
         objectWork.fetched += 1   // fetched by its ID
@@ -320,9 +328,18 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
 
     // MARK: Changes
 
-    package var insertedObjects: Set<ManagedObject> { assertOnQueue(); return Set(insertedList.filter(\.isInserted)) }
-    package var updatedObjects: Set<ManagedObject> { assertOnQueue(); return Set(updatedList.filter(\.isUpdated)) }
-    package var deletedObjects: Set<ManagedObject> { assertOnQueue(); return Set(deletedList.filter(\.isDeleted)) }
+    package var insertedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(insertedList.filter(\.isInserted))
+    }
+    package var updatedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(updatedList.filter(\.isUpdated))
+    }
+    package var deletedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(deletedList.filter(\.isDeleted))
+    }
 
     /// True when a save would write something.
     package var hasChanges: Bool {
@@ -452,9 +469,14 @@ package final class ManagedObjectContext: @unchecked Sendable, CustomStringConve
 
     /// Gives an inserted object its permanent ID and registers it under it.
     func reassign(_ object: ManagedObject, to primaryKey: Int64) {
-        if object.objectID.isTemporaryID { temporaryRegistry[object.objectID] = nil } else { registry[object.objectID] = nil }
-        object.objectID = ManagedObjectID(store: persistentStoreCoordinator.storeIndex, entityID: object.entity.id,
-                                          primaryKey: primaryKey)
+        if object.objectID.isTemporaryID {
+            temporaryRegistry[object.objectID] = nil
+        } else {
+            registry[object.objectID] = nil
+        }
+        object.objectID = ManagedObjectID(
+            store: persistentStoreCoordinator.storeIndex, entityID: object.entity.id,
+            primaryKey: primaryKey)
         registry[object.objectID] = object
     }
 }

@@ -34,8 +34,9 @@ package struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// One word for the hasher instead of four fields: registries hash an ID per object saved,
     /// fetched or reset. The key tells rows of an entity apart; entity, store and kind fold in.
     package func hash(into hasher: inout Hasher) {
-        hasher.combine(UInt64(bitPattern: key) ^ UInt64(entityID) << 40 ^ UInt64(store) << 52
-                       ^ (isTemporaryID ? 1 << 63 : 0))
+        hasher.combine(
+            UInt64(bitPattern: key) ^ UInt64(entityID) << 40 ^ UInt64(store) << 52
+                ^ (isTemporaryID ? 1 << 63 : 0))
     }
 
     /// The row's `Z_PK`, nil while the ID is temporary.
@@ -74,7 +75,8 @@ enum StoreRegistry {
     static func entityName(store: UInt32, entityID: Int) -> String {
         state.withLock { s in
             guard Int(store) < s.models.count, let model = s.models[Int(store)], entityID >= 1,
-                  entityID <= model.entities.count else { return "Entity\(entityID)" }
+                entityID <= model.entities.count
+            else { return "Entity\(entityID)" }
             return model.entities[entityID - 1].name
         }
     }

@@ -6,10 +6,13 @@ package final class PersistentContainer: Sendable {
     /// The context a screen reads from, on its own serial queue.
     package let viewContext: ManagedObjectContext
 
-    package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters(),
-                 objectWork: ObjectWorkTally = ObjectWorkTally()) throws {
-        persistentStoreCoordinator = try PersistentStoreCoordinator(model: model, options: options, counters: counters,
-                                                                    objectWork: objectWork)
+    package init(
+        model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters(),
+        objectWork: ObjectWorkTally = ObjectWorkTally()
+    ) throws {
+        persistentStoreCoordinator = try PersistentStoreCoordinator(
+            model: model, options: options, counters: counters,
+            objectWork: objectWork)
         viewContext = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: persistentStoreCoordinator)
     }
 

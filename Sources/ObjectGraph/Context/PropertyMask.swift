@@ -68,7 +68,9 @@ package struct PropertyMask: Hashable, Sendable {
     package func intersection(_ other: PropertyMask) -> PropertyMask {
         var out = PropertyMask()
         out.low = low & other.low
-        if high != nil && other.high != nil { out.high = Self.combine(high, other.high, keepingMissing: false) { $0 & $1 } }
+        if high != nil && other.high != nil {
+            out.high = Self.combine(high, other.high, keepingMissing: false) { $0 & $1 }
+        }
         return out
     }
 
@@ -113,9 +115,12 @@ package struct PropertyMask: Hashable, Sendable {
 
     /// `a` and `b` word by word; a word one side lacks counts as 0, and is kept from the other
     /// side only when `keepingMissing`.
-    private static func combine(_ a: [UInt64]?, _ b: [UInt64]?, keepingMissing: Bool,
-                                _ op: (UInt64, UInt64) -> UInt64) -> [UInt64]? {
-        let a = a ?? [], b = b ?? []
+    private static func combine(
+        _ a: [UInt64]?, _ b: [UInt64]?, keepingMissing: Bool,
+        _ op: (UInt64, UInt64) -> UInt64
+    ) -> [UInt64]? {
+        let a = a ?? []
+        let b = b ?? []
         let count = keepingMissing ? max(a.count, b.count) : min(a.count, b.count)
         let words = (0..<count).map { op($0 < a.count ? a[$0] : 0, $0 < b.count ? b[$0] : 0) }
         return trimmed(words)

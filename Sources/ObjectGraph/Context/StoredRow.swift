@@ -50,9 +50,11 @@ struct StoredRow {
             let v = o.values[i]
             switch (a.type, v) {
             case (_, .null): values.append(.null)
-            case (.integer16, .integer(let n)), (.integer32, .integer(let n)), (.integer64, .integer(let n)): values.append(.integer(n))
+            case (.integer16, .integer(let n)), (.integer32, .integer(let n)), (.integer64, .integer(let n)):
+                values.append(.integer(n))
             case (.boolean, .bool(let b)): values.append(.bool(b))
-            case (.double, .double(let d)), (.float, .double(let d)), (.decimal, .double(let d)): values.append(.double(d))
+            case (.double, .double(let d)), (.float, .double(let d)), (.decimal, .double(let d)):
+                values.append(.double(d))
             case (.date, .date(let d)): values.append(.date(d))
             case (.string, .string(let s)), (.uri, .string(let s)): values.append(.string(s))
             default: values.append(v)   // bytes, and a value of another kind than the column's: as it is
@@ -69,7 +71,9 @@ struct StoredRow {
         return context.persistentStoreCoordinator.model.runtime[(id ?? o.entity.toOne[i].destination) - 1]
     }
 
-    static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection, storage: ExternalStorage) throws -> StoredRow? {
+    static func read(_ e: Entity, primaryKey: Int64, _ connection: Connection, storage: ExternalStorage) throws
+        -> StoredRow?
+    {
         let s = try connection.statement(e.selectRows(e.rowColumns, where: "Z_PK", "= ?"))
         s.bind(primaryKey, at: 1)
         defer { s.reset() }
@@ -82,7 +86,9 @@ struct StoredRow {
         guard let committed = o.committed, let committedToOne = o.committedToOne else { return PropertyMask() }
         var mask = PropertyMask()
         for i in values.indices where values[i] != committed[i] { mask.insert(i) }
-        for i in toOne.indices where toOne[i] != committedToOne[i]?.primaryKey { mask.insert(o.entity.toOnePosition(i)) }
+        for i in toOne.indices where toOne[i] != committedToOne[i]?.primaryKey {
+            mask.insert(o.entity.toOnePosition(i))
+        }
         return mask
     }
 

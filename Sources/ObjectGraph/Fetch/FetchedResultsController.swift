@@ -61,9 +61,14 @@ package final class FetchedResultsController {
     /// What a merge changed, all at once, as the controller sees the objects-did-change
     /// notification: the objects the merge brought in, refreshed and deleted; `fulfil` fills a
     /// fault the predicate must judge.
-    func apply(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
-               fulfil: (ManagedObject) -> Void) {
-        var removals = Set<Int>(), additions: [ManagedObject] = [], updates = 0, moves = 0
+    func apply(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
+        fulfil: (ManagedObject) -> Void
+    ) {
+        var removals = Set<Int>()
+        var additions: [ManagedObject] = []
+        var updates = 0
+        var moves = 0
         for o in deleted where o.entity === entity {
             if let i = indexOfFetched(o) { removals.insert(i) }
         }

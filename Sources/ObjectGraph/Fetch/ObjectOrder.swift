@@ -27,7 +27,8 @@ struct ObjectOrder {
     /// its sort key would fire it.
     func insertionIndex(of o: ManagedObject, in sorted: [ManagedObject], fulfil: (ManagedObject) -> Void) -> Int {
         guard !isEmpty else { return sorted.count }
-        var low = 0, high = sorted.count
+        var low = 0
+        var high = sorted.count
         while low < high {
             let mid = (low + high) / 2
             if sorted[mid].isFault { fulfil(sorted[mid]) }
@@ -38,9 +39,12 @@ struct ObjectOrder {
 
     /// Whether `o`, at `index` of `sorted`, is no longer between its neighbours (faults filled
     /// by `fulfil`).
-    func isOutOfPlace(_ o: ManagedObject, at index: Int, in sorted: [ManagedObject], fulfil: (ManagedObject) -> Void) -> Bool {
+    func isOutOfPlace(_ o: ManagedObject, at index: Int, in sorted: [ManagedObject], fulfil: (ManagedObject) -> Void)
+        -> Bool
+    {
         guard !isEmpty else { return false }
         for i in [index - 1, index + 1] where sorted.indices.contains(i) && sorted[i].isFault { fulfil(sorted[i]) }
-        return (index > 0 && precedes(o, sorted[index - 1])) || (index + 1 < sorted.count && precedes(sorted[index + 1], o))
+        return (index > 0 && precedes(o, sorted[index - 1]))
+            || (index + 1 < sorted.count && precedes(sorted[index + 1], o))
     }
 }

@@ -14,7 +14,8 @@ extension Predicate {
         self = try parser.parseOr()
         guard parser.atEnd else { throw PredicateSyntaxError(message: "unexpected '\(parser.peek!)' in \"\(format)\"") }
         guard parser.argumentIndex == arguments.count else {
-            throw PredicateSyntaxError(message: "\(arguments.count) arguments for \(parser.argumentIndex) %@ in \"\(format)\"")
+            throw PredicateSyntaxError(
+                message: "\(arguments.count) arguments for \(parser.argumentIndex) %@ in \"\(format)\"")
         }
     }
 }
@@ -67,18 +68,27 @@ struct PredicateParser {
 
     mutating func parseOr() throws -> Predicate {
         var parts = [try parseAnd()]
-        while isWord(peek, "OR", "||") { position += 1; parts.append(try parseAnd()) }
+        while isWord(peek, "OR", "||") {
+            position += 1
+            parts.append(try parseAnd())
+        }
         return parts.count == 1 ? parts[0] : .or(parts)
     }
 
     mutating func parseAnd() throws -> Predicate {
         var parts = [try parseNot()]
-        while isWord(peek, "AND", "&&") { position += 1; parts.append(try parseNot()) }
+        while isWord(peek, "AND", "&&") {
+            position += 1
+            parts.append(try parseNot())
+        }
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
     mutating func parseNot() throws -> Predicate {
-        if isWord(peek, "NOT", "!") { position += 1; return .not(try parseNot()) }
+        if isWord(peek, "NOT", "!") {
+            position += 1
+            return .not(try parseNot())
+        }
         return try parsePrimary()
     }
 
@@ -89,7 +99,9 @@ struct PredicateParser {
             guard try next() == .symbol(")") else { throw PredicateSyntaxError(message: "missing ')'") }
             return inner
         }
-        guard case .identifier(let key) = token else { throw PredicateSyntaxError(message: "expected a key path, found '\(token)'") }
+        guard case .identifier(let key) = token else {
+            throw PredicateSyntaxError(message: "expected a key path, found '\(token)'")
+        }
         switch key.uppercased() {
         case "TRUEPREDICATE": return .constant(true)
         case "FALSEPREDICATE": return .constant(false)
@@ -103,7 +115,9 @@ struct PredicateParser {
             }
             return .beginsWith(key, prefix)
         }
-        guard case .symbol(let s) = op else { throw PredicateSyntaxError(message: "expected an operator after '\(key)'") }
+        guard case .symbol(let s) = op else {
+            throw PredicateSyntaxError(message: "expected an operator after '\(key)'")
+        }
         let comparison: Predicate.ComparisonOperator
         switch s {
         case "==", "=": comparison = .equal
@@ -120,7 +134,9 @@ struct PredicateParser {
     mutating func parseList() throws -> [Predicate.Operand] {
         if peek == .placeholder {
             position += 1
-            guard argumentIndex < arguments.count else { throw PredicateSyntaxError(message: "missing argument for %@") }
+            guard argumentIndex < arguments.count else {
+                throw PredicateSyntaxError(message: "missing argument for %@")
+            }
             let argument = arguments[argumentIndex]
             argumentIndex += 1
             if let list = argument as? PredicateList { return list.operands }
@@ -140,7 +156,9 @@ struct PredicateParser {
         let token = try next()
         switch token {
         case .placeholder:
-            guard argumentIndex < arguments.count else { throw PredicateSyntaxError(message: "missing argument for %@") }
+            guard argumentIndex < arguments.count else {
+                throw PredicateSyntaxError(message: "missing argument for %@")
+            }
             argumentIndex += 1
             return arguments[argumentIndex - 1].predicateOperand
         case .string(let s): return .value(.string(s))
@@ -162,34 +180,56 @@ struct PredicateParser {
         var i = 0
         while i < chars.count {
             let c = chars[i]
-            if c.isWhitespace { i += 1; continue }
-            if c == "%" && i + 1 < chars.count && chars[i + 1] == "@" { tokens.append(.placeholder); i += 2; continue }
+            if c.isWhitespace {
+                i += 1
+                continue
+            }
+            if c == "%" && i + 1 < chars.count && chars[i + 1] == "@" {
+                tokens.append(.placeholder)
+                i += 2
+                continue
+            }
             if c == "\"" || c == "'" {
-                var j = i + 1, s = ""
+                var j = i + 1
+                var s = ""
                 while j < chars.count && chars[j] != c {
                     if chars[j] == "\\" && j + 1 < chars.count { j += 1 }
-                    s.append(chars[j]); j += 1
+                    s.append(chars[j])
+                    j += 1
                 }
                 guard j < chars.count else { throw PredicateSyntaxError(message: "unterminated string in \"\(text)\"") }
-                tokens.append(.string(s)); i = j + 1; continue
+                tokens.append(.string(s))
+                i = j + 1
+                continue
             }
             if c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isNumber) {
                 var j = i + 1
                 while j < chars.count && (chars[j].isNumber || chars[j] == ".") { j += 1 }
                 let s = String(chars[i..<j])
                 guard let n = Double(s) else { throw PredicateSyntaxError(message: "bad number '\(s)'") }
-                tokens.append(.number(n, isInteger: !s.contains("."))); i = j; continue
+                tokens.append(.number(n, isInteger: !s.contains(".")))
+                i = j
+                continue
             }
             if c.isLetter || c == "_" {
                 var j = i + 1
-                while j < chars.count && (chars[j].isLetter || chars[j].isNumber || chars[j] == "_" || chars[j] == ".") { j += 1 }
-                tokens.append(.identifier(String(chars[i..<j]))); i = j; continue
+                while j < chars.count && (chars[j].isLetter || chars[j].isNumber || chars[j] == "_" || chars[j] == ".")
+                { j += 1 }
+                tokens.append(.identifier(String(chars[i..<j])))
+                i = j
+                continue
             }
             let two = i + 1 < chars.count ? String(chars[i...(i + 1)]) : ""
             if ["==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||"].contains(two) {
-                tokens.append(.symbol(two)); i += 2; continue
+                tokens.append(.symbol(two))
+                i += 2
+                continue
             }
-            if "=<>!(){},".contains(c) { tokens.append(.symbol(String(c))); i += 1; continue }
+            if "=<>!(){},".contains(c) {
+                tokens.append(.symbol(String(c)))
+                i += 1
+                continue
+            }
             throw PredicateSyntaxError(message: "unexpected '\(c)' in \"\(text)\"")
         }
         return tokens

@@ -20,7 +20,9 @@ struct CompiledPredicate {
         bindings = []
         self.table = table.map { $0 + "." } ?? ""
         if let predicate { sql = try compile(predicate, entity) }
-        if let filter = entity.entityFilter(table: self.table) { sql = sql.isEmpty ? filter : "(\(filter)) AND (\(sql))" }
+        if let filter = entity.entityFilter(table: self.table) {
+            sql = sql.isEmpty ? filter : "(\(filter)) AND (\(sql))"
+        }
     }
 
     private mutating func compile(_ p: Predicate, _ e: Entity) throws -> String {
@@ -282,8 +284,10 @@ extension Predicate {
     /// Unicode ordering, and its generic byte comparison is slow).
     @inline(__always)
     static func compareBytes(_ x: String, _ y: String) -> Int {
-        var a = x, b = y
-        return a.withUTF8 { p in b.withUTF8 { q in compareBytes(UnsafeRawBufferPointer(p), UnsafeRawBufferPointer(q)) } }
+        var a = x
+        var b = y
+        return a.withUTF8 { p in b.withUTF8 { q in compareBytes(UnsafeRawBufferPointer(p), UnsafeRawBufferPointer(q)) }
+        }
     }
 
     @inline(__always)

@@ -27,9 +27,12 @@ final class HistoryRecorder: @unchecked Sendable {
     /// Starts a history transaction for the write in progress: its `Z_PK` is the number every
     /// change row of the write refers to (and the token consumers fetch after).
     func begin(author: String?, contextName: String?, _ connection: Connection) throws -> HistoryWrite {
-        let keys = [try key(author, connection), try key(bundleID, connection), try key(contextName, connection),
-                    try key(processID, connection)]
-        let transaction = try reserve([(HistorySchema.transactionEntity, 1)], connection)[HistorySchema.transactionEntity]!
+        let keys = [
+            try key(author, connection), try key(bundleID, connection), try key(contextName, connection),
+            try key(processID, connection),
+        ]
+        let transaction = try reserve([(HistorySchema.transactionEntity, 1)], connection)[
+            HistorySchema.transactionEntity]!
         let s = try connection.statement(HistorySchema.insertTransaction)
         s.bind(transaction, at: 1)
         for (i, k) in keys.enumerated() {
@@ -38,7 +41,8 @@ final class HistoryRecorder: @unchecked Sendable {
         s.bind(Date().timeIntervalSinceReferenceDate, at: 6)
         try s.run()
         transactions += 1
-        return HistoryWrite(transaction: transaction, insertChange: try connection.statement(HistorySchema.insertChange))
+        return HistoryWrite(
+            transaction: transaction, insertChange: try connection.statement(HistorySchema.insertChange))
     }
 
     /// Reserves the keys of the next `count` change rows, as Core Data does once per change type
@@ -54,8 +58,10 @@ final class HistoryRecorder: @unchecked Sendable {
     /// bit per property in column order (to-ones, then attributes), then the to-manys, least
     /// significant bit first. Its key comes from `reserveChanges` (or `block` more when none
     /// is left: a batch insert's changes).
-    func record(_ type: HistorySchema.ChangeType, entity: Entity, primaryKey: Int64, changedColumns: PropertyMask?,
-                toMany: PropertyMask = PropertyMask(), in write: HistoryWrite, block: Int = 1, _ connection: Connection) throws {
+    func record(
+        _ type: HistorySchema.ChangeType, entity: Entity, primaryKey: Int64, changedColumns: PropertyMask?,
+        toMany: PropertyMask = PropertyMask(), in write: HistoryWrite, block: Int = 1, _ connection: Connection
+    ) throws {
         if write.keysLeft == 0 { try reserveChanges(block, in: write, connection) }
         let s = write.insertChange
         s.bind(write.nextKey, at: 1)
@@ -73,8 +79,10 @@ final class HistoryRecorder: @unchecked Sendable {
     /// One ACHANGE row per row of `entity` matching `whereSQL`, for a batch update or delete (run
     /// before the statement it records; `whereSQL` empty: every row): the rows are counted, their
     /// keys reserved, and the rows written with one `INSERT … SELECT`, numbered in key order.
-    func recordMatching(_ type: HistorySchema.ChangeType, entity: Entity, changedColumns: PropertyMask?, whereSQL: String,
-                        bindings: [Value], in write: HistoryWrite, _ connection: Connection) throws {
+    func recordMatching(
+        _ type: HistorySchema.ChangeType, entity: Entity, changedColumns: PropertyMask?, whereSQL: String,
+        bindings: [Value], in write: HistoryWrite, _ connection: Connection
+    ) throws {
         let filter = entity.tableName + (whereSQL.isEmpty ? "" : " WHERE " + whereSQL)
         let count = try connection.statement("SELECT count(*) FROM \(filter)")
         for (i, v) in bindings.enumerated() { count.bind(v, at: Int32(i + 1)) }
@@ -85,7 +93,8 @@ final class HistoryRecorder: @unchecked Sendable {
         // The first key, the transaction and the mask are bound, in a one-row subquery that
         // comes before the predicate's parameters: the text is the same for every request of one
         // shape, so the statement is prepared once.
-        let sql = "INSERT INTO \(HistorySchema.changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, "
+        let sql =
+            "INSERT INTO \(HistorySchema.changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, "
             + "ZTRANSACTIONID, ZCOLUMNS) SELECT h.first + row_number() OVER (ORDER BY Z_PK) - 1, \(HistorySchema.changeEntity), "
             + "1, \(type.rawValue), \(entity.id), Z_PK, h.id, h.mask FROM (SELECT ? AS first, ? AS id, ? AS mask) h, \(filter)"
         let s = try connection.statement(sql)
@@ -115,7 +124,9 @@ final class HistoryRecorder: @unchecked Sendable {
             let select = try connection.statement(HistorySchema.selectString)
             select.bind(string, at: 1)
             defer { select.reset() }
-            guard try select.step() else { throw SQLiteError(code: .error, message: "transaction string '\(string)' was not stored") }
+            guard try select.step() else {
+                throw SQLiteError(code: .error, message: "transaction string '\(string)' was not stored")
+            }
             k = Int64(select.int(at: 0))
         }
         stringKeys[string] = k
@@ -123,7 +134,9 @@ final class HistoryRecorder: @unchecked Sendable {
     }
 
     /// Binds an update's column mask (`ZCOLUMNS`, see `record`), or NULL for an insert or delete.
-    private func bindMask(_ changedColumns: PropertyMask?, toMany: PropertyMask, entity: Entity, to s: Statement, at index: Int32) {
+    private func bindMask(
+        _ changedColumns: PropertyMask?, toMany: PropertyMask, entity: Entity, to s: Statement, at index: Int32
+    ) {
         if let changedColumns {
             fillColumns(changedColumns, toMany: toMany, entity: entity)
             columns.withUnsafeBytes { s.bindBlob($0, at: index) }

@@ -49,11 +49,14 @@ package enum HistorySchema {
     // Every row's Z_PK is reserved in Z_PRIMARYKEY first, as for any entity
     // (`generatePrimaryKeysForEntity:batch:` in `_insertTransactionForRequestContext:`,
     // `insertChanges:type:transactionID:context:` and `_transactionsStringAndPKsForStrings:`).
-    static let insertString = "INSERT OR IGNORE INTO \(stringTable) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(stringEntity), 1, ?)"
+    static let insertString =
+        "INSERT OR IGNORE INTO \(stringTable) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(stringEntity), 1, ?)"
     static let selectString = "SELECT Z_PK FROM \(stringTable) WHERE ZNAME = ?"
-    static let insertTransaction = "INSERT INTO \(transactionTable) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
+    static let insertTransaction =
+        "INSERT INTO \(transactionTable) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, "
         + "ZPROCESSIDTS, ZTIMESTAMP, ZQUERYGEN) VALUES (?, \(transactionEntity), 1, ?, ?, ?, ?, ?, NULL)"
-    static let insertChange = "INSERT INTO \(changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, "
+    static let insertChange =
+        "INSERT INTO \(changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, "
         + "ZCOLUMNS) VALUES (?, \(changeEntity), 1, ?, ?, ?, ?, ?)"
 
     /// Registers the three entities in `Z_PRIMARYKEY` (their `Z_MAX` the highest key stored), so
@@ -61,10 +64,13 @@ package enum HistorySchema {
     /// first time it reserves a key (`generatePrimaryKeysForEntity:batch:`); here it is added
     /// when a store opens with tracking, which keeps the reservation one statement pair.
     static func registerKeys(in db: Database) throws {
-        for (entity, name, table) in [(transactionEntity, "TRANSACTION", transactionTable), (changeEntity, "CHANGE", changeTable),
-                                      (stringEntity, "TRANSACTIONSTRING", stringTable)] {
-            try db.execute("INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) "
-                           + "SELECT \(entity), '\(name)', 0, IFNULL(MAX(Z_PK), 0) FROM \(table)")
+        for (entity, name, table) in [
+            (transactionEntity, "TRANSACTION", transactionTable), (changeEntity, "CHANGE", changeTable),
+            (stringEntity, "TRANSACTIONSTRING", stringTable),
+        ] {
+            try db.execute(
+                "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) "
+                    + "SELECT \(entity), '\(name)', 0, IFNULL(MAX(Z_PK), 0) FROM \(table)")
         }
     }
 
@@ -72,8 +78,9 @@ package enum HistorySchema {
 
     /// True when the store has the three tables.
     package static func exists(in db: Database) throws -> Bool {
-        try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                         + "('\(transactionTable)', '\(changeTable)', '\(stringTable)')") == 3
+        try db.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                + "('\(transactionTable)', '\(changeTable)', '\(stringTable)')") == 3
     }
 
     /// True when a transaction is recorded: Core Data then refuses to write without tracking.
@@ -88,7 +95,8 @@ package enum HistorySchema {
         try db.execute("BEGIN EXCLUSIVE")
         do {
             for statement in createStatements {
-                let ifNotExists = statement
+                let ifNotExists =
+                    statement
                     .replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TABLE IF NOT EXISTS ")
                     .replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")
                     .replacingOccurrences(of: "CREATE UNIQUE INDEX ", with: "CREATE UNIQUE INDEX IF NOT EXISTS ")

@@ -30,7 +30,9 @@ package struct HistoryTransaction: Sendable {
     /// context with `mergeChanges(fromContextDidSave:)` (`objectIDNotification()`): the
     /// context refetches what it shows, since history records no values.
     package func objectIDNotification() -> DidSaveNotification {
-        var inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []
+        var inserted: [ManagedObjectID] = []
+        var updated: [ManagedObjectID] = []
+        var deleted: [ManagedObjectID] = []
         for change in changes {
             switch change.changeType {
             case .insert: inserted.append(change.changedObjectID)
@@ -38,8 +40,9 @@ package struct HistoryTransaction: Sendable {
             case .delete: deleted.append(change.changedObjectID)
             }
         }
-        return DidSaveNotification(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted,
-                                   states: [], sourceContext: -1)
+        return DidSaveNotification(
+            insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted,
+            states: [], sourceContext: -1)
     }
 }
 
@@ -80,7 +83,9 @@ package enum PersistentHistoryResult: Sendable {
 
 /// A history request on a store opened without `--history` (NSPersistentHistoryTrackingKey).
 package struct HistoryTrackingOff: Error, CustomStringConvertible {
-    package var description: String { "persistent history tracking is off for this store (open it with history tracking)" }
+    package var description: String {
+        "persistent history tracking is off for this store (open it with history tracking)"
+    }
 }
 
 extension ManagedObjectContext {
@@ -94,15 +99,18 @@ extension ManagedObjectContext {
         case .fetch(let token):
             return .transactions(try coordinator.performRead { try fetchHistory(after: token, $0) })
         case .delete(let token):
-            return .deleted(try coordinator.performWrite { connection in
-                let changes = try connection.statement("DELETE FROM \(HistorySchema.changeTable) WHERE ZTRANSACTIONID < ?")
-                changes.bind(token.transactionNumber, at: 1)
-                try changes.run()
-                let transactions = try connection.statement("DELETE FROM \(HistorySchema.transactionTable) WHERE Z_PK < ?")
-                transactions.bind(token.transactionNumber, at: 1)
-                try transactions.run()
-                return connection.db.changes
-            })
+            return .deleted(
+                try coordinator.performWrite { connection in
+                    let changes = try connection.statement(
+                        "DELETE FROM \(HistorySchema.changeTable) WHERE ZTRANSACTIONID < ?")
+                    changes.bind(token.transactionNumber, at: 1)
+                    try changes.run()
+                    let transactions = try connection.statement(
+                        "DELETE FROM \(HistorySchema.transactionTable) WHERE Z_PK < ?")
+                    transactions.bind(token.transactionNumber, at: 1)
+                    try transactions.run()
+                    return connection.db.changes
+                })
         }
     }
 
@@ -111,15 +119,18 @@ extension ManagedObjectContext {
         let t = try connection.statement(
             "SELECT t.Z_PK, t.ZTIMESTAMP, a.ZNAME, c.ZNAME FROM \(HistorySchema.transactionTable) t "
                 + "LEFT JOIN \(HistorySchema.stringTable) a ON a.Z_PK = t.ZAUTHORTS "
-                + "LEFT JOIN \(HistorySchema.stringTable) c ON c.Z_PK = t.ZCONTEXTNAMETS WHERE t.Z_PK > ? ORDER BY t.Z_PK")
+                + "LEFT JOIN \(HistorySchema.stringTable) c ON c.Z_PK = t.ZCONTEXTNAMETS WHERE t.Z_PK > ? ORDER BY t.Z_PK"
+        )
         t.bind(after, at: 1)
         var transactions: [HistoryTransaction] = []
         var index: [Int64: Int] = [:]
         while try t.step() {
             let number = Int64(t.int(at: 0))
             index[number] = transactions.count
-            transactions.append(HistoryTransaction(token: HistoryToken(transactionNumber: number), timestamp: t.double(at: 1),
-                                                   author: t.text(at: 2), contextName: t.text(at: 3), changes: []))
+            transactions.append(
+                HistoryTransaction(
+                    token: HistoryToken(transactionNumber: number), timestamp: t.double(at: 1),
+                    author: t.text(at: 2), contextName: t.text(at: 3), changes: []))
         }
         t.reset()
         guard !transactions.isEmpty else { return [] }
@@ -130,9 +141,12 @@ extension ManagedObjectContext {
         c.bind(transactions.last!.token.transactionNumber, at: 2)
         let store = persistentStoreCoordinator.storeIndex
         while try c.step() {
-            guard let i = index[Int64(c.int(at: 0))], let type = HistorySchema.ChangeType(rawValue: c.int(at: 1)) else { continue }
+            guard let i = index[Int64(c.int(at: 0))], let type = HistorySchema.ChangeType(rawValue: c.int(at: 1)) else {
+                continue
+            }
             let id = ManagedObjectID(store: store, entityID: c.int(at: 2), primaryKey: Int64(c.int(at: 3)))
-            transactions[i].changes.append(HistoryChange(changeType: type, changedObjectID: id, updatedColumns: c.blob(at: 4)))
+            transactions[i].changes.append(
+                HistoryChange(changeType: type, changedObjectID: id, updatedColumns: c.blob(at: 4)))
         }
         c.reset()
         return transactions

@@ -73,8 +73,10 @@ package struct AttributeDescription: Sendable, Equatable, Codable {
     /// (`ExternalStorage`), and the column frames every value.
     package var allowsExternalStorage = false
 
-    package init(_ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null,
-                 optional: Bool = true, minimum: Double? = nil, maximum: Double? = nil) {
+    package init(
+        _ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null,
+        optional: Bool = true, minimum: Double? = nil, maximum: Double? = nil
+    ) {
         self.name = name
         self.type = type
         self.isIndexed = indexed
@@ -133,7 +135,8 @@ package struct FetchIndexDescription: Sendable, Equatable, Codable {
     }
 
     package static func == (a: Self, b: Self) -> Bool {
-        a.name == b.name && a.elements.elementsEqual(b.elements) { $0.property == $1.property && $0.ascending == $1.ascending }
+        a.name == b.name
+            && a.elements.elementsEqual(b.elements) { $0.property == $1.property && $0.ascending == $1.ascending }
     }
 
     private enum CodingKeys: String, CodingKey { case name, properties, ascending }

@@ -86,7 +86,8 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// The filter with its `Z_ENT` named through a table alias (`t0.`), for a query that joins.
     func entityFilter(table prefix: String) -> String? {
         guard rootID != id else { return nil }
-        return subentityMaxID == id ? "\(prefix)Z_ENT = \(id)" : "\(prefix)Z_ENT >= \(id) AND \(prefix)Z_ENT <= \(subentityMaxID)"
+        return subentityMaxID == id
+            ? "\(prefix)Z_ENT = \(id)" : "\(prefix)Z_ENT >= \(id) AND \(prefix)Z_ENT <= \(subentityMaxID)"
     }
     /// Attributes in column order (by name).
     package let attributes: [AttributeDescription]
@@ -227,7 +228,9 @@ package final class Entity: Sendable, CustomStringConvertible {
         hasOrderKeys = keyColumns.contains { $0.isOrder }
         hasEntityKeys = keyColumns.contains { !$0.isOrder }
         let toOne = toOne
-        let keyColumnNames = keyColumns.map { $0.isOrder ? toOne[$0.toOne].orderKeyColumn! : toOne[$0.toOne].entityKeyColumn! }
+        let keyColumnNames = keyColumns.map {
+            $0.isOrder ? toOne[$0.toOne].orderKeyColumn! : toOne[$0.toOne].entityKeyColumn!
+        }
         let columns = toOne.map(\.column) + attributeColumns
         let entityKeys = toOne.compactMap(\.entityKeyColumn)
         selectColumns = (["Z_PK", "Z_OPT"] + columns + entityKeys).joined(separator: ", ")
@@ -235,17 +238,20 @@ package final class Entity: Sendable, CustomStringConvertible {
         hasSubentities = d.subentityMaxID > d.entityID
         entityColumn = hasSubentities || d.rootEntityID != d.entityID ? "t0.Z_ENT" : "0"
         rowColumns = Self.fetched(entityColumn, columns + entityKeys)
-        rowLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: columns + entityKeys, offset: RowColumn.first)
+        rowLayout = RowLayout(
+            toOne: toOne, attributeColumns: attributeColumns, in: columns + entityKeys, offset: RowColumn.first)
         hierarchySelectColumns = Self.fetched("t0.Z_ENT", tableColumns)
-        hierarchyLayout = RowLayout(toOne: toOne, attributeColumns: attributeColumns, in: tableColumns, offset: RowColumn.first)
+        hierarchyLayout = RowLayout(
+            toOne: toOne, attributeColumns: attributeColumns, in: tableColumns, offset: RowColumn.first)
         let all = EntityDescription.fixedColumns + columns
         insertSQL = Self.insert(tableName, columns: all + keyColumnNames)
         let constrained = Set(uniquenessConstraints.joined())
         constrainedAttributes = attributes.indices.filter(constrained.contains)
         constrainedMask = PropertyMask(constrainedAttributes)
         let attributeColumns = attributeColumns
-        (saveInsertSQL, constrainedUpdateSQL) = Self.constrainedSQL(tableName, columns: all, keys: keyColumnNames,
-                                                                     constrained: constrainedAttributes.map { attributeColumns[$0] })
+        (saveInsertSQL, constrainedUpdateSQL) = Self.constrainedSQL(
+            tableName, columns: all, keys: keyColumnNames,
+            constrained: constrainedAttributes.map { attributeColumns[$0] })
         deleteSQL = "DELETE FROM \(tableName) WHERE Z_PK = ? AND Z_OPT = ?"
         deleteOverwritingSQL = "DELETE FROM \(tableName) WHERE Z_PK = ?"
     }
@@ -259,17 +265,23 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// Each attribute's column, through one lookup table, not a scan of the columns per attribute
     /// (`column(of:)`): a deep hierarchy's entities hold hundreds of each.
     private static func columns(of attributes: [AttributeDescription], in d: EntityDescription) -> [String] {
-        let columnOf = Dictionary(d.columns.filter(\.isProperty).map { ($0.property, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let columnOf = Dictionary(
+            d.columns.filter(\.isProperty).map { ($0.property, $0.name) }, uniquingKeysWith: { first, _ in first })
         return attributes.map { columnOf[$0.name] ?? EntityDescription.columnName($0.name) }
     }
 
     /// A save's INSERT leaves the constrained columns out; an UPDATE OR FAIL sets them after the
     /// inserts, as Core Data's `updateConstrainedValuesForRow:` does (docs/ENGINE.md, uniqueness).
-    private static func constrainedSQL(_ table: String, columns: [String], keys: [String],
-                                       constrained: [String]) -> (insert: String, update: String?) {
+    private static func constrainedSQL(
+        _ table: String, columns: [String], keys: [String],
+        constrained: [String]
+    ) -> (insert: String, update: String?) {
         let insert = Self.insert(table, columns: columns.filter { !constrained.contains($0) } + keys)
         guard !constrained.isEmpty else { return (insert, nil) }
-        return (insert, "UPDATE OR FAIL \(table) SET " + constrained.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?")
+        return (
+            insert,
+            "UPDATE OR FAIL \(table) SET " + constrained.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ?"
+        )
     }
 
     // MARK: Relationships at run time
@@ -283,15 +295,19 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// The to-ones in the entity's order, with their inverses' indexes and key columns.
     private static func runtimeToOnes(of d: EntityDescription, _ byName: Descriptions) -> [ToOne] {
         let keyColumn = { (name: String, order: Bool) in
-            d.columns.first { c in c.property == name && c.kind == (order ? .orderKey(relationship: name) : .entityKey(relationship: name)) }?.name
+            d.columns.first { c in
+                c.property == name && c.kind == (order ? .orderKey(relationship: name) : .entityKey(relationship: name))
+            }?.name
         }
         return toOnes(of: d, byName).map { r in
             let dest = byName[r.destination]!
             let inverse = r.inverse.flatMap { inv in oneToManys(of: dest, byName).firstIndex { $0.name == inv } }
             let inverseToOne = r.inverse.flatMap { inv in toOnes(of: dest, byName).firstIndex { $0.name == inv } }
-            return ToOne(name: r.name, column: d.column(of: r.name), destination: dest.entityID,
-                         inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional,
-                         entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true), deleteRule: r.deleteRule)
+            return ToOne(
+                name: r.name, column: d.column(of: r.name), destination: dest.entityID,
+                inverseToMany: inverse, inverseToOne: inverseToOne, isOptional: r.isOptional,
+                entityKeyColumn: keyColumn(r.name, false), orderKeyColumn: keyColumn(r.name, true),
+                deleteRule: r.deleteRule)
         }
     }
 
@@ -301,30 +317,36 @@ package final class Entity: Sendable, CustomStringConvertible {
             let dest = byName[r.destination]!
             let inverse = toOnes(of: dest, byName).firstIndex { $0.name == r.inverse }
             precondition(inverse != nil, "to-many \(d.name).\(r.name) needs an inverse")
-            return ToMany(name: r.name, destination: dest.entityID, inverseToOne: inverse!,
-                          isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount, deleteRule: r.deleteRule)
+            return ToMany(
+                name: r.name, destination: dest.entityID, inverseToOne: inverse!,
+                isOptional: r.isOptional, minCount: r.minCount, maxCount: r.maxCount, deleteRule: r.deleteRule)
         }
     }
 
     /// A many-to-many with its join table's SQL. The table is named by one side; the other finds
     /// it on the destination (or on the ancestor that declares the relationship).
-    private static func runtimeManyToMany(_ r: RelationshipDescription, of d: EntityDescription,
-                                          _ byName: Descriptions) -> ManyToMany {
+    private static func runtimeManyToMany(
+        _ r: RelationshipDescription, of d: EntityDescription,
+        _ byName: Descriptions
+    ) -> ManyToMany {
         let dest = byName[r.destination]!
         let inverse = manyToManys(of: dest, byName).firstIndex { $0.name == r.inverse }!
         let own = joinTable(r.name, of: d, byName)
         let join = own ?? joinTable(r.inverse!, of: dest, byName)!
-        let (mine, theirs) = own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
-        return ManyToMany(name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil, deleteRule: r.deleteRule,
-                          table: join.name, ownColumn: mine,
-                          insertSQL: "INSERT OR REPLACE INTO \(join.name)(\(mine), \(theirs)) VALUES (?, ?)",
-                          deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
-                          deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
-                          // Keys alone, or with the member's Z_ENT from its table when the
-                          // destination has sub-entities (the key does not say which).
-                          membersSQL: dest.subentityMaxID > dest.entityID
-                            ? "SELECT t1.\(theirs), t0.Z_ENT FROM \(dest.tableName) t0 JOIN \(join.name) t1 ON t0.Z_PK = t1.\(theirs) WHERE t1.\(mine) = ?"
-                            : "SELECT \(theirs) FROM \(join.name) WHERE \(mine) = ?")
+        let (mine, theirs) =
+            own != nil ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+        return ManyToMany(
+            name: r.name, destination: dest.entityID, inverse: inverse, namesTable: own != nil,
+            deleteRule: r.deleteRule,
+            table: join.name, ownColumn: mine,
+            insertSQL: "INSERT OR REPLACE INTO \(join.name)(\(mine), \(theirs)) VALUES (?, ?)",
+            deleteSQL: "DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?",
+            deleteAllSQL: "DELETE FROM \(join.name) WHERE \(mine) = ?",
+            // Keys alone, or with the member's Z_ENT from its table when the
+            // destination has sub-entities (the key does not say which).
+            membersSQL: dest.subentityMaxID > dest.entityID
+                ? "SELECT t1.\(theirs), t0.Z_ENT FROM \(dest.tableName) t0 JOIN \(join.name) t1 ON t0.Z_PK = t1.\(theirs) WHERE t1.\(mine) = ?"
+                : "SELECT \(theirs) FROM \(join.name) WHERE \(mine) = ?")
     }
 
     /// The to-manys whose inverse is a to-one (a many-to-many is kept apart: `manyToMany`).
@@ -345,7 +367,9 @@ package final class Entity: Sendable, CustomStringConvertible {
     }
 
     /// The join table relationship `name` names, on `d` or the ancestor that declares it.
-    private static func joinTable(_ name: String, of d: EntityDescription, _ byName: Descriptions) -> EntityDescription.JoinTable? {
+    private static func joinTable(_ name: String, of d: EntityDescription, _ byName: Descriptions) -> EntityDescription
+        .JoinTable?
+    {
         d.joinTables.first { $0.relationship == name }
             ?? d.parentEntity.flatMap { byName[$0] }.flatMap { joinTable(name, of: $0, byName) }
     }
@@ -360,8 +384,10 @@ package final class Entity: Sendable, CustomStringConvertible {
     /// to-many's member).
     /// The order of the names is the model's (`Descriptions.order`, once per entity and kind);
     /// the values are `d`'s own (a sub-entity's description holds what it inherits).
-    private static func inheritanceOrder<T>(_ kind: String, _ d: EntityDescription, _ byName: Descriptions,
-                                            _ items: (EntityDescription) -> [(String, T)]) -> [T] {
+    private static func inheritanceOrder<T>(
+        _ kind: String, _ d: EntityDescription, _ byName: Descriptions,
+        _ items: (EntityDescription) -> [(String, T)]
+    ) -> [T] {
         let names = byName.order(kind, d) { items($0).map(\.0) }
         let values = Dictionary(items(d), uniquingKeysWith: { first, _ in first })
         return names.compactMap { values[$0] }

@@ -66,8 +66,10 @@ package struct EntityDescription: Sendable, Codable {
         package var destinationOrderColumn: String?
     }
 
-    package init(_ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-                uniquenessConstraints: [[String]] = []) {
+    package init(
+        _ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+        uniquenessConstraints: [[String]] = []
+    ) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
@@ -111,7 +113,8 @@ package struct EntityDescription: Sendable, Codable {
     /// entities of its hierarchy, `(SELECT * FROM <table> WHERE Z_ENT = <n>)`. What the verifier
     /// and the operations' checks read.
     package var ownRows: String {
-        superEntityID == 0 && subentityMaxID <= entityID ? tableName : "(SELECT * FROM main.\(tableName) WHERE Z_ENT = \(entityID))"
+        superEntityID == 0 && subentityMaxID <= entityID
+            ? tableName : "(SELECT * FROM main.\(tableName) WHERE Z_ENT = \(entityID))"
     }
 
     /// The column index (into `columns`) of a property, nil when it is not stored in a column.

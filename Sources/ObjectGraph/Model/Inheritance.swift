@@ -14,7 +14,9 @@ enum Inheritance {
         var roots: [String] = []
         for e in entities {
             if let parent = e.parentEntity {
-                guard byName[parent] != nil else { throw ModelError.unknownEntity(parent, in: "\(e.name) parent entity") }
+                guard byName[parent] != nil else {
+                    throw ModelError.unknownEntity(parent, in: "\(e.name) parent entity")
+                }
                 children[parent, default: []].append(e.name)
             } else {
                 roots.append(e.name)
@@ -42,7 +44,8 @@ enum Inheritance {
         e.attributes = parent.attributes.filter { !attributes.contains($0.name) } + e.attributes
         let relationships = Set(e.relationships.map(\.name))
         e.relationships = parent.relationships.filter { !relationships.contains($0.name) } + e.relationships
-        e.uniquenessConstraints = parent.uniquenessConstraints.filter { !e.uniquenessConstraints.contains($0) }
+        e.uniquenessConstraints =
+            parent.uniquenessConstraints.filter { !e.uniquenessConstraints.contains($0) }
             + e.uniquenessConstraints
     }
 }

@@ -27,7 +27,9 @@ package final class ManagedObjectModel: Sendable {
             let parent = sorted[i].parentEntity.flatMap { byName[$0] }
             sorted[i].superEntityID = parent.map { $0 + 1 } ?? 0
             sorted[i].subentityMaxID = max(sorted[i].subentityMaxID, i + 1)
-            if let parent { sorted[parent].subentityMaxID = max(sorted[parent].subentityMaxID, sorted[i].subentityMaxID) }
+            if let parent {
+                sorted[parent].subentityMaxID = max(sorted[parent].subentityMaxID, sorted[i].subentityMaxID)
+            }
         }
         for i in sorted.indices {
             // Roots come before their sub-entities, so the root's ID is set when a child reads it.
@@ -36,7 +38,8 @@ package final class ManagedObjectModel: Sendable {
                 sorted[i].rootEntityID = sorted[parent].rootEntityID
                 sorted[i].inheritedConstraintCount = sorted[parent].uniquenessConstraints.count
             }
-            sorted[i].tableName = SQLIdentifier.quoted(EntityDescription.storedName(sorted[sorted[i].rootEntityID - 1].name))
+            sorted[i].tableName = SQLIdentifier.quoted(
+                EntityDescription.storedName(sorted[sorted[i].rootEntityID - 1].name))
             try Self.check(sorted[i], byName: byName, all: sorted)
         }
         let layout = StoreLayout(sorted)
@@ -59,9 +62,11 @@ package final class ManagedObjectModel: Sendable {
     /// refused before any store is made.
     private static func checkTableWidths(_ layout: StoreLayout, _ entities: [EntityDescription]) throws {
         let limit = SQLIdentifier.maximumColumns
-        for (i, table) in layout.tableColumns.enumerated() where table.count + EntityDescription.fixedColumns.count > limit {
-            throw ModelError.tooManyColumns(root: entities[i].name, hierarchy: entities[i].subentityMaxID > entities[i].entityID,
-                                            columns: table.count + EntityDescription.fixedColumns.count, limit: limit)
+        for (i, table) in layout.tableColumns.enumerated()
+        where table.count + EntityDescription.fixedColumns.count > limit {
+            throw ModelError.tooManyColumns(
+                root: entities[i].name, hierarchy: entities[i].subentityMaxID > entities[i].entityID,
+                columns: table.count + EntityDescription.fixedColumns.count, limit: limit)
         }
     }
 
@@ -82,8 +87,10 @@ package final class ManagedObjectModel: Sendable {
             }
         }
         for index in entity.fetchIndexes {
-            for element in index.elements where entity.attribute(element.property) == nil
-                && entity.relationship(element.property).map({ $0.isToMany }) != false {
+            for element in index.elements
+            where entity.attribute(element.property) == nil
+                && entity.relationship(element.property).map({ $0.isToMany }) != false
+            {
                 throw ModelError.unknownAttribute(element.property, in: "\(entity.name) fetch index \(index.name)")
             }
         }
@@ -121,9 +128,12 @@ package final class ManagedObjectModel: Sendable {
             if !e.joinTables.isEmpty { text += " join[" + e.joinTables.map(\.name).joined(separator: ",") + "]" }
             // Only when there are some, so the bundled models keep the hash their stores carry.
             if !e.fetchIndexes.isEmpty {
-                text += " fetch[" + e.fetchIndexes.map { index in
-                    index.name + ":" + index.elements.map { $0.property + ($0.ascending ? "+" : "-") }.joined(separator: ",")
-                }.joined(separator: ";") + "]"
+                text +=
+                    " fetch["
+                    + e.fetchIndexes.map { index in
+                        index.name + ":"
+                            + index.elements.map { $0.property + ($0.ascending ? "+" : "-") }.joined(separator: ",")
+                    }.joined(separator: ";") + "]"
             }
             text += ";"
         }
@@ -148,7 +158,8 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
     /// The entity the error is about, to say where it is declared.
     package var entity: String? {
         switch self {
-        case .unknownEntity(_, let w), .unknownInverse(_, let w), .unknownAttribute(_, let w), .toManyWithoutInverse(let w):
+        case .unknownEntity(_, let w), .unknownInverse(_, let w), .unknownAttribute(_, let w),
+            .toManyWithoutInverse(let w):
             return String(w.prefix { $0 != "." && $0 != " " })
         case .inheritanceCycle(let names): return names.first
         case .tooManyColumns(let root, _, _, _): return root
@@ -165,9 +176,12 @@ package enum ModelError: Error, CustomStringConvertible, Equatable {
         case .inheritanceCycle(let names):
             return "model: the parent entities of \(names.joined(separator: ", ")) form a cycle"
         case .tooManyColumns(let root, let hierarchy, let columns, let limit):
-            let table = hierarchy ? "the table of \(root) and its sub-entities (one table for the whole hierarchy, as Core Data lays it out)"
+            let table =
+                hierarchy
+                ? "the table of \(root) and its sub-entities (one table for the whole hierarchy, as Core Data lays it out)"
                 : "the table of \(root) (a column per attribute and to-one, with Z_PK, Z_ENT and Z_OPT)"
-            return "model: \(table) needs \(columns) columns, and SQLite allows at most \(limit) in a table (SQLITE_MAX_COLUMN): "
+            return
+                "model: \(table) needs \(columns) columns, and SQLite allows at most \(limit) in a table (SQLITE_MAX_COLUMN): "
                 + "Core Data's CREATE TABLE would fail too; " + (hierarchy ? "split the hierarchy" : "split the entity")
         }
     }

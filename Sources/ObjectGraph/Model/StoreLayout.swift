@@ -32,7 +32,8 @@ struct StoreLayout {
 
     /// One root's table: names handed out in `Z_ENT` order, so the first entity to use a name
     /// keeps it and a later one gets `ZNAME1` (`NSSQLStoreMappingGenerator uniqueNameWithBase:`).
-    private mutating func layOutTable(_ hierarchy: [EntityDescription], index: [String: Int], all: [EntityDescription]) {
+    private mutating func layOutTable(_ hierarchy: [EntityDescription], index: [String: Int], all: [EntityDescription])
+    {
         var names = UniqueNames()
         func unique(_ base: String) -> String { names.take(base) }
         var declared: [[(group: Int, order: Int, name: String, column: EntityDescription.Column)]] = []
@@ -41,22 +42,43 @@ struct StoreLayout {
             let parentColumns = e.parentEntity.flatMap { inheritedColumns[$0] } ?? []
             let inherited = Set(parentColumns.map(\.property))
             var own: [(group: Int, order: Int, name: String, column: EntityDescription.Column)] = []
-            for r in e.relationships.sorted(by: { $0.name < $1.name }) where !r.isToMany && !inherited.contains(r.name) {
-                own.append((0, 1, r.name, .init(property: r.name, name: unique(EntityDescription.storedName(r.name)),
-                                                   kind: .toOne(destination: r.destination))))
+            for r in e.relationships.sorted(by: { $0.name < $1.name }) where !r.isToMany && !inherited.contains(r.name)
+            {
+                own.append(
+                    (
+                        0, 1, r.name,
+                        .init(
+                            property: r.name, name: unique(EntityDescription.storedName(r.name)),
+                            kind: .toOne(destination: r.destination))
+                    ))
                 let destination = all[index[r.destination]!]
                 if destination.subentityMaxID > destination.entityID {
-                    own.append((0, 1, r.name + "\u{1}", .init(property: r.name, name: unique("Z\(destination.entityID)_\(r.name.uppercased())"),
-                                                                 kind: .entityKey(relationship: r.name))))
+                    own.append(
+                        (
+                            0, 1, r.name + "\u{1}",
+                            .init(
+                                property: r.name, name: unique("Z\(destination.entityID)_\(r.name.uppercased())"),
+                                kind: .entityKey(relationship: r.name))
+                        ))
                 }
                 if let inverse = r.inverse.flatMap(destination.relationship), inverse.isToMany, inverse.isOrdered {
-                    own.append((0, 1, r.name + "\u{2}", .init(property: r.name, name: unique("Z_FOK_" + r.name.uppercased()),
-                                                                 kind: .orderKey(relationship: r.name))))
+                    own.append(
+                        (
+                            0, 1, r.name + "\u{2}",
+                            .init(
+                                property: r.name, name: unique("Z_FOK_" + r.name.uppercased()),
+                                kind: .orderKey(relationship: r.name))
+                        ))
                 }
             }
             for a in e.attributes.sorted(by: { $0.name < $1.name }) where !inherited.contains(a.name) {
-                own.append((Self.group(a.type), 0, a.name, .init(property: a.name, name: unique(EntityDescription.storedName(a.name)),
-                                                                 kind: .attribute(a.type))))
+                own.append(
+                    (
+                        Self.group(a.type), 0, a.name,
+                        .init(
+                            property: a.name, name: unique(EntityDescription.storedName(a.name)),
+                            kind: .attribute(a.type))
+                    ))
             }
             declared.append(own)
             let mine = parentColumns + own.map(\.column)
@@ -115,16 +137,21 @@ struct StoreLayout {
             let inherited = e.parentEntity.map { p in Set(entities[index[p]!].relationships.map(\.name)) } ?? []
             for r in e.relationships.sorted(by: { $0.name < $1.name }) where r.isToMany && !inherited.contains(r.name) {
                 guard let inverseName = r.inverse, let d = index[r.destination],
-                      let inverse = entities[d].relationship(inverseName), inverse.isToMany,
-                      !named.contains("\(r.destination).\(inverseName)") else { continue }
+                    let inverse = entities[d].relationship(inverseName), inverse.isToMany,
+                    !named.contains("\(r.destination).\(inverseName)")
+                else { continue }
                 named.insert("\(e.name).\(r.name)")
-                let source = e.entityID - 1, destination = d
-                joinTables[source].append(.init(
-                    relationship: r.name, name: SQLIdentifier.quoted("Z_\(e.entityID)\(r.name.uppercased())"),
-                    sourceColumn: unique("Z_\(e.entityID)\(inverseName.uppercased())", source),
-                    destinationColumn: unique("Z_\(d + 1)\(r.name.uppercased())", destination),
-                    sourceOrderColumn: inverse.isOrdered ? unique("Z_FOK_\(e.entityID)\(inverseName.uppercased())", source) : nil,
-                    destinationOrderColumn: r.isOrdered ? unique("Z_FOK_\(d + 1)\(r.name.uppercased())", destination) : nil))
+                let source = e.entityID - 1
+                let destination = d
+                joinTables[source].append(
+                    .init(
+                        relationship: r.name, name: SQLIdentifier.quoted("Z_\(e.entityID)\(r.name.uppercased())"),
+                        sourceColumn: unique("Z_\(e.entityID)\(inverseName.uppercased())", source),
+                        destinationColumn: unique("Z_\(d + 1)\(r.name.uppercased())", destination),
+                        sourceOrderColumn: inverse.isOrdered
+                            ? unique("Z_FOK_\(e.entityID)\(inverseName.uppercased())", source) : nil,
+                        destinationOrderColumn: r.isOrdered
+                            ? unique("Z_FOK_\(d + 1)\(r.name.uppercased())", destination) : nil))
             }
         }
     }
@@ -137,8 +164,12 @@ private struct UniqueNames {
 
     /// `base`, or `base` with the first number that makes it unused; as SQL text.
     mutating func take(_ base: String) -> String {
-        var name = base, n = 0
-        while used.contains(name) { n += 1; name = base + String(n) }
+        var name = base
+        var n = 0
+        while used.contains(name) {
+            n += 1
+            name = base + String(n)
+        }
         used.insert(name)
         return SQLIdentifier.quoted(name)
     }

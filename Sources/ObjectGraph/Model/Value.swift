@@ -85,21 +85,33 @@ extension Value {
     package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0 as UInt8)
-        case .integer(let x): hasher.combine(1 as UInt8); hasher.combine(x)
-        case .double(let x): hasher.combine(2 as UInt8); hasher.combine(x)
+        case .integer(let x):
+            hasher.combine(1 as UInt8)
+            hasher.combine(x)
+        case .double(let x):
+            hasher.combine(2 as UInt8)
+            hasher.combine(x)
         case .string(let s):
             // String's own hash: canonically equal strings hash alike, so byte-equal ones do too
             // (what `==` needs), and it is the hash the dictionaries had before.
-            hasher.combine(3 as UInt8); hasher.combine(s)
-        case .date(let x): hasher.combine(4 as UInt8); hasher.combine(x)
-        case .bool(let x): hasher.combine(5 as UInt8); hasher.combine(x)
-        case .data(let x): hasher.combine(6 as UInt8); hasher.combine(x)
+            hasher.combine(3 as UInt8)
+            hasher.combine(s)
+        case .date(let x):
+            hasher.combine(4 as UInt8)
+            hasher.combine(x)
+        case .bool(let x):
+            hasher.combine(5 as UInt8)
+            hasher.combine(x)
+        case .data(let x):
+            hasher.combine(6 as UInt8)
+            hasher.combine(x)
         }
     }
 }
 
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-                 ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+{
     package init(stringLiteral value: String) { self = .string(value) }
     package init(integerLiteral value: Int64) { self = .integer(value) }
     package init(floatLiteral value: Double) { self = .double(value) }

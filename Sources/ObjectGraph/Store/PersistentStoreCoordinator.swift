@@ -49,8 +49,10 @@ package final class PersistentStoreCoordinator: Sendable {
 
     /// Opens the store at `options.path`, creating it from the model when it does not exist.
     /// An existing store must have been made for this model; otherwise this throws `StoreError`.
-    package init(model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters(),
-                 objectWork: ObjectWorkTally = ObjectWorkTally()) throws {
+    package init(
+        model: ManagedObjectModel, options: StoreOptions, counters: StatementCounters = StatementCounters(),
+        objectWork: ObjectWorkTally = ObjectWorkTally()
+    ) throws {
         self.model = model
         self.objectWork = objectWork
         self.options = options
@@ -140,9 +142,10 @@ package final class PersistentStoreCoordinator: Sendable {
     /// request started from within another's transaction) is a programming error: it traps.
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
         let me = ConcurrencyDebug.currentThread()
-        precondition(writerOwner.load(ordering: .relaxed) != me,
-                     "the store's writer was taken again by the thread that holds it (performWrite inside performWrite); "
-                     + "this would deadlock: finish the first write before starting another")
+        precondition(
+            writerOwner.load(ordering: .relaxed) != me,
+            "the store's writer was taken again by the thread that holds it (performWrite inside performWrite); "
+                + "this would deadlock: finish the first write before starting another")
         return try writer.withLock { connection in
             writerOwner.store(me, ordering: .relaxed)
             defer { writerOwner.store(0, ordering: .relaxed) }

@@ -51,7 +51,9 @@ final class PostSaveMaintenance: Sendable {
         if checkpoint {
             // `_walCheckpoint` answers with SQLite's code (Core Data retries BUSY and LOCKED
             // later): the C call, not a statement.
-            if sqlite3_wal_checkpoint_v2(connection.db.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK {
+            if sqlite3_wal_checkpoint_v2(connection.db.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+                == SQLITE_OK
+            {
                 checkpoints.wrappingAdd(1, ordering: .relaxed)
             }
         }
@@ -59,8 +61,9 @@ final class PostSaveMaintenance: Sendable {
 
     private func checkFreePages(_ connection: Connection) {
         guard let pages = try? count(connection, "pragma page_count"), pages > 0,
-              let free = try? count(connection, "pragma freelist_count"),
-              let n = Self.pagesToVacuum(freePages: free, pages: pages) else { return }
+            let free = try? count(connection, "pragma freelist_count"),
+            let n = Self.pagesToVacuum(freePages: free, pages: pages)
+        else { return }
         do {
             try connection.db.execute("pragma incremental_vacuum(\(n))")
             vacuums.wrappingAdd(1, ordering: .relaxed)

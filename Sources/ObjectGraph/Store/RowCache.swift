@@ -58,20 +58,24 @@ final class RowCache: Sendable {
             // One hash per change: a look-up by index, then the change in place.
             for change in changes {
                 switch change {
-                case let .hold(row, id):
+                case .hold(let row, let id):
                     if let i = table.index(forKey: id) {
                         table.values[i].keepNewer(row)
                         table.values[i].holders += 1
                     } else {
                         table[id] = Entry(row: row, holders: 1)
                     }
-                case let .replace(row, id):
+                case .replace(let row, let id):
                     // A holder whose row was dropped meanwhile (a batch request) holds it again.
-                    if let i = table.index(forKey: id) { table.values[i].keepNewer(row) } else { table[id] = Entry(row: row, holders: 1) }
-                case let .release(id):
+                    if let i = table.index(forKey: id) {
+                        table.values[i].keepNewer(row)
+                    } else {
+                        table[id] = Entry(row: row, holders: 1)
+                    }
+                case .release(let id):
                     guard let i = table.index(forKey: id) else { continue }
                     if table.values[i].holders <= 1 { table.remove(at: i) } else { table.values[i].holders -= 1 }
-                case let .forget(id):
+                case .forget(let id):
                     table[id] = nil
                 }
             }

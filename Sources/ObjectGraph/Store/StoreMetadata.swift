@@ -18,21 +18,26 @@ enum StoreMetadata {
 
     static func plist(_ model: ManagedObjectModel) -> [UInt8] {
         let hashes = model.entities.map { e in
-            (e.name, BinaryPlist.Value.data(digest(e.name + ":" + e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ","))))
+            (
+                e.name,
+                BinaryPlist.Value.data(
+                    digest(e.name + ":" + e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ",")))
+            )
         }
         let modelHash = model.versionHash
-        return BinaryPlist.encode(.dictionary([
-            ("NSStoreType", .string("SQLite")),
-            ("NSStoreModelVersionHashes", .dictionary(hashes)),
-            ("NSStoreModelVersionHashesVersion", .integer(3)),
-            ("NSStoreModelVersionIdentifiers", .array([.string("")])),
-            ("NSStoreModelVersionHashesDigest", .string(base64(digest(modelHash)))),
-            ("NSStoreModelVersionChecksumKey", .string(base64(digest("checksum:" + modelHash)))),
-            ("NSPersistenceFrameworkVersion", .integer(frameworkVersion)),
-            ("NSPersistenceMaximumFrameworkVersion", .integer(frameworkVersion)),
-            ("_NSAutoVacuumLevel", .string("2")),
-            (modelHashKey, .string(modelHash)),
-        ]))
+        return BinaryPlist.encode(
+            .dictionary([
+                ("NSStoreType", .string("SQLite")),
+                ("NSStoreModelVersionHashes", .dictionary(hashes)),
+                ("NSStoreModelVersionHashesVersion", .integer(3)),
+                ("NSStoreModelVersionIdentifiers", .array([.string("")])),
+                ("NSStoreModelVersionHashesDigest", .string(base64(digest(modelHash)))),
+                ("NSStoreModelVersionChecksumKey", .string(base64(digest("checksum:" + modelHash)))),
+                ("NSPersistenceFrameworkVersion", .integer(frameworkVersion)),
+                ("NSPersistenceMaximumFrameworkVersion", .integer(frameworkVersion)),
+                ("_NSAutoVacuumLevel", .string("2")),
+                (modelHashKey, .string(modelHash)),
+            ]))
     }
 
     /// True when the metadata carries `hash`: its ASCII bytes appear in the property list (a

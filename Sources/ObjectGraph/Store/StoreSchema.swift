@@ -9,19 +9,26 @@ package enum StoreSchema {
     package static func createStatements(for model: ManagedObjectModel) -> [String] {
         var sql: [String] = []
         for e in model.entities where e.entityID == e.rootEntityID {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + e.tableColumns.map { "\($0.name) \(columnType($0))" }
             sql.append("CREATE TABLE \(e.tableName) ( \(columns.joined(separator: ", ")) )")
         }
         for e in model.entities {
             for join in e.joinTables {
-                let columns = [join.sourceColumn, join.destinationColumn] + [join.sourceOrderColumn, join.destinationOrderColumn].compactMap { $0 }
-                sql.append("CREATE TABLE \(join.name) ( " + columns.map { "\($0) INTEGER" }.joined(separator: ", ")
-                           + ", PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn)) )")
+                let columns =
+                    [join.sourceColumn, join.destinationColumn]
+                    + [join.sourceOrderColumn, join.destinationOrderColumn].compactMap { $0 }
+                sql.append(
+                    "CREATE TABLE \(join.name) ( " + columns.map { "\($0) INTEGER" }.joined(separator: ", ")
+                        + ", PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn)) )")
             }
         }
-        for e in model.entities { sql += indexStatements(e, parent: e.superEntityID == 0 ? nil : model.entity(id: e.superEntityID)) }
-        sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        for e in model.entities {
+            sql += indexStatements(e, parent: e.superEntityID == 0 ? nil : model.entity(id: e.superEntityID))
+        }
+        sql.append(
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         // Core Data keeps the compiled model here (`saveCachedModel:`); the engine keeps the same
         // document as Z_METADATA's, so the table is there and holds the model.
@@ -50,17 +57,23 @@ package enum StoreSchema {
             sql.append("CREATE INDEX \(indexName("Z_ENT")) ON \(table) (Z_ENT)")
         }
         for index in e.fetchIndexes {
-            let cols = index.elements.map { e.column(of: $0.property) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC") }
-            sql.append("CREATE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_\(index.name)")) ON \(table) (\(cols.joined(separator: ", ")))")
+            let cols = index.elements.map {
+                e.column(of: $0.property) + " COLLATE BINARY " + ($0.ascending ? "ASC" : "DESC")
+            }
+            sql.append(
+                "CREATE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_\(index.name)")) ON \(table) (\(cols.joined(separator: ", ")))"
+            )
         }
         for constraint in e.uniquenessConstraints.dropFirst(e.inheritedConstraintCount) {
             let cols = constraint.map { e.column(of: $0) + " COLLATE BINARY ASC" }
-            sql.append("CREATE UNIQUE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_"))")) "
-                       + "ON \(table) (\(cols.joined(separator: ", ")))")
+            sql.append(
+                "CREATE UNIQUE INDEX \(SQLIdentifier.quoted("Z_\(e.name)_UNIQUE_\(constraint.joined(separator: "_"))")) "
+                    + "ON \(table) (\(cols.joined(separator: ", ")))")
         }
         for join in e.joinTables {
-            sql.append("CREATE INDEX \(SQLIdentifier.quoted(bare(join.name) + "_" + bare(join.destinationColumn) + "_INDEX")) "
-                       + "ON \(join.name) (\(join.destinationColumn), \(join.sourceColumn))")
+            sql.append(
+                "CREATE INDEX \(SQLIdentifier.quoted(bare(join.name) + "_" + bare(join.destinationColumn) + "_INDEX")) "
+                    + "ON \(join.name) (\(join.destinationColumn), \(join.sourceColumn))")
         }
         return sql
     }
@@ -81,7 +94,9 @@ package enum StoreSchema {
     /// Creates the layout in an empty database, registers every entity in `Z_PRIMARYKEY` and
     /// writes `Z_METADATA`. Returns the new store's UUID.
     @discardableResult
-    package static func create(in db: Database, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> String {
+    package static func create(in db: Database, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws
+        -> String
+    {
         try db.execute("BEGIN EXCLUSIVE")
         do {
             for statement in createStatements(for: model) { try db.execute(statement) }
@@ -117,18 +132,21 @@ package enum StoreSchema {
     /// locks, no files); one with its WAL is read through it (its files are there already).
     package static func isLoadgenStore(at path: String) -> Bool {
         let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
-        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+        let uri =
+            "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
             + (hasWAL ? "?mode=ro" : "?immutable=1")
         guard let db = try? Database(path: uri, readOnly: true),
-              let statement = try? db.prepare("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
-              (try? statement.step()) == true, let metadata = statement.blob(at: 0) else { return false }
+            let statement = try? db.prepare("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+            (try? statement.step()) == true, let metadata = statement.blob(at: 0)
+        else { return false }
         return StoreMetadata.carries(StoreMetadata.modelHashKey, in: metadata)
     }
 
     /// Opens an existing store's layout: checks it was made for `model` and returns its UUID.
     /// Never changes the data; a mismatch is an error that says what differs.
     package static func check(_ db: Database, model: ManagedObjectModel) throws -> String {
-        let hasMetadata = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='Z_METADATA'")
+        let hasMetadata = try db.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='Z_METADATA'")
         guard hasMetadata == 1 else { throw StoreError.notAStore(db.path) }
         let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
         guard try statement.step(), let uuid = statement.text(at: 0) else { throw StoreError.notAStore(db.path) }

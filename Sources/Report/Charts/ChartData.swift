@@ -35,21 +35,24 @@ package struct ChartData: Sendable {
     /// night); `options` judge each configuration as a run's conclusion does (drawn apart when it
     /// may not be recommended), and `marks` are the strategies' caveats (said under the bars).
     /// The caller names them: Report knows no strategy.
-    package init(rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
-                baseline: [ResultRow]? = nil, writerStrategies: [String] = [], relatedObjectStrategies: [String] = [],
-                limit: String = "the limit", band: Double = 0.05,
-                options: ConclusionOptions = ConclusionOptions(), marks: [String: String] = [:]) {
+    package init(
+        rows: [ResultRow], timeline: [[String: String]]? = nil, history: [TrendSample]? = nil,
+        baseline: [ResultRow]? = nil, writerStrategies: [String] = [], relatedObjectStrategies: [String] = [],
+        limit: String = "the limit", band: Double = 0.05,
+        options: ConclusionOptions = ConclusionOptions(), marks: [String: String] = [:]
+    ) {
         let summary = RunSummary(charting: rows, unranked: [limit], options: options)
-        charts = Self.throughputs(summary, limit: limit, marks: marks) + [
-            Self.scaling(summary),
-        ] + Self.batchSizes(summary) + [
-            Self.memory(rows: rows, timeline: timeline, cap: options.maxRSSBytes),
-            Self.writers(summary, strategies: writerStrategies),
-            Self.sqlPerRow(summary, strategies: relatedObjectStrategies),
-            Self.latency(summary),
-            Self.reads(summary),
-            Self.trend(history: history, baseline: baseline, limit: limit, band: band),
-        ]
+        charts =
+            Self.throughputs(summary, limit: limit, marks: marks) + [
+                Self.scaling(summary)
+            ] + Self.batchSizes(summary) + [
+                Self.memory(rows: rows, timeline: timeline, cap: options.maxRSSBytes),
+                Self.writers(summary, strategies: writerStrategies),
+                Self.sqlPerRow(summary, strategies: relatedObjectStrategies),
+                Self.latency(summary),
+                Self.reads(summary),
+                Self.trend(history: history, baseline: baseline, limit: limit, band: band),
+            ]
     }
 
     /// `vars.gp`: the series titles of every chart as gnuplot arrays.
@@ -96,13 +99,17 @@ package struct ChartData: Sendable {
             case "rows": parts.append("\(value) rows")
             // An update or delete works on a share of the records: the rate is of those.
             // An open loop's rate is at most the offered one: a reader must not take it for the engine's speed.
-            case "rate": parts.append("offered \(Double(value).map(n) ?? value) records/s (no strategy's rate can pass it)")
-            case "fraction": parts.append(String(format: "each targets %g %% of the records", (Double(value) ?? 0) * 100))
+            case "rate":
+                parts.append("offered \(Double(value).map(n) ?? value) records/s (no strategy's rate can pass it)")
+            case "fraction":
+                parts.append(String(format: "each targets %g %% of the records", (Double(value) ?? 0) * 100))
             default: parts.append("\(column) \(value)")
             }
         }
         let repetitions = Set(configurations.map { $0.rows.count })
-        if repetitions.count == 1, let count = repetitions.first { parts.append("\(count) repetition\(count == 1 ? "" : "s")") }
+        if repetitions.count == 1, let count = repetitions.first {
+            parts.append("\(count) repetition\(count == 1 ? "" : "s")")
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -116,7 +123,8 @@ package struct ChartData: Sendable {
         let declaration = ChartDeclaration.named("batchsize")
         let charts = ChartDeclaration.operations.map { op in
             let mine = s.configurations.filter { operation(of: $0) == op }
-            return batchSize(RunSummary(charting: mine, unranked: s.unranked, options: s.options), name: declaration.name(for: op))
+            return batchSize(
+                RunSummary(charting: mine, unranked: s.unranked, options: s.options), name: declaration.name(for: op))
         }
         let drawn = charts.contains { $0.data != nil }
         return charts.map { chart in
@@ -132,7 +140,9 @@ package struct ChartData: Sendable {
         // What a batch is depends on the operation: a fetch's batch for reads, a save's otherwise.
         let swept = s.configurations.filter { $0.parameters.batchSize != nil && !$0.underCallgrind }
         let reads = swept.allSatisfy { operation(of: $0) == "read" }
-        chart.variables["axis"] = reads ? "fetchBatchSize (rows fetched per batch, log scale)"
+        chart.variables["axis"] =
+            reads
+            ? "fetchBatchSize (rows fetched per batch, log scale)"
             : "--batch-size (records per save or batch request, log scale)"
         // The headline says what the data shows: per line (a strategy, and what else tells its
         // lines apart), rate and memory from the smallest batch to the largest; the first four.
@@ -141,12 +151,18 @@ package struct ChartData: Sendable {
         for line in lines.prefix(4) {
             let mine = line.configurations.sorted { $0.parameters.batchSize! < $1.parameters.batchSize! }
             guard let small = mine.first, let large = mine.last, let a = small.rate?.median, let b = large.rate?.median,
-                  let m = small.peakRSS?.median, let M = large.peakRSS?.median else { continue }
-            parts.append("\(line.title) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))")
+                let m = small.peakRSS?.median, let M = large.peakRSS?.median
+            else { continue }
+            parts.append(
+                "\(line.title) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))"
+            )
         }
         if lines.count > 4 { parts.append("… \(lines.count) lines in all") }
-        chart.variables["headline"] = parts.isEmpty ? "" : wrapped("smallest → largest batch: " + parts.joined(separator: "; "), width: 120)
-            .joined(separator: "\\n")
+        chart.variables["headline"] =
+            parts.isEmpty
+            ? ""
+            : wrapped("smallest → largest batch: " + parts.joined(separator: "; "), width: 120)
+                .joined(separator: "\\n")
         return chart
     }
 
@@ -154,17 +170,24 @@ package struct ChartData: Sendable {
     /// them: Report knows no strategy), with their spread over the repetitions.
     static func writers(_ s: RunSummary, strategies: [String]) -> Chart {
         let writers = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
-        var chart = series(RunSummary(charting: writers, unranked: s.unranked, options: s.options), .named("writers"),
-                           need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more")
+        var chart = series(
+            RunSummary(charting: writers, unranked: s.unranked, options: s.options), .named("writers"),
+            need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more")
         guard chart.data != nil else { return chart }
         // The headline from the data: who kept duplicates at 0 at every writer count, who did not.
-        var clean: [String] = [], dirty: [String] = []
+        var clean: [String] = []
+        var dirty: [String] = []
         for strategy in writers.map(\.strategy).uniqued() {
-            let most = writers.filter { $0.strategy == strategy }.flatMap(\.ok).compactMap { $0.measurement.verification?.duplicates }.max() ?? 0
+            let most =
+                writers.filter { $0.strategy == strategy }.flatMap(\.ok).compactMap {
+                    $0.measurement.verification?.duplicates
+                }.max() ?? 0
             if most == 0 { clean.append(strategy) } else { dirty.append("\(strategy) up to \(most)") }
         }
-        let headline = [clean.isEmpty ? nil : "\(listed(clean)) kept duplicates at 0 at every writer count",
-                        dirty.isEmpty ? nil : "duplicates: " + dirty.joined(separator: ", ")].compactMap { $0 }.joined(separator: "; ")
+        let headline = [
+            clean.isEmpty ? nil : "\(listed(clean)) kept duplicates at 0 at every writer count",
+            dirty.isEmpty ? nil : "duplicates: " + dirty.joined(separator: ", "),
+        ].compactMap { $0 }.joined(separator: "; ")
         chart.variables["headline"] = wrapped(headline, width: 120).joined(separator: "\\n")
         return chart
     }
@@ -175,16 +198,22 @@ package struct ChartData: Sendable {
         let pair = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
         let declaration = ChartDeclaration.named("sqlperrow")
         let summary = RunSummary(charting: pair, unranked: s.unranked, options: s.options)
-        var chart = series(summary, declaration,
-                           need: strategies.isEmpty ? "strategy named for this chart" : "\(strategies.joined(separator: " or ")) at two --rows values or more")
+        var chart = series(
+            summary, declaration,
+            need: strategies.isEmpty
+                ? "strategy named for this chart"
+                : "\(strategies.joined(separator: " or ")) at two --rows values or more")
         guard chart.data != nil else { return chart }
         // The headline from the data: selects per record (the chart's second column) at each
         // line's largest size.
         let selects = declaration.columns[1]
-        let parts = lines(summary, axis: "rows", minimumPoints: 2) { selects.value(of: $0) != nil }.compactMap { line -> String? in
+        let parts = lines(summary, axis: "rows", minimumPoints: 2) { selects.value(of: $0) != nil }.compactMap {
+            line -> String? in
             guard let largest = line.configurations.max(by: { $0.parameters.rows < $1.parameters.rows }),
-                  let perRecord = selects.value(of: largest) else { return nil }
-            return String(format: "%@: %.3f SELECTs per record at %d rows", line.title, perRecord, largest.parameters.rows)
+                let perRecord = selects.value(of: largest)
+            else { return nil }
+            return String(
+                format: "%@: %.3f SELECTs per record at %d rows", line.title, perRecord, largest.parameters.rows)
         }
         // Narrower than other headlines: the key sits outside, right, and the title centres on the plot.
         chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 95).joined(separator: "\\n")
@@ -207,11 +236,19 @@ package struct ChartData: Sendable {
         let parts = lines.compactMap { line -> String? in
             let mine = line.configurations.sorted { $0.parameters.rate! < $1.parameters.rate! }
             guard let low = mine.first, let high = mine.last, let a = median(low, \.latencyP50Milliseconds),
-                  let b = median(high, \.latencyP50Milliseconds) else { return nil }
-            let behind = mine.filter { $0.ok.contains { $0.measurement.strategy?.fellBehind == true } }.map { n($0.parameters.rate ?? 0) }
-            let move = mine.count < 2 ? String(format: "p50 %.0f ms", a)
-                : String(format: "p50 %.0f → %.0f ms (%@)", a, b, b < a ? "falls as the rate rises: batches fill sooner" : "rises with the rate")
-            return "\(line.title) \(move)" + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")
+                let b = median(high, \.latencyP50Milliseconds)
+            else { return nil }
+            let behind = mine.filter { $0.ok.contains { $0.measurement.strategy?.fellBehind == true } }.map {
+                n($0.parameters.rate ?? 0)
+            }
+            let move =
+                mine.count < 2
+                ? String(format: "p50 %.0f ms", a)
+                : String(
+                    format: "p50 %.0f → %.0f ms (%@)", a, b,
+                    b < a ? "falls as the rate rises: batches fill sooner" : "rises with the rate")
+            return "\(line.title) \(move)"
+                + (behind.isEmpty ? "" : "; could not keep up at \(behind.joined(separator: ", ")) records/s")
         }
         // Narrower than other headlines: the key sits outside, right, and the title centres on the plot.
         chart.variables["headline"] = wrapped(parts.joined(separator: "; "), width: 95).joined(separator: "\\n")
@@ -230,8 +267,10 @@ package struct ChartData: Sendable {
     /// that declares no `absent` value. A line's title is its strategy and what tells it from
     /// another line of the same strategy (a parameter other strategies leave blank is no
     /// difference), and, when its configurations may not be recommended, why ("— bug", "— short: unique").
-    static func series(_ s: RunSummary, _ declaration: ChartDeclaration, name: String? = nil, need: String,
-                       minimumPoints: Int = 2) -> Chart {
+    static func series(
+        _ s: RunSummary, _ declaration: ChartDeclaration, name: String? = nil, need: String,
+        minimumPoints: Int = 2
+    ) -> Chart {
         let (name, title, axis) = (name ?? declaration.name, declaration.title, declaration.axis)
         // Each configuration's point once (its intervals are bootstraps): nil when it lacks a value.
         // (Configurations counted under callgrind are never drawn: the timed ones own the parameters.)
@@ -242,8 +281,12 @@ package struct ChartData: Sendable {
         }
         func figure(_ c: RunSummary.Configuration) -> String? { c.underCallgrind ? nil : points[c.parameters] }
         let lines = Self.lines(s, axis: axis, minimumPoints: minimumPoints) { figure($0) != nil }
-            .map { line in (title: line.title, configurations: line.configurations,
-                            points: line.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }) }
+            .map { line in
+                (
+                    title: line.title, configurations: line.configurations,
+                    points: line.configurations.map { (Double($0.parameters[axis])!, figure($0)!) }
+                )
+            }
         guard !lines.isEmpty else { return skip(name, title, "the results hold no \(need)") }
         var text = declaration.header + "\n"
         for line in lines {
@@ -253,9 +296,12 @@ package struct ChartData: Sendable {
         }
         let drawn = lines.flatMap(\.configurations)
         let operations = Set(drawn.map(operation(of:)))
-        return Chart(name: name, title: title, data: text, series: lines.map(\.title), skipped: nil,
-                     variables: ["unit": operations.count == 1 ? unit(operations.first!) : "records (or targets) per second",
-                                 "settings": wrapped(settings(s, of: drawn), width: 120).joined(separator: "\\n")])
+        return Chart(
+            name: name, title: title, data: text, series: lines.map(\.title), skipped: nil,
+            variables: [
+                "unit": operations.count == 1 ? unit(operations.first!) : "records (or targets) per second",
+                "settings": wrapped(settings(s, of: drawn), width: 120).joined(separator: "\\n"),
+            ])
     }
 
     /// The lines of a chart against the swept column `axis`: the configurations `drawn` accepts
@@ -263,24 +309,34 @@ package struct ChartData: Sendable {
     /// parameters, kept when it has `minimumPoints` points; each titled by its strategy, what
     /// tells it from another line of the same strategy (a parameter other strategies leave
     /// blank is no difference) and, when it may not be recommended, why.
-    static func lines(_ s: RunSummary, axis: String, minimumPoints: Int,
-                      drawn: (RunSummary.Configuration) -> Bool) -> [(title: String, configurations: [RunSummary.Configuration])] {
+    static func lines(
+        _ s: RunSummary, axis: String, minimumPoints: Int,
+        drawn: (RunSummary.Configuration) -> Bool
+    ) -> [(title: String, configurations: [RunSummary.Configuration])] {
         let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
         var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
         for c in s.configurations where Double(c.parameters[axis]) != nil && !c.underCallgrind && drawn(c) {
             let key = [c.strategy] + others.map { c.parameters[$0] }
-            if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].configurations.append(c) }
-            else { groups.append((key, [c])) }
+            if let i = groups.firstIndex(where: { $0.key == key }) {
+                groups[i].configurations.append(c)
+            } else {
+                groups.append((key, [c]))
+            }
         }
         groups = groups.filter { $0.configurations.count >= minimumPoints }
         return groups.map { group in
             let same = groups.filter { $0.key[0] == group.key[0] }
             let differing = others.indices.filter { i in Set(same.map { $0.key[i + 1] }).count > 1 }
             // The limit is a yardstick: what its store lacks is by design, never a verdict.
-            let outcome = s.unranked.contains(group.key[0]) ? nil : group.configurations.map(\.verdict.outcome).first { $0 != "ok" }
-            let title = ([group.key[0]] + differing.compactMap { i in
-                group.key[i + 1].isEmpty ? nil : "\(others[i])=\(group.key[i + 1])"
-            }).joined(separator: " ") + (outcome.map { " — " + $0.replacingOccurrences(of: "short:", with: "short: ") } ?? "")
+            let outcome =
+                s.unranked.contains(group.key[0])
+                ? nil : group.configurations.map(\.verdict.outcome).first { $0 != "ok" }
+            let title =
+                ([group.key[0]]
+                + differing.compactMap { i in
+                    group.key[i + 1].isEmpty ? nil : "\(others[i])=\(group.key[i + 1])"
+                }).joined(separator: " ")
+                + (outcome.map { " — " + $0.replacingOccurrences(of: "short:", with: "short: ") } ?? "")
             return (title, group.configurations)
         }
     }
@@ -294,7 +350,8 @@ package struct ChartData: Sendable {
     /// repetition), so that the reset sawtooth and unbounded growth show side by side.
     static func memory(rows: [ResultRow], timeline: [[String: String]]?, cap: Int? = nil) -> Chart {
         guard let timeline, !timeline.isEmpty else {
-            return skip(memoryChart.name, memoryChart.title, "no --timeline file was given (loadgen plot --timeline FILE)")
+            return skip(
+                memoryChart.name, memoryChart.title, "no --timeline file was given (loadgen plot --timeline FILE)")
         }
         let (longest, firstRun, order) = firstRuns(timeline)
         guard !order.isEmpty else { return skip(memoryChart.name, memoryChart.title, "the timeline has no samples") }
@@ -306,17 +363,21 @@ package struct ChartData: Sendable {
         var text = "# rows_done rss_mb heap_mb\n"
         var grows: [String] = []
         var ends: [(done: Double, rss: Double, heap: Double, title: String)] = []
-        var rssRange = (Double.infinity, -Double.infinity), heapRange = (Double.infinity, -Double.infinity)
+        var rssRange = (Double.infinity, -Double.infinity)
+        var heapRange = (Double.infinity, -Double.infinity)
         for (key, title) in zip(order, titles) {
             text += "# \(key)\n"
             var heaps: [(done: Double, heap: Double)] = []
             for sample in timeline where sample["run_id"] == firstRun[key] {
                 guard let done = Double(sample["rows_done"] ?? ""), let rss = Double(sample["rss_bytes"] ?? ""),
-                      let heap = Double(sample["heap_bytes"] ?? "") else { continue }
+                    let heap = Double(sample["heap_bytes"] ?? "")
+                else { continue }
                 text += "\(n(done)) \(n(rss / 1e6)) \(n(heap / 1e6))\n"
                 heaps.append((done, heap))
-                (rssRange, heapRange) = ((min(rssRange.0, rss / 1e6), max(rssRange.1, rss / 1e6)),
-                                         (min(heapRange.0, heap / 1e6), max(heapRange.1, heap / 1e6)))
+                (rssRange, heapRange) = (
+                    (min(rssRange.0, rss / 1e6), max(rssRange.1, rss / 1e6)),
+                    (min(heapRange.0, heap / 1e6), max(heapRange.1, heap / 1e6))
+                )
                 // A line is named where it reached its last record, not after the teardown's
                 // drop, where every heap line meets near zero and no name tells them apart.
                 if ends.last?.title == title {
@@ -330,31 +391,43 @@ package struct ChartData: Sendable {
         }
         text += endLabels(ends, rss: rssRange, heap: heapRange)
         // The headline says what the lines show, not what they are expected to show.
-        let headline = grows.isEmpty ? "no line grows with the rows: each stays near the heap it had a tenth of the way in"
+        let headline =
+            grows.isEmpty
+            ? "no line grows with the rows: each stays near the heap it had a tenth of the way in"
             : "\(listed(grows)) \(grows.count == 1 ? "grows" : "grow") with every row (the heap at the end more than twice, and "
                 + "5 MB more than, a tenth of the way in); the others stay near that level"
         let ticks = siTicks(upTo: longest)
-        return Chart(name: memoryChart.name, title: memoryChart.title, data: text, series: titles, skipped: nil,
-                     variables: ["headline": wrapped(headline, width: 120).joined(separator: "\\n"), "step": n(ticks.step),
-                                 "format": ticks.format,
-                                 // The run's --max-rss, drawn across the resident-memory panel (issue 44, item 2).
-                                 "cap": cap.map { n(Double($0) / 1e6) } ?? ""])
+        return Chart(
+            name: memoryChart.name, title: memoryChart.title, data: text, series: titles, skipped: nil,
+            variables: [
+                "headline": wrapped(headline, width: 120).joined(separator: "\\n"), "step": n(ticks.step),
+                "format": ticks.format,
+                // The run's --max-rss, drawn across the resident-memory panel (issue 44, item 2).
+                "cap": cap.map { n(Double($0) / 1e6) } ?? "",
+            ])
     }
 
     /// The runs that went furthest (the largest --rows), where growth and sawtooth show best:
     /// their length, each line's (strategy + config) first repetition, and the lines in order.
-    static func firstRuns(_ timeline: [[String: String]]) -> (longest: Double, firstRun: [String: String], order: [String]) {
+    static func firstRuns(_ timeline: [[String: String]]) -> (
+        longest: Double, firstRun: [String: String], order: [String]
+    ) {
         let longest = timeline.compactMap { Double($0["rows_done"] ?? "") }.max() ?? 0
         var reached: [String: Double] = [:]
         for sample in timeline {
-            if let run = sample["run_id"], let done = Double(sample["rows_done"] ?? "") { reached[run] = max(reached[run] ?? 0, done) }
+            if let run = sample["run_id"], let done = Double(sample["rows_done"] ?? "") {
+                reached[run] = max(reached[run] ?? 0, done)
+            }
         }
         var firstRun: [String: String] = [:]
         var order: [String] = []
         for sample in timeline where reached[sample["run_id"] ?? ""] == longest {
             let key = [sample["strategy"] ?? "", sample["config"] ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
             guard let run = sample["run_id"], !key.isEmpty else { continue }
-            if firstRun[key] == nil { firstRun[key] = run; order.append(key) }
+            if firstRun[key] == nil {
+                firstRun[key] = run
+                order.append(key)
+            }
         }
         return (longest, firstRun, order)
     }
@@ -362,8 +435,10 @@ package struct ChartData: Sendable {
     /// Each memory line named at its end, the names pushed apart where lines end together
     /// (eleven lines at 33–34 MB could not be told apart by colour alone, issue 44, item 3): one
     /// block for each panel (resident memory, heap), after the lines.
-    static func endLabels(_ ends: [(done: Double, rss: Double, heap: Double, title: String)],
-                          rss: (Double, Double), heap: (Double, Double)) -> String {
+    static func endLabels(
+        _ ends: [(done: Double, rss: Double, heap: Double, title: String)],
+        rss: (Double, Double), heap: (Double, Double)
+    ) -> String {
         var text = ""
         for (values, range) in [(ends.map(\.rss), rss), (ends.map(\.heap), heap)] {
             text += "# label_x label_y name\n"
@@ -401,15 +476,17 @@ package struct ChartData: Sendable {
     /// median over the strategy's configurations of night median ÷ baseline median). One
     /// baseline for every line (1.0), the band the gate tolerates around it, and a mark on each
     /// night a strategy fell below the band.
-    static func trend(history: [TrendSample]?, baseline: [ResultRow]?, limit: String = "", band: Double = 0.05) -> Chart {
+    static func trend(history: [TrendSample]?, baseline: [ResultRow]?, limit: String = "", band: Double = 0.05) -> Chart
+    {
         guard let history, !history.isEmpty else {
             return skip(trendChart.name, trendChart.title, "no --history file was given (results/history.csv)")
         }
         guard let baseline, !baseline.isEmpty else {
             return skip(trendChart.name, trendChart.title, "no baseline to compare the nights with (--baseline FILE)")
         }
-        let base = Dictionary(grouping: baseline.filter { $0.measurement.instructionsCountedBy == nil }.map(TrendSample.init),
-                              by: \.configuration)
+        let base = Dictionary(
+            grouping: baseline.filter { $0.measurement.instructionsCountedBy == nil }.map(TrendSample.init),
+            by: \.configuration)
         let baseSpeed = base.compactMapValues { Statistics($0.compactMap(\.vsLimit))?.median }
         let thresholds = trendThresholds(base, band: band)
         let baseAllocations = base.compactMapValues { Statistics($0.compactMap(\.allocationsPerRow))?.median }
@@ -424,9 +501,14 @@ package struct ChartData: Sendable {
                 let mine = Dictionary(grouping: runs[run]!.filter { $0.strategy == strategy }, by: \.configuration)
                 // The median over the strategy's configurations of the night's median against the baseline's.
                 func change(_ pick: (TrendSample) -> Double?, _ relative: (String, Double) -> Double?) -> Double? {
-                    Statistics(mine.compactMap { key, rows in Statistics(rows.compactMap(pick)).flatMap { relative(key, $0.median) } })?.median
+                    Statistics(
+                        mine.compactMap { key, rows in
+                            Statistics(rows.compactMap(pick)).flatMap { relative(key, $0.median) }
+                        })?.median
                 }
-                let speed = change(\.vsLimit) { key, night in baseSpeed[key].map { (night / $0 - 1) / (thresholds[key] ?? band) } }
+                let speed = change(\.vsLimit) { key, night in
+                    baseSpeed[key].map { (night / $0 - 1) / (thresholds[key] ?? band) }
+                }
                 let allocations = change(\.allocationsPerRow) { key, night in baseAllocations[key].map { night / $0 } }
                 guard speed != nil || allocations != nil else { continue }
                 hasSpeed = hasSpeed || speed != nil
@@ -444,20 +526,27 @@ package struct ChartData: Sendable {
         }
         // The marks: an index of their own after the series ("x y label"), empty when none.
         text += "# below the band\n" + (flags.isEmpty ? "NaN NaN \"\"\n" : flags)
-        return Chart(name: trendChart.name, title: trendChart.title, data: text, series: series, skipped: nil,
-                     variables: ["band": n(band), "nights": String(order.count),
-                                 "first": String(Int(start[order.first!]!)), "last": String(Int(start[order.last!]!)),
-                                 "speedcount": String(blocks.filter(\.hasSpeed).count),
-                                 "marks": String(flags.split(separator: "\n").count)])
+        return Chart(
+            name: trendChart.name, title: trendChart.title, data: text, series: series, skipped: nil,
+            variables: [
+                "band": n(band), "nights": String(order.count),
+                "first": String(Int(start[order.first!]!)), "last": String(Int(start[order.last!]!)),
+                "speedcount": String(blocks.filter(\.hasSpeed).count),
+                "marks": String(flags.split(separator: "\n").count),
+            ])
     }
 
     /// The history's nightly runs, each placed at the time it started (ISO 8601 in UTC sorts as
     /// text, so the earliest is found without parsing every row's date), in that order.
-    static func nights(_ history: [TrendSample]) -> (runs: [String: [TrendSample]], start: [String: Double], order: [String]) {
+    static func nights(_ history: [TrendSample]) -> (
+        runs: [String: [TrendSample]], start: [String: Double], order: [String]
+    ) {
         let runs = Dictionary(grouping: history, by: \.night)
         let formatter = ISO8601DateFormatter()
         let start = runs.mapValues { rows in
-            rows.map(\.startedAt).filter { !$0.isEmpty }.min().flatMap { formatter.date(from: $0)?.timeIntervalSince1970 } ?? 0
+            rows.map(\.startedAt).filter { !$0.isEmpty }.min().flatMap {
+                formatter.date(from: $0)?.timeIntervalSince1970
+            } ?? 0
         }
         return (runs, start, runs.keys.sorted { (start[$0]!, $0) < (start[$1]!, $1) })
     }
@@ -468,8 +557,10 @@ package struct ChartData: Sendable {
     /// configuration's own.
     static func trendThresholds(_ base: [String: [TrendSample]], band: Double) -> [String: Double] {
         base.mapValues { samples -> Double in
-            let nights = Dictionary(grouping: samples, by: \.night).values.compactMap { Statistics($0.compactMap(\.vsLimit)) }
-                .filter { $0.count >= 2 }
+            let nights = Dictionary(grouping: samples, by: \.night).values.compactMap {
+                Statistics($0.compactMap(\.vsLimit))
+            }
+            .filter { $0.count >= 2 }
             guard nights.count >= 2, let all = Statistics(samples.compactMap(\.vsLimit)), all.median > 0 else {
                 return max(band, Comparison.Options.speedWithoutDrift)
             }

@@ -25,8 +25,10 @@ package struct ChartDeclaration: Sendable {
     /// different quantities and never share an axis).
     package let perOperation: Bool
 
-    init(_ name: String, _ title: String, axis: String, _ columns: [ChartColumn], source: Source = .results,
-         perOperation: Bool = false) {
+    init(
+        _ name: String, _ title: String, axis: String, _ columns: [ChartColumn], source: Source = .results,
+        perOperation: Bool = false
+    ) {
         self.name = name
         self.title = title
         self.axis = axis
@@ -54,7 +56,9 @@ package struct ChartDeclaration: Sendable {
 
     /// A declared chart by name (a programming error when absent: the list is this file's).
     static func named(_ name: String) -> ChartDeclaration {
-        guard let chart = all.first(where: { $0.name == name }) else { preconditionFailure("no chart is declared as \(name)") }
+        guard let chart = all.first(where: { $0.name == name }) else {
+            preconditionFailure("no chart is declared as \(name)")
+        }
         return chart
     }
 
@@ -62,27 +66,44 @@ package struct ChartDeclaration: Sendable {
 
     /// Every chart `plot` draws, in the order the review page shows them.
     package static let all: [ChartDeclaration] = [
-        ChartDeclaration("throughput", "Throughput", axis: "y label",
-                         [.init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high)], perOperation: true),
-        ChartDeclaration("scaling", "Scaling", axis: "rows",
-                         [.init("wall_s", .median), .init("wall_s", .min), .init("wall_s", .max), .init("rows_per_s", .median)]),
-        ChartDeclaration("batchsize", "Batch size", axis: "batch_size",
-                         [.init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high),
-                          .init("peak_rss_bytes", .median, scale: .megabytes)], perOperation: true),
+        ChartDeclaration(
+            "throughput", "Throughput", axis: "y label",
+            [.init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high)], perOperation: true),
+        ChartDeclaration(
+            "scaling", "Scaling", axis: "rows",
+            [.init("wall_s", .median), .init("wall_s", .min), .init("wall_s", .max), .init("rows_per_s", .median)]),
+        ChartDeclaration(
+            "batchsize", "Batch size", axis: "batch_size",
+            [
+                .init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high),
+                .init("peak_rss_bytes", .median, scale: .megabytes),
+            ], perOperation: true),
         ChartDeclaration("memory", "Memory over rows", axis: "rows_done", [], source: .timeline),
-        ChartDeclaration("writers", "Writers", axis: "writers",
-                         [.init("duplicates", .median), .init("duplicates", .min), .init("duplicates", .max),
-                          .init("conflicts", .median, absent: 0), .init("conflicts", .min, absent: 0), .init("conflicts", .max, absent: 0)]),
-        ChartDeclaration("sqlperrow", "SQL per row", axis: "rows",
-                         [.init("sql_statements", .median, scale: .perRecord), .init("sql_selects", .median, scale: .perRecord)]),
-        ChartDeclaration("latency", "Open-loop latency", axis: "rate",
-                         [.init("latency_p50_ms", .median), .init("latency_p99_ms", .median, absent: .nan),
-                          .init("latency_max_ms", .median, absent: .nan)]),
-        ChartDeclaration("reads", "Reads against rows", axis: "rows",
-                         [.init("peak_heap_bytes", .median, scale: .perRow), .init("rows_per_s", .median)]),
-        ChartDeclaration("trend", "Nightly trend", axis: "run_start_epoch",
-                         [.init("vs_limit", .median, scale: .thresholdsFromBaseline),
-                          .init("allocations", .median, scale: .perRecordToBaseline)], source: .history),
+        ChartDeclaration(
+            "writers", "Writers", axis: "writers",
+            [
+                .init("duplicates", .median), .init("duplicates", .min), .init("duplicates", .max),
+                .init("conflicts", .median, absent: 0), .init("conflicts", .min, absent: 0),
+                .init("conflicts", .max, absent: 0),
+            ]),
+        ChartDeclaration(
+            "sqlperrow", "SQL per row", axis: "rows",
+            [.init("sql_statements", .median, scale: .perRecord), .init("sql_selects", .median, scale: .perRecord)]),
+        ChartDeclaration(
+            "latency", "Open-loop latency", axis: "rate",
+            [
+                .init("latency_p50_ms", .median), .init("latency_p99_ms", .median, absent: .nan),
+                .init("latency_max_ms", .median, absent: .nan),
+            ]),
+        ChartDeclaration(
+            "reads", "Reads against rows", axis: "rows",
+            [.init("peak_heap_bytes", .median, scale: .perRow), .init("rows_per_s", .median)]),
+        ChartDeclaration(
+            "trend", "Nightly trend", axis: "run_start_epoch",
+            [
+                .init("vs_limit", .median, scale: .thresholdsFromBaseline),
+                .init("allocations", .median, scale: .perRecordToBaseline),
+            ], source: .history),
     ]
 }
 
@@ -167,15 +188,16 @@ package struct ChartColumn: Sendable {
     /// for the scales a configuration's rows give (the trend computes its own).
     private func statistics(of c: RunSummary.Configuration) -> Statistics? {
         guard let column = ResultRow.column(figure), let number = column.number else { return nil }
-        return Statistics(c.ok.compactMap { row -> Double? in
-            guard let v = number(row) else { return nil }
-            switch scale {
-            case .asMeasured, .thresholdsFromBaseline, .perRecordToBaseline: return v
-            case .megabytes: return v / 1e6
-            case .perRow: return c.parameters.rows > 0 ? v / Double(c.parameters.rows) : nil
-            case .perRecord: return row.measurement.rowsDone.flatMap { $0 > 0 ? v / Double($0) : nil }
-            }
-        })
+        return Statistics(
+            c.ok.compactMap { row -> Double? in
+                guard let v = number(row) else { return nil }
+                switch scale {
+                case .asMeasured, .thresholdsFromBaseline, .perRecordToBaseline: return v
+                case .megabytes: return v / 1e6
+                case .perRow: return c.parameters.rows > 0 ? v / Double(c.parameters.rows) : nil
+                case .perRecord: return row.measurement.rowsDone.flatMap { $0 > 0 ? v / Double($0) : nil }
+                }
+            })
     }
 }
 

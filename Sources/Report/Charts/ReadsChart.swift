@@ -13,15 +13,19 @@ extension ChartData {
         // its lines apart) at the largest size swept.
         let largest = reads.map(\.parameters.rows).max() ?? 0
         let parts = lines(summary, axis: "rows", minimumPoints: 1) { heapPerRow($0) != nil }
-            .compactMap { line in line.configurations.first { $0.parameters.rows == largest }.flatMap(heapPerRow).map { (line.title, $0) } }
+            .compactMap { line in
+                line.configurations.first { $0.parameters.rows == largest }.flatMap(heapPerRow).map { (line.title, $0) }
+            }
             .sorted { $0.1 < $1.1 }
             .map { "\($0.0) \(Format.bytes(Int($0.1.rounded())))" }
         // The rate axis's ticks read apart (1.2M, not 1M twice).
         let ticks = siTicks(upTo: reads.compactMap { $0.rate?.median }.max() ?? 1)
         chart.variables["step"] = n(ticks.step)
         chart.variables["format"] = ticks.format
-        chart.variables["headline"] = wrapped("peak heap per row at \(Format.thousands(largest)) rows: " + parts.joined(separator: ", "),
-                                              width: 120).joined(separator: "\\n")
+        chart.variables["headline"] = wrapped(
+            "peak heap per row at \(Format.thousands(largest)) rows: " + parts.joined(separator: ", "),
+            width: 120
+        ).joined(separator: "\\n")
         return chart
     }
 

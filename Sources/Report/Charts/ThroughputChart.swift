@@ -28,23 +28,32 @@ extension ChartData {
         c.parameters.operation
     }
 
-    private static func throughput(_ s: RunSummary, _ measured: [RunSummary.Configuration], operation: String, name: String,
-                                   limit: String, marks: [String: String]) -> Chart {
+    private static func throughput(
+        _ s: RunSummary, _ measured: [RunSummary.Configuration], operation: String, name: String,
+        limit: String, marks: [String: String]
+    ) -> Chart {
         let (bars, spans) = orderedBars(s, measured, limit: limit)
         let varying = s.options.workloadColumns.filter { column in
             column != "unique_keys" && Set(bars.map { s.options.value(column, of: $0.parameters) }).count > 1
         }
         let labelled = bars.filter { !$0.label.isEmpty }.map { Set($0.label.split(separator: " ").map(String.init)) }
-        let shared = labelled.count == bars.count ? labelled.dropFirst().reduce(labelled.first ?? []) { $0.intersection($1) } : []
+        let shared =
+            labelled.count == bars.count
+            ? labelled.dropFirst().reduce(labelled.first ?? []) { $0.intersection($1) } : []
         // The declared columns, then apart: 0 may be recommended, 1 may not, 2 the limit itself.
         let declaration = ChartDeclaration.named("throughput")
         var text = declaration.header + " apart\n"
         var longest = 0
         for (i, c) in bars.enumerated() {
-            let values = ChartColumn.values(declaration.columns, of: c).map { $0.map(n) ?? "NaN" }.joined(separator: " ")
+            let values = ChartColumn.values(declaration.columns, of: c).map { $0.map(n) ?? "NaN" }.joined(
+                separator: " ")
             let outcome = apartReason(c, s) ?? "ok"
-            let why = outcome == "ok" || c.strategy == limit ? "" : " — " + outcome.replacingOccurrences(of: "short:", with: "short: ")
-                .replacingOccurrences(of: "+", with: ", ")
+            let why =
+                outcome == "ok" || c.strategy == limit
+                ? ""
+                : " — "
+                    + outcome.replacingOccurrences(of: "short:", with: "short: ")
+                    .replacingOccurrences(of: "+", with: ", ")
             // Several workloads in one chart: each bar says which (what its label lacks of it);
             // what every bar shares is the subtitle's, not a label's.
             let words = c.label.split(separator: " ").map(String.init).filter { !shared.contains($0) }
@@ -53,20 +62,27 @@ extension ChartData {
                 let word = "\(column)=\(value)"
                 return value.isEmpty || words.contains(word) || (value == "on" && words.contains(column)) ? nil : word
             }
-            let label = ([c.strategy + (c.strategy == limit ? " (limit)" : "")] + words + workload).joined(separator: " ") + why
+            let label =
+                ([c.strategy + (c.strategy == limit ? " (limit)" : "")] + words + workload).joined(separator: " ") + why
             longest = max(longest, label.count)
             // Quoted: gnuplot reads a quoted field with spaces as one column.
-            text += "\(bars.count - i) \"\(label.replacingOccurrences(of: "\"", with: "'"))\" \(values) "
+            text +=
+                "\(bars.count - i) \"\(label.replacingOccurrences(of: "\"", with: "'"))\" \(values) "
                 + "\(c.strategy == limit ? 2 : outcome == "ok" ? 0 : 1)\n"
         }
         // The limit: one segment per workload across its bars, at the limit's measured median.
         text += "\n\n# limit_rows_per_s y_top y_bottom\n"
-        for span in spans { text += "\(n(span.rate)) \(n(Double(bars.count - span.first) + 0.45)) \(n(Double(bars.count - span.last) - 0.45))\n" }
+        for span in spans {
+            text +=
+                "\(n(span.rate)) \(n(Double(bars.count - span.first) + 0.45)) \(n(Double(bars.count - span.last) - 0.45))\n"
+        }
         if spans.isEmpty { text += "NaN NaN NaN\n" }
-        return Chart(name: name, title: "\(declaration.title) (\(operation))", data: text,
-                     series: Self.throughputTitles(limit: limit), skipped: nil,
-                     variables: throughputVariables(s, bars: bars, spans: spans, operation: operation, limit: limit,
-                                                    marks: marks, longest: longest))
+        return Chart(
+            name: name, title: "\(declaration.title) (\(operation))", data: text,
+            series: Self.throughputTitles(limit: limit), skipped: nil,
+            variables: throughputVariables(
+                s, bars: bars, spans: spans, operation: operation, limit: limit,
+                marks: marks, longest: longest))
     }
 
     /// The titles of the bars' three kinds, in the order of the `apart` column.
@@ -77,16 +93,21 @@ extension ChartData {
     }
 
     static func throughputTitles(limit: String) -> [String] {
-        ["may be recommended", "may not: short of what the workload needs, over a cap, a bug it shows, or failed",
-         "limit (\(limit), its measured median)"]
+        [
+            "may be recommended", "may not: short of what the workload needs, over a cap, a bug it shows, or failed",
+            "limit (\(limit), its measured median)",
+        ]
     }
 
     /// Bars top to bottom: each workload's limit first, then its configurations in run order; and
     /// each limit's span over its workload's bars (gnuplot's y grows upwards, so the first bar
     /// gets the highest y).
     private static func orderedBars(_ s: RunSummary, _ measured: [RunSummary.Configuration], limit: String)
-        -> (bars: [RunSummary.Configuration], spans: [(rate: Double, first: Int, last: Int)]) {
-        let workloads = RunSummary.groups(measured.filter { $0.strategy != limit }) { RunSummary.workload(of: $0, options: s.options) }
+        -> (bars: [RunSummary.Configuration], spans: [(rate: Double, first: Int, last: Int)])
+    {
+        let workloads = RunSummary.groups(measured.filter { $0.strategy != limit }) {
+            RunSummary.workload(of: $0, options: s.options)
+        }
         var bars: [RunSummary.Configuration] = []
         var spans: [(rate: Double, first: Int, last: Int)] = []
         func drawn(_ c: RunSummary.Configuration) -> Bool { bars.contains { $0.parameters == c.parameters } }
@@ -95,9 +116,10 @@ extension ChartData {
             // The limit of these records: what it sets of the workload is what they have (it
             // uses no screen, no writers, no history: those are blank in its row).
             let own = measured.first { l in
-                l.strategy == limit && s.options.workloadColumns.allSatisfy { column in
-                    l.parameters[column].isEmpty || l.parameters[column] == members[0].parameters[column]
-                }
+                l.strategy == limit
+                    && s.options.workloadColumns.allSatisfy { column in
+                        l.parameters[column].isEmpty || l.parameters[column] == members[0].parameters[column]
+                    }
             }
             if let own, !drawn(own) { bars.append(own) }
             for c in members where !drawn(c) { bars.append(c) }
@@ -108,28 +130,37 @@ extension ChartData {
 
     /// What the script needs of a throughput chart: scale, ticks, margin, the limit's note, the
     /// settings and the caveats.
-    private static func throughputVariables(_ s: RunSummary, bars: [RunSummary.Configuration], spans: [(rate: Double, first: Int, last: Int)],
-                                            operation: String, limit: String, marks: [String: String], longest: Int) -> [String: String] {
+    private static func throughputVariables(
+        _ s: RunSummary, bars: [RunSummary.Configuration], spans: [(rate: Double, first: Int, last: Int)],
+        operation: String, limit: String, marks: [String: String], longest: Int
+    ) -> [String: String] {
         let lows = bars.compactMap { $0.rate?.min }.filter { $0 > 0 }
         let highest = max(bars.compactMap { $0.rate?.max }.max() ?? 1, spans.map(\.rate).max() ?? 0)
         let logScale = highest / (lows.min() ?? 1) > 10
         // A log scale starts at the decade below the slowest bar, not at 1.
         let start = logScale ? pow(10, floor(log10(lows.min() ?? 1))) : 0
         let ticks = siTicks(upTo: highest)
-        let caveats = bars.map(\.strategy).uniqued().compactMap { strategy in marks[strategy].map { "\(strategy): \($0)" } }
-            .flatMap { wrapped($0, width: 110) }
+        let caveats = bars.map(\.strategy).uniqued().compactMap { strategy in
+            marks[strategy].map { "\(strategy): \($0)" }
+        }
+        .flatMap { wrapped($0, width: 110) }
         let apart = bars.filter { apartReason($0, s) != nil && $0.strategy != limit }.count
         let titles = throughputTitles(limit: limit)
-        return ["titleok": titles[0], "titleapart": titles[1], "titlelimit": titles[2], "count": String(bars.count),
-                "log": logScale ? "1" : "0", "start": n(start),
-                "unit": unit(operation), "limits": String(spans.count), "apart": String(apart),
-                "limitbar": bars.contains { $0.strategy == limit } ? "1" : "0",
-                "margin": String(max(20, Int(Double(longest) * 0.85) + 3)),
-                "step": n(ticks.step), "format": ticks.format,
-                "limitnote": spans.isEmpty ? (operation == "import" ? "no limit was measured in these runs"
-                                               : "operations on a filled store have no limit")
-                   : "black line: the limit, \(limit)'s own median on the same records",
-                "settings": wrapped(settings(s, of: bars), width: 120).joined(separator: "\\n"), "caveats": caveats.joined(separator: "\\n")]
+        return [
+            "titleok": titles[0], "titleapart": titles[1], "titlelimit": titles[2], "count": String(bars.count),
+            "log": logScale ? "1" : "0", "start": n(start),
+            "unit": unit(operation), "limits": String(spans.count), "apart": String(apart),
+            "limitbar": bars.contains { $0.strategy == limit } ? "1" : "0",
+            "margin": String(max(20, Int(Double(longest) * 0.85) + 3)),
+            "step": n(ticks.step), "format": ticks.format,
+            "limitnote": spans.isEmpty
+                ? (operation == "import"
+                    ? "no limit was measured in these runs"
+                    : "operations on a filled store have no limit")
+                : "black line: the limit, \(limit)'s own median on the same records",
+            "settings": wrapped(settings(s, of: bars), width: 120).joined(separator: "\\n"),
+            "caveats": caveats.joined(separator: "\\n"),
+        ]
     }
 
     /// Ticks for a linear axis from 0 to `top` that read apart: a step of 1, 2 or 5 × 10ⁿ giving
@@ -155,7 +186,10 @@ extension ChartData {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width { lines.append(line); line = "" }
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
             line += (line.isEmpty ? "" : " ") + word
         }
         return line.isEmpty ? lines : lines + [line]

@@ -12,8 +12,10 @@ package struct TrendSample: Sendable, Equatable {
     package var vsLimit: Double?
     package var allocationsPerRow: Double?
 
-    package init(night: String, startedAt: String, strategy: String, configuration: String = "", vsLimit: Double?,
-                 allocationsPerRow: Double?) {
+    package init(
+        night: String, startedAt: String, strategy: String, configuration: String = "", vsLimit: Double?,
+        allocationsPerRow: Double?
+    ) {
         self.night = night
         self.startedAt = startedAt
         self.strategy = strategy
@@ -25,10 +27,12 @@ package struct TrendSample: Sendable, Equatable {
     /// A results row as a sample (for the baseline the trend compares with).
     package init(_ row: ResultRow) {
         let done = row.measurement.rowsDone ?? 0
-        self.init(night: String(row.identity.runID.split(separator: "-").first ?? ""), startedAt: row.identity.startedAt,
-                  strategy: row.parameters.strategy,
-                  configuration: ResultRow.parameterColumns.map { row.parameters[$0] }.joined(separator: ","),
-                  vsLimit: row.vsLimit, allocationsPerRow: done > 0 ? row.measurement.allocations.map { Double($0) / Double(done) } : nil)
+        self.init(
+            night: String(row.identity.runID.split(separator: "-").first ?? ""), startedAt: row.identity.startedAt,
+            strategy: row.parameters.strategy,
+            configuration: ResultRow.parameterColumns.map { row.parameters[$0] }.joined(separator: ","),
+            vsLimit: row.vsLimit,
+            allocationsPerRow: done > 0 ? row.measurement.allocations.map { Double($0) / Double(done) } : nil)
     }
 
     /// The samples of a history file; rows counted under callgrind (whose time is callgrind's)
@@ -36,23 +40,31 @@ package struct TrendSample: Sendable, Equatable {
     package static func read(_ path: String) throws(CompareError) -> [TrendSample] {
         let reader = try ResultsReader(path: path)
         let column = { (name: String) in ResultRow.columnIndex[name]! }
-        let (runID, started, strategy, vsLimit) = (column("run_id"), column("started_at"), column("strategy"), column("vs_limit"))
-        let (allocations, rate, wall, countedBy) = (column("allocations"), column("rows_per_s"), column("wall_s"),
-                                                   column("instructions_by"))
+        let (runID, started, strategy, vsLimit) = (
+            column("run_id"), column("started_at"), column("strategy"), column("vs_limit")
+        )
+        let (allocations, rate, wall, countedBy) = (
+            column("allocations"), column("rows_per_s"), column("wall_s"),
+            column("instructions_by")
+        )
         let parameters = ResultRow.parameterColumns.map { ResultRow.columnIndex[$0]! }
         var samples: [TrendSample] = []
         while try reader.next() {
             guard reader.isBlank(countedBy) else { continue }
             let id = reader.string(runID)
             var perRow: Double?
-            if let a = Double(reader.string(allocations)), let r = Double(reader.string(rate)), let w = Double(reader.string(wall)) {
+            if let a = Double(reader.string(allocations)), let r = Double(reader.string(rate)),
+                let w = Double(reader.string(wall))
+            {
                 let done = (r * w).rounded(.toNearestOrAwayFromZero)
                 perRow = done > 0 ? a / done : nil
             }
-            samples.append(TrendSample(night: String(id.split(separator: "-").first ?? ""), startedAt: reader.string(started),
-                                       strategy: reader.string(strategy),
-                                       configuration: parameters.map { reader.string($0) }.joined(separator: ","),
-                                       vsLimit: Double(reader.string(vsLimit)), allocationsPerRow: perRow))
+            samples.append(
+                TrendSample(
+                    night: String(id.split(separator: "-").first ?? ""), startedAt: reader.string(started),
+                    strategy: reader.string(strategy),
+                    configuration: parameters.map { reader.string($0) }.joined(separator: ","),
+                    vsLimit: Double(reader.string(vsLimit)), allocationsPerRow: perRow))
         }
         guard !samples.isEmpty else { throw .malformed(path, line: 2, "the history has no rows outside callgrind") }
         return samples

@@ -18,7 +18,8 @@ package enum BaselineFigures {
                 let values = Set(group.cells(figure).filter { !$0.isEmpty })
                 guard !values.isEmpty else { continue }
                 let numbers = values.compactMap(Int.init)
-                let text = numbers.count == values.count && values.count > 1
+                let text =
+                    numbers.count == values.count && values.count > 1
                     ? "\(Format.thousands(numbers.min()!))…\(Format.thousands(numbers.max()!))"
                     : values.sorted().map { Int($0).map(Format.thousands) ?? $0 }.joined(separator: "/")
                 lines.append("\(label) | \(figure) | \(text)")
@@ -37,7 +38,9 @@ package enum BaselineFigures {
         let units: [(Double, String)] = [(1e9, " G"), (1e6, " M"), (1e3, " k")]
         for (scale, unit) in units where abs(v) >= scale {
             let x = v / scale
-            return (x >= 100 ? String(format: "%.0f", x) : x >= 10 ? String(format: "%.1f", x) : String(format: "%.2f", x)) + unit
+            return
+                (x >= 100 ? String(format: "%.0f", x) : x >= 10 ? String(format: "%.1f", x) : String(format: "%.2f", x))
+                + unit
         }
         return v >= 100 ? String(format: "%.0f", v) : String(format: "%.3g", v)
     }

@@ -43,7 +43,8 @@ package struct Comparison: Sendable {
         /// against a baseline of three runs (−4.5 % with p = 0.004), so 5 % would flag untouched
         /// code; a slowdown that costs CPU shows first in the instructions anyway.
         /// Each noisy threshold's floor (`NoisyThreshold.defaultFloor` unless an option says).
-        package var floors: [NoisyThreshold: Double] = Dictionary(uniqueKeysWithValues: NoisyThreshold.allCases.map { ($0, $0.defaultFloor) })
+        package var floors: [NoisyThreshold: Double] = Dictionary(
+            uniqueKeysWithValues: NoisyThreshold.allCases.map { ($0, $0.defaultFloor) })
         package var speed: Double { floors[.speed]! }
         /// The speed threshold where the baseline is one night: its drift is unknown.
         package static let speedWithoutDrift = NoisyThreshold.speed.withoutDrift
@@ -117,12 +118,16 @@ package struct Comparison: Sendable {
     static let exactFigures = correctnessFigures + ResultRow.columns.filter { $0.rule == .exact }.map(\.name)
     /// The exact figures' names, for a caller that picks what to bisect on.
     package static var exactFigureNames: [String] { exactFigures }
-    static let nearExactFigures = ResultRow.columns.filter { $0.rule == .nearExact || $0.rule == .nearExactOnOneMachine }.map(\.name)
+    static let nearExactFigures = ResultRow.columns.filter {
+        $0.rule == .nearExact || $0.rule == .nearExactOnOneMachine
+    }.map(\.name)
     /// The near-exact figures another machine counts differently: shown across machines, not judged.
     static let oneMachineFigures = ResultRow.columns.filter { $0.rule == .nearExactOnOneMachine }.map(\.name)
     /// Noisy figures, whether higher is better, and the threshold that judges each.
     static let noisyFigures: [NoisyFigure] = ResultRow.columns.compactMap { column in
-        if case .noisy(let higherIsBetter, let threshold) = column.rule { return NoisyFigure(column.name, higherIsBetter, threshold) }
+        if case .noisy(let higherIsBetter, let threshold) = column.rule {
+            return NoisyFigure(column.name, higherIsBetter, threshold)
+        }
         return nil
     }
 
@@ -152,7 +157,9 @@ package struct Comparison: Sendable {
     /// Compares the two sides. Throws when they were measured on different machines or Swift
     /// versions (unless `options.crossMachine`: then time and memory are only reported) and when
     /// they have no configuration in common: a gate that compared nothing must not pass.
-    package init(baseline base: ComparisonSide, current now: ComparisonSide, options: Options = Options()) throws(CompareError) {
+    package init(baseline base: ComparisonSide, current now: ComparisonSide, options: Options = Options())
+        throws(CompareError)
+    {
         baselineMachines = base.machines
         currentMachines = now.machines
         unjudgedFigures = base.missingFigures
@@ -162,12 +169,16 @@ package struct Comparison: Sendable {
         let labels = Self.labels(Array(base.groups.keys) + Array(now.groups.keys))
         let common = base.groups.keys.filter { now.groups[$0] != nil }
         guard !common.isEmpty else { throw Self.nothingInCommon(base, now) }
-        var regressions: [Finding] = [], improvements: [Finding] = [], nearMisses: [Finding] = [], reported: [Finding] = []
+        var regressions: [Finding] = []
+        var improvements: [Finding] = []
+        var nearMisses: [Finding] = []
+        var reported: [Finding] = []
         var unchanged: [Kind: Int] = [:]
         var detectable: [Detectable] = []
         for key in common.sorted(by: { labels[$0]! < labels[$1]! }) {
-            let judge = Judge(baseline: base.groups[key]!, current: now.groups[key]!, key: key, label: labels[key]!,
-                              options: options, crossMachine: crossMachine)
+            let judge = Judge(
+                baseline: base.groups[key]!, current: now.groups[key]!, key: key, label: labels[key]!,
+                options: options, crossMachine: crossMachine)
             for outcome in judge.all() {
                 switch outcome {
                 case .regression(let f): regressions.append(f)
@@ -198,21 +209,26 @@ package struct Comparison: Sendable {
     /// hardware or SQLite cannot be judged, and saying "compared exactly, no regression" of
     /// figures it did not judge was the issue-58 probe's finding. Another Swift on one machine is
     /// part of the change (a pull request that moves the toolchain): judged.
-    private static func machines(_ base: ComparisonSide, _ now: ComparisonSide,
-                                 options: Options) throws(CompareError) -> (cross: Bool, toolchain: Bool) {
+    private static func machines(
+        _ base: ComparisonSide, _ now: ComparisonSide,
+        options: Options
+    ) throws(CompareError) -> (cross: Bool, toolchain: Bool) {
         let differ = Set(base.machines) != Set(now.machines) || base.machines.count > 1
         let oneMachine = Set(base.hardware) == Set(now.hardware) && base.hardware.count == 1
         if options.workOnly && differ && !oneMachine {
-            throw .foreignMachines("the two sides ran on different machines or SQLite versions (baseline: "
-                + "\(base.hardware.joined(separator: "; ")); now: \(now.hardware.joined(separator: "; "))): instructions and "
-                + "allocations repeat exactly only on one machine; run both binaries on one machine, as the gate does")
+            throw .foreignMachines(
+                "the two sides ran on different machines or SQLite versions (baseline: "
+                    + "\(base.hardware.joined(separator: "; ")); now: \(now.hardware.joined(separator: "; "))): instructions and "
+                    + "allocations repeat exactly only on one machine; run both binaries on one machine, as the gate does"
+            )
         }
         let toolchain = options.workOnly && differ && oneMachine
         let cross = differ && !toolchain
         if cross && !options.crossMachine && !options.workOnly {
-            throw .foreignMachines("the files were measured on different machines, SQLite or Swift versions "
-                + "(baseline: \(base.machines.joined(separator: "; ")); now: \(now.machines.joined(separator: "; "))); "
-                + "compare them anyway with --cross-machine")
+            throw .foreignMachines(
+                "the files were measured on different machines, SQLite or Swift versions "
+                    + "(baseline: \(base.machines.joined(separator: "; ")); now: \(now.machines.joined(separator: "; "))); "
+                    + "compare them anyway with --cross-machine")
         }
         return (cross, toolchain)
     }
@@ -222,13 +238,15 @@ package struct Comparison: Sendable {
     private static func nothingInCommon(_ base: ComparisonSide, _ now: ComparisonSide) -> CompareError {
         let missing = base.missingKeyColumns + now.missingKeyColumns
         if !missing.isEmpty {
-            return .nothingInCommon("nothing was compared: the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
-                + "that tell\(missing.count == 1 ? "s" : "") configurations apart \(missing.count == 1 ? "is" : "are") missing "
-                + "(an older loadgen wrote that file): make that file again with this loadgen")
+            return .nothingInCommon(
+                "nothing was compared: the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
+                    + "that tell\(missing.count == 1 ? "s" : "") configurations apart \(missing.count == 1 ? "is" : "are") missing "
+                    + "(an older loadgen wrote that file): make that file again with this loadgen")
         }
-        return .nothingInCommon("no configuration of \(base.files.joined(separator: ", ")) (\(base.groups.count)) is in "
-            + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
-            + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")
+        return .nothingInCommon(
+            "no configuration of \(base.files.joined(separator: ", ")) (\(base.groups.count)) is in "
+                + "\(now.files.joined(separator: ", ")) (\(now.groups.count)): nothing was compared. Were they run with the same "
+                + "suite? ('loadgen run --suite bench/suites/nightly' makes the baseline's configurations)")
     }
 
     /// "context-reset rows=100000": the strategy and the parameters that differ between its
@@ -243,10 +261,10 @@ package struct Comparison: Sendable {
             }
             for key in mine {
                 let parts = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
-                labels[key] = ([name] + parts).joined(separator: " ") + (key[counter] == "callgrind" ? " (callgrind)" : "")
+                labels[key] =
+                    ([name] + parts).joined(separator: " ") + (key[counter] == "callgrind" ? " (callgrind)" : "")
             }
         }
         return labels
     }
 }
-

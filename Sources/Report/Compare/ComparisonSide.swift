@@ -26,7 +26,9 @@ package struct ComparisonSide: Sendable {
         package func drift(_ figure: String) -> Double? {
             let column = cells(figure)
             var byNight: [String: [Double]] = [:]
-            for (cell, night) in zip(column, invocations) { if let v = Double(cell) { byNight[night, default: []].append(v) } }
+            for (cell, night) in zip(column, invocations) {
+                if let v = Double(cell) { byNight[night, default: []].append(v) }
+            }
             let nights = byNight.values.filter { $0.count >= 2 }
             guard nights.count >= 2, let all = Statistics(nights.flatMap { $0 }), all.median > 0 else { return nil }
             return nights.compactMap { Statistics($0).map { abs($0.median / all.median - 1) } }.max()
@@ -69,10 +71,12 @@ package struct ComparisonSide: Sendable {
         let reader = try ResultsReader(path: path)
         files.append(path)
         runIDs.begin(path)
-        for name in Comparison.keyColumns where reader.missingColumns.contains(name) && !missingKeyColumns.contains(name) {
+        for name in Comparison.keyColumns
+        where reader.missingColumns.contains(name) && !missingKeyColumns.contains(name) {
             missingKeyColumns.append("\(name) (in \(path))")
         }
-        for name in Comparison.figureColumns where reader.missingColumns.contains(name) && !missingFigures.contains(name) {
+        for name in Comparison.figureColumns
+        where reader.missingColumns.contains(name) && !missingFigures.contains(name) {
             missingFigures.append(name)
         }
         var rows = 0
@@ -107,13 +111,16 @@ package struct ComparisonSide: Sendable {
         let invocation = String(id.split(separator: "-").first ?? "")
         invocations.insert(invocation)
         // Mutated in place: a copy taken out and put back would copy every cell so far.
-        groups[Self.keys.map(cell), default: Group()].append(Self.figures.map(cell), invocation: invocation,
-                                                             lag: !cell(Self.lag).isEmpty)
+        groups[Self.keys.map(cell), default: Group()].append(
+            Self.figures.map(cell), invocation: invocation,
+            lag: !cell(Self.lag).isEmpty)
     }
 
     private static let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
     private static let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
-    private static let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map { ResultRow.columnIndex[$0]! }
+    private static let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map {
+        ResultRow.columnIndex[$0]!
+    }
     private static let runID = ResultRow.columnIndex["run_id"]!
     private static let lag = ResultRow.columnIndex["history_lag_p50_ms"]!
 

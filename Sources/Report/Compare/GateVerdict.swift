@@ -18,25 +18,35 @@ package enum GateVerdict {
             list.map { f in
                 let (before, after) = (number(f.baseline), number(f.now))
                 let change = before.flatMap { b in after.flatMap { a in b != 0 ? rounded(a / b - 1) : nil } }
-                return ["configuration": f.configuration, "figure": f.figure, "verdict": f.verdict,
-                        "baseline": before.map { $0 as Any } ?? NSNull(), "now": after.map { $0 as Any } ?? NSNull(),
-                        "change": change.map { $0 as Any } ?? NSNull(),
-                        "baseline_text": f.baseline, "now_text": f.now, "change_text": f.change]
+                return [
+                    "configuration": f.configuration, "figure": f.figure, "verdict": f.verdict,
+                    "baseline": before.map { $0 as Any } ?? NSNull(), "now": after.map { $0 as Any } ?? NSNull(),
+                    "change": change.map { $0 as Any } ?? NSNull(),
+                    "baseline_text": f.baseline, "now_text": f.now, "change_text": f.change,
+                ]
             }
         }
-        return serialized(["_loadgen": "compare", "status": Int(status), "configurations": c.configurationsCompared,
-                           "regressions": findings(c.regressions), "improvements": findings(c.improvements),
-                           "not_judged": c.onlyInBaseline.map { "only in the baseline: \($0)" } + c.onlyInCurrent.map { "only now: \($0)" }])
+        return serialized([
+            "_loadgen": "compare", "status": Int(status), "configurations": c.configurationsCompared,
+            "regressions": findings(c.regressions), "improvements": findings(c.improvements),
+            "not_judged": c.onlyInBaseline.map { "only in the baseline: \($0)" }
+                + c.onlyInCurrent.map { "only now: \($0)" },
+        ])
     }
 
     package static func json(_ c: PairedComparison, status: Int32, notJudged: [String], rounds: Int) -> String {
         let judged = c.configurations.map { j -> [String: Any] in
-            ["name": j.name, "measure": j.measure.rawValue, "pairs": j.pairs, "change": rounded(j.change), "p_slower": j.pSlower,
-             "seen_9_in_10": j.smallestVisible.map(rounded) as Any? ?? NSNull(), "verdict": j.verdict.rawValue]
+            [
+                "name": j.name, "measure": j.measure.rawValue, "pairs": j.pairs, "change": rounded(j.change),
+                "p_slower": j.pSlower,
+                "seen_9_in_10": j.smallestVisible.map(rounded) as Any? ?? NSNull(), "verdict": j.verdict.rawValue,
+            ]
         }
-        return serialized(["_loadgen": "ab", "status": Int(status), "rounds": rounds, "configurations": judged,
-                           "regressions": judged.filter { ($0["verdict"] as? String) == "slower" },
-                           "not_judged": c.unpaired.map { "\($0.configuration): \($0.why)" } + notJudged])
+        return serialized([
+            "_loadgen": "ab", "status": Int(status), "rounds": rounds, "configurations": judged,
+            "regressions": judged.filter { ($0["verdict"] as? String) == "slower" },
+            "not_judged": c.unpaired.map { "\($0.configuration): \($0.why)" } + notJudged,
+        ])
     }
 
     private static func rounded(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
@@ -59,7 +69,8 @@ package enum GateVerdict {
     }
 
     private static func serialized(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
@@ -67,7 +78,8 @@ package enum GateVerdict {
 
     /// A verdict file's object, nil when it is not one of `tool`'s.
     package static func read(_ data: Data, tool: String) -> [String: Any]? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["_loadgen"] as? String == tool
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            object["_loadgen"] as? String == tool
         else { return nil }
         return object
     }
@@ -78,14 +90,19 @@ package enum GateVerdict {
     /// see), the regressions, what was not judged, and the link to the full report.
     package static func comment(work: [String: Any]?, time: [String: Any]?, link: String?) -> String {
         let regressions = workRegressions(work) + timeRegressions(time)
-        let unjudged = strings(work?["not_judged"]).map { "work · " + $0 } + strings(time?["not_judged"]).map { "time · " + $0 }
+        let unjudged =
+            strings(work?["not_judged"]).map { "work · " + $0 } + strings(time?["not_judged"]).map { "time · " + $0 }
         let failed = failedParts(work: work, time: time)
-        let headline = !regressions.isEmpty ? "\(regressions.count) regression\(regressions.count == 1 ? "" : "s")"
-            : !failed.isEmpty ? "did not pass (" + failed.map(\.detail).joined(separator: "; ") + ")"
-            : !unjudged.isEmpty || work == nil || time == nil ? "not everything could be judged" : "no regression"
+        let headline =
+            !regressions.isEmpty
+            ? "\(regressions.count) regression\(regressions.count == 1 ? "" : "s")"
+            : !failed.isEmpty
+                ? "did not pass (" + failed.map(\.detail).joined(separator: "; ") + ")"
+                : !unjudged.isEmpty || work == nil || time == nil ? "not everything could be judged" : "no regression"
         var text = commentMarker + "\n## loadgen gate: \(headline)\n\n"
         text += "| part | judged | verdict | what moved | what it cannot see |\n|---|---|---|---|---|\n"
-        text += "| **Work**: instructions, allocations, SQL, rows (both sides under callgrind, compared exactly) | "
+        text +=
+            "| **Work**: instructions, allocations, SQL, rows (both sides under callgrind, compared exactly) | "
             + workRow(work) + " | wall time: fsync, lock waits, a consumer's lag |\n"
         text += "| **Time**: wall and CPU time per record (paired A/B) | " + timeRow(time) + " |\n"
         let report = link.map { "[the full report](\($0))" } ?? "the full report (the workflow run)"
@@ -93,10 +110,16 @@ package enum GateVerdict {
         // takes what fits of half the room left, and says how many it leaves to the report.
         let room = (commentLimit - text.utf8.count - 200) / 2
         if !regressions.isEmpty {
-            text += "\n**Regressions**\n\n" + capped(regressions.map { "- \($0.title.dropFirst(titlePrefix.count)): \($0.detail)\n" },
-                                                      room: room, what: "regression", report: report)
+            text +=
+                "\n**Regressions**\n\n"
+                + capped(
+                    regressions.map { "- \($0.title.dropFirst(titlePrefix.count)): \($0.detail)\n" },
+                    room: room, what: "regression", report: report)
         }
-        if !unjudged.isEmpty { text += "\n**Not judged**\n\n" + capped(unjudged.map { "- \($0)\n" }, room: room, what: "entry", report: report) }
+        if !unjudged.isEmpty {
+            text +=
+                "\n**Not judged**\n\n" + capped(unjudged.map { "- \($0)\n" }, room: room, what: "entry", report: report)
+        }
         if let link { text += "\n[The full report](\(link))\n" }
         return text
     }
@@ -109,7 +132,8 @@ package enum GateVerdict {
     /// As many `lines` as fit in `room` bytes (UTF-8: never fewer than GitHub's characters),
     /// then one saying how many are left out and where they are.
     private static func capped(_ lines: [String], room: Int, what: String, report: String) -> String {
-        var text = "", used = 0
+        var text = ""
+        var used = 0
         for (i, line) in lines.enumerated() {
             guard used + line.utf8.count <= room else {
                 let left = lines.count - i
@@ -128,9 +152,15 @@ package enum GateVerdict {
         var all = workRegressions(work) + timeRegressions(time) + failedParts(work: work, time: time)
         if all.count > annotationLimit {
             let left = all.count - (annotationLimit - 1)
-            all = Array(all.prefix(annotationLimit - 1))
-                + [(titlePrefix + "\(left) more", "\(left) more regressions, not annotated (GitHub shows \(annotationLimit) per step): "
-                    + "see the pull request's comment and the full report")]
+            all =
+                Array(all.prefix(annotationLimit - 1))
+                + [
+                    (
+                        titlePrefix + "\(left) more",
+                        "\(left) more regressions, not annotated (GitHub shows \(annotationLimit) per step): "
+                            + "see the pull request's comment and the full report"
+                    )
+                ]
         }
         return all.map { r in
             "::error title=\(escaped(r.title, property: true))::\(escaped(r.detail, property: false))\n"
@@ -152,9 +182,14 @@ package enum GateVerdict {
 
     private static func workRow(_ work: [String: Any]?) -> String {
         guard let work else { return "— | the work step did not run | — " }
-        let moved = objects(work["regressions"]).prefix(3).map { "\($0["configuration"] ?? "") \($0["figure"] ?? "") \(shown($0, "change"))" }
+        let moved = objects(work["regressions"]).prefix(3).map {
+            "\($0["configuration"] ?? "") \($0["figure"] ?? "") \(shown($0, "change"))"
+        }
         let count = objects(work["regressions"]).count
-        let verdict = count > 0 ? "\(count) regression\(count == 1 ? "" : "s")" : status(work) != 0 ? "exited \(status(work))" : "no regression"
+        let verdict =
+            count > 0
+            ? "\(count) regression\(count == 1 ? "" : "s")"
+            : status(work) != 0 ? "exited \(status(work))" : "no regression"
         return "\(work["configurations"] ?? 0) configurations | \(verdict) | "
             + (moved.isEmpty ? "—" : moved.joined(separator: "; ") + (count > 3 ? "; …" : ""))
     }
@@ -166,23 +201,35 @@ package enum GateVerdict {
         let slower = objects(time["regressions"])
         let slowed = Set(slower.compactMap { $0["name"] as? String }).count
         let seen = all.compactMap { $0["seen_9_in_10"] as? Double }.sorted()
-        let blind = seen.isEmpty ? "any slowdown (too few pairs)"
-            : String(format: "a slowdown under %.1f %% … %.1f %% (the smallest each would flag 9 times in 10)", seen[0] * 100, seen.last! * 100)
+        let blind =
+            seen.isEmpty
+            ? "any slowdown (too few pairs)"
+            : String(
+                format: "a slowdown under %.1f %% … %.1f %% (the smallest each would flag 9 times in 10)",
+                seen[0] * 100, seen.last! * 100)
         // Which configurations were timed, named: the timed suite is a few of them, and a reader
         // must not take "no slowdown" for every strategy's (the work part counts them all).
         let timed = names.sorted()
         let listed = timed.prefix(6).joined(separator: ", ") + (timed.count > 6 ? ", … \(timed.count - 6) more" : "")
         return "\(names.count) configurations × \(time["rounds"] ?? 0) rounds (only these are timed: \(listed)) | "
-            + (!slower.isEmpty ? "\(slowed) slowdown\(slowed == 1 ? "" : "s")" : status(time) != 0 ? "exited \(status(time))"
-               : "no slowdown") + " | "
-            + (slower.isEmpty ? "—" : slower.map { "\($0["name"] ?? "") \($0["measure"] ?? "") \(percent($0["change"]))" }.joined(separator: "; "))
+            + (!slower.isEmpty
+                ? "\(slowed) slowdown\(slowed == 1 ? "" : "s")"
+                : status(time) != 0
+                    ? "exited \(status(time))"
+                    : "no slowdown") + " | "
+            + (slower.isEmpty
+                ? "—"
+                : slower.map { "\($0["name"] ?? "") \($0["measure"] ?? "") \(percent($0["change"]))" }.joined(
+                    separator: "; "))
             + " | " + blind + "; the time of every configuration not listed"
     }
 
     private static func workRegressions(_ work: [String: Any]?) -> [(title: String, detail: String)] {
         objects(work?["regressions"]).map { f in
-            (titlePrefix + "work · \(f["configuration"] ?? "")",
-             "\(f["figure"] ?? "") \(shown(f, "baseline")) → \(shown(f, "now")) (\(shown(f, "change"))): \(f["verdict"] ?? "")")
+            (
+                titlePrefix + "work · \(f["configuration"] ?? "")",
+                "\(f["figure"] ?? "") \(shown(f, "baseline")) → \(shown(f, "now")) (\(shown(f, "change"))): \(f["verdict"] ?? "")"
+            )
         }
     }
 
@@ -193,9 +240,12 @@ package enum GateVerdict {
         let slower = objects(time?["regressions"])
         return slower.map { ($0["name"] as? String) ?? "" }.uniqued().map { name in
             let measures = slower.filter { ($0["name"] as? String) == name }
-            return (titlePrefix + "time · \(name)", measures.map { j in
-                "\(j["measure"] ?? "") \(percent(j["change"])) over \(j["pairs"] ?? 0) pairs (p = \(pValue(j["p_slower"])))"
-            }.joined(separator: "; "))
+            return (
+                titlePrefix + "time · \(name)",
+                measures.map { j in
+                    "\(j["measure"] ?? "") \(percent(j["change"])) over \(j["pairs"] ?? 0) pairs (p = \(pValue(j["p_slower"])))"
+                }.joined(separator: "; ")
+            )
         }
     }
 

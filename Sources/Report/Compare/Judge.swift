@@ -44,13 +44,15 @@ struct Judge {
     /// judged as a noisy figure there, like memory.
     var noisyFigures: [Comparison.NoisyFigure] {
         if underCallgrind { return [] }
-        return (options.workOnly ? [] : Comparison.noisyFigures) + (racing ? [.init("allocated_bytes_total", false, .memory)] : [])
+        return (options.workOnly ? [] : Comparison.noisyFigures)
+            + (racing ? [.init("allocated_bytes_total", false, .memory)] : [])
     }
 
     func all() -> [Outcome] {
         let noisyNames = noisyFigures.map(\.figure)
         let nearExact = Comparison.nearExactFigures.filter { !noisyNames.contains($0) }
-        let judged: [(String, () -> Outcome?)] = Comparison.exactFigures.map { f in (f, { exact(f) }) }
+        let judged: [(String, () -> Outcome?)] =
+            Comparison.exactFigures.map { f in (f, { exact(f) }) }
             + nearExact.map { f in (f, { self.nearExact(f) }) }
             + noisyFigures.map { n in (n.figure, { self.noisy(n) }) }
         // Across machines a time or memory figure may be missing (another kind of counter): it
@@ -61,8 +63,12 @@ struct Judge {
         let outcomes = judged.filter { !gone.contains($0.0) }.compactMap { $0.1() }
         guard !gone.isEmpty else { return outcomes }
         let blanks = gone.map { f in current.cells(f).filter(\.isEmpty).count }.max() ?? 0
-        return outcomes + [.regression(finding(gone.joined(separator: ", "), "measured", "blank in \(blanks) of \(current.rows)",
-                                               "", "missing: the baseline has \(gone.count == 1 ? "it" : "them"), the new results do not"))]
+        return outcomes + [
+            .regression(
+                finding(
+                    gone.joined(separator: ", "), "measured", "blank in \(blanks) of \(current.rows)",
+                    "", "missing: the baseline has \(gone.count == 1 ? "it" : "them"), the new results do not"))
+        ]
     }
 
     /// A figure the baseline has that is blank now, in some repetitions or all: a regression,
@@ -93,36 +99,51 @@ struct Judge {
     /// history-consumer's selects (120, then 119 in 3 of 15) move within their slack.
     /// Correctness figures are exact everywhere.
     private func exact(_ figure: String) -> Outcome? {
-        let before = values(baseline, figure), after = values(current, figure)
+        let before = values(baseline, figure)
+        let after = values(current, figure)
         guard !before.isEmpty, !after.isEmpty else { return nil }
         let distinct = Set(before)
         if distinct.count == 1 && (!racing || Comparison.correctnessFigures.contains(figure)) {
             let expected = before[0]
             let wrong = after.filter { $0 != expected }
             guard let first = wrong.first else { return .unchanged(.exact, nearMiss: nil) }
-            return .regression(finding(figure, Self.count(expected), wrong.count == after.count ? Self.count(first)
-                                        : "\(Self.count(first)) in \(wrong.count) of \(after.count)",
-                                       countChange(expected, first), "changed: an exact figure must match"))
+            return .regression(
+                finding(
+                    figure, Self.count(expected),
+                    wrong.count == after.count
+                        ? Self.count(first)
+                        : "\(Self.count(first)) in \(wrong.count) of \(after.count)",
+                    countChange(expected, first), "changed: an exact figure must match"))
         }
-        let b = before.compactMap(Double.init), a = after.compactMap(Double.init)
+        let b = before.compactMap(Double.init)
+        let a = after.compactMap(Double.init)
         guard b.count == before.count, let low = b.min(), let high = b.max(), let now = Statistics(a)?.median else {
-            return .regression(finding(figure, distinct.sorted().joined(separator: "/"), Set(after).sorted().joined(separator: "/"),
-                                       "", "changed"))
+            return .regression(
+                finding(
+                    figure, distinct.sorted().joined(separator: "/"), Set(after).sorted().joined(separator: "/"),
+                    "", "changed"))
         }
         // Each writer may end with a partial batch or not: a save and its two transactions each.
         // A count that repeated in every one of enough repetitions gets that much slack alone: an
         // extra statement per save is then seen (one-writer at four writers passed the wide band).
         let repeated = distinct.count == 1 && before.count >= Self.racingRepetitionsToTrust
-        let slack = repeated ? max(1, 2 * Double(writers))
+        let slack =
+            repeated
+            ? max(1, 2 * Double(writers))
             : max(1, 2 * Double(writers), high - low, 0.05 * (Statistics(b)?.median ?? 0))
-        let text = repeated ? "\(Self.format(low)) (in all \(before.count))" : "\(Self.format(low))…\(Self.format(high))"
-        let band = repeated ? "writers race; it repeated in every baseline repetition, so within ±\(Self.format(slack))"
+        let text =
+            repeated ? "\(Self.format(low)) (in all \(before.count))" : "\(Self.format(low))…\(Self.format(high))"
+        let band =
+            repeated
+            ? "writers race; it repeated in every baseline repetition, so within ±\(Self.format(slack))"
             : "writers race, compared by a band"
         if now > high + slack {
-            return .regression(finding(figure, text, Self.format(now), change(String(high), String(now)), "above the band (\(band))"))
+            return .regression(
+                finding(figure, text, Self.format(now), change(String(high), String(now)), "above the band (\(band))"))
         }
         if now < low - slack {
-            return .improvement(finding(figure, text, Self.format(now), change(String(low), String(now)), "below the band (\(band))"))
+            return .improvement(
+                finding(figure, text, Self.format(now), change(String(low), String(now)), "below the band (\(band))"))
         }
         return .unchanged(.exact, nearMiss: nil)
     }
@@ -140,20 +161,29 @@ struct Judge {
     }
 
     private func nearExact(_ figure: String) -> Outcome? {
-        let b = numbers(baseline, figure), a = numbers(current, figure)
+        let b = numbers(baseline, figure)
+        let a = numbers(current, figure)
         guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
         let threshold = tolerance(before)
         let ratio = now.median / before.median - 1
-        let verdict = String(format: "%@ than ±%.2f %% (%d repetitions)", abs(ratio) > threshold ? "more" : "less",
-                             threshold * 100, before.count)
+        let verdict = String(
+            format: "%@ than ±%.2f %% (%d repetitions)", abs(ratio) > threshold ? "more" : "less",
+            threshold * 100, before.count)
         let cells = (Self.format(before.median), Self.format(now.median), Self.percent(ratio))
         if crossMachine && Comparison.oneMachineFigures.contains(figure) {
-            guard abs(ratio) > Comparison.Options.nearMissShare * options.nearExact else { return .unchanged(.nearExact, nearMiss: nil) }
-            return .reported(finding(figure, cells.0, cells.1, cells.2, "across machines: not judged (another CPU or kernel "
-                                     + "counts other instructions and allocations for the same binary)"))
+            guard abs(ratio) > Comparison.Options.nearMissShare * options.nearExact else {
+                return .unchanged(.nearExact, nearMiss: nil)
+            }
+            return .reported(
+                finding(
+                    figure, cells.0, cells.1, cells.2,
+                    "across machines: not judged (another CPU or kernel "
+                        + "counts other instructions and allocations for the same binary)"))
         }
         if ratio > threshold { return .regression(finding(figure, cells.0, cells.1, cells.2, "more work: " + verdict)) }
-        if ratio < -threshold { return .improvement(finding(figure, cells.0, cells.1, cells.2, "less work: " + verdict)) }
+        if ratio < -threshold {
+            return .improvement(finding(figure, cells.0, cells.1, cells.2, "less work: " + verdict))
+        }
         let near = abs(ratio) > Comparison.Options.nearMissShare * threshold
         return .unchanged(.nearExact, nearMiss: near ? finding(figure, cells.0, cells.1, cells.2, verdict) : nil)
     }
@@ -165,8 +195,10 @@ struct Judge {
     /// A move past half the threshold either way is a near miss, with its p. Across machines the
     /// figure is only reported.
     private func noisy(_ n: Comparison.NoisyFigure) -> Outcome? {
-        let figure = n.figure, higherIsBetter = n.higherIsBetter
-        let b = numbers(baseline, figure), a = numbers(current, figure)
+        let figure = n.figure
+        let higherIsBetter = n.higherIsBetter
+        let b = numbers(baseline, figure)
+        let a = numbers(current, figure)
         guard let before = Statistics(b), let now = Statistics(a), before.median > 0 else { return nil }
         let ratio = now.median / before.median - 1
         let threshold = noisyThreshold(figure, n.threshold)
@@ -178,18 +210,24 @@ struct Judge {
         let word = worse > 0 ? (higherIsBetter ? "slower" : "bigger") : (higherIsBetter ? "faster" : "smaller")
         let test = String(format: "Mann-Whitney p = %.3f, %d vs %d repetitions", p, b.count, a.count)
         if crossMachine {
-            return .reported(finding(figure, cells.0, cells.1, cells.2, "\(word) (\(test)); across machines: not judged"))
+            return .reported(
+                finding(figure, cells.0, cells.1, cells.2, "\(word) (\(test)); across machines: not judged"))
         }
         if worse > threshold && pWorse < options.alpha {
-            return .regression(finding(figure, cells.0, cells.1, cells.2,
-                                       String(format: "%@ past ±%.1f %% (%@ < %.2f)", word, threshold * 100, test, options.alpha)))
+            return .regression(
+                finding(
+                    figure, cells.0, cells.1, cells.2,
+                    String(format: "%@ past ±%.1f %% (%@ < %.2f)", word, threshold * 100, test, options.alpha)))
         }
         if -worse > threshold && pBetter < options.alpha {
             return .improvement(finding(figure, cells.0, cells.1, cells.2, "\(word) (\(test))"))
         }
-        guard abs(ratio) > Comparison.Options.nearMissShare * threshold else { return .unchanged(.noisy, nearMiss: nil) }
+        guard abs(ratio) > Comparison.Options.nearMissShare * threshold else {
+            return .unchanged(.noisy, nearMiss: nil)
+        }
         let limit = String(format: "±%.1f %%", threshold * 100)
-        let why = abs(ratio) > threshold ? "past the \(limit) threshold but not significant" : "within the \(limit) threshold"
+        let why =
+            abs(ratio) > threshold ? "past the \(limit) threshold but not significant" : "within the \(limit) threshold"
         return .unchanged(.noisy, nearMiss: finding(figure, cells.0, cells.1, cells.2, "\(word), \(why) (\(test))"))
     }
 
@@ -206,20 +244,26 @@ struct Judge {
         guard !crossMachine else { return [] }
         return noisyFigures.compactMap { noisy in
             let figure = noisy.figure
-            let b = numbers(baseline, figure), n = numbers(current, figure).count
+            let b = numbers(baseline, figure)
+            let n = numbers(current, figure).count
             guard let before = Statistics(b), before.median > 0, n > 0 else { return nil }
             let threshold = noisyThreshold(figure, noisy.threshold)
-            let change = Power.smallestFlaggedChange(baseline: before.sorted, currentCount: n, threshold: threshold,
-                                                     alpha: options.alpha, worseIsLower: noisy.higherIsBetter)
-            return Comparison.Detectable(configuration: label, figure: figure, change: change, baselineRepetitions: b.count,
-                                         currentRepetitions: n, spread: (before.max - before.min) / before.median)
+            let change = Power.smallestFlaggedChange(
+                baseline: before.sorted, currentCount: n, threshold: threshold,
+                alpha: options.alpha, worseIsLower: noisy.higherIsBetter)
+            return Comparison.Detectable(
+                configuration: label, figure: figure, change: change, baselineRepetitions: b.count,
+                currentRepetitions: n, spread: (before.max - before.min) / before.median)
         }
     }
 
     // MARK: Findings
 
-    private func finding(_ figure: String, _ before: String, _ now: String, _ change: String, _ verdict: String) -> Comparison.Finding {
-        var f = Comparison.Finding(configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
+    private func finding(_ figure: String, _ before: String, _ now: String, _ change: String, _ verdict: String)
+        -> Comparison.Finding
+    {
+        var f = Comparison.Finding(
+            configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
         f.parameters = Dictionary(uniqueKeysWithValues: zip(Comparison.keyColumns, key))
         return f
     }
@@ -252,13 +296,16 @@ enum Power {
     /// The smallest change (0.005 steps, up to 1) that a current sample of `currentCount`
     /// repetitions with the baseline's spread (its quantiles) would need to be flagged: past
     /// `threshold` and significant at `alpha`. Nil when none up to 100 % would be.
-    static func smallestFlaggedChange(baseline sorted: [Double], currentCount n: Int, threshold: Double, alpha: Double,
-                                      worseIsLower: Bool) -> Double? {
+    static func smallestFlaggedChange(
+        baseline sorted: [Double], currentCount n: Int, threshold: Double, alpha: Double,
+        worseIsLower: Bool
+    ) -> Double? {
         // The current sample has the baseline's distribution and range: its quantiles from the
         // least to the greatest (the median for one repetition).
         let shape = (0..<n).map { i -> Double in
             let position = (n == 1 ? 0.5 : Double(i) / Double(n - 1)) * Double(sorted.count - 1)
-            let low = Int(position), high = min(sorted.count - 1, low + 1)
+            let low = Int(position)
+            let high = min(sorted.count - 1, low + 1)
             return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
         }
         for step in 1...200 {

@@ -108,27 +108,44 @@ package struct PairedComparison: Sendable {
             let mine = pairs[key] ?? []
             guard !mine.isEmpty else {
                 let s = seen[key]!
-                unpaired.append((label, !s.base ? Self.newOnly : !s.new ? "measured by the base only"
-                                    : "no pair where both repetitions were ok"))
+                unpaired.append(
+                    (
+                        label,
+                        !s.base
+                            ? Self.newOnly
+                            : !s.new
+                                ? "measured by the base only"
+                                : "no pair where both repetitions were ok"
+                    ))
                 continue
             }
             // Time per record: the ratio of rates, inverted, so that positive is slower.
-            logRatios.append((label, key.strategy, .time, mine.map { log($0.base.measurement.rowsPerSecond! / $0.new.measurement.rowsPerSecond!) }))
-            let cpu = mine.compactMap { pair in Self.cpuPerRecord(pair.new).flatMap { n in Self.cpuPerRecord(pair.base).map { log(n / $0) } } }
+            logRatios.append(
+                (
+                    label, key.strategy, .time,
+                    mine.map { log($0.base.measurement.rowsPerSecond! / $0.new.measurement.rowsPerSecond!) }
+                ))
+            let cpu = mine.compactMap { pair in
+                Self.cpuPerRecord(pair.new).flatMap { n in Self.cpuPerRecord(pair.base).map { log(n / $0) } }
+            }
             if cpu.count == mine.count { logRatios.append((label, key.strategy, .cpu, cpu)) }
             work += Self.workChanges(label, mine)
         }
         // A strategy with several configurations is also judged pooled, per measure.
-        let pooled = logRatios.map { [$0.strategy, $0.measure.rawValue] }.uniqued().compactMap { k -> (String, Measure, [[Double]])? in
+        let pooled = logRatios.map { [$0.strategy, $0.measure.rawValue] }.uniqued().compactMap {
+            k -> (String, Measure, [[Double]])? in
             let mine = logRatios.filter { [$0.strategy, $0.measure.rawValue] == k }
             return mine.count > 1 ? (k[0], mine[0].measure, mine.map(\.d)) : nil
         }
         let level = options.alpha / Double(max(1, logRatios.count + pooled.count))
         testLevel = level
-        configurations = logRatios.map { Self.judge($0.label, $0.strategy, $0.measure, $0.d, level: level, threshold: options.threshold) }
+        configurations = logRatios.map {
+            Self.judge($0.label, $0.strategy, $0.measure, $0.d, level: level, threshold: options.threshold)
+        }
         strategies = pooled.map { s, measure, d in
-            Self.judge(s + " (pooled over \(d.count) configurations)", s, measure, d.flatMap { $0 }, level: level,
-                       threshold: options.threshold)
+            Self.judge(
+                s + " (pooled over \(d.count) configurations)", s, measure, d.flatMap { $0 }, level: level,
+                threshold: options.threshold)
         }
         workChanges = work
         self.unpaired = unpaired
@@ -136,20 +153,27 @@ package struct PairedComparison: Sendable {
 
     /// Each configuration's pairs, round by round (both repetitions ok, both with a rate), in the
     /// order configurations first appear, and on which side each was seen.
-    private static func pairs(base: [[ResultRow]], new: [[ResultRow]]) -> (order: [ParameterValues],
-        pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]], seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)]) {
+    private static func pairs(base: [[ResultRow]], new: [[ResultRow]]) -> (
+        order: [ParameterValues],
+        pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]],
+        seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)]
+    ) {
         var order: [ParameterValues] = []
         var pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]] = [:]
         var seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)] = [:]
         for (b, n) in zip(base, new) {
             let newByKey = Dictionary(n.map { ($0.parameters, $0) }, uniquingKeysWith: { a, _ in a })
             for row in b {
-                if seen[row.parameters] == nil { order.append(row.parameters); seen[row.parameters] = (false, false, false) }
+                if seen[row.parameters] == nil {
+                    order.append(row.parameters)
+                    seen[row.parameters] = (false, false, false)
+                }
                 seen[row.parameters]!.base = true
                 guard let other = newByKey[row.parameters] else { continue }
                 seen[row.parameters]!.new = true
                 guard row.measurement.status == .ok, other.measurement.status == .ok,
-                      row.measurement.rowsPerSecond != nil, other.measurement.rowsPerSecond != nil else {
+                    row.measurement.rowsPerSecond != nil, other.measurement.rowsPerSecond != nil
+                else {
                     seen[row.parameters]!.failed = true
                     continue
                 }
@@ -167,7 +191,9 @@ package struct PairedComparison: Sendable {
     /// configurations (`context-reset rows=100000`), as the summaries name them.
     static func label(_ key: ParameterValues, among all: [ParameterValues]) -> String {
         let same = all.filter { $0.strategy == key.strategy }
-        let varying = ResultRow.parameterColumns.filter { c in c != "strategy" && c != "unique_keys" && Set(same.map { $0[c] }).count > 1 }
+        let varying = ResultRow.parameterColumns.filter { c in
+            c != "strategy" && c != "unique_keys" && Set(same.map { $0[c] }).count > 1
+        }
         let words = varying.compactMap { c in key[c].isEmpty ? nil : "\(c)=\(key[c])" }
         return ([key.strategy] + words).joined(separator: " ")
     }
@@ -176,23 +202,34 @@ package struct PairedComparison: Sendable {
     static func cpuPerRecord(_ row: ResultRow) -> Double? {
         let m = row.measurement
         guard let user = m.cpuUserSeconds, let system = m.cpuSystemSeconds, let rows = m.rowsDone, rows > 0,
-              user + system > 0 else { return nil }
+            user + system > 0
+        else { return nil }
         return (user + system) / Double(rows)
     }
 
-    static func judge(_ name: String, _ strategy: String, _ measure: Measure, _ d: [Double], level: Double,
-                      threshold: Double) -> Judged {
+    static func judge(
+        _ name: String, _ strategy: String, _ measure: Measure, _ d: [Double], level: Double,
+        threshold: Double
+    ) -> Judged {
         let sorted = d.sorted()
         let median = Statistics.median(ofSorted: sorted)
         let change = exp(median) - 1
-        let interval: ClosedRange<Double>? = sorted.count >= Statistics.minimumForInterval
-            ? { let i = Bootstrap.medianInterval(sorted); return (exp(i.lowerBound) - 1)...(exp(i.upperBound) - 1) }() : nil
+        let interval: ClosedRange<Double>? =
+            sorted.count >= Statistics.minimumForInterval
+            ? {
+                let i = Bootstrap.medianInterval(sorted)
+                return (exp(i.lowerBound) - 1)...(exp(i.upperBound) - 1)
+            }() : nil
         let pSlower = Wilcoxon.pGreater(d)
         let pFaster = Wilcoxon.pGreater(d.map { -$0 })
-        let verdict: Verdict = pSlower < level && change >= threshold ? .slower
+        let verdict: Verdict =
+            pSlower < level && change >= threshold
+            ? .slower
             : pFaster < level && -change >= threshold ? .faster : .unchanged
-        return Judged(name: name, strategy: strategy, measure: measure, pairs: d.count, change: change, interval: interval, pSlower: pSlower,
-                      pFaster: pFaster, smallestVisible: smallestVisible(d, level: level, threshold: threshold), verdict: verdict)
+        return Judged(
+            name: name, strategy: strategy, measure: measure, pairs: d.count, change: change, interval: interval,
+            pSlower: pSlower,
+            pFaster: pFaster, smallestVisible: smallestVisible(d, level: level, threshold: threshold), verdict: verdict)
     }
 
     /// The smallest slowdown, in steps of half a percent, that these pairs would flag 9 times in
@@ -211,10 +248,15 @@ package struct PairedComparison: Sendable {
         let bandwidth = 1.06 * spread * pow(Double(d.count), -0.2)
         var random = SplitMix64(seed: 46)
         func normal() -> Double {
-            let (u, v) = (Double(random.next() >> 11 | 1) / 9_007_199_254_740_992, Double(random.next() >> 11) / 9_007_199_254_740_992)
+            let (u, v) = (
+                Double(random.next() >> 11 | 1) / 9_007_199_254_740_992,
+                Double(random.next() >> 11) / 9_007_199_254_740_992
+            )
             return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
         }
-        let samples = (0..<100).map { _ in (0..<centred.count).map { _ in centred[random.next(below: centred.count)] + bandwidth * normal() } }
+        let samples = (0..<100).map { _ in
+            (0..<centred.count).map { _ in centred[random.next(below: centred.count)] + bandwidth * normal() }
+        }
         func seen(_ step: Int) -> Bool {
             let shift = log(1 + Double(step) * 0.005)
             let flagged = samples.filter { sample in Wilcoxon.pGreater(sample.map { $0 + shift }) < level }.count
@@ -235,11 +277,12 @@ package struct PairedComparison: Sendable {
     static func workChanges(_ label: String, _ pairs: [(base: ResultRow, new: ResultRow)]) -> [WorkChange] {
         // Racing threads (writers, a history consumer's drains) move these counts run to run.
         guard let first = pairs.first, first.base.parameters.writers == 1,
-              first.base.measurement.strategy?.historyLagP50Milliseconds == nil,
-              first.new.measurement.strategy?.historyLagP50Milliseconds == nil
+            first.base.measurement.strategy?.historyLagP50Milliseconds == nil,
+            first.new.measurement.strategy?.historyLagP50Milliseconds == nil
         else { return [] }
         let figures: [(String, (RunMeasurement) -> Int?)] = [
-            ("sql_statements", { $0.sql?.total }), ("sql_selects", { $0.sql?.select }), ("transactions", { $0.sql?.commits }),
+            ("sql_statements", { $0.sql?.total }), ("sql_selects", { $0.sql?.select }),
+            ("transactions", { $0.sql?.commits }),
             ("saves", { $0.strategy?.saves }), ("store_rows", { $0.verification?.storeRows }),
             ("duplicates", { $0.verification?.duplicates }), ("lost", { $0.verification?.lost }),
         ]

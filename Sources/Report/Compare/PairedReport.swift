@@ -31,17 +31,23 @@ package enum PairedReport {
         } else if regressions.isEmpty, let why = context.unjudged {
             text += "not judged: \(why)\n\n"
         } else if regressions.isEmpty {
-            text += "no slowdown in \(count) configuration\(count == 1 ? "" : "s") (wall time and CPU time)"
+            text +=
+                "no slowdown in \(count) configuration\(count == 1 ? "" : "s") (wall time and CPU time)"
                 + (faster.isEmpty ? "" : "; \(faster.count) measure\(faster.count == 1 ? "" : "s") faster") + "\n\n"
         } else {
             text += slowdowns(regressions) + "\n\n"
         }
-        text += "\(context.new) against \(context.base), built and run on this machine in one job: \(context.rounds) rounds, each "
+        text +=
+            "\(context.new) against \(context.base), built and run on this machine in one job: \(context.rounds) rounds, each "
             + "running every configuration once per side, back to back, the order alternating (ABBA). "
-            + String(format: "Wall time and CPU time per record are each judged; a finding needs p < %.2g (%.2g over %d tests) "
-                     + "and a change of at least %.0f %%.",
-                     c.testLevel, c.options.alpha, c.configurations.count + c.strategies.count, c.options.threshold * 100)
-        if let load = context.load { text += String(format: " Load average %.2f before, %.2f after.", load.before, load.after) }
+            + String(
+                format:
+                    "Wall time and CPU time per record are each judged; a finding needs p < %.2g (%.2g over %d tests) "
+                    + "and a change of at least %.0f %%.",
+                c.testLevel, c.options.alpha, c.configurations.count + c.strategies.count, c.options.threshold * 100)
+        if let load = context.load {
+            text += String(format: " Load average %.2f before, %.2f after.", load.before, load.after)
+        }
         if context.seconds > 0 { text += " Took \(Format.duration(context.seconds))." }
         if !context.machine.isEmpty { text += " \(context.machine)." }
         text += "\n\n"
@@ -53,7 +59,8 @@ package enum PairedReport {
         if !c.workChanges.isEmpty {
             text += "### Work that changed (exact figures of the first pair)\n\n"
             for w in c.workChanges {
-                text += "- \(w.configuration): \(w.figure) \(Format.thousands(w.base)) → \(Format.thousands(w.new)) "
+                text +=
+                    "- \(w.configuration): \(w.figure) \(Format.thousands(w.base)) → \(Format.thousands(w.new)) "
                     + "(\(w.new >= w.base ? "+" : "")\(Format.thousands(w.new - w.base)))\n"
             }
             text += "\n"
@@ -66,11 +73,12 @@ package enum PairedReport {
     /// change (a probe of issue 58 read a CPU-only change as two slowdowns).
     private static func slowdowns(_ regressions: [PairedComparison.Judged]) -> String {
         let names = regressions.map(\.name).uniqued()
-        return "\(names.count) configuration\(names.count == 1 ? "" : "s") slower: " + names.map { name in
-            let measures = regressions.filter { $0.name == name }
-                .map { "\($0.measure.rawValue) \(percent($0.change)), p = \(p($0.pSlower))" }
-            return "\(name) (" + measures.joined(separator: "; ") + ")"
-        }.joined(separator: "; ")
+        return "\(names.count) configuration\(names.count == 1 ? "" : "s") slower: "
+            + names.map { name in
+                let measures = regressions.filter { $0.name == name }
+                    .map { "\($0.measure.rawValue) \(percent($0.change)), p = \(p($0.pSlower))" }
+                return "\(name) (" + measures.joined(separator: "; ") + ")"
+            }.joined(separator: "; ")
     }
 
     /// "What it can see": the smallest slowdown the pairs could have been flagged at, and the
@@ -81,26 +89,30 @@ package enum PairedReport {
         // One per configuration: its wall and CPU time are two measures, blind together.
         let blind = c.configurations.filter { $0.smallestVisible == nil }.map(\.name).uniqued()
         if !visible.isEmpty {
-            text += String(format: "**What it can see:** the smallest slowdown these pairs would flag 9 times in 10 is %.1f %% "
-                           + "(median over configurations and measures; %.1f … %.1f %%; each in the table).",
-                           visible[visible.count / 2] * 100, visible.first! * 100, visible.last! * 100)
+            text += String(
+                format: "**What it can see:** the smallest slowdown these pairs would flag 9 times in 10 is %.1f %% "
+                    + "(median over configurations and measures; %.1f … %.1f %%; each in the table).",
+                visible[visible.count / 2] * 100, visible.first! * 100, visible.last! * 100)
         } else if !c.configurations.isEmpty {
             text += "**What it can see:** nothing under 100 %."
         }
         if !blind.isEmpty {
             let needed = c.pairsNeeded
-            text += " \(blind.count) configuration\(blind.count == 1 ? "" : "s") cannot be flagged at all: with n pairs the test's "
+            text +=
+                " \(blind.count) configuration\(blind.count == 1 ? "" : "s") cannot be flagged at all: with n pairs the test's "
                 + "smallest p is 1/2ⁿ, and p < \(PairedReport.p(c.testLevel)) takes \(needed) pairs or more (--rounds)."
         }
         return c.configurations.isEmpty ? text : text + "\n\n"
     }
 
     private static func table(_ title: String, _ rows: [PairedComparison.Judged]) -> String {
-        var text = "### \(title)\n\n| | measure | pairs | change (median) | 95 % CI | p slower | p faster | "
+        var text =
+            "### \(title)\n\n| | measure | pairs | change (median) | 95 % CI | p slower | p faster | "
             + "seen 9 in 10 | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n"
         for j in rows {
             let ci = j.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? ""
-            text += "| \(j.name) | \(j.measure.rawValue) | \(j.pairs) | \(percent(j.change)) | \(ci) | \(p(j.pSlower)) | \(p(j.pFaster)) | "
+            text +=
+                "| \(j.name) | \(j.measure.rawValue) | \(j.pairs) | \(percent(j.change)) | \(ci) | \(p(j.pSlower)) | \(p(j.pFaster)) | "
                 + "\(j.smallestVisible.map { String(format: "%.1f %%", $0 * 100) } ?? "> 100 %") | \(j.verdict.rawValue) |\n"
         }
         return text + "\n"

@@ -23,7 +23,8 @@ package struct BreakEven: Sendable, Equatable {
     /// count of objects (rows written before the count), or the first is not the faster.
     static func of(_ first: RunSummary.Configuration, over other: RunSummary.Configuration) -> BreakEven? {
         guard let a = first.rate?.median, let b = other.rate?.median, a > b, b > 0,
-              let objectsA = first.objectsPerRow, let objectsB = other.objectsPerRow else { return nil }
+            let objectsA = first.objectsPerRow, let objectsB = other.objectsPerRow
+        else { return nil }
         let gap = 1 / b - 1 / a   // seconds per record the other is behind
         // Counts within a hundredth of an object per record are the same work: a difference of
         // 0.0002 would otherwise give a figure of milliseconds that means nothing.
@@ -43,9 +44,11 @@ package struct BreakEven: Sendable, Equatable {
     /// "unless a managed object costs at least 3.1 µs more on a device than here (2.0 against 1.0
     /// per record)", or "whatever a managed object costs (it handles 0.0 against 2.0 per record)".
     package var text: String {
-        let counts = String(format: "%@ against %@ objects per record", Self.count(firstObjects), Self.count(otherObjects))
+        let counts = String(
+            format: "%@ against %@ objects per record", Self.count(firstObjects), Self.count(otherObjects))
         guard let microseconds else { return "holds whatever a managed object costs: \(counts)" }
-        return "holds unless a managed object costs at least \(Self.duration(microseconds)) more on a device than here: \(counts)"
+        return
+            "holds unless a managed object costs at least \(Self.duration(microseconds)) more on a device than here: \(counts)"
     }
 
     /// "3.1 µs", "0.42 µs", "85 ns".

@@ -7,7 +7,8 @@ extension RunSummary {
     /// agrees on every value the first sets); each configuration joins every group it agrees
     /// with. In the order the configurations came.
     static func groups(_ configurations: [Configuration], by values: (Configuration) -> [String])
-        -> [(key: [String], members: [Configuration])] {
+        -> [(key: [String], members: [Configuration])]
+    {
         let vectors = configurations.map(values)
         var keys: [[String]] = []
         for v in vectors where !keys.contains(v) { keys.append(v) }

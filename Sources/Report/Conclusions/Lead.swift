@@ -13,7 +13,9 @@ package enum Metric: String, Sendable {
 
     /// The metric `objective` is judged by for `c`: across invocations an import compares
     /// through `vs_limit`; an operation, which has no limit, by its rate paired by round.
-    static func of(_ c: RunSummary.Configuration, _ objective: ConclusionOptions.Objective, throughLimit: Bool) -> Metric {
+    static func of(_ c: RunSummary.Configuration, _ objective: ConclusionOptions.Objective, throughLimit: Bool)
+        -> Metric
+    {
         switch objective {
         case .rate: return throughLimit && c.vsLimit != nil ? .vsLimit : .rate
         case .rss: return .peakRSS
@@ -92,8 +94,9 @@ package struct Lead: Sendable {
                 + "\(Statistics.minimumForInterval) or more)"
         }
         if interval.lowerBound <= 1 {
-            return String(format: "%@ %.2f … %.2f includes 1", sequentialLevel == nil ? "95% CI" : "sequential 95% CI",
-                          interval.lowerBound, interval.upperBound)
+            return String(
+                format: "%@ %.2f … %.2f includes 1", sequentialLevel == nil ? "95% CI" : "sequential 95% CI",
+                interval.lowerBound, interval.upperBound)
         }
         if ratio < 1 + minDifference {
             return String(format: "%.1f %% is below --min-difference %.0f %%", (ratio - 1) * 100, minDifference * 100)
@@ -114,12 +117,15 @@ package struct Lead: Sendable {
     /// "1.86× (95% CI 1.80 … 1.93)"; with `--repeat auto`, "1.86× (sequential 95% CI 1.71 … 2.02)".
     package var text: String {
         let name = sequentialLevel == nil ? "95% CI" : "sequential 95% CI"
-        return String(format: "%.2f×", ratio) + (interval.map { String(format: " (%@ %.2f … %.2f)", name, $0.lowerBound, $0.upperBound) } ?? "")
+        return String(format: "%.2f×", ratio)
+            + (interval.map { String(format: " (%@ %.2f … %.2f)", name, $0.lowerBound, $0.upperBound) } ?? "")
     }
 
     /// The lead of `a` over `b` on `metric`, nil when either lacks it.
-    static func of(_ a: RunSummary.Configuration, over b: RunSummary.Configuration, metric: Metric,
-                   minDifference: Double) -> Lead? {
+    static func of(
+        _ a: RunSummary.Configuration, over b: RunSummary.Configuration, metric: Metric,
+        minDifference: Double
+    ) -> Lead? {
         guard let x = metric.median(a), let y = metric.median(b), x > 0, y > 0 else { return nil }
         let (va, vb) = (metric.values(a), metric.values(b))
         // Oriented so that a ratio above 1 favours `a`.
@@ -130,18 +136,22 @@ package struct Lead: Sendable {
         // interval that decided the stop, valid however it came (decision 0042): a bootstrap
         // read at the stop would claim more than the rounds show.
         if a.ok.allSatisfy(\.isAutoRepeat), b.ok.allSatisfy(\.isAutoRepeat), let s = SequentialRatio(pairs) {
-            return Lead(ratio: s.ratio, interval: s.interval, repetitions: pairs.count, paired: true,
-                        minDifference: minDifference, metric: metric, sequentialLevel: s.level)
+            return Lead(
+                ratio: s.ratio, interval: s.interval, repetitions: pairs.count, paired: true,
+                minDifference: minDifference, metric: metric, sequentialLevel: s.level)
         }
         if metric != .vsLimit || !Set(va.keys).isDisjoint(with: vb.keys) {
-            return Lead(ratio: ratio, interval: Bootstrap.ratioInterval(pairs), repetitions: pairs.count, paired: true,
-                        minDifference: minDifference, metric: metric)
+            return Lead(
+                ratio: ratio, interval: Bootstrap.ratioInterval(pairs), repetitions: pairs.count, paired: true,
+                minDifference: minDifference, metric: metric)
         }
         // vs_limit of different invocations: each is divided by its own round's limit, so the
         // samples compare unpaired.
-        let (sa, sb) = metric.higherIsBetter ? (Array(va.values), Array(vb.values)) : (Array(vb.values), Array(va.values))
-        return Lead(ratio: ratio, interval: Bootstrap.unpairedRatioInterval(sa, sb), repetitions: min(sa.count, sb.count),
-                    paired: false, minDifference: minDifference, metric: metric)
+        let (sa, sb) =
+            metric.higherIsBetter ? (Array(va.values), Array(vb.values)) : (Array(vb.values), Array(va.values))
+        return Lead(
+            ratio: ratio, interval: Bootstrap.unpairedRatioInterval(sa, sb), repetitions: min(sa.count, sb.count),
+            paired: false, minDifference: minDifference, metric: metric)
     }
 }
 
@@ -172,7 +182,8 @@ extension RunSummary {
             return (ranks.sorted, rank)
         }
         var random = SplitMix64(seed: Bootstrap.seed)
-        var stays = 0, counted = 0
+        var stays = 0
+        var counted = 0
         var draws = ranked.map { RankDraws(count: $0.sorted.count) }
         var picks = [Int](repeating: 0, count: rounds.count)
         for _ in 0..<Bootstrap.resamples {
@@ -181,9 +192,14 @@ extension RunSummary {
             var complete = true
             for (i, candidate) in ranked.enumerated() {
                 for round in picks where candidate.rank[round] >= 0 { draws[i].draw(candidate.rank[round]) }
-                guard draws[i].drawn > 0 else { complete = false; break }
+                guard draws[i].drawn > 0 else {
+                    complete = false
+                    break
+                }
                 let median = draws[i].median { candidate.sorted[$0] }
-                if best == nil || (metric.higherIsBetter ? median > best!.value : median < best!.value) { best = (i, median) }
+                if best == nil || (metric.higherIsBetter ? median > best!.value : median < best!.value) {
+                    best = (i, median)
+                }
             }
             guard complete, let best else { continue }
             counted += 1
@@ -206,13 +222,15 @@ final class LeadMemo {
 
     private var leads: [Key: Lead?] = [:]
 
-    func lead(_ a: RunSummary.Configuration, over b: RunSummary.Configuration, metric: Metric, minDifference: Double) -> Lead? {
-        let key = Key(a: a.parameters, b: b.parameters, callgrind: [a.underCallgrind, b.underCallgrind], metric: metric,
-                      minDifference: minDifference)
+    func lead(_ a: RunSummary.Configuration, over b: RunSummary.Configuration, metric: Metric, minDifference: Double)
+        -> Lead?
+    {
+        let key = Key(
+            a: a.parameters, b: b.parameters, callgrind: [a.underCallgrind, b.underCallgrind], metric: metric,
+            minDifference: minDifference)
         if let known = leads[key] { return known }
         let lead = Lead.of(a, over: b, metric: metric, minDifference: minDifference)
         leads[key] = lead
         return lead
     }
 }
-

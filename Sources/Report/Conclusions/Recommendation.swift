@@ -47,8 +47,10 @@ extension RunSummary {
     /// One recommendation per workload, in run order. A workload is a value of every workload
     /// column (a switch's blank read as off), of what the result is (a count is not a list), and
     /// of whether the rows were timed at all (callgrind's are not).
-    static func recommend(_ configurations: [Configuration], unranked: Set<String>, options: ConclusionOptions,
-                          throughLimit: Bool, leads: LeadMemo = LeadMemo()) -> [Recommendation] {
+    static func recommend(
+        _ configurations: [Configuration], unranked: Set<String>, options: ConclusionOptions,
+        throughLimit: Bool, leads: LeadMemo = LeadMemo()
+    ) -> [Recommendation] {
         let candidates = configurations.filter { !unranked.contains($0.strategy) }
         let columns = options.workloadColumns
         var workloads = groups(candidates) { workload(of: $0, options: options) }
@@ -58,17 +60,22 @@ extension RunSummary {
         }
         // A heading names the columns that tell this workload from the run's others (unique keys
         // follow from rows and the duplicate rate).
-        let varying = columns.indices.filter { i in columns[i] != "unique_keys" && Set(workloads.map { $0.key[i] }).count > 1 }
+        let varying = columns.indices.filter { i in
+            columns[i] != "unique_keys" && Set(workloads.map { $0.key[i] }).count > 1
+        }
         return workloads.map { key, members in
             var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(columns[i])=\(key[i])" }
             if members[0].underCallgrind { words.append("under callgrind") }
-            return recommendation(members, workload: words.joined(separator: " "), purpose: options.purposes[members[0].strategy],
-                                  options: options, throughLimit: throughLimit, leads: leads)
+            return recommendation(
+                members, workload: words.joined(separator: " "), purpose: options.purposes[members[0].strategy],
+                options: options, throughLimit: throughLimit, leads: leads)
         }
     }
 
-    private static func recommendation(_ candidates: [Configuration], workload: String, purpose: String?, options: ConclusionOptions,
-                                       throughLimit: Bool, leads memo: LeadMemo) -> Recommendation {
+    private static func recommendation(
+        _ candidates: [Configuration], workload: String, purpose: String?, options: ConclusionOptions,
+        throughLimit: Bool, leads memo: LeadMemo
+    ) -> Recommendation {
         var excluded: [(Configuration, String)] = []
         var eligible: [Configuration] = []
         for c in candidates {
@@ -80,17 +87,25 @@ extension RunSummary {
         }
         let needs = candidates.first.map { options.needs(of: $0) } ?? []
         // One metric for the group: through vs_limit only when every member has it.
-        let metric: Metric? = eligible.isEmpty ? nil
-            : eligible.allSatisfy({ Metric.of($0, options.objective, throughLimit: throughLimit) == .vsLimit }) ? .vsLimit
-            : Metric.of(eligible[0], options.objective, throughLimit: false)
+        let metric: Metric? =
+            eligible.isEmpty
+            ? nil
+            : eligible.allSatisfy({ Metric.of($0, options.objective, throughLimit: throughLimit) == .vsLimit })
+                ? .vsLimit
+                : Metric.of(eligible[0], options.objective, throughLimit: false)
         guard let metric, !eligible.isEmpty else {
-            let why = candidates.isEmpty ? "nothing was measured"
-                : candidates.allSatisfy(\.underCallgrind) ? "every configuration here was counted under callgrind: compare "
-                    + "their instructions with loadgen compare, and time them without --instructions"
-                : noneWhy(excluded.map(\.0), needs: needs, options: options)
-            return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: nil, throughLimit: throughLimit,
-                                  needs: needs, ranked: [], stability: nil, excluded: excluded, none: why,
-                                  names: memberNames(candidates))
+            let why =
+                candidates.isEmpty
+                ? "nothing was measured"
+                : candidates.allSatisfy(\.underCallgrind)
+                    ? "every configuration here was counted under callgrind: compare "
+                        + "their instructions with loadgen compare, and time them without --instructions"
+                    : noneWhy(excluded.map(\.0), needs: needs, options: options)
+            return Recommendation(
+                workload: workload, purpose: purpose, objective: options.objective, metric: nil,
+                throughLimit: throughLimit,
+                needs: needs, ranked: [], stability: nil, excluded: excluded, none: why,
+                names: memberNames(candidates))
         }
         eligible.sort { a, b in
             let (x, y) = (metric.median(a)!, metric.median(b)!)
@@ -99,21 +114,28 @@ extension RunSummary {
         let ranked = eligible.enumerated().map { i, c in
             (c, i == 0 ? nil : memo.lead(eligible[0], over: c, metric: metric, minDifference: options.minDifference))
         }
-        return Recommendation(workload: workload, purpose: purpose, objective: options.objective, metric: metric, throughLimit: throughLimit,
-                              needs: needs, ranked: ranked, stability: stability(eligible, metric: metric), excluded: excluded,
-                              none: nil, names: memberNames(candidates))
+        return Recommendation(
+            workload: workload, purpose: purpose, objective: options.objective, metric: metric,
+            throughLimit: throughLimit,
+            needs: needs, ranked: ranked, stability: stability(eligible, metric: metric), excluded: excluded,
+            none: nil, names: memberNames(candidates))
     }
 
     /// Why nothing may be recommended, in the words of what stopped them: a store that fell
     /// short, a limit the team set (`--max-rss`, `--max-latency`) that every good store broke, or both.
-    private static func noneWhy(_ excluded: [Configuration], needs: Set<Requirement>, options: ConclusionOptions) -> String {
+    private static func noneWhy(_ excluded: [Configuration], needs: Set<Requirement>, options: ConclusionOptions)
+        -> String
+    {
         var limits: [String] = []
         if let rss = options.maxRSSBytes { limits.append("--max-rss \(Format.bytes(rss))") }
-        if let latency = options.maxLatencyMilliseconds { limits.append(String(format: "--max-latency %g ms", latency)) }
+        if let latency = options.maxLatencyMilliseconds {
+            limits.append(String(format: "--max-latency %g ms", latency))
+        }
         let delivered = "delivered \(Requirement.describe(needs))"
         let sound = excluded.filter { $0.verdict.isOK && !$0.underCallgrind }
         if sound.count == excluded.count, !limits.isEmpty {
-            return "every configuration \(delivered), and none stayed within \(limits.joined(separator: " and ")): the excluded lines say by how much"
+            return
+                "every configuration \(delivered), and none stayed within \(limits.joined(separator: " and ")): the excluded lines say by how much"
         }
         if !sound.isEmpty, !limits.isEmpty {
             return "no configuration both \(delivered) and stayed within \(limits.joined(separator: " and "))"
@@ -140,13 +162,20 @@ extension RunSummary {
     static func overCap(_ c: Configuration, options: ConclusionOptions) -> (flag: String, why: String)? {
         let rss = c.peakRSS?.median ?? 0
         if let limit = options.maxRSSBytes, rss > Double(limit) {
-            return ("over --max-rss", "peak RSS \(Format.bytes(Int(rss))) (median) is above --max-rss \(Format.bytes(limit)) "
-                    + "(\(Format.grouped(limit)) bytes)" + Self.margin(c.peakRSS, under: Double(limit)) { Format.bytes(Int($0)) })
+            return (
+                "over --max-rss",
+                "peak RSS \(Format.bytes(Int(rss))) (median) is above --max-rss \(Format.bytes(limit)) "
+                    + "(\(Format.grouped(limit)) bytes)"
+                    + Self.margin(c.peakRSS, under: Double(limit)) { Format.bytes(Int($0)) }
+            )
         }
         let p99 = c.latencyP99?.median ?? 0
         if let limit = options.maxLatencyMilliseconds, p99 > limit {
-            return ("over --max-latency", String(format: "p99 latency %.1f ms (median) is above --max-latency %.1f ms", p99, limit)
-                    + Self.margin(c.latencyP99, under: limit) { String(format: "%.1f ms", $0) })
+            return (
+                "over --max-latency",
+                String(format: "p99 latency %.1f ms (median) is above --max-latency %.1f ms", p99, limit)
+                    + Self.margin(c.latencyP99, under: limit) { String(format: "%.1f ms", $0) }
+            )
         }
         return nil
     }

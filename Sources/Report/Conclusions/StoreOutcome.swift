@@ -125,16 +125,19 @@ package struct StoreOutcome: Sendable, Equatable {
         case .unique:
             let related = "\(parentDuplicates) duplicated related object\(parentDuplicates == 1 ? "" : "s")"
             guard duplicates > 0 else { return "keeps \(related)" }
-            return "keeps \(duplicates) duplicated key\(duplicates == 1 ? "" : "s")" + (parentDuplicates > 0 ? " and \(related)" : "")
+            return "keeps \(duplicates) duplicated key\(duplicates == 1 ? "" : "s")"
+                + (parentDuplicates > 0 ? " and \(related)" : "")
         case .links:
-            return badLinks >= storeRows ? "relates none of its \(storeRows) records to its parent"
+            return badLinks >= storeRows
+                ? "relates none of its \(storeRows) records to its parent"
                 : "leaves \(badLinks) of \(storeRows) records without their parent"
         case .screen:
             return "its screen (--view-context) misses \(screenMisses ?? 0) of \(storeRows) rows"
         case .objects:
             return "returns values (dictionaries), not managed objects"
         case .current:
-            return "leaves \(stale) row\(stale == 1 ? "" : "s") with an older copy's values than the key's last (the update lost)"
+            return
+                "leaves \(stale) row\(stale == 1 ? "" : "s") with an older copy's values than the key's last (the update lost)"
         }
     }
 }

@@ -34,7 +34,8 @@ package struct Verdict: Sendable, Equatable {
         let failed = c.rows.filter { $0.measurement.status != .ok }
         if !failed.isEmpty {
             let first = failed[0].measurement.error.map { ": \($0)" } ?? ""
-            reasons.append("\(failed.count) of \(c.rows.count) repetitions \(failed[0].measurement.status.rawValue)\(first)")
+            reasons.append(
+                "\(failed.count) of \(c.rows.count) repetitions \(failed[0].measurement.status.rawValue)\(first)")
         }
         let bug = options.bugs[c.strategy]
         if let bug {
@@ -49,7 +50,8 @@ package struct Verdict: Sendable, Equatable {
             reasons.append((c.outcome ?? .unverified).shortfall(requirement))
             if let fix = options.fixes[c.strategy]?[requirement], !fixes.contains(fix) { fixes.append(fix) }
         }
-        return Verdict(reasons: reasons, fix: fixes.isEmpty ? nil : fixes.joined(separator: "; "), needs: needs,
-                       missing: missing, failed: failed.count, isBug: bug != nil)
+        return Verdict(
+            reasons: reasons, fix: fixes.isEmpty ? nil : fixes.joined(separator: "; "), needs: needs,
+            missing: missing, failed: failed.count, isBug: bug != nil)
     }
 }

@@ -11,7 +11,8 @@ package enum BacklogTrend {
     package static func keptUp(_ waiting: [Int]) -> Bool {
         guard waiting.count >= 3 else { return (waiting.max() ?? 0) <= 2 }
         let third = waiting.count / 3
-        let first = mean(waiting.prefix(third)), last = mean(waiting.suffix(third))
+        let first = mean(waiting.prefix(third))
+        let last = mean(waiting.suffix(third))
         return last <= max(2 * first, first + 2)
     }
 

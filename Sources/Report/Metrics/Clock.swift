@@ -23,8 +23,9 @@ package struct CPUTime: Sendable, Equatable {
 
     package static func now() -> CPUTime {
         let usage = Host.processUsage()
-        return CPUTime(user: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
-                       system: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
+        return CPUTime(
+            user: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            system: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
     }
 
     package static func - (a: CPUTime, b: CPUTime) -> CPUTime {

@@ -5,8 +5,8 @@
 /// without memory showing in the run's own figures. Not thread-safe: one per thread, then `merge`.
 package struct LatencyHistogram: Sendable, Equatable {
     static let subBits = 6
-    static let subCount = 1 << subBits          // buckets per power of two
-    static let maxExponent = 40                  // up to ~2^46 µs, beyond any run
+    static let subCount = 1 << subBits   // buckets per power of two
+    static let maxExponent = 40   // up to ~2^46 µs, beyond any run
     private var buckets: [Int]
     package private(set) var count = 0
     package private(set) var maxMicroseconds: UInt64 = 0
@@ -29,10 +29,10 @@ package struct LatencyHistogram: Sendable, Equatable {
     @inline(__always)
     static func bucket(for us: UInt64) -> Int {
         if us < UInt64(2 * subCount) { return Int(us) }
-        let bits = 64 - us.leadingZeroBitCount           // ≥ subBits + 2
+        let bits = 64 - us.leadingZeroBitCount   // ≥ subBits + 2
         let shift = bits - subBits - 1
         let exponent = min(shift, maxExponent)
-        let mantissa = Int(us >> UInt64(shift)) - subCount // 0..<subCount
+        let mantissa = Int(us >> UInt64(shift)) - subCount   // 0..<subCount
         return (exponent + 1) * subCount + min(mantissa, subCount - 1)
     }
 
@@ -61,7 +61,8 @@ package struct LatencyHistogram: Sendable, Equatable {
         for (i, n) in buckets.enumerated() where n > 0 {
             seen += n
             if seen >= rank {
-                let low = Self.lowerBound(of: i), high = Self.lowerBound(of: i + 1)
+                let low = Self.lowerBound(of: i)
+                let high = Self.lowerBound(of: i + 1)
                 let mid = Double(low) + Double(high - low) / 2
                 return min(mid, Double(maxMicroseconds)) / 1000
             }

@@ -30,8 +30,10 @@ package final class Sampler: Sendable {
     ///   - intervalMilliseconds: time between samples.
     ///   - timeline: where samples go, when `--timeline` asked for them.
     ///   - display: the progress bar or lines on stderr, when shown.
-    package init(intervalMilliseconds: UInt32 = 10, progress: ProgressCounter, timeline: TimelineWriter?,
-                display: ProgressDisplay?, startedAt: UInt64) {
+    package init(
+        intervalMilliseconds: UInt32 = 10, progress: ProgressCounter, timeline: TimelineWriter?,
+        display: ProgressDisplay?, startedAt: UInt64
+    ) {
         self.interval = intervalMilliseconds * 1000
         self.progress = progress
         self.timeline = timeline

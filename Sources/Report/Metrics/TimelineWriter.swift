@@ -24,7 +24,8 @@ package final class TimelineWriter: Sendable {
     /// (the parent adds it once per timeline file).
     package init(path: String, runID: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
         self.runID = runID

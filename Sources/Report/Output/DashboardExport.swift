@@ -20,7 +20,9 @@ struct TrackedFigures {
     init(_ c: RunSummary.Configuration, defaults: [String: String]) {
         benchmark = Self.name(c, defaults: defaults)
         figures = ResultRow.columns.compactMap { column in
-            guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.name)) else { return nil }
+            guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.name)) else {
+                return nil
+            }
             guard let stats = c.statistics(of: column) else { return nil }
             return Figure(column: column.name, metric: metric, value: stats.median, low: stats.min, high: stats.max)
         }
@@ -34,7 +36,9 @@ struct TrackedFigures {
     static func name(_ c: RunSummary.Configuration, defaults: [String: String]) -> String {
         let words = ResultRow.parameterColumns.compactMap { column -> String? in
             let value = c.parameters[column]
-            guard column != "strategy", column != "unique_keys", !value.isEmpty, value != defaults[column] else { return nil }
+            guard column != "strategy", column != "unique_keys", !value.isEmpty, value != defaults[column] else {
+                return nil
+            }
             return "\(column)=\(value)"
         }
         return ([c.strategy] + words).joined(separator: " ") + (c.underCallgrind ? " [callgrind]" : "")
@@ -46,7 +50,8 @@ struct TrackedFigures {
         let tracked = summary.configurations.map { TrackedFigures($0, defaults: summary.options.parameterDefaults) }
             .filter { !$0.figures.isEmpty }
         guard !tracked.isEmpty else {
-            throw NothingToExport(why: "no configuration has a tracked figure (every repetition failed, or none was ok)")
+            throw NothingToExport(
+                why: "no configuration has a tracked figure (every repetition failed, or none was ok)")
         }
         return tracked
     }
@@ -65,14 +70,18 @@ package struct NothingToExport: Error, Sendable {
 package struct BencherExporter: Exporter {
     package init() {}
     package var format: String { "bmf" }
-    package var about: String { "Bencher's metric format (BMF JSON): each configuration's tracked figures, median and range" }
+    package var about: String {
+        "Bencher's metric format (BMF JSON): each configuration's tracked figures, median and range"
+    }
 
     package func render(_ summary: RunSummary) throws -> String {
         var document: [String: Any] = [:]
         for tracked in try TrackedFigures.of(summary) {
             var measures: [String: Any] = [:]
             for f in tracked.figures {
-                measures[TrackedFigures.slug(f.column)] = ["value": f.value, "lower_value": f.low, "upper_value": f.high]
+                measures[TrackedFigures.slug(f.column)] = [
+                    "value": f.value, "lower_value": f.low, "upper_value": f.high,
+                ]
             }
             document[tracked.benchmark] = measures
         }
@@ -101,8 +110,10 @@ package struct GitHubBenchmarkExporter: Exporter {
         var entries: [[String: Any]] = []
         for tracked in try TrackedFigures.of(summary) {
             for f in tracked.figures where f.metric.better == better {
-                entries.append(["name": "\(tracked.benchmark) · \(f.column)", "unit": f.metric.unit, "value": f.value,
-                                "range": "\(Format.plain(f.low))…\(Format.plain(f.high))", "extra": ExportMark.author])
+                entries.append([
+                    "name": "\(tracked.benchmark) · \(f.column)", "unit": f.metric.unit, "value": f.value,
+                    "range": "\(Format.plain(f.low))…\(Format.plain(f.high))", "extra": ExportMark.author,
+                ])
             }
         }
         let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])

@@ -4,13 +4,17 @@ import Foundation
 /// null), and a summary object per configuration.
 package enum JSONExport {
     package static func render(_ summary: RunSummary) throws -> String {
-        let repetitions = summary.rows.map { row in Dictionary(uniqueKeysWithValues: zip(ResultRow.header, row.fields).map { ($0, typed($1, column: $0)) }) }
+        let repetitions = summary.rows.map { row in
+            Dictionary(uniqueKeysWithValues: zip(ResultRow.header, row.fields).map { ($0, typed($1, column: $0)) })
+        }
         let header = SummaryCSV.header(summary)
         let configurations = SummaryCSV.rows(summary).map { fields in
             Dictionary(uniqueKeysWithValues: zip(header, fields).map { ($0, typed($1, column: $0)) })
         }
-        let document: [String: Any] = ["generator": ExportMark.author, "repetitions": repetitions, "summary": configurations,
-                                       "recommendations": summary.recommendations.map(recommendation)]
+        let document: [String: Any] = [
+            "generator": ExportMark.author, "repetitions": repetitions, "summary": configurations,
+            "recommendations": summary.recommendations.map(recommendation),
+        ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
@@ -19,11 +23,15 @@ package enum JSONExport {
     /// repetitions tell it apart from every other), every configuration that may be recommended
     /// with its lead behind the first, how stable the first is, and those excluded with why.
     static func recommendation(_ r: Recommendation) -> [String: Any] {
-        func named(_ c: RunSummary.Configuration) -> [String: Any] { ["strategy": c.strategy, "config": c.label, "name": r.name(c)] }
-        var object: [String: Any] = ["workload": r.workload, "objective": r.objective.rawValue, "through_vs_limit": r.metric == .vsLimit,
-                                     "metric": r.metric?.rawValue ?? NSNull(), "needs": r.needs.sorted().map(\.rawValue),
-                                     "order": r.ranked.isEmpty ? "none" : r.orderUnknown ? "unknown" : r.winner != nil ? "winner" : "tied",
-                                     "stability": r.stability ?? NSNull()]
+        func named(_ c: RunSummary.Configuration) -> [String: Any] {
+            ["strategy": c.strategy, "config": c.label, "name": r.name(c)]
+        }
+        var object: [String: Any] = [
+            "workload": r.workload, "objective": r.objective.rawValue, "through_vs_limit": r.metric == .vsLimit,
+            "metric": r.metric?.rawValue ?? NSNull(), "needs": r.needs.sorted().map(\.rawValue),
+            "order": r.ranked.isEmpty ? "none" : r.orderUnknown ? "unknown" : r.winner != nil ? "winner" : "tied",
+            "stability": r.stability ?? NSNull(),
+        ]
         object["best"] = r.winner.map { named($0) } ?? NSNull()
         if let none = r.none { object["why_none"] = none }
         object["leaders"] = r.ranked.isEmpty ? [] : r.leaders.map(named)
@@ -39,7 +47,8 @@ package enum JSONExport {
             }
             return o
         }
-        let evens = Dictionary(r.breakEvens.map { ($0.other.parameters, $0.breakEven) }, uniquingKeysWith: { a, _ in a })
+        let evens = Dictionary(
+            r.breakEvens.map { ($0.other.parameters, $0.breakEven) }, uniquingKeysWith: { a, _ in a })
         object["ranked"] = (object["ranked"] as! [[String: Any]]).enumerated().map { i, o in
             var o = o
             o["objects_per_row"] = r.ranked[i].configuration.objectsPerRow ?? NSNull()
@@ -50,7 +59,9 @@ package enum JSONExport {
             return o
         }
         object["excluded"] = r.excluded.map { entry -> [String: Any] in
-            named(entry.configuration).merging(["why": entry.why, "outcome": entry.configuration.verdict.outcome]) { a, _ in a }
+            named(entry.configuration).merging(["why": entry.why, "outcome": entry.configuration.verdict.outcome]) {
+                a, _ in a
+            }
         }
         return object
     }
@@ -87,19 +98,22 @@ package enum SummaryCSV {
     /// Every figure after the parameters, in file order: the configuration's own (its label,
     /// repetitions, rank), then what the results table declares of each column
     /// (`ResultColumn.summarized`), in the table's order, then the verdict.
-    static let figures: [Figure] = [
-        Figure(name: "config", isText: true) { $0.c.label },
-        Figure(name: "repetitions") { String($0.c.rows.count) },
-        Figure(name: "ok") { String($0.c.ok.count) },
-        Figure(name: "rank") { $0.rank.map(String.init) ?? "" },
-    ] + ResultRow.columns.flatMap(declared) + [
-        Figure(name: "sql_per_row") { n($0.c.sqlPerRow, 4) },
-        Figure(name: "status", isText: true) { $0.c.ok.count == $0.c.rows.count ? "ok" : "\($0.c.rows.count - $0.c.ok.count) not ok" },
-        // What the workload needs of the store, and what this configuration's stores delivered:
-        // ok, failed, bug (an idiom shown for its bug), or short:unique+links.
-        Figure(name: "needs", isText: true) { $0.c.verdict.needs.sorted().map(\.rawValue).joined(separator: "+") },
-        Figure(name: "outcome", isText: true) { $0.c.verdict.outcome },
-    ]
+    static let figures: [Figure] =
+        [
+            Figure(name: "config", isText: true) { $0.c.label },
+            Figure(name: "repetitions") { String($0.c.rows.count) },
+            Figure(name: "ok") { String($0.c.ok.count) },
+            Figure(name: "rank") { $0.rank.map(String.init) ?? "" },
+        ] + ResultRow.columns.flatMap(declared) + [
+            Figure(name: "sql_per_row") { n($0.c.sqlPerRow, 4) },
+            Figure(name: "status", isText: true) {
+                $0.c.ok.count == $0.c.rows.count ? "ok" : "\($0.c.rows.count - $0.c.ok.count) not ok"
+            },
+            // What the workload needs of the store, and what this configuration's stores delivered:
+            // ok, failed, bug (an idiom shown for its bug), or short:unique+links.
+            Figure(name: "needs", isText: true) { $0.c.verdict.needs.sorted().map(\.rawValue).joined(separator: "+") },
+            Figure(name: "outcome", isText: true) { $0.c.verdict.outcome },
+        ]
 
     /// The summary figures a column declares.
     private static func declared(_ column: ResultColumn) -> [Figure] {
@@ -156,7 +170,6 @@ package enum SummaryCSV {
         return Format.fixed(value, decimals)
     }
 
-
     /// The whole file's text.
     package static func render(_ summary: RunSummary) -> String {
         ([header(summary)] + rows(summary)).map(CSV.line).joined()
@@ -172,8 +185,10 @@ package enum MarkdownExport {
         let swept = sweptColumns(summary)
         let figures = SummaryTable.columns(summary, markdown: true)
         let header = ["strategy"] + swept + figures.map(\.title)
-        var lines = ["| " + header.joined(separator: " | ") + " |",
-                     "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|"]
+        var lines = [
+            "| " + header.joined(separator: " | ") + " |",
+            "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|",
+        ]
         for c in summary.configurations {
             var cells = [c.strategy + (summary.marks[c.strategy] == nil ? "" : " \\*")]
             cells += swept.map { column in
@@ -211,7 +226,11 @@ package enum MarkdownExport {
     static func sweptColumns(_ summary: RunSummary) -> [String] {
         ResultRow.header.filter { column in
             column != "strategy" && column != "unique_keys" && column != "config"
-                && Set(summary.configurations.map { summary.options.value(column, of: $0.parameters) }.filter { !$0.isEmpty }).count > 1
+                && Set(
+                    summary.configurations.map { summary.options.value(column, of: $0.parameters) }.filter {
+                        !$0.isEmpty
+                    }
+                ).count > 1
         }
     }
 }

@@ -7,7 +7,9 @@ package enum MarkdownText {
         for ch in text {
             switch ch {
             case "\n", "\r", "\r\n", "\t": out.append(" ")
-            case "|", "*", "_", "`", "#", "\\", "[", "]", "<", ">": out.append("\\"); out.append(ch)
+            case "|", "*", "_", "`", "#", "\\", "[", "]", "<", ">":
+                out.append("\\")
+                out.append(ch)
             default: out.append(ch)
             }
         }

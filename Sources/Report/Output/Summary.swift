@@ -16,7 +16,8 @@ package enum Summary {
             text += block(c, mark: summary.marks[c.strategy]) + "\n"
         }
         if !detailed {
-            text += "Per-configuration details are shown up to \(detailLimit) configurations (this run has "
+            text +=
+                "Per-configuration details are shown up to \(detailLimit) configurations (this run has "
                 + "\(summary.configurations.count); failed ones are above): they are in --markdown FILE and --json.\n\n"
         }
         let rankings = summary.rankings.filter { $0.members.count > 1 || !$0.apart.isEmpty }
@@ -43,11 +44,13 @@ package enum Summary {
 
     private static func block(_ c: RunSummary.Configuration, mark: String?) -> String {
         let p = c.parameters
-        var text = "\(c.strategy)\(mark == nil ? "" : " *")" + (c.label.isEmpty ? "" : "  [\(c.label)]")
+        var text =
+            "\(c.strategy)\(mark == nil ? "" : " *")" + (c.label.isEmpty ? "" : "  [\(c.label)]")
             + "  (\(p.records), \(p.rows) rows, \(p.uniqueKeys) unique keys, \(c.rows.count) repetition"
             + (c.rows.count == 1 ? ")\n" : "s)\n")
         for bad in c.rows where bad.measurement.status != .ok {
-            text += "  repetition \(bad.repetition): \(bad.measurement.status.rawValue)"
+            text +=
+                "  repetition \(bad.repetition): \(bad.measurement.status.rawValue)"
                 + (bad.measurement.error.map { ": \($0)" } ?? "") + "\n"
         }
         guard let last = c.last else { return text }
@@ -55,16 +58,20 @@ package enum Summary {
         if let wall = c.wall { text += "  Time:      " + spread(wall, Format.duration) + "\n" }
         if let vs = c.vsLimit {
             text += String(format: "  vs limit:  %.3f", vs.median)
-            if let ci = vs.medianInterval { text += String(format: "  [95%% CI %.3f … %.3f]", ci.lowerBound, ci.upperBound) }
+            if let ci = vs.medianInterval {
+                text += String(format: "  [95%% CI %.3f … %.3f]", ci.lowerBound, ci.upperBound)
+            }
             text += "\n"
         }
         if let rss = c.peakRSS, let heap = c.ok.compactMap(\.measurement.peakHeapBytes).max() {
-            text += "  Memory:    peak RSS \(Format.bytes(Int(rss.median))) (median), peak heap \(Format.bytes(heap)) (max)\n"
+            text +=
+                "  Memory:    peak RSS \(Format.bytes(Int(rss.median))) (median), peak heap \(Format.bytes(heap)) (max)\n"
         }
         if let sql = last.sql { text += sqlLine(c, sql, last) }
         if let latency = last.strategy?.latencyP50Milliseconds {
-            text += String(format: "  Latency:   p50 %.1f ms, p99 %.1f ms, max %.1f ms (last)", latency,
-                           last.strategy?.latencyP99Milliseconds ?? 0, last.strategy?.latencyMaxMilliseconds ?? 0)
+            text += String(
+                format: "  Latency:   p50 %.1f ms, p99 %.1f ms, max %.1f ms (last)", latency,
+                last.strategy?.latencyP99Milliseconds ?? 0, last.strategy?.latencyMaxMilliseconds ?? 0)
             text += last.strategy?.fellBehind == true ? "  — " + behindPhrase(c, last) + "\n" : "\n"
         }
         if let shown = last.strategy?.viewObjects { text += screenLine(c, shown: shown, last) }
@@ -73,7 +80,8 @@ package enum Summary {
             text += "  History:   \(changes) change rows left in the store (last)\n"
         }
         if let v = last.verification {
-            text += "  Store:     \(v.storeRows) rows, \(v.duplicates) duplicates, \(v.lost) lost, "
+            text +=
+                "  Store:     \(v.storeRows) rows, \(v.duplicates) duplicates, \(v.lost) lost, "
                 + "\(v.badLinks) bad links, integrity \(v.integrity), \(Format.bytes(v.storeBytes)) (last)\n"
         }
         return text
@@ -83,8 +91,9 @@ package enum Summary {
     static func behindPhrase(_ c: RunSummary.Configuration, _ last: RunMeasurement) -> String {
         let asked = Double(c.parameters["rate"]) ?? 0
         let done = last.rowsPerSecond ?? 0
-        return String(format: "the writer could not keep up with --rate %@/s: it committed %@/s (%.0f %% of the arrivals)",
-                      Format.thousands(Int(asked)), Format.thousands(Int(done)), asked > 0 ? done / asked * 100 : 0)
+        return String(
+            format: "the writer could not keep up with --rate %@/s: it committed %@/s (%.0f %% of the arrivals)",
+            Format.thousands(Int(asked)), Format.thousands(Int(done)), asked > 0 ? done / asked * 100 : 0)
             + (last.strategy?.peakBacklog.map { ", backlog up to \(Format.thousands($0)) records" } ?? "")
     }
 
@@ -95,10 +104,13 @@ package enum Summary {
         let p50 = Statistics(c.ok.compactMap { $0.measurement.strategy?.historyLagP50Milliseconds })
         let p99 = Statistics(c.ok.compactMap { $0.measurement.strategy?.historyLagP99Milliseconds })
         guard let p50, let p99 else { return "" }
-        var line = String(format: "  History:   consumer lag p50 %.1f ms, p99 %.1f ms (medians; p99 %.1f … %.1f ms over %d repetitions)",
-                          p50.median, p99.median, p99.min, p99.max, p99.count)
+        var line = String(
+            format:
+                "  History:   consumer lag p50 %.1f ms, p99 %.1f ms (medians; p99 %.1f … %.1f ms over %d repetitions)",
+            p50.median, p99.median, p99.min, p99.max, p99.count)
         line += keptUpPhrase(c)
-        return line + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows (last)" } ?? "") + "\n"
+        return line + (last.strategy?.autoMergeMissed.map { "; automatic merges alone miss \($0) rows (last)" } ?? "")
+            + "\n"
     }
 
     /// "; kept up in 5 of 5 repetitions (backlog at most 3 transactions' records: 15,000)", or
@@ -107,8 +119,12 @@ package enum Summary {
         let verdicts = c.ok.compactMap { $0.measurement.strategy?.fellBehind }
         guard !verdicts.isEmpty else { return "" }
         let behind = verdicts.filter { $0 }.count
-        let backlog = c.ok.compactMap { $0.measurement.strategy?.peakBacklog }.max().map { ", backlog up to \(Format.thousands($0)) records" } ?? ""
-        return behind == 0 ? "; kept up in \(verdicts.count) of \(verdicts.count) repetitions (its backlog stayed bounded\(backlog))"
+        let backlog =
+            c.ok.compactMap { $0.measurement.strategy?.peakBacklog }.max().map {
+                ", backlog up to \(Format.thousands($0)) records"
+            } ?? ""
+        return behind == 0
+            ? "; kept up in \(verdicts.count) of \(verdicts.count) repetitions (its backlog stayed bounded\(backlog))"
             : "; fell behind in \(behind) of \(verdicts.count) repetitions: its backlog grew with the import\(backlog)"
     }
 
@@ -118,13 +134,16 @@ package enum Summary {
         for i in rate.outliers {
             let row = c.ok[i]
             let z = rate.modifiedZScore(row.measurement.rowsPerSecond ?? 0) ?? 0
-            text += String(format: "             repetition %d is an outlier (modified z %.1f), kept\n", row.repetition, z)
+            text += String(
+                format: "             repetition %d is an outlier (modified z %.1f), kept\n", row.repetition, z)
         }
         return text
     }
 
     /// "SQL: 61 statements, 55 selects, 0 transactions, … (last)".
-    private static func sqlLine(_ c: RunSummary.Configuration, _ sql: StatementCounters.Snapshot, _ last: RunMeasurement) -> String {
+    private static func sqlLine(
+        _ c: RunSummary.Configuration, _ sql: StatementCounters.Snapshot, _ last: RunMeasurement
+    ) -> String {
         var line = "  SQL:       \(sql.total) statements, \(sql.select) selects, \(sql.commits) transactions"
         if let saves = last.strategy?.saves { line += ", \(saves) saves" }
         if let conflicts = last.strategy?.conflicts {
@@ -142,10 +161,14 @@ package enum Summary {
     /// once the strategy's saves or batch requests are merged, and what merging cost.
     private static func screenLine(_ c: RunSummary.Configuration, shown: Int, _ last: RunMeasurement) -> String {
         let operation = c.parameters.operation
-        let what = operation == "delete" ? "shows \(shown) objects once the deleted ones left it"
-            : operation == "update" ? "shows \(shown) objects, the updated ones among them refreshed by the merge"
-            : "shows \(shown) objects" + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
-        return "  Screen:    \(what)" + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
+        let what =
+            operation == "delete"
+            ? "shows \(shown) objects once the deleted ones left it"
+            : operation == "update"
+                ? "shows \(shown) objects, the updated ones among them refreshed by the merge"
+                : "shows \(shown) objects" + (last.verification?.viewMissing.map { ", misses \($0) rows" } ?? "")
+        return "  Screen:    \(what)"
+            + String(format: ", merging took %.1f ms (last)\n", last.strategy?.mergeMillisecondsTotal ?? 0)
     }
 
     /// "median 221 k rows/s ± 4 k rows/s (MAD)  [95% CI … ]  min … max".
@@ -159,24 +182,33 @@ package enum Summary {
     }
 
     private static func rank(_ ranking: RunSummary.Ranking, summary: RunSummary) -> String {
-        var text = (summary.throughLimit ? "Highest vs_limit first" : "Fastest first")
+        var text =
+            (summary.throughLimit ? "Highest vs_limit first" : "Fastest first")
             // "Fastest first at rows=1000:", "Fastest first for a count:".
-            + (ranking.point.isEmpty ? ":\n" : ranking.point.hasPrefix("for ") ? " \(ranking.point):\n" : " at \(ranking.point):\n")
+            + (ranking.point.isEmpty
+                ? ":\n" : ranking.point.hasPrefix("for ") ? " \(ranking.point):\n" : " at \(ranking.point):\n")
         let width = ranking.names.map(\.count).max() ?? 0
         for (i, c) in ranking.members.enumerated() {
-            let figure = summary.throughLimit && c.vsLimit != nil ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0)
+            let figure =
+                summary.throughLimit && c.vsLimit != nil
+                ? String(format: "vs_limit %.3f", c.vsLimit?.median ?? 0)
                 : Format.rate(c.rate?.median ?? 0)
-            text += "  \(i + 1). " + ranking.names[i].padding(toLength: width, withPad: " ", startingAt: 0) + "  \(figure)\n"
+            text +=
+                "  \(i + 1). " + ranking.names[i].padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  \(figure)\n"
         }
         if ranking.members.count > 1 { text += "  " + leadLine(ranking, summary: summary, withPoint: false) + "\n" }
-        for (c, name) in zip(ranking.apart, ranking.apartNames) { text += "  ranked apart: " + apartLine(c, name: name) + "\n" }
+        for (c, name) in zip(ranking.apart, ranking.apartNames) {
+            text += "  ranked apart: " + apartLine(c, name: name) + "\n"
+        }
         return text
     }
 
     /// "context-reset [view_context=on] (41 k rows/s): its screen misses 135000 of 135000 rows — the fix".
     static func apartLine(_ c: RunSummary.Configuration, name: String) -> String {
         let figure = c.rate.map { " (\(Format.rate($0.median)))" } ?? ""
-        return name + figure + ": " + c.verdict.reasons.joined(separator: "; ") + (c.verdict.fix.map { " — \($0)" } ?? "")
+        return name + figure + ": " + c.verdict.reasons.joined(separator: "; ")
+            + (c.verdict.fix.map { " — \($0)" } ?? "")
     }
 
     /// "batch is 1.86× faster than context-reset (95% CI 1.80 … 1.93)"; the members not told
@@ -184,12 +216,14 @@ package enum Summary {
     static func leadLine(_ ranking: RunSummary.Ranking, summary: RunSummary, withPoint: Bool = true) -> String {
         let point = withPoint && !ranking.point.isEmpty ? ranking.point + ": " : ""
         guard ranking.members.count > 1 else {
-            return point + (ranking.names.first ?? "nothing ranked") + (ranking.apart.isEmpty ? "" : " (\(ranking.apart.count) ranked apart)")
+            return point + (ranking.names.first ?? "nothing ranked")
+                + (ranking.apart.isEmpty ? "" : " (\(ranking.apart.count) ranked apart)")
         }
         let leads = ranking.leads
         if ranking.orderUnknown {
             let reps = leads.compactMap { $0?.repetitions }.min() ?? 0
-            return point + "no order can be given: \(reps) repetition\(reps == 1 ? "" : "s") in common (an interval needs "
+            return point
+                + "no order can be given: \(reps) repetition\(reps == 1 ? "" : "s") in common (an interval needs "
                 + "\(Statistics.minimumForInterval): --repeat \(Statistics.minimumForInterval) or more); measured order: "
                 + ranking.names.joined(separator: ", ")
         }
@@ -197,8 +231,10 @@ package enum Summary {
         guard !tied.isEmpty else { return point + ahead(ranking.names[0], leads[0]!, ranking.names[1]) }
         let equal = ([0] + tied.map { $0 + 1 }).map { ranking.names[$0] }
         let last = ranking.names[tied.count]
-        var line = point + listed(equal) + " are not told apart: "
-            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(whyTied(leads[i]!, last: last)))" }.joined(separator: "; ")
+        var line =
+            point + listed(equal) + " are not told apart: "
+            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(whyTied(leads[i]!, last: last)))" }
+            .joined(separator: "; ")
         if leads.indices.contains(tied.count), let next = leads[tied.count] {
             line += "; " + ahead(ranking.names[0], next, ranking.names[tied.count + 1])
         }
@@ -231,13 +267,18 @@ package enum Summary {
     /// those not told apart, or why no order can be given), and those excluded with why.
     package static func recommendations(_ summary: RunSummary) -> String {
         let useful = summary.recommendations.filter { !$0.ranked.isEmpty || !$0.excluded.isEmpty }
-        guard !useful.isEmpty, summary.configurations.filter({ !summary.unranked.contains($0.strategy) }).count > 1 else { return "" }
+        guard !useful.isEmpty, summary.configurations.filter({ !summary.unranked.contains($0.strategy) }).count > 1
+        else { return "" }
         var text = ""
         for r in useful {
-            text += "Recommendation" + (r.purpose.map { " for \($0)" } ?? "") + (r.workload.isEmpty ? "" : " at \(r.workload)")
+            text +=
+                "Recommendation" + (r.purpose.map { " for \($0)" } ?? "")
+                + (r.workload.isEmpty ? "" : " at \(r.workload)")
                 + " (\(r.objective.phrase)"
-                + (r.metric == .vsLimit ? ", through vs_limit: rows of several invocations"
-                   : r.throughLimit && r.metric == .rate ? ", by rows/s paired by round: operations have no limit" : "")
+                + (r.metric == .vsLimit
+                    ? ", through vs_limit: rows of several invocations"
+                    : r.throughLimit && r.metric == .rate
+                        ? ", by rows/s paired by round: operations have no limit" : "")
                 + Self.needsPhrase(r.needs) + "):\n"
             text += "  " + conclusionLine(r) + "\n"
             if let whatIf = whatIfLine(r) { text += "  " + whatIf + "\n" }
@@ -261,24 +302,32 @@ package enum Summary {
     /// The recommendation's one line: use X, or which are equal, or why none.
     static func conclusionLine(_ r: Recommendation) -> String {
         guard let first = r.ranked.first?.configuration else { return "none: \(r.none ?? "")" }
-        let stable = r.stability.map { String(format: "; first in %.0f %% of %d resamples of the rounds", $0 * 100, Bootstrap.resamples) } ?? ""
+        let stable =
+            r.stability.map {
+                String(format: "; first in %.0f %% of %d resamples of the rounds", $0 * 100, Bootstrap.resamples)
+            } ?? ""
         if r.ranked.count == 1 {
-            return "use \(r.name(first)): \(objectiveText(first, r)), the only configuration that may be recommended here"
+            return
+                "use \(r.name(first)): \(objectiveText(first, r)), the only configuration that may be recommended here"
         }
         if r.orderUnknown {
             let reps = r.ranked.compactMap { $0.lead?.repetitions }.min() ?? 0
             return "no order can be given: \(reps) repetition\(reps == 1 ? "" : "s") in common (an interval needs "
                 + "\(Statistics.minimumForInterval): --repeat \(Statistics.minimumForInterval) or more); measured: "
-                + r.ranked.map { "\(r.name($0.configuration)) \(objectiveText($0.configuration, r))" }.joined(separator: ", ")
+                + r.ranked.map { "\(r.name($0.configuration)) \(objectiveText($0.configuration, r))" }.joined(
+                    separator: ", ")
         }
         if let winner = r.winner, let next = r.ranked[1].lead {
-            return "use \(r.name(winner)): \(objectiveText(winner, r)), ahead of \(r.name(r.ranked[1].configuration)) by \(next.text)\(stable)"
+            return
+                "use \(r.name(winner)): \(objectiveText(winner, r)), ahead of \(r.name(r.ranked[1].configuration)) by \(next.text)\(stable)"
         }
         let tied = r.ranked.dropFirst().prefix(r.leaders.count - 1)
         let last = r.name(r.leaders.last!)
-        return "not told apart: " + listed(r.leaders.map(r.name)) + " (" + tied.map { entry in
-            "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(whyTied(entry.lead!, last: last))"
-        }.joined(separator: "; ") + ")\(stable): use any of them, or decide by another objective or more repetitions"
+        return "not told apart: " + listed(r.leaders.map(r.name)) + " ("
+            + tied.map { entry in
+                "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(whyTied(entry.lead!, last: last))"
+            }.joined(separator: "; ")
+            + ")\(stable): use any of them, or decide by another objective or more repetitions"
     }
 
     /// Per lead of the first, how much more a managed object may cost on a device than here
@@ -286,7 +335,8 @@ package enum Summary {
     static func breakEvenLines(_ r: Recommendation) -> String {
         let evens = r.breakEvens
         guard let first = r.ranked.first?.configuration, !evens.isEmpty else { return "" }
-        return evens.map { "  per managed object, \(r.name(first)) over \(r.name($0.other)): \($0.breakEven.text)\n" }.joined()
+        return evens.map { "  per managed object, \(r.name(first)) over \(r.name($0.other)): \($0.breakEven.text)\n" }
+            .joined()
             + "  (a managed object's cost on your device: \(BreakEven.guide))\n"
     }
 
@@ -295,14 +345,18 @@ package enum Summary {
     /// is, for the same store (every configuration here met the same needs).
     static func whatIfLine(_ r: Recommendation) -> String? {
         guard let winner = r.winner, !winner.parameters["add_constraint"].isEmpty,
-              let asIs = r.ranked.map(\.configuration).first(where: { $0.parameters["add_constraint"].isEmpty }),
-              let fast = winner.rate?.median, let slow = asIs.rate?.median, slow > 0 else { return nil }
+            let asIs = r.ranked.map(\.configuration).first(where: { $0.parameters["add_constraint"].isEmpty }),
+            let fast = winner.rate?.median, let slow = asIs.rate?.median, slow > 0
+        else { return nil }
         let added = winner.parameters["add_constraint"].replacingOccurrences(of: "+", with: " + ")
-        return String(format: "that is: adding a uniqueness constraint on %@ and using %@ is %.1f× as fast as %@, the best on "
-                      + "the model as it is, for the same store", added, winner.strategy, fast / slow, asIs.strategy)
+        return String(
+            format: "that is: adding a uniqueness constraint on %@ and using %@ is %.1f× as fast as %@, the best on "
+                + "the model as it is, for the same store", added, winner.strategy, fast / slow, asIs.strategy)
     }
 
-    package static func name(_ c: RunSummary.Configuration) -> String { c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]") }
+    package static func name(_ c: RunSummary.Configuration) -> String {
+        c.strategy + (c.label.isEmpty ? "" : " [\(c.label)]")
+    }
 
     static func objectiveText(_ c: RunSummary.Configuration, _ r: Recommendation) -> String {
         switch r.metric {
@@ -317,9 +371,12 @@ package enum Summary {
         let figures = SummaryTable.columns(summary, markdown: false)
         var lines = [["strategy", "configuration"] + figures.map(\.title)]
         for c in summary.configurations {
-            lines.append([c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label] + figures.map { $0.cell(c) })
+            lines.append(
+                [c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label] + figures.map { $0.cell(c) })
         }
-        if summary.configurations.allSatisfy({ $0.label.isEmpty }) { lines = lines.map { $0.enumerated().filter { $0.offset != 1 }.map(\.element) } }
+        if summary.configurations.allSatisfy({ $0.label.isEmpty }) {
+            lines = lines.map { $0.enumerated().filter { $0.offset != 1 }.map(\.element) }
+        }
         let widths = (0..<lines[0].count).map { c in lines.map { $0[c].count }.max()! }
         return lines.map { line in
             zip(line, widths).enumerated().map { i, pair in

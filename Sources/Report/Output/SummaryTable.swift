@@ -18,8 +18,11 @@ package struct TableCell: Sendable {
     var markdownOnly = false
     var markdownTitle: String?
 
-    package init(_ title: String, _ value: Value, markdownTitle: String? = nil, markdownOnly: Bool = false, occasional: Bool = false,
-                 format: @escaping @Sendable (Double) -> String) {
+    package init(
+        _ title: String, _ value: Value, markdownTitle: String? = nil, markdownOnly: Bool = false,
+        occasional: Bool = false,
+        format: @escaping @Sendable (Double) -> String
+    ) {
         self.title = title
         self.value = value
         self.format = format
@@ -63,9 +66,14 @@ enum SummaryTable {
     private static func column(_ column: ResultColumn, _ cell: TableCell, markdown: Bool) -> Column {
         let title = markdown ? cell.markdownTitle ?? cell.title : cell.title
         guard cell.value == .interval else { return (title, { c in value(column, cell, c).map(cell.format) ?? "" }) }
-        return (title, { c in
-            c.statistics(of: column)?.medianInterval.map { "\(cell.format($0.lowerBound)) … \(cell.format($0.upperBound))" } ?? ""
-        })
+        return (
+            title,
+            { c in
+                c.statistics(of: column)?.medianInterval.map {
+                    "\(cell.format($0.lowerBound)) … \(cell.format($0.upperBound))"
+                } ?? ""
+            }
+        )
     }
 
     /// The cell's value for a configuration (nil: blank). A spread of one repetition is none.

@@ -24,7 +24,10 @@ package enum CSV {
         var iterator = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func nextScalar() -> Unicode.Scalar? {
-            if let p = pending { pending = nil; return p }
+            if let p = pending {
+                pending = nil
+                return p
+            }
             return iterator.next()
         }
         var sawAny = false
@@ -33,8 +36,17 @@ package enum CSV {
             if inQuotes {
                 if c == "\"" {
                     if let n = nextScalar() {
-                        if n == "\"" { field.unicodeScalars.append("\"") } else { inQuotes = false; afterQuote = true; pending = n }
-                    } else { inQuotes = false; afterQuote = true }
+                        if n == "\"" {
+                            field.unicodeScalars.append("\"")
+                        } else {
+                            inQuotes = false
+                            afterQuote = true
+                            pending = n
+                        }
+                    } else {
+                        inQuotes = false
+                        afterQuote = true
+                    }
                 } else {
                     field.unicodeScalars.append(c)
                 }
@@ -44,19 +56,28 @@ package enum CSV {
             case "\"" where field.isEmpty && !afterQuote:
                 inQuotes = true
             case ",":
-                record.append(field); field = ""; afterQuote = false
+                record.append(field)
+                field = ""
+                afterQuote = false
             case "\r":
                 if let n = nextScalar(), n != "\n" { pending = n }
                 fallthrough
             case "\n":
-                record.append(field); records.append(record)
-                record = []; field = ""; afterQuote = false; sawAny = false
+                record.append(field)
+                records.append(record)
+                record = []
+                field = ""
+                afterQuote = false
+                sawAny = false
             default:
                 field.unicodeScalars.append(c)
             }
         }
         if inQuotes { throw CSVError.unterminatedQuote(line: records.count + 1) }
-        if sawAny || !record.isEmpty { record.append(field); records.append(record) }
+        if sawAny || !record.isEmpty {
+            record.append(field)
+            records.append(record)
+        }
         return records
     }
 }

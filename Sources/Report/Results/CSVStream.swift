@@ -104,14 +104,17 @@ package final class CSVStream {
         ranges.removeAll(keepingCapacity: true)
         quoted.removeAll(keepingCapacity: true)
         var newlines = 0
-        let end = filled, final = atEnd
+        let end = filled
+        let final = atEnd
         let result: Int? = buffer.withUnsafeBufferPointer { b -> Int? in
             var i = position
             while true {
                 // One field.
                 if i < end && b[i] == UInt8(ascii: "\"") {
                     let start = i + 1
-                    guard let j = Self.closingQuote(b, from: start, end: end, final: final, newlines: &newlines) else { return nil }
+                    guard let j = Self.closingQuote(b, from: start, end: end, final: final, newlines: &newlines) else {
+                        return nil
+                    }
                     ranges.append(start..<j)
                     quoted.append(true)
                     i = j + 1
@@ -153,20 +156,27 @@ package final class CSVStream {
     @inline(__always)
     private static func delimiter(_ b: UnsafeBufferPointer<UInt8>, from i: Int, end: Int) -> Int {
         var i = i
-        while i < end && b[i] != UInt8(ascii: ",") && b[i] != UInt8(ascii: "\n") && b[i] != UInt8(ascii: "\r") { i += 1 }
+        while i < end && b[i] != UInt8(ascii: ",") && b[i] != UInt8(ascii: "\n") && b[i] != UInt8(ascii: "\r") {
+            i += 1
+        }
         return i
     }
 
     /// The closing quote of a quoted field whose text starts at `start` (a doubled quote is one
     /// quote of the text), counting the newlines inside; nil when the bytes read end first
     /// (more to read, or a cut file), or when a doubled quote may straddle the chunk.
-    private static func closingQuote(_ b: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool,
-                                     newlines: inout Int) -> Int? {
+    private static func closingQuote(
+        _ b: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool,
+        newlines: inout Int
+    ) -> Int? {
         var j = start
         while true {
             guard j < end else { return nil }
             if b[j] == UInt8(ascii: "\"") {
-                if j + 1 < end && b[j + 1] == UInt8(ascii: "\"") { j += 2; continue }
+                if j + 1 < end && b[j + 1] == UInt8(ascii: "\"") {
+                    j += 2
+                    continue
+                }
                 if j + 1 == end && !final { return nil }
                 return j
             }

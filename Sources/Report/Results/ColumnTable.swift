@@ -8,10 +8,12 @@ package enum ColumnTable {
     package static let end = "<!-- end of columns -->"
 
     package static func markdown() -> String {
-        var text = "| column | holds | the gate judges it | the summary CSV gives | dashboards track it | charts |\n"
+        var text =
+            "| column | holds | the gate judges it | the summary CSV gives | dashboards track it | charts |\n"
             + "|---|---|---|---|---|---|\n"
         for c in ResultRow.columns {
-            text += "| `\(c.name)` | \(holds(c)) | \(gate(c.rule)) | \(summary(c)) | "
+            text +=
+                "| `\(c.name)` | \(holds(c)) | \(gate(c.rule)) | \(summary(c)) | "
                 + "\(c.metric.map { "\($0.unit), \($0.better == .higher ? "higher" : "lower") is better" } ?? "") | \(charts(c)) |\n"
         }
         return text
@@ -31,7 +33,8 @@ package enum ColumnTable {
         case .status: cell = "ok, failed or crashed"
         case .name: cell = "a strategy name"
         case .count: cell = "a count"
-        case .decimal(let maximum): cell = maximum <= 1 ? "a share (0…1)" : maximum <= 1000 ? "a number up to \(Int(maximum))" : "a number"
+        case .decimal(let maximum):
+            cell = maximum <= 1 ? "a share (0…1)" : maximum <= 1000 ? "a number up to \(Int(maximum))" : "a number"
         }
         return (c.isParameter ? "parameter: " : "") + cell
     }
@@ -51,7 +54,8 @@ package enum ColumnTable {
         case .correctness?: return "must match, always"
         case .exact?: return "exact where the baseline repeats it"
         case .nearExact?: return "within 0.5 % or 3× the baseline's spread"
-        case .nearExactOnOneMachine?: return "within 0.5 % or 3× the baseline's spread on one machine; across machines shown"
+        case .nearExactOnOneMachine?:
+            return "within 0.5 % or 3× the baseline's spread on one machine; across machines shown"
         case .noisy(let higher, let threshold)?:
             return "noisy: past --\(threshold.rawValue) and Mann-Whitney (\(higher ? "higher" : "lower") is better)"
         }

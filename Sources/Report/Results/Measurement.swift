@@ -158,13 +158,16 @@ extension Verification {
         if lost > 0 { found.append("\(lost) lost key\(lost == 1 ? "" : "s")") }
         if integrity != "ok" { found.append("integrity check: \(integrity)") }
         if unexpectedRows > 0 {
-            found.append("\(unexpectedRows) row\(unexpectedRows == 1 ? "" : "s") with a key the workload never produced")
+            found.append(
+                "\(unexpectedRows) row\(unexpectedRows == 1 ? "" : "s") with a key the workload never produced")
         }
         if missingExternalFiles > 0 {
-            found.append("\(missingExternalFiles) external value\(missingExternalFiles == 1 ? "" : "s") whose file is missing")
+            found.append(
+                "\(missingExternalFiles) external value\(missingExternalFiles == 1 ? "" : "s") whose file is missing")
         }
         if abstractRows > 0 {
-            found.append("\(abstractRows) row\(abstractRows == 1 ? "" : "s") of an abstract entity (an app never creates one)")
+            found.append(
+                "\(abstractRows) row\(abstractRows == 1 ? "" : "s") of an abstract entity (an app never creates one)")
         }
         if expectations.uniqueKeys && duplicates > 0 {
             found.append("\(duplicates) duplicate\(duplicates == 1 ? "" : "s") where the strategy promises none")
@@ -173,7 +176,9 @@ extension Verification {
             found.append("\(parentDuplicates) duplicated related object\(parentDuplicates == 1 ? "" : "s")")
         }
         if expectations.uniqueKeys && constraintDuplicates > 0 {
-            found.append("\(constraintDuplicates) duplicate\(constraintDuplicates == 1 ? "" : "s") under another uniqueness constraint")
+            found.append(
+                "\(constraintDuplicates) duplicate\(constraintDuplicates == 1 ? "" : "s") under another uniqueness constraint"
+            )
         }
         if expectations.linked && badLinks > 0 {
             found.append("\(badLinks) bad link\(badLinks == 1 ? "" : "s")")

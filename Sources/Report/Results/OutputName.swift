@@ -16,7 +16,8 @@ package enum OutputName {
         let limit = pathconf(url.deletingLastPathComponent().path, Int32(_PC_NAME_MAX))
         let maximum = limit > 0 ? limit : 255
         guard name + reserve > maximum else { return nil }
-        return "the file name is \(name) bytes, and loadgen writes files beside it with names up to \(reserve) bytes longer, "
+        return
+            "the file name is \(name) bytes, and loadgen writes files beside it with names up to \(reserve) bytes longer, "
             + "where this file system allows \(maximum): give a name of at most \(maximum - reserve) bytes"
     }
 }

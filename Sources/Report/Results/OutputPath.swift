@@ -48,7 +48,9 @@ package struct OutputPath: Sendable {
             guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
                 throw OutputPathError.unreadableLink(path)
             }
-            current = next.hasPrefix("/") ? next
+            current =
+                next.hasPrefix("/")
+                ? next
                 : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(next).path
         }
         throw OutputPathError.linkLoop(path)
@@ -132,14 +134,18 @@ package enum OutputPathError: Error, CustomStringConvertible, Equatable {
         case .linkLoop(let path): return "\(path) is a loop of symbolic links; give another path"
         case .unreadableLink(let path): return "\(path) is a symbolic link that cannot be read; give another path"
         case .isFolder(let path): return "\(path) is a folder; give a file name"
-        case .notAFile(let path): return "\(path) is neither a file nor a device loadgen writes (a socket or a block device); give another path"
+        case .notAFile(let path):
+            return
+                "\(path) is neither a file nor a device loadgen writes (a socket or a block device); give another path"
         case .cannotWrite(let path, let code): return "cannot write \(path): \(String(cString: strerror(code)))"
         }
     }
 
     /// A full disk or a size limit is the environment's (74); the rest is the path's (73).
     package var isDiskFull: Bool {
-        if case .cannotWrite(_, let code) = self { return code == ENOSPC || code == EFBIG || code == EIO || code == EDQUOT }
+        if case .cannotWrite(_, let code) = self {
+            return code == ENOSPC || code == EFBIG || code == EIO || code == EDQUOT
+        }
         return false
     }
 }

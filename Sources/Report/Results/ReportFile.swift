@@ -28,7 +28,9 @@ package struct ReportFile: Sendable {
         case .folder: throw ResultsFileError.isFolder(path)
         case .other: throw ResultsFileError.notOurs(path)
         case .regular:
-            let head = FileManager.default.contents(atPath: target).map { String(decoding: $0.prefix(signature.utf8.count), as: UTF8.self) }
+            let head = FileManager.default.contents(atPath: target).map {
+                String(decoding: $0.prefix(signature.utf8.count), as: UTF8.self)
+            }
             guard head == signature || head == "" else { throw ResultsFileError.notOurs(path) }
         case .missing, .stream: break
         }

@@ -117,7 +117,8 @@ package enum NoisyThreshold: String, Sendable, Equatable, CaseIterable {
     /// The largest value the option takes.
     package var maximum: Double { self == .speed ? 1 : 10 }
     package var help: String {
-        self == .speed ? "least vs_limit drop that counts (or twice the baseline's night-to-night drift; 0.10 for a baseline of one night)"
+        self == .speed
+            ? "least vs_limit drop that counts (or twice the baseline's night-to-night drift; 0.10 for a baseline of one night)"
             : "least peak RSS growth that counts (likewise; 0.20 for one night)"
     }
 }
@@ -153,14 +154,20 @@ package enum CellDomain: Sendable, Equatable {
             return nil
         case .line:
             guard let i = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
-            return "holds a control character (byte \(i + 1), 0x\(String(bytes[i], radix: 16))): a command line is one line of text"
+            return
+                "holds a control character (byte \(i + 1), 0x\(String(bytes[i], radix: 16))): a command line is one line of text"
         case .status:
             let text = String(decoding: bytes, as: UTF8.self)
-            return RunStatus(rawValue: text) != nil ? nil
+            return RunStatus(rawValue: text) != nil
+                ? nil
                 : "'\(text)' is not a status (expects ok, failed or crashed)"
         case .name:
             let allowed = Array("-_.+[]".utf8)
-            guard bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || allowed.contains($0) }) else {
+            guard
+                bytes.allSatisfy({
+                    ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || allowed.contains($0)
+                })
+            else {
                 return "'\(Self.shown(bytes))' is not a strategy name (letters, digits and - _ . + [ ] only)"
             }
             return nil
@@ -172,14 +179,23 @@ package enum CellDomain: Sendable, Equatable {
             return nil
         case .decimal(let maximum):
             guard !bytes.isEmpty else { return nil }
-            var digits = 0, points = 0, digitsBeforePoint = 0
+            var digits = 0
+            var points = 0
+            var digitsBeforePoint = 0
             for byte in bytes {
-                if byte >= 48 && byte <= 57 { digits += 1; if points == 0 { digitsBeforePoint += 1 } }
-                else if byte == UInt8(ascii: ".") { points += 1 }
-                else { digits = -1; break }
+                if byte >= 48 && byte <= 57 {
+                    digits += 1
+                    if points == 0 { digitsBeforePoint += 1 }
+                } else if byte == UInt8(ascii: ".") {
+                    points += 1
+                } else {
+                    digits = -1
+                    break
+                }
             }
             guard digits > 0, points <= 1, digitsBeforePoint > 0, bytes.last != UInt8(ascii: ".") else {
-                return "'\(Self.shown(bytes))' is not a number as loadgen writes it (digits with an optional decimal point, ≥ 0)"
+                return
+                    "'\(Self.shown(bytes))' is not a number as loadgen writes it (digits with an optional decimal point, ≥ 0)"
             }
             guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value <= maximum else {
                 return "'\(Self.shown(bytes))' is above \(Self.plain(maximum)), more than any run measures"
@@ -251,13 +267,16 @@ extension String: ResultCell {
 
 extension ResultColumn {
     /// A column of one value: blank when `get` has none, `set` when the cell reads as one.
-    private static func value<V: ResultCell>(_ name: String, decimals: Int, domain: CellDomain? = nil,
-                                             get: @escaping @Sendable (ResultRow) -> V?,
-                                             set: @escaping @Sendable (inout ResultRow, V) -> Void) -> ResultColumn {
-        ResultColumn(name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain, rule: nil,
-                     number: { get($0)?.numeric },
-                     write: { get($0)?.cell(decimals: decimals) ?? "" },
-                     read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
+    private static func value<V: ResultCell>(
+        _ name: String, decimals: Int, domain: CellDomain? = nil,
+        get: @escaping @Sendable (ResultRow) -> V?,
+        set: @escaping @Sendable (inout ResultRow, V) -> Void
+    ) -> ResultColumn {
+        ResultColumn(
+            name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain, rule: nil,
+            number: { get($0)?.numeric },
+            write: { get($0)?.cell(decimals: decimals) ?? "" },
+            read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
     }
 
     /// The column, its cells held to `domain` rather than their type's.
@@ -273,76 +292,106 @@ extension ResultColumn {
     }
 
     /// An optional value of the row itself, blank when absent; `maximum` bounds a decimal.
-    static func row<V: ResultCell>(_ name: String, _ path: WritableKeyPath<ResultRow, V?> & Sendable,
-                                   decimals: Int = 0, maximum: Double? = nil) -> ResultColumn {
-        value(name, decimals: decimals, domain: maximum.map { .decimal(maximum: $0) },
-              get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
+    static func row<V: ResultCell>(
+        _ name: String, _ path: WritableKeyPath<ResultRow, V?> & Sendable,
+        decimals: Int = 0, maximum: Double? = nil
+    ) -> ResultColumn {
+        value(
+            name, decimals: decimals, domain: maximum.map { .decimal(maximum: $0) },
+            get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
     }
 
     /// A measured value of the repetition, blank when absent.
-    static func measured<V: ResultCell>(_ name: String, _ path: WritableKeyPath<RunMeasurement, V?> & Sendable,
-                                        decimals: Int = 0) -> ResultColumn {
-        value(name, decimals: decimals, get: { $0.measurement[keyPath: path] }, set: { $0.measurement[keyPath: path] = $1 })
+    static func measured<V: ResultCell>(
+        _ name: String, _ path: WritableKeyPath<RunMeasurement, V?> & Sendable,
+        decimals: Int = 0
+    ) -> ResultColumn {
+        value(
+            name, decimals: decimals, get: { $0.measurement[keyPath: path] },
+            set: { $0.measurement[keyPath: path] = $1 })
     }
 
     /// A parameter, as its parameter table rendered it: text, or a number ≥ 0 up to `maximum`.
-    static func parameter(_ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude,
-                          domain: CellDomain? = nil) -> ResultColumn {
-        ResultColumn(name: name, isText: text, isParameter: true, domain: domain ?? (text ? .text : .decimal(maximum: maximum)), rule: nil,
-                     write: { $0.parameters[name] }, read: { row, cell in row.parameters.fields[name] = cell })
+    static func parameter(
+        _ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude,
+        domain: CellDomain? = nil
+    ) -> ResultColumn {
+        ResultColumn(
+            name: name, isText: text, isParameter: true, domain: domain ?? (text ? .text : .decimal(maximum: maximum)),
+            rule: nil,
+            write: { $0.parameters[name] }, read: { row, cell in row.parameters.fields[name] = cell })
     }
 
     /// A figure the strategy reported; the row's counters exist once one of them is read.
-    static func strategy<V: ResultCell>(_ name: String, _ path: WritableKeyPath<StrategyCounters, V?> & Sendable,
-                                        decimals: Int = 0) -> ResultColumn {
-        value(name, decimals: decimals, get: { $0.measurement.strategy?[keyPath: path] }, set: { row, v in
-            var counters = row.measurement.strategy ?? StrategyCounters()
-            counters[keyPath: path] = v
-            row.measurement.strategy = counters
-        })
+    static func strategy<V: ResultCell>(
+        _ name: String, _ path: WritableKeyPath<StrategyCounters, V?> & Sendable,
+        decimals: Int = 0
+    ) -> ResultColumn {
+        value(
+            name, decimals: decimals, get: { $0.measurement.strategy?[keyPath: path] },
+            set: { row, v in
+                var counters = row.measurement.strategy ?? StrategyCounters()
+                counters[keyPath: path] = v
+                row.measurement.strategy = counters
+            })
     }
 
     /// A statement count; the row's snapshot exists once one of them is read.
-    static func sql(_ name: String, _ path: WritableKeyPath<StatementCounters.Snapshot, Int> & Sendable) -> ResultColumn {
-        value(name, decimals: 0, get: { $0.measurement.sql?[keyPath: path] }, set: { row, v in
-            var sql = row.measurement.sql ?? StatementCounters.Snapshot()
-            sql[keyPath: path] = v
-            row.measurement.sql = sql
-        })
+    static func sql(_ name: String, _ path: WritableKeyPath<StatementCounters.Snapshot, Int> & Sendable) -> ResultColumn
+    {
+        value(
+            name, decimals: 0, get: { $0.measurement.sql?[keyPath: path] },
+            set: { row, v in
+                var sql = row.measurement.sql ?? StatementCounters.Snapshot()
+                sql[keyPath: path] = v
+                row.measurement.sql = sql
+            })
     }
 
     /// A count of managed objects handled; the row's counts exist once one of them is read.
     static func objects(_ name: String, _ path: WritableKeyPath<ObjectCounts, Int> & Sendable) -> ResultColumn {
-        value(name, decimals: 0, get: { $0.measurement.objects?[keyPath: path] }, set: { row, v in
-            var objects = row.measurement.objects ?? ObjectCounts()
-            objects[keyPath: path] = v
-            row.measurement.objects = objects
-        })
+        value(
+            name, decimals: 0, get: { $0.measurement.objects?[keyPath: path] },
+            set: { row, v in
+                var objects = row.measurement.objects ?? ObjectCounts()
+                objects[keyPath: path] = v
+                row.measurement.objects = objects
+            })
     }
 
     /// A verifier finding; the row's verification exists once one of them is read.
-    static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V> & Sendable) -> ResultColumn {
-        value(name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] },
-              set: { row, v in row.updateVerification { $0[keyPath: path] = v } })
+    static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V> & Sendable)
+        -> ResultColumn
+    {
+        value(
+            name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] },
+            set: { row, v in row.updateVerification { $0[keyPath: path] = v } })
     }
 
     /// An optional verifier finding (blank when the run had nothing to check it against).
-    static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V?> & Sendable) -> ResultColumn {
-        value(name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] ?? nil },
-              set: { row, v in row.updateVerification { $0[keyPath: path] = v } })
+    static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V?> & Sendable)
+        -> ResultColumn
+    {
+        value(
+            name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] ?? nil },
+            set: { row, v in row.updateVerification { $0[keyPath: path] = v } })
     }
 
     /// A column the file writes for its readers and `ResultRow(csv:)` derives from others.
-    static func derived(_ name: String, domain: CellDomain, number: (@Sendable (ResultRow) -> Double?)? = nil,
-                        _ write: @escaping @Sendable (ResultRow) -> String) -> ResultColumn {
-        ResultColumn(name: name, isText: false, isParameter: false, domain: domain, rule: nil, number: number, write: write,
-                     read: { _, _ in })
+    static func derived(
+        _ name: String, domain: CellDomain, number: (@Sendable (ResultRow) -> Double?)? = nil,
+        _ write: @escaping @Sendable (ResultRow) -> String
+    ) -> ResultColumn {
+        ResultColumn(
+            name: name, isText: false, isParameter: false, domain: domain, rule: nil, number: number, write: write,
+            read: { _, _ in })
     }
 }
 
 extension ResultRow {
     fileprivate mutating func updateVerification(_ change: (inout Verification) -> Void) {
-        var v = measurement.verification
+        var v =
+            measurement.verification
             ?? Verification(storeRows: 0, duplicates: 0, lost: 0, badLinks: 0, integrity: "", storeBytes: 0)
         change(&v)
         measurement.verification = v

@@ -13,7 +13,8 @@ extension ResultRow {
     /// has no such column). Nil when there is no status.
     package init?(cell: (Int) -> String?) {
         guard let status = RunStatus(cell: cell(Self.statusColumn) ?? "") else { return nil }
-        self.init(identity: Self.blankIdentity, parameters: Self.blankParameters, measurement: RunMeasurement(status: status))
+        self.init(
+            identity: Self.blankIdentity, parameters: Self.blankParameters, measurement: RunMeasurement(status: status))
         for i in Self.columns.indices {
             if let text = cell(i) { Self.columns[i].read(&self, text) }
         }
@@ -29,11 +30,15 @@ extension ResultRow {
         }
     }
 
-    private static let blankIdentity = RunIdentity(runID: "", startedAt: "", system: SystemInfo(
-        gitRevision: "", host: "", cpuModel: "", cores: 0, os: "", swiftVersion: "", sqliteVersion: "", allocator: ""))
+    private static let blankIdentity = RunIdentity(
+        runID: "", startedAt: "",
+        system: SystemInfo(
+            gitRevision: "", host: "", cpuModel: "", cores: 0, os: "", swiftVersion: "", sqliteVersion: "",
+            allocator: ""))
     /// Every parameter column is present, blank when the file lacks it, so that rows of older
     /// files group with rows that left the parameter unused.
-    private static let blankParameters = ParameterValues(Dictionary(uniqueKeysWithValues: parameterColumns.map { ($0, "") }))
+    private static let blankParameters = ParameterValues(
+        Dictionary(uniqueKeysWithValues: parameterColumns.map { ($0, "") }))
     private static let statusColumn = columnIndex["status"]!
     private static let rateColumn = columnIndex["rows_per_s"]!
     private static let statementsColumn = columnIndex["sql_statements"]!

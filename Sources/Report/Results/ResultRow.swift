@@ -28,8 +28,10 @@ package struct ResultRow: Sendable {
     /// Whether the row is of a run whose repetitions stopped when the answer was settled.
     package var isAutoRepeat: Bool { repetitions == 0 }
 
-    package init(identity: RunIdentity, parameters: ParameterValues, repetition: Int = 1, repetitions: Int = 1,
-                configuration: String = "", measurement: RunMeasurement, vsLimit: Double? = nil) {
+    package init(
+        identity: RunIdentity, parameters: ParameterValues, repetition: Int = 1, repetitions: Int = 1,
+        configuration: String = "", measurement: RunMeasurement, vsLimit: Double? = nil
+    ) {
         self.identity = identity
         self.parameters = parameters
         self.repetition = repetition
@@ -78,9 +80,10 @@ package struct ResultRow: Sendable {
             $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? ""
         }.tracked("rows/s", better: .higher)
             .summarized(.statistics([.median, .mean, .sd, .mad, .min, .max, .ciLow, .ciHigh, .outliers], decimals: 1))
-            .tabled(TableCell("rows/s", .median, markdownTitle: "median rows/s", format: TableCell.whole),
-                    TableCell("95% CI", .interval, markdownOnly: true, format: TableCell.whole),
-                    TableCell("± MAD", .mad, format: TableCell.whole)),
+            .tabled(
+                TableCell("rows/s", .median, markdownTitle: "median rows/s", format: TableCell.whole),
+                TableCell("95% CI", .interval, markdownOnly: true, format: TableCell.whole),
+                TableCell("± MAD", .mad, format: TableCell.whole)),
         // Above 1000 a ratio to SQLite alone is no measurement: refused when read.
         .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true, threshold: .speed))
             .tracked("ratio", better: .higher).summarized(.statistics([.median, .ciLow, .ciHigh], decimals: 4))
@@ -89,7 +92,8 @@ package struct ResultRow: Sendable {
             .tracked("bytes", better: .lower).summarized(.statistics([.median, .max], decimals: 0))
             .tabled(TableCell("peak RSS", .median, format: TableCell.bytes)),
         .measured("end_rss_bytes", \.endRSSBytes),
-        .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower).summarized(.statistics([.max], decimals: 0)),
+        .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower).summarized(
+            .statistics([.max], decimals: 0)),
         .derived("sql_statements", domain: .count, number: { $0.measurement.sql.map { Double($0.total) } }) {
             $0.measurement.sql.map { String($0.total) } ?? ""
         }.judged(.exact)
@@ -126,13 +130,16 @@ package struct ResultRow: Sendable {
         .strategy("merge_ms_total", \.mergeMillisecondsTotal, decimals: 3),
         .strategy("view_objects", \.viewObjects),
         .parameter("key_order", text: true),
-        .verified("view_missing", \.viewMissing).tabled(TableCell("screen misses", .max, occasional: true, format: TableCell.count)),
+        .verified("view_missing", \.viewMissing).tabled(
+            TableCell("screen misses", .max, occasional: true, format: TableCell.count)),
         // An open-loop writer's or a history consumer's verdict on keeping up (issue 54, item 8).
         .strategy("kept_up", \.keptUp).summarized(.last),
         .verified("unexpected_rows", \.unexpectedRows).judged(.correctness),
         .measured("leaked_connections", \.leakedConnections).judged(.correctness),
-        .strategy("backlog_max", \.peakBacklog).tracked("records", better: .lower).summarized(.statistics([.max], decimals: 0))
-            .tabled(TableCell("backlog", .max, occasional: true, format: TableCell.count)),
+        .strategy("backlog_max", \.peakBacklog).tracked("records", better: .lower).summarized(
+            .statistics([.max], decimals: 0)
+        )
+        .tabled(TableCell("backlog", .max, occasional: true, format: TableCell.count)),
         .parameter("categories"),
         .parameter("albums"),
         .parameter("payload_bytes"),
@@ -144,7 +151,8 @@ package struct ResultRow: Sendable {
         .sql("sql_updates", \.update).judged(.exact),
         .sql("sql_deletes", \.delete).judged(.exact),
         .sql("sql_vm_steps", \.vmSteps).judged(.nearExact),
-        .measured("instructions", \.instructions).judged(.nearExactOnOneMachine).tracked("instructions", better: .lower),
+        .measured("instructions", \.instructions).judged(.nearExactOnOneMachine).tracked(
+            "instructions", better: .lower),
         .measured("instructions_by", \.instructionsCountedBy),
         .parameter("operation", text: true),
         .parameter("fraction", maximum: 1),

@@ -57,12 +57,14 @@ package struct ResultsFile: Sendable {
             let stream = try CSVStream(path: file)
             while try stream.next() {
                 guard stream.isBlankLine || stream.count == header.count else {
-                    throw ResultsFileError.truncatedRow(path, line: stream.line, fields: stream.count, expected: header.count)
+                    throw ResultsFileError.truncatedRow(
+                        path, line: stream.line, fields: stream.count, expected: header.count)
                 }
             }
         } catch let error as CSVStreamError {
             switch error {
-            case .unterminatedQuote(_, let line): throw ResultsFileError.truncatedRow(path, line: line, fields: 0, expected: header.count)
+            case .unterminatedQuote(_, let line):
+                throw ResultsFileError.truncatedRow(path, line: line, fields: 0, expected: header.count)
             default: throw ResultsFileError.cannotRead(path)
             }
         }
@@ -94,12 +96,14 @@ package struct ResultsFile: Sendable {
         while true {
             let fd = open(file, O_RDWR | O_CREAT, 0o644)
             guard fd >= 0 else {
-                throw errno == EISDIR ? ResultsFileError.isFolder(path) : ResultsFileError.cannotOpen(path, errno: errno)
+                throw errno == EISDIR
+                    ? ResultsFileError.isFolder(path) : ResultsFileError.cannotOpen(path, errno: errno)
             }
             defer { close(fd) }
             guard flock(fd, LOCK_EX) == 0 else { throw ResultsFileError.cannotOpen(path, errno: errno) }
             // Another writer may have renamed a new file over the one we locked: start again.
-            var locked = stat(), current = stat()
+            var locked = stat()
+            var current = stat()
             guard fstat(fd, &locked) == 0, stat(file, &current) == 0 else { continue }
             if locked.st_ino != current.st_ino { continue }
 
@@ -147,8 +151,9 @@ package struct ResultsFile: Sendable {
         guard let last = content.unicodeScalars.last, last != "\n" else { return content }
         let records: [[String]]
         do { records = try CSV.parse(content) } catch {
-            throw ResultsFileError.truncatedRow(path, line: content.split(separator: "\n").count, fields: 0,
-                                                expected: header.count)
+            throw ResultsFileError.truncatedRow(
+                path, line: content.split(separator: "\n").count, fields: 0,
+                expected: header.count)
         }
         let fields = records.last?.count ?? 0
         guard fields == header.count else {
@@ -166,19 +171,28 @@ package struct ResultsFile: Sendable {
         // The new file takes the old one's place, so it takes its permissions too (a file kept
         // private stays private). Changing the owner needs privileges; without them it is ours.
         fchmod(fd, original.st_mode & 0o7777)
-        if original.st_uid != getuid() || original.st_gid != getgid() { _ = fchown(fd, original.st_uid, original.st_gid) }
+        if original.st_uid != getuid() || original.st_gid != getgid() {
+            _ = fchown(fd, original.st_uid, original.st_gid)
+        }
         var ok = true
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; ok = false; return }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    ok = false
+                    return
+                }
                 offset += n
             }
         }
         var code = ok ? 0 : errno
-        if ok && fsync(fd) != 0 { ok = false; code = errno }
+        if ok && fsync(fd) != 0 {
+            ok = false
+            code = errno
+        }
         close(fd)
         guard ok, rename(temporary, file) == 0 else {
             if code == 0 { code = errno }
@@ -222,7 +236,8 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
                 + "choose a new file"
         case .olderVersion(let path, let lacking):
             return "\(path) was written by an older loadgen (it lacks \(lacking.prefix(4).joined(separator: ", "))"
-                + (lacking.count > 4 ? " and \(lacking.count - 4) more" : "") + "); choose a new file (compare, plot and "
+                + (lacking.count > 4 ? " and \(lacking.count - 4) more" : "")
+                + "); choose a new file (compare, plot and "
                 + "report still read it)"
         case .truncatedRow(let path, let line, let fields, let expected):
             return "\(path) has a cut-off row (line \(line) has \(fields) of \(expected) fields); "
@@ -241,8 +256,10 @@ package enum ResultsFileError: Error, CustomStringConvertible, Equatable {
     /// sysexits: 73 (cannot create output) for the file's own problems, 74 for I/O failures.
     package var exitCode: Int32 {
         switch self {
-        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .olderVersion, .truncatedRow, .notOurs, .cannotOpen,
-             .linkLoop: return 73
+        case .missingFolder, .notWritable, .isFolder, .foreignHeader, .olderVersion, .truncatedRow, .notOurs,
+            .cannotOpen,
+            .linkLoop:
+            return 73
         case .nameTooLong: return 64
         case .cannotRead, .cannotWrite: return 74
         }

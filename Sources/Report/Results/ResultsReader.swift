@@ -35,14 +35,19 @@ package struct ResultsReader {
         }
         let unknown = header.filter { !known.contains($0) }
         guard unknown.isEmpty else {
-            throw .malformed(path, line: 1, "columns this version does not know: \(unknown.joined(separator: ", ")) "
-                             + "(written by a newer loadgen, or edited?)")
+            throw .malformed(
+                path, line: 1,
+                "columns this version does not know: \(unknown.joined(separator: ", ")) "
+                    + "(written by a newer loadgen, or edited?)")
         }
         let repeated = header.filter { name in header.filter { $0 == name }.count > 1 }.uniqued()
-        guard repeated.isEmpty else { throw .malformed(path, line: 1, "columns named twice: \(repeated.joined(separator: ", "))") }
+        guard repeated.isEmpty else {
+            throw .malformed(path, line: 1, "columns named twice: \(repeated.joined(separator: ", "))")
+        }
         let required = ResultRow.requiredColumns.filter { !header.contains($0) }
         guard required.isEmpty else {
-            throw .malformed(path, line: 1, "lacks the columns every results file has: \(required.joined(separator: ", "))")
+            throw .malformed(
+                path, line: 1, "lacks the columns every results file has: \(required.joined(separator: ", "))")
         }
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($0.element, $0.offset) })
         field = ResultRow.columns.map { position[$0.name] }
@@ -56,7 +61,8 @@ package struct ResultsReader {
         while try Self.advance(stream) {
             if stream.isBlankLine { continue }
             guard stream.count == fieldCount else {
-                throw .malformed(path, line: line, "the row has \(stream.count) fields, the header \(fieldCount) (cut short?)")
+                throw .malformed(
+                    path, line: line, "the row has \(stream.count) fields, the header \(fieldCount) (cut short?)")
             }
             for (i, domain) in Self.checkedDomains {
                 guard let f = field[i] else {
@@ -65,13 +71,17 @@ package struct ResultsReader {
                 }
                 if let problem = stream.withBytes(f, domain.problem) {
                     if string(Self.runID) == "run_id" {
-                        throw .malformed(path, line: line, "the header is repeated at line \(line) (files joined with cat? keep the first "
-                                         + "header only, or give the files one by one)")
+                        throw .malformed(
+                            path, line: line,
+                            "the header is repeated at line \(line) (files joined with cat? keep the first "
+                                + "header only, or give the files one by one)")
                     }
                     throw .malformed(path, line: line, "\(ResultRow.columns[i].name): \(problem)")
                 }
             }
-            if let contradiction = contradiction() ?? invocations.conflict(runID: string(Self.runID), command: string(Self.command), line: line) {
+            if let contradiction = contradiction()
+                ?? invocations.conflict(runID: string(Self.runID), command: string(Self.command), line: line)
+            {
                 throw .malformed(path, line: line, contradiction)
             }
             return true
@@ -106,23 +116,33 @@ package struct ResultsReader {
     /// so such a row was edited (and must not be recommended). Issue 55, item 13.
     private func contradiction() -> String? {
         guard string(Self.status) == RunStatus.ok.rawValue else { return nil }
-        let lost = string(Self.lost), integrity = string(Self.integrity)
-        if !lost.isEmpty && lost != "0" { return "status ok with lost \(lost): the verifier fails a store that lost keys (edited?)" }
+        let lost = string(Self.lost)
+        let integrity = string(Self.integrity)
+        if !lost.isEmpty && lost != "0" {
+            return "status ok with lost \(lost): the verifier fails a store that lost keys (edited?)"
+        }
         if !integrity.isEmpty && integrity != "ok" {
             return "status ok with integrity '\(integrity)': the verifier fails a damaged store (edited?)"
         }
         for (column, meaning) in Self.alwaysFailed where (Double(string(column)) ?? 0) > 0 {
-            return "status ok with \(ResultRow.columns[column].name) \(string(column)): the verifier fails \(meaning) (edited?)"
+            return
+                "status ok with \(ResultRow.columns[column].name) \(string(column)): the verifier fails \(meaning) (edited?)"
         }
         let imports = ["", "import"].contains(string(Self.operation))
         // No record repeats: no idiom, deduplicating or not, can store a key twice.
-        if imports, string(Self.input).isEmpty, Double(string(Self.dupRate)) == 0, let d = Double(string(Self.duplicates)), d > 0 {
-            return "status ok with duplicates \(string(Self.duplicates)) and dup_rate 0: no record repeats, so no strategy "
+        if imports, string(Self.input).isEmpty, Double(string(Self.dupRate)) == 0,
+            let d = Double(string(Self.duplicates)), d > 0
+        {
+            return
+                "status ok with duplicates \(string(Self.duplicates)) and dup_rate 0: no record repeats, so no strategy "
                 + "stores a key twice (edited?)"
         }
         // Every key stored (nothing lost) is at least one row per key.
-        if imports, let stored = Double(string(Self.storeRows)), let keys = Double(string(Self.uniqueKeys)), stored < keys {
-            return "status ok with store_rows \(string(Self.storeRows)) below unique_keys \(string(Self.uniqueKeys)) and nothing "
+        if imports, let stored = Double(string(Self.storeRows)), let keys = Double(string(Self.uniqueKeys)),
+            stored < keys
+        {
+            return
+                "status ok with store_rows \(string(Self.storeRows)) below unique_keys \(string(Self.uniqueKeys)) and nothing "
                 + "lost: a store holding every key has a row per key (edited?)"
         }
         return nil
@@ -143,7 +163,8 @@ package struct ResultsReader {
     private static func advance(_ stream: CSVStream) throws(CompareError) -> Bool {
         do { return try stream.next() } catch {
             switch error {
-            case .unterminatedQuote(let path, let line): throw .malformed(path, line: line, "the file ends inside a quoted field (cut short?)")
+            case .unterminatedQuote(let path, let line):
+                throw .malformed(path, line: line, "the file ends inside a quoted field (cut short?)")
             default: throw .unreadable(error.description)
             }
         }
@@ -178,7 +199,8 @@ private final class InvocationCommands {
             return nil
         }
         guard earlier.command != command else { return nil }
-        return "run \(invocation) has two command lines (line \(earlier.line) and this one): rows of two runs under one id (edited?)"
+        return
+            "run \(invocation) has two command lines (line \(earlier.line) and this one): rows of two runs under one id (edited?)"
     }
 }
 
@@ -192,13 +214,21 @@ private struct SharedValues {
 
     mutating func sharing(_ row: ResultRow) -> ResultRow {
         var row = row
-        if let held = parameters.firstIndex(of: row.parameters) { row.parameters = parameters[held] } else { parameters.insert(row.parameters) }
+        if let held = parameters.firstIndex(of: row.parameters) {
+            row.parameters = parameters[held]
+        } else {
+            parameters.insert(row.parameters)
+        }
         if let held = machines.first(where: { $0.system == row.identity.system }) {
             row.identity.shareMachine(with: held)
         } else {
             machines.append(row.identity)
         }
-        if let held = commands.firstIndex(of: row.identity.command) { row.identity.command = commands[held] } else { commands.insert(row.identity.command) }
+        if let held = commands.firstIndex(of: row.identity.command) {
+            row.identity.command = commands[held]
+        } else {
+            commands.insert(row.identity.command)
+        }
         return row
     }
 }

@@ -30,8 +30,10 @@ package struct RunIdentity: Codable, Sendable {
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(runID: try c.decode(String.self, forKey: .runID), startedAt: try c.decode(String.self, forKey: .startedAt),
-                  system: try c.decode(SystemInfo.self, forKey: .system), command: try c.decode(String.self, forKey: .command))
+        self.init(
+            runID: try c.decode(String.self, forKey: .runID), startedAt: try c.decode(String.self, forKey: .startedAt),
+            system: try c.decode(SystemInfo.self, forKey: .system), command: try c.decode(String.self, forKey: .command)
+        )
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -15,7 +15,8 @@ package struct RunIDLedger: Sendable {
         guard !id.isEmpty else { return nil }
         let file = files.count - 1
         if let earlier = seen[id] {
-            return earlier == file ? "run id \(id) appears twice in this file: rows appended twice?"
+            return earlier == file
+                ? "run id \(id) appears twice in this file: rows appended twice?"
                 : "run id \(id) is also in \(files[earlier]): the same file or shard given twice?"
         }
         seen[id] = file

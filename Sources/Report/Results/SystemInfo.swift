@@ -15,28 +15,29 @@ package struct SystemInfo: Codable, Sendable, Equatable {
 
     /// Reads everything once, at the start of an invocation.
     package static func current(gitRevision: String) -> SystemInfo {
-        SystemInfo(gitRevision: gitRevision,
-                   host: ProcessInfo.processInfo.hostName,
-                   cpuModel: cpuModel(),
-                   cores: ProcessInfo.processInfo.activeProcessorCount,
-                   os: osName(),
-                   swiftVersion: swiftVersion,
-                   sqliteVersion: Database.libraryVersion,
-                   allocator: Heap.allocatorName)
+        SystemInfo(
+            gitRevision: gitRevision,
+            host: ProcessInfo.processInfo.hostName,
+            cpuModel: cpuModel(),
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            os: osName(),
+            swiftVersion: swiftVersion,
+            sqliteVersion: Database.libraryVersion,
+            allocator: Heap.allocatorName)
     }
 
     /// The compiler that built loadgen.
     static var swiftVersion: String {
         #if compiler(>=6.4)
-        return "6.4+"
+            return "6.4+"
         #elseif compiler(>=6.3)
-        return "6.3"
+            return "6.3"
         #elseif compiler(>=6.2)
-        return "6.2"
+            return "6.2"
         #elseif compiler(>=6.1)
-        return "6.1"
+            return "6.1"
         #else
-        return "6.0"
+            return "6.0"
         #endif
     }
 

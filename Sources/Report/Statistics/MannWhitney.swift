@@ -1,4 +1,5 @@
 import Host
+
 /// The Mann-Whitney U test: do two samples come from one distribution, or does one tend to be
 /// larger?
 ///
@@ -24,7 +25,12 @@ package enum MannWhitney {
         var ties = false
         for x in a {
             for y in b {
-                if x > y { u += 1 } else if x == y { u += 0.5; ties = true }
+                if x > y {
+                    u += 1
+                } else if x == y {
+                    u += 0.5
+                    ties = true
+                }
             }
         }
         let all = a + b
@@ -56,7 +62,9 @@ package enum MannWhitney {
     }
 
     static func normalUpperTail(u: Double, a: [Double], b: [Double]) -> Double {
-        let n1 = Double(a.count), n2 = Double(b.count), n = n1 + n2
+        let n1 = Double(a.count)
+        let n2 = Double(b.count)
+        let n = n1 + n2
         let mean = n1 * n2 / 2
         // Tie correction: Σ (t³ − t) over groups of equal values.
         var counts: [Double: Int] = [:]

@@ -29,14 +29,16 @@ package struct RunSummary: Sendable {
         /// memory are valgrind's, so they are never ranked or recommended by them.
         package let underCallgrind: Bool
         /// Why it may not be ranked or recommended (no reasons: it may).
-        package internal(set) var verdict = Verdict(reasons: [], fix: nil, needs: [], missing: [], failed: 0, isBug: false)
+        package internal(set) var verdict = Verdict(
+            reasons: [], fix: nil, needs: [], missing: [], failed: 0, isBug: false)
 
         init(rows: [ResultRow]) {
             self.rows = rows
             parameters = rows[0].parameters
             label = rows[0].configuration
             // All ok (the usual case): the same array, not a copy of it.
-            let ok = rows.allSatisfy { $0.measurement.status == .ok } ? rows : rows.filter { $0.measurement.status == .ok }
+            let ok =
+                rows.allSatisfy { $0.measurement.status == .ok } ? rows : rows.filter { $0.measurement.status == .ok }
             self.ok = ok
             outcome = StoreOutcome(ok)
             underCallgrind = rows[0].measurement.instructionsCountedBy == "callgrind"
@@ -44,12 +46,17 @@ package struct RunSummary: Sendable {
             wall = Statistics(ok.compactMap(\.measurement.wallSeconds))
             vsLimit = Statistics(ok.compactMap(\.vsLimit))
             peakRSS = Statistics(ok.compactMap { $0.measurement.peakRSSBytes.map(Double.init) })
-            latencyP99 = Statistics(ok.compactMap { $0.measurement.strategy?.latencyP99Milliseconds })
+            latencyP99 =
+                Statistics(ok.compactMap { $0.measurement.strategy?.latencyP99Milliseconds })
                 ?? Statistics(ok.compactMap { $0.measurement.strategy?.saveP99Milliseconds })
-            sqlPerRow = Statistics(ok.compactMap { row in
-                guard let sql = row.measurement.sql?.total, let done = row.measurement.rowsDone, done > 0 else { return nil }
-                return Double(sql) / Double(done)
-            })?.median
+            sqlPerRow =
+                Statistics(
+                    ok.compactMap { row in
+                        guard let sql = row.measurement.sql?.total, let done = row.measurement.rowsDone, done > 0 else {
+                            return nil
+                        }
+                        return Double(sql) / Double(done)
+                    })?.median
             objectsPerRow = Statistics(ok.compactMap(\.measurement.objectsPerRow))?.median
         }
 
@@ -107,17 +114,21 @@ package struct RunSummary: Sendable {
     /// Groups `rows` (in the order they ran). `sweptColumns` are the parameter columns that
     /// took more than one value (strategy excluded); a configuration whose strategy does not use
     /// one (blank there) is ranked at every value of it.
-    package init(rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
-                unranked: Set<String> = [], options: ConclusionOptions = ConclusionOptions()) {
+    package init(
+        rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
+        unranked: Set<String> = [], options: ConclusionOptions = ConclusionOptions()
+    ) {
         self.rows = rows
         configurations = Self.configurations(of: rows, options: options)
         invocations = rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }.uniqued()
         let throughLimit = invocations.count > 1
         // Rankings and recommendations compare mostly the same pairs, each by a bootstrap.
         let leads = LeadMemo()
-        rankings = Self.rank(configurations.filter { !unranked.contains($0.strategy) && !$0.underCallgrind },
-                             sweptColumns: sweptColumns, options: options, throughLimit: throughLimit, leads: leads)
-        recommendations = Self.recommend(configurations, unranked: unranked, options: options, throughLimit: throughLimit, leads: leads)
+        rankings = Self.rank(
+            configurations.filter { !unranked.contains($0.strategy) && !$0.underCallgrind },
+            sweptColumns: sweptColumns, options: options, throughLimit: throughLimit, leads: leads)
+        recommendations = Self.recommend(
+            configurations, unranked: unranked, options: options, throughLimit: throughLimit, leads: leads)
         self.notes = notes
         self.marks = marks
         self.unranked = unranked
@@ -128,16 +139,22 @@ package struct RunSummary: Sendable {
     /// chart draws. Ranking bootstraps an interval per pair of configurations, which no chart
     /// shows; over a year of nightlies that was most of `plot`'s minutes.
     package init(charting rows: [ResultRow], unranked: Set<String>, options: ConclusionOptions) {
-        self.init(charting: Self.configurations(of: rows, options: options), rows: rows, unranked: unranked, options: options)
+        self.init(
+            charting: Self.configurations(of: rows, options: options), rows: rows, unranked: unranked, options: options)
     }
 
     /// The summary of `configurations` (a subset of another's), as `init(charting:…)` makes one.
     /// Its `rows` are those given, none by default: a chart reads configurations, and a copy of
     /// every row per chart was a third copy of the file in memory.
-    package init(charting configurations: [Configuration], rows: [ResultRow] = [], unranked: Set<String>, options: ConclusionOptions) {
+    package init(
+        charting configurations: [Configuration], rows: [ResultRow] = [], unranked: Set<String>,
+        options: ConclusionOptions
+    ) {
         self.rows = rows
         self.configurations = configurations
-        invocations = configurations.flatMap { c in c.rows.map { String($0.identity.runID.split(separator: "-").first ?? "") } }.uniqued()
+        invocations = configurations.flatMap { c in
+            c.rows.map { String($0.identity.runID.split(separator: "-").first ?? "") }
+        }.uniqued()
         rankings = []
         recommendations = []
         notes = []
@@ -149,7 +166,10 @@ package struct RunSummary: Sendable {
     /// `rows` grouped into configurations (in the order they ran), each with its verdict. Rows
     /// counted under callgrind are another configuration than the same parameters timed.
     private static func configurations(of rows: [ResultRow], options: ConclusionOptions) -> [Configuration] {
-        struct Key: Hashable { let parameters: ParameterValues; let callgrind: Bool }
+        struct Key: Hashable {
+            let parameters: ParameterValues
+            let callgrind: Bool
+        }
         var order: [Key] = []
         // Positions first, then each configuration's rows at their exact count: rows appended
         // one by one left up to twice their room per configuration (a 100 MB file's summary).
@@ -170,14 +190,20 @@ package struct RunSummary: Sendable {
     /// recommendations group them) and their values of the swept columns, a blank (a parameter a
     /// strategy does not use) ranked at every value of it. A point is named by the columns that
     /// tell it from the others.
-    private static func rank(_ configurations: [Configuration], sweptColumns: [String], options: ConclusionOptions,
-                             throughLimit: Bool, leads: LeadMemo) -> [Ranking] {
+    private static func rank(
+        _ configurations: [Configuration], sweptColumns: [String], options: ConclusionOptions,
+        throughLimit: Bool, leads: LeadMemo
+    ) -> [Ranking] {
         let swept = sweptColumns.filter { !options.workloadColumns.contains($0) }
         let points = groups(configurations) { c in
             workload(of: c, options: options) + swept.map { options.value($0, of: c.parameters) }
         }
         guard !points.isEmpty else {
-            return [ranking(point: "", [], sweptColumns: sweptColumns, options: options, throughLimit: throughLimit, leads: leads)]
+            return [
+                ranking(
+                    point: "", [], sweptColumns: sweptColumns, options: options, throughLimit: throughLimit,
+                    leads: leads)
+            ]
         }
         // The workload's two never-blank parts sit between the workload columns and the swept ones.
         let keyColumns = options.workloadColumns + ["", ""] + swept
@@ -186,16 +212,21 @@ package struct RunSummary: Sendable {
         }
         return points.map { key, members in
             var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
-            if let purpose = options.purposes[members[0].strategy] { words.insert("for \(purpose)" + (words.isEmpty ? "" : ","), at: 0) }
-            return ranking(point: words.joined(separator: " "), members, sweptColumns: sweptColumns, options: options,
-                           throughLimit: throughLimit, leads: leads)
+            if let purpose = options.purposes[members[0].strategy] {
+                words.insert("for \(purpose)" + (words.isEmpty ? "" : ","), at: 0)
+            }
+            return ranking(
+                point: words.joined(separator: " "), members, sweptColumns: sweptColumns, options: options,
+                throughLimit: throughLimit, leads: leads)
         }
     }
 
     /// The ranking at one sweep point: the configurations there that may be recommended, by their
     /// rate (their `vs_limit` across invocations), and those that may not, apart.
-    private static func ranking(point label: String, _ here: [Configuration], sweptColumns: [String],
-                                options: ConclusionOptions, throughLimit: Bool, leads memo: LeadMemo) -> Ranking {
+    private static func ranking(
+        point label: String, _ here: [Configuration], sweptColumns: [String],
+        options: ConclusionOptions, throughLimit: Bool, leads memo: LeadMemo
+    ) -> Ranking {
         var scored: [(configuration: Configuration, metric: Metric, value: Double)] = []
         for c in here where c.verdict.isOK {
             let metric = Metric.of(c, .rate, throughLimit: throughLimit)
@@ -204,12 +235,15 @@ package struct RunSummary: Sendable {
         scored.sort { $0.value > $1.value }
         let members = scored.map(\.configuration)
         let leads = scored.dropFirst().map { other in
-            memo.lead(scored[0].configuration, over: other.configuration, metric: scored[0].metric, minDifference: options.minDifference)
+            memo.lead(
+                scored[0].configuration, over: other.configuration, metric: scored[0].metric,
+                minDifference: options.minDifference)
         }
         let apart = here.filter { !$0.verdict.isOK }
         let all = names(members + apart, sweptColumns: sweptColumns)
-        return Ranking(point: label, members: members, names: Array(all.prefix(members.count)), leads: leads, apart: apart,
-                       apartNames: Array(all.dropFirst(members.count)))
+        return Ranking(
+            point: label, members: members, names: Array(all.prefix(members.count)), leads: leads, apart: apart,
+            apartNames: Array(all.dropFirst(members.count)))
     }
 
     /// Each configuration's name among `members`: its strategy, and where another member has the

@@ -63,10 +63,12 @@ package struct SequentialRatio: Sendable, Equatable {
     /// exactly as expected; nil when no look up to `maximum` settles it (a ratio at the minimum
     /// difference never does). For `--dry-run`'s expected case: the same rule, without the noise.
     package static func roundsToSettle(logRatio: Double, spread: Double, minDifference: Double, maximum: Int) -> Int? {
-        let margin = log(1 + minDifference), lead = abs(logRatio)
+        let margin = log(1 + minDifference)
+        let lead = abs(logRatio)
         guard maximum >= minimumPairs else { return nil }
         for n in minimumPairs...maximum {
-            let half = StudentT.quantile(1 - level(pairs: n) / 2, degrees: Double(n - 1)) * spread / Double(n).squareRoot()
+            let half =
+                StudentT.quantile(1 - level(pairs: n) / 2, degrees: Double(n - 1)) * spread / Double(n).squareRoot()
             if (lead - half > 0 && lead >= margin) || lead + half < margin { return n }
         }
         return nil
@@ -114,20 +116,25 @@ package enum StudentT {
 
     private static func continuedFraction(_ x: Double, _ a: Double, _ b: Double) -> Double {
         let tiny = 1e-300
-        var c = 1.0, d = 1 - (a + b) * x / (a + 1)
+        var c = 1.0
+        var d = 1 - (a + b) * x / (a + 1)
         if abs(d) < tiny { d = tiny }
         d = 1 / d
         var h = d
         for m in 1...10_000 {
             let m = Double(m)
             var aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-            d = 1 + aa * d; if abs(d) < tiny { d = tiny }
-            c = 1 + aa / c; if abs(c) < tiny { c = tiny }
+            d = 1 + aa * d
+            if abs(d) < tiny { d = tiny }
+            c = 1 + aa / c
+            if abs(c) < tiny { c = tiny }
             d = 1 / d
             h *= d * c
             aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-            d = 1 + aa * d; if abs(d) < tiny { d = tiny }
-            c = 1 + aa / c; if abs(c) < tiny { c = tiny }
+            d = 1 + aa * d
+            if abs(d) < tiny { d = tiny }
+            c = 1 + aa / c
+            if abs(c) < tiny { c = tiny }
             d = 1 / d
             let delta = d * c
             h *= delta

@@ -141,8 +141,10 @@ package enum Bootstrap {
         var random = SplitMix64(seed: seed)
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
-        let a = Ranks(pairs.map(\.0)), b = Ranks(pairs.map(\.1))
-        var drawsA = RankDraws(count: pairs.count), drawsB = drawsA
+        let a = Ranks(pairs.map(\.0))
+        let b = Ranks(pairs.map(\.1))
+        var drawsA = RankDraws(count: pairs.count)
+        var drawsB = drawsA
         for _ in 0..<resamples {
             for _ in pairs.indices {
                 let pick = random.next(below: pairs.count)
@@ -164,8 +166,10 @@ package enum Bootstrap {
         var random = SplitMix64(seed: seed)
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
-        let x = Ranks(a), y = Ranks(b)
-        var drawsX = RankDraws(count: a.count), drawsY = RankDraws(count: b.count)
+        let x = Ranks(a)
+        let y = Ranks(b)
+        var drawsX = RankDraws(count: a.count)
+        var drawsY = RankDraws(count: b.count)
         for _ in 0..<resamples {
             for _ in a.indices { drawsX.draw(x.rank[random.next(below: a.count)]) }
             for _ in b.indices { drawsY.draw(y.rank[random.next(below: b.count)]) }
@@ -221,7 +225,8 @@ struct RankDraws {
     mutating func median(_ value: (Int) -> Double) -> Double {
         let n = drawn
         // 0-based positions of the middle value(s) in the sorted resample.
-        let low = (n - 1) / 2, high = n / 2
+        let low = (n - 1) / 2
+        let high = n / 2
         var seen = 0
         var lowValue: Double?
         var result = 0.0

@@ -28,7 +28,9 @@ package struct StoreVerifier: Sendable {
             package var memberColumn: String
             package var memberTable: String
             package var memberKeyColumn: String
-            package init(table: String, recordColumn: String, memberColumn: String, memberTable: String, memberKeyColumn: String) {
+            package init(
+                table: String, recordColumn: String, memberColumn: String, memberTable: String, memberKeyColumn: String
+            ) {
                 (self.table, self.recordColumn, self.memberColumn) = (table, recordColumn, memberColumn)
                 (self.memberTable, self.memberKeyColumn) = (memberTable, memberKeyColumn)
             }
@@ -108,25 +110,32 @@ package struct StoreVerifier: Sendable {
     /// strategy's merge semantics).
     /// `current` feeds each key's records in feed order, binding the key and then `valueColumns`'
     /// values: the last given for a key is what its rows must hold.
-    package func verify(repeated: RepeatedKey = .first, expected: (ExpectedSink) throws -> Void,
-                        pairs: ((ExpectedSink) throws -> Void)? = nil,
-                        current: ((ExpectedSink) throws -> Void)? = nil) throws -> Verification {
+    package func verify(
+        repeated: RepeatedKey = .first, expected: (ExpectedSink) throws -> Void,
+        pairs: ((ExpectedSink) throws -> Void)? = nil,
+        current: ((ExpectedSink) throws -> Void)? = nil
+    ) throws -> Verification {
         let isMemory = path.contains("mode=memory")
         // Read-write, though it writes only temporary tables: a read-only connection cannot
         // rebuild a WAL store's shared-memory index, and then reports "database is locked".
         let counters = StatementCounters()
         let db = try Database(path: path, counters: counters)
         db.setBusyTimeout(milliseconds: 10_000)
-        var verification = try check(db, isMemory: isMemory, repeated: repeated, expected: expected, pairs: pairs, current: current)
+        var verification = try check(
+            db, isMemory: isMemory, repeated: repeated, expected: expected, pairs: pairs, current: current)
         verification.steps = counters.snapshot().vmSteps
         return verification
     }
 
-    private func check(_ db: Database, isMemory: Bool, repeated: RepeatedKey, expected: (ExpectedSink) throws -> Void,
-                       pairs: ((ExpectedSink) throws -> Void)?, current: ((ExpectedSink) throws -> Void)?) throws -> Verification {
+    private func check(
+        _ db: Database, isMemory: Bool, repeated: RepeatedKey, expected: (ExpectedSink) throws -> Void,
+        pairs: ((ExpectedSink) throws -> Void)?, current: ((ExpectedSink) throws -> Void)?
+    ) throws -> Verification {
         let integrity = try integrityCheck(db)
         let t = layout
-        if t.keyColumns.isEmpty { return try verifyKeyless(db, integrity: integrity, isMemory: isMemory, expected: expected) }
+        if t.keyColumns.isEmpty {
+            return try verifyKeyless(db, integrity: integrity, isMemory: isMemory, expected: expected)
+        }
         let keys = t.keyColumns.joined(separator: ", ")
         let keyed = "(" + t.keyColumns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ") + ")"
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
@@ -135,22 +144,26 @@ package struct StoreVerifier: Sendable {
         let distinct = try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT \(keys) FROM \(t.table) WHERE \(keyed))")
 
         let e = try fillExpected(db, repeated: repeated, expected)
-        let expectedKeys = e.keys, anyCopy = e.anyCopy
+        let expectedKeys = e.keys
+        let anyCopy = e.anyCopy
         let tuple = Self.tuple
-        let lost = try db.scalarInt("""
+        let lost = try db.scalarInt(
+            """
             SELECT count(*) FROM \(anyCopy ? "(SELECT DISTINCT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)"
                                              : "temp.loadgen_expected")
             WHERE \(tuple(expectedKeys, "")) NOT IN (SELECT \(keys) FROM \(mainTable(t.table)) WHERE \(keyed))
             """)
         let badLinks = try countBadLinks(db, e)
-        let unexpected = try db.scalarInt("""
+        let unexpected = try db.scalarInt(
+            """
             SELECT count(*) FROM \(mainTable(t.table)) x
             WHERE NOT (\(t.keyColumns.map { "x.\($0) IS NOT NULL" }.joined(separator: " AND "))) OR \(tuple(t.keyColumns, "x.")) NOT IN (SELECT \(expectedKeys.joined(separator: ", ")) FROM temp.loadgen_expected)
             """)
         let bytes = try storeBytes(db, isMemory: isMemory)
         try db.execute("DROP TABLE temp.loadgen_expected")
-        var verification = Verification(storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
-                                        integrity: integrity, storeBytes: bytes)
+        var verification = Verification(
+            storeRows: rows, duplicates: withKey - distinct, lost: lost, badLinks: badLinks,
+            integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = unexpected
         verification.abstractRows = try abstractRows(db)
         verification.constraintDuplicates = try otherConstraintDuplicates(db)
@@ -159,7 +172,8 @@ package struct StoreVerifier: Sendable {
         if let pairs { try countPairs(db, pairs, into: &verification) }
         if let current, !t.valueColumns.isEmpty { verification.stale = try countStale(db, current) }
         if let history = t.historyChangeTable,
-           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
+            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1
+        {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
         }
         return verification
@@ -167,27 +181,34 @@ package struct StoreVerifier: Sendable {
 
     /// The expected records' keys (and related objects' keys) as `temp.loadgen_expected`: one row
     /// per key, the copy `repeated` says the store keeps, or every copy when any may be kept.
-    private func fillExpected(_ db: Database, repeated: RepeatedKey,
-                              _ expected: (ExpectedSink) throws -> Void) throws -> (keys: [String], parent: [String], anyCopy: Bool) {
+    private func fillExpected(
+        _ db: Database, repeated: RepeatedKey,
+        _ expected: (ExpectedSink) throws -> Void
+    ) throws -> (keys: [String], parent: [String], anyCopy: Bool) {
         let t = layout
         let expectedKeys = t.keyColumns.indices.map { "k\($0)" }
         let expectedParent = (t.parent?.keyColumns ?? []).indices.map { "parent\($0)" }
         let columns = expectedKeys + expectedParent
         // Typed as the store's columns: values convert as they do there, and every lookup of a
         // stored key in this table can use its primary key (linear, not rows × records).
-        let typed = try Self.typed(db, expectedKeys, as: t.keyColumns, of: t.table)
+        let typed =
+            try Self.typed(db, expectedKeys, as: t.keyColumns, of: t.table)
             + (t.parent.map { try Self.typed(db, expectedParent, as: $0.keyColumns, of: $0.table) } ?? [])
         // Every copy's related object is a right one when any copy may be the one kept.
         let anyCopy = repeated == .any && t.parent != nil
         let primary = anyCopy ? columns : expectedKeys
-        try db.execute("CREATE TEMP TABLE loadgen_expected (\(typed.joined(separator: ", ")), "
-                       + "PRIMARY KEY (\(primary.joined(separator: ", ")))) WITHOUT ROWID")
+        try db.execute(
+            "CREATE TEMP TABLE loadgen_expected (\(typed.joined(separator: ", ")), "
+                + "PRIMARY KEY (\(primary.joined(separator: ", ")))) WITHOUT ROWID")
         try db.execute("BEGIN")
         // The last copy wins by updating its parent in place (cheaper than REPLACE's delete and insert).
         let last = repeated == .last && t.parent != nil
-        let insert = try db.prepare((last ? "INSERT" : "INSERT OR IGNORE") + " INTO temp.loadgen_expected VALUES ("
-                                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-                                    + (last ? " ON CONFLICT DO UPDATE SET " + expectedParent.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") : ""))
+        let insert = try db.prepare(
+            (last ? "INSERT" : "INSERT OR IGNORE") + " INTO temp.loadgen_expected VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+                + (last
+                    ? " ON CONFLICT DO UPDATE SET "
+                        + expectedParent.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") : ""))
         try expected { bind in
             bind(insert)
             try insert.run()
@@ -204,18 +225,23 @@ package struct StoreVerifier: Sendable {
         let join = zip(t.keyColumns, e.keys).map { "e.\($1) = x.\($0)" }.joined(separator: " AND ")
         // The related object is the expected one when every column of its key is.
         let sameParent = zip(p.keyColumns, e.parent).map { "e.\($1) IS p.\($0)" }.joined(separator: " AND ")
-        var badLinks = try db.scalarInt(e.anyCopy ? """
-            SELECT count(*) FROM \(mainTable(t.table)) x
-            LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
-            WHERE \(Self.tuple(t.keyColumns, "x.")) IN (SELECT \(e.keys.joined(separator: ", ")) FROM temp.loadgen_expected)
-            AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND \(sameParent))
-            """ : """
-            SELECT count(*) FROM \(mainTable(t.table)) x
-            JOIN temp.loadgen_expected e ON \(join)
-            LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
-            WHERE NOT (\(sameParent))
-            """)
-        if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: e.anyCopy) }
+        var badLinks = try db.scalarInt(
+            e.anyCopy
+                ? """
+                SELECT count(*) FROM \(mainTable(t.table)) x
+                LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
+                WHERE \(Self.tuple(t.keyColumns, "x.")) IN (SELECT \(e.keys.joined(separator: ", ")) FROM temp.loadgen_expected)
+                AND NOT EXISTS (SELECT 1 FROM temp.loadgen_expected e WHERE \(join) AND \(sameParent))
+                """
+                : """
+                SELECT count(*) FROM \(mainTable(t.table)) x
+                JOIN temp.loadgen_expected e ON \(join)
+                LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
+                WHERE NOT (\(sameParent))
+                """)
+        if let inverse = p.inverseColumn {
+            badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: e.anyCopy)
+        }
         return badLinks
     }
 
@@ -223,13 +249,16 @@ package struct StoreVerifier: Sendable {
     /// temporary table as they are fed (a later copy of a key replaces an earlier one).
     private func countStale(_ db: Database, _ current: (ExpectedSink) throws -> Void) throws -> Int {
         let t = layout
-        let keys = t.keyColumns.indices.map { "k\($0)" }, values = t.valueColumns.indices.map { "v\($0)" }
+        let keys = t.keyColumns.indices.map { "k\($0)" }
+        let values = t.valueColumns.indices.map { "v\($0)" }
         let typedKeys = try Self.typed(db, keys, as: t.keyColumns, of: t.table)
-        try db.execute("CREATE TEMP TABLE loadgen_current (\((typedKeys + values).joined(separator: ", ")), "
-                       + "PRIMARY KEY (\(keys.joined(separator: ", ")))) WITHOUT ROWID")
+        try db.execute(
+            "CREATE TEMP TABLE loadgen_current (\((typedKeys + values).joined(separator: ", ")), "
+                + "PRIMARY KEY (\(keys.joined(separator: ", ")))) WITHOUT ROWID")
         try db.execute("BEGIN")
-        let insert = try db.prepare("INSERT OR REPLACE INTO temp.loadgen_current VALUES ("
-                                    + Array(repeating: "?", count: keys.count + values.count).joined(separator: ", ") + ")")
+        let insert = try db.prepare(
+            "INSERT OR REPLACE INTO temp.loadgen_current VALUES ("
+                + Array(repeating: "?", count: keys.count + values.count).joined(separator: ", ") + ")")
         try current { bind in
             bind(insert)
             try insert.run()
@@ -237,7 +266,8 @@ package struct StoreVerifier: Sendable {
         try db.execute("COMMIT")
         let join = zip(t.keyColumns, keys).map { "x.\($0) = c.\($1)" }.joined(separator: " AND ")
         let same = zip(t.valueColumns, values).map { "x.\($0) IS c.\($1)" }.joined(separator: " AND ")
-        let stale = try db.scalarInt("SELECT count(*) FROM \(mainTable(t.table)) x JOIN temp.loadgen_current c ON \(join) WHERE NOT (\(same))")
+        let stale = try db.scalarInt(
+            "SELECT count(*) FROM \(mainTable(t.table)) x JOIN temp.loadgen_current c ON \(join) WHERE NOT (\(same))")
         try db.execute("DROP TABLE temp.loadgen_current")
         return stale
     }
@@ -245,7 +275,9 @@ package struct StoreVerifier: Sendable {
     /// `name AFFINITY` for each of `names`, with the affinity SQLite gives the column of `table`
     /// at the same place (its declared type's, by SQLite's rules): named by affinity, not by the
     /// declared type, so nothing from the store's schema is pasted into SQL.
-    private static func typed(_ db: Database, _ names: [String], as columns: [String], of table: String) throws -> [String] {
+    private static func typed(_ db: Database, _ names: [String], as columns: [String], of table: String) throws
+        -> [String]
+    {
         let statement = try db.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(mainTable(table)) LIMIT 0")
         return names.enumerated().map { i, name in
             "\(name) \(ColumnAffinity(declaredType: statement.declaredType(at: Int32(i))).sql)"
@@ -261,17 +293,22 @@ package struct StoreVerifier: Sendable {
     /// rows and, with a related object, a bag of related objects' keys. A row missing is lost, a
     /// row too many unexpected, and a row whose related object is not one the records name as
     /// often (or that points at none) a bad link. Duplicates cannot be told from records.
-    private func verifyKeyless(_ db: Database, integrity: String, isMemory: Bool,
-                               expected: (ExpectedSink) throws -> Void) throws -> Verification {
+    private func verifyKeyless(
+        _ db: Database, integrity: String, isMemory: Bool,
+        expected: (ExpectedSink) throws -> Void
+    ) throws -> Verification {
         let t = layout
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
         let keys = t.parent?.keyColumns ?? []
         let columns = keys.indices.map { "parent\($0)" }
-        try db.execute("CREATE TEMP TABLE loadgen_expected (n INTEGER PRIMARY KEY" + columns.map { ", \($0)" }.joined() + ")")
+        try db.execute(
+            "CREATE TEMP TABLE loadgen_expected (n INTEGER PRIMARY KEY" + columns.map { ", \($0)" }.joined() + ")")
         try db.execute("BEGIN")
-        let insert = try db.prepare(columns.isEmpty ? "INSERT INTO temp.loadgen_expected DEFAULT VALUES"
-            : "INSERT INTO temp.loadgen_expected (\(columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        let insert = try db.prepare(
+            columns.isEmpty
+                ? "INSERT INTO temp.loadgen_expected DEFAULT VALUES"
+                : "INSERT INTO temp.loadgen_expected (\(columns.joined(separator: ", "))) VALUES ("
+                    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
         try expected { bind in
             bind(insert)
             try insert.run()
@@ -283,23 +320,28 @@ package struct StoreVerifier: Sendable {
             let stored = keys.enumerated().map { "p.\($1) AS k\($0)" }.joined(separator: ", ")
             let groups = keys.indices.map { "k\($0)" }.joined(separator: ", ")
             let same = keys.indices.map { "e.parent\($0) IS s.k\($0)" }.joined(separator: " AND ")
-            badLinks = try db.scalarInt("""
+            badLinks = try db.scalarInt(
+                """
                 SELECT coalesce(sum(max(0, s.n - coalesce(e.n, 0))), 0) FROM
                 (SELECT \(stored), count(*) AS n FROM \(mainTable(t.table)) x LEFT JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column) GROUP BY \(groups)) s
                 LEFT JOIN (SELECT \(columns.joined(separator: ", ")), count(*) AS n FROM temp.loadgen_expected GROUP BY \(columns.joined(separator: ", "))) e
                 ON \(same)
                 """)
-            if let inverse = p.inverseColumn { badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: false) }
+            if let inverse = p.inverseColumn {
+                badLinks += try unpaired(db, t, p, inverse: inverse, copiesShare: false)
+            }
         }
         let bytes = try storeBytes(db, isMemory: isMemory)
         try db.execute("DROP TABLE temp.loadgen_expected")
-        var verification = Verification(storeRows: rows, duplicates: 0, lost: max(0, wanted - rows), badLinks: badLinks,
-                                        integrity: integrity, storeBytes: bytes)
+        var verification = Verification(
+            storeRows: rows, duplicates: 0, lost: max(0, wanted - rows), badLinks: badLinks,
+            integrity: integrity, storeBytes: bytes)
         verification.unexpectedRows = max(0, rows - wanted)
         verification.abstractRows = try abstractRows(db)
         try countExternal(db, into: &verification)
         if let history = t.historyChangeTable,
-           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1 {
+            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(history)'") == 1
+        {
             verification.historyChanges = try db.scalarInt("SELECT count(*) FROM \(history)")
         }
         return verification
@@ -309,34 +351,48 @@ package struct StoreVerifier: Sendable {
     /// another record or at none, and related objects that point at a record pointing elsewhere.
     /// With `copiesShare` (every copy of a repeated key is stored), the copies of one key share
     /// its related object, which points back at one of them.
-    private func unpaired(_ db: Database, _ t: Layout, _ p: Layout.Parent, inverse: String, copiesShare: Bool) throws -> Int {
+    private func unpaired(_ db: Database, _ t: Layout, _ p: Layout.Parent, inverse: String, copiesShare: Bool) throws
+        -> Int
+    {
         let sameKey = t.keyColumns.map { "y.\($0) IS x.\($0)" }.joined(separator: " AND ")
-        let forward = copiesShare ? """
+        let forward =
+            copiesShare
+            ? """
             SELECT count(*) FROM \(mainTable(t.table)) x JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
             LEFT JOIN \(mainTable(t.table)) y ON y.Z_PK = p.\(inverse) WHERE y.Z_PK IS NULL OR NOT (\(sameKey))
-            """ : """
+            """
+            : """
             SELECT count(*) FROM \(mainTable(t.table)) x JOIN \(mainTable(p.table)) p ON p.Z_PK = x.\(p.column)
             WHERE p.\(inverse) IS NOT x.Z_PK
             """
-        return try db.scalarInt(forward) + db.scalarInt("""
-            SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
-            WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
-            """)
+        return try db.scalarInt(forward)
+            + db.scalarInt(
+                """
+                SELECT count(*) FROM \(mainTable(p.table)) p LEFT JOIN \(mainTable(t.table)) x ON x.Z_PK = p.\(inverse)
+                WHERE p.\(inverse) IS NOT NULL AND x.\(p.column) IS NOT p.Z_PK
+                """)
     }
 
     /// The many-to-many's pairs against the expected ones (each the record's key values, then the
     /// member's key), counted both ways through the records' and the members' keys, and members
     /// stored twice.
-    private func countPairs(_ db: Database, _ expected: (ExpectedSink) throws -> Void, into v: inout Verification) throws {
+    private func countPairs(_ db: Database, _ expected: (ExpectedSink) throws -> Void, into v: inout Verification)
+        throws
+    {
         guard let j = layout.join else { return }
         let t = layout
         let keys = t.keyColumns.indices.map { "k\($0)" }
-        let typed = try Self.typed(db, keys, as: t.keyColumns, of: t.table) + Self.typed(db, ["m"], as: [j.memberKeyColumn], of: j.memberTable)
-        try db.execute("CREATE TEMP TABLE loadgen_pairs (\(typed.joined(separator: ", ")), "
-                       + "PRIMARY KEY (\((keys + ["m"]).joined(separator: ", ")))) WITHOUT ROWID")
+        let typed =
+            try Self.typed(db, keys, as: t.keyColumns, of: t.table)
+            + Self.typed(db, ["m"], as: [j.memberKeyColumn], of: j.memberTable)
+        try db.execute(
+            "CREATE TEMP TABLE loadgen_pairs (\(typed.joined(separator: ", ")), "
+                + "PRIMARY KEY (\((keys + ["m"]).joined(separator: ", ")))) WITHOUT ROWID")
         defer { try? db.execute("DROP TABLE temp.loadgen_pairs") }
         try db.execute("BEGIN")
-        let insert = try db.prepare("INSERT OR IGNORE INTO temp.loadgen_pairs VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ", ") + ")")
+        let insert = try db.prepare(
+            "INSERT OR IGNORE INTO temp.loadgen_pairs VALUES ("
+                + Array(repeating: "?", count: keys.count + 1).joined(separator: ", ") + ")")
         try expected { bind in
             bind(insert)
             try insert.run()
@@ -345,18 +401,24 @@ package struct StoreVerifier: Sendable {
         // Both counts walk the stored pairs once (through primary keys) and look each up in the
         // expected ones by their primary key: the store has no index on the keys to look the
         // other way (77 s for 8k records with members before, issue 55 item 11).
-        let stored = "FROM main.\(j.table) j JOIN \(mainTable(t.table)) r ON r.Z_PK = j.\(j.recordColumn) "
+        let stored =
+            "FROM main.\(j.table) j JOIN \(mainTable(t.table)) r ON r.Z_PK = j.\(j.recordColumn) "
             + "JOIN \(mainTable(j.memberTable)) m ON m.Z_PK = j.\(j.memberColumn)"
-        let same = zip(keys, t.keyColumns).map { "e.\($0) = r.\($1)" }.joined(separator: " AND ") + " AND e.m = m.\(j.memberKeyColumn)"
+        let same =
+            zip(keys, t.keyColumns).map { "e.\($0) = r.\($1)" }.joined(separator: " AND ")
+            + " AND e.m = m.\(j.memberKeyColumn)"
         let storedKeys = t.keyColumns.map { "r.\($0)" }.joined(separator: ", ") + ", m.\(j.memberKeyColumn)"
         // An expected pair is found when some stored pair equals it; equal stored pairs are one.
-        let found = try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT \(storedKeys) \(stored) "
-                                     + "WHERE EXISTS (SELECT 1 FROM temp.loadgen_pairs e WHERE \(same)))")
+        let found = try db.scalarInt(
+            "SELECT count(*) FROM (SELECT DISTINCT \(storedKeys) \(stored) "
+                + "WHERE EXISTS (SELECT 1 FROM temp.loadgen_pairs e WHERE \(same)))")
         let missing = try db.scalarInt("SELECT count(*) FROM temp.loadgen_pairs") - found
-        let unexpected = try db.scalarInt("SELECT count(*) \(stored) WHERE NOT EXISTS (SELECT 1 FROM temp.loadgen_pairs e WHERE \(same))")
+        let unexpected = try db.scalarInt(
+            "SELECT count(*) \(stored) WHERE NOT EXISTS (SELECT 1 FROM temp.loadgen_pairs e WHERE \(same))")
         v.pairs = try db.scalarInt("SELECT count(*) FROM main.\(j.table)")
         v.badPairs = missing + unexpected
-        v.memberDuplicates = try db.scalarInt("SELECT count(*) - count(DISTINCT \(j.memberKeyColumn)) FROM \(mainTable(j.memberTable))")
+        v.memberDuplicates = try db.scalarInt(
+            "SELECT count(*) - count(DISTINCT \(j.memberKeyColumn)) FROM \(mainTable(j.memberTable))")
     }
 
     /// The store's external value files (counted in its size), and the columns that name a file
@@ -370,10 +432,13 @@ package struct StoreVerifier: Sendable {
         }
         let present = Set(files)
         for (table, column) in layout.externalColumns {
-            let s = try db.prepare("SELECT substr(\(column), 2, length(\(column)) - 2) FROM \(mainTable(table)) "
-                                   + "WHERE substr(\(column), 1, 1) = x'02'")
+            let s = try db.prepare(
+                "SELECT substr(\(column), 2, length(\(column)) - 2) FROM \(mainTable(table)) "
+                    + "WHERE substr(\(column), 1, 1) = x'02'")
             while try s.step() {
-                if !present.contains(String(decoding: s.blob(at: 0) ?? [], as: UTF8.self)) { v.missingExternalFiles += 1 }
+                if !present.contains(String(decoding: s.blob(at: 0) ?? [], as: UTF8.self)) {
+                    v.missingExternalFiles += 1
+                }
             }
         }
     }
@@ -382,8 +447,9 @@ package struct StoreVerifier: Sendable {
     private func otherConstraintDuplicates(_ db: Database) throws -> Int {
         try layout.otherConstraints.map { columns in
             let set = columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
-            return try db.scalarInt("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM \(mainTable(layout.table)) "
-                                    + "WHERE \(set) GROUP BY \(columns.joined(separator: ", ")))")
+            return try db.scalarInt(
+                "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM \(mainTable(layout.table)) "
+                    + "WHERE \(set) GROUP BY \(columns.joined(separator: ", ")))")
         }.max() ?? 0
     }
 
@@ -396,8 +462,9 @@ package struct StoreVerifier: Sendable {
         guard let p = layout.parent, p.table != layout.table, !p.keyColumns.isEmpty else { return 0 }
         let keyed = p.keyColumns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
         let rows = try db.scalarInt("SELECT count(*) FROM \(mainTable(p.table)) WHERE \(keyed)")
-        let distinct = try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT \(p.keyColumns.joined(separator: ", ")) "
-                                        + "FROM \(mainTable(p.table)) WHERE \(keyed))")
+        let distinct = try db.scalarInt(
+            "SELECT count(*) FROM (SELECT DISTINCT \(p.keyColumns.joined(separator: ", ")) "
+                + "FROM \(mainTable(p.table)) WHERE \(keyed))")
         return rows - distinct
     }
 
@@ -405,8 +472,9 @@ package struct StoreVerifier: Sendable {
         let byTable = Dictionary(grouping: layout.abstractEntities, by: \.table)
         var rows = 0
         for (table, entities) in byTable.sorted(by: { $0.key < $1.key }) {
-            rows += try db.scalarInt("SELECT count(*) FROM \(mainTable(table)) WHERE Z_ENT IN ("
-                                     + entities.map { String($0.entityID) }.joined(separator: ", ") + ")")
+            rows += try db.scalarInt(
+                "SELECT count(*) FROM \(mainTable(table)) WHERE Z_ENT IN ("
+                    + entities.map { String($0.entityID) }.joined(separator: ", ") + ")")
         }
         return rows
     }
@@ -428,7 +496,8 @@ package struct StoreVerifier: Sendable {
         var total = 0
         for suffix in ["", "-wal"] {
             if let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix),
-               let size = attributes[.size] as? Int {
+                let size = attributes[.size] as? Int
+            {
                 total += size
             }
         }

@@ -10,7 +10,8 @@ package enum Nearest {
 
     /// Levenshtein distance: insertions, deletions and substitutions.
     package static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         guard !x.isEmpty else { return y.count }
         guard !y.isEmpty else { return x.count }
         var previous = Array(0...y.count)

@@ -22,13 +22,18 @@ package enum ScreenKind: Codable, Hashable, Sendable {
     /// Reads `--view-context`'s value: `on` (a controller over every record), `list:N`,
     /// `controller:N` or `controller`; nil for `off`. Throws what is accepted.
     package static func parse(_ text: String) throws(RunParameterError) -> ScreenKind? {
-        let parts = text.lowercased().split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let parts = text.lowercased().split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(
+            String.init)
         let accepted = "off, on (a controller over every record), list:N or controller:N (N objects, 1 to 10000000)"
         if parts.count == 1 {
             if parts[0] == "controller" { return .controller(nil) }
-            do { return try onOff(parts[0]) ? .controller(nil) : nil } catch { throw RunParameterError(accepted: accepted) }
+            do { return try onOff(parts[0]) ? .controller(nil) : nil } catch {
+                throw RunParameterError(accepted: accepted)
+            }
         }
-        guard let n = RunParameter.parseInteger(parts[1]), (1...10_000_000).contains(n) else { throw RunParameterError(accepted: accepted) }
+        guard let n = RunParameter.parseInteger(parts[1]), (1...10_000_000).contains(n) else {
+            throw RunParameterError(accepted: accepted)
+        }
         switch parts[0] {
         case "list": return .list(n)
         case "controller": return .controller(n)

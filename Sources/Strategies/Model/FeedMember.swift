@@ -20,16 +20,18 @@ struct FeedMember {
         var unit: Double?
         for (suffix, perSecond) in [(":ms", 1000.0), (":s", 1.0)] where path.hasSuffix(suffix) {
             guard a.type == .date else {
-                throw ImportModelError("--map \(a.name)=\(text): a unit (\(suffix)) says how a date counts time, and \(entity).\(a.name) "
-                                       + "is a \(a.type.rawValue) attribute; drop it")
+                throw ImportModelError(
+                    "--map \(a.name)=\(text): a unit (\(suffix)) says how a date counts time, and \(entity).\(a.name) "
+                        + "is a \(a.type.rawValue) attribute; drop it")
             }
             path.removeLast(suffix.count)
             unit = perSecond
         }
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty), parts.count <= 2 else {
-            throw ImportModelError("--map \(a.name)=\(text): loadgen reads a member of the record or of an object it holds "
-                                   + "(properties.code); give at most one dot, and point --input-path at the array of records")
+            throw ImportModelError(
+                "--map \(a.name)=\(text): loadgen reads a member of the record or of an object it holds "
+                    + "(properties.code); give at most one dot, and point --input-path at the array of records")
         }
         name = path
         container = parts.count == 2 ? (parts[0], parts[1]) : nil

@@ -18,12 +18,14 @@ enum GenerationHints {
     static let arrayName = "loadgen.arrayName"
 
     /// What `loadgen.generate` accepts, for messages.
-    static let accepted = "words, text:MIN-MAX, names:categories|albums, cents:MIN-MAX, number:MIN-MAX, integer:MIN-MAX, "
+    static let accepted =
+        "words, text:MIN-MAX, names:categories|albums, cents:MIN-MAX, number:MIN-MAX, integer:MIN-MAX, "
         + "past-year, share:P, payload[:BYTES], uuid, uri:PREFIX"
 
     /// The generation a hint names, nil when the text is not one.
     static func parse(_ text: String, payloadBytes: Int) -> Generation? {
-        let (name, argument) = text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) }
+        let (name, argument) =
+            text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) }
             ?? (text, "")
         func range() -> (Double, Double)? {
             let parts = argument.split(separator: "-", maxSplits: 1).map { Double($0) }
@@ -33,7 +35,9 @@ enum GenerationHints {
         switch name {
         case "words": return .words
         case "past-year": return .pastYear
-        case "payload": return argument.isEmpty ? .payload(bytes: payloadBytes) : Int(argument).flatMap { $0 >= 0 ? .payload(bytes: $0) : nil }
+        case "payload":
+            return argument.isEmpty
+                ? .payload(bytes: payloadBytes) : Int(argument).flatMap { $0 >= 0 ? .payload(bytes: $0) : nil }
         case "uuid": return .uuid
         case "uri": return .uri(prefix: argument.isEmpty ? "https://example.com/" : argument)
         case "names": return NameList(rawValue: argument).map { .parentKey(names: $0) }
@@ -59,7 +63,8 @@ enum GenerationHints {
             return .number(minimum: low, maximum: max(low, a.maximum ?? 1000))
         case .string:
             let low = max(Int(a.minimum ?? 0), options.stringLength.lowerBound)
-            let high = min(Int(a.maximum ?? Double(options.stringLength.upperBound)), max(low, options.stringLength.upperBound))
+            let high = min(
+                Int(a.maximum ?? Double(options.stringLength.upperBound)), max(low, options.stringLength.upperBound))
             return .text(minimum: min(low, high), maximum: high)
         case .uri: return .uri(prefix: "https://example.com/\(entity.lowercased())/")
         case .boolean: return .share(0.5)

@@ -1,6 +1,6 @@
 import ObjectGraph
-import SQLiteKit
 import Report
+import SQLiteKit
 import Workload
 
 /// A model ready for an import: the store's entities exactly as the model declares them (with
@@ -39,8 +39,10 @@ package struct ImportModel: Sendable {
 
     // MARK: The shape
 
-    static func shape(_ record: EntityDescription, _ parent: EntityDescription?, members memberEntity: EntityDescription? = nil,
-                      _ roles: ImportRoles, _ options: ShapeOptions) throws -> RecordShape {
+    static func shape(
+        _ record: EntityDescription, _ parent: EntityDescription?, members memberEntity: EntityDescription? = nil,
+        _ roles: ImportRoles, _ options: ShapeOptions
+    ) throws -> RecordShape {
         let attributes = record.attributes.sorted { $0.name < $1.name }   // column order
         let secondary = secondaryKeys(of: record, key: roles.key)
         var fields: [FieldSpec] = []
@@ -55,16 +57,19 @@ package struct ImportModel: Sendable {
             } else {
                 generation = try hinted(a, in: record.name, options)
             }
-            var field = try FeedMember(options.member(a.name, of: record.name, userInfo: a.userInfo), of: a, in: record.name)
-                .field(a.name, FieldType(a.type), generation)
+            var field = try FeedMember(
+                options.member(a.name, of: record.name, userInfo: a.userInfo), of: a, in: record.name
+            )
+            .field(a.name, FieldType(a.type), generation)
             field.isRequired = !a.isOptional && a.defaultValue.isNull
             field.isConstrained = record.uniquenessConstraints.contains { $0.contains(a.name) }
             fields.append(field)
         }
         try checkMembers(fields, of: record.name)
         let key = roles.key.map { name in fields.firstIndex { $0.name == name }! }
-        var shape = RecordShape(entity: record.name, fields: fields, key: key,
-                                arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
+        var shape = RecordShape(
+            entity: record.name, fields: fields, key: key,
+            arrayName: record.userInfo[GenerationHints.arrayName] ?? record.name.lowercased() + "s")
         shape.keyProblem = keyProblem
         if let parent, let relationship = roles.relationship.flatMap(record.relationship), !roles.parentKeys.isEmpty {
             try addRelated(parent, through: relationship, roles, options, to: &shape)
@@ -73,7 +78,9 @@ package struct ImportModel: Sendable {
         let keySet = Set(roles.key)
         let constrained = Set(record.uniquenessConstraints.joined())
         let others = attributes.filter { !keySet.contains($0.name) }
-        let target = others.first { $0.type == .date } ?? others.first { $0.type.storage == .real || $0.type.storage == .integer }
+        let target =
+            others.first { $0.type == .date }
+            ?? others.first { $0.type.storage == .real || $0.type.storage == .integer }
         shape.targetField = target.flatMap { t in fields.firstIndex { $0.name == t.name } }
         shape.updateField = others.first { $0.type == .string && !constrained.contains($0.name) }
             .flatMap { u in fields.firstIndex { $0.name == u.name } }
@@ -82,16 +89,22 @@ package struct ImportModel: Sendable {
 
     /// The objects records relate to through `--many-to-many`: the destination's key made from
     /// each member's index, its other attributes generated (its other constraints kept).
-    private static func members(of roles: ImportRoles, in entity: EntityDescription, _ options: ShapeOptions) throws -> RecordShape.Members? {
-        guard let relationship = roles.manyToMany, let keyName = roles.memberKey, let a = entity.attribute(keyName) else { return nil }
+    private static func members(of roles: ImportRoles, in entity: EntityDescription, _ options: ShapeOptions) throws
+        -> RecordShape.Members?
+    {
+        guard let relationship = roles.manyToMany, let keyName = roles.memberKey, let a = entity.attribute(keyName)
+        else { return nil }
         let entityName = entity.name
         let secondary = secondaryKeys(of: entity, key: [keyName])
         let fields = try entity.attributes.sorted { $0.name < $1.name }.filter { $0.name != keyName }.map { a in
-            FieldSpec(a.name, FieldType(a.type), secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: entityName, options))
+            FieldSpec(
+                a.name, FieldType(a.type),
+                secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: entityName, options))
         }
-        return RecordShape.Members(relationship: relationship, entity: entityName,
-                                   key: FieldSpec(keyName, FieldType(a.type), .parentKey(names: nil)), fields: fields,
-                                   perRecord: options.membersPerRecord, pool: options.memberPool)
+        return RecordShape.Members(
+            relationship: relationship, entity: entityName,
+            key: FieldSpec(keyName, FieldType(a.type), .parentKey(names: nil)), fields: fields,
+            perRecord: options.membersPerRecord, pool: options.memberPool)
     }
 
     /// One member of each uniqueness constraint the key is not part of, made from the key index
@@ -103,7 +116,9 @@ package struct ImportModel: Sendable {
         var chosen = Set(key)
         var made: Set<String> = []
         for constraint in entity.uniquenessConstraints where chosen.isDisjoint(with: constraint) {
-            guard let member = constraint.first(where: { entity.attribute($0).map(Self.canBeKeyed) ?? false }) else { continue }
+            guard let member = constraint.first(where: { entity.attribute($0).map(Self.canBeKeyed) ?? false }) else {
+                continue
+            }
             chosen.insert(member)
             made.insert(member)
         }
@@ -122,9 +137,10 @@ package struct ImportModel: Sendable {
         for f in fields {
             let member = f.memberPath
             if let other = byMember[member] {
-                throw ImportModelError("model: \(entity).\(other) and \(entity).\(f.name) are both read from the member \"\(member)\" "
-                                       + "(their mappedKeyName or --map): give one of them its own member (--map \(f.name)=MEMBER)",
-                                       kind: .malformed)
+                throw ImportModelError(
+                    "model: \(entity).\(other) and \(entity).\(f.name) are both read from the member \"\(member)\" "
+                        + "(their mappedKeyName or --map): give one of them its own member (--map \(f.name)=MEMBER)",
+                    kind: .malformed)
             }
             byMember[member] = f.name
         }
@@ -133,23 +149,32 @@ package struct ImportModel: Sendable {
     /// The related object's key fields (named `<relationship><Key>`, or the relationship's
     /// mappedKeyName, and read from a nested object too), and its other attributes, generated
     /// when it is created.
-    private static func addRelated(_ parent: EntityDescription, through relationship: RelationshipDescription, _ roles: ImportRoles,
-                                   _ options: ShapeOptions, to shape: inout RecordShape) throws {
+    private static func addRelated(
+        _ parent: EntityDescription, through relationship: RelationshipDescription, _ roles: ImportRoles,
+        _ options: ShapeOptions, to shape: inout RecordShape
+    ) throws {
         for parentKey in roles.parentKeys {
             let a = parent.attribute(parentKey)!
             let names: NameList? = a.userInfo[GenerationHints.generate].flatMap {
-                if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) { return list } else { return nil }
+                if case .parentKey(let list)? = GenerationHints.parse($0, payloadBytes: 0) {
+                    return list
+                } else {
+                    return nil
+                }
             }
             // The relationship's member (`--map`, mappedKeyName) names a key of one attribute.
-            let relationshipMember = options.member(relationship.name, of: shape.entity, userInfo: relationship.userInfo)
-            let mapped = roles.parentKeys.count == 1 && relationshipMember != relationship.name ? relationshipMember : nil
+            let relationshipMember = options.member(
+                relationship.name, of: shape.entity, userInfo: relationship.userInfo)
+            let mapped =
+                roles.parentKeys.count == 1 && relationshipMember != relationship.name ? relationshipMember : nil
             let fileName = mapped ?? relationship.name + parentKey.prefix(1).uppercased() + parentKey.dropFirst()
             var keyField = FieldSpec(parentKey, FieldType(a.type), .parentKey(names: names), fileName: fileName)
             let taken = shape.fields.contains { $0.fileName == fileName }
             // Inside the related object (a nested object under the relationship's member, or the
             // element holding the records) the key is under the destination attribute's own member.
-            keyField.container = .init(name: relationshipMember, member: options.member(parentKey, of: parent.name, userInfo: a.userInfo),
-                                       only: taken)
+            keyField.container = .init(
+                name: relationshipMember, member: options.member(parentKey, of: parent.name, userInfo: a.userInfo),
+                only: taken)
             shape.fields.append(keyField)
             shape.parentKey.append(shape.fields.count - 1)
         }
@@ -161,26 +186,34 @@ package struct ImportModel: Sendable {
         let parentKeys = Set(roles.parentKeys)
         // The related object's other constraints are kept by values made from its index, as its key.
         let secondary = secondaryKeys(of: parent, key: roles.parentKeys)
-        shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }.map { a in
-            let generation = secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: parent.name, options)
-            var field = FieldSpec(a.name, FieldType(a.type), generation, fileName: options.member(a.name, of: parent.name, userInfo: a.userInfo))
-            field.isRequired = !a.isOptional && a.defaultValue.isNull
-            return field
-        }
+        shape.parentFields = try parent.attributes.sorted { $0.name < $1.name }.filter { !parentKeys.contains($0.name) }
+            .map { a in
+                let generation =
+                    secondary.contains(a.name) ? .parentKey(names: nil) : try hinted(a, in: parent.name, options)
+                var field = FieldSpec(
+                    a.name, FieldType(a.type), generation,
+                    fileName: options.member(a.name, of: parent.name, userInfo: a.userInfo))
+                field.isRequired = !a.isOptional && a.defaultValue.isNull
+                return field
+            }
     }
 
     /// The key's generation, within the model's limits on it: a text key's prefix shortened (or
     /// padded) to fit its Min and Max Length, an integer key drawn from its Min … Max. Keys the
     /// limits cannot hold are refused here, so that no strategy is blamed for the generator's
     /// values (issue 27).
-    private static func keyGeneration(_ a: AttributeDescription, in entity: String,
-                                      prefix defaultPrefix: String? = nil) throws -> (Generation, problem: String?) {
+    private static func keyGeneration(
+        _ a: AttributeDescription, in entity: String,
+        prefix defaultPrefix: String? = nil
+    ) throws -> (Generation, problem: String?) {
         let what = "\(entity).\(a.name)"
         if let range = a.type.integerRange {
             guard a.minimum != nil || a.maximum != nil else { return (.key(prefix: "", suffix: ""), nil) }
             let low = Int64(max(Double(range.lowerBound), (a.minimum ?? 0).rounded(.up)))
             let high = a.maximum.map { Int64(min(Double(range.upperBound), $0.rounded(.down))) } ?? range.upperBound
-            guard low <= high else { throw ImportModelError("model: \(what): its Min and Max hold no integer key", kind: .malformed) }
+            guard low <= high else {
+                throw ImportModelError("model: \(what): its Min and Max hold no integer key", kind: .malformed)
+            }
             let span = UInt64(bitPattern: high &- low)
             return (.rangedKey(minimum: low, count: min(span, UInt64(1) << 48) + 1), nil)
         }
@@ -193,7 +226,8 @@ package struct ImportModel: Sendable {
         if let maximum = a.maximum.map(Int.init), length > maximum {
             guard hinted == nil, digits + suffix.utf8.count <= maximum else {
                 // Keys from a file may fit; only generating them is refused (`RecordShape.keyProblem`).
-                let problem = "model: \(what) holds at most \(maximum) characters; a generated key is \(prefix.isEmpty ? "" : "\"\(prefix)\" + ")"
+                let problem =
+                    "model: \(what) holds at most \(maximum) characters; a generated key is \(prefix.isEmpty ? "" : "\"\(prefix)\" + ")"
                     + "\(digits) hex digits\(suffix.isEmpty ? "" : " + \"\(suffix)\"") (\(length)): raise its Max Length, "
                     + "shorten \(GenerationHints.keyPrefix)/\(GenerationHints.keySuffix), or import your keys with --input"
                 return (.key(prefix: prefix, suffix: suffix), problem)
@@ -207,13 +241,19 @@ package struct ImportModel: Sendable {
     }
 
     /// The generation the attribute's `loadgen.generate` names, or the default for its type.
-    private static func hinted(_ a: AttributeDescription, in entity: String, _ options: ShapeOptions) throws -> Generation {
+    private static func hinted(_ a: AttributeDescription, in entity: String, _ options: ShapeOptions) throws
+        -> Generation
+    {
         if let bytes = options.attributeBytes["\(entity).\(a.name)"], a.type == .binary || a.type == .transformable {
             return .payload(bytes: max(Int(a.minimum ?? 0), a.maximum.map { min(Int($0), bytes) } ?? bytes))
         }
-        guard let hint = a.userInfo[GenerationHints.generate] else { return GenerationHints.byType(a, entity: entity, options: options) }
+        guard let hint = a.userInfo[GenerationHints.generate] else {
+            return GenerationHints.byType(a, entity: entity, options: options)
+        }
         guard let generation = GenerationHints.parse(hint, payloadBytes: options.payloadBytes) else {
-            throw ImportModelError("model: \(entity).\(a.name): \(GenerationHints.generate) \"\(hint)\" is not one of: \(GenerationHints.accepted)", kind: .malformed)
+            throw ImportModelError(
+                "model: \(entity).\(a.name): \(GenerationHints.generate) \"\(hint)\" is not one of: \(GenerationHints.accepted)",
+                kind: .malformed)
         }
         return generation
     }
@@ -222,41 +262,51 @@ package struct ImportModel: Sendable {
 
     /// Where the records live, for the verifier.
     package var verifierLayout: StoreVerifier.Layout {
-        var layout = StoreVerifier.Layout(table: recordEntity.ownRows,
-                                          keyColumns: roles.key.map { recordEntity.column(of: $0) })
+        var layout = StoreVerifier.Layout(
+            table: recordEntity.ownRows,
+            keyColumns: roles.key.map { recordEntity.column(of: $0) })
         if let relationship = roles.relationship, let parentEntity, !roles.parentKeys.isEmpty {
-            layout.parent = .init(column: recordEntity.column(of: relationship), table: parentEntity.ownRows,
-                                  keyColumns: roles.parentKeys.map { parentEntity.column(of: $0) })
+            layout.parent = .init(
+                column: recordEntity.column(of: relationship), table: parentEntity.ownRows,
+                keyColumns: roles.parentKeys.map { parentEntity.column(of: $0) })
             layout.parent?.inverseColumn = roles.parentInverse.map { parentEntity.column(of: $0) }
         }
         layout.historyChangeTable = HistorySchema.changeTable
         layout.valueColumns = shape.changingFields.map { recordEntity.column(of: shape.fields[$0].name) }
         let key = Set(roles.key)
-        layout.otherConstraints = recordConstraints.filter { Set($0) != key }.map { $0.map { recordEntity.column(of: $0) } }
+        layout.otherConstraints = recordConstraints.filter { Set($0) != key }.map {
+            $0.map { recordEntity.column(of: $0) }
+        }
         layout.join = shape.members.flatMap { m in
             model.entity(named: m.entity).flatMap { destination in
                 Self.joinColumns(recordEntity, m, destination).map {
-                    StoreVerifier.Layout.Join(table: $0.table, recordColumn: $0.record, memberColumn: $0.member,
-                                              memberTable: destination.ownRows, memberKeyColumn: destination.column(of: m.key.name))
+                    StoreVerifier.Layout.Join(
+                        table: $0.table, recordColumn: $0.record, memberColumn: $0.member,
+                        memberTable: destination.ownRows, memberKeyColumn: destination.column(of: m.key.name))
                 }
             }
         }
         layout.externalColumns = [recordEntity, parentEntity].compactMap { $0 }.flatMap { e in
             e.attributes.filter(\.allowsExternalStorage).map { (table: e.tableName, column: e.column(of: $0.name)) }
         }
-        layout.abstractEntities = model.entities.filter(\.isAbstract).map { .init(table: $0.tableName, entityID: $0.entityID, name: $0.name) }
+        layout.abstractEntities = model.entities.filter(\.isAbstract).map {
+            .init(table: $0.tableName, entityID: $0.entityID, name: $0.name)
+        }
         return layout
     }
 
     /// The join table of the records' many-to-many and each side's column, from whichever entity
     /// names the table.
-    static func joinColumns(_ record: EntityDescription, _ m: RecordShape.Members,
-                            _ destination: EntityDescription) -> (table: String, record: String, member: String)? {
+    static func joinColumns(
+        _ record: EntityDescription, _ m: RecordShape.Members,
+        _ destination: EntityDescription
+    ) -> (table: String, record: String, member: String)? {
         if let j = record.joinTables.first(where: { $0.relationship == m.relationship }) {
             return (j.name, j.sourceColumn, j.destinationColumn)
         }
         guard let inverse = record.relationship(m.relationship)?.inverse,
-              let j = destination.joinTables.first(where: { $0.relationship == inverse }) else { return nil }
+            let j = destination.joinTables.first(where: { $0.relationship == inverse })
+        else { return nil }
         return (j.name, j.destinationColumn, j.sourceColumn)
     }
 

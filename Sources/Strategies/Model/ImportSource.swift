@@ -23,11 +23,14 @@ package struct ImportSource: Sendable {
         }
         var roles = try ImportRoles.resolve(file, configuration.model)
         if let added = configuration.model.addedConstraint, !added.isEmpty {
-            guard let entity = file.entity(named: roles.entity) else { throw ImportModelError("--add-constraint: no records entity") }
+            guard let entity = file.entity(named: roles.entity) else {
+                throw ImportModelError("--add-constraint: no records entity")
+            }
             for name in added where entity.attribute(name) == nil {
                 let names = entity.attributes.map(\.name).sorted().joined(separator: ", ")
-                throw ImportModelError("--add-constraint \(added.joined(separator: ",")): \(name) is not an attribute of \(entity.name) "
-                                       + "(one of: \(names)), or none")
+                throw ImportModelError(
+                    "--add-constraint \(added.joined(separator: ",")): \(name) is not an attribute of \(entity.name) "
+                        + "(one of: \(names)), or none")
             }
             file = file.adding(constraint: added, to: entity.name)
             // A key the model constrains stays the key: a constraint added on another attribute
@@ -54,7 +57,8 @@ package struct ImportSource: Sendable {
     /// by their key: its index serves the save's conflict check only (issue 55, item 15).
     package static func secondConstraintNote(_ added: [String], entity: String, key: [String]) -> String {
         let names = added.joined(separator: "+")
-        return "--add-constraint \(names): a second uniqueness constraint on \(entity) (its UNIQUE index in the store, checked "
+        return
+            "--add-constraint \(names): a second uniqueness constraint on \(entity) (its UNIQUE index in the store, checked "
             + "at each save); records are still found by \(key.isEmpty ? "nothing (no key)" : key.joined(separator: "+")), "
             + "its index serving the save's conflict check only; a feed repeating a \(names) under two keys is refused when read"
     }
@@ -64,19 +68,23 @@ package struct ImportSource: Sendable {
         let name = index.entity ?? records
         guard let entity = file.entity(named: name) else {
             let names = file.entities.map(\.name).sorted().joined(separator: ", ")
-            throw ImportModelError("--add-index \(index.text): \(name) is not an entity of \(file.name) (one of: \(names))")
+            throw ImportModelError(
+                "--add-index \(index.text): \(name) is not an entity of \(file.name) (one of: \(names))")
         }
         for attribute in index.attributes where entity.attribute(attribute) == nil {
             let names = entity.attributes.map(\.name).sorted().joined(separator: ", ")
-            throw ImportModelError("--add-index \(index.text): \(attribute) is not an attribute of \(entity.name) (one of: \(names)), or none")
+            throw ImportModelError(
+                "--add-index \(index.text): \(attribute) is not an attribute of \(entity.name) (one of: \(names)), or none"
+            )
         }
         return file.adding(index: index.attributes, to: entity.name)
     }
 
     /// The records' shape: the same whatever a strategy does to the key's protection.
     package func shape(_ options: ShapeOptions) throws -> RecordShape {
-        try ImportModel.shape(file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)),
-                              members: roles.memberEntity.flatMap(file.entity(named:)), roles, options)
+        try ImportModel.shape(
+            file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)),
+            members: roles.memberEntity.flatMap(file.entity(named:)), roles, options)
     }
 
     private struct CacheKey: Hashable, Sendable {
@@ -96,7 +104,8 @@ extension ImportSource {
         }
         if strategy.keyNeed == .uniqueness && !roles.keyIsUnique {
             let key = roles.key.joined(separator: "+")
-            return "needs a uniqueness constraint on the key (\(roles.entity).\(key) has none in \(file.name)): --add-constraint "
+            return
+                "needs a uniqueness constraint on the key (\(roles.entity).\(key) has none in \(file.name)): --add-constraint "
                 + "\(key) measures it as if the model had one; find-or-create and find-or-create-per-row deduplicate without one"
         }
         if strategy.resolvesRelatedObjects && roles.relationship == nil {
@@ -106,7 +115,8 @@ extension ImportSource {
             return "cannot \(strategy.operation.rawValue): \(missing)"
         }
         if strategy.operation == .delete, let model = try? ImportModel(self, options: ShapeOptions()),
-           let refusal = DeleteRules(model)?.refusal(model) {
+            let refusal = DeleteRules(model)?.refusal(model)
+        {
             return refusal
         }
         return strategy.refusal(on: self)
@@ -121,14 +131,22 @@ extension ImportSource {
     package func scans(for strategy: any WriteStrategy) -> [Scan] {
         var found: [Scan] = []
         if strategy.keyNeed == .index, !roles.key.isEmpty, let entity = file.entity(named: roles.entity),
-           !file.hasIndex(on: roles.key, of: entity) {
-            found.append(Scan(entity: entity.name, attributes: roles.key, what: "each lookup by key", addIndex: roles.key.joined(separator: "+")))
+            !file.hasIndex(on: roles.key, of: entity)
+        {
+            found.append(
+                Scan(
+                    entity: entity.name, attributes: roles.key, what: "each lookup by key",
+                    addIndex: roles.key.joined(separator: "+")))
         }
         let findsParents = strategy.operation == .import && !strategy.isLimit && strategy.expectations.linked
-        if findsParents, let name = roles.parentEntity, !roles.parentKeys.isEmpty, let parent = file.entity(named: name),
-           !file.hasIndex(on: roles.parentKeys, of: parent) {
-            found.append(Scan(entity: name, attributes: roles.parentKeys, what: "finding each related \(name)",
-                              addIndex: name + "." + roles.parentKeys.joined(separator: "+")))
+        if findsParents, let name = roles.parentEntity, !roles.parentKeys.isEmpty,
+            let parent = file.entity(named: name),
+            !file.hasIndex(on: roles.parentKeys, of: parent)
+        {
+            found.append(
+                Scan(
+                    entity: name, attributes: roles.parentKeys, what: "finding each related \(name)",
+                    addIndex: name + "." + roles.parentKeys.joined(separator: "+")))
         }
         return found
     }
@@ -158,13 +176,15 @@ extension ImportSource {
             if let r = entity.relationship(m) {
                 if r.isToMany {
                     let back = r.inverse.map { " --relationship \($0)" } ?? ""
-                    return "\(m) (the to-many \(entity.name).\(m) → \(r.destination): its objects import with --entity \(r.destination)"
+                    return
+                        "\(m) (the to-many \(entity.name).\(m) → \(r.destination): its objects import with --entity \(r.destination)"
                         + "\(back) --input-path <this array>/*/\(m))"
                 }
                 return "\(m) (the to-one \(entity.name).\(m) → \(r.destination): --relationship \(m) resolves it)"
             }
             if let a = entity.attributes.first(where: { $0.name.lowercased() == m.lowercased() }) {
-                return "\(m) (probably \(entity.name).\(a.name), which another member also names: --map \(a.name)=\(m) says which)"
+                return
+                    "\(m) (probably \(entity.name).\(a.name), which another member also names: --map \(a.name)=\(m) says which)"
             }
             return m
         }

@@ -47,8 +47,10 @@ package struct AddedIndex: Codable, Hashable, Sendable {
     /// Reads `text` as the option takes it; nil when it is not `[ENTITY.]ATTRIBUTE[+ATTRIBUTE]`.
     package init?(_ text: String) {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        let names = (parts.count == 2 ? parts[1] : parts[0]).split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-        guard !names.contains(where: \.isEmpty), Set(names).count == names.count, parts.count == 1 || !parts[0].isEmpty else { return nil }
+        let names = (parts.count == 2 ? parts[1] : parts[0]).split(separator: "+", omittingEmptySubsequences: false)
+            .map(String.init)
+        guard !names.contains(where: \.isEmpty), Set(names).count == names.count, parts.count == 1 || !parts[0].isEmpty
+        else { return nil }
         self.init(entity: parts.count == 2 ? parts[0] : nil, attributes: names)
     }
 

@@ -20,7 +20,8 @@ struct BatchImport {
     /// A batch insert writes past every context, so no screen sees its rows until told: what a
     /// Core Data team does about it (`NSPersistentHistoryChangeRequest`, or the returned object
     /// IDs merged with `mergeChanges(fromRemoteContextSave:into:)`).
-    static let screenAdvice = "a batch insert bypasses every context: merge its rows into the screen through persistent "
+    static let screenAdvice =
+        "a batch insert bypasses every context: merge its rows into the screen through persistent "
         + "history (--history on; see history-consumer) or merge the object IDs it returns into the view context"
     var batchSize: Int
     var policy: MergePolicy
@@ -28,7 +29,10 @@ struct BatchImport {
     /// on the import's container before the first chunk; told after each chunk commits.
     var watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)?
 
-    init(batchSize: Int, policy: MergePolicy, watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)? = nil) {
+    init(
+        batchSize: Int, policy: MergePolicy,
+        watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)? = nil
+    ) {
         self.batchSize = batchSize
         self.policy = policy
         self.watcher = watcher
@@ -51,8 +55,9 @@ struct BatchImport {
             let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             let resultType = job.batchResultType(fixUpNeedsIDs: mapper.parentRelationship != nil || members != nil)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { chunk in
-                let inserted = try importChunk(chunk, context: context, mapper: mapper, parents: parents, members: members,
-                                               resultType: resultType, clock: &clock)
+                let inserted = try importChunk(
+                    chunk, context: context, mapper: mapper, parents: parents, members: members,
+                    resultType: resultType, clock: &clock)
                 // The rows bypassed every context: the screen learns of them by their IDs.
                 screen?.merge(.init(inserted: inserted))
                 job.committed(chunk)
@@ -66,8 +71,10 @@ struct BatchImport {
     }
 
     /// Imports one chunk; returns the IDs of the rows inserted (empty unless `resultType` asks for them).
-    private func importChunk(_ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper, parents: ParentDirectory?,
-                             members: MemberDirectory?, resultType: BatchResultType, clock: inout SaveClock) throws -> [ManagedObjectID] {
+    private func importChunk(
+        _ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper, parents: ParentDirectory?,
+        members: MemberDirectory?, resultType: BatchResultType, clock: inout SaveClock
+    ) throws -> [ManagedObjectID] {
         // 1. Categories, as objects with permanent IDs.
         var parentOf: [Value: (index: Int, object: ManagedObject)] = [:]
         if let parents {
@@ -109,14 +116,18 @@ struct BatchImport {
     }
 
     /// Points every inserted (or upserted) row's object at its related object and members.
-    private func fixUp(_ inserted: [ManagedObjectID], _ chunk: [Record], _ parentOf: [Value: (index: Int, object: ManagedObject)],
-                       context: ManagedObjectContext, mapper: RecordMapper, members: MemberDirectory?) throws {
+    private func fixUp(
+        _ inserted: [ManagedObjectID], _ chunk: [Record], _ parentOf: [Value: (index: Int, object: ManagedObject)],
+        context: ManagedObjectContext, mapper: RecordMapper, members: MemberDirectory?
+    ) throws {
         guard !inserted.isEmpty else { return }
         var recordOf: [Value: Record] = [:]
         if members != nil {
             try members?.prepare(for: chunk, in: context)
             // The copy the store kept: the first under INSERT OR IGNORE, the last under an upsert.
-            for r in chunk where policy != .error || recordOf[mapper.keyLookup(of: r)] == nil { recordOf[mapper.keyLookup(of: r)] = r }
+            for r in chunk where policy != .error || recordOf[mapper.keyLookup(of: r)] == nil {
+                recordOf[mapper.keyLookup(of: r)] = r
+            }
         }
         let fetch = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in("self", inserted))
         for object in try context.fetch(fetch) {

@@ -15,8 +15,9 @@ struct DeleteRules {
     /// The rules of `model`'s relationship role; nil when records relate to nothing.
     init?(_ model: ImportModel) {
         guard let relationship = model.roles.relationship,
-              let entity = model.model.runtimeEntity(named: model.recordEntity.name),
-              let i = entity.toOneIndex(relationship) else { return nil }
+            let entity = model.model.runtimeEntity(named: model.recordEntity.name),
+            let i = entity.toOneIndex(relationship)
+        else { return nil }
         record = entity.toOne[i].deleteRule
         parent = entity.toOne[i].deleteRuleOfInverse(in: model.model)
     }
@@ -34,11 +35,13 @@ struct DeleteRules {
     func refusal(_ model: ImportModel) -> String? {
         let relationship = "\(model.recordEntity.name).\(model.roles.relationship ?? "")"
         if record == .deny {
-            return "cannot delete: \(relationship) has the Deny rule and every record has its related object, so Core Data refuses "
+            return
+                "cannot delete: \(relationship) has the Deny rule and every record has its related object, so Core Data refuses "
                 + "each delete (1600)"
         }
         if cascadesToParent && parent == .deny {
-            return "cannot delete: \(relationship) cascades to the related object, whose to-many back has the Deny rule while it "
+            return
+                "cannot delete: \(relationship) cascades to the related object, whose to-many back has the Deny rule while it "
                 + "holds other records, so Core Data refuses the delete (1600)"
         }
         return nil
@@ -50,7 +53,9 @@ struct DeleteRules {
         var record = Record()
         for k in 0..<generator.plan.uniqueKeys {
             generator.fill(keyIndex: k, into: &record)
-            if OperationTarget.position(of: record, field: field, shape: generator.shape) < cutoff { parents.insert(record.parentIndex) }
+            if OperationTarget.position(of: record, field: field, shape: generator.shape) < cutoff {
+                parents.insert(record.parentIndex)
+            }
         }
         return parents
     }

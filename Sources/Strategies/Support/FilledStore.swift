@@ -69,9 +69,11 @@ struct FilledStore {
     /// named `worker`, asking for `resultType`; with a screen, `merge` says which of its object
     /// IDs the screen must re-read or drop, and the merge (timed) brings it up to date, as
     /// `mergeChanges(fromRemoteContextSave:into:)`.
-    static func runBatchRequest(_ job: StrategyJob, worker name: String,
-                                _ execute: (ManagedObjectContext, FilledStore, BatchResultType) throws -> BatchResult,
-                                merge: (BatchResult) -> ManagedObjectContext.RemoteChanges) throws -> StrategyCounters {
+    static func runBatchRequest(
+        _ job: StrategyJob, worker name: String,
+        _ execute: (ManagedObjectContext, FilledStore, BatchResultType) throws -> BatchResult,
+        merge: (BatchResult) -> ManagedObjectContext.RemoteChanges
+    ) throws -> StrategyCounters {
         let store = try FilledStore(job)
         let worker = store.container.newBackgroundContext(name: name)
         let result = try worker.performAndWait { try execute(worker, store, job.batchResultType()) }
@@ -96,7 +98,8 @@ enum OperationError: Error, CustomStringConvertible {
     case missingRole(String)
     var description: String {
         switch self {
-        case .notFilled: return "this strategy works on a filled store: run it with its --operation (see 'loadgen list')"
+        case .notFilled:
+            return "this strategy works on a filled store: run it with its --operation (see 'loadgen list')"
         case .missingRole(let why): return why
         }
     }
@@ -112,7 +115,9 @@ extension Array {
 extension FilledStore {
     /// A count of every record on a context of its own, as the two counting idioms take it: how
     /// `count` says how many there are, and what the context holds after.
-    static func count(_ job: StrategyJob, _ count: (ManagedObjectContext, FetchRequest) throws -> Int) throws -> StrategyCounters {
+    static func count(_ job: StrategyJob, _ count: (ManagedObjectContext, FetchRequest) throws -> Int) throws
+        -> StrategyCounters
+    {
         let store = try FilledStore(job)
         let context = store.container.newBackgroundContext(name: "counter")
         var counters = StrategyCounters()

@@ -12,8 +12,9 @@ struct FindOrCreate {
     /// A writer for `context`, its categories kept as IDs across resets; `pool` is where the
     /// stream's generated binary values point.
     init(mapping: ImportModel, context: ManagedObjectContext, job: StrategyJob) throws {
-        mapper = try RecordMapper(model: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed),
-                                  job: job)
+        mapper = try RecordMapper(
+            model: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed),
+            job: job)
         parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
         members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
     }
@@ -31,8 +32,10 @@ struct FindOrCreate {
 
     /// Ends a writer's batch: saves (timed), notes the records durable, resets the context and
     /// reports the records done.
-    func finishBatch(_ records: [Record], in context: ManagedObjectContext, clock: inout SaveClock,
-                     job: StrategyJob) throws {
+    func finishBatch(
+        _ records: [Record], in context: ManagedObjectContext, clock: inout SaveClock,
+        job: StrategyJob
+    ) throws {
         try clock.save(context)
         job.committed(records)
         parents?.didSave()

@@ -55,7 +55,9 @@ struct FindOrCreateImport {
         private var cache: [Value: ManagedObjectID] = [:]
         private var objects: [ManagedObject] = []
 
-        init(lookup: Lookup, mapping: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, job: StrategyJob) throws {
+        init(lookup: Lookup, mapping: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, job: StrategyJob)
+            throws
+        {
             self.lookup = lookup
             self.context = context
             self.job = job
@@ -106,13 +108,16 @@ struct FindOrCreateImport {
     /// The guide's walk: keys sorted, one `IN` fetch sorted the same way, the two lists walked
     /// together. A key of several attributes has no one order: one fetch with an `IN` per
     /// attribute (a superset), matched by the whole key.
-    static func findBatched(_ group: [Record], _ mapper: RecordMapper, _ context: ManagedObjectContext) throws -> [ManagedObject] {
+    static func findBatched(_ group: [Record], _ mapper: RecordMapper, _ context: ManagedObjectContext) throws
+        -> [ManagedObject]
+    {
         let keys = group.map { mapper.keyLookup(of: $0) }
         guard mapper.key.count == 1 else { return try findByKeys(group, keys, mapper, context) }
         let order = group.indices.sorted { keys[$0].sortsBefore(keys[$1]) || (keys[$0] == keys[$1] && $0 < $1) }
         var distinct: [Value] = []
         for i in order where distinct.last != keys[i] { distinct.append(keys[i]) }
-        var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: .in(mapper.keyAttributes[0], distinct))
+        var request = FetchRequest(
+            entityName: mapper.recordEntity.name, predicate: .in(mapper.keyAttributes[0], distinct))
         request.sortDescriptors = [SortDescriptor(key: mapper.keyAttributes[0])]
         let found = try context.fetch(request)
         var objects = [ManagedObject?](repeating: nil, count: group.count)
@@ -123,7 +128,9 @@ struct FindOrCreateImport {
             if let last, last.key == keys[i] {
                 objects[i] = last.object
             } else {
-                let object = j < found.count && mapper.keyLookup(of: found[j]) == keys[i] ? found[j] : context.insert(mapper.recordEntity)
+                let object =
+                    j < found.count && mapper.keyLookup(of: found[j]) == keys[i]
+                    ? found[j] : context.insert(mapper.recordEntity)
                 objects[i] = object
                 last = (keys[i], object)
             }
@@ -131,8 +138,10 @@ struct FindOrCreateImport {
         return objects.map { $0! }
     }
 
-    private static func findByKeys(_ group: [Record], _ keys: [Value], _ mapper: RecordMapper,
-                                   _ context: ManagedObjectContext) throws -> [ManagedObject] {
+    private static func findByKeys(
+        _ group: [Record], _ keys: [Value], _ mapper: RecordMapper,
+        _ context: ManagedObjectContext
+    ) throws -> [ManagedObject] {
         let parts = mapper.keyAttributes.indices.map { a in
             Predicate.in(mapper.keyAttributes[a], Array(Set(group.map { mapper.value(mapper.shape.key[a], of: $0) })))
         }
@@ -161,14 +170,18 @@ struct FindOrCreateImport {
         request.propertiesToFetch = mapper.keyAttributes
         var cache: [Value: ManagedObjectID] = [:]
         for row in try context.fetchObjectIDsAndValues(request) {
-            cache[row.values.count == 1 ? row.values[0] : .string(row.values.map(\.description).joined(separator: "\u{1F}"))] = row.id
+            cache[
+                row.values.count == 1
+                    ? row.values[0] : .string(row.values.map(\.description).joined(separator: "\u{1F}"))] = row.id
         }
         return cache
     }
 
     /// Found by the cache (a fault by its ID), by the batch's own new objects, or inserted.
-    static func findCached(_ group: [Record], _ mapper: RecordMapper, _ context: ManagedObjectContext,
-                           _ cache: [Value: ManagedObjectID]) -> [ManagedObject] {
+    static func findCached(
+        _ group: [Record], _ mapper: RecordMapper, _ context: ManagedObjectContext,
+        _ cache: [Value: ManagedObjectID]
+    ) -> [ManagedObject] {
         var batch: [Value: ManagedObject] = [:]
         return group.map { r in
             let key = mapper.keyLookup(of: r)

@@ -26,12 +26,18 @@ struct FindOrCreateWriters {
             var clock = SaveClock()
             try context.performAndWait {
                 let feed = try producers.records(for: p)
-                var importer = try FindOrCreateImport.Importer(lookup: .batched, mapping: mapping, context: context,
-                                                               pool: feed.stream.pool, job: job)
-                var record = Record(), group: [Record] = [], waited = barrier == nil
+                var importer = try FindOrCreateImport.Importer(
+                    lookup: .batched, mapping: mapping, context: context,
+                    pool: feed.stream.pool, job: job)
+                var record = Record()
+                var group: [Record] = []
+                var waited = barrier == nil
                 func flush() throws {
                     if !group.isEmpty { try importer.find(group) }
-                    if !waited { barrier?.arriveAndWait(); waited = true }   // a writer with nothing still arrives
+                    if !waited {
+                        barrier?.arriveAndWait()
+                        waited = true
+                    }   // a writer with nothing still arrives
                     guard !group.isEmpty else { return }
                     try importer.save(group, clock: &clock)
                     job.progress.add(group.count)

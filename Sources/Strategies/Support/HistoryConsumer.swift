@@ -55,7 +55,8 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
 
     private static func list(of entity: String, in context: ManagedObjectContext) throws -> FetchedResultsController {
         try context.performAndWait {
-            let controller = try FetchedResultsController(fetchRequest: FetchRequest(entityName: entity), managedObjectContext: context)
+            let controller = try FetchedResultsController(
+                fetchRequest: FetchRequest(entityName: entity), managedObjectContext: context)
             try controller.performFetch()
             return controller
         }
@@ -114,6 +115,8 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
             lags.record(nanoseconds: UInt64(max(0, lag) * 1e9))
         }
         token = newest
-        _ = try reader.performAndWait { try reader.execute(PersistentHistoryChangeRequest.deleteHistory(before: newest)) }
+        _ = try reader.performAndWait {
+            try reader.execute(PersistentHistoryChangeRequest.deleteHistory(before: newest))
+        }
     }
 }

@@ -27,7 +27,10 @@ struct ManyWriters {
                 var pending: [Record] = []
                 var waited = barrier == nil
                 func save() throws {
-                    if !waited { barrier?.arriveAndWait(); waited = true }
+                    if !waited {
+                        barrier?.arriveAndWait()
+                        waited = true
+                    }
                     try upsert.finishBatch(pending, in: context, clock: &clock, job: job)
                     pending.removeAll(keepingCapacity: true)
                 }
@@ -51,7 +54,8 @@ struct ManyWriters {
     /// A context per writer, each on the first container or (per-writer coordinators) a container
     /// of its own on the same file, as an app and its extension; and every coordinator used.
     static func writerContexts(_ job: StrategyJob, mapping: ImportModel, first: PersistentContainer) throws
-        -> (contexts: [ManagedObjectContext], coordinators: [PersistentStoreCoordinator]) {
+        -> (contexts: [ManagedObjectContext], coordinators: [PersistentStoreCoordinator])
+    {
         var coordinators = [first.persistentStoreCoordinator]
         var contexts: [ManagedObjectContext] = []
         for p in 0..<job.writers {

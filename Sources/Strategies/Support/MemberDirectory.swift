@@ -37,7 +37,11 @@ final class MemberDirectory {
         var unknown: [Int] = []
         for r in batch {
             for i in generator.members(ofKey: r.keyIndex) where objects[i] == nil {
-                if let id = ids[i] { objects[i] = context.object(with: id) } else if !unknown.contains(i) { unknown.append(i) }
+                if let id = ids[i] {
+                    objects[i] = context.object(with: id)
+                } else if !unknown.contains(i) {
+                    unknown.append(i)
+                }
             }
         }
         guard !unknown.isEmpty else { return }
@@ -67,7 +71,8 @@ final class MemberDirectory {
         generator.fillMember(i, into: &values)
         o.setValue(RecordMapper.value(values, 0, type: shape.key.type, pool: generator.pool), at: keyAttribute)
         for (f, attribute) in fieldAttributes.enumerated() {
-            o.setValue(RecordMapper.value(values, f + 1, type: shape.fields[f].type, pool: generator.pool), at: attribute)
+            o.setValue(
+                RecordMapper.value(values, f + 1, type: shape.fields[f].type, pool: generator.pool), at: attribute)
         }
         objects[i] = o
         return o

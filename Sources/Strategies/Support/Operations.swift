@@ -64,7 +64,8 @@ package enum OperationRoles {
             return "\(shape.entity) has no date or number attribute (besides its key) to select the targets by"
         }
         if operation == .update && shape.updateField == nil {
-            return "\(shape.entity) has no string attribute (besides its key and constrained ones) for the update to write"
+            return
+                "\(shape.entity) has no string attribute (besides its key and constrained ones) for the update to write"
         }
         return nil
     }
@@ -94,15 +95,17 @@ package enum OperationSetup {
         let expected = positions.prefix { $0 < cutoff }.count
         let t = Columns(model, targetField: shape.targetField)
         let db = try Database(path: job.store.path)
-        var target = OperationTarget(attribute: shape.fields[field].name, kind: shape.fields[field].type, cutoff: cutoff,
-                                     expected: expected, rows: try db.scalarInt("SELECT count(*) FROM \(t.table)"),
-                                     untouchedDigest: 0, fillSeconds: 0)
+        var target = OperationTarget(
+            attribute: shape.fields[field].name, kind: shape.fields[field].type, cutoff: cutoff,
+            expected: expected, rows: try db.scalarInt("SELECT count(*) FROM \(t.table)"),
+            untouchedDigest: 0, fillSeconds: 0)
         if operation == .delete, let rules = DeleteRules(model), rules.cascadesToParent {
             try reach(of: rules, &target, generator, field: field, db, t)
         }
         if operation == .read { target.expected = target.rows }
-        target.untouchedDigest = try Self.digest(db, t, below: operation == .read ? nil : cutoff, parentVersions: operation != .delete,
-                                                 excluding: target.touchedByRules)
+        target.untouchedDigest = try Self.digest(
+            db, t, below: operation == .read ? nil : cutoff, parentVersions: operation != .delete,
+            excluding: target.touchedByRules)
         target.fillSeconds = Clock.seconds(since: start)
         return target
     }
@@ -122,19 +125,28 @@ package enum OperationSetup {
     /// A delete whose records cascade to their related objects: which those are (from the
     /// records, and as rows of the filled store), and what the related objects' own rule does
     /// to their other records (deletes them, or leaves them without it).
-    private static func reach(of rules: DeleteRules, _ target: inout OperationTarget, _ generator: Generator, field: Int,
-                              _ db: Database, _ t: Columns) throws {
+    private static func reach(
+        of rules: DeleteRules, _ target: inout OperationTarget, _ generator: Generator, field: Int,
+        _ db: Database, _ t: Columns
+    ) throws {
         guard let column = t.target, let fk = t.foreignKey else { return }
         target.cascadedParents = DeleteRules.cascadedParents(generator, field: field, cutoff: target.cutoff)
-        let siblings = try db.prepare("SELECT Z_PK FROM \(t.table) WHERE \(column) >= ?1 AND \(fk) IN "
-                                      + "(SELECT \(fk) FROM \(t.table) WHERE \(column) < ?1) ORDER BY Z_PK")
+        let siblings = try db.prepare(
+            "SELECT Z_PK FROM \(t.table) WHERE \(column) >= ?1 AND \(fk) IN "
+                + "(SELECT \(fk) FROM \(t.table) WHERE \(column) < ?1) ORDER BY Z_PK")
         siblings.bind(target.cutoff, at: 1)
         while try siblings.step() { target.touchedByRules.append(Int64(siblings.int(at: 0))) }
-        if rules.cascadesToSiblings { target.collateral = target.touchedByRules.count } else { target.siblingsLoseParent = true }
+        if rules.cascadesToSiblings {
+            target.collateral = target.touchedByRules.count
+        } else {
+            target.siblingsLoseParent = true
+        }
     }
 
     /// Keys as an SQL list (numbers only: no text from input reaches it).
-    static func list(_ keys: [Int64]) -> String { keys.isEmpty ? "NULL" : keys.map(String.init).joined(separator: ", ") }
+    static func list(_ keys: [Int64]) -> String {
+        keys.isEmpty ? "NULL" : keys.map(String.init).joined(separator: ", ")
+    }
 
     /// The tables and columns the checks read, from the model.
     struct Columns {
@@ -157,10 +169,13 @@ package enum OperationSetup {
             update = model.shape.updateField.map { record.column(of: model.shape.fields[$0].name) }
             parentTable = model.parentEntity?.ownRows
             parentKey = model.parentEntity.flatMap { parent in
-                model.roles.parentKeys.isEmpty ? nil : model.roles.parentKeys.map { parent.column(of: $0) }.joined(separator: ", ")
+                model.roles.parentKeys.isEmpty
+                    ? nil : model.roles.parentKeys.map { parent.column(of: $0) }.joined(separator: ", ")
             }
             foreignKey = model.roles.relationship.map { record.column(of: $0) }
-            parentCascades = model.roles.relationship.flatMap(entity.toOneIndex).map { entity.toOne[$0].deleteRule == .cascade } ?? false
+            parentCascades =
+                model.roles.relationship.flatMap(entity.toOneIndex).map { entity.toOne[$0].deleteRule == .cascade }
+                ?? false
         }
     }
 
@@ -171,8 +186,10 @@ package enum OperationSetup {
     /// not change).
     /// The records of `excluding` (`Z_PK`s a delete's rules reach beyond its targets) are left
     /// out: the rules delete them or clear their to-one.
-    static func digest(_ db: Database, _ t: Columns, below cutoff: Double?, parentVersions: Bool,
-                       excluding: [Int64] = []) throws -> UInt64 {
+    static func digest(
+        _ db: Database, _ t: Columns, below cutoff: Double?, parentVersions: Bool,
+        excluding: [Int64] = []
+    ) throws -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ s: Statement, columns: Int32) {
             for c in 0..<columns {
@@ -187,7 +204,9 @@ package enum OperationSetup {
         let count = Int32(t.columns.split(separator: ",").count)
         while try records.step() { add(records, columns: count) }
         // Related objects a cascade deletes with their records are checked apart (`problems`).
-        if let parentTable = t.parentTable, let parentKey = t.parentKey, !(t.parentCascades && cutoff != nil && !parentVersions) {
+        if let parentTable = t.parentTable, let parentKey = t.parentKey,
+            !(t.parentCascades && cutoff != nil && !parentVersions)
+        {
             let others = try db.prepare("SELECT Z_PK, \(parentKey), Z_OPT FROM \(parentTable) ORDER BY Z_PK")
             let keyColumns = Int32(parentKey.split(separator: ",").count)
             while try others.step() { add(others, columns: keyColumns + (parentVersions ? 2 : 1)) }
@@ -205,10 +224,14 @@ package enum OperationSetup {
         var seen: Set<String> = []
         for e in model.model.runtime {
             // A sub-entity's inherited to-ones are its root's columns: each column counted once.
-            for r in e.toOne where r.deleteRuleOfInverse(in: model.model) != .noAction
-                && (record.id...record.subentityMaxID).contains(r.destination) && seen.insert(e.tableName + "." + r.column).inserted {
-                let n = try db.scalarInt("SELECT count(*) FROM \(e.tableName) WHERE \(r.column) IS NOT NULL "
-                                         + "AND \(r.column) NOT IN (SELECT Z_PK FROM \(record.tableName))")
+            for r in e.toOne
+            where r.deleteRuleOfInverse(in: model.model) != .noAction
+                && (record.id...record.subentityMaxID).contains(r.destination)
+                && seen.insert(e.tableName + "." + r.column).inserted
+            {
+                let n = try db.scalarInt(
+                    "SELECT count(*) FROM \(e.tableName) WHERE \(r.column) IS NOT NULL "
+                        + "AND \(r.column) NOT IN (SELECT Z_PK FROM \(record.tableName))")
                 if n > 0 { found.append("\(n) \(e.name) rows point at a deleted \(record.name) (\(e.name).\(r.name))") }
             }
         }
@@ -217,8 +240,10 @@ package enum OperationSetup {
 
     /// After a delete: the targets gone and nothing else, no row pointing at a deleted record or
     /// a missing related object, and the related objects a cascade takes gone with their records.
-    private static func deleteProblems(_ db: Database, _ t: Columns, _ model: ImportModel, _ target: OperationTarget,
-                                       _ bind: (String) throws -> Int) throws -> [String] {
+    private static func deleteProblems(
+        _ db: Database, _ t: Columns, _ model: ImportModel, _ target: OperationTarget,
+        _ bind: (String) throws -> Int
+    ) throws -> [String] {
         guard let column = t.target else { return [] }
         var found: [String] = []
         let left = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
@@ -226,24 +251,31 @@ package enum OperationSetup {
         let rows = try db.scalarInt("SELECT count(*) FROM \(t.table)")
         let remaining = target.rows - target.expected - target.collateral
         if rows != remaining {
-            found.append("\(rows) rows left, expected \(remaining)" + (target.collateral > 0 ? " (\(target.collateral) more deleted by the cascade)" : ""))
+            found.append(
+                "\(rows) rows left, expected \(remaining)"
+                    + (target.collateral > 0 ? " (\(target.collateral) more deleted by the cascade)" : ""))
         }
         if let fk = t.foreignKey, let parentTable = t.parentTable {
-            let dangling = try db.scalarInt("SELECT count(*) FROM \(t.table) WHERE \(fk) IS NOT NULL AND \(fk) NOT IN (SELECT Z_PK FROM \(parentTable))")
+            let dangling = try db.scalarInt(
+                "SELECT count(*) FROM \(t.table) WHERE \(fk) IS NOT NULL AND \(fk) NOT IN (SELECT Z_PK FROM \(parentTable))"
+            )
             if dangling > 0 { found.append("\(dangling) rows point at a missing \(model.parentEntity!.name)") }
         }
         found += try orphans(db, model)
         if t.parentCascades, let fk = t.foreignKey, let parentTable = t.parentTable {
             // Related objects come with records: one no record points at lost them to the delete.
-            let left = try db.scalarInt("SELECT count(*) FROM \(parentTable) WHERE Z_PK NOT IN "
-                                        + "(SELECT \(fk) FROM \(t.table) WHERE \(fk) IS NOT NULL)")
+            let left = try db.scalarInt(
+                "SELECT count(*) FROM \(parentTable) WHERE Z_PK NOT IN "
+                    + "(SELECT \(fk) FROM \(t.table) WHERE \(fk) IS NOT NULL)")
             if left > 0 { found.append("\(left) \(model.parentEntity!.name) rows the cascade should have deleted") }
         }
         return found
     }
 
     /// What is wrong with the store after `operation` on `target` (empty when it is right).
-    package static func problems(_ job: StrategyJob, _ target: OperationTarget, counters: StrategyCounters?) throws -> [String] {
+    package static func problems(_ job: StrategyJob, _ target: OperationTarget, counters: StrategyCounters?) throws
+        -> [String]
+    {
         let model = try job.importModel()
         let t = Columns(model, targetField: model.shape.targetField)
         let db = try Database(path: job.store.path)
@@ -251,8 +283,10 @@ package enum OperationSetup {
         var found: [String] = []
         let operation = job.configuration.operation
         if operation != .read,
-           try digest(db, t, below: target.cutoff, parentVersions: operation != .delete,
-                      excluding: target.touchedByRules) != target.untouchedDigest {
+            try digest(
+                db, t, below: target.cutoff, parentVersions: operation != .delete,
+                excluding: target.touchedByRules) != target.untouchedDigest
+        {
             found.append("rows the \(operation.rawValue) must not touch changed")
         }
         let bind = { (sql: String) throws -> Int in
@@ -263,21 +297,29 @@ package enum OperationSetup {
         switch operation {
         case .update:
             guard let column = t.target, let update = t.update else { break }
-            let updated = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1 AND \(update) = '\(OperationTarget.updatedNote)'")
+            let updated = try bind(
+                "SELECT count(*) FROM \(t.table) WHERE \(column) < ?1 AND \(update) = '\(OperationTarget.updatedNote)'")
             let targets = try bind("SELECT count(*) FROM \(t.table) WHERE \(column) < ?1")
             if targets != target.expected { found.append("\(targets) targeted rows, expected \(target.expected)") }
             if updated != targets { found.append("\(targets - updated) of \(targets) targeted rows not updated") }
         case .delete:
             found += try deleteProblems(db, t, model, target, bind)
         case .read:
-            if try digest(db, t, below: nil, parentVersions: true) != target.untouchedDigest { found.append("a read changed the store") }
+            if try digest(db, t, below: nil, parentVersions: true) != target.untouchedDigest {
+                found.append("a read changed the store")
+            }
             if let read = counters?.objectsRead, read != target.expected {
                 found.append("read \(read) objects, expected \(target.expected)")
             }
             if let shown = counters?.shownDigest {
-                let parent = t.parentTable.flatMap { table in t.parentKey.map { (table, String($0.split(separator: ",")[0])) } }
-                let expected = try ShownDigest.ofStore(db, table: t.table, note: t.update, foreignKey: t.foreignKey, parent: parent)
-                if shown != expected { found.append("the screen showed other notes or related objects than the store holds") }
+                let parent = t.parentTable.flatMap { table in
+                    t.parentKey.map { (table, String($0.split(separator: ",")[0])) }
+                }
+                let expected = try ShownDigest.ofStore(
+                    db, table: t.table, note: t.update, foreignKey: t.foreignKey, parent: parent)
+                if shown != expected {
+                    found.append("the screen showed other notes or related objects than the store holds")
+                }
             }
         case .import:
             break

@@ -51,7 +51,12 @@ final class ParentDirectory {
             for r in batch {
                 let name = mapper.parentName(of: r)
                 guard objects[name] == nil, seen.insert(name).inserted else { continue }
-                if let id = ids[name] { objects[name] = context.object(with: id) } else { unknown.append(name); values.append(mapper.parentKeyValues(of: r)) }
+                if let id = ids[name] {
+                    objects[name] = context.object(with: id)
+                } else {
+                    unknown.append(name)
+                    values.append(mapper.parentKeyValues(of: r))
+                }
             }
             if !unknown.isEmpty { try fetch(values, into: context) }
         }
@@ -62,7 +67,8 @@ final class ParentDirectory {
         if lookup == .fetchPerRecord {
             let values = mapper.parentKeyValues(of: record)
             let parts = keyAttributes.indices.map { Predicate.equal(keyAttributes[$0], values[$0]) }
-            var request = FetchRequest(entityName: parentEntity.name, predicate: parts.count == 1 ? parts[0] : .and(parts))
+            var request = FetchRequest(
+                entityName: parentEntity.name, predicate: parts.count == 1 ? parts[0] : .and(parts))
             request.fetchLimit = 1
             if let found = try context.fetch(request).first { return found }
             return create(record, in: context)

@@ -17,14 +17,16 @@ package enum PrefilledStore {
     /// yet (or it cannot be read: the caller fills the store as before).
     package static func restore(_ template: String, into store: StoreOptions) -> OperationTarget? {
         guard !store.isInMemory, let data = FileManager.default.contents(atPath: targetsPath(template)),
-              var target = try? JSONDecoder().decode(OperationTarget.self, from: data),
-              FileManager.default.fileExists(atPath: template) else { return nil }
+            var target = try? JSONDecoder().decode(OperationTarget.self, from: data),
+            FileManager.default.fileExists(atPath: template)
+        else { return nil }
         let start = Clock.nanoseconds()
         do {
             try FileManager.default.copyItem(atPath: template, toPath: store.path)
             let support = ExternalStorage.supportDirectory(forStore: template)
             if FileManager.default.fileExists(atPath: support) {
-                try FileManager.default.copyItem(atPath: support, toPath: ExternalStorage.supportDirectory(forStore: store.path))
+                try FileManager.default.copyItem(
+                    atPath: support, toPath: ExternalStorage.supportDirectory(forStore: store.path))
             }
         } catch {
             try? FileManager.default.removeItem(atPath: store.path)
@@ -50,7 +52,8 @@ package enum PrefilledStore {
             try FileManager.default.copyItem(atPath: store.path, toPath: partial)
             let support = ExternalStorage.supportDirectory(forStore: store.path)
             if FileManager.default.fileExists(atPath: support) {
-                try FileManager.default.copyItem(atPath: support, toPath: ExternalStorage.supportDirectory(forStore: template))
+                try FileManager.default.copyItem(
+                    atPath: support, toPath: ExternalStorage.supportDirectory(forStore: template))
             }
             try JSONEncoder().encode(target).write(to: URL(fileURLWithPath: targetsPath(template)))
             // Last: a template exists only once everything beside it does.

@@ -18,16 +18,19 @@ struct RawMemberWriter {
     /// Nil without a many-to-many (or with no members per record).
     init?(db: Database, mapping: ImportModel, spec: WorkloadSpec) throws {
         guard let members = mapping.shape.members, members.perRecord > 0,
-              let entity = mapping.model.entity(named: members.entity),
-              let join = ImportModel.joinColumns(mapping.recordEntity, members, entity) else { return nil }
+            let entity = mapping.model.entity(named: members.entity),
+            let join = ImportModel.joinColumns(mapping.recordEntity, members, entity)
+        else { return nil }
         self.members = members
         memberEntity = entity
         generator = Generator(spec: spec, shape: mapping.shape)
         let columns = [members.key.name] + members.fields.map(\.name)
-        insertMember = try db.prepare("INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT, "
-                                      + columns.map { entity.column(of: $0) }.joined(separator: ", ") + ") VALUES (?, "
-                                      + "\(entity.entityID), 1, " + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
-        insertPair = try db.prepare("INSERT OR REPLACE INTO \(join.table)(\(join.record), \(join.member)) VALUES (?, ?)")
+        insertMember = try db.prepare(
+            "INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT, "
+                + columns.map { entity.column(of: $0) }.joined(separator: ", ") + ") VALUES (?, "
+                + "\(entity.entityID), 1, " + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        insertPair = try db.prepare(
+            "INSERT OR REPLACE INTO \(join.table)(\(join.record), \(join.member)) VALUES (?, ?)")
         updateMax = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
         keys = Array(repeating: 0, count: members.pool)
     }

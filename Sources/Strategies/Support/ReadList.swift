@@ -13,10 +13,13 @@ struct ListScreen {
 
     /// Opens the filled store, shows what `body` fetches on the screen's queue, and returns the
     /// read's figures: every read strategy's frame, its idiom in `body`.
-    static func run(_ job: StrategyJob, _ body: (inout ListScreen, ManagedObjectContext, FilledStore) throws -> Void) throws
-        -> StrategyCounters {
+    static func run(_ job: StrategyJob, _ body: (inout ListScreen, ManagedObjectContext, FilledStore) throws -> Void)
+        throws
+        -> StrategyCounters
+    {
         var screen = try ListScreen(job)
-        let context = screen.context, store = screen.store
+        let context = screen.context
+        let store = screen.store
         return try context.performAndWait {
             try body(&screen, context, store)
             return screen.counters()
@@ -34,7 +37,9 @@ struct ListScreen {
     mutating func show(_ record: ManagedObject) {
         let note = store.note.map { record.value(at: $0) }
         var key: Value?
-        if let category = store.category, let name = store.categoryName { key = record.object(at: category)?.value(at: name) }
+        if let category = store.category, let name = store.categoryName {
+            key = record.object(at: category)?.value(at: name)
+        }
         shown.add(note: note, key: key)
     }
 

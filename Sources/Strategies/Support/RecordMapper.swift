@@ -71,7 +71,8 @@ struct RecordMapper {
         var values = RecordValues()
         parentValues.fillParent(record.parentIndex, into: &values)
         for (f, attribute) in parentFields.enumerated() {
-            object.setValue(Self.value(values, f, type: shape.parentFields[f].type, pool: parentValues.pool), at: attribute)
+            object.setValue(
+                Self.value(values, f, type: shape.parentFields[f].type, pool: parentValues.pool), at: attribute)
         }
     }
 
@@ -131,12 +132,16 @@ struct RecordMapper {
     /// The record's key as one value to look it up by: its key attribute's value, or for a key of
     /// several attributes their values' descriptions joined (the same for the stored object).
     func keyLookup(of record: Record) -> Value {
-        shape.key.count == 1 ? value(shape.key[0], of: record) : .string(shape.key.map { value($0, of: record).description }.joined(separator: "\u{1F}"))
+        shape.key.count == 1
+            ? value(shape.key[0], of: record)
+            : .string(shape.key.map { value($0, of: record).description }.joined(separator: "\u{1F}"))
     }
 
     /// The same for a stored object.
     func keyLookup(of object: ManagedObject) -> Value {
-        key.count == 1 ? object.value(at: key[0]) : .string(key.map { object.value(at: $0).description }.joined(separator: "\u{1F}"))
+        key.count == 1
+            ? object.value(at: key[0])
+            : .string(key.map { object.value(at: $0).description }.joined(separator: "\u{1F}"))
     }
 
     /// The related object's key in `record`, as the engine holds it.

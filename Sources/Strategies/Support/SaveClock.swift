@@ -22,7 +22,9 @@ struct SaveClock {
         c.setSaves(durations)
         c.saves = contexts.reduce(0) { total, context in total + context.performAndWait { context.saveCount } }
         c.conflicts = contexts.reduce(0) { total, context in total + context.performAndWait { context.conflictCount } }
-        c.saveRetries = contexts.reduce(0) { total, context in total + context.performAndWait { context.failedSaveAttempts } }
+        c.saveRetries = contexts.reduce(0) { total, context in
+            total + context.performAndWait { context.failedSaveAttempts }
+        }
         c.busyRetries = coordinators.reduce(0) { $0 + $1.busyRetries }
         c.peakRegisteredObjects = peakRegistered
         return c

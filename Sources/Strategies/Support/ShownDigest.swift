@@ -45,7 +45,9 @@ struct ShownDigest {
     /// What a screen of every row shows, read from the store with plain SQL: each record's note
     /// (`note`, nil when the entity has none) and its related object's key (`key` of `parent`
     /// through `foreignKey`, nil without a relationship).
-    static func ofStore(_ db: Database, table: String, note: String?, foreignKey: String?, parent: (table: String, key: String)?) throws -> UInt64 {
+    static func ofStore(
+        _ db: Database, table: String, note: String?, foreignKey: String?, parent: (table: String, key: String)?
+    ) throws -> UInt64 {
         let noteColumn = note.map { "r.\($0)" } ?? "NULL"
         let keyColumn = parent.map { "p.\($0.key)" } ?? "NULL"
         var sql = "SELECT \(noteColumn), \(keyColumn) FROM \(table) r"

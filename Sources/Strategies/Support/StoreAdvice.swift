@@ -9,7 +9,8 @@ enum StoreAdvice {
             return "deduplicate on a uniqueness constraint: a merge policy in a context (context-reset, one-writer), "
                 + "or a batch insert on it (batch, batch-upsert)"
         case .links:
-            return "relate each record to its parent: in the context that saves it (context-reset, prefetch), or by the "
+            return
+                "relate each record to its parent: in the context that saves it (context-reset, prefetch), or by the "
                 + "fix-up a batch insert needs (batch)"
         case .screen:
             return "merge what is saved into the screen: automaticallyMergesChangesFromParent on the view context, or "

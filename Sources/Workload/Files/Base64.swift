@@ -11,17 +11,25 @@ package enum Base64 {
     /// how many bytes it wrote.
     package static func encode(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutableRawPointer) -> Int {
         alphabet.withUnsafeBufferPointer { a in
-            var i = 0, o = 0
-            func put(_ c: UInt8) { out.storeBytes(of: c, toByteOffset: o, as: UInt8.self); o += 1 }
+            var i = 0
+            var o = 0
+            func put(_ c: UInt8) {
+                out.storeBytes(of: c, toByteOffset: o, as: UInt8.self)
+                o += 1
+            }
             while i + 3 <= bytes.count {
                 let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                put(a[Int(v >> 18 & 63)]); put(a[Int(v >> 12 & 63)]); put(a[Int(v >> 6 & 63)]); put(a[Int(v & 63)])
+                put(a[Int(v >> 18 & 63)])
+                put(a[Int(v >> 12 & 63)])
+                put(a[Int(v >> 6 & 63)])
+                put(a[Int(v & 63)])
                 i += 3
             }
             let left = bytes.count - i
             if left > 0 {
                 let v = UInt32(bytes[i]) << 16 | (left == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-                put(a[Int(v >> 18 & 63)]); put(a[Int(v >> 12 & 63)])
+                put(a[Int(v >> 18 & 63)])
+                put(a[Int(v >> 12 & 63)])
                 put(left == 2 ? a[Int(v >> 6 & 63)] : 61)
                 put(61)
             }
@@ -40,7 +48,11 @@ package enum Base64 {
             var pad = 0
             for j in 0..<4 {
                 let c = text[i + j]
-                if c == 61 && i + 4 == text.count && j >= 2 { pad += 1; v <<= 6; continue }
+                if c == 61 && i + 4 == text.count && j >= 2 {
+                    pad += 1
+                    v <<= 6
+                    continue
+                }
                 let d = reverse[Int(c)]
                 guard d != 0xff, pad == 0 else { return nil }
                 v = v << 6 | UInt32(d)

@@ -15,22 +15,33 @@ package enum ISO8601 {
         let unix = Int64(whole) + referenceOffset
         var days = unix / 86_400
         var rest = unix % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
         let slot = Int(days - tableFirstDay)
         if slot >= 0 && slot < tableDays {
             dayTable.withUnsafeBytes { p.copyMemory(from: $0.baseAddress! + slot * 10, byteCount: 10) }
         } else {
             let (y, m, d) = civil(fromDays: days)
-            put(y, 4, p, 0); p.storeBytes(of: 45, toByteOffset: 4, as: UInt8.self)
-            put(m, 2, p, 5); p.storeBytes(of: 45, toByteOffset: 7, as: UInt8.self)
+            put(y, 4, p, 0)
+            p.storeBytes(of: 45, toByteOffset: 4, as: UInt8.self)
+            put(m, 2, p, 5)
+            p.storeBytes(of: 45, toByteOffset: 7, as: UInt8.self)
             put(d, 2, p, 8)
         }
         p.storeBytes(of: 84, toByteOffset: 10, as: UInt8.self)
-        put(rest / 3600, 2, p, 11); p.storeBytes(of: 58, toByteOffset: 13, as: UInt8.self)
-        put(rest / 60 % 60, 2, p, 14); p.storeBytes(of: 58, toByteOffset: 16, as: UInt8.self)
+        put(rest / 3600, 2, p, 11)
+        p.storeBytes(of: 58, toByteOffset: 13, as: UInt8.self)
+        put(rest / 60 % 60, 2, p, 14)
+        p.storeBytes(of: 58, toByteOffset: 16, as: UInt8.self)
         put(rest % 60, 2, p, 17)
         var n = 19
-        if millis > 0 { p.storeBytes(of: 46, toByteOffset: 19, as: UInt8.self); put(millis, 3, p, 20); n = 23 }
+        if millis > 0 {
+            p.storeBytes(of: 46, toByteOffset: 19, as: UInt8.self)
+            put(millis, 3, p, 20)
+            n = 23
+        }
         p.storeBytes(of: 90, toByteOffset: n, as: UInt8.self)
         return n + 1
     }
@@ -52,7 +63,11 @@ package enum ISO8601 {
         out.reserveCapacity(tableDays * 10)
         for i in 0..<tableDays {
             let (y, m, d) = civil(fromDays: tableFirstDay + Int64(i))
-            digits(y, 4, &out); out.append(45); digits(m, 2, &out); out.append(45); digits(d, 2, &out)
+            digits(y, 4, &out)
+            out.append(45)
+            digits(m, 2, &out)
+            out.append(45)
+            digits(d, 2, &out)
         }
         return out
     }()
@@ -78,20 +93,26 @@ package enum ISO8601 {
         }
         // A calendar date alone (`2020-02-19`, as app-store feeds date their versions): its midnight UTC.
         if b.count == 10, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
-           (1...12).contains(mo), (1...daysIn(y, mo)).contains(d) {
+            (1...12).contains(mo), (1...daysIn(y, mo)).contains(d)
+        {
             return Double(days(fromCivil: y, mo, d) * 86_400 - referenceOffset)
         }
         guard b.count >= 19, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
-              b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
-              b[16] == 58, let s = num(17, 2),
-              (1...12).contains(mo), (1...daysIn(y, mo)).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+            b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
+            b[16] == 58, let s = num(17, 2),
+            (1...12).contains(mo), (1...daysIn(y, mo)).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
         var i = 19
         var fraction = 0.0
         if i < b.count && b[i] == 46 {
             i += 1
             var scale = 0.1
             let start = i
-            while i < b.count, b[i] >= 48, b[i] <= 57 { fraction += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
             guard i > start else { return nil }
         }
         var offset: Int64 = 0

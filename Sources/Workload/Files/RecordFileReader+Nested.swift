@@ -10,12 +10,16 @@ extension RecordFileReader {
     /// to the array of holders and the holders' member with the records; throws when the shape
     /// cannot relate records to their holder (no relationship, or one whose inverse is not that
     /// member).
-    static func nesting(_ tokens: [String], shape: RecordShape, path: String) throws -> (pointer: [String], collection: String?) {
+    static func nesting(_ tokens: [String], shape: RecordShape, path: String) throws -> (
+        pointer: [String], collection: String?
+    ) {
         guard let star = tokens.firstIndex(of: "*") else { return (tokens, nil) }
         let given = "/" + tokens.joined(separator: "/")
         func refuse(_ why: String) -> InputPathError { InputPathError(message: "--input-path \(given): \(why)") }
         guard star == tokens.count - 2 else {
-            throw refuse("'*' stands for each element of an array and is followed by one member, the array of records (one like /apps/*/versions)")
+            throw refuse(
+                "'*' stands for each element of an array and is followed by one member, the array of records (one like /apps/*/versions)"
+            )
         }
         let member = tokens[star + 1]
         if let problem = nestingProblem(member, shape: shape) { throw refuse(problem) }
@@ -26,13 +30,16 @@ extension RecordFileReader {
     /// they can: the member must be the relationship's to-many inverse.
     package static func nestingProblem(_ member: String, shape: RecordShape) -> String? {
         guard let parent = shape.parentEntity else {
-            return "records nested in other objects are related to them, and \(shape.entity) relates to none in this run: "
+            return
+                "records nested in other objects are related to them, and \(shape.entity) relates to none in this run: "
                 + "give --relationship naming the objects that hold them"
         }
         guard let inverse = shape.parentCollection else {
-            return "\(parent) has no to-many of \(shape.entity) records for this run's relationship (its inverse is a to-one or none)"
+            return
+                "\(parent) has no to-many of \(shape.entity) records for this run's relationship (its inverse is a to-one or none)"
         }
-        return member == inverse ? nil
+        return member == inverse
+            ? nil
             : "the records inside each \(parent) are its \(inverse) (the inverse of this run's relationship): give …/*/\(inverse)"
     }
 
@@ -62,7 +69,8 @@ extension RecordFileReader {
         position += 1
         holder.reset(fields: shape.fields.count)
         holderValues.reset(fields: shape.parentFields.count)
-        var seen = FieldSet(count: shape.fields.count), first = true
+        var seen = FieldSet(count: shape.fields.count)
+        var first = true
         while try nextMember(&first, what: "a member name", inside: place, record: nil) {
             if let collection, field == collection {
                 try readRecords(in: place)
@@ -79,8 +87,10 @@ extension RecordFileReader {
             }
         }
         for f in shape.parentKey where !seen.contains(f) || holder.isNull(f) {
-            throw error(nil, "\(place): missing member \"\(shape.fields[f].container?.member ?? shape.fields[f].name)\" "
-                        + "(the key of the \(shape.parentEntity ?? "object") its records relate to)")
+            throw error(
+                nil,
+                "\(place): missing member \"\(shape.fields[f].container?.member ?? shape.fields[f].name)\" "
+                    + "(the key of the \(shape.parentEntity ?? "object") its records relate to)")
         }
         for i in pending.indices {
             for f in shape.parentKey {
@@ -107,7 +117,9 @@ extension RecordFileReader {
     private func readRecords(in place: String) throws {
         if try matchLiteral("null") { return }
         guard let c = try peek() else { throw error(nil, "the file ends inside \(place)") }
-        guard c == UInt8(ascii: "[") else { throw typeError("member \"\(field)\" of \(place)", expected: "an array of records", found: c) }
+        guard c == UInt8(ascii: "[") else {
+            throw typeError("member \"\(field)\" of \(place)", expected: "an array of records", found: c)
+        }
         position += 1
         var first = true
         while try nextInArray(first: first, after: "a record", ends: "the file ends inside \(place)") {

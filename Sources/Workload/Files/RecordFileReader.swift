@@ -18,7 +18,9 @@ package struct ImportError: Error, CustomStringConvertible, Equatable {
 
     package var description: String {
         // A negative offset: a finding about the whole record (found after it was read).
-        let place = offset < 0 ? record.map { "record \($0)" } ?? "" : record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
+        let place =
+            offset < 0
+            ? record.map { "record \($0)" } ?? "" : record.map { "record \($0) (byte \(offset))" } ?? "byte \(offset)"
         return "\(path): \(place): \(message)"
     }
 }
@@ -46,7 +48,7 @@ package final class RecordFileReader: RecordSource {
     private let buffer: UnsafeMutableRawBufferPointer
     var position = 0
     private var filled = 0
-    private var bufferOffset = 0          // file offset of buffer[0]
+    private var bufferOffset = 0   // file offset of buffer[0]
     private var atEOF = false
     var finished = false
     /// A bare `[ … ]` rather than `{"name": [ … ]}`.
@@ -144,8 +146,9 @@ package final class RecordFileReader: RecordSource {
         holderFieldByFoldedName = Folded.names(holderFields)
         parentTypes = shape.parentFields.map(\.type)
         keyFields = FieldSet(shape.key + shape.parentKey, count: shape.fields.count)
-        centsFields = FieldSet(shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } },
-                               count: shape.fields.count)
+        centsFields = FieldSet(
+            shape.fields.indices.filter { if case .cents = shape.fields[$0].generation { true } else { false } },
+            count: shape.fields.count)
         types = shape.fields.map(\.type)
         units = shape.fields.map(\.unitsPerSecond)
         names = shape.fields.map { "field \"\($0.memberPath)\"" }
@@ -169,10 +172,14 @@ package final class RecordFileReader: RecordSource {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
             if info.st_mode & S_IFMT == S_IFDIR {
-                throw ImportFileError(path: path, errno: 0, why: "is a folder; give the import file in it (a .json or .ndjson file)")
+                throw ImportFileError(
+                    path: path, errno: 0, why: "is a folder; give the import file in it (a .json or .ndjson file)")
             }
-            throw ImportFileError(path: path, errno: 0, why: "is a pipe or a device, and an import file is read more than once (its "
-                                  + "records counted first, then read by each repetition): save it to a file (… > feed.ndjson) and give that")
+            throw ImportFileError(
+                path: path, errno: 0,
+                why: "is a pipe or a device, and an import file is read more than once (its "
+                    + "records counted first, then read by each repetition): save it to a file (… > feed.ndjson) and give that"
+            )
         }
         _ = fcntl(fd, F_SETFL, 0)   // a regular file: back to blocking reads
         return fd
@@ -194,14 +201,21 @@ package final class RecordFileReader: RecordSource {
         let reader = try RecordFileReader(path: path, shape: probe)
         var members: [String] = []
         try reader.skipWhitespace()
-        if reader.format == .json, try reader.peek() == UInt8(ascii: "]") { return Header(format: .json, arrayName: reader.arrayName, firstMembers: []) }
-        if reader.format == .json, try reader.peek() != UInt8(ascii: "{") { return Header(format: .json, arrayName: reader.arrayName, firstMembers: []) }
+        if reader.format == .json, try reader.peek() == UInt8(ascii: "]") {
+            return Header(format: .json, arrayName: reader.arrayName, firstMembers: [])
+        }
+        if reader.format == .json, try reader.peek() != UInt8(ascii: "{") {
+            return Header(format: .json, arrayName: reader.arrayName, firstMembers: [])
+        }
         reader.position += 1
         reader.recordNumber = 1   // what it reads is the first record: its errors say "record 1"
         while true {
             try reader.skipWhitespace()
             guard let c = try reader.peek(), c != UInt8(ascii: "}") else { break }
-            if c == UInt8(ascii: ",") { reader.position += 1; try reader.skipWhitespace() }
+            if c == UInt8(ascii: ",") {
+                reader.position += 1
+                try reader.skipWhitespace()
+            }
             try reader.readString(into: &reader.field, what: "a member name")
             members.append(reader.field.string)
             try reader.skipWhitespace()
@@ -219,7 +233,8 @@ package final class RecordFileReader: RecordSource {
     private func sniff() throws {
         // A UTF-8 byte-order mark, which editors on Windows write: RFC 8259 lets a parser ignore it.
         try fill(atLeast: 3)
-        if filled - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
+        if filled - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF
+        {
             position += 3
         }
         try skipWhitespace()
@@ -284,7 +299,13 @@ package final class RecordFileReader: RecordSource {
         if format == .json {
             let ends = "the file ends before the closing ']'" + (arrayName.map { " of \"\($0)\"" } ?? "")
             guard try nextInArray(first: first, after: what, ends: ends) else {
-                if bareArray { try expectEndOfFile() } else if !pointer.isEmpty { try ascend() } else { try expectEnd(closing: "}") }
+                if bareArray {
+                    try expectEndOfFile()
+                } else if !pointer.isEmpty {
+                    try ascend()
+                } else {
+                    try expectEnd(closing: "}")
+                }
                 finished = true
                 return false
             }
@@ -300,9 +321,14 @@ package final class RecordFileReader: RecordSource {
     func nextInArray(first: Bool, after what: String, ends: String) throws -> Bool {
         try skipWhitespace()
         guard let c = try peek() else { throw error(nil, ends) }
-        if c == UInt8(ascii: "]") { position += 1; return false }
+        if c == UInt8(ascii: "]") {
+            position += 1
+            return false
+        }
         if !first {
-            guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or ']' after \(what)", record: recordNumber) }
+            guard c == UInt8(ascii: ",") else {
+                throw unexpected(c, expecting: "',' or ']' after \(what)", record: recordNumber)
+            }
             position += 1
             try skipWhitespace()
         }
@@ -325,15 +351,19 @@ package final class RecordFileReader: RecordSource {
     /// path that names a file as it is has no pointer.
     package static func location(_ input: String) throws -> (path: String, pointer: [String]) {
         guard let hash = input.firstIndex(of: "#"), access(input, F_OK) != 0 else { return (input, []) }
-        let path = String(input[..<hash]), fragment = String(input[input.index(after: hash)...])
+        let path = String(input[..<hash])
+        let fragment = String(input[input.index(after: hash)...])
         guard fragment.hasPrefix("/"), fragment.count > 1 else {
-            throw ImportError(path: path, record: nil, offset: 0,
-                              message: "--input-path \"\(fragment)\" is not a JSON Pointer to a member (one like /apps or /source/apps)")
+            throw ImportError(
+                path: path, record: nil, offset: 0,
+                message:
+                    "--input-path \"\(fragment)\" is not a JSON Pointer to a member (one like /apps or /source/apps)")
         }
         let tokens = try fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
             guard let member = unescaped(token) else {
-                throw InputPathError(message: "--input-path \(fragment): \"\(token)\" has a '~' that is no escape: in a JSON Pointer "
-                                     + "~0 stands for '~' and ~1 for '/' (RFC 6901); write a member's '~' as ~0")
+                throw InputPathError(
+                    message: "--input-path \(fragment): \"\(token)\" has a '~' that is no escape: in a JSON Pointer "
+                        + "~0 stands for '~' and ~1 for '/' (RFC 6901); write a member's '~' as ~0")
             }
             return member
         }
@@ -343,13 +373,18 @@ package final class RecordFileReader: RecordSource {
     /// A pointer's member decoded (RFC 6901: "~1" is "/" and "~0" is "~"); nil when a '~' is
     /// followed by anything else, which the RFC makes an error.
     static func unescaped(_ token: Substring) -> String? {
-        var out = "", tilde = false
+        var out = ""
+        var tilde = false
         for ch in token {
             if tilde {
                 guard ch == "0" || ch == "1" else { return nil }
                 out.append(ch == "1" ? "/" : "~")
                 tilde = false
-            } else if ch == "~" { tilde = true } else { out.append(ch) }
+            } else if ch == "~" {
+                tilde = true
+            } else {
+                out.append(ch)
+            }
         }
         return tilde ? nil : out
     }
@@ -363,8 +398,12 @@ package final class RecordFileReader: RecordSource {
             let place = at.isEmpty ? "the document" : at
             if try peek() == UInt8(ascii: "["), token.allSatisfy(\.isNumber) {
                 let rest = pointer.dropFirst(depth + 1).joined(separator: "/")
-                throw error(nil, "--input-path: \(place) is an array, and loadgen reads every element of one, not element \(token): "
-                            + (rest.isEmpty ? "give \(at) for its elements as the records" : "give \(at)/*/\(rest) for the records inside each element"))
+                throw error(
+                    nil,
+                    "--input-path: \(place) is an array, and loadgen reads every element of one, not element \(token): "
+                        + (rest.isEmpty
+                            ? "give \(at) for its elements as the records"
+                            : "give \(at)/*/\(rest) for the records inside each element"))
             }
             guard try peek() == UInt8(ascii: "{") else { throw error(nil, "--input-path: \(place) is not an object") }
             position += 1
@@ -398,7 +437,10 @@ package final class RecordFileReader: RecordSource {
     func nextMember(_ first: inout Bool, what: String, inside place: String, record: Int?) throws -> Bool {
         try skipWhitespace()
         guard let c = try peek() else { throw error(record, "the file ends inside \(place)") }
-        if c == UInt8(ascii: "}") { position += 1; return false }
+        if c == UInt8(ascii: "}") {
+            position += 1
+            return false
+        }
         if !first {
             guard c == UInt8(ascii: ",") else { throw unexpected(c, expecting: "',' or '}'", record: record) }
             position += 1
@@ -443,7 +485,9 @@ package final class RecordFileReader: RecordSource {
     func readObject(into r: inout Record) throws {
         let start = offset
         guard let c = try peek() else { throw error(recordNumber, "the file ends where a record should start") }
-        guard c == UInt8(ascii: "{") else { throw unexpected(c, expecting: "'{' starting a record", record: recordNumber) }
+        guard c == UInt8(ascii: "{") else {
+            throw unexpected(c, expecting: "'{' starting a record", record: recordNumber)
+        }
         position += 1
         var seen = FieldSet(count: shape.fields.count)
         r.values.reset(fields: shape.fields.count)
@@ -454,7 +498,9 @@ package final class RecordFileReader: RecordSource {
                     try readContainer(members, seen: &seen, into: &r.values)
                     continue
                 }
-                if ignoredMembers.count < 8, !ignoredMembers.contains(field.string) { ignoredMembers.append(field.string) }
+                if ignoredMembers.count < 8, !ignoredMembers.contains(field.string) {
+                    ignoredMembers.append(field.string)
+                }
                 try skipValue()
                 continue
             }
@@ -469,17 +515,23 @@ package final class RecordFileReader: RecordSource {
         for (f, spec) in shape.fields.enumerated() where !seen.contains(f) || r.values.isNull(f) {
             if spec.isRequired || shape.key.contains(f) || (collection == nil && shape.parentKey.contains(f)) {
                 let why = !seen.contains(f) ? "missing field" : "null field"
-                let role = shape.key.contains(f) ? " (the key)" : shape.parentKey.contains(f) ? " (names the related object)"
-                    : " (the model requires it and gives no default)"
-                throw ImportError(path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.memberPath)\"\(role)")
+                let role =
+                    shape.key.contains(f)
+                    ? " (the key)"
+                    : shape.parentKey.contains(f)
+                        ? " (names the related object)"
+                        : " (the model requires it and gives no default)"
+                throw ImportError(
+                    path: path, record: recordNumber, offset: start, message: "\(why) \"\(spec.memberPath)\"\(role)")
             }
         }
         // "" is a value like any other in a key of several attributes (an app stores it); a key
         // that is nothing but empty text names no record, and is refused as a broken line.
         if !shape.key.isEmpty, shape.key.allSatisfy({ shape.fields[$0].type == .text && r.values.byteCount($0) == 0 }) {
             let f = shape.key[0]
-            throw ImportError(path: path, record: recordNumber, offset: start,
-                              message: "field \"\(shape.fields[f].fileName)\" is empty (a key needs text)")
+            throw ImportError(
+                path: path, record: recordNumber, offset: start,
+                message: "field \"\(shape.fields[f].fileName)\" is empty (a key needs text)")
         }
         if !shape.parentKey.isEmpty, collection == nil { try numberParent(of: &r) }
         if format == .ndjson, collection == nil { try endOfLine() }
@@ -493,18 +545,24 @@ package final class RecordFileReader: RecordSource {
             throw error(recordNumber, "\(what ?? names[f]) is given twice")
         }
         seen.insert(f)
-        try readValue(type: types[f], what: what ?? names[f], key: keyFields.contains(f), cents: centsFields.contains(f), unit: units[f],
-                      at: f, into: &v)
+        try readValue(
+            type: types[f], what: what ?? names[f], key: keyFields.contains(f), cents: centsFields.contains(f),
+            unit: units[f],
+            at: f, into: &v)
     }
 
     /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
     /// other members skipped), or null (no related object).
-    private func readContainer(_ members: [(member: InlineText, field: Int)], seen: inout FieldSet,
-                               into v: inout RecordValues) throws {
+    private func readContainer(
+        _ members: [(member: InlineText, field: Int)], seen: inout FieldSet,
+        into v: inout RecordValues
+    ) throws {
         let container = field.string
         guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
         if try matchLiteral("null") { return }
-        guard c == UInt8(ascii: "{") else { throw typeError("member \"\(container)\"", expected: "an object", found: c) }
+        guard c == UInt8(ascii: "{") else {
+            throw typeError("member \"\(container)\"", expected: "an object", found: c)
+        }
         position += 1
         var first = true
         while try nextMember(&first, what: "a member name", inside: "the record", record: recordNumber) {
@@ -519,18 +577,26 @@ package final class RecordFileReader: RecordSource {
     /// Reads the related object's attribute `p` (`shape.parentFields`), given by the element
     /// holding the records, into `holderValues`; `member` is its name as the file writes it.
     func readHolderValue(_ p: Int, member: String) throws {
-        try readValue(type: parentTypes[p], what: "member \"\(member)\"", key: false, cents: false, unit: nil, at: p, into: &holderValues)
+        try readValue(
+            type: parentTypes[p], what: "member \"\(member)\"", key: false, cents: false, unit: nil, at: p,
+            into: &holderValues)
     }
 
     /// Reads a value of `type` into slot `f` of `v`, checked against its type.
-    private func readValue(type: FieldType, what: String, key: Bool, cents: Bool, unit: Double?, at f: Int,
-                           into v: inout RecordValues) throws {
-        if try matchLiteral("null") { v.setNull(f); return }
+    private func readValue(
+        type: FieldType, what: String, key: Bool, cents: Bool, unit: Double?, at f: Int,
+        into v: inout RecordValues
+    ) throws {
+        if try matchLiteral("null") {
+            v.setNull(f)
+            return
+        }
         switch type {
         case .text:
             try readLongString(what: what)
             if key, scratch.count > InlineText.capacity {
-                throw error(recordNumber, "\(what) is longer than \(InlineText.capacity) bytes (loadgen's limit for a key)")
+                throw error(
+                    recordNumber, "\(what) is longer than \(InlineText.capacity) bytes (loadgen's limit for a key)")
             }
             scratch.withUnsafeBytes { v.setBytes($0, at: f) }
         case .integer16, .integer32, .integer64:
@@ -539,8 +605,10 @@ package final class RecordFileReader: RecordSource {
             let n = try readNumber(what)
             // Only the built-in amount is kept in whole cents; a model's Double takes any double.
             guard !cents || Record.amountRange.contains(n) else {
-                throw error(recordNumber, "\(what) is \(n), outside what a number in whole cents holds exactly "
-                            + "(±\(Record.amountRange.upperBound))")
+                throw error(
+                    recordNumber,
+                    "\(what) is \(n), outside what a number in whole cents holds exactly "
+                        + "(±\(Record.amountRange.upperBound))")
             }
             v.setDouble(n, at: f)
         case .date:
@@ -568,9 +636,11 @@ package final class RecordFileReader: RecordSource {
             if let unit { return n / unit - Self.unixEpochSinceReferenceDate }
             let year = 1970 + n / 31_556_952
             guard year < 3000 else {
-                throw error(recordNumber, "\(what) is \(String(format: "%.0f", n)), which as seconds since 1970 is in the year "
-                            + "\(String(format: "%.0f", year.rounded(.down))): if the "
-                            + "feed counts milliseconds, give the mapping its unit (--map ATTRIBUTE=MEMBER:ms)")
+                throw error(
+                    recordNumber,
+                    "\(what) is \(String(format: "%.0f", n)), which as seconds since 1970 is in the year "
+                        + "\(String(format: "%.0f", year.rounded(.down))): if the "
+                        + "feed counts milliseconds, give the mapping its unit (--map ATTRIBUTE=MEMBER:ms)")
             }
             return n - Self.unixEpochSinceReferenceDate
         }
@@ -591,7 +661,9 @@ package final class RecordFileReader: RecordSource {
             return
         }
         try readLongString(what: what)
-        if scratch.count == 36, let text = scratch.withUnsafeBytes({ InlineText(bytes: $0) }), let uuid = UUIDText.parse(text) {
+        if scratch.count == 36, let text = scratch.withUnsafeBytes({ InlineText(bytes: $0) }),
+            let uuid = UUIDText.parse(text)
+        {
             withUnsafeBytes(of: uuid) { v.setBytes($0, at: f) }
             return
         }
@@ -606,13 +678,21 @@ package final class RecordFileReader: RecordSource {
     /// transformer stores, copied from the file as they stand into `scratch`.
     private func readJSONText(what: String) throws {
         scratch.removeAll(keepingCapacity: true)
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         repeat {
             guard let c = try peek() else { throw error(recordNumber, "the file ends inside \(what)") }
             position += 1
             scratch.append(c)
             if inString {
-                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if c == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if c == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch c {
@@ -689,10 +769,18 @@ package final class RecordFileReader: RecordSource {
             case UInt8(ascii: "\\"):
                 try readEscape(what: what)
             case 0..<0x20:
-                throw error(recordNumber, "\(what) holds control byte 0x\(String(c, radix: 16)) (binary data is not JSON)")
+                throw error(
+                    recordNumber, "\(what) holds control byte 0x\(String(c, radix: 16)) (binary data is not JSON)")
             case 0x80...:
-                if c & 0xE0 == 0xC0 { continuation = 1 } else if c & 0xF0 == 0xE0 { continuation = 2 }
-                else if c & 0xF8 == 0xF0 { continuation = 3 } else { throw error(recordNumber, "\(what) is not valid UTF-8") }
+                if c & 0xE0 == 0xC0 {
+                    continuation = 1
+                } else if c & 0xF0 == 0xE0 {
+                    continuation = 2
+                } else if c & 0xF8 == 0xF0 {
+                    continuation = 3
+                } else {
+                    throw error(recordNumber, "\(what) is not valid UTF-8")
+                }
                 scratch.append(c)
             default:
                 scratch.append(c)
@@ -713,7 +801,9 @@ package final class RecordFileReader: RecordSource {
         case UInt8(ascii: "u"):
             var scalar = try hex4(what)
             if (0xD800..<0xDC00).contains(scalar) {
-                guard try peek() == UInt8(ascii: "\\") else { throw error(recordNumber, "\(what) has a lone surrogate") }
+                guard try peek() == UInt8(ascii: "\\") else {
+                    throw error(recordNumber, "\(what) has a lone surrogate")
+                }
                 position += 1
                 guard try peek() == UInt8(ascii: "u") else { throw error(recordNumber, "\(what) has a lone surrogate") }
                 position += 1
@@ -730,7 +820,9 @@ package final class RecordFileReader: RecordSource {
     private func hex4(_ what: String) throws -> UInt32 {
         var v: UInt32 = 0
         for _ in 0..<4 {
-            guard let c = try peek(), let d = hexValue(c) else { throw error(recordNumber, "\(what) has an invalid \\u escape") }
+            guard let c = try peek(), let d = hexValue(c) else {
+                throw error(recordNumber, "\(what) has an invalid \\u escape")
+            }
             position += 1
             v = v << 4 | d
         }
@@ -758,7 +850,9 @@ package final class RecordFileReader: RecordSource {
 
     private func readNumber(_ what: String) throws -> Double {
         var text = try readNumberText(what)
-        guard let value = Self.double(&text), value.isFinite else { throw error(recordNumber, "\(what) is not a number") }
+        guard let value = Self.double(&text), value.isFinite else {
+            throw error(recordNumber, "\(what) is not a number")
+        }
         return value
     }
 
@@ -767,7 +861,7 @@ package final class RecordFileReader: RecordSource {
     /// they are when a double holds it exactly.
     private func readInteger(_ what: String, _ type: FieldType) throws -> Int64 {
         var text = try readNumberText(what)
-        let range = -type.integerMaximum! - 1 ... type.integerMaximum!
+        let range = -type.integerMaximum! - 1...type.integerMaximum!
         // Messages are built only when one is thrown: no string per value read.
         func outside(_ text: NumberText) -> String {
             "\(what) is \(Self.shown(text)), outside what an \(type.attributeTypeName) attribute holds (\(range.lowerBound) … \(range.upperBound))"
@@ -779,7 +873,10 @@ package final class RecordFileReader: RecordSource {
         guard let x = Self.double(&text), x.isFinite else { throw error(recordNumber, "\(what) is not a number") }
         guard x == x.rounded() else { throw error(recordNumber, "\(what) is \(Self.shown(text)), not a whole number") }
         guard abs(x) <= 9_007_199_254_740_992 else {
-            throw error(recordNumber, "\(what) is \(Self.shown(text)): above 2^53 an integer must be written as its digits to be read exactly")
+            throw error(
+                recordNumber,
+                "\(what) is \(Self.shown(text)): above 2^53 an integer must be written as its digits to be read exactly"
+            )
         }
         guard range.contains(Int64(x)) else { throw error(recordNumber, outside(text)) }
         return Int64(x)
@@ -845,7 +942,10 @@ package final class RecordFileReader: RecordSource {
             var depth = 0
             repeat {
                 guard let d = try peek() else { throw error(recordNumber, "the file ends inside the record") }
-                if d == UInt8(ascii: "\"") { try readLongString(what: "field \"\(field)\""); continue }
+                if d == UInt8(ascii: "\"") {
+                    try readLongString(what: "field \"\(field)\"")
+                    continue
+                }
                 position += 1
                 if d == UInt8(ascii: "{") || d == UInt8(ascii: "[") { depth += 1 }
                 if d == UInt8(ascii: "}") || d == UInt8(ascii: "]") { depth -= 1 }
@@ -858,8 +958,13 @@ package final class RecordFileReader: RecordSource {
 
     func endOfLine() throws {
         while let c = try peek() {
-            if c == 10 { position += 1; return }
-            guard c == 32 || c == 9 || c == 13 else { throw unexpected(c, expecting: "the end of the line after a record", record: recordNumber) }
+            if c == 10 {
+                position += 1
+                return
+            }
+            guard c == 32 || c == 9 || c == 13 else {
+                throw unexpected(c, expecting: "the end of the line after a record", record: recordNumber)
+            }
             position += 1
         }
     }
@@ -879,7 +984,9 @@ package final class RecordFileReader: RecordSource {
     private func fill(atLeast n: Int) throws {
         guard filled - position < n, !atEOF else { return }
         let keep = filled - position
-        if keep > 0 && position > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + position, byteCount: keep) }
+        if keep > 0 && position > 0 {
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + position, byteCount: keep)
+        }
         bufferOffset += position
         position = 0
         filled = keep
@@ -915,13 +1022,18 @@ package final class RecordFileReader: RecordSource {
     func error(_ record: Int?, _ message: String) -> ImportError {
         // A member of the element holding the records belongs to no record: the element's own
         // pointer says where it is.
-        if let holderPlace { return ImportError(path: path, record: nil, offset: offset, message: "\(holderPlace): \(message)") }
+        if let holderPlace {
+            return ImportError(path: path, record: nil, offset: offset, message: "\(holderPlace): \(message)")
+        }
         return ImportError(path: path, record: record, offset: offset, message: message)
     }
 
     func unexpected(_ byte: UInt8, expecting: String, record: Int?) -> ImportError {
-        let shown = byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-        return error(record, "expected \(expecting), found \(shown)\(byte < 32 && !isWhitespace(byte) ? " (not JSON text)" : "")")
+        let shown =
+            byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        return error(
+            record, "expected \(expecting), found \(shown)\(byte < 32 && !isWhitespace(byte) ? " (not JSON text)" : "")"
+        )
     }
 
     func typeError(_ what: String, expected: String, found byte: UInt8) -> ImportError {
@@ -933,7 +1045,9 @@ package final class RecordFileReader: RecordSource {
         case UInt8(ascii: "t"), UInt8(ascii: "f"): kind = "a boolean"
         case UInt8(ascii: "n"): kind = "null"
         case UInt8(ascii: "-"), 48...57: kind = "a number"
-        default: kind = byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        default:
+            kind =
+                byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
         }
         return error(recordNumber, "\(what) must be \(expected), found \(kind)")
     }

@@ -45,15 +45,20 @@ package struct RecordFileWriter {
         self.pool = pool
         let fields = shape.fields
         let flat = fields.indices.filter { fields[$0].flatName != nil }
-        let objects = fields.indices.filter { fields[$0].flatName == nil }.map { fields[$0].container!.name }.uniquedNames()
-        let grouped = objects.map { name in fields.indices.filter { fields[$0].flatName == nil && fields[$0].container!.name == name } }
+        let objects = fields.indices.filter { fields[$0].flatName == nil }.map { fields[$0].container!.name }
+            .uniquedNames()
+        let grouped = objects.map { name in
+            fields.indices.filter { fields[$0].flatName == nil && fields[$0].container!.name == name }
+        }
         order = flat + grouped.flatMap { $0 }
         closes = FieldSet(grouped.compactMap(\.last), count: fields.count)
         let opens = Set(grouped.compactMap(\.first))
         let each = order.enumerated().map { position, i in
             let f = fields[i]
-            let member = f.flatName.map { "\"\($0)\": " }
-                ?? (opens.contains(i) ? "\"\(f.container!.name)\": {\"\(f.container!.member)\": " : "\"\(f.container!.member)\": ")
+            let member =
+                f.flatName.map { "\"\($0)\": " }
+                ?? (opens.contains(i)
+                    ? "\"\(f.container!.name)\": {\"\(f.container!.member)\": " : "\"\(f.container!.member)\": ")
             return Array(((position == 0 ? "{" : ", ") + member).utf8)
         }
         prefixes = each.flatMap { $0 }
@@ -92,7 +97,10 @@ package struct RecordFileWriter {
 
     @inline(__always)
     private func writeValue(_ v: RecordValues, _ f: Int, _ kind: Kind) {
-        if v.isNull(f) { out.put("null"); return }
+        if v.isNull(f) {
+            out.put("null")
+            return
+        }
         switch kind {
         case .text: v.withBytes(f, pool: pool) { out.string($0) }
         case .integer:
@@ -102,7 +110,9 @@ package struct RecordFileWriter {
         case .cents: out.cents(v.double(f))
         case .real: out.put(Array("\(v.double(f))".utf8))
         case .date:
-            out.byte(34); out.date(v.double(f)); out.byte(34)
+            out.byte(34)
+            out.date(v.double(f))
+            out.byte(34)
         case .bool: out.put(v.bool(f) ? "true" : "false")
         case .bytes:
             // Into the buffer itself: base64 is 4 bytes per 3.
@@ -218,8 +228,13 @@ private final class OutputBuffer {
             let hex: StaticString = "0123456789abcdef"
             for b in bytes {
                 switch b {
-                case 34, 92: byte(92); byte(b)
-                case 0..<32: put("\\u00"); byte(hex.utf8Start[Int(b >> 4)]); byte(hex.utf8Start[Int(b & 15)])
+                case 34, 92:
+                    byte(92)
+                    byte(b)
+                case 0..<32:
+                    put("\\u00")
+                    byte(hex.utf8Start[Int(b >> 4)])
+                    byte(hex.utf8Start[Int(b & 15)])
                 default: byte(b)
                 }
             }
@@ -231,7 +246,10 @@ private final class OutputBuffer {
     @inline(__always)
     func cents(_ value: Double) {
         var cents = Int64((value * 100).rounded())
-        if cents < 0 { byte(45); cents = -cents }
+        if cents < 0 {
+            byte(45)
+            cents = -cents
+        }
         decimal(UInt64(cents / 100))
         byte(46)
         byte(UInt8(48 + cents % 100 / 10))
@@ -244,12 +262,20 @@ private final class OutputBuffer {
         var n = 0
         var x = v
         withUnsafeMutableBytes(of: &digits) { d in
-            repeat { d[n] = UInt8(48 + x % 10); x /= 10; n += 1 } while x > 0
+            repeat {
+                d[n] = UInt8(48 + x % 10)
+                x /= 10
+                n += 1
+            } while x > 0
         }
         reserve(n)
         withUnsafeBytes(of: &digits) { d in
             var i = n
-            while i > 0 { i -= 1; base.storeBytes(of: d[i], toByteOffset: count, as: UInt8.self); count += 1 }
+            while i > 0 {
+                i -= 1
+                base.storeBytes(of: d[i], toByteOffset: count, as: UInt8.self)
+                count += 1
+            }
         }
     }
 
@@ -264,12 +290,15 @@ private final class OutputBuffer {
 package enum RecordFileError: Error, CustomStringConvertible {
     case cannotWrite(Int32)
     package var description: String { "cannot write: \(String(cString: strerror(cannotWriteCode)))" }
-    private var cannotWriteCode: Int32 { if case .cannotWrite(let c) = self { return c }; return 0 }
+    private var cannotWriteCode: Int32 {
+        if case .cannotWrite(let c) = self { return c }
+        return 0
+    }
 }
 
-private extension Array where Element == String {
+extension Array where Element == String {
     /// The names in order, each once.
-    func uniquedNames() -> [String] {
+    fileprivate func uniquedNames() -> [String] {
         var seen = Set<String>()
         return filter { seen.insert($0).inserted }
     }

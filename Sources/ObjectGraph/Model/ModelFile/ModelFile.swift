@@ -49,8 +49,10 @@ package struct ModelFile: Sendable {
             e.uniquenessConstraints.append(attributes)
             return e
         }
-        let note = Note(entity: entity, text: "\(path): \(entity) given the uniqueness constraint [\(attributes.joined(separator: ", "))] "
-                        + "(--add-constraint): the store is laid out as if the model had it")
+        let note = Note(
+            entity: entity,
+            text: "\(path): \(entity) given the uniqueness constraint [\(attributes.joined(separator: ", "))] "
+                + "(--add-constraint): the store is laid out as if the model had it")
         return ModelFile(path: path, name: name, entities: changed, entityNotes: entityNotes + [note])
     }
 
@@ -66,8 +68,10 @@ package struct ModelFile: Sendable {
             e.fetchIndexes.append(FetchIndexDescription(indexName, elements: attributes.map { ($0, true) }))
             return e
         }
-        let note = Note(entity: entity, text: "\(path): \(entity) given the index \(indexName) on [\(attributes.joined(separator: ", "))] "
-                        + "(--add-index): the store is laid out as if the model had it")
+        let note = Note(
+            entity: entity,
+            text: "\(path): \(entity) given the index \(indexName) on [\(attributes.joined(separator: ", "))] "
+                + "(--add-index): the store is laid out as if the model had it")
         return ModelFile(path: path, name: name, entities: changed, entityNotes: entityNotes + [note])
     }
 
@@ -76,11 +80,15 @@ package struct ModelFile: Sendable {
     /// columns are exactly these attributes (in any order, as an equality lookup uses them).
     package func hasIndex(on attributes: [String], of entity: EntityDescription) -> Bool {
         let wanted = Set(attributes)
-        func leads(_ columns: [String]) -> Bool { columns.count >= wanted.count && Set(columns.prefix(wanted.count)) == wanted }
+        func leads(_ columns: [String]) -> Bool {
+            columns.count >= wanted.count && Set(columns.prefix(wanted.count)) == wanted
+        }
         for e in lineage(of: entity).compactMap(self.entity(named:)) {
             if e.uniquenessConstraints.contains(where: leads) { return true }
             if e.fetchIndexes.contains(where: { leads($0.elements.map(\.property)) }) { return true }
-            if wanted.count == 1, e.attributes.contains(where: { $0.isIndexed && wanted.contains($0.name) }) { return true }
+            if wanted.count == 1, e.attributes.contains(where: { $0.isIndexed && wanted.contains($0.name) }) {
+                return true
+            }
         }
         return false
     }
@@ -130,15 +138,22 @@ extension ModelFile {
     static func contents(of file: String) throws(ModelFileError) -> Data {
         var info = stat()
         guard stat(file, &info) == 0 else {
-            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
+            throw ModelFileError(
+                path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw ModelFileError(path: file, message: "is a folder, not the model's XML file (a contents file is a file)")
-        default: throw ModelFileError(path: file, message: "is not a regular file (a device or a pipe): give the model's folder or its contents file")
+        case S_IFDIR:
+            throw ModelFileError(
+                path: file, message: "is a folder, not the model's XML file (a contents file is a file)")
+        default:
+            throw ModelFileError(
+                path: file,
+                message: "is not a regular file (a device or a pipe): give the model's folder or its contents file")
         }
         guard let handle = FileHandle(forReadingAtPath: file) else {
-            throw ModelFileError(path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
+            throw ModelFileError(
+                path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
         }
         defer { try? handle.close() }
         do { return try handle.readToEnd() ?? Data() } catch {
@@ -155,28 +170,38 @@ extension ModelFile {
             if lstat(trimmed, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
                 // The name is there, but following it fails: a loop, or a link to nothing.
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: trimmed)) ?? "?"
-                let why = stat(trimmed, &link) != 0 && errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to \(target), which does not exist"
+                let why =
+                    stat(trimmed, &link) != 0 && errno == ELOOP
+                    ? "a loop of symbolic links" : "a symbolic link to \(target), which does not exist"
                 throw ModelFileError(path: path, message: "is \(why)", isMissing: true)
             }
-            throw ModelFileError(path: path, message: "does not exist (expected a .xcdatamodeld folder, a .xcdatamodel folder or its contents file)",
-                                 isMissing: true)
+            throw ModelFileError(
+                path: path,
+                message: "does not exist (expected a .xcdatamodeld folder, a .xcdatamodel folder or its contents file)",
+                isMissing: true)
         }
         let url = URL(fileURLWithPath: trimmed)
         guard isFolder.boolValue else {
             // A contents file: the model is named by its version folder (or the file itself).
             let folder = url.deletingLastPathComponent()
-            let name = folder.pathExtension == "xcdatamodel" ? folder.deletingPathExtension().lastPathComponent
+            let name =
+                folder.pathExtension == "xcdatamodel"
+                ? folder.deletingPathExtension().lastPathComponent
                 : url.deletingPathExtension().lastPathComponent
             return (trimmed, modelName(of: folder, fallback: name))
         }
         if url.pathExtension == "xcdatamodeld" {
             let version = try currentVersion(in: trimmed)
-            return (url.appendingPathComponent(version).appendingPathComponent("contents").path,
-                    url.deletingPathExtension().lastPathComponent)
+            return (
+                url.appendingPathComponent(version).appendingPathComponent("contents").path,
+                url.deletingPathExtension().lastPathComponent
+            )
         }
         let contents = url.appendingPathComponent("contents").path
         guard FileManager.default.fileExists(atPath: contents) else {
-            throw ModelFileError(path: trimmed, message: "holds no contents file (a .xcdatamodel folder holds the model as XML named contents)")
+            throw ModelFileError(
+                path: trimmed,
+                message: "holds no contents file (a .xcdatamodel folder holds the model as XML named contents)")
         }
         return (contents, modelName(of: url, fallback: url.deletingPathExtension().lastPathComponent))
     }
@@ -201,20 +226,27 @@ extension ModelFile {
             }
             let dict = plist.child(named: "dict")?.children ?? []
             guard let k = dict.firstIndex(where: { $0.name == "key" && $0.text == "_XCCurrentVersionName" }),
-                  k + 1 < dict.count, dict[k + 1].name == "string" else {
+                k + 1 < dict.count, dict[k + 1].name == "string"
+            else {
                 throw ModelFileError(path: marker, message: "names no _XCCurrentVersionName")
             }
             let version = dict[k + 1].text
             guard versions.contains(version) else {
-                throw ModelFileError(path: marker, line: dict[k + 1].line,
-                                     message: "names version \(version), which the folder does not hold (it holds: \(versions.isEmpty ? "none" : versions.joined(separator: ", ")))")
+                throw ModelFileError(
+                    path: marker, line: dict[k + 1].line,
+                    message:
+                        "names version \(version), which the folder does not hold (it holds: \(versions.isEmpty ? "none" : versions.joined(separator: ", ")))"
+                )
             }
             return version
         }
         guard versions.count == 1 else {
-            throw ModelFileError(path: folder, message: versions.isEmpty
-                ? "holds no .xcdatamodel version folder"
-                : "holds \(versions.count) versions (\(versions.joined(separator: ", "))) and no .xccurrentversion to say which is current: give the version folder")
+            throw ModelFileError(
+                path: folder,
+                message: versions.isEmpty
+                    ? "holds no .xcdatamodel version folder"
+                    : "holds \(versions.count) versions (\(versions.joined(separator: ", "))) and no .xccurrentversion to say which is current: give the version folder"
+            )
         }
         return versions[0]
     }
@@ -232,7 +264,9 @@ extension ModelFile {
             throw ModelFileError(path: path, line: error.line, message: "\(error.message) (column \(error.column))")
         }
         guard root.name == "model" else {
-            throw ModelFileError(path: path, line: root.line, message: "the root element is <\(root.name)>, not the <model> of a Core Data model")
+            throw ModelFileError(
+                path: path, line: root.line,
+                message: "the root element is <\(root.name)>, not the <model> of a Core Data model")
         }
         var reader = ModelReader(path: path)
         let entities = try reader.entities(of: root)

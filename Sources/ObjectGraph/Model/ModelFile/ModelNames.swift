@@ -14,7 +14,8 @@ enum ModelNames {
     /// Why `name` cannot name an entity, or nil when it can.
     static func entityProblem(_ name: String) -> String? {
         guard SQLIdentifier.isPlainWord(name) else {
-            return "entity name \"\(name)\" may hold only letters, digits and underscores (as Xcode's model editor allows)"
+            return
+                "entity name \"\(name)\" may hold only letters, digits and underscores (as Xcode's model editor allows)"
         }
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else {
             return "entity name \"\(name)\" must begin with an upper-case letter (as Xcode's model editor requires)"
@@ -25,13 +26,15 @@ enum ModelNames {
     /// Why `name` cannot name a property of an entity, or nil when it can.
     static func propertyProblem(_ name: String) -> String? {
         guard SQLIdentifier.isPlainWord(name) else {
-            return "property name \"\(name)\" may hold only letters, digits and underscores (as Xcode's model editor allows)"
+            return
+                "property name \"\(name)\" may hold only letters, digits and underscores (as Xcode's model editor allows)"
         }
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else {
             return "property name \"\(name)\" must begin with a lower-case letter (as Xcode's model editor requires)"
         }
         if reservedPropertyNames.contains(name) {
-            return "property name \"\(name)\" is reserved: it is a method of NSObject or NSManagedObject, which Core Data refuses as a property name"
+            return
+                "property name \"\(name)\" is reserved: it is a method of NSObject or NSManagedObject, which Core Data refuses as a property name"
         }
         return nil
     }

@@ -49,9 +49,10 @@ struct ModelReader {
                 lines[entity.name] = child
                 entities.append(entity)
             case "elements", "configuration":
-                break // Xcode's diagram layout and store configurations: nothing the store holds
+                break   // Xcode's diagram layout and store configurations: nothing the store holds
             case "fetchRequest":
-                note(child, "fetch request template \(child["name"] ?? "") is not used (loadgen builds its own fetches)")
+                note(
+                    child, "fetch request template \(child["name"] ?? "") is not used (loadgen builds its own fetches)")
             default:
                 note(child, "<\(child.name)> is not a Core Data model element; ignored")
             }
@@ -67,7 +68,9 @@ struct ModelReader {
         for i in entities.indices {
             currentEntity = entities[i].name
             defer { currentEntity = nil }
-            entities[i].fetchIndexes = (writtenIndexes[entities[i].name] ?? []).compactMap { fetchIndex($0, of: entities[i]) }
+            entities[i].fetchIndexes = (writtenIndexes[entities[i].name] ?? []).compactMap {
+                fetchIndex($0, of: entities[i])
+            }
             try checkConstraints(entities[i], lines[entities[i].name]!)
         }
         try checkRelationships(&entities, lines: lines)
@@ -84,14 +87,20 @@ struct ModelReader {
             var parent = entity.parentEntity
             while let name = parent {
                 guard let p = byName[name] else {
-                    throw fail(lines[entity.name]!, "entity \(entity.name) has parent entity \(name), which is not an entity of the model")
+                    throw fail(
+                        lines[entity.name]!,
+                        "entity \(entity.name) has parent entity \(name), which is not an entity of the model")
                 }
                 guard seen.insert(name).inserted else {
-                    throw fail(lines[entity.name]!, "entity \(entity.name): its parent entities form a cycle through \(name)")
+                    throw fail(
+                        lines[entity.name]!, "entity \(entity.name): its parent entities form a cycle through \(name)")
                 }
                 let inherited = Set(p.attributes.map(\.name) + p.relationships.map(\.name))
-                if let clash = (entity.attributes.map(\.name) + entity.relationships.map(\.name)).first(where: inherited.contains) {
-                    throw fail(lines[entity.name]!, "\(entity.name).\(clash) is declared by its parent entity \(name) too")
+                if let clash = (entity.attributes.map(\.name) + entity.relationships.map(\.name)).first(
+                    where: inherited.contains)
+                {
+                    throw fail(
+                        lines[entity.name]!, "\(entity.name).\(clash) is declared by its parent entity \(name) too")
                 }
                 parent = p.parentEntity
             }
@@ -131,13 +140,17 @@ struct ModelReader {
                     // An empty constraint (a shipping app's model has one) constrains nothing:
                     // Core Data loads the model and makes no index for it (issue 55, item 16).
                     guard !names.isEmpty else {
-                        note(c, "an empty uniqueness constraint of \(name) constrains nothing; ignored, as Core Data ignores it")
+                        note(
+                            c,
+                            "an empty uniqueness constraint of \(name) constrains nothing; ignored, as Core Data ignores it"
+                        )
                         continue
                     }
                     entity.uniquenessConstraints.append(names)
                 }
             case "fetchIndex", "compoundIndexes":
-                writtenIndexes[name, default: []] += indexes(child, named: name, numberedFrom: writtenIndexes[name, default: []].count + 1)
+                writtenIndexes[name, default: []] += indexes(
+                    child, named: name, numberedFrom: writtenIndexes[name, default: []].count + 1)
             case "userInfo":
                 entity.userInfo = userInfo(child)
             case "fetchedProperty":
@@ -152,10 +165,13 @@ struct ModelReader {
 
     /// A `<fetchIndex>` (an R-tree kept as a plain index, said), or `<compoundIndexes>` (Xcode
     /// before fetch indexes: each compound index lists its properties).
-    private mutating func indexes(_ child: ModelXML.Element, named name: String, numberedFrom n: Int) -> [WrittenIndex] {
+    private mutating func indexes(_ child: ModelXML.Element, named name: String, numberedFrom n: Int) -> [WrittenIndex]
+    {
         guard child.name == "fetchIndex" else {
             return child.children(named: "compoundIndex").enumerated().map { i, index in
-                let elements = index.children(named: "index").compactMap { element in element["value"].map { ($0, true, element) } }
+                let elements = index.children(named: "index").compactMap { element in
+                    element["value"].map { ($0, true, element) }
+                }
                 return WrittenIndex(name: "compound\(i + 1)", element: index, elements: elements)
             }
         }
@@ -163,8 +179,11 @@ struct ModelReader {
         if let kind = elements.first(where: { $0["type"] == "RTree" }) {
             note(kind, "fetch index \(child["name"] ?? "") of \(name) is an R-tree; kept as a plain index")
         }
-        return [WrittenIndex(name: child["name"] ?? "index\(n)", element: child,
-                             elements: elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })]
+        return [
+            WrittenIndex(
+                name: child["name"] ?? "index\(n)", element: child,
+                elements: elements.map { ($0["property"] ?? "", $0["order"] != "descending", $0) })
+        ]
     }
 
     /// A fetch (or compound) index of `entity` (its inherited properties resolved) without its
@@ -175,21 +194,29 @@ struct ModelReader {
         var kept: [(property: String, ascending: Bool)] = []
         for e in index.elements {
             if entity.relationship(e.property)?.isToMany == true {
-                note(e.element, "index \(index.name) of \(entity.name) names the to-many \(e.property), which has no column: "
-                     + "left out of the index")
+                note(
+                    e.element,
+                    "index \(index.name) of \(entity.name) names the to-many \(e.property), which has no column: "
+                        + "left out of the index")
             } else {
                 kept.append((e.property, e.ascending))
             }
         }
         guard !kept.isEmpty else {
-            if !index.elements.isEmpty { note(index.element, "index \(index.name) of \(entity.name) has nothing left to index: no index is made") }
+            if !index.elements.isEmpty {
+                note(index.element, "index \(index.name) of \(entity.name) has nothing left to index: no index is made")
+            }
             return nil
         }
         return FetchIndexDescription(index.name, elements: kept)
     }
 
-    func unique(_ property: String, _ e: ModelXML.Element, in entity: String, _ seen: inout [String: Int]) throws(ModelFileError) {
-        if let first = seen[property] { throw fail(e, "\(entity).\(property) is declared twice (first on line \(first))") }
+    func unique(_ property: String, _ e: ModelXML.Element, in entity: String, _ seen: inout [String: Int])
+        throws(ModelFileError)
+    {
+        if let first = seen[property] {
+            throw fail(e, "\(entity).\(property) is declared twice (first on line \(first))")
+        }
         seen[property] = e.line
     }
 
@@ -200,17 +227,22 @@ struct ModelReader {
         let lineOf = { (tag: String) -> ModelXML.Element in e.children.first { $0.name == tag } ?? e }
         for constraint in entity.uniquenessConstraints {
             for name in constraint where entity.attribute(name) == nil {
-                let message = entity.relationship(name) != nil
+                let message =
+                    entity.relationship(name) != nil
                     ? "the uniqueness constraint of \(entity.name) names relationship \(name): the engine constrains attributes only"
                     : "the uniqueness constraint of \(entity.name) names \(name), which is not an attribute of \(entity.name)"
                 throw fail(lineOf("uniquenessConstraints"), message)
             }
         }
         for index in entity.fetchIndexes {
-            for element in index.elements where entity.attribute(element.property) == nil
-                && !(entity.relationship(element.property).map { !$0.isToMany } ?? false) {
-                throw fail(lineOf(index.name.hasPrefix("compound") ? "compoundIndexes" : "fetchIndex"),
-                           "index \(index.name) of \(entity.name) names \(element.property), which is not an attribute or to-one of \(entity.name)")
+            for element in index.elements
+            where entity.attribute(element.property) == nil
+                && !(entity.relationship(element.property).map { !$0.isToMany } ?? false)
+            {
+                throw fail(
+                    lineOf(index.name.hasPrefix("compound") ? "compoundIndexes" : "fetchIndex"),
+                    "index \(index.name) of \(entity.name) names \(element.property), which is not an attribute or to-one of \(entity.name)"
+                )
             }
         }
     }
@@ -226,8 +258,10 @@ struct ModelReader {
         for entity in entities {
             let table = EntityDescription.storedName(entity.name)
             if let other = tables[table] {
-                throw fail(lines[entity.name]!, "entities \(other) and \(entity.name) would share the table \(table) "
-                           + "(a table's name is Z + the upper-cased entity name): rename one")
+                throw fail(
+                    lines[entity.name]!,
+                    "entities \(other) and \(entity.name) would share the table \(table) "
+                        + "(a table's name is Z + the upper-cased entity name): rename one")
             }
             tables[table] = entity.name
         }
@@ -242,8 +276,10 @@ struct ModelReader {
         for property in stored {
             let column = EntityDescription.storedName(property)
             if let other = columns[column] {
-                throw fail(e, "\(entity.name).\(other) and \(entity.name).\(property) would share the column \(column) "
-                           + "(a column's name is Z + the upper-cased property name): rename one")
+                throw fail(
+                    e,
+                    "\(entity.name).\(other) and \(entity.name).\(property) would share the column \(column) "
+                        + "(a column's name is Z + the upper-cased property name): rename one")
             }
             columns[column] = property
         }
@@ -252,11 +288,15 @@ struct ModelReader {
     /// The model laid out once as the engine will lay it out, so that what only the whole layout
     /// shows (a hierarchy's table wider than SQLite allows) is refused here with its line, not
     /// when a run creates the store.
-    func checkLayout(_ entities: [EntityDescription], lines: [String: ModelXML.Element], root: ModelXML.Element) throws(ModelFileError) {
+    func checkLayout(_ entities: [EntityDescription], lines: [String: ModelXML.Element], root: ModelXML.Element)
+        throws(ModelFileError)
+    {
         do {
             _ = try ManagedObjectModel(entities)
         } catch let error as ModelError {
-            throw fail(error.entity.flatMap { lines[$0] } ?? root, error.description.replacingOccurrences(of: "model: ", with: ""))
+            throw fail(
+                error.entity.flatMap { lines[$0] } ?? root,
+                error.description.replacingOccurrences(of: "model: ", with: ""))
         } catch {
             throw fail(root, "\(error)")
         }

@@ -58,7 +58,10 @@ private struct Parser {
     init(bytes: [UInt8]) {
         self.bytes = bytes
         // A UTF-8 byte-order mark is not content.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            i = 3
+            lineStart = 3
+        }
     }
 
     var column: Int { i - lineStart + 1 }
@@ -83,10 +86,15 @@ private struct Parser {
     mutating func skipMisc() throws(ModelXML.SyntaxError) {
         while true {
             skipWhitespace()
-            if looking(at: "<?") { try skip(past: "?>", what: "the <? … ?> declaration") }
-            else if looking(at: "<!--") { try skip(past: "-->", what: "a comment") }
-            else if looking(at: "<!DOCTYPE") { try skipDoctype() }
-            else { return }
+            if looking(at: "<?") {
+                try skip(past: "?>", what: "the <? … ?> declaration")
+            } else if looking(at: "<!--") {
+                try skip(past: "-->", what: "a comment")
+            } else if looking(at: "<!DOCTYPE") {
+                try skipDoctype()
+            } else {
+                return
+            }
         }
     }
 
@@ -97,9 +105,10 @@ private struct Parser {
         let (start, startLine, startColumn) = (i, line, column)
         try skip(past: ">", what: "the DOCTYPE")
         if bytes[start..<i].contains(UInt8(ascii: "[")) {
-            throw ModelXML.SyntaxError(line: startLine, column: startColumn,
-                                       message: "the DOCTYPE declares entities or elements ([ … ]), which a model Xcode writes never "
-                                           + "does and this reader does not expand: remove the DOCTYPE line")
+            throw ModelXML.SyntaxError(
+                line: startLine, column: startColumn,
+                message: "the DOCTYPE declares entities or elements ([ … ]), which a model Xcode writes never "
+                    + "does and this reader does not expand: remove the DOCTYPE line")
         }
     }
 
@@ -107,21 +116,28 @@ private struct Parser {
 
     mutating func element() throws(ModelXML.SyntaxError) -> ModelXML.Element {
         var e = ModelXML.Element(name: "", line: line, column: column)
-        i += 1 // '<'
+        i += 1   // '<'
         e.name = try name(what: "an element name")
         while true {
             let hadSpace = skipWhitespace()
             guard i < bytes.count else { throw fail("the file ends inside <\(e.name)>") }
             if bytes[i] == UInt8(ascii: "/") {
-                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ">") else { throw fail("expected '/>' to close <\(e.name)>") }
+                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ">") else {
+                    throw fail("expected '/>' to close <\(e.name)>")
+                }
                 i += 2
                 return e
             }
-            if bytes[i] == UInt8(ascii: ">") { i += 1; break }
+            if bytes[i] == UInt8(ascii: ">") {
+                i += 1
+                break
+            }
             guard hadSpace else { throw fail("expected a space, '>' or '/>' in <\(e.name)>") }
             let attribute = try name(what: "an attribute name")
             skipWhitespace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { throw fail("expected '=' after attribute \(attribute)") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
+                throw fail("expected '=' after attribute \(attribute)")
+            }
             i += 1
             skipWhitespace()
             let value = try quoted(attribute)
@@ -146,12 +162,17 @@ private struct Parser {
                         throw fail("</\(closing)> closes <\(e.name)> (opened on line \(e.line))")
                     }
                     skipWhitespace()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else { throw fail("expected '>' after </\(closing)") }
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else {
+                        throw fail("expected '>' after </\(closing)")
+                    }
                     i += 1
                     e.text = String(decoding: text, as: UTF8.self)
                     return
                 }
-                if looking(at: "<!--") { try skip(past: "-->", what: "a comment"); continue }
+                if looking(at: "<!--") {
+                    try skip(past: "-->", what: "a comment")
+                    continue
+                }
                 if looking(at: "<![CDATA[") {
                     i += 9
                     let start = i
@@ -159,7 +180,10 @@ private struct Parser {
                     text.append(contentsOf: bytes[start..<(i - 3)])
                     continue
                 }
-                if looking(at: "<?") { try skip(past: "?>", what: "a processing instruction"); continue }
+                if looking(at: "<?") {
+                    try skip(past: "?>", what: "a processing instruction")
+                    continue
+                }
                 e.children.append(try element())
             } else if c == UInt8(ascii: "&") {
                 try entity(into: &text)
@@ -181,7 +205,8 @@ private struct Parser {
 
     func isNameByte(_ c: UInt8, first: Bool) -> Bool {
         switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...:
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), 0x80...:
             return true
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
             return !first
@@ -200,9 +225,17 @@ private struct Parser {
         while true {
             guard i < bytes.count else { throw fail("the value of attribute \(attribute) is not closed") }
             let c = bytes[i]
-            if c == quote { i += 1; return String(decoding: value, as: UTF8.self) }
+            if c == quote {
+                i += 1
+                return String(decoding: value, as: UTF8.self)
+            }
             if c == UInt8(ascii: "<") { throw fail("'<' inside the value of attribute \(attribute)") }
-            if c == UInt8(ascii: "&") { try entity(into: &value) } else { advance(); value.append(c) }
+            if c == UInt8(ascii: "&") {
+                try entity(into: &value)
+            } else {
+                advance()
+                value.append(c)
+            }
         }
     }
 
@@ -241,10 +274,14 @@ private struct Parser {
     mutating func skip(past terminator: StaticString, what: String) throws(ModelXML.SyntaxError) {
         let startLine = line
         while i < bytes.count {
-            if looking(at: terminator) { i += terminator.utf8CodeUnitCount; return }
+            if looking(at: terminator) {
+                i += terminator.utf8CodeUnitCount
+                return
+            }
             advance()
         }
-        throw ModelXML.SyntaxError(line: startLine, column: column, message: "\(what) that starts on line \(startLine) is not closed")
+        throw ModelXML.SyntaxError(
+            line: startLine, column: column, message: "\(what) that starts on line \(startLine) is not closed")
     }
 
     @discardableResult
@@ -256,7 +293,10 @@ private struct Parser {
 
     /// One byte forward, keeping the line count.
     mutating func advance() {
-        if bytes[i] == 10 { line += 1; lineStart = i + 1 }
+        if bytes[i] == 10 {
+            line += 1
+            lineStart = i + 1
+        }
         i += 1
     }
 }
