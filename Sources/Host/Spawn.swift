@@ -42,9 +42,9 @@ package enum Spawn {
         defer { posix_spawnattr_destroy(&attributes) }
         if defaultSignals { resetSignals(&attributes) }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for a in argv { free(a) } }
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
-        defer { envp?.forEach { free($0) } }
+        defer { for e in envp ?? [] { free(e) } }
         var pid: pid_t = 0
         let rc =
             envp.map { envp in

@@ -545,7 +545,7 @@ import Testing
         let words = line.split(separator: " ").map(String.init)
         let expected = words[5]
         let value = try #require(Int(expected), "\(line)")
-        #expect(r.stdout.contains("(\(Format(expected)) → \(Format(String(value + 5))))"), "\(r.stdout)")
+        #expect(r.stdout.contains("(\(thousands(expected)) → \(thousands(String(value + 5))))"), "\(r.stdout)")
         let again = try await CLI.run(
             ["run"] + Array(words.dropFirst(6)) + ["--repeat", "1", "--no-limit", "--out", "-", "--quiet"],
             tmpdir: CLI.makeFolder())
@@ -682,7 +682,7 @@ import Testing
     }
 
     /// "38458" as the report writes it: "38,458".
-    func Format(_ digits: String) -> String {
+    func thousands(_ digits: String) -> String {
         var out = ""
         for (i, ch) in digits.enumerated() {
             if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }

@@ -167,7 +167,8 @@ import Testing
         #expect(try String(contentsOfFile: results, encoding: .utf8) == before)
         let data = dir + "/data.json"
         #expect(try await CLI.run(["generate", "--rows", "10", "--out", data, "--quiet"]).status == 0)
-        #expect(try await CLI.run(["generate", "--rows", "20", "--out", data, "--quiet"]).status == 0)   // its own file: fine
+        // its own file: fine
+        #expect(try await CLI.run(["generate", "--rows", "20", "--out", data, "--quiet"]).status == 0)
         #expect(try await CLI.run(["generate", "--rows", "10", "--out", results, "--quiet", "--force"]).status == 0)
         #expect(try String(contentsOfFile: results, encoding: .utf8).hasPrefix("{\"expenses\""))
     }

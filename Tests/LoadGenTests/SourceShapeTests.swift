@@ -2,8 +2,13 @@ import Foundation
 import Testing
 
 /// The shape of the code the next person lives in (issue 31, item 6): no function, initializer
-/// or computed property in Sources longer than 50 lines, each named for what it does.
+/// or computed property in Sources longer than `limit` lines, each named for what it does.
 @Suite struct SourceShapeTests {
+    /// 50 lines before the tree was formatted at 120 columns (decision 0045): the formatter
+    /// wraps what ran to 150 columns and puts a call's closing parenthesis on a line of its own,
+    /// so the same function reads 10 to 20 % longer; 60 formatted lines hold what 50 did.
+    static let limit = 60
+
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Sources").standardizedFileURL.path
 
@@ -91,8 +96,8 @@ import Testing
         return false
     }
 
-    @Test func noFunctionIsLongerThanFiftyLines() throws {
-        let long = try Self.longDeclarations(limit: 50)
+    @Test func noFunctionIsLongerThanSixtyLines() throws {
+        let long = try Self.longDeclarations(limit: Self.limit)
         #expect(
             long.isEmpty, "split these into functions named for what each part does:\n\(long.joined(separator: "\n"))")
     }

@@ -198,7 +198,8 @@ import Testing
     /// their IDs in sets under their keys.
     @Test func aSavePostsItsObjectsAndTheirIDs() throws {
         let (_, context) = try filled(4)
-        final class Box: @unchecked Sendable { var ids: [String: Int] = [:] }   // written on the saving queue, read after
+        // written on the saving queue, read after
+        final class Box: @unchecked Sendable { var ids: [String: Int] = [:] }
         let box = Box()
         let token = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveObjectIDs, object: context, queue: nil
@@ -342,7 +343,8 @@ import Testing
         try writer.performAndWait {
             let category = try writer.insertNewObject(forEntityName: "Category")
             category["name"] = "Travel"
-            _ = try writer.insertNewObject(forEntityName: "Category")["name"] = "Unused"
+            let unused = try writer.insertNewObject(forEntityName: "Category")
+            unused["name"] = "Unused"
             let e = try writer.insertNewObject(forEntityName: "Expense")
             e["externalID"] = "ex-new"
             try e.setObject(category, forKey: "category")

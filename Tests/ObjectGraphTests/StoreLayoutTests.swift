@@ -142,7 +142,8 @@ import Testing
                 file["name"] = .string("f\(i)")
                 try file.setObject(folder, forKey: "folder")
             }
-            #expect(later.registeredObjectCount == 1 + 3 + 2)   // the folder, its stored members as faults, the new files
+            // the folder, its stored members as faults, the new files
+            #expect(later.registeredObjectCount == 1 + 3 + 2)
             try later.save()
         }
         sql = container.counters.stopRecording()

@@ -180,7 +180,8 @@ import Workload
         let properties = try run(ReadPropertiesStrategy())
         #expect(properties.problems.isEmpty && properties.counters.objectsRead == 1_000, "\(properties.problems)")
         #expect(properties.statements.first == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNOTE, t0.ZCATEGORY FROM ZEXPENSE t0")
-        #expect(properties.statements.count == 1 + 7 && properties.counters.peakRegisteredObjects == 7)   // the categories alone filled
+        // the categories alone filled
+        #expect(properties.statements.count == 1 + 7 && properties.counters.peakRegisteredObjects == 7)
 
         let dictionaries = try run(ReadDictionariesStrategy())
         #expect(dictionaries.problems.isEmpty && dictionaries.counters.objectsRead == 1_000, "\(dictionaries.problems)")

@@ -36,7 +36,8 @@ import Workload
         var expected = Verification(
             storeRows: 1_000, duplicates: 200, lost: 0, badLinks: 0, integrity: "ok", storeBytes: v.storeBytes)
         expected.steps = v.steps
-        expected.stale = v.stale   // every copy is a row: those of a key's older copies are stale (RepeatedRecordsTests)
+        // every copy is a row: those of a key's older copies are stale (RepeatedRecordsTests)
+        expected.stale = v.stale
         #expect(v == expected && (v.stale ?? 0) > 0)
     }
 

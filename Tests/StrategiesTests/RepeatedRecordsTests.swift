@@ -55,8 +55,8 @@ import Workload
             }()
         ).shape(ShapeOptions())
         let generator = Generator(spec: spec, shape: shape)
-        let repeat_ = try #require((0..<spec.rows).first { generator.plan.isRepeat($0) })
-        let copy = generator.record(at: repeat_)
+        let firstRepeat = try #require((0..<spec.rows).first { generator.plan.isRepeat($0) })
+        let copy = generator.record(at: firstRepeat)
         var original = Record()
         generator.fill(keyIndex: copy.keyIndex, into: &original)
         let value = { (r: Record, f: Int) in
@@ -66,7 +66,7 @@ import Workload
         #expect(copy.parentIndex == original.parentIndex)
         #expect(shape.changingFields.contains { value(copy, $0) != value(original, $0) })
         // An exact copy at rate 0.
-        let exact = Generator(spec: self.spec(updateRate: 0), shape: shape).record(at: repeat_)
+        let exact = Generator(spec: self.spec(updateRate: 0), shape: shape).record(at: firstRepeat)
         for f in shape.changingFields { #expect(value(exact, f) == value(original, f)) }
     }
 

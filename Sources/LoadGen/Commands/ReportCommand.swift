@@ -70,7 +70,7 @@ enum ReportCommand {
             throw CommandError(message: "report: \(error)", exitCode: error.exitCode)
         }
         print(path)
-        drawn.forEach { print($0) }
+        for chart in drawn { print(chart) }
         return ExitCode.success
     }
 

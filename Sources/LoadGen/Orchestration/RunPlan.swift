@@ -199,6 +199,13 @@ struct RunPlan {
                 : try a.double("--cap", default: 5, in: 1.5...1000, describe: "a factor from 1.5 to 1000, or none")
         }
         warmups = try a.int("--warmup", default: 0, in: 0...100)!
+        quiet = a.flag("--quiet")
+        try readOutputs(a)
+        try readRunFlags(a)
+    }
+
+    /// Where the run's outputs go (`-` is standard output, for one of them).
+    private mutating func readOutputs(_ a: Arguments) throws {
         out = a.string("--out")
         timeline = a.string("--timeline")
         markdown = a.string("--markdown")
@@ -221,7 +228,10 @@ struct RunPlan {
                     + "give files to all but one")
         }
         if timeline == "-" { timeline = "/dev/stdout" }
-        quiet = a.flag("--quiet")
+    }
+
+    /// How the run goes: a dry run, instruction counts, limits, progress, an input file.
+    private mutating func readRunFlags(_ a: Arguments) throws {
         dryRun = a.flag("--dry-run")
         estimates = !a.flag("--no-estimate")
         if !estimates && !dryRun { throw CommandError.usage("run: --no-estimate applies only with --dry-run") }

@@ -85,7 +85,8 @@ extension ManagedObjectContext {
     /// inserts and deletes are counted in.
     package func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
-        if request.includesPendingChanges { processPendingChangesForFetch() }   // as a fetch (`_countForFetchRequest_:error:`)
+        // As a fetch does (`_countForFetchRequest_:error:`).
+        if request.includesPendingChanges { processPendingChangesForFetch() }
         let entity = try self.entity(named: request.entityName)
         let compiled = try CompiledPredicate(request.predicate, entity: entity, table: CompiledPredicate.fetchAlias)
         let sql = "SELECT COUNT(*) FROM \(entity.tableName)" + (compiled.sql.isEmpty ? "" : " t0 WHERE " + compiled.sql)
@@ -142,8 +143,9 @@ extension ManagedObjectContext {
             of: object,
             entityID: { i in
                 layout.entityKey[i] < 0 || s.isNull(at: layout.entityKey[i]) ? nil : s.int(at: layout.entityKey[i])
-            }
-        ) { i in s.isNull(at: layout.toOne[i]) ? nil : Int64(s.int(at: layout.toOne[i])) }
+            },
+            key: { i in s.isNull(at: layout.toOne[i]) ? nil : Int64(s.int(at: layout.toOne[i])) }
+        )
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
         for (i, a) in entity.attributes.enumerated() { values.append(s.value(at: layout.attributes[i], as: a.type)) }

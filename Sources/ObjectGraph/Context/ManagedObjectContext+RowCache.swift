@@ -55,8 +55,10 @@ extension ManagedObjectContext {
     /// Fills a fault from a cached row, linking its to-ones as a fetched row's.
     private func fill(_ o: ManagedObject, from row: StoredRow) {
         o.committedToOne = linkToOnes(
-            of: o, entityID: { row.toOneEntity.indices.contains($0) ? row.toOneEntity[$0] : nil }
-        ) { row.toOne[$0] }
+            of: o,
+            entityID: { row.toOneEntity.indices.contains($0) ? row.toOneEntity[$0] : nil },
+            key: { row.toOne[$0] }
+        )
         o.values = row.values
         o.committed = row.values
         o.version = row.version

@@ -30,55 +30,29 @@ struct StoreLayout {
 
     // MARK: Tables
 
+    /// A column as a table declares it: its kind's group and order within the group, the name
+    /// it sorts by, and the column.
+    private typealias Declared = (group: Int, order: Int, name: String, column: EntityDescription.Column)
+
     /// One root's table: names handed out in `Z_ENT` order, so the first entity to use a name
     /// keeps it and a later one gets `ZNAME1` (`NSSQLStoreMappingGenerator uniqueNameWithBase:`).
     private mutating func layOutTable(_ hierarchy: [EntityDescription], index: [String: Int], all: [EntityDescription])
     {
         var names = UniqueNames()
-        func unique(_ base: String) -> String { names.take(base) }
-        var declared: [[(group: Int, order: Int, name: String, column: EntityDescription.Column)]] = []
+        var declared: [[Declared]] = []
         var inheritedColumns: [String: [EntityDescription.Column]] = [:]
         for e in hierarchy {
             let parentColumns = e.parentEntity.flatMap { inheritedColumns[$0] } ?? []
             let inherited = Set(parentColumns.map(\.property))
-            var own: [(group: Int, order: Int, name: String, column: EntityDescription.Column)] = []
+            var own: [Declared] = []
             for r in e.relationships.sorted(by: { $0.name < $1.name }) where !r.isToMany && !inherited.contains(r.name)
             {
-                own.append(
-                    (
-                        0, 1, r.name,
-                        .init(
-                            property: r.name, name: unique(EntityDescription.storedName(r.name)),
-                            kind: .toOne(destination: r.destination))
-                    ))
-                let destination = all[index[r.destination]!]
-                if destination.subentityMaxID > destination.entityID {
-                    own.append(
-                        (
-                            0, 1, r.name + "\u{1}",
-                            .init(
-                                property: r.name, name: unique("Z\(destination.entityID)_\(r.name.uppercased())"),
-                                kind: .entityKey(relationship: r.name))
-                        ))
-                }
-                if let inverse = r.inverse.flatMap(destination.relationship), inverse.isToMany, inverse.isOrdered {
-                    own.append(
-                        (
-                            0, 1, r.name + "\u{2}",
-                            .init(
-                                property: r.name, name: unique("Z_FOK_" + r.name.uppercased()),
-                                kind: .orderKey(relationship: r.name))
-                        ))
-                }
+                own += Self.toOneColumns(r, destination: all[index[r.destination]!], names: &names)
             }
             for a in e.attributes.sorted(by: { $0.name < $1.name }) where !inherited.contains(a.name) {
+                let name = names.take(EntityDescription.storedName(a.name))
                 own.append(
-                    (
-                        Self.group(a.type), 0, a.name,
-                        .init(
-                            property: a.name, name: unique(EntityDescription.storedName(a.name)),
-                            kind: .attribute(a.type))
-                    ))
+                    (Self.group(a.type), 0, a.name, .init(property: a.name, name: name, kind: .attribute(a.type))))
             }
             declared.append(own)
             let mine = parentColumns + own.map(\.column)
@@ -92,6 +66,33 @@ struct StoreLayout {
                 own.filter { $0.group == group }.sorted { ($0.order, $0.name) < ($1.order, $1.name) }.map(\.column)
             }
         }
+    }
+
+    /// A to-one's columns: its foreign key, its destination's entity key where the destination
+    /// has sub-entities (`Z<n>_<NAME>`), and its order key where the inverse is an ordered
+    /// to-many (`Z_FOK_<NAME>`).
+    private static func toOneColumns(
+        _ r: RelationshipDescription, destination: EntityDescription, names: inout UniqueNames
+    ) -> [Declared] {
+        var out: [Declared] = [
+            (
+                0, 1, r.name,
+                .init(
+                    property: r.name, name: names.take(EntityDescription.storedName(r.name)),
+                    kind: .toOne(destination: r.destination))
+            )
+        ]
+        if destination.subentityMaxID > destination.entityID {
+            let name = names.take("Z\(destination.entityID)_\(r.name.uppercased())")
+            out.append(
+                (0, 1, r.name + "\u{1}", .init(property: r.name, name: name, kind: .entityKey(relationship: r.name))))
+        }
+        if let inverse = r.inverse.flatMap(destination.relationship), inverse.isToMany, inverse.isOrdered {
+            let name = names.take("Z_FOK_" + r.name.uppercased())
+            out.append(
+                (0, 1, r.name + "\u{2}", .init(property: r.name, name: name, kind: .orderKey(relationship: r.name))))
+        }
+        return out
     }
 
     /// The run-time order: to-ones then attributes, each by name, then the to-ones' key columns.

@@ -151,10 +151,10 @@ package struct ChartData: Sendable {
         for line in lines.prefix(4) {
             let mine = line.configurations.sorted { $0.parameters.batchSize! < $1.parameters.batchSize! }
             guard let small = mine.first, let large = mine.last, let a = small.rate?.median, let b = large.rate?.median,
-                let m = small.peakRSS?.median, let M = large.peakRSS?.median
+                let smallRSS = small.peakRSS?.median, let largeRSS = large.peakRSS?.median
             else { continue }
             parts.append(
-                "\(line.title) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(m))) → \(Format.bytes(Int(M)))"
+                "\(line.title) \(Format.rate(a)) → \(Format.rate(b)), \(Format.bytes(Int(smallRSS))) → \(Format.bytes(Int(largeRSS)))"
             )
         }
         if lines.count > 4 { parts.append("… \(lines.count) lines in all") }

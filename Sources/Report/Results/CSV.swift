@@ -16,42 +16,49 @@ package enum CSV {
     /// Parses a whole document into records. Accepts CRLF or LF line ends; a quoted field may
     /// hold both. Throws on an unterminated quote (a file cut in the middle of a field).
     package static func parse(_ text: String) throws -> [[String]] {
-        var records: [[String]] = []
-        var record: [String] = []
-        var field = ""
-        var inQuotes = false
-        var afterQuote = false
-        var iterator = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar? = nil
-        func nextScalar() -> Unicode.Scalar? {
-            if let p = pending {
-                pending = nil
-                return p
-            }
-            return iterator.next()
+        var scanner = Scanner(text)
+        while let c = scanner.next() {
+            if scanner.inQuotes { scanner.quoted(c) } else { scanner.unquoted(c) }
         }
-        var sawAny = false
-        while let c = nextScalar() {
-            sawAny = true
-            if inQuotes {
-                if c == "\"" {
-                    if let n = nextScalar() {
-                        if n == "\"" {
-                            field.unicodeScalars.append("\"")
-                        } else {
-                            inQuotes = false
-                            afterQuote = true
-                            pending = n
-                        }
-                    } else {
-                        inQuotes = false
-                        afterQuote = true
-                    }
-                } else {
-                    field.unicodeScalars.append(c)
-                }
-                continue
+        return try scanner.finish()
+    }
+
+    /// The parser's state between characters: the records read, the record and field being
+    /// read, whether a quote is open, and a character read ahead to tell `""` from a closing quote.
+    private struct Scanner {
+        private(set) var inQuotes = false
+        private var records: [[String]] = []
+        private var record: [String] = []
+        private var field = ""
+        private var afterQuote = false
+        /// A character of the current line was read (a last line without its line end counts).
+        private var sawAny = false
+        private var iterator: String.UnicodeScalarView.Iterator
+        private var pending: Unicode.Scalar?
+
+        init(_ text: String) { iterator = text.unicodeScalars.makeIterator() }
+
+        mutating func next() -> Unicode.Scalar? {
+            let c = pending ?? iterator.next()
+            pending = nil
+            if c != nil { sawAny = true }
+            return c
+        }
+
+        /// Inside quotes: a doubled quote is one quote, a single one closes the field's quotes.
+        mutating func quoted(_ c: Unicode.Scalar) {
+            guard c == "\"" else { return field.unicodeScalars.append(c) }
+            let n = iterator.next()
+            if n == "\"" {
+                field.unicodeScalars.append("\"")
+            } else {
+                inQuotes = false
+                afterQuote = true
+                pending = n
             }
+        }
+
+        mutating func unquoted(_ c: Unicode.Scalar) {
             switch c {
             case "\"" where field.isEmpty && !afterQuote:
                 inQuotes = true
@@ -60,25 +67,32 @@ package enum CSV {
                 field = ""
                 afterQuote = false
             case "\r":
-                if let n = nextScalar(), n != "\n" { pending = n }
-                fallthrough
+                if let n = iterator.next(), n != "\n" { pending = n }
+                endRecord()
             case "\n":
-                record.append(field)
-                records.append(record)
-                record = []
-                field = ""
-                afterQuote = false
-                sawAny = false
+                endRecord()
             default:
                 field.unicodeScalars.append(c)
             }
         }
-        if inQuotes { throw CSVError.unterminatedQuote(line: records.count + 1) }
-        if sawAny || !record.isEmpty {
+
+        private mutating func endRecord() {
             record.append(field)
             records.append(record)
+            record = []
+            field = ""
+            afterQuote = false
+            sawAny = false
         }
-        return records
+
+        mutating func finish() throws -> [[String]] {
+            if inQuotes { throw CSVError.unterminatedQuote(line: records.count + 1) }
+            if sawAny || !record.isEmpty {
+                record.append(field)
+                records.append(record)
+            }
+            return records
+        }
     }
 }
 

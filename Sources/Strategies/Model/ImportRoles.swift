@@ -72,31 +72,31 @@ package struct ImportModelError: Error, Sendable, Equatable, CustomStringConvert
 extension ImportRoles {
     /// The roles of `file` for `choice`.
     package static func resolve(_ file: ModelFile, _ choice: ModelChoice) throws(ImportModelError) -> ImportRoles {
-        let where_ = "--model \(file.name)"
-        let entity = try recordEntity(file, choice, where_)
+        let origin = "--model \(file.name)"
+        let entity = try recordEntity(file, choice, origin)
         var roles = ImportRoles(entity: entity.name, key: [], keyIsUnique: false)
-        try roles.findKey(entity, choice, where_)
-        try roles.findRelationship(entity, file, choice, where_)
-        try roles.findManyToMany(entity, file, choice, where_)
+        try roles.findKey(entity, choice, origin)
+        try roles.findRelationship(entity, file, choice, origin)
+        try roles.findManyToMany(entity, file, choice, origin)
         return roles
     }
 
-    private static func recordEntity(_ file: ModelFile, _ choice: ModelChoice, _ where_: String)
+    private static func recordEntity(_ file: ModelFile, _ choice: ModelChoice, _ origin: String)
         throws(ImportModelError) -> EntityDescription
     {
         let concrete = file.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else {
             throw ImportModelError(
-                "\(where_): every entity of the model is abstract (\(file.entities.map(\.name).sorted().joined(separator: ", "))): "
+                "\(origin): every entity of the model is abstract (\(file.entities.map(\.name).sorted().joined(separator: ", "))): "
                     + "records become objects of a concrete entity; untick Abstract Entity on one in Xcode")
         }
         let names = concrete.map(\.name).sorted().joined(separator: ", ")
         if let name = choice.entity {
             guard let entity = file.entity(named: name) else {
-                throw ImportModelError("\(where_): --entity \(name) is not an entity of the model (one of: \(names))")
+                throw ImportModelError("\(origin): --entity \(name) is not an entity of the model (one of: \(names))")
             }
             guard !entity.isAbstract else {
-                throw ImportModelError("\(where_): --entity \(name) is abstract (one of: \(names))")
+                throw ImportModelError("\(origin): --entity \(name) is abstract (one of: \(names))")
             }
             return entity
         }
@@ -108,10 +108,10 @@ extension ImportRoles {
             !e.uniquenessConstraints.isEmpty && e.relationships.contains { !$0.isToMany }
         }
         if candidates.count == 1 { return candidates[0] }
-        throw ImportModelError("\(where_): which entity do records become? give --entity NAME (one of: \(names))")
+        throw ImportModelError("\(origin): which entity do records become? give --entity NAME (one of: \(names))")
     }
 
-    private mutating func findKey(_ entity: EntityDescription, _ choice: ModelChoice, _ where_: String)
+    private mutating func findKey(_ entity: EntityDescription, _ choice: ModelChoice, _ origin: String)
         throws(ImportModelError)
     {
         let usable = entity.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted()
@@ -127,7 +127,7 @@ extension ImportRoles {
         }
         if let named = choice.key {
             for name in named where entity.attribute(name) == nil {
-                throw ImportModelError("\(where_): --key \(name) is not an attribute of \(entity.name) (\(choices))")
+                throw ImportModelError("\(origin): --key \(name) is not an attribute of \(entity.name) (\(choices))")
             }
             key = named
             keyIsUnique = entity.uniquenessConstraints.contains { Set($0) == Set(named) }
@@ -141,7 +141,7 @@ extension ImportRoles {
         } else if entity.uniquenessConstraints.count > 1 {
             let listed = entity.uniquenessConstraints.map { $0.joined(separator: ",") }.joined(separator: "; ")
             throw ImportModelError(
-                "\(where_): \(entity.name) has \(entity.uniquenessConstraints.count) uniqueness constraints "
+                "\(origin): \(entity.name) has \(entity.uniquenessConstraints.count) uniqueness constraints "
                     + "(\(listed)): give --key ATTRIBUTE[,ATTRIBUTE] to say which keys a record")
         } else {
             let indexed = Self.indexedAttributes(entity).filter {
@@ -155,7 +155,7 @@ extension ImportRoles {
             }
             guard indexed.count == 1 else {
                 throw ImportModelError(
-                    "\(where_): \(entity.name) has no uniqueness constraint\(indexed.isEmpty ? " or index" : "") "
+                    "\(origin): \(entity.name) has no uniqueness constraint\(indexed.isEmpty ? " or index" : "") "
                         + "to find records by: give --key ATTRIBUTE (\(choices))")
             }
             key = indexed
@@ -166,7 +166,7 @@ extension ImportRoles {
         let first = entity.attribute(key[0])!
         guard Self.keyTypes.contains(first.type) else {
             throw ImportModelError(
-                "\(where_): the key \(entity.name).\(first.name) is a \(first.type.rawValue) attribute; "
+                "\(origin): the key \(entity.name).\(first.name) is a \(first.type.rawValue) attribute; "
                     + "loadgen generates distinct keys for string, URI, integer, UUID, binary, date and number attributes (\(choices))"
             )
         }
@@ -187,7 +187,7 @@ extension ImportRoles {
 
     private mutating func findRelationship(
         _ entity: EntityDescription, _ file: ModelFile, _ choice: ModelChoice,
-        _ where_: String
+        _ origin: String
     ) throws(ImportModelError) {
         let toOnes = entity.relationships.filter { !$0.isToMany }.sorted { $0.name < $1.name }
         let listed = "one of: " + (toOnes.map(\.name) + [ModelChoice.noRelationship]).joined(separator: ", ")
@@ -196,7 +196,7 @@ extension ImportRoles {
         let path = choice.relationship?.split(separator: ".", maxSplits: 1).map(String.init)
         let namedKey = path.flatMap { $0.count == 2 ? $0[1] : nil }
         let head = path?.first?.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let r = try Self.chosenRelationship(head?.first, of: entity, toOnes: toOnes, listed: listed, where_)
+        guard let r = try Self.chosenRelationship(head?.first, of: entity, toOnes: toOnes, listed: listed, origin)
         else {
             explanation.append(
                 "relationship: none (records relate to nothing; strategies that resolve related objects do not run)")
@@ -204,24 +204,24 @@ extension ImportRoles {
         }
         let destination = try Self.concreteDestination(
             of: r, named: head.flatMap { $0.count == 2 ? $0[1] : nil }, in: entity,
-            file, key: namedKey, where_)
+            file, key: namedKey, origin)
         guard destination.name != entity.name else {
             // Related objects would be rows of the records' own table, which the verifier counts
             // as records the workload never made.
             throw ImportModelError(
-                "\(where_): \(entity.name).\(r.name) points back at \(entity.name); loadgen relates records "
+                "\(origin): \(entity.name).\(r.name) points back at \(entity.name); loadgen relates records "
                     + "to objects of another entity: give another --relationship, or none (\(listed))")
         }
         relationship = r.name
         parentEntity = destination.name
         parentIsSubentity = destination.name != r.destination
-        try findDestinationKey(destination, named: namedKey, relationship: r, of: entity, where_)
+        try findDestinationKey(destination, named: namedKey, relationship: r, of: entity, origin)
         let created = destination.name == r.destination ? "" : " (a \(r.destination), created as \(destination.name))"
         explanation.append(
             "relationship: \(entity.name).\(r.name) → \(destination.name)\(created), found by \(parentKeys.joined(separator: " + "))"
                 + (namedKey != nil
                     ? " (--relationship)" : parentKeyIsUnique ? " (its uniqueness constraint)" : " (its index)"))
-        try findInverse(of: r, in: destination, where_)
+        try findInverse(of: r, in: destination, origin)
     }
 
     /// The entity related objects are created as: the destination, or the concrete sub-entity
@@ -232,7 +232,7 @@ extension ImportRoles {
     /// (refused otherwise, with the choices).
     private static func concreteDestination(
         of r: RelationshipDescription, named: String?, in entity: EntityDescription,
-        _ file: ModelFile, key: String?, _ where_: String
+        _ file: ModelFile, key: String?, _ origin: String
     ) throws(ImportModelError) -> EntityDescription {
         let destination = file.entity(named: r.destination)!
         let concrete = file.entities.filter { !$0.isAbstract && file.lineage(of: $0).contains(destination.name) }
@@ -245,7 +245,7 @@ extension ImportRoles {
         if let named {
             guard let chosen = concrete.first(where: { $0.name == named }) else {
                 throw ImportModelError(
-                    "\(where_): --relationship \(r.name):\(named)\(keyText): \(named) is not a concrete entity "
+                    "\(origin): --relationship \(r.name):\(named)\(keyText): \(named) is not a concrete entity "
                         + "\(entity.name).\(r.name) can point at (\(choices))")
             }
             return chosen
@@ -253,7 +253,7 @@ extension ImportRoles {
         guard destination.isAbstract else { return destination }
         if concrete.count == 1 { return concrete[0] }
         throw ImportModelError(
-            "\(where_): \(entity.name).\(r.name) points at the abstract \(destination.name), which an app "
+            "\(origin): \(entity.name).\(r.name) points at the abstract \(destination.name), which an app "
                 + "never instantiates: give --relationship \(r.name):ENTITY\(keyText) to say which entity related "
                 + "objects are created as (\(choices)), or --relationship none")
     }
@@ -262,7 +262,7 @@ extension ImportRoles {
     /// checking that no other to-one the model requires would be left empty.
     private static func chosenRelationship(
         _ name: String?, of entity: EntityDescription, toOnes: [RelationshipDescription],
-        listed: String, _ where_: String
+        listed: String, _ origin: String
     ) throws(ImportModelError) -> RelationshipDescription? {
         var chosen: RelationshipDescription?
         switch name {
@@ -271,20 +271,20 @@ extension ImportRoles {
         case let name?:
             guard let r = toOnes.first(where: { $0.name == name }) else {
                 throw ImportModelError(
-                    "\(where_): --relationship \(name) is not a to-one relationship of \(entity.name) (\(listed))")
+                    "\(origin): --relationship \(name) is not a to-one relationship of \(entity.name) (\(listed))")
             }
             chosen = r
         case nil:
             guard toOnes.count <= 1 else {
                 throw ImportModelError(
-                    "\(where_): \(entity.name) has \(toOnes.count) to-one relationships: give --relationship NAME "
+                    "\(origin): \(entity.name) has \(toOnes.count) to-one relationships: give --relationship NAME "
                         + "to say which one records are related by (\(listed))")
             }
             chosen = toOnes.first
         }
         for r in toOnes where !r.isOptional && r.name != chosen?.name {
             throw ImportModelError(
-                "\(where_): \(entity.name).\(r.name) is a required to-one that loadgen would leave empty: "
+                "\(origin): \(entity.name).\(r.name) is a required to-one that loadgen would leave empty: "
                     + "give --relationship \(r.name), or make it optional in the model")
         }
         return chosen
@@ -296,12 +296,12 @@ extension ImportRoles {
     private mutating func findDestinationKey(
         _ destination: EntityDescription, named namedKey: String?,
         relationship r: RelationshipDescription, of entity: EntityDescription,
-        _ where_: String
+        _ origin: String
     ) throws(ImportModelError) {
         let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
         let head = Self.choiceHead(r, destination)
         if let namedKey {
-            try Self.checkNamedKey(namedKey, of: destination, relationship: r, single: single, where_)
+            try Self.checkNamedKey(namedKey, of: destination, relationship: r, single: single, origin)
             parentKey = namedKey
             parentKeyIsUnique = single.contains(namedKey)
         } else if single.count == 1 {
@@ -327,7 +327,7 @@ extension ImportRoles {
                         ? "has no uniqueness constraint or index"
                         : "has \(destination.uniquenessConstraints.count) uniqueness constraints"
             throw ImportModelError(
-                "\(where_): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
+                "\(origin): \(destination.name) \(why); loadgen finds or creates the object \(entity.name).\(r.name) "
                     + "points at by its key: give --relationship \(head).ATTRIBUTE, constrain one, "
                     + "or give --relationship none")
         }
@@ -336,7 +336,7 @@ extension ImportRoles {
             let keyType = destination.attribute(key)!.type
             guard Self.keyTypes.contains(keyType) else {
                 throw ImportModelError(
-                    "\(where_): \(destination.name).\(key) is a \(keyType.rawValue) attribute; "
+                    "\(origin): \(destination.name).\(key) is a \(keyType.rawValue) attribute; "
                         + "related objects are keyed by string, URI, integer, UUID, binary, date or number attributes")
             }
         }
@@ -347,21 +347,21 @@ extension ImportRoles {
     /// constrained value, and the save then meets a conflict the workload never meant.
     private static func checkNamedKey(
         _ namedKey: String, of destination: EntityDescription, relationship r: RelationshipDescription,
-        single: [String], _ where_: String
+        single: [String], _ origin: String
     ) throws(ImportModelError) {
         let head = choiceHead(r, destination)
         guard destination.attribute(namedKey) != nil else {
             let names = destination.attributes.filter { keyTypes.contains($0.type) }.map(\.name).sorted().joined(
                 separator: ", ")
             throw ImportModelError(
-                "\(where_): --relationship \(head).\(namedKey): \(destination.name) has no attribute \(namedKey) "
+                "\(origin): --relationship \(head).\(namedKey): \(destination.name) has no attribute \(namedKey) "
                     + "(one of: \(names))")
         }
         let others = destination.uniquenessConstraints.filter { !$0.contains(namedKey) }
         if !single.contains(namedKey), !others.isEmpty {
             let unique = others.map { $0.joined(separator: " + ") }.joined(separator: ", ")
             throw ImportModelError(
-                "\(where_): --relationship \(head).\(namedKey): \(destination.name) is kept unique by \(unique), "
+                "\(origin): --relationship \(head).\(namedKey): \(destination.name) is kept unique by \(unique), "
                     + "not \(namedKey); find it by its constrained key (--relationship \(head).\(single.first ?? others[0][0])) "
                     + "or constrain \(namedKey) in the model")
         }
@@ -385,7 +385,7 @@ extension ImportRoles {
     /// makes it a one-to-one. A required to-one of the destination loadgen would leave empty is refused.
     private mutating func findInverse(
         of r: RelationshipDescription, in destination: EntityDescription,
-        _ where_: String
+        _ origin: String
     ) throws(ImportModelError) {
         if let inverse = r.inverse.flatMap(destination.relationship), inverse.isToMany {
             parentCollection = inverse.name
@@ -398,7 +398,7 @@ extension ImportRoles {
         }
         for a in destination.relationships where !a.isToMany && !a.isOptional && a.name != parentInverse {
             throw ImportModelError(
-                "\(where_): \(destination.name).\(a.name) is a required to-one that loadgen would leave empty "
+                "\(origin): \(destination.name).\(a.name) is a required to-one that loadgen would leave empty "
                     + "when it creates a \(destination.name): make it optional in the model")
         }
     }
@@ -412,7 +412,7 @@ extension ImportRoles {
     /// object's key is found).
     fileprivate mutating func findManyToMany(
         _ entity: EntityDescription, _ file: ModelFile, _ choice: ModelChoice,
-        _ where_: String
+        _ origin: String
     ) throws(ImportModelError) {
         guard let text = choice.manyToMany else { return }
         let parts = text.split(separator: ".", maxSplits: 1).map(String.init)
@@ -425,7 +425,7 @@ extension ImportRoles {
                 ? "none: \(entity.name) has no many-to-many" : all.map(\.name).sorted().joined(separator: ", "))
         guard let r = all.first(where: { $0.name == parts[0] }) else {
             throw ImportModelError(
-                "\(where_): --many-to-many \(parts[0]) is not a many-to-many of \(entity.name) (\(listed))")
+                "\(origin): --many-to-many \(parts[0]) is not a many-to-many of \(entity.name) (\(listed))")
         }
         let destination = file.entity(named: r.destination)!
         let single = destination.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] }
@@ -438,7 +438,7 @@ extension ImportRoles {
             let names = destination.attributes.filter { Self.keyTypes.contains($0.type) }.map(\.name).sorted().joined(
                 separator: ", ")
             throw ImportModelError(
-                "\(where_): --many-to-many \(text): give the attribute \(destination.name) objects are found by, "
+                "\(origin): --many-to-many \(text): give the attribute \(destination.name) objects are found by, "
                     + "--many-to-many \(r.name).ATTRIBUTE (one of: \(names))")
         }
         (manyToMany, memberEntity, memberKey) = (r.name, destination.name, key)

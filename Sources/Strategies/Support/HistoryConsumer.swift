@@ -45,7 +45,8 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
     init(container: PersistentContainer, mapping: ImportModel) throws {
         recordEntity = mapping.recordEntity.name
         reader = container.newBackgroundContext(name: "history-consumer")
-        view = container.newBackgroundContext(name: "history-screen")   // the seed's view context; --view-context keeps its own
+        // The seed's view context; --view-context keeps its own.
+        view = container.newBackgroundContext(name: "history-screen")
         autoMerged = container.newBackgroundContext(name: "auto-merged-screen")
         autoMerged.automaticallyMergesChangesFromParent = true
         screen = try Self.list(of: recordEntity, in: view)
