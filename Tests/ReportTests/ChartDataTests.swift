@@ -35,7 +35,7 @@ import Testing
     @Test func aBarOverTheRunsCapIsDrawnApartAndTheOfferedRateIsSaid() throws {
         var options = LikeForLikeTests.options
         options.maxRSSBytes = 60_000_000
-        options.subtitleColumns = ["rate"]
+        options.subtitleColumns = [.rate]
         let lean = LikeForLikeTests.rows("context-reset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }
         let fat = LikeForLikeTests.rows("context-noreset", 3, parameters: ["rate": "5000.0"]) { _ in 5_000 }.map {
             row in

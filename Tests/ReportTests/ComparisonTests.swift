@@ -16,8 +16,8 @@ import Testing
         instructions: UInt64? = nil, rss: Int = 30_000_000
     ) -> ResultRow {
         var parameters = Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0, "") })
-        parameters["strategy"] = strategy
-        parameters["rows"] = "1000"
+        parameters[.strategy] = strategy
+        parameters[.rows] = "1000"
         var m = RunMeasurement(status: .ok)
         m.wallSeconds = 0.01
         m.rowsDone = 1000
@@ -159,9 +159,8 @@ import Testing
     /// The rules come from the results table: every judged figure is a column, numeric.
     @Test func everyJudgedFigureIsANumericColumnOfTheTable() {
         for figure in Comparison.figureColumns {
-            let column = ResultRow.columns.first { $0.name == figure }
-            #expect(
-                column != nil && (column!.domain != .text || figure == "integrity" || figure == "status"), "\(figure)")
+            let column = ResultRow.column(figure)
+            #expect(column.domain != .text || figure == .integrity || figure == .status, "\(figure)")
         }
         #expect(Comparison.correctnessFigures.contains("lost") && Comparison.nearExactFigures.contains("instructions"))
         // A noisy figure added to the table is judged without a list here: these two must be among them.

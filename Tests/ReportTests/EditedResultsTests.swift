@@ -14,7 +14,7 @@ import Testing
             var row = ComparisonTests.row("batch", "a1-\(i + 1)")
             row.identity.command = "loadgen run --strategy batch --rows 1000"
             row.parameters = ParameterValues(
-                Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0, "") })
+                Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0.name, "") })
                     .merging([
                         "strategy": "batch", "rows": "1000", "unique_keys": "1000", "dup_rate": "0",
                         "operation": "import",

@@ -11,11 +11,11 @@ import Testing
     static var options: ConclusionOptions {
         var o = ConclusionOptions()
         o.workloadColumns = [
-            "dataset", "rows", "dup_rate", "unique_keys", "operation", "fraction", "view_context", "history",
-            "writers",
+            .dataset, .rows, .dupRate, .uniqueKeys, .operation, .fraction, .viewContext, .history,
+            .writers,
         ]
-        o.switchColumns = ["view_context", "history"]
-        o.subtitleColumns = ["dup_rate", "fraction", "batch_size", "writers", "journal", "synchronous", "store"]
+        o.switchColumns = [.viewContext, .history]
+        o.subtitleColumns = [.dupRate, .fraction, .batchSize, .writers, .journal, .synchronous, .store]
         o.bugs["many-writers"] = (bug: "check-then-insert races", fix: "one-writer")
         o.fixes["batch-insert-only"] = [.unique: "batch or batch-upsert", .links: "batch or batch-upsert"]
         o.purposes["count"] = "a count"
@@ -29,7 +29,7 @@ import Testing
         _ strategy: String, _ repetitions: Int = 5, inv: String = "aa", duplicates: Int = 0, badLinks: Int = 0,
         parameters: [String: String] = [:], rate: (Int) -> Double
     ) -> [ResultRow] {
-        var fields = Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0, "") })
+        var fields = Dictionary(uniqueKeysWithValues: ResultRow.parameterColumns.map { ($0.name, "") })
         fields["strategy"] = strategy
         fields["dataset"] = "expenses"
         fields["rows"] = "3000"

@@ -11,7 +11,7 @@ import Testing
             gitRevision: "0123abc", host: "h", cpuModel: "cpu, 2 GHz", cores: 2, os: "Linux",
             swiftVersion: "6.0", sqliteVersion: "3.40.1", allocator: "jemalloc")
         var parameters: [String: String] = [:]
-        for (i, column) in ResultRow.parameterColumns.enumerated() { parameters[column] = "p\(i)" }
+        for (i, column) in ResultRow.parameterColumns.enumerated() { parameters[column.name] = "p\(i)" }
         parameters["rows"] = "1000"
         var m = RunMeasurement(status: .failed)
         m.wallSeconds = 2
@@ -102,7 +102,7 @@ import Testing
 
     @Test func blankColumnsReadBackBlank() throws {
         let row = ResultRow(
-            identity: Self.full.identity, parameters: ParameterValues([:]),
+            identity: Self.full.identity, parameters: ParameterValues([String: String]()),
             measurement: RunMeasurement(status: .crashed))
         let read = try #require(ResultRow(csv: Dictionary(uniqueKeysWithValues: zip(ResultRow.header, row.fields))))
         #expect(read.fields == row.fields)
@@ -115,7 +115,7 @@ import Testing
 
     @Test func textAndParameterColumnsAreColumns() {
         #expect(ResultRow.textColumns.isSubset(of: Set(ResultRow.header)))
-        #expect(ResultRow.parameterColumns.allSatisfy(ResultRow.header.contains))
+        #expect(ResultRow.parameterColumns.allSatisfy { ResultRow.header.contains($0.name) })
         #expect(ResultRow.textColumns.contains("strategy") && !ResultRow.textColumns.contains("rows"))
     }
 

@@ -28,7 +28,7 @@ import Workload
         let header = Set(ResultRow.header)
         let declared = RunParameter.all.flatMap(\.columns)
         #expect(Set(declared).count == declared.count)
-        for column in declared { #expect(header.contains(column), "\(column)") }
+        for column in declared { #expect(header.contains(column.name), "\(column)") }
         let fields = RunConfiguration().csvFields
         for column in fields.keys { #expect(header.contains(column), "\(column)") }
         #expect(Set(RunParameter.all.map(\.flag)).count == RunParameter.all.count)
@@ -37,8 +37,8 @@ import Workload
     /// The other direction: every parameter column of the results file is a column of the table
     /// (or one the table derives), so a column cannot be added to the file without its parameter.
     @Test func everyParameterColumnHasItsParameter() {
-        let declared = Set(RunParameter.all.flatMap(\.columns)).union(RunConfiguration().csvFields.keys)
-        for column in ResultRow.parameterColumns { #expect(declared.contains(column), "\(column)") }
+        let declared = Set(RunParameter.all.flatMap(\.columns).map(\.name)).union(RunConfiguration().csvFields.keys)
+        for column in ResultRow.parameterColumns { #expect(declared.contains(column.name), "\(column)") }
     }
 
     /// The default `--help` shows is the configuration's: a default that is a value (not a

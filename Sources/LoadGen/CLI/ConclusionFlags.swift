@@ -8,6 +8,7 @@ enum ConclusionFlags {
     static let specs: [OptionSpec] = [
         .option(
             "--objective", "rate|rss|latency", "what the recommendation optimises: rows/s, peak RSS or p99 latency",
+            // not a results column: an --objective value
             default: "rate"),
         .option(
             "--max-rss", "SIZE",
@@ -30,6 +31,7 @@ enum ConclusionFlags {
     static func options(_ a: Arguments) throws -> ConclusionOptions {
         var options = ConclusionOptions()
         let objective = try a.choice(
+            // not a results column: an --objective value
             "--objective", ConclusionOptions.Objective.allCases.map(\.rawValue), default: "rate")
         options.objective = ConclusionOptions.Objective(rawValue: objective)!
         if let text = a.string("--max-rss") {
@@ -91,8 +93,8 @@ enum ConclusionFlags {
     /// import's.
     /// Derived from the parameter table (`RunParameter.describesWorkload`), plus the two columns
     /// no flag of the table sets: the distinct keys the records hold and the import file.
-    static let workloadColumns: [String] =
-        RunParameter.all.filter(\.describesWorkload).flatMap(\.columns) + ["unique_keys", "input"]
+    static let workloadColumns: [Column] =
+        RunParameter.all.filter(\.describesWorkload).flatMap(\.columns) + [.uniqueKeys, .input]
 
     /// "200M", "1.5G", "300000000" (decimal units, as the summaries print sizes).
     /// The largest size `--max-rss` takes (1000000G).
@@ -128,7 +130,7 @@ extension ConclusionOptions {
         }
         workloadColumns = ConclusionFlags.workloadColumns
         // `store` (file or memory) is set by --store, not by a parameter of the table.
-        subtitleColumns = RunParameter.all.filter(\.inSubtitles).flatMap(\.columns) + ["store"]
+        subtitleColumns = RunParameter.all.filter(\.inSubtitles).flatMap(\.columns) + [.store]
         switchColumns = Set(RunParameter.all.filter { $0.impliedValue != nil }.flatMap(\.columns))
         let unset = RunConfiguration()
         for parameter in RunParameter.all {

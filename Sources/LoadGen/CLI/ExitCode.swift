@@ -25,7 +25,7 @@ enum ExitCode {
     static let interrupted: Int32 = 130
 
     /// Every status with its name and meaning, in one table: the man page's EXIT STATUS and the
-    /// README's table are made from it (a test checks the README).
+    /// table in docs/COMMANDS.md are made from it (a test checks that table).
     static let documented: [(code: Int32, name: String, meaning: String)] = [
         (success, "success", "done; compare and ab: nothing regressed"),
         (failure, "failure", "a repetition failed or crashed; compare and ab: a regression"),

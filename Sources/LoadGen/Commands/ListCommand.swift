@@ -28,6 +28,7 @@ enum ListCommand {
     static func json() throws -> String {
         let strategies: [[String: Any]] = StrategyRegistry.all.map { s in
             [
+                // not a results column: a key of list --json
                 "name": s.name, "operation": s.operation.rawValue, "summary": s.summary, "idiom": s.idiom,
                 "default_batch_size": s.defaultBatchSize.map { $0 as Any } ?? NSNull(), "limit": s.isLimit,
                 "caveat": s.caveat.isEmpty ? NSNull() : s.caveat as Any,
@@ -41,7 +42,7 @@ enum ListCommand {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// What vs_limit divides by, exactly (the same words as the README and docs/decisions/0014).
+    /// What vs_limit divides by, exactly (the same words as docs/READING-RESULTS.md and docs/decisions/0014).
     static let limitText = """
         The limit: vs_limit = a repetition's rows/s ÷ the rows/s of raw-sqlite measured in the same round,
         on the same records (dataset, rows, seed, duplicate rate, key order and distribution, import file)
@@ -77,7 +78,7 @@ enum ListCommand {
         }
         text +=
             "  " + "--model PATH".padding(toLength: width, withPad: " ", startingAt: 0)
-            + "a team's own Core Data model (.xcdatamodeld): every strategy on its entities (README: Your own model)\n"
+            + "a team's own Core Data model (.xcdatamodeld): every strategy on its entities (docs/YOUR-MODEL.md)\n"
         return text
     }
 }

@@ -178,36 +178,36 @@ enum ReportCommand {
     /// command: which model file, which entity, its key and relationship, and the sizes the
     /// generator assumed (issue 28).
     static func models(_ rows: [ResultRow]) -> String {
-        let lines = rows.map(\.parameters).filter { !$0["model"].isEmpty }.map { p -> String in
-            let relationship = p["relationship"]
+        let lines = rows.map(\.parameters).filter { !$0[.model].isEmpty }.map { p -> String in
+            let relationship = p[.relationship]
             let parents =
-                p["parents"].isEmpty || !p["input"].isEmpty
-                ? "" : " (\(p["parents"]) related objects unless one-to-one)"
+                p[.parents].isEmpty || !p[.input].isEmpty
+                ? "" : " (\(p[.parents]) related objects unless one-to-one)"
             let related =
                 relationship.isEmpty || relationship == "none"
                 ? "related to nothing"
                 : "related through `\(relationship)`" + parents
-            let sizes = p["attribute_bytes"].split(separator: "+").map {
+            let sizes = p[.attributeBytes].split(separator: "+").map {
                 $0.replacingOccurrences(of: "=", with: " ") + " bytes"
             }
             let values =
                 sizes.isEmpty
-                ? "Binary/Transformable values \(p["payload_bytes"]) bytes each"
+                ? "Binary/Transformable values \(p[.payloadBytes]) bytes each"
                 : "Binary/Transformable values: " + sizes.joined(separator: ", ")
-            let generated = p["input"].isEmpty ? "; generated strings \(p["string_length"]) bytes, " + values : ""
+            let generated = p[.input].isEmpty ? "; generated strings \(p[.stringLength]) bytes, " + values : ""
             let key =
-                (p["key"].isEmpty
+                (p[.key].isEmpty
                     ? "keyed by nothing (only inserted)"
-                    : "keyed by `\(p["key"].replacingOccurrences(of: "+", with: " + "))`")
-                + (p["add_constraint"].isEmpty
+                    : "keyed by `\(p[.key].replacingOccurrences(of: "+", with: " + "))`")
+                + (p[.addConstraint].isEmpty
                     ? ""
-                    : " with the uniqueness constraint `\(p["add_constraint"].replacingOccurrences(of: "+", with: " + "))` "
+                    : " with the uniqueness constraint `\(p[.addConstraint].replacingOccurrences(of: "+", with: " + "))` "
                         + "added (--add-constraint: the model does not have it)")
-                + (p["add_index"].isEmpty
+                + (p[.addIndex].isEmpty
                     ? ""
-                    : " with the index `\(p["add_index"].replacingOccurrences(of: "+", with: " + "))` "
+                    : " with the index `\(p[.addIndex].replacingOccurrences(of: "+", with: " + "))` "
                         + "added (--add-index: the model does not have it)")
-            return "- `\(p["model"])`: records are **\(p["entity"])**, \(key), " + related + generated
+            return "- `\(p[.model])`: records are **\(p[.entity])**, \(key), " + related + generated
         }.uniqued()
         guard !lines.isEmpty else { return "" }
         return "### Model\n\n" + lines.joined(separator: "\n") + "\n\n"

@@ -11,6 +11,7 @@ enum GitRevision {
         if let forced = ProcessInfo.processInfo.environment["LOADGEN_GIT_REV"], !forced.isEmpty { return forced }
         guard let root = Checkout.root else { return "unknown" }
         guard let rev = git(["-C", root, "rev-parse", "--short=12", "HEAD"]), !rev.isEmpty else { return "unknown" }
+        // not a results column: git status
         let dirty = git(["-C", root, "status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
         return dirty ? rev + "-dirty" : rev
     }

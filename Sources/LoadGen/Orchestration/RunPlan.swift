@@ -16,7 +16,7 @@ struct RunPlan {
     /// `raw-sqlite` configurations added so that every other configuration has its limit.
     private(set) var addedLimits: [RunConfiguration] = []
     /// Parameter columns that took more than one value (strategy aside).
-    private(set) var sweptColumns: [String] = []
+    private(set) var sweptColumns: [Column] = []
     /// Flags given that a strategy does not use, by strategy.
     private(set) var ignored: [(strategy: String, flags: [String])] = []
     /// Strategies the model cannot serve, with why (not run).
@@ -550,7 +550,7 @@ struct RunPlan {
         let fields = configuration.csvFields
         var parts: [String] = []
         for column in sweptColumns {
-            guard let value = fields[column] else { continue }
+            guard let value = fields[column.name] else { continue }
             if let parameter = RunParameter.all.first(where: { $0.columns == [column] && $0.impliedValue != nil }) {
                 guard let strategy = configuration.writeStrategy, parameter.isUsed(by: strategy, in: configuration)
                 else { continue }
@@ -559,7 +559,7 @@ struct RunPlan {
                 parts.append("\(column)=\(value)")
             }
         }
-        if configuration.history && !sweptColumns.contains("history") { parts.append("history") }
+        if configuration.history && !sweptColumns.contains(.history) { parts.append(Column.history.name) }
         return parts.joined(separator: " ")
     }
 

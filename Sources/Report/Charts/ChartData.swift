@@ -92,16 +92,16 @@ package struct ChartData: Sendable {
         // What the records are: the dataset, or a model run's entity and model file.
         let records = Set(configurations.map(\.parameters.records).filter { !$0.isEmpty })
         if records.count == 1, let value = records.first { parts.append(value) }
-        for column in ["rows"] + s.options.subtitleColumns {
+        for column in [.rows] + s.options.subtitleColumns {
             let values = Set(configurations.map { $0.parameters[column] }.filter { !$0.isEmpty })
             guard values.count == 1, let value = values.first else { continue }
             switch column {
-            case "rows": parts.append("\(value) rows")
+            case .rows: parts.append("\(value) rows")
             // An update or delete works on a share of the records: the rate is of those.
             // An open loop's rate is at most the offered one: a reader must not take it for the engine's speed.
-            case "rate":
+            case .rate:
                 parts.append("offered \(Double(value).map(n) ?? value) records/s (no strategy's rate can pass it)")
-            case "fraction":
+            case .fraction:
                 parts.append(String(format: "each targets %g %% of the records", (Double(value) ?? 0) * 100))
             default: parts.append("\(column) \(value)")
             }
@@ -146,7 +146,7 @@ package struct ChartData: Sendable {
             : "--batch-size (records per save or batch request, log scale)"
         // The headline says what the data shows: per line (a strategy, and what else tells its
         // lines apart), rate and memory from the smallest batch to the largest; the first four.
-        let lines = Self.lines(s, axis: "batch_size", minimumPoints: 2) { $0.rate != nil && $0.peakRSS != nil }
+        let lines = Self.lines(s, axis: .batchSize, minimumPoints: 2) { $0.rate != nil && $0.peakRSS != nil }
         var parts: [String] = []
         for line in lines.prefix(4) {
             let mine = line.configurations.sorted { $0.parameters.batchSize! < $1.parameters.batchSize! }
@@ -171,6 +171,7 @@ package struct ChartData: Sendable {
     static func writers(_ s: RunSummary, strategies: [String]) -> Chart {
         let writers = s.configurations.filter { strategies.contains($0.strategy) && !$0.underCallgrind }
         var chart = series(
+            // not a results column: the chart named writers
             RunSummary(charting: writers, unranked: s.unranked, options: s.options), .named("writers"),
             need: "writer strategy (\(strategies.joined(separator: ", "))) at two --writers values or more")
         guard chart.data != nil else { return chart }
@@ -207,7 +208,7 @@ package struct ChartData: Sendable {
         // The headline from the data: selects per record (the chart's second column) at each
         // line's largest size.
         let selects = declaration.columns[1]
-        let parts = lines(summary, axis: "rows", minimumPoints: 2) { selects.value(of: $0) != nil }.compactMap {
+        let parts = lines(summary, axis: .rows, minimumPoints: 2) { selects.value(of: $0) != nil }.compactMap {
             line -> String? in
             guard let largest = line.configurations.max(by: { $0.parameters.rows < $1.parameters.rows }),
                 let perRecord = selects.value(of: largest)
@@ -232,7 +233,7 @@ package struct ChartData: Sendable {
         // The headline from the data: per line (a strategy, and what else tells its lines
         // apart), p50 from the lowest offered rate to the highest, and the rates it could not
         // keep up with.
-        let lines = Self.lines(summary, axis: "rate", minimumPoints: 1) { median($0, \.latencyP50Milliseconds) != nil }
+        let lines = Self.lines(summary, axis: .rate, minimumPoints: 1) { median($0, \.latencyP50Milliseconds) != nil }
         let parts = lines.compactMap { line -> String? in
             let mine = line.configurations.sorted { $0.parameters.rate! < $1.parameters.rate! }
             guard let low = mine.first, let high = mine.last, let a = median(low, \.latencyP50Milliseconds),
@@ -271,7 +272,10 @@ package struct ChartData: Sendable {
         _ s: RunSummary, _ declaration: ChartDeclaration, name: String? = nil, need: String,
         minimumPoints: Int = 2
     ) -> Chart {
-        let (name, title, axis) = (name ?? declaration.name, declaration.title, declaration.axis)
+        let (name, title) = (name ?? declaration.name, declaration.title)
+        guard case .parameter(let axis) = declaration.axis else {
+            preconditionFailure("chart \(declaration.name) lays out its own axis: it is not a series of configurations")
+        }
         // Each configuration's point once (its intervals are bootstraps): nil when it lacks a value.
         // (Configurations counted under callgrind are never drawn: the timed ones own the parameters.)
         var points: [ParameterValues: String] = [:]
@@ -310,10 +314,10 @@ package struct ChartData: Sendable {
     /// tells it from another line of the same strategy (a parameter other strategies leave
     /// blank is no difference) and, when it may not be recommended, why.
     static func lines(
-        _ s: RunSummary, axis: String, minimumPoints: Int,
+        _ s: RunSummary, axis: Column, minimumPoints: Int,
         drawn: (RunSummary.Configuration) -> Bool
     ) -> [(title: String, configurations: [RunSummary.Configuration])] {
-        let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != "strategy" && $0 != "unique_keys" }
+        let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != .strategy && $0 != .uniqueKeys }
         var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
         for c in s.configurations where Double(c.parameters[axis]) != nil && !c.underCallgrind && drawn(c) {
             let key = [c.strategy] + others.map { c.parameters[$0] }
@@ -368,6 +372,7 @@ package struct ChartData: Sendable {
         for (key, title) in zip(order, titles) {
             text += "# \(key)\n"
             var heaps: [(done: Double, heap: Double)] = []
+            // not a results column: a timeline field (TimelineWriter)
             for sample in timeline where sample["run_id"] == firstRun[key] {
                 guard let done = Double(sample["rows_done"] ?? ""), let rss = Double(sample["rss_bytes"] ?? ""),
                     let heap = Double(sample["heap_bytes"] ?? "")
@@ -415,14 +420,18 @@ package struct ChartData: Sendable {
         let longest = timeline.compactMap { Double($0["rows_done"] ?? "") }.max() ?? 0
         var reached: [String: Double] = [:]
         for sample in timeline {
+            // not a results column: a timeline field (TimelineWriter)
             if let run = sample["run_id"], let done = Double(sample["rows_done"] ?? "") {
                 reached[run] = max(reached[run] ?? 0, done)
             }
         }
         var firstRun: [String: String] = [:]
         var order: [String] = []
+        // not a results column: timeline fields (TimelineWriter)
         for sample in timeline where reached[sample["run_id"] ?? ""] == longest {
+            // not a results column: timeline fields (TimelineWriter)
             let key = [sample["strategy"] ?? "", sample["config"] ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+            // not a results column: timeline fields (TimelineWriter)
             guard let run = sample["run_id"], !key.isEmpty else { continue }
             if firstRun[key] == nil {
                 firstRun[key] = run

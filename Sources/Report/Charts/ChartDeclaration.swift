@@ -3,6 +3,21 @@
 /// values derive from its columns, and results/README.md's "charts" column from their figures,
 /// so that which charts use a figure is declared once and cannot drift from what they draw.
 package struct ChartDeclaration: Sendable {
+    /// What a chart's x axis is: a parameter the configurations vary, or what the chart lays
+    /// out itself (bars by label, a timeline's rows done, the nights of the trend).
+    package enum Axis: Sendable {
+        case parameter(Column)
+        case laidOut(String)
+
+        /// Its name in the `.dat` header.
+        package var name: String {
+            switch self {
+            case .parameter(let column): column.name
+            case .laidOut(let name): name
+            }
+        }
+    }
+
     /// Where the chart's points come from.
     package enum Source: Sendable, Equatable {
         /// The results file's rows, a point per configuration.
@@ -17,7 +32,7 @@ package struct ChartDeclaration: Sendable {
     package let name: String
     package let title: String
     /// The x axis: a parameter column for a line chart, else what the chart lays out.
-    package let axis: String
+    package let axis: Axis
     /// The `.dat` columns after the axis, in order: `plots.gnuplot` reads them by position.
     package let columns: [ChartColumn]
     package let source: Source
@@ -26,7 +41,7 @@ package struct ChartDeclaration: Sendable {
     package let perOperation: Bool
 
     init(
-        _ name: String, _ title: String, axis: String, _ columns: [ChartColumn], source: Source = .results,
+        _ name: String, _ title: String, axis: Axis, _ columns: [ChartColumn], source: Source = .results,
         perOperation: Bool = false
     ) {
         self.name = name
@@ -38,7 +53,7 @@ package struct ChartDeclaration: Sendable {
     }
 
     /// The results figures it draws, each once, in column order.
-    package var figures: [String] { columns.map(\.figure).uniqued() }
+    package var figures: [Column] { columns.map(\.figure).uniqued() }
 
     /// Its file names: one, or one per operation (the import's keeps the plain name).
     package var names: [String] {
@@ -49,7 +64,7 @@ package struct ChartDeclaration: Sendable {
     package func name(for operation: String) -> String { operation == "import" ? name : name + "_" + operation }
 
     /// The `.dat` header: the axis, then each column's name.
-    package var header: String { "# " + ([axis] + columns.map(\.header)).joined(separator: " ") }
+    package var header: String { "# " + ([axis.name] + columns.map(\.header)).joined(separator: " ") }
 
     /// The operations a per-operation chart is drawn for, in order.
     package static let operations = ["import", "update", "delete", "read"]
@@ -67,42 +82,43 @@ package struct ChartDeclaration: Sendable {
     /// Every chart `plot` draws, in the order the review page shows them.
     package static let all: [ChartDeclaration] = [
         ChartDeclaration(
-            "throughput", "Throughput", axis: "y label",
-            [.init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high)], perOperation: true),
+            "throughput", "Throughput", axis: .laidOut("y label"),
+            [.init(.rowsPerS, .median), .init(.rowsPerS, .low), .init(.rowsPerS, .high)], perOperation: true),
         ChartDeclaration(
-            "scaling", "Scaling", axis: "rows",
-            [.init("wall_s", .median), .init("wall_s", .min), .init("wall_s", .max), .init("rows_per_s", .median)]),
+            "scaling", "Scaling", axis: .parameter(.rows),
+            [.init(.wallS, .median), .init(.wallS, .min), .init(.wallS, .max), .init(.rowsPerS, .median)]),
         ChartDeclaration(
-            "batchsize", "Batch size", axis: "batch_size",
+            "batchsize", "Batch size", axis: .parameter(.batchSize),
             [
-                .init("rows_per_s", .median), .init("rows_per_s", .low), .init("rows_per_s", .high),
-                .init("peak_rss_bytes", .median, scale: .megabytes),
+                .init(.rowsPerS, .median), .init(.rowsPerS, .low), .init(.rowsPerS, .high),
+                .init(.peakRssBytes, .median, scale: .megabytes),
             ], perOperation: true),
-        ChartDeclaration("memory", "Memory over rows", axis: "rows_done", [], source: .timeline),
+        ChartDeclaration("memory", "Memory over rows", axis: .laidOut("rows_done"), [], source: .timeline),
         ChartDeclaration(
-            "writers", "Writers", axis: "writers",
+            // not a results column: the chart named writers
+            "writers", "Writers", axis: .parameter(.writers),
             [
-                .init("duplicates", .median), .init("duplicates", .min), .init("duplicates", .max),
-                .init("conflicts", .median, absent: 0), .init("conflicts", .min, absent: 0),
-                .init("conflicts", .max, absent: 0),
+                .init(.duplicates, .median), .init(.duplicates, .min), .init(.duplicates, .max),
+                .init(.conflicts, .median, absent: 0), .init(.conflicts, .min, absent: 0),
+                .init(.conflicts, .max, absent: 0),
             ]),
         ChartDeclaration(
-            "sqlperrow", "SQL per row", axis: "rows",
-            [.init("sql_statements", .median, scale: .perRecord), .init("sql_selects", .median, scale: .perRecord)]),
+            "sqlperrow", "SQL per row", axis: .parameter(.rows),
+            [.init(.sqlStatements, .median, scale: .perRecord), .init(.sqlSelects, .median, scale: .perRecord)]),
         ChartDeclaration(
-            "latency", "Open-loop latency", axis: "rate",
+            "latency", "Open-loop latency", axis: .parameter(.rate),
             [
-                .init("latency_p50_ms", .median), .init("latency_p99_ms", .median, absent: .nan),
-                .init("latency_max_ms", .median, absent: .nan),
+                .init(.latencyP50Ms, .median), .init(.latencyP99Ms, .median, absent: .nan),
+                .init(.latencyMaxMs, .median, absent: .nan),
             ]),
         ChartDeclaration(
-            "reads", "Reads against rows", axis: "rows",
-            [.init("peak_heap_bytes", .median, scale: .perRow), .init("rows_per_s", .median)]),
+            "reads", "Reads against rows", axis: .parameter(.rows),
+            [.init(.peakHeapBytes, .median, scale: .perRow), .init(.rowsPerS, .median)]),
         ChartDeclaration(
-            "trend", "Nightly trend", axis: "run_start_epoch",
+            "trend", "Nightly trend", axis: .laidOut("run_start_epoch"),
             [
-                .init("vs_limit", .median, scale: .thresholdsFromBaseline),
-                .init("allocations", .median, scale: .perRecordToBaseline),
+                .init(.vsLimit, .median, scale: .thresholdsFromBaseline),
+                .init(.allocations, .median, scale: .perRecordToBaseline),
             ], source: .history),
     ]
 }
@@ -132,13 +148,13 @@ package struct ChartColumn: Sendable {
         case perRecordToBaseline
     }
 
-    package let figure: String
+    package let figure: Column
     package let statistic: Statistic
     package let scale: Scale
     /// Written when the repetitions have no value; nil: the point is not drawn without it.
     package let absent: Double?
 
-    init(_ figure: String, _ statistic: Statistic, scale: Scale = .asMeasured, absent: Double? = nil) {
+    init(_ figure: Column, _ statistic: Statistic, scale: Scale = .asMeasured, absent: Double? = nil) {
         self.figure = figure
         self.statistic = statistic
         self.scale = scale
@@ -149,12 +165,12 @@ package struct ChartColumn: Sendable {
     package var header: String {
         let base: String
         switch scale {
-        case .asMeasured: base = figure
-        case .megabytes: base = figure.replacingOccurrences(of: "_bytes", with: "_mb")
-        case .perRow: base = figure + "_per_row"
-        case .perRecord: base = figure + "_per_record"
-        case .thresholdsFromBaseline: base = figure + "_change_in_thresholds"
-        case .perRecordToBaseline: base = figure + "_per_record_to_baseline"
+        case .asMeasured: base = figure.name
+        case .megabytes: base = figure.name.replacingOccurrences(of: "_bytes", with: "_mb")
+        case .perRow: base = figure.name + "_per_row"
+        case .perRecord: base = figure.name + "_per_record"
+        case .thresholdsFromBaseline: base = figure.name + "_change_in_thresholds"
+        case .perRecordToBaseline: base = figure.name + "_per_record_to_baseline"
         }
         return base + "_" + statistic.rawValue
     }
@@ -169,7 +185,7 @@ package struct ChartColumn: Sendable {
         var statistics: [String: Statistics?] = [:]
         var intervals: [String: ClosedRange<Double>] = [:]
         return columns.map { column in
-            let key = column.figure + "/" + String(describing: column.scale)
+            let key = column.figure.name + "/" + String(describing: column.scale)
             if statistics[key] == nil { statistics[key] = column.statistics(of: c) }
             guard let s = statistics[key] ?? nil else { return column.absent }
             switch column.statistic {
@@ -187,7 +203,7 @@ package struct ChartColumn: Sendable {
     /// The figure's values over `c`'s repetitions that were ok, scaled; nil without any. Only
     /// for the scales a configuration's rows give (the trend computes its own).
     private func statistics(of c: RunSummary.Configuration) -> Statistics? {
-        guard let column = ResultRow.column(figure), let number = column.number else { return nil }
+        guard let number = ResultRow.column(figure).number else { return nil }
         return Statistics(
             c.ok.compactMap { row -> Double? in
                 guard let v = number(row) else { return nil }
@@ -202,8 +218,6 @@ package struct ChartColumn: Sendable {
 }
 
 extension ResultRow {
-    /// The results column named `name`, nil when there is none.
-    package static func column(_ name: String) -> ResultColumn? {
-        columnIndex[name].map { columns[$0] }
-    }
+    /// The results column of `key`, with its rules.
+    package static func column(_ key: Column) -> ResultColumn { columns[index(of: key)] }
 }

@@ -12,7 +12,7 @@ extension ChartData {
         // The headline from the data: heap per row of each line (a strategy, and what else tells
         // its lines apart) at the largest size swept.
         let largest = reads.map(\.parameters.rows).max() ?? 0
-        let parts = lines(summary, axis: "rows", minimumPoints: 1) { heapPerRow($0) != nil }
+        let parts = lines(summary, axis: .rows, minimumPoints: 1) { heapPerRow($0) != nil }
             .compactMap { line in
                 line.configurations.first { $0.parameters.rows == largest }.flatMap(heapPerRow).map { (line.title, $0) }
             }

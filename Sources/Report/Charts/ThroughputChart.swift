@@ -34,7 +34,7 @@ extension ChartData {
     ) -> Chart {
         let (bars, spans) = orderedBars(s, measured, limit: limit)
         let varying = s.options.workloadColumns.filter { column in
-            column != "unique_keys" && Set(bars.map { s.options.value(column, of: $0.parameters) }).count > 1
+            column != .uniqueKeys && Set(bars.map { s.options.value(column, of: $0.parameters) }).count > 1
         }
         let labelled = bars.filter { !$0.label.isEmpty }.map { Set($0.label.split(separator: " ").map(String.init)) }
         let shared =
@@ -60,7 +60,8 @@ extension ChartData {
             let workload = varying.compactMap { column -> String? in
                 let value = s.options.value(column, of: c.parameters)
                 let word = "\(column)=\(value)"
-                return value.isEmpty || words.contains(word) || (value == "on" && words.contains(column)) ? nil : word
+                return value.isEmpty || words.contains(word) || (value == "on" && words.contains(column.name))
+                    ? nil : word
             }
             let label =
                 ([c.strategy + (c.strategy == limit ? " (limit)" : "")] + words + workload).joined(separator: " ") + why

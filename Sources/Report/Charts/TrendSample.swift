@@ -39,15 +39,14 @@ package struct TrendSample: Sendable, Equatable {
     /// are left out.
     package static func read(_ path: String) throws(CompareError) -> [TrendSample] {
         let reader = try ResultsReader(path: path)
-        let column = { (name: String) in ResultRow.columnIndex[name]! }
+        let column = { (key: Column) in ResultRow.index(of: key) }
         let (runID, started, strategy, vsLimit) = (
-            column("run_id"), column("started_at"), column("strategy"), column("vs_limit")
+            column(.runID), column(.startedAt), column(.strategy), column(.vsLimit)
         )
         let (allocations, rate, wall, countedBy) = (
-            column("allocations"), column("rows_per_s"), column("wall_s"),
-            column("instructions_by")
+            column(.allocations), column(.rowsPerS), column(.wallS), column(.instructionsBy)
         )
-        let parameters = ResultRow.parameterColumns.map { ResultRow.columnIndex[$0]! }
+        let parameters = ResultRow.parameterColumns.map(ResultRow.index(of:))
         var samples: [TrendSample] = []
         while try reader.next() {
             guard reader.isBlank(countedBy) else { continue }

@@ -143,14 +143,15 @@ package struct Comparison: Sendable {
         }
     }
     /// Every column a comparison reads beyond the key, in one list (`ComparisonSide` keeps these).
-    static let figureColumns = exactFigures + nearExactFigures + noisyFigures.map(\.figure)
+    static let figureColumns: [Column] = (exactFigures + nearExactFigures + noisyFigures.map(\.figure))
+        .compactMap(Column.init(header:))
 
     /// The columns that identify a configuration (the parameters), plus how instructions were
     /// counted: a callgrind row is a different measurement of the same configuration.
-    static let keyColumns: [String] = ResultRow.parameterColumns + ["instructions_by"]
+    static let keyColumns: [Column] = ResultRow.parameterColumns + [.instructionsBy]
     /// Where a key holds the writers and how instructions were counted (found once).
-    static let writersColumn = keyColumns.firstIndex(of: "writers")!
-    static let counterColumn = keyColumns.firstIndex(of: "instructions_by")!
+    static let writersColumn = keyColumns.firstIndex(of: .writers)!
+    static let counterColumn = keyColumns.firstIndex(of: .instructionsBy)!
 
     // MARK: Comparing
 
@@ -252,12 +253,12 @@ package struct Comparison: Sendable {
     /// "context-reset rows=100000": the strategy and the parameters that differ between its
     /// configurations (derived columns aside), and "(callgrind)" for rows counted under it.
     static func labels(_ keys: [[String]]) -> [[String]: String] {
-        let strategy = keyColumns.firstIndex(of: "strategy")!
+        let strategy = keyColumns.firstIndex(of: .strategy)!
         let counter = counterColumn
         var labels: [[String]: String] = [:]
         for (name, mine) in Dictionary(grouping: keys, by: { $0[strategy] }) {
             let varying = keyColumns.indices.filter { i in
-                i != strategy && i != counter && keyColumns[i] != "unique_keys" && Set(mine.map { $0[i] }).count > 1
+                i != strategy && i != counter && keyColumns[i] != .uniqueKeys && Set(mine.map { $0[i] }).count > 1
             }
             for key in mine {
                 let parts = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }

@@ -36,7 +36,7 @@ package struct ComparisonSide: Sendable {
 
         /// The cells of `figure`, blanks included.
         package func cells(_ figure: String) -> [String] {
-            guard let i = Comparison.figureColumns.firstIndex(of: figure) else {
+            guard let i = Comparison.figureColumns.firstIndex(where: { $0.name == figure }) else {
                 preconditionFailure("compare judges no figure '\(figure)'")
             }
             return cells[i]
@@ -71,11 +71,11 @@ package struct ComparisonSide: Sendable {
         let reader = try ResultsReader(path: path)
         files.append(path)
         runIDs.begin(path)
-        for name in Comparison.keyColumns
+        for name in Comparison.keyColumns.map(\.name)
         where reader.missingColumns.contains(name) && !missingKeyColumns.contains(name) {
             missingKeyColumns.append("\(name) (in \(path))")
         }
-        for name in Comparison.figureColumns
+        for name in Comparison.figureColumns.map(\.name)
         where reader.missingColumns.contains(name) && !missingFigures.contains(name) {
             missingFigures.append(name)
         }
@@ -116,13 +116,11 @@ package struct ComparisonSide: Sendable {
             lag: !cell(Self.lag).isEmpty)
     }
 
-    private static let keys = Comparison.keyColumns.map { ResultRow.columnIndex[$0]! }
-    private static let figures = Comparison.figureColumns.map { ResultRow.columnIndex[$0]! }
-    private static let machine = ["cpu_model", "cores", "sqlite_version", "swift_version"].map {
-        ResultRow.columnIndex[$0]!
-    }
-    private static let runID = ResultRow.columnIndex["run_id"]!
-    private static let lag = ResultRow.columnIndex["history_lag_p50_ms"]!
+    private static let keys = Comparison.keyColumns.map(ResultRow.index(of:))
+    private static let figures = Comparison.figureColumns.map(ResultRow.index(of:))
+    private static let machine = [Column.cpuModel, .cores, .sqliteVersion, .swiftVersion].map(ResultRow.index(of:))
+    private static let runID = ResultRow.index(of: .runID)
+    private static let lag = ResultRow.index(of: .historyLagP50Ms)
 
     /// Reads every file of one side.
     package static func read(_ paths: [String]) throws(CompareError) -> ComparisonSide {

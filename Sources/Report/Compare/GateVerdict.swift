@@ -27,6 +27,7 @@ package enum GateVerdict {
             }
         }
         return serialized([
+            // not a results column: the verdict's exit status
             "_loadgen": "compare", "status": Int(status), "configurations": c.configurationsCompared,
             "regressions": findings(c.regressions), "improvements": findings(c.improvements),
             "not_judged": c.onlyInBaseline.map { "only in the baseline: \($0)" }
@@ -43,6 +44,7 @@ package enum GateVerdict {
             ]
         }
         return serialized([
+            // not a results column: the verdict's exit status
             "_loadgen": "ab", "status": Int(status), "rounds": rounds, "configurations": judged,
             "regressions": judged.filter { ($0["verdict"] as? String) == "slower" },
             "not_judged": c.unpaired.map { "\($0.configuration): \($0.why)" } + notJudged,
@@ -178,6 +180,7 @@ package enum GateVerdict {
         }
     }
 
+    // not a results column: the verdict's exit status
     private static func status(_ part: [String: Any]) -> Int { part["status"] as? Int ?? 0 }
 
     private static func workRow(_ work: [String: Any]?) -> String {

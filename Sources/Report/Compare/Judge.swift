@@ -45,7 +45,7 @@ struct Judge {
     var noisyFigures: [Comparison.NoisyFigure] {
         if underCallgrind { return [] }
         return (options.workOnly ? [] : Comparison.noisyFigures)
-            + (racing ? [.init("allocated_bytes_total", false, .memory)] : [])
+            + (racing ? [.init(Column.allocatedBytesTotal.name, false, .memory)] : [])
     }
 
     func all() -> [Outcome] {
@@ -264,7 +264,7 @@ struct Judge {
     {
         var f = Comparison.Finding(
             configuration: label, figure: figure, baseline: before, now: now, change: change, verdict: verdict)
-        f.parameters = Dictionary(uniqueKeysWithValues: zip(Comparison.keyColumns, key))
+        f.parameters = Dictionary(uniqueKeysWithValues: zip(Comparison.keyColumns.map(\.name), key))
         return f
     }
 

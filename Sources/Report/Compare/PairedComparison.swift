@@ -192,7 +192,7 @@ package struct PairedComparison: Sendable {
     static func label(_ key: ParameterValues, among all: [ParameterValues]) -> String {
         let same = all.filter { $0.strategy == key.strategy }
         let varying = ResultRow.parameterColumns.filter { c in
-            c != "strategy" && c != "unique_keys" && Set(same.map { $0[c] }).count > 1
+            c != .strategy && c != .uniqueKeys && Set(same.map { $0[c] }).count > 1
         }
         let words = varying.compactMap { c in key[c].isEmpty ? nil : "\(c)=\(key[c])" }
         return ([key.strategy] + words).joined(separator: " ")
@@ -280,13 +280,14 @@ package struct PairedComparison: Sendable {
             first.base.measurement.strategy?.historyLagP50Milliseconds == nil,
             first.new.measurement.strategy?.historyLagP50Milliseconds == nil
         else { return [] }
-        let figures: [(String, (RunMeasurement) -> Int?)] = [
-            ("sql_statements", { $0.sql?.total }), ("sql_selects", { $0.sql?.select }),
-            ("transactions", { $0.sql?.commits }),
-            ("saves", { $0.strategy?.saves }), ("store_rows", { $0.verification?.storeRows }),
-            ("duplicates", { $0.verification?.duplicates }), ("lost", { $0.verification?.lost }),
+        let figures: [(Column, (RunMeasurement) -> Int?)] = [
+            (.sqlStatements, { $0.sql?.total }), (.sqlSelects, { $0.sql?.select }),
+            (.transactions, { $0.sql?.commits }),
+            (.saves, { $0.strategy?.saves }), (.storeRows, { $0.verification?.storeRows }),
+            (.duplicates, { $0.verification?.duplicates }), (.lost, { $0.verification?.lost }),
         ]
-        return figures.compactMap { name, pick in
+        return figures.compactMap { column, pick in
+            let name = column.name
             guard let b = pick(first.base.measurement), let n = pick(first.new.measurement), b != n else { return nil }
             return WorkChange(configuration: label, figure: name, base: b, new: n)
         }

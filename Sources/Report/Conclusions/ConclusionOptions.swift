@@ -53,17 +53,17 @@ package struct ConclusionOptions: Sendable {
     /// The parameter columns that describe the workload (the records), not a choice: a
     /// recommendation is made per workload, never across them (10 k rows against 100 k rows is
     /// not a choice a team makes).
-    package var workloadColumns: [String] = []
+    package var workloadColumns: [Column] = []
     /// The columns a chart's subtitle says when every drawn configuration shares a value (the
     /// caller's declarations: `RunParameter.shownInSubtitles`), after the records and their rows.
-    package var subtitleColumns: [String] = []
+    package var subtitleColumns: [Column] = []
     /// On/off columns, written "yes" or blank: there a blank is "off", a value of its own, not a
     /// parameter the strategy ignores.
-    package var switchColumns: Set<String> = []
+    package var switchColumns: Set<Column> = []
     /// Each parameter column's cell when its flag is not given (the caller's table): a dashboard
     /// names a configuration by the parameters that differ from these, so that a parameter added
     /// later, at its default, renames nothing.
-    package var parameterDefaults: [String: String] = [:]
+    package var parameterDefaults: [Column: String] = [:]
 
     package init() {}
 
@@ -79,7 +79,7 @@ package struct ConclusionOptions: Sendable {
     }
 
     /// The value of column `column` as a ranking or a heading reads it: a switch's blank is "off".
-    func value(_ column: String, of parameters: ParameterValues) -> String {
+    func value(_ column: Column, of parameters: ParameterValues) -> String {
         let value = parameters[column]
         guard switchColumns.contains(column) else { return value }
         return value.isEmpty ? "off" : value == "yes" ? "on" : value

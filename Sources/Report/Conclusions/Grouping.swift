@@ -26,9 +26,9 @@ extension RunSummary {
     /// strategies have different defaults (batch's batch size 5000, context-reset's 1000) is not
     /// one. A switch's blank is its value "off"; another blank is a parameter the strategy does
     /// not use.
-    package static func sweptColumns(_ parameters: [ParameterValues], options: ConclusionOptions) -> [String] {
+    package static func sweptColumns(_ parameters: [ParameterValues], options: ConclusionOptions) -> [Column] {
         ResultRow.parameterColumns.filter { column in
-            guard column != "strategy" && column != "unique_keys" && column != "config" else { return false }
+            guard column != .strategy && column != .uniqueKeys && column != .config else { return false }
             var values: [String: Set<String>] = [:]
             for p in parameters {
                 let value = options.value(column, of: p)

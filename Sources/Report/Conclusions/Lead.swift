@@ -2,6 +2,7 @@
 /// is better.
 package enum Metric: String, Sendable {
     /// `vs_limit`: rows of several invocations, each divided by its own round's limit.
+    // not a results column: an --objective value
     case vsLimit = "vs_limit"
     /// Rows per second: one invocation, or an operation (updates, deletes, reads have no limit).
     case rate = "rows/s"

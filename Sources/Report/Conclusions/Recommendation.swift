@@ -61,7 +61,7 @@ extension RunSummary {
         // A heading names the columns that tell this workload from the run's others (unique keys
         // follow from rows and the duplicate rate).
         let varying = columns.indices.filter { i in
-            columns[i] != "unique_keys" && Set(workloads.map { $0.key[i] }).count > 1
+            columns[i] != .uniqueKeys && Set(workloads.map { $0.key[i] }).count > 1
         }
         return workloads.map { key, members in
             var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(columns[i])=\(key[i])" }

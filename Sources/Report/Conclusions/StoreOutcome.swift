@@ -44,7 +44,7 @@ package enum Requirement: String, Sendable, CaseIterable, Comparable {
         guard parameters.operation == "import" else { return needs }
         if parameters.uniqueKeys > 0, parameters.uniqueKeys < parameters.rows {
             needs.insert(.unique)
-            if (Double(parameters["update_rate"]) ?? 0) > 0 || !parameters["input"].isEmpty { needs.insert(.current) }
+            if (Double(parameters[.updateRate]) ?? 0) > 0 || !parameters[.input].isEmpty { needs.insert(.current) }
         }
         if parameters.relatesRecords { needs.insert(.links) }
         if parameters.watchedByScreen { needs.insert(.screen) }
@@ -97,7 +97,7 @@ package struct StoreOutcome: Sendable, Equatable {
         // key's copies in two producers arrive either way round, so no copy is the last an app
         // could know to keep (one-writer left 1 row stale in some runs, 0 in others). Counted in
         // the rows, not held against the run (decision 0041, addendum).
-        let concurrent = rows.contains { (Int($0.parameters["writers"]) ?? 1) > 1 }
+        let concurrent = rows.contains { (Int($0.parameters[.writers]) ?? 1) > 1 }
         stale = concurrent ? 0 : verified.compactMap(\.stale).max() ?? 0
         storeRows = last.storeRows
     }

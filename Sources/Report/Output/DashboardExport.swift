@@ -15,12 +15,12 @@ struct TrackedFigures {
     let figures: [Figure]
 
     /// The columns that measure time or memory: not tracked under callgrind.
-    static let timed: Set<String> = ["wall_s", "rows_per_s", "vs_limit", "peak_rss_bytes", "peak_heap_bytes"]
+    static let timed: Set<Column> = [.wallS, .rowsPerS, .vsLimit, .peakRssBytes, .peakHeapBytes]
 
-    init(_ c: RunSummary.Configuration, defaults: [String: String]) {
+    init(_ c: RunSummary.Configuration, defaults: [Column: String]) {
         benchmark = Self.name(c, defaults: defaults)
         figures = ResultRow.columns.compactMap { column in
-            guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.name)) else {
+            guard let metric = column.metric, !(c.underCallgrind && Self.timed.contains(column.column)) else {
                 return nil
             }
             guard let stats = c.statistics(of: column) else { return nil }
@@ -33,10 +33,10 @@ struct TrackedFigures {
     /// whose value is not its default, so two configurations never share a name (eight differing
     /// in --journal, --key-order and --cache-size were one benchmark, issue 47) and a parameter
     /// added later, at its default, renames no benchmark. `unique_keys` follows from the others.
-    static func name(_ c: RunSummary.Configuration, defaults: [String: String]) -> String {
+    static func name(_ c: RunSummary.Configuration, defaults: [Column: String]) -> String {
         let words = ResultRow.parameterColumns.compactMap { column -> String? in
             let value = c.parameters[column]
-            guard column != "strategy", column != "unique_keys", !value.isEmpty, value != defaults[column] else {
+            guard column != .strategy, column != .uniqueKeys, !value.isEmpty, value != defaults[column] else {
                 return nil
             }
             return "\(column)=\(value)"

@@ -24,6 +24,7 @@ package enum JSONExport {
     /// with its lead behind the first, how stable the first is, and those excluded with why.
     static func recommendation(_ r: Recommendation) -> [String: Any] {
         func named(_ c: RunSummary.Configuration) -> [String: Any] {
+            // not a results column: keys of the JSON recommendation
             ["strategy": c.strategy, "config": c.label, "name": r.name(c)]
         }
         var object: [String: Any] = [
@@ -100,12 +101,14 @@ package enum SummaryCSV {
     /// (`ResultColumn.summarized`), in the table's order, then the verdict.
     static let figures: [Figure] =
         [
+            // not a results column: a summary CSV column (the configuration's label)
             Figure(name: "config", isText: true) { $0.c.label },
             Figure(name: "repetitions") { String($0.c.rows.count) },
             Figure(name: "ok") { String($0.c.ok.count) },
             Figure(name: "rank") { $0.rank.map(String.init) ?? "" },
         ] + ResultRow.columns.flatMap(declared) + [
             Figure(name: "sql_per_row") { n($0.c.sqlPerRow, 4) },
+            // not a results column: a summary CSV column (the repetitions' verdict)
             Figure(name: "status", isText: true) {
                 $0.c.ok.count == $0.c.rows.count ? "ok" : "\($0.c.rows.count - $0.c.ok.count) not ok"
             },
@@ -148,13 +151,17 @@ package enum SummaryCSV {
 
     /// The parameter columns present in the run, in results-file order, then the figures.
     package static func header(_ summary: RunSummary) -> [String] {
+        return parameterColumns(summary).map(\.name) + figures.map(\.name)
+    }
+
+    /// The parameter columns some configuration of `summary` holds, in file order.
+    private static func parameterColumns(_ summary: RunSummary) -> [Column] {
         let present = Set(summary.configurations.flatMap { $0.parameters.fields.keys })
-        return ResultRow.header.filter { present.contains($0) && $0 != "config" } + figures.map(\.name)
+        return ResultRow.columns.map(\.column).filter { present.contains($0.name) && $0 != .config }
     }
 
     package static func rows(_ summary: RunSummary) -> [[String]] {
-        let header = header(summary)
-        let parameterColumns = header.prefix(header.count - figures.count)
+        let parameterColumns = parameterColumns(summary)
         var rank: [ParameterValues: Int] = [:]
         for ranking in summary.rankings {
             for (i, c) in ranking.members.enumerated() where rank[c.parameters] == nil { rank[c.parameters] = i + 1 }
@@ -184,11 +191,9 @@ package enum MarkdownExport {
     package static func render(_ summary: RunSummary, title: String = "run summary") -> String {
         let swept = sweptColumns(summary)
         let figures = SummaryTable.columns(summary, markdown: true)
-        let header = ["strategy"] + swept + figures.map(\.title)
-        var lines = [
-            "| " + header.joined(separator: " | ") + " |",
-            "|" + header.map { $0 == "strategy" || swept.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|",
-        ]
+        let header = [Column.strategy.name] + swept.map(\.name) + figures.map(\.title)
+        let alignments = ["---"] + swept.map { _ in "---" } + figures.map { _ in "---:" }
+        var lines = ["| " + header.joined(separator: " | ") + " |", "|" + alignments.joined(separator: "|") + "|"]
         for c in summary.configurations {
             var cells = [c.strategy + (summary.marks[c.strategy] == nil ? "" : " \\*")]
             cells += swept.map { column in
@@ -223,9 +228,9 @@ package enum MarkdownExport {
     /// Parameter columns whose values differ between configurations (strategy aside), in file
     /// order: what a reader must see to tell the table's rows apart (a strategy's own default
     /// batch size too, which is no sweep).
-    static func sweptColumns(_ summary: RunSummary) -> [String] {
-        ResultRow.header.filter { column in
-            column != "strategy" && column != "unique_keys" && column != "config"
+    static func sweptColumns(_ summary: RunSummary) -> [Column] {
+        ResultRow.columns.map(\.column).filter { column in
+            column != .strategy && column != .uniqueKeys && column != .config
                 && Set(
                     summary.configurations.map { summary.options.value(column, of: $0.parameters) }.filter {
                         !$0.isEmpty

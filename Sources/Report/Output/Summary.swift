@@ -89,7 +89,7 @@ package enum Summary {
 
     /// What could not keep up with `--rate`: the writer, by how much (issue 44, item 7).
     static func behindPhrase(_ c: RunSummary.Configuration, _ last: RunMeasurement) -> String {
-        let asked = Double(c.parameters["rate"]) ?? 0
+        let asked = Double(c.parameters[.rate]) ?? 0
         let done = last.rowsPerSecond ?? 0
         return String(
             format: "the writer could not keep up with --rate %@/s: it committed %@/s (%.0f %% of the arrivals)",
@@ -344,11 +344,11 @@ package enum Summary {
     /// (`--add-constraint`): what adopting it buys over the best configuration on the model as it
     /// is, for the same store (every configuration here met the same needs).
     static func whatIfLine(_ r: Recommendation) -> String? {
-        guard let winner = r.winner, !winner.parameters["add_constraint"].isEmpty,
-            let asIs = r.ranked.map(\.configuration).first(where: { $0.parameters["add_constraint"].isEmpty }),
+        guard let winner = r.winner, !winner.parameters[.addConstraint].isEmpty,
+            let asIs = r.ranked.map(\.configuration).first(where: { $0.parameters[.addConstraint].isEmpty }),
             let fast = winner.rate?.median, let slow = asIs.rate?.median, slow > 0
         else { return nil }
-        let added = winner.parameters["add_constraint"].replacingOccurrences(of: "+", with: " + ")
+        let added = winner.parameters[.addConstraint].replacingOccurrences(of: "+", with: " + ")
         return String(
             format: "that is: adding a uniqueness constraint on %@ and using %@ is %.1f× as fast as %@, the best on "
                 + "the model as it is, for the same store", added, winner.strategy, fast / slow, asIs.strategy)
@@ -369,7 +369,7 @@ package enum Summary {
 
     private static func table(_ summary: RunSummary) -> String {
         let figures = SummaryTable.columns(summary, markdown: false)
-        var lines = [["strategy", "configuration"] + figures.map(\.title)]
+        var lines = [[Column.strategy.name, "configuration"] + figures.map(\.title)]
         for c in summary.configurations {
             lines.append(
                 [c.strategy + (summary.marks[c.strategy] == nil ? "" : " *"), c.label] + figures.map { $0.cell(c) })

@@ -60,6 +60,7 @@ enum SummaryTable {
     /// The configuration's own columns: SQL statements per row, and how many repetitions were not ok.
     private static let own: [Column] = [
         ("SQL/row", { c in c.sqlPerRow.map { String(format: "%.2f", $0) } ?? "" }),
+        // not a results column: a table title
         ("status", { c in c.ok.count == c.rows.count ? "ok" : "\(c.rows.count - c.ok.count) not ok" }),
     ]
 

@@ -21,7 +21,7 @@ package enum ColumnTable {
 
     /// The charts that draw the figure, by file name (`throughput*`: one per operation).
     private static func charts(_ c: ResultColumn) -> String {
-        ChartDeclaration.all.filter { $0.figures.contains(c.name) }
+        ChartDeclaration.all.filter { $0.figures.contains(c.column) }
             .map { "`\($0.name)\($0.perOperation ? "*" : "")`" }.joined(separator: ", ")
     }
 

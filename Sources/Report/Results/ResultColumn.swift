@@ -7,7 +7,9 @@ import SQLiteKit
 /// the reader, the text columns `--json` keeps as strings and the parameter columns that
 /// group rows into configurations all derive from that table.
 package struct ResultColumn: Sendable {
-    package let name: String
+    package let column: Column
+    /// The header's name for it.
+    package var name: String { column.name }
     /// True for text (a git revision may be all digits); false for a number or a blank.
     package let isText: Bool
     /// True for a parameter: what was asked for, not what was measured.
@@ -268,12 +270,12 @@ extension String: ResultCell {
 extension ResultColumn {
     /// A column of one value: blank when `get` has none, `set` when the cell reads as one.
     private static func value<V: ResultCell>(
-        _ name: String, decimals: Int, domain: CellDomain? = nil,
+        _ column: Column, decimals: Int, domain: CellDomain? = nil,
         get: @escaping @Sendable (ResultRow) -> V?,
         set: @escaping @Sendable (inout ResultRow, V) -> Void
     ) -> ResultColumn {
         ResultColumn(
-            name: name, isText: V.isText, isParameter: false, domain: domain ?? V.domain, rule: nil,
+            column: column, isText: V.isText, isParameter: false, domain: domain ?? V.domain, rule: nil,
             number: { get($0)?.numeric },
             write: { get($0)?.cell(decimals: decimals) ?? "" },
             read: { row, cell in if let v = V(cell: cell) { set(&row, v) } })
@@ -287,48 +289,49 @@ extension ResultColumn {
     }
 
     /// A value of the row itself (identity, repetition).
-    static func row<V: ResultCell>(_ name: String, _ path: WritableKeyPath<ResultRow, V> & Sendable) -> ResultColumn {
-        value(name, decimals: 0, get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
+    static func row<V: ResultCell>(_ column: Column, _ path: WritableKeyPath<ResultRow, V> & Sendable) -> ResultColumn {
+        value(column, decimals: 0, get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
     }
 
     /// An optional value of the row itself, blank when absent; `maximum` bounds a decimal.
     static func row<V: ResultCell>(
-        _ name: String, _ path: WritableKeyPath<ResultRow, V?> & Sendable,
+        _ column: Column, _ path: WritableKeyPath<ResultRow, V?> & Sendable,
         decimals: Int = 0, maximum: Double? = nil
     ) -> ResultColumn {
         value(
-            name, decimals: decimals, domain: maximum.map { .decimal(maximum: $0) },
+            column, decimals: decimals, domain: maximum.map { .decimal(maximum: $0) },
             get: { $0[keyPath: path] }, set: { $0[keyPath: path] = $1 })
     }
 
     /// A measured value of the repetition, blank when absent.
     static func measured<V: ResultCell>(
-        _ name: String, _ path: WritableKeyPath<RunMeasurement, V?> & Sendable,
+        _ column: Column, _ path: WritableKeyPath<RunMeasurement, V?> & Sendable,
         decimals: Int = 0
     ) -> ResultColumn {
         value(
-            name, decimals: decimals, get: { $0.measurement[keyPath: path] },
+            column, decimals: decimals, get: { $0.measurement[keyPath: path] },
             set: { $0.measurement[keyPath: path] = $1 })
     }
 
     /// A parameter, as its parameter table rendered it: text, or a number ≥ 0 up to `maximum`.
     static func parameter(
-        _ name: String, text: Bool = false, maximum: Double = .greatestFiniteMagnitude,
+        _ column: Column, text: Bool = false, maximum: Double = .greatestFiniteMagnitude,
         domain: CellDomain? = nil
     ) -> ResultColumn {
         ResultColumn(
-            name: name, isText: text, isParameter: true, domain: domain ?? (text ? .text : .decimal(maximum: maximum)),
+            column: column, isText: text, isParameter: true,
+            domain: domain ?? (text ? .text : .decimal(maximum: maximum)),
             rule: nil,
-            write: { $0.parameters[name] }, read: { row, cell in row.parameters.fields[name] = cell })
+            write: { $0.parameters[column] }, read: { row, cell in row.parameters.fields[column.name] = cell })
     }
 
     /// A figure the strategy reported; the row's counters exist once one of them is read.
     static func strategy<V: ResultCell>(
-        _ name: String, _ path: WritableKeyPath<StrategyCounters, V?> & Sendable,
+        _ column: Column, _ path: WritableKeyPath<StrategyCounters, V?> & Sendable,
         decimals: Int = 0
     ) -> ResultColumn {
         value(
-            name, decimals: decimals, get: { $0.measurement.strategy?[keyPath: path] },
+            column, decimals: decimals, get: { $0.measurement.strategy?[keyPath: path] },
             set: { row, v in
                 var counters = row.measurement.strategy ?? StrategyCounters()
                 counters[keyPath: path] = v
@@ -337,10 +340,11 @@ extension ResultColumn {
     }
 
     /// A statement count; the row's snapshot exists once one of them is read.
-    static func sql(_ name: String, _ path: WritableKeyPath<StatementCounters.Snapshot, Int> & Sendable) -> ResultColumn
+    static func sql(_ column: Column, _ path: WritableKeyPath<StatementCounters.Snapshot, Int> & Sendable)
+        -> ResultColumn
     {
         value(
-            name, decimals: 0, get: { $0.measurement.sql?[keyPath: path] },
+            column, decimals: 0, get: { $0.measurement.sql?[keyPath: path] },
             set: { row, v in
                 var sql = row.measurement.sql ?? StatementCounters.Snapshot()
                 sql[keyPath: path] = v
@@ -349,9 +353,9 @@ extension ResultColumn {
     }
 
     /// A count of managed objects handled; the row's counts exist once one of them is read.
-    static func objects(_ name: String, _ path: WritableKeyPath<ObjectCounts, Int> & Sendable) -> ResultColumn {
+    static func objects(_ column: Column, _ path: WritableKeyPath<ObjectCounts, Int> & Sendable) -> ResultColumn {
         value(
-            name, decimals: 0, get: { $0.measurement.objects?[keyPath: path] },
+            column, decimals: 0, get: { $0.measurement.objects?[keyPath: path] },
             set: { row, v in
                 var objects = row.measurement.objects ?? ObjectCounts()
                 objects[keyPath: path] = v
@@ -360,30 +364,30 @@ extension ResultColumn {
     }
 
     /// A verifier finding; the row's verification exists once one of them is read.
-    static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V> & Sendable)
+    static func verified<V: ResultCell>(_ column: Column, _ path: WritableKeyPath<Verification, V> & Sendable)
         -> ResultColumn
     {
         value(
-            name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] },
+            column, decimals: 0, get: { $0.measurement.verification?[keyPath: path] },
             set: { row, v in row.updateVerification { $0[keyPath: path] = v } })
     }
 
     /// An optional verifier finding (blank when the run had nothing to check it against).
-    static func verified<V: ResultCell>(_ name: String, _ path: WritableKeyPath<Verification, V?> & Sendable)
+    static func verified<V: ResultCell>(_ column: Column, _ path: WritableKeyPath<Verification, V?> & Sendable)
         -> ResultColumn
     {
         value(
-            name, decimals: 0, get: { $0.measurement.verification?[keyPath: path] ?? nil },
+            column, decimals: 0, get: { $0.measurement.verification?[keyPath: path] ?? nil },
             set: { row, v in row.updateVerification { $0[keyPath: path] = v } })
     }
 
     /// A column the file writes for its readers and `ResultRow(csv:)` derives from others.
     static func derived(
-        _ name: String, domain: CellDomain, number: (@Sendable (ResultRow) -> Double?)? = nil,
+        _ column: Column, domain: CellDomain, number: (@Sendable (ResultRow) -> Double?)? = nil,
         _ write: @escaping @Sendable (ResultRow) -> String
     ) -> ResultColumn {
         ResultColumn(
-            name: name, isText: false, isParameter: false, domain: domain, rule: nil, number: number, write: write,
+            column: column, isText: false, isParameter: false, domain: domain, rule: nil, number: number, write: write,
             read: { _, _ in })
     }
 }

@@ -38,8 +38,8 @@ extension ResultRow {
     /// Every parameter column is present, blank when the file lacks it, so that rows of older
     /// files group with rows that left the parameter unused.
     private static let blankParameters = ParameterValues(
-        Dictionary(uniqueKeysWithValues: parameterColumns.map { ($0, "") }))
-    private static let statusColumn = columnIndex["status"]!
-    private static let rateColumn = columnIndex["rows_per_s"]!
-    private static let statementsColumn = columnIndex["sql_statements"]!
+        Dictionary(uniqueKeysWithValues: parameterColumns.map { ($0.name, "") }))
+    private static let statusColumn = index(of: .status)
+    private static let rateColumn = index(of: .rowsPerS)
+    private static let statementsColumn = index(of: .sqlStatements)
 }

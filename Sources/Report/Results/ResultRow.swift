@@ -44,39 +44,39 @@ package struct ResultRow: Sendable {
     /// Every column, in file order, with how it is written and read back.
     package static let columns: [ResultColumn] = [
         // Identity
-        .row("run_id", \.identity.runID),
-        .row("started_at", \.identity.startedAt),
-        .row("git_rev", \.identity.system.gitRevision),
-        .row("host", \.identity.system.host),
-        .row("cpu_model", \.identity.system.cpuModel),
-        .row("cores", \.identity.system.cores),
-        .row("os", \.identity.system.os),
-        .row("swift_version", \.identity.system.swiftVersion),
-        .row("sqlite_version", \.identity.system.sqliteVersion),
-        .row("allocator", \.identity.system.allocator),
+        .row(.runID, \.identity.runID),
+        .row(.startedAt, \.identity.startedAt),
+        .row(.gitRev, \.identity.system.gitRevision),
+        .row(.host, \.identity.system.host),
+        .row(.cpuModel, \.identity.system.cpuModel),
+        .row(.cores, \.identity.system.cores),
+        .row(.os, \.identity.system.os),
+        .row(.swiftVersion, \.identity.system.swiftVersion),
+        .row(.sqliteVersion, \.identity.system.sqliteVersion),
+        .row(.allocator, \.identity.system.allocator),
         // Parameters
-        .parameter("strategy", text: true, domain: .name),
-        .parameter("dataset", text: true),
-        .parameter("rows"),
-        .parameter("unique_keys"),
-        .parameter("dup_rate", maximum: 1),
-        .parameter("key_dist", text: true),
-        .parameter("seed"),
-        .parameter("batch_size"),
-        .parameter("writers"),
-        .parameter("producer_latency_us"),
-        .parameter("store", text: true),
-        .parameter("journal", text: true),
-        .parameter("synchronous", text: true),
-        .row("repeat", \.repetition),
-        .row("repeats", \.repetitions),
+        .parameter(.strategy, text: true, domain: .name),
+        .parameter(.dataset, text: true),
+        .parameter(.rows),
+        .parameter(.uniqueKeys),
+        .parameter(.dupRate, maximum: 1),
+        .parameter(.keyDist, text: true),
+        .parameter(.seed),
+        .parameter(.batchSize),
+        .parameter(.writers),
+        .parameter(.producerLatencyUs),
+        .parameter(.store, text: true),
+        .parameter(.journal, text: true),
+        .parameter(.synchronous, text: true),
+        .row(.`repeat`, \.repetition),
+        .row(.repeats, \.repetitions),
         // Measured
-        .row("status", \.measurement.status).judged(.correctness),
-        .measured("wall_s", \.wallSeconds, decimals: 6).tracked("s", better: .lower)
+        .row(.status, \.measurement.status).judged(.correctness),
+        .measured(.wallS, \.wallSeconds, decimals: 6).tracked("s", better: .lower)
             .summarized(.statistics([.median, .mad, .min, .max, .ciLow, .ciHigh], decimals: 6)),
-        .measured("cpu_user_s", \.cpuUserSeconds, decimals: 6),
-        .measured("cpu_sys_s", \.cpuSystemSeconds, decimals: 6),
-        .derived("rows_per_s", domain: .measured, number: { $0.measurement.rowsPerSecond }) {
+        .measured(.cpuUserS, \.cpuUserSeconds, decimals: 6),
+        .measured(.cpuSysS, \.cpuSystemSeconds, decimals: 6),
+        .derived(.rowsPerS, domain: .measured, number: { $0.measurement.rowsPerSecond }) {
             $0.measurement.rowsPerSecond?.cell(decimals: 1) ?? ""
         }.tracked("rows/s", better: .higher)
             .summarized(.statistics([.median, .mean, .sd, .mad, .min, .max, .ciLow, .ciHigh, .outliers], decimals: 1))
@@ -85,123 +85,123 @@ package struct ResultRow: Sendable {
                 TableCell("95% CI", .interval, markdownOnly: true, format: TableCell.whole),
                 TableCell("± MAD", .mad, format: TableCell.whole)),
         // Above 1000 a ratio to SQLite alone is no measurement: refused when read.
-        .row("vs_limit", \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true, threshold: .speed))
+        .row(.vsLimit, \.vsLimit, decimals: 4, maximum: 1000).judged(.noisy(higherIsBetter: true, threshold: .speed))
             .tracked("ratio", better: .higher).summarized(.statistics([.median, .ciLow, .ciHigh], decimals: 4))
             .tabled(TableCell("vs_limit", .median) { String(format: "%.3f", $0) }),
-        .measured("peak_rss_bytes", \.peakRSSBytes).judged(.noisy(higherIsBetter: false, threshold: .memory))
+        .measured(.peakRssBytes, \.peakRSSBytes).judged(.noisy(higherIsBetter: false, threshold: .memory))
             .tracked("bytes", better: .lower).summarized(.statistics([.median, .max], decimals: 0))
             .tabled(TableCell("peak RSS", .median, format: TableCell.bytes)),
-        .measured("end_rss_bytes", \.endRSSBytes),
-        .measured("peak_heap_bytes", \.peakHeapBytes).tracked("bytes", better: .lower).summarized(
+        .measured(.endRssBytes, \.endRSSBytes),
+        .measured(.peakHeapBytes, \.peakHeapBytes).tracked("bytes", better: .lower).summarized(
             .statistics([.max], decimals: 0)),
-        .derived("sql_statements", domain: .count, number: { $0.measurement.sql.map { Double($0.total) } }) {
+        .derived(.sqlStatements, domain: .count, number: { $0.measurement.sql.map { Double($0.total) } }) {
             $0.measurement.sql.map { String($0.total) } ?? ""
         }.judged(.exact)
             .tracked("statements", better: .lower).summarized(.last),
-        .sql("sql_selects", \.select).judged(.exact).tracked("statements", better: .lower).summarized(.last),
-        .strategy("saves", \.saves).judged(.exact).summarized(.last),
-        .sql("transactions", \.commits).judged(.exact).summarized(.last),
-        .strategy("busy_retries", \.busyRetries).summarized(.last)
+        .sql(.sqlSelects, \.select).judged(.exact).tracked("statements", better: .lower).summarized(.last),
+        .strategy(.saves, \.saves).judged(.exact).summarized(.last),
+        .sql(.transactions, \.commits).judged(.exact).summarized(.last),
+        .strategy(.busyRetries, \.busyRetries).summarized(.last)
             .tabled(TableCell("busy retries", .last, occasional: true, format: TableCell.count)),
-        .strategy("conflicts", \.conflicts).summarized(.last)
+        .strategy(.conflicts, \.conflicts).summarized(.last)
             .tabled(TableCell("conflicts", .last, occasional: true, format: TableCell.count)),
-        .strategy("save_p50_ms", \.saveP50Milliseconds, decimals: 3),
-        .strategy("save_p99_ms", \.saveP99Milliseconds, decimals: 3),
-        .verified("store_rows", \.storeRows).judged(.exact),
-        .verified("duplicates", \.duplicates).judged(.exact).tracked("rows", better: .lower).summarized(.last)
+        .strategy(.saveP50Ms, \.saveP50Milliseconds, decimals: 3),
+        .strategy(.saveP99Ms, \.saveP99Milliseconds, decimals: 3),
+        .verified(.storeRows, \.storeRows).judged(.exact),
+        .verified(.duplicates, \.duplicates).judged(.exact).tracked("rows", better: .lower).summarized(.last)
             // The worst repetition's, as the verdict counts them (issue 44, item 8: the text said
             // 1,904 duplicates and the table, the last repetition's, 1,870).
             .tabled(TableCell("duplicates", .max, format: TableCell.count)),
-        .verified("lost", \.lost).judged(.correctness).tracked("rows", better: .lower).summarized(.last)
+        .verified(.lost, \.lost).judged(.correctness).tracked("rows", better: .lower).summarized(.last)
             .tabled(TableCell("lost", .max, format: TableCell.count)),
-        .verified("integrity", \.integrity).judged(.correctness).summarized(.last),
-        .verified("store_bytes", \.storeBytes),
-        .measured("error", \.error),
+        .verified(.integrity, \.integrity).judged(.correctness).summarized(.last),
+        .verified(.storeBytes, \.storeBytes),
+        .measured(.error, \.error),
         // Appended after the brief's list
-        .measured("end_heap_bytes", \.endHeapBytes),
-        .verified("bad_links", \.badLinks).judged(.correctness).tracked("rows", better: .lower).summarized(.last),
-        .parameter("coordinators", text: true),
-        .parameter("zipf_s"),
-        .parameter("input", text: true),
-        .parameter("rate"),
-        .strategy("latency_p50_ms", \.latencyP50Milliseconds, decimals: 3).summarized(.median(decimals: 3)),
-        .strategy("latency_p99_ms", \.latencyP99Milliseconds, decimals: 3).summarized(.median(decimals: 3)),
-        .strategy("latency_max_ms", \.latencyMaxMilliseconds, decimals: 3).summarized(.median(decimals: 3)),
-        .strategy("merge_ms_total", \.mergeMillisecondsTotal, decimals: 3),
-        .strategy("view_objects", \.viewObjects),
-        .parameter("key_order", text: true),
-        .verified("view_missing", \.viewMissing).tabled(
+        .measured(.endHeapBytes, \.endHeapBytes),
+        .verified(.badLinks, \.badLinks).judged(.correctness).tracked("rows", better: .lower).summarized(.last),
+        .parameter(.coordinators, text: true),
+        .parameter(.zipfS),
+        .parameter(.input, text: true),
+        .parameter(.rate),
+        .strategy(.latencyP50Ms, \.latencyP50Milliseconds, decimals: 3).summarized(.median(decimals: 3)),
+        .strategy(.latencyP99Ms, \.latencyP99Milliseconds, decimals: 3).summarized(.median(decimals: 3)),
+        .strategy(.latencyMaxMs, \.latencyMaxMilliseconds, decimals: 3).summarized(.median(decimals: 3)),
+        .strategy(.mergeMsTotal, \.mergeMillisecondsTotal, decimals: 3),
+        .strategy(.viewObjects, \.viewObjects),
+        .parameter(.keyOrder, text: true),
+        .verified(.viewMissing, \.viewMissing).tabled(
             TableCell("screen misses", .max, occasional: true, format: TableCell.count)),
         // An open-loop writer's or a history consumer's verdict on keeping up (issue 54, item 8).
-        .strategy("kept_up", \.keptUp).summarized(.last),
-        .verified("unexpected_rows", \.unexpectedRows).judged(.correctness),
-        .measured("leaked_connections", \.leakedConnections).judged(.correctness),
-        .strategy("backlog_max", \.peakBacklog).tracked("records", better: .lower).summarized(
+        .strategy(.keptUp, \.keptUp).summarized(.last),
+        .verified(.unexpectedRows, \.unexpectedRows).judged(.correctness),
+        .measured(.leakedConnections, \.leakedConnections).judged(.correctness),
+        .strategy(.backlogMax, \.peakBacklog).tracked("records", better: .lower).summarized(
             .statistics([.max], decimals: 0)
         )
         .tabled(TableCell("backlog", .max, occasional: true, format: TableCell.count)),
-        .parameter("categories"),
-        .parameter("albums"),
-        .parameter("payload_bytes"),
-        .parameter("view_context", text: true),
-        .row("config", \.configuration),
-        .measured("allocations", \.allocations).judged(.nearExactOnOneMachine).tracked("allocations", better: .lower),
-        .measured("allocated_bytes_total", \.allocatedBytesTotal).judged(.nearExactOnOneMachine),
-        .sql("sql_inserts", \.insert).judged(.exact),
-        .sql("sql_updates", \.update).judged(.exact),
-        .sql("sql_deletes", \.delete).judged(.exact),
-        .sql("sql_vm_steps", \.vmSteps).judged(.nearExact),
-        .measured("instructions", \.instructions).judged(.nearExactOnOneMachine).tracked(
+        .parameter(.categories),
+        .parameter(.albums),
+        .parameter(.payloadBytes),
+        .parameter(.viewContext, text: true),
+        .row(.config, \.configuration),
+        .measured(.allocations, \.allocations).judged(.nearExactOnOneMachine).tracked("allocations", better: .lower),
+        .measured(.allocatedBytesTotal, \.allocatedBytesTotal).judged(.nearExactOnOneMachine),
+        .sql(.sqlInserts, \.insert).judged(.exact),
+        .sql(.sqlUpdates, \.update).judged(.exact),
+        .sql(.sqlDeletes, \.delete).judged(.exact),
+        .sql(.sqlVmSteps, \.vmSteps).judged(.nearExact),
+        .measured(.instructions, \.instructions).judged(.nearExactOnOneMachine).tracked(
             "instructions", better: .lower),
-        .measured("instructions_by", \.instructionsCountedBy),
-        .parameter("operation", text: true),
-        .parameter("fraction", maximum: 1),
-        .measured("prefill_s", \.prefillSeconds, decimals: 6),
-        .measured("targets", \.targets),
-        .strategy("objects_read", \.objectsRead),
-        .parameter("history", text: true),
-        .verified("history_changes", \.historyChanges),
-        .strategy("history_lag_p50_ms", \.historyLagP50Milliseconds, decimals: 3),
-        .strategy("history_lag_p99_ms", \.historyLagP99Milliseconds, decimals: 3),
-        .strategy("auto_merge_missed", \.autoMergeMissed),
-        .row("command", \.identity.command).holding(.line),
-        .strategy("save_retries", \.saveRetries).judged(.exact),
-        .parameter("model", text: true),
-        .parameter("entity", text: true),
-        .parameter("key", text: true),
-        .parameter("relationship", text: true),
-        .parameter("parents"),
-        .parameter("string_length", text: true),
-        .sql("sql_rows", \.rows).judged(.exact).tracked("rows", better: .lower),
-        .strategy("peak_objects", \.peakRegisteredObjects),
+        .measured(.instructionsBy, \.instructionsCountedBy),
+        .parameter(.operation, text: true),
+        .parameter(.fraction, maximum: 1),
+        .measured(.prefillS, \.prefillSeconds, decimals: 6),
+        .measured(.targets, \.targets),
+        .strategy(.objectsRead, \.objectsRead),
+        .parameter(.history, text: true),
+        .verified(.historyChanges, \.historyChanges),
+        .strategy(.historyLagP50Ms, \.historyLagP50Milliseconds, decimals: 3),
+        .strategy(.historyLagP99Ms, \.historyLagP99Milliseconds, decimals: 3),
+        .strategy(.autoMergeMissed, \.autoMergeMissed),
+        .row(.command, \.identity.command).holding(.line),
+        .strategy(.saveRetries, \.saveRetries).judged(.exact),
+        .parameter(.model, text: true),
+        .parameter(.entity, text: true),
+        .parameter(.key, text: true),
+        .parameter(.relationship, text: true),
+        .parameter(.parents),
+        .parameter(.stringLength, text: true),
+        .sql(.sqlRows, \.rows).judged(.exact).tracked("rows", better: .lower),
+        .strategy(.peakObjects, \.peakRegisteredObjects),
         // Pragmas (RunParameter.pragma): the value as given, negative ones too.
-        .parameter("cache_size", text: true),
-        .parameter("attribute_bytes", text: true),
-        .parameter("map", text: true),
-        .parameter("add_constraint", text: true),
-        .parameter("add_index", text: true),
-        .parameter("result", text: true),
-        .parameter("update_rate"),
-        .parameter("many_to_many", text: true),
-        .parameter("members"),
+        .parameter(.cacheSize, text: true),
+        .parameter(.attributeBytes, text: true),
+        .parameter(.map, text: true),
+        .parameter(.addConstraint, text: true),
+        .parameter(.addIndex, text: true),
+        .parameter(.result, text: true),
+        .parameter(.updateRate),
+        .parameter(.manyToMany, text: true),
+        .parameter(.members),
         // Issue 44, item 5: related objects duplicated (two albums of one name).
-        .verified("parent_duplicates", \.parentDuplicates).judged(.exact),
+        .verified(.parentDuplicates, \.parentDuplicates).judged(.exact),
         // The object layer (issue 43): managed objects the window's contexts handled.
-        .objects("objects_inserted", \.inserted),
-        .objects("objects_fetched", \.fetched),
-        .objects("objects_faulted", \.faulted),
-        .objects("objects_snapshotted", \.snapshotted),
-        .objects("objects_validated", \.validated),
-        .objects("objects_notified", \.notified),
-        .objects("objects_merged", \.merged),
+        .objects(.objectsInserted, \.inserted),
+        .objects(.objectsFetched, \.fetched),
+        .objects(.objectsFaulted, \.faulted),
+        .objects(.objectsSnapshotted, \.snapshotted),
+        .objects(.objectsValidated, \.validated),
+        .objects(.objectsNotified, \.notified),
+        .objects(.objectsMerged, \.merged),
         // Issue 54, item 4: rows of a repeated key holding an older copy's values (a lost update).
-        .verified("stale", \.stale).judged(.exact).summarized(.last)
+        .verified(.stale, \.stale).judged(.exact).summarized(.last)
             .tabled(TableCell("stale", .max, occasional: true, format: TableCell.count)),
         // Issue 55, item 11: the checks' own cost, their work repeating from run to run.
-        .measured("verify_s", \.verifySeconds, decimals: 6),
-        .verified("verify_vm_steps", \.steps).judged(.nearExact),
+        .measured(.verifyS, \.verifySeconds, decimals: 6),
+        .verified(.verifyVmSteps, \.steps).judged(.nearExact),
         // Issue 56: why a --repeat auto run stopped, or why a configuration left its race.
-        .row("stop", \.stop),
+        .row(.stop, \.stop),
     ]
 
     /// Columns that hold text, whatever they look like (a git revision may be all digits): the
@@ -210,7 +210,7 @@ package struct ResultRow: Sendable {
 
     /// The columns that say what was asked for (the parameters), in file order: a configuration
     /// is one value of each. Charts, summaries and the nightly comparison group rows by them.
-    package static let parameterColumns: [String] = columns.filter(\.isParameter).map(\.name)
+    package static let parameterColumns: [Column] = columns.filter(\.isParameter).map(\.column)
 
     /// The header line's fields.
     package static var header: [String] { columns.map(\.name) }

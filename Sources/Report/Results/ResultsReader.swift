@@ -44,7 +44,7 @@ package struct ResultsReader {
         guard repeated.isEmpty else {
             throw .malformed(path, line: 1, "columns named twice: \(repeated.joined(separator: ", "))")
         }
-        let required = ResultRow.requiredColumns.filter { !header.contains($0) }
+        let required = ResultRow.requiredColumns.map(\.name).filter { !header.contains($0) }
         guard required.isEmpty else {
             throw .malformed(
                 path, line: 1, "lacks the columns every results file has: \(required.joined(separator: ", "))")
@@ -70,7 +70,7 @@ package struct ResultsReader {
                     continue
                 }
                 if let problem = stream.withBytes(f, domain.problem) {
-                    if string(Self.runID) == "run_id" {
+                    if string(Self.runID) == Column.runID.name {
                         throw .malformed(
                             path, line: line,
                             "the header is repeated at line \(line) (files joined with cat? keep the first "
@@ -94,21 +94,21 @@ package struct ResultsReader {
     private static let checkedDomains = ResultRow.columns.enumerated().compactMap { i, column in
         column.domain == .text ? nil : (i, column.domain)
     }
-    private static let runID = ResultRow.columnIndex["run_id"]!
-    private static let status = ResultRow.columnIndex["status"]!
-    private static let lost = ResultRow.columnIndex["lost"]!
-    private static let integrity = ResultRow.columnIndex["integrity"]!
-    private static let command = ResultRow.columnIndex["command"]!
-    private static let operation = ResultRow.columnIndex["operation"]!
-    private static let input = ResultRow.columnIndex["input"]!
-    private static let dupRate = ResultRow.columnIndex["dup_rate"]!
-    private static let duplicates = ResultRow.columnIndex["duplicates"]!
-    private static let storeRows = ResultRow.columnIndex["store_rows"]!
-    private static let uniqueKeys = ResultRow.columnIndex["unique_keys"]!
+    private static let runID = ResultRow.index(of: .runID)
+    private static let status = ResultRow.index(of: .status)
+    private static let lost = ResultRow.index(of: .lost)
+    private static let integrity = ResultRow.index(of: .integrity)
+    private static let command = ResultRow.index(of: .command)
+    private static let operation = ResultRow.index(of: .operation)
+    private static let input = ResultRow.index(of: .input)
+    private static let dupRate = ResultRow.index(of: .dupRate)
+    private static let duplicates = ResultRow.index(of: .duplicates)
+    private static let storeRows = ResultRow.index(of: .storeRows)
+    private static let uniqueKeys = ResultRow.index(of: .uniqueKeys)
     /// Findings the verifier fails every strategy for (whatever it promises), with what they mean.
     private static let alwaysFailed = [
-        (ResultRow.columnIndex["leaked_connections"]!, "a strategy that leaves connections open"),
-        (ResultRow.columnIndex["unexpected_rows"]!, "a store holding rows whose key the workload never produced"),
+        (ResultRow.index(of: .leakedConnections), "a strategy that leaves connections open"),
+        (ResultRow.index(of: .unexpectedRows), "a store holding rows whose key the workload never produced"),
     ]
 
     /// What a row's own figures say against its status: the verifier never lets a store with a
@@ -236,9 +236,12 @@ private struct SharedValues {
 extension ResultRow {
     /// The columns every results file has had since the first version: a file without one is
     /// not a results file this version can read.
-    package static let requiredColumns = ["run_id", "started_at", "strategy", "dataset", "rows", "status"]
+    package static let requiredColumns: [Column] = [.runID, .startedAt, .strategy, .dataset, .rows, .status]
 
     /// Where each column is in `columns`, by name.
     package static let columnIndex: [String: Int] =
         Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($0.element.name, $0.offset) })
+
+    /// Where `column` is in `columns`: every declared key has its entry (`ColumnTableTests`).
+    package static func index(of column: Column) -> Int { columnIndex[column.name]! }
 }

@@ -53,48 +53,53 @@ package struct ParameterValues: Codable, Sendable, Hashable {
 
     package init(_ fields: [String: String]) { self.fields = fields }
 
+    /// The values by their columns' keys.
+    package init(_ values: [Column: String]) {
+        fields = Dictionary(uniqueKeysWithValues: values.map { ($0.key.name, $0.value) })
+    }
+
     /// Hashes the fields that most often tell configurations apart, not all of them: equal
     /// values still hash alike (all `Hashable` asks), and a 100 MB results file's rows are
     /// grouped by their parameters twice, where hashing some 25 pairs a row was a tenth of
     /// `report`'s reading.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(fields.count)
-        for column in Self.hashed { hasher.combine(fields[column]) }
+        for column in Self.hashed { hasher.combine(fields[column.name]) }
     }
 
-    private static let hashed = ["strategy", "rows", "batch_size", "writers", "dup_rate", "operation"]
+    private static let hashed: [Column] = [.strategy, .rows, .batchSize, .writers, .dupRate, .operation]
 
     /// The value of `column`, "" when absent or unused.
-    package subscript(column: String) -> String { fields[column] ?? "" }
+    package subscript(column: Column) -> String { fields[column.name] ?? "" }
 
-    package var strategy: String { self["strategy"] }
-    package var dataset: String { self["dataset"] }
+    package var strategy: String { self[.strategy] }
+    package var dataset: String { self[.dataset] }
     /// What the records are, for a reader: the dataset, or a model run's entity and model file
     /// (`Status of CoreData.xcdatamodeld`).
     package var records: String {
-        let model = self["model"]
+        let model = self[.model]
         guard !model.isEmpty else { return dataset }
         let file = model.split(separator: "/").last.map(String.init) ?? model
-        return self["entity"].isEmpty ? file : "\(self["entity"]) of \(file)"
+        return self[.entity].isEmpty ? file : "\(self[.entity]) of \(file)"
     }
-    package var rows: Int { Int(self["rows"]) ?? 0 }
-    package var uniqueKeys: Int { Int(self["unique_keys"]) ?? 0 }
+    package var rows: Int { Int(self[.rows]) ?? 0 }
+    package var uniqueKeys: Int { Int(self[.uniqueKeys]) ?? 0 }
 
     // MARK: The parameters the reports interpret, typed once
 
     /// What was measured: an import (the blank of older files), update, delete or read.
-    package var operation: String { self["operation"].isEmpty ? "import" : self["operation"] }
+    package var operation: String { self[.operation].isEmpty ? "import" : self[.operation] }
     /// Concurrent producers; 1 where the strategy has none.
-    package var writers: Int { Int(self["writers"]) ?? 1 }
+    package var writers: Int { Int(self[.writers]) ?? 1 }
     /// Records per save or batch request, or per fetch batch; nil where the strategy has none.
-    package var batchSize: Double? { Double(self["batch_size"]) }
+    package var batchSize: Double? { Double(self[.batchSize]) }
     /// The offered rate of an open-loop run; nil for a closed loop.
-    package var rate: Double? { Double(self["rate"]) }
+    package var rate: Double? { Double(self[.rate]) }
     /// Whether each record relates to another object: a dataset's records always do, a model's
     /// unless the run said `--relationship none`.
-    package var relatesRecords: Bool { self["relationship"] != "none" }
+    package var relatesRecords: Bool { self[.relationship] != "none" }
     /// Whether a view context watched every save, as a list screen would (`--view-context`).
-    package var watchedByScreen: Bool { !self["view_context"].isEmpty }
+    package var watchedByScreen: Bool { !self[.viewContext].isEmpty }
     /// The records' related objects: `--categories`, or a model's `--parents` (nil when not said).
-    package var relatedObjects: Int? { Int(self["categories"]) ?? Int(self["parents"]) }
+    package var relatedObjects: Int? { Int(self[.categories]) ?? Int(self[.parents]) }
 }

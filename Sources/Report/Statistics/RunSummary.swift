@@ -115,7 +115,7 @@ package struct RunSummary: Sendable {
     /// took more than one value (strategy excluded); a configuration whose strategy does not use
     /// one (blank there) is ranked at every value of it.
     package init(
-        rows: [ResultRow], sweptColumns: [String] = [], notes: [String] = [], marks: [String: String] = [:],
+        rows: [ResultRow], sweptColumns: [Column] = [], notes: [String] = [], marks: [String: String] = [:],
         unranked: Set<String> = [], options: ConclusionOptions = ConclusionOptions()
     ) {
         self.rows = rows
@@ -191,7 +191,7 @@ package struct RunSummary: Sendable {
     /// strategy does not use) ranked at every value of it. A point is named by the columns that
     /// tell it from the others.
     private static func rank(
-        _ configurations: [Configuration], sweptColumns: [String], options: ConclusionOptions,
+        _ configurations: [Configuration], sweptColumns: [Column], options: ConclusionOptions,
         throughLimit: Bool, leads: LeadMemo
     ) -> [Ranking] {
         let swept = sweptColumns.filter { !options.workloadColumns.contains($0) }
@@ -206,12 +206,12 @@ package struct RunSummary: Sendable {
             ]
         }
         // The workload's two never-blank parts sit between the workload columns and the swept ones.
-        let keyColumns = options.workloadColumns + ["", ""] + swept
+        let keyColumns: [Column?] = options.workloadColumns + [nil, nil] + swept
         let varying = keyColumns.indices.filter { i in
-            !keyColumns[i].isEmpty && keyColumns[i] != "unique_keys" && Set(points.map { $0.key[i] }).count > 1
+            keyColumns[i] != nil && keyColumns[i] != .uniqueKeys && Set(points.map { $0.key[i] }).count > 1
         }
         return points.map { key, members in
-            var words = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }
+            var words = varying.compactMap { i in key[i].isEmpty ? nil : keyColumns[i].map { "\($0)=\(key[i])" } }
             if let purpose = options.purposes[members[0].strategy] {
                 words.insert("for \(purpose)" + (words.isEmpty ? "" : ","), at: 0)
             }
@@ -224,7 +224,7 @@ package struct RunSummary: Sendable {
     /// The ranking at one sweep point: the configurations there that may be recommended, by their
     /// rate (their `vs_limit` across invocations), and those that may not, apart.
     private static func ranking(
-        point label: String, _ here: [Configuration], sweptColumns: [String],
+        point label: String, _ here: [Configuration], sweptColumns: [Column],
         options: ConclusionOptions, throughLimit: Bool, leads memo: LeadMemo
     ) -> Ranking {
         var scored: [(configuration: Configuration, metric: Metric, value: Double)] = []
@@ -248,16 +248,16 @@ package struct RunSummary: Sendable {
 
     /// Each configuration's name among `members`: its strategy, and where another member has the
     /// same strategy, the parameters in which they differ (a switch that is on by its name alone).
-    package static func names(_ members: [Configuration], sweptColumns: [String] = []) -> [String] {
+    package static func names(_ members: [Configuration], sweptColumns: [Column] = []) -> [String] {
         members.map { c in
             let same = members.filter { $0.strategy == c.strategy }
             guard same.count > 1 else { return c.strategy }
             let differing = ResultRow.parameterColumns.filter { column in
-                column != "strategy" && column != "unique_keys" && Set(same.map { $0.parameters[column] }).count > 1
+                column != .strategy && column != .uniqueKeys && Set(same.map { $0.parameters[column] }).count > 1
             }
             let parts = differing.compactMap { column -> String? in
                 let value = c.parameters[column]
-                return value.isEmpty ? nil : value == "yes" ? column : "\(column)=\(value)"
+                return value.isEmpty ? nil : value == "yes" ? column.name : "\(column)=\(value)"
             }
             return parts.isEmpty ? c.strategy : "\(c.strategy) [\(parts.joined(separator: " "))]"
         }

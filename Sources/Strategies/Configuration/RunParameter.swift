@@ -20,7 +20,7 @@ package struct RunParameter: Sendable {
     /// The value of a switch given alone (`--history` is `--history on`); nil for the others.
     package var impliedValue: String? = nil
     /// The CSV columns it fills.
-    package let columns: [String]
+    package let columns: [Column]
     private let render: @Sendable (RunConfiguration) -> [String]
     private let parse: @Sendable (String, inout RunConfiguration) throws(RunParameterError) -> Void
     private let uses: @Sendable (any WriteStrategy, RunConfiguration) -> Bool
@@ -70,12 +70,13 @@ package struct RunParameter: Sendable {
     /// declaration gives its flag (`--cache-size`), its sweep, its column (named as the pragma,
     /// holding the value as given, negative ones too) and its statement on every connection.
     static func pragma(
-        _ name: String, valueName: String, help: String, defaultText: String,
+        _ column: Column, valueName: String, help: String, defaultText: String,
         range: ClosedRange<Int64>
     ) -> RunParameter {
-        RunParameter(
+        let name = column.name
+        return RunParameter(
             flag: "--" + name.replacingOccurrences(of: "_", with: "-"), valueName: valueName, help: help,
-            defaultText: defaultText, sweeps: true, columns: [name],
+            defaultText: defaultText, sweeps: true, columns: [column],
             render: { [$0.pragmas[name].map(String.init) ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 guard let value = Int64(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
@@ -167,7 +168,7 @@ extension RunParameter {
         RunParameter(
             flag: "--strategy", valueName: "NAME[,NAME…]|all[,-NAME…]",
             help: "strategies to run (see 'loadgen list'); all,-NAME leaves NAME out",
-            defaultText: "batch", sweeps: true, columns: ["strategy"], render: { [$0.strategy] },
+            defaultText: "batch", sweeps: true, columns: [.strategy], render: { [$0.strategy] },
             parse: { text, c throws(RunParameterError) in
                 guard StrategyRegistry.strategy(named: text) != nil else {
                     throw RunParameterError(
@@ -180,7 +181,7 @@ extension RunParameter {
         RunParameter(
             flag: "--operation", valueName: "import|update|delete|read",
             help: "what is measured: an import, or an update, delete or read of a store filled first",
-            defaultText: "import", sweeps: true, columns: ["operation"], render: { [$0.operation.rawValue] },
+            defaultText: "import", sweeps: true, columns: [.operation], render: { [$0.operation.rawValue] },
             parse: { text, c throws(RunParameterError) in
                 c.operation = try choice(text, Operation.self)
                 if c.operation.needsFilledStore, c.fraction == nil { c.fraction = 0.1 }
@@ -188,7 +189,7 @@ extension RunParameter {
         ).describingTheTask(),
         RunParameter(
             flag: "--fraction", valueName: "F", help: "share of the records an update or delete targets, 0 < F ≤ 1",
-            defaultText: "0.1", sweeps: true, columns: ["fraction"],
+            defaultText: "0.1", sweeps: true, columns: [.fraction],
             render: { [$0.fraction.map { Format.share($0) } ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 let f = try number(text, 0...1, "a share above 0, up to 1")
@@ -199,7 +200,7 @@ extension RunParameter {
         .describingTheTask().shownInSubtitles(),
         RunParameter(
             flag: "--dataset", valueName: "expenses|photos", help: "what the records look like (a built-in model)",
-            defaultText: "expenses", sweeps: true, columns: ["dataset"],
+            defaultText: "expenses", sweeps: true, columns: [.dataset],
             render: { [$0.model.path == nil ? $0.workload.dataset.rawValue : ""] },
             parse: { text, c throws(RunParameterError) in c.workload.dataset = try choice(text, Dataset.self) },
             uses: always, unset: { _ in }
@@ -208,7 +209,7 @@ extension RunParameter {
             flag: "--model", valueName: "PATH",
             help:
                 "a team's own Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) instead of a dataset",
-            defaultText: "none: --dataset's", sweeps: false, columns: ["model"], render: { [$0.model.path ?? ""] },
+            defaultText: "none: --dataset's", sweeps: false, columns: [.model], render: { [$0.model.path ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 guard !text.isEmpty else { throw RunParameterError(accepted: "a model path") }
                 c.model.path = text
@@ -217,7 +218,7 @@ extension RunParameter {
         ).scoped(.model(needsModel: false)),
         RunParameter(
             flag: "--entity", valueName: "NAME", help: "with --model: the entity records become",
-            defaultText: "found from the model", sweeps: false, columns: ["entity"],
+            defaultText: "found from the model", sweeps: false, columns: [.entity],
             render: { [$0.model.entity ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 guard !text.isEmpty else { throw RunParameterError(accepted: "an entity name") }
@@ -226,7 +227,7 @@ extension RunParameter {
         ).scoped(.model(needsModel: true)),
         RunParameter(
             flag: "--key", valueName: "ATTRIBUTE[,ATTRIBUTE]", help: "with --model: the attributes that key a record",
-            defaultText: "its uniqueness constraint", sweeps: false, columns: ["key"],
+            defaultText: "its uniqueness constraint", sweeps: false, columns: [.key],
             render: { [$0.model.key?.joined(separator: "+") ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -242,7 +243,7 @@ extension RunParameter {
             help: "with --model: the to-one a find-or-create resolves (the concrete entity related objects are "
                 + "created as, and the attribute they are found by)",
             defaultText: "the entity's only to-one",
-            sweeps: false, columns: ["relationship"], render: { [$0.model.relationship ?? ""] },
+            sweeps: false, columns: [.relationship], render: { [$0.model.relationship ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 // NAME, NAME:ENTITY, NAME.KEY or NAME:ENTITY.KEY, no part empty (`app.` names no key).
                 let path = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
@@ -256,19 +257,19 @@ extension RunParameter {
         ).scoped(.model(needsModel: true)),
         RunParameter(
             flag: "--rows", valueName: "N", help: "records to write (100000, 100k, 1M)",
-            defaultText: "100000", sweeps: true, columns: ["rows"], render: { [String($0.workload.rows)] },
+            defaultText: "100000", sweeps: true, columns: [.rows], render: { [String($0.workload.rows)] },
             parse: { text, c throws(RunParameterError) in c.workload.rows = try integer(text, 1...maxRows) },
             uses: always, unset: { _ in }
         ).scoped(.records(needsModel: false)),
         RunParameter(
             flag: "--seed", valueName: "N", help: "generator seed: same seed, same records",
-            defaultText: "1", sweeps: true, columns: ["seed"], render: { [String($0.workload.seed)] },
+            defaultText: "1", sweeps: true, columns: [.seed], render: { [String($0.workload.seed)] },
             parse: { text, c throws(RunParameterError) in c.workload.seed = UInt64(try integer(text, 0...Int.max)) },
             uses: always, unset: { _ in }
         ).scoped(.records(needsModel: false)),
         RunParameter(
             flag: "--dup-rate", valueName: "R", help: "share of records repeating an earlier key, 0 ≤ R < 1",
-            defaultText: "0", sweeps: true, columns: ["dup_rate"],
+            defaultText: "0", sweeps: true, columns: [.dupRate],
             render: { [$0.input == nil ? Format.share($0.workload.dupRate) : Format.fixed($0.effectiveDupRate, 4)] },
             parse: { text, c throws(RunParameterError) in
                 c.workload.dupRate = try number(text, 0...1, upperOpen: true, "a share from 0 up to (not including) 1")
@@ -282,7 +283,7 @@ extension RunParameter {
             defaultText:
                 "\(Format.share(WorkloadSpec.defaultUpdateRate)): a feed repeats a record because it changed or "
                 + "because a page or request was sent again, and no measurement says which is commoner",
-            sweeps: true, columns: ["update_rate"],
+            sweeps: true, columns: [.updateRate],
             render: { [$0.input == nil && $0.workload.dupRate > 0 ? Format.share($0.workload.updateRate) : ""] },
             parse: { text, c throws(RunParameterError) in
                 c.workload.updateRate = try number(text, 0...1, "a share from 0 to 1")
@@ -292,7 +293,7 @@ extension RunParameter {
         .scoped(.records(needsModel: false)).notOnFilledStore(),
         RunParameter(
             flag: "--key-dist", valueName: "uniform|zipf", help: "which earlier keys repeat",
-            defaultText: "uniform", sweeps: true, columns: ["key_dist"],
+            defaultText: "uniform", sweeps: true, columns: [.keyDist],
             render: { [$0.input == nil ? $0.workload.keyDistribution.name : "file"] },
             parse: { text, c throws(RunParameterError) in
                 switch text {
@@ -305,7 +306,7 @@ extension RunParameter {
         ).scoped(.records(needsModel: false)).notOnFilledStore(),
         RunParameter(
             flag: "--zipf-s", valueName: "S", help: "zipf exponent (with --key-dist zipf), 0.01 to 10",
-            defaultText: "1.1", sweeps: true, columns: ["zipf_s"],
+            defaultText: "1.1", sweeps: true, columns: [.zipfS],
             render: { c in
                 guard c.input == nil, case .zipf(let s) = c.workload.keyDistribution else { return [""] }
                 return [Format.fixed(s, 3)]
@@ -318,26 +319,26 @@ extension RunParameter {
         RunParameter(
             flag: "--key-order", valueName: "ascending|random",
             help: "order new keys arrive in (IDs that grow, or UUIDv4-like)", defaultText: "ascending", sweeps: true,
-            columns: ["key_order"], render: { [$0.input == nil ? $0.workload.keyOrder.rawValue : ""] },
+            columns: [.keyOrder], render: { [$0.input == nil ? $0.workload.keyOrder.rawValue : ""] },
             parse: { text, c throws(RunParameterError) in c.workload.keyOrder = try choice(text, KeyOrder.self) },
             uses: always, unset: { _ in }
         ).scoped(.records(needsModel: false)).notOnFilledStore(),
         generatedSize(
             flag: "--categories", valueName: "N", help: "categories in the expenses dataset", defaultText: "50",
-            column: "categories", applies: { $0.model.path == nil && $0.workload.dataset == .expenses },
+            column: .categories, applies: { $0.model.path == nil && $0.workload.dataset == .expenses },
             value: { String($0.workload.categories) },
             parse: { text, c throws(RunParameterError) in c.workload.categories = try integer(text, 1...1_000_000) },
             reset: { $0.workload.categories = 50 }
         ).shownInSubtitles(),   // the list screen's workload (issue 44, item 3)
         generatedSize(
             flag: "--albums", valueName: "N", help: "albums in the photos dataset", defaultText: "20",
-            column: "albums", applies: { $0.model.path == nil && $0.workload.dataset == .photos },
+            column: .albums, applies: { $0.model.path == nil && $0.workload.dataset == .photos },
             value: { String($0.workload.albums) },
             parse: { text, c throws(RunParameterError) in c.workload.albums = try integer(text, 1...1_000_000) },
             reset: { $0.workload.albums = 20 }),
         generatedSize(
             flag: "--parents", valueName: "N", help: "with --model: related objects records are spread over",
-            defaultText: "50", column: "parents", applies: { $0.model.path != nil },
+            defaultText: "50", column: .parents, applies: { $0.model.path != nil },
             value: { String($0.workload.modelParents) },
             parse: { text, c throws(RunParameterError) in c.workload.modelParents = try integer(text, 1...1_000_000) },
             reset: { $0.workload.modelParents = 50 }
@@ -345,7 +346,7 @@ extension RunParameter {
         generatedSize(
             flag: "--payload-bytes", valueName: "N",
             help: "size of each generated binary value (photos' imageData; a model's Binary attributes)",
-            defaultText: "4096", column: "payload_bytes",
+            defaultText: "4096", column: .payloadBytes,
             applies: { $0.model.path != nil || $0.workload.dataset == .photos },
             value: { String($0.workload.payloadBytes) },
             parse: { text, c throws(RunParameterError) in c.workload.payloadBytes = try integer(text, 0...16_000_000) },
@@ -354,7 +355,7 @@ extension RunParameter {
             flag: "--many-to-many", valueName: "NAME[.KEY]|none",
             help: "with --model: a many-to-many each record relates --members objects through (its tags), "
                 + "found or created by their key, the pairs in its join table",
-            defaultText: "none", sweeps: false, columns: ["many_to_many"], render: { [$0.model.manyToMany ?? ""] },
+            defaultText: "none", sweeps: false, columns: [.manyToMany], render: { [$0.model.manyToMany ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 guard !text.isEmpty else { throw RunParameterError(accepted: "a many-to-many's name, or none") }
                 // One per run: a list would read as one name whose key is the rest.
@@ -368,7 +369,7 @@ extension RunParameter {
         ).scoped(.model(needsModel: true)),
         RunParameter(
             flag: "--members", valueName: "N", help: "with --many-to-many: objects each record relates to through it",
-            defaultText: "3", sweeps: true, columns: ["members"],
+            defaultText: "3", sweeps: true, columns: [.members],
             render: { [$0.model.manyToMany == nil || $0.input != nil ? "" : String($0.workload.members)] },
             parse: { text, c throws(RunParameterError) in c.workload.members = try integer(text, 0...1_000) },
             uses: { _, c in c.model.manyToMany != nil }, unset: { $0.workload.members = 3 }
@@ -378,7 +379,7 @@ extension RunParameter {
             help: "lay the store out as if the records' entity had this uniqueness constraint (the what-if of adding "
                 + "one), for every strategy of the run: the constraint idioms run beside find-or-create; a sweep "
                 + "compares (none,itemID)",
-            defaultText: "none: the model as it is", sweeps: true, columns: ["add_constraint"],
+            defaultText: "none: the model as it is", sweeps: true, columns: [.addConstraint],
             render: { [$0.model.addedConstraint?.joined(separator: "+") ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 guard text != "none" else {
@@ -395,7 +396,7 @@ extension RunParameter {
             flag: "--add-index", valueName: "none|[ENTITY.]ATTRIBUTE[+ATTRIBUTE]",
             help: "lay the store out as if the model had this index (on the records' entity, or ENTITY's: "
                 + "Order.orderID): the what-if of adding one where lookups scan; a sweep compares (none,itemID)",
-            defaultText: "none: the model as it is", sweeps: true, columns: ["add_index"],
+            defaultText: "none: the model as it is", sweeps: true, columns: [.addIndex],
             render: { [$0.model.addedIndex?.text ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 guard text != "none" else {
@@ -416,7 +417,7 @@ extension RunParameter {
                 + "the record holds (code=properties.code, as GeoJSON nests it); :ms or :s after a date's member says "
                 + "the unit of a number (time=properties.time:ms)",
             defaultText: "each property's mappedKeyName, else its name (product_id also fills productID)",
-            sweeps: false, columns: ["map"],
+            sweeps: false, columns: [.map],
             render: { c in
                 [c.model.members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "+")]
             },
@@ -439,7 +440,7 @@ extension RunParameter {
             help: "with --model: the size of one Binary or Transformable attribute's generated values "
                 + "(Entity.attribute or attribute; over --payload-bytes and the model's user info)",
             defaultText: "--payload-bytes, or 16 for an indexed Binary attribute (an identifier)",
-            sweeps: false, columns: ["attribute_bytes"],
+            sweeps: false, columns: [.attributeBytes],
             render: { c in
                 [
                     c.input == nil
@@ -464,7 +465,7 @@ extension RunParameter {
         generatedSize(
             flag: "--string-length", valueName: "MIN-MAX",
             help: "with --model: bytes of each generated string the model does not bound (its Min/Max Length do)",
-            defaultText: "8-32", column: "string_length", applies: { $0.model.path != nil },
+            defaultText: "8-32", column: .stringLength, applies: { $0.model.path != nil },
             value: { "\($0.workload.stringLength.lowerBound)-\($0.workload.stringLength.upperBound)" },
             parse: { text, c throws(RunParameterError) in
                 let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { Int($0) }
@@ -478,20 +479,20 @@ extension RunParameter {
         ).scoped(.records(needsModel: true)),
         RunParameter(
             flag: "--batch-size", valueName: "N", help: "records per save or transaction",
-            defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: ["batch_size"],
+            defaultText: "per strategy, see 'loadgen list'", sweeps: true, columns: [.batchSize],
             render: { c in [(c.batchSize ?? c.writeStrategy?.defaultBatchSize).map(String.init) ?? ""] },
             parse: { text, c throws(RunParameterError) in c.batchSize = try integer(text, 1...maxRows) },
             uses: { s, _ in s.defaultBatchSize != nil }, unset: { $0.batchSize = nil }
         ).shownInSubtitles(),
         RunParameter(
             flag: "--writers", valueName: "K", help: "concurrent producers for writer strategies",
-            defaultText: "1", sweeps: true, columns: ["writers"], render: { [$0.writers.map(String.init) ?? ""] },
+            defaultText: "1", sweeps: true, columns: [.writers], render: { [$0.writers.map(String.init) ?? ""] },
             parse: { text, c throws(RunParameterError) in c.writers = try integer(text, 1...256) },
             uses: { s, _ in s.usesWriters }, unset: { $0.writers = nil }
         ).notOnFilledStore().describingTheTask().shownInSubtitles(),
         RunParameter(
             flag: "--producer-latency", valueName: "US", help: "simulated fetch time per record in µs",
-            defaultText: "0", sweeps: true, columns: ["producer_latency_us"],
+            defaultText: "0", sweeps: true, columns: [.producerLatencyUs],
             render: { [$0.producerLatencyMicroseconds.map(String.init) ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 c.producerLatencyMicroseconds = try integer(text, 0...10_000_000)
@@ -501,14 +502,14 @@ extension RunParameter {
         RunParameter(
             flag: "--coordinators", valueName: "shared|per-writer",
             help: "writer contexts share one coordinator, or one each", defaultText: "shared", sweeps: true,
-            columns: ["coordinators"], render: { [$0.coordinators?.rawValue ?? ""] },
+            columns: [.coordinators], render: { [$0.coordinators?.rawValue ?? ""] },
             parse: { text, c throws(RunParameterError) in c.coordinators = try choice(text, CoordinatorMode.self) },
             uses: { s, _ in s.usesCoordinators }, unset: { $0.coordinators = nil }
         ).notOnFilledStore(),
         RunParameter(
             flag: "--synchronous", valueName: "normal|full|off",
             help: "PRAGMA synchronous of a file store (Core Data leaves FULL; NORMAL predicts a device better here)",
-            defaultText: StoreOptions.Synchronous.runDefault.rawValue, sweeps: true, columns: ["synchronous"],
+            defaultText: StoreOptions.Synchronous.runDefault.rawValue, sweeps: true, columns: [.synchronous],
             render: { [$0.synchronous?.rawValue ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 c.synchronous = try choice(text, StoreOptions.Synchronous.self)
@@ -516,12 +517,12 @@ extension RunParameter {
             uses: { _, c in c.storeKind == .file }, unset: { $0.synchronous = nil }
         ).shownInSubtitles(),
         .pragma(
-            "cache_size", valueName: "N",
+            .cacheSize, valueName: "N",
             help: "PRAGMA cache_size on every connection (NSSQLitePragmasOption): pages, or KiB "
                 + "when negative", defaultText: "SQLite's (-2000: 2 MiB)", range: -1_000_000_000...1_000_000_000),
         RunParameter(
             flag: "--journal", valueName: "wal|delete", help: "journal mode of a file store",
-            defaultText: "wal", sweeps: true, columns: ["journal"],
+            defaultText: "wal", sweeps: true, columns: [.journal],
             render: { [$0.journal?.rawValue ?? ($0.storeKind == .memory ? "memory" : "")] },
             parse: { text, c throws(RunParameterError) in c.journal = try choice(text, StoreOptions.Journal.self) },
             uses: { _, c in c.storeKind == .file }, unset: { $0.journal = nil }
@@ -532,7 +533,7 @@ extension RunParameter {
                 + "current by merging saves (automaticallyMergesChangesFromParent) and batch requests' IDs; on: a "
                 + "results controller over every record; controller:N over the first N; list:N holds N objects without "
                 + "a controller (alone: on; reads are the screen themselves)",
-            defaultText: "off", sweeps: true, impliedValue: "on", columns: ["view_context"],
+            defaultText: "off", sweeps: true, impliedValue: "on", columns: [.viewContext],
             render: { [$0.screen?.cell ?? ""] },
             parse: { text, c throws(RunParameterError) in c.screen = try ScreenKind.parse(text) },
             uses: { s, _ in s.operation != .read && !s.isLimit }, unset: { $0.screen = nil }
@@ -543,14 +544,15 @@ extension RunParameter {
             help: "what batch insert, update and delete requests return (resultType): their status, a count, or the "
                 + "object IDs, captured at a cost; IDs are asked for whatever this says where a screen or a batch "
                 + "insert's relationship fix-up needs them (the run says so)",
-            defaultText: "status", sweeps: true, columns: ["result"], render: { [$0.batchResult?.rawValue ?? ""] },
+            // not a results column: a --result value
+            defaultText: "status", sweeps: true, columns: [.result], render: { [$0.batchResult?.rawValue ?? ""] },
             parse: { text, c throws(RunParameterError) in c.batchResult = try choice(text, BatchResultType.self) },
             uses: { s, _ in s.issuesBatchRequests }, unset: { $0.batchResult = nil }),
         RunParameter(
             flag: "--history", valueName: "off|on",
             help:
                 "record persistent history (NSPersistentHistoryTrackingKey) with every save and batch request (alone: on)",
-            defaultText: "off", sweeps: true, impliedValue: "on", columns: ["history"],
+            defaultText: "off", sweeps: true, impliedValue: "on", columns: [.history],
             render: { [$0.history ? "yes" : ""] },
             parse: { text, c throws(RunParameterError) in c.history = try onOff(text) },
             uses: { s, _ in !s.isLimit }, unset: { $0.history = false }
@@ -558,7 +560,7 @@ extension RunParameter {
         RunParameter(
             flag: "--rate", valueName: "R",
             help: "open loop: deliver R records/s on a fixed schedule and measure latency to commit",
-            defaultText: "none: as fast as taken", sweeps: true, columns: ["rate"],
+            defaultText: "none: as fast as taken", sweeps: true, columns: [.rate],
             render: { [$0.rate.map { Format.fixed($0, 1) } ?? ""] },
             parse: { text, c throws(RunParameterError) in
                 c.rate = try number(text, 1...10_000_000, "records per second, from 1 to 10000000")
@@ -572,7 +574,7 @@ extension RunParameter {
     /// blank where it does not, or with an import file, whose records are what they are. One
     /// condition decides both, so the column and the sweep cannot disagree.
     static func generatedSize(
-        flag: String, valueName: String, help: String, defaultText: String, column: String,
+        flag: String, valueName: String, help: String, defaultText: String, column: Column,
         applies: @escaping @Sendable (RunConfiguration) -> Bool,
         value: @escaping @Sendable (RunConfiguration) -> String,
         parse: @escaping @Sendable (String, inout RunConfiguration) throws(RunParameterError) -> Void,
@@ -666,11 +668,11 @@ extension RunConfiguration {
     package var csvFields: [String: String] {
         var fields: [String: String] = [:]
         for parameter in RunParameter.all {
-            for (column, value) in zip(parameter.columns, parameter.fields(of: self)) { fields[column] = value }
+            for (column, value) in zip(parameter.columns, parameter.fields(of: self)) { fields[column.name] = value }
         }
-        fields["unique_keys"] = String(uniqueKeys)
-        fields["store"] = storeKind.rawValue
-        fields["input"] = input ?? ""
+        fields[Column.uniqueKeys.name] = String(uniqueKeys)
+        fields[Column.store.name] = storeKind.rawValue
+        fields[Column.input.name] = input ?? ""
         return fields
     }
 
@@ -678,14 +680,14 @@ extension RunConfiguration {
     /// (what a bisect line runs): the inverse of `csvFields`, through the table. A run that read
     /// an import file gives `--input` instead of the generated records' options, which it refuses.
     package static func arguments(fromCSV fields: [String: String]) -> [String] {
-        let input = fields["input"] ?? ""
+        let input = fields[Column.input.name] ?? ""
         var words: [String] = []
         for parameter in RunParameter.all where parameter.columns.count == 1 {
             if !input.isEmpty, case .records = parameter.scope { continue }
-            words += parameter.words(forCell: fields[parameter.columns[0]] ?? "")
+            words += parameter.words(forCell: fields[parameter.columns[0].name] ?? "")
         }
         if !input.isEmpty { words += ["--input", input] }
-        if fields["store"] == StoreKind.memory.rawValue { words += ["--store", StoreKind.memory.rawValue] }
+        if fields[Column.store.name] == StoreKind.memory.rawValue { words += ["--store", StoreKind.memory.rawValue] }
         return words
     }
 

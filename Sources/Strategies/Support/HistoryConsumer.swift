@@ -51,6 +51,7 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
         autoMerged.automaticallyMergesChangesFromParent = true
         screen = try Self.list(of: recordEntity, in: view)
         autoScreen = try Self.list(of: recordEntity, in: autoMerged)
+        // not a results column: a thread name
         thread = JoinedThread(name: "history") { [self] in consume() }
     }
 
