@@ -317,7 +317,7 @@ package struct ChartData: Sendable {
         _ s: RunSummary, axis: Column, minimumPoints: Int,
         drawn: (RunSummary.Configuration) -> Bool
     ) -> [(title: String, configurations: [RunSummary.Configuration])] {
-        let others = ResultRow.parameterColumns.filter { $0 != axis && $0 != .strategy && $0 != .uniqueKeys }
+        let others = ResultRow.parameterColumns.filter { $0 != axis && $0.isFreeParameter }
         var groups: [(key: [String], configurations: [RunSummary.Configuration])] = []
         for c in s.configurations where Double(c.parameters[axis]) != nil && !c.underCallgrind && drawn(c) {
             let key = [c.strategy] + others.map { c.parameters[$0] }

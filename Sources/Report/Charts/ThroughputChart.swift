@@ -34,7 +34,8 @@ extension ChartData {
     ) -> Chart {
         let (bars, spans) = orderedBars(s, measured, limit: limit)
         let varying = s.options.workloadColumns.filter { column in
-            column != .uniqueKeys && Set(bars.map { s.options.value(column, of: $0.parameters) }).count > 1
+            (column == .strategy || column.isFreeParameter)
+                && Set(bars.map { s.options.value(column, of: $0.parameters) }).count > 1
         }
         let labelled = bars.filter { !$0.label.isEmpty }.map { Set($0.label.split(separator: " ").map(String.init)) }
         let shared =

@@ -258,7 +258,7 @@ package struct Comparison: Sendable {
         var labels: [[String]: String] = [:]
         for (name, mine) in Dictionary(grouping: keys, by: { $0[strategy] }) {
             let varying = keyColumns.indices.filter { i in
-                i != strategy && i != counter && keyColumns[i] != .uniqueKeys && Set(mine.map { $0[i] }).count > 1
+                i != counter && keyColumns[i].isFreeParameter && Set(mine.map { $0[i] }).count > 1
             }
             for key in mine {
                 let parts = varying.compactMap { i in key[i].isEmpty ? nil : "\(keyColumns[i])=\(key[i])" }

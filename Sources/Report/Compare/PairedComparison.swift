@@ -192,7 +192,7 @@ package struct PairedComparison: Sendable {
     static func label(_ key: ParameterValues, among all: [ParameterValues]) -> String {
         let same = all.filter { $0.strategy == key.strategy }
         let varying = ResultRow.parameterColumns.filter { c in
-            c != .strategy && c != .uniqueKeys && Set(same.map { $0[c] }).count > 1
+            c.isFreeParameter && Set(same.map { $0[c] }).count > 1
         }
         let words = varying.compactMap { c in key[c].isEmpty ? nil : "\(c)=\(key[c])" }
         return ([key.strategy] + words).joined(separator: " ")

@@ -28,7 +28,7 @@ extension RunSummary {
     /// not use.
     package static func sweptColumns(_ parameters: [ParameterValues], options: ConclusionOptions) -> [Column] {
         ResultRow.parameterColumns.filter { column in
-            guard column != .strategy && column != .uniqueKeys && column != .config else { return false }
+            guard column.isFreeParameter else { return false }
             var values: [String: Set<String>] = [:]
             for p in parameters {
                 let value = options.value(column, of: p)

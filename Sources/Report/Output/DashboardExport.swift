@@ -36,7 +36,7 @@ struct TrackedFigures {
     static func name(_ c: RunSummary.Configuration, defaults: [Column: String]) -> String {
         let words = ResultRow.parameterColumns.compactMap { column -> String? in
             let value = c.parameters[column]
-            guard column != .strategy, column != .uniqueKeys, !value.isEmpty, value != defaults[column] else {
+            guard column.isFreeParameter, !value.isEmpty, value != defaults[column] else {
                 return nil
             }
             return "\(column)=\(value)"

@@ -230,7 +230,7 @@ package enum MarkdownExport {
     /// batch size too, which is no sweep).
     static func sweptColumns(_ summary: RunSummary) -> [Column] {
         ResultRow.columns.map(\.column).filter { column in
-            column != .strategy && column != .uniqueKeys && column != .config
+            column.isFreeParameter
                 && Set(
                     summary.configurations.map { summary.options.value(column, of: $0.parameters) }.filter {
                         !$0.isEmpty

@@ -20,6 +20,14 @@ package struct Column: Hashable, Sendable, Comparable, CustomStringConvertible {
         self = known
     }
 
+    /// A parameter a team chooses, which can tell two configurations of one strategy apart:
+    /// not the strategy itself, nor one that follows from others (`ResultColumn.following`).
+    /// Labels, sweeps, charts' lines and recommendations' headings vary over these.
+    package var isFreeParameter: Bool {
+        let column = ResultRow.column(self)
+        return column.isParameter && !column.followsFromOthers && self != .strategy
+    }
+
     private static let byName = Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0) })
 }
 

@@ -14,6 +14,9 @@ package struct ResultColumn: Sendable {
     package let isText: Bool
     /// True for a parameter: what was asked for, not what was measured.
     package let isParameter: Bool
+    /// A parameter that follows from others (`unique_keys`, from `rows` and `dup_rate`): it never
+    /// tells two configurations apart by itself, so labels, sweeps and groupings pass over it.
+    package private(set) var followsFromOthers = false
     /// What a cell may hold, checked when a file is read.
     package private(set) var domain: CellDomain
     /// How `compare` judges the figure (nil: not judged), declared with the column so that a
@@ -28,6 +31,13 @@ package struct ResultColumn: Sendable {
     package private(set) var tableCells: [TableCell] = []
     /// The cell as a number, for statistics over repetitions (nil for text, or a blank).
     package private(set) var number: (@Sendable (ResultRow) -> Double?)?
+
+    /// The parameter, as one that follows from others (`followsFromOthers`).
+    func following() -> ResultColumn {
+        var column = self
+        column.followsFromOthers = true
+        return column
+    }
 
     /// The column, judged by `rule`.
     func judged(_ rule: CompareRule) -> ResultColumn {

@@ -58,7 +58,8 @@ package struct ResultRow: Sendable {
         .parameter(.strategy, text: true, domain: .name),
         .parameter(.dataset, text: true),
         .parameter(.rows),
-        .parameter(.uniqueKeys),
+        // The distinct keys the records hold: rows and the duplicate rate's, never a choice.
+        .parameter(.uniqueKeys).following(),
         .parameter(.dupRate, maximum: 1),
         .parameter(.keyDist, text: true),
         .parameter(.seed),

@@ -208,7 +208,8 @@ package struct RunSummary: Sendable {
         // The workload's two never-blank parts sit between the workload columns and the swept ones.
         let keyColumns: [Column?] = options.workloadColumns + [nil, nil] + swept
         let varying = keyColumns.indices.filter { i in
-            keyColumns[i] != nil && keyColumns[i] != .uniqueKeys && Set(points.map { $0.key[i] }).count > 1
+            keyColumns[i].map { $0 == .strategy || $0.isFreeParameter } == true
+                && Set(points.map { $0.key[i] }).count > 1
         }
         return points.map { key, members in
             var words = varying.compactMap { i in key[i].isEmpty ? nil : keyColumns[i].map { "\($0)=\(key[i])" } }
@@ -253,7 +254,7 @@ package struct RunSummary: Sendable {
             let same = members.filter { $0.strategy == c.strategy }
             guard same.count > 1 else { return c.strategy }
             let differing = ResultRow.parameterColumns.filter { column in
-                column != .strategy && column != .uniqueKeys && Set(same.map { $0.parameters[column] }).count > 1
+                column.isFreeParameter && Set(same.map { $0.parameters[column] }).count > 1
             }
             let parts = differing.compactMap { column -> String? in
                 let value = c.parameters[column]
