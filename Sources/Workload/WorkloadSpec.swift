@@ -46,5 +46,12 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var uniqueKeys: Int { keyPlan.uniqueKeys }
 
     /// Number of distinct parents (categories or albums) records are spread over.
-    package var parents: Int { usesModel ? modelParents : dataset == .expenses ? categories : albums }
+    package var parents: Int {
+        guard !usesModel else { return modelParents }
+        // A switch with no default: a third dataset must say what its related objects are.
+        switch dataset {
+        case .expenses: return categories
+        case .photos: return albums
+        }
+    }
 }

@@ -60,5 +60,10 @@ package struct AddedIndex: Codable, Hashable, Sendable {
 
 extension Dataset {
     /// The bundled model this dataset's records are written with.
-    package var bundledModelName: String { self == .expenses ? "Expenses" : "Photos" }
+    package var bundledModelName: String {
+        switch self {
+        case .expenses: "Expenses"
+        case .photos: "Photos"
+        }
+    }
 }

@@ -7,8 +7,9 @@ import Workload
 
 @testable import Strategies
 
-/// The failures a user met (issue 14), each as a test that failed before its fix.
-@Suite struct ReliabilityTests {
+/// Producers, writers and batches that lose nothing and hold nothing back (the failures a user met
+/// in issue 14, each a test that failed before its fix).
+@Suite struct WritersAndBatchesTests {
     /// A chunk of one record: its insert's key equalled the rowid the category insert had just
     /// left on the connection, so the insert was taken for an ignored duplicate and never related.
     @Test(arguments: [(1, 0.0, 5_000), (2, 0.5, 5_000), (50, 0.0, 1)])

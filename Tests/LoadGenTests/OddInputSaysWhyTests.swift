@@ -1,226 +1,9 @@
 import Foundation
 import Testing
 
-/// Reliability, round 5 (issue 45): no wrong exit 0, no crash on odd input, files read as
-/// what they say. One test per item, named after what must hold; each failed on the code before
-/// its fix. Item numbers are the issue's.
-@Suite(.serialized) struct ReliabilityRound5Tests {
-    /// A real results file (batch with its limit), made once, and edited copies of it.
-    static let fixture = ResultsFixture.make(["--strategy", "batch", "--rows", "600"], name: "base.csv")
-
-    // MARK: Data loss
-
-    /// 1. `--store` replaces only a store loadgen wrote: a plain database holding the word
-    /// Z_METADATA, and a Core Data store an app wrote (Z_METADATA without loadgen's mark), are
-    /// refused (73) naming the file, and left as they were; loadgen's own store is replaced.
-    @Test func theStoreReplacesOnlyLoadgensOwnStores() async throws {
-        let dir = CLI.makeFolder()
-        let plain = dir + "/plain.sqlite"
-        let app = dir + "/app.sqlite"
-        let own = dir + "/own.sqlite"
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = [
-            "python3", "-c",
-            """
-            import sqlite3, sys
-            c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t(x)"); c.execute("INSERT INTO t VALUES ('Z_METADATA')"); c.commit()
-            c = sqlite3.connect(sys.argv[2])
-            c.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-            c.execute("INSERT INTO Z_METADATA VALUES (1, 'A1B2', x'62706c6973743030')"); c.commit()
-            """, plain, app,
-        ]
-        try python.run()
-        await CLI.exit(of: python)
-        for path in [plain, app] {
-            let before = try Data(contentsOf: URL(fileURLWithPath: path))
-            let r = try await CLI.run(
-                ["run", "--strategy", "batch", "--rows", "100", "--no-limit", "--store", path, "--quiet"], tmpdir: dir)
-            #expect(
-                r.status == 73 && r.stderr.contains("--store \(path) exists and is not a store loadgen wrote"),
-                "\(r.stderr)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-            #expect(
-                !FileManager.default.fileExists(atPath: path + "-wal")
-                    && !FileManager.default.fileExists(atPath: path + "-shm"))
-        }
-        for rows in ["100", "200"] {
-            let r = try await CLI.run(
-                ["run", "--strategy", "batch", "--rows", rows, "--no-limit", "--store", own, "--quiet"], tmpdir: dir)
-            #expect(r.status == 0, "\(r.stderr)")
-        }
-    }
-
-    /// 2. `export --out` replaces only its own output: a results file reached through a hard
-    /// link is refused (73) and kept; an export of the same format is replaced.
-    @Test func exportReplacesOnlyItsOwnOutput() async throws {
-        let base = try await Self.fixture.get()
-        let linked = base.dir + "/linked.json"
-        let copy = base.dir + "/copy.csv"
-        try FileManager.default.copyItem(atPath: base.path, toPath: copy)
-        try FileManager.default.linkItem(atPath: copy, toPath: linked)
-        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
-        let r = try await CLI.run(["export", base.path, "--format", "bmf", "--out", linked])
-        #expect(
-            r.status == 73 && r.stderr.contains("--out \(linked) exists and is not bmf output export wrote"),
-            "\(r.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
-        for format in ["bmf", "github-smaller-is-better", "json", "markdown", "summary-csv"] {
-            let out = base.dir + "/again." + format
-            for _ in 0..<2 {
-                let e = try await CLI.run(["export", base.path, "--format", format, "--out", out])
-                #expect(e.status == 0, "\(format): \(e.stderr)")
-            }
-        }
-    }
-
-    /// 3. `ab --out DIR` (and `--judge`) refuse a DIR/ab.md the user wrote, before any round.
-    @Test func abKeepsAnABPageItDidNotWrite() async throws {
-        let dir = CLI.makeFolder()
-        let suite = dir + "/s.suite"
-        let out = dir + "/ab"
-        try "--strategy batch --rows 200\n".write(toFile: suite, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try "my notes on the last A/B\n".write(toFile: out + "/ab.md", atomically: true, encoding: .utf8)
-        for arguments in [["--base", CLI.binary, "--suite", suite], ["--judge"]] {
-            let r = try await CLI.run(["ab"] + arguments + ["--out", out, "--rounds", "1"], tmpdir: dir)
-            #expect(r.status == 73 && r.stderr.contains("ab.md exists and is not a file loadgen wrote"), "\(r.stderr)")
-        }
-        #expect(try String(contentsOfFile: out + "/ab.md", encoding: .utf8) == "my notes on the last A/B\n")
-        #expect(!FileManager.default.fileExists(atPath: out + "/base"))
-    }
-
-    // MARK: Wrong answers
-
-    /// 4. A fraction that targets no stored record is refused before anything runs: it would
-    /// measure nothing and call it ok.
-    @Test func aFractionThatTargetsNoRecordIsRefused() async throws {
-        let dir = CLI.makeFolder()
-        let out = dir + "/r.csv"
-        let r = try await CLI.run(
-            [
-                "run", "--operation", "update", "--strategy", "all", "--rows", "10", "--fraction", "0.01",
-                "--out", out,
-            ], tmpdir: dir)
-        #expect(
-            r.status == 64 && r.stderr.contains("--fraction 0.0100 of 10 stored records targets none")
-                && r.stderr.contains("--fraction 0.1000"), "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out))
-        let one = try await CLI.run(
-            [
-                "run", "--operation", "update", "--strategy", "fetch-update", "--rows", "10", "--fraction", "0.1",
-                "--out", out, "--quiet",
-            ], tmpdir: dir)
-        #expect(one.status == 0, "\(one.stderr)")
-    }
-
-    /// 5. An abstract parent holding a uniqueness constraint: every strategy on its concrete
-    /// sub-entity, raw-sqlite included (the inherited constraint is the store's, so its INSERT
-    /// ignores the repeats: decision 0039), gives its verdict with vs_limit.
-    @Test func anInheritedConstraintRunsEveryStrategy() async throws {
-        let dir = CLI.makeFolder()
-        let out = dir + "/r.csv"
-        let model = ModelCommandTests.model(
-            """
-            <model><entity name="Item" isAbstract="YES"><attribute name="sku" attributeType="String"/>\
-            <attribute name="title" attributeType="String"/><uniquenessConstraints><uniquenessConstraint><constraint value="sku"/>\
-            </uniquenessConstraint></uniquenessConstraints></entity>\
-            <entity name="Book" parentEntity="Item"><attribute name="pages" attributeType="Integer 32" defaultValueString="0"/></entity></model>
-            """, in: dir)
-        let r = try await CLI.run(
-            [
-                "run", "--model", model, "--entity", "Book", "--dup-rate", "0.2", "--rows", "300",
-                "--strategy", "raw-sqlite,batch,context-reset", "--out", out, "--quiet",
-            ], tmpdir: dir)
-        #expect(r.status == 0, "\(r.stderr)")
-        let rows = try CLI.rows(out)
-        #expect(
-            rows.count == 3 && rows.allSatisfy { $0["status"] == "ok" && !($0["vs_limit"] ?? "").isEmpty }, "\(rows)")
-        #expect(rows.first { $0["strategy"] == "raw-sqlite" }?["duplicates"] == "0")
-        #expect(rows.first { $0["strategy"] == "raw-sqlite" }?["store_rows"] == "240")
-    }
-
-    /// 6. A file-size limit met by the WAL index (SQLite 4874, IOERR_SHMSIZE) is the
-    /// environment's failure: exit 74, said as such.
-    @Test func aWALIndexThatCannotGrowIsTheEnvironment() async throws {
-        let dir = CLI.makeFolder()
-        let r = try await CLI.run(
-            ["run", "--strategy", "batch", "--rows", "300", "--out", dir + "/r.csv"], tmpdir: dir,
-            limits: ["--fsize=20000"])
-        #expect(r.status == 74 && r.stderr.contains("failed on the environment, not the strategy"), "\(r.stderr)")
-    }
-
-    /// 7. `ab` with too few pairs for its test to flag anything fails (2), saying how many (6: wall
-    /// and CPU time are two tests, each at 0.025).
-    @Test func anABThatCouldNotJudgeFails() async throws {
-        let dir = CLI.makeFolder()
-        let suite = dir + "/s.suite"
-        try "--strategy batch --rows 200\n".write(toFile: suite, atomically: true, encoding: .utf8)
-        let r = try await CLI.run(
-            ["ab", "--base", CLI.binary, "--suite", suite, "--out", dir + "/ab", "--rounds", "1"], tmpdir: dir)
-        #expect(
-            r.status == 2 && r.stderr.contains("could not be judged") && r.stderr.contains("--rounds 6 or more"),
-            "\(r.stderr)")
-    }
-
-    /// 8. New results holding only the baseline's runs (a misconfigured path) are refused (64).
-    @Test func compareRefusesTheBaselineAsTheNewResults() async throws {
-        let base = try await Self.fixture.get()
-        let r = try await CLI.run(["compare", base.path, base.path])
-        #expect(
-            r.status == 64 && r.stderr.contains("holds no run the baseline") && r.stderr.contains("does not"),
-            "\(r.stderr)")
-        let renamed = try base.write("new.csv")
-        #expect(try await CLI.run(["compare", base.path, renamed]).status == 0)
-    }
-
-    /// 9. An impossible calendar date is refused with its record and byte, not moved to the
-    /// next month; 29 February of a leap year is a date.
-    @Test func anImpossibleDateIsRefused() async throws {
-        let dir = CLI.makeFolder()
-        let feed = dir + "/f.ndjson"
-        func run(_ date: String) async throws -> CLI.Result {
-            try
-                (#"{"id": "a", "amount": 1.5, "date": "2025-01-01T00:00:00Z", "note": "n", "categoryName": "c"}"# + "\n"
-                + #"{"id": "b", "amount": 2.5, "date": "\#(date)", "note": "n", "categoryName": "c"}"# + "\n")
-                .write(toFile: feed, atomically: true, encoding: .utf8)
-            return try await CLI.run(
-                ["run", "--input", feed, "--strategy", "batch", "--out", dir + "/r.csv", "--quiet"], tmpdir: dir)
-        }
-        for bad in ["2025-02-30T08:47:02Z", "2025-04-31", "2023-02-29T00:00:00Z"] {
-            let r = try await run(bad)
-            #expect(
-                r.status == 65 && r.stderr.contains("record 2 (byte") && r.stderr.contains("is not a date: \"\(bad)\""),
-                "\(bad): \(r.stderr)")
-        }
-        #expect(try await run("2024-02-29T12:00:00Z").status == 0)
-    }
-
-    /// 10. A row whose own figures contradict its status (ok with lost keys, or a damaged file)
-    /// is refused when read, with its file and line.
-    @Test func aRowThatContradictsItsStatusIsRefused() async throws {
-        let base = try await Self.fixture.get()
-        let lost = try base.write("lost.csv") { row in if row["strategy"] == "batch" { row["lost"] = "900" } }
-        let r = try await CLI.run(["report", lost, "--out", base.dir + "/review-lost"])
-        #expect(
-            r.status == 65 && r.stderr.contains("lost.csv:") && r.stderr.contains("status ok with lost 900"),
-            "\(r.stderr)")
-        let damaged = try base.write("damaged.csv") { row in row["integrity"] = "*** in database main ***" }
-        let d = try await CLI.run(["compare", base.path, damaged])
-        #expect(d.status == 65 && d.stderr.contains("damaged.csv:2: status ok with integrity"), "\(d.stderr)")
-    }
-
-    /// 14. `ab --base` naming a program that is not loadgen is refused before any round.
-    @Test func abChecksTheBaseBinaryFirst() async throws {
-        let dir = CLI.makeFolder()
-        let suite = dir + "/s.suite"
-        try "--strategy batch --rows 200\n".write(toFile: suite, atomically: true, encoding: .utf8)
-        let r = try await CLI.run(["ab", "--base", "/bin/false", "--suite", suite, "--out", dir + "/ab"], tmpdir: dir)
-        #expect(r.status == 66 && r.stderr.contains("--base /bin/false is not a loadgen"), "\(r.stderr)")
-        #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/ab/base"))
-    }
-
+/// Odd input is refused or handled, never crashed on (issue 45, "crash and hang", "late checks",
+/// "messages"): each message names what is wrong and what to type, with its exit code.
+@Suite(.serialized) struct OddInputSaysWhyTests {
     // MARK: Crash and hang
 
     /// 11. `--payload-bytes 0` (the help allows 0) stores empty values, in a run and a file.
@@ -281,7 +64,7 @@ import Testing
             </uniquenessConstraints></entity></model>
             """, in: dir)
         func run(_ lines: [String]) async throws -> CLI.Result {
-            let feed = try ReliabilityRound4Tests.feed(lines, in: dir)
+            let feed = try ModelsAsUntrustedInputTests.feed(lines, in: dir)
             return try await CLI.run(
                 [
                     "run", "--model", model, "--entity", "Episode", "--input", feed, "--strategy",
@@ -319,7 +102,7 @@ import Testing
                 "\(flag): \(r.stderr)")
         }
         let e = try await CLI.run([
-            "export", try await Self.fixture.get().path, "--format", "bmf", "--out", long + ".json",
+            "export", try await ReplacesOnlyItsOwnTests.fixture.get().path, "--format", "bmf", "--out", long + ".json",
         ])
         #expect(e.status == 64 && e.stderr.contains("the file name is 245 bytes"), "\(e.stderr)")
         #expect(
@@ -333,7 +116,7 @@ import Testing
     /// 20. export meets a full disk as every command does (74, said), and `--out dir/` or a
     /// missing folder is named as such.
     @Test func exportSaysWhatWentWrongWithItsFile() async throws {
-        let base = try await Self.fixture.get()
+        let base = try await ReplacesOnlyItsOwnTests.fixture.get()
         let full = try await CLI.run(
             ["export", base.path, "--format", "json", "--out", base.dir + "/full.json"], limits: ["--fsize=100"])
         #expect(
@@ -353,7 +136,7 @@ import Testing
     /// break review.md's headings and tables) is refused when read; ab's labels, typed by the
     /// user, are escaped in ab.md.
     @Test func namesThatWouldBreakMarkdownAreRefusedOrEscaped() async throws {
-        let base = try await Self.fixture.get()
+        let base = try await ReplacesOnlyItsOwnTests.fixture.get()
         for name in ["batch\n## injected", "batch | x"] {
             let edited = try base.write("name.csv") { row in if row["strategy"] == "batch" { row["strategy"] = name } }
             let r = try await CLI.run(["report", edited, "--out", base.dir + "/review-name"])
@@ -426,7 +209,7 @@ import Testing
     /// 23. Each of these names what is wrong and what to type, with its exit code.
     @Test func oddFlagsAndFilesSayWhatIsWrong() async throws {
         let dir = CLI.makeFolder()
-        let podcasts = ReliabilityRound4Tests.podcasts
+        let podcasts = ModelsAsUntrustedInputTests.podcasts
         try Data([0x2D, 0x2D, 0x72, 0x6F, 0x77, 0x73, 0x20, 0x31, 0x30, 0x0A, 0xFF, 0xFE]).write(
             to: URL(fileURLWithPath: dir + "/latin.suite"))
         try #"{"apps": [{"bundleIdentifier": "b", "sourceIdentifier": "s", "versions": []}]}"#
@@ -468,7 +251,7 @@ import Testing
 
     /// 21. A header repeated mid-file (two files joined with cat) is named as such.
     @Test func aRepeatedHeaderIsNamed() async throws {
-        let base = try await Self.fixture.get()
+        let base = try await ReplacesOnlyItsOwnTests.fixture.get()
         let text = try String(contentsOfFile: base.path, encoding: .utf8)
         let header = text.prefix { $0 != "\r\n" && $0 != "\n" }
         let joined = base.dir + "/joined.csv"
