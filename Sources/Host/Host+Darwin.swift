@@ -57,6 +57,11 @@
             Darwin.write(fd, bytes, count)
         }
 
+        /// read(2), likewise qualified.
+        package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+            Darwin.read(fd, buffer, count)
+        }
+
         /// `_NSGetExecutablePath`, then symbolic links resolved.
         static var resolvedExecutable: String? {
             var size: UInt32 = 0

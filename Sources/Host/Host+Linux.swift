@@ -54,6 +54,11 @@
             Glibc.write(fd, bytes, count)
         }
 
+        /// read(2), likewise qualified.
+        package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+            Glibc.read(fd, buffer, count)
+        }
+
         static var resolvedExecutable: String? {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         }

@@ -85,6 +85,24 @@ import Testing
 
     private static let linuxOnly = ["/proc", "Glibc", "perf_event_open"]
 
+    /// An interrupted system call is retried in one place, Host's `Posix` (issue 57, item 3):
+    /// no other file handles `EINTR` itself, nor waits for a child with `waitpid`.
+    @Test func interruptedCallsAreRetriedInHostAlone() throws {
+        let files =
+            FileManager.default.enumerator(atPath: Self.sources)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Host/") } ?? []
+        #expect(files.count > 100, "the walk found \(files.count) files under \(Self.sources)")
+        var found: [String] = []
+        for file in files {
+            let lines = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8).components(
+                separatedBy: "\n")
+            for (n, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                if Self.names(line, "EINTR") || line.contains("waitpid(") { found.append("\(file):\(n + 1): \(line)") }
+            }
+        }
+        #expect(found.isEmpty, "use Posix (Sources/Host/Posix.swift):\n\(found.joined(separator: "\n"))")
+    }
+
     /// `line` names `word` as a whole: `/proc` and `/proc/self`, not Darwin's `sys/proc_info.h`.
     private static func names(_ line: String, _ word: String) -> Bool {
         var rest = line[...]

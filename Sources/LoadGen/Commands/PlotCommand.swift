@@ -267,15 +267,7 @@ struct Charts {
         close(fds[0])
         // gnuplot may end before it reads it all (a bad -e): a failed write is its status's to say.
         signal(SIGPIPE, SIG_IGN)
-        PackageResources.plots_gnuplot.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fds[1], bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        PackageResources.plots_gnuplot.withUnsafeBytes { bytes in _ = try? Posix.writeAll(fds[1], bytes) }
         close(fds[1])
         try Self.wait(pid, script, command)
     }

@@ -110,22 +110,18 @@ enum ChildProcess {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                output.append(contentsOf: buffer[0..<n])
-                continue
-            }
-            if n < 0 && errno == EINTR { continue }
-            return output
+            let n =
+                (try? buffer.withUnsafeMutableBytes { b throws(Posix.Failure) in
+                    try Posix.read(fd, into: b.baseAddress!, count: b.count)
+                }) ?? 0
+            guard n > 0 else { return output }
+            output.append(contentsOf: buffer[0..<n])
         }
     }
 
     private static func wait(_ pid: pid_t) -> (exited: Bool, code: Int32) {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
-        let signal = status & 0x7f
-        return signal == 0 ? (true, (status >> 8) & 0xff) : (false, signal)
+        // A child that cannot be waited for (ECHILD: already reaped) reads as exited 0, as before.
+        Posix.ending((try? Posix.wait(pid)) ?? 0)
     }
 }
 

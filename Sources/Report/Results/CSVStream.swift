@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Reads an RFC 4180 CSV file record by record, a chunk at a time, without holding the file.
 /// A class so that the file is closed when the last reader lets go of it; one thread reads it.
@@ -199,14 +200,16 @@ package final class CSVStream {
             position = 0
         }
         if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
-        while true {
-            let n = buffer.withUnsafeMutableBufferPointer { b in read(fd, b.baseAddress! + filled, b.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .cannotRead(path, errno: errno) }
-            if n == 0 { atEnd = true }
-            filled += n
-            break
+        let n: Int
+        do {
+            n = try buffer.withUnsafeMutableBufferPointer { b throws(Posix.Failure) in
+                try Posix.read(fd, into: b.baseAddress! + filled, count: b.count - filled)
+            }
+        } catch {
+            throw .cannotRead(path, errno: error.errno)
         }
+        if n == 0 { atEnd = true }
+        filled += n
         // The mark can only be the file's first three bytes: look once they are all read.
         if first && (filled >= 3 || atEnd) {
             first = false

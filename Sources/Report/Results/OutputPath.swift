@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Where a file loadgen writes lands, and how it may be written: one rule for every output (the
 /// results CSV, the summaries, `export`, `generate`, compare's reports; issue 55, item 1).
@@ -105,17 +106,8 @@ package struct OutputPath: Sendable {
 
     private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(OutputPathError) {
         var failure: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            do throws(Posix.Failure) { try Posix.writeAll(fd, bytes) } catch { failure = error.errno }
         }
         if failure != 0 { throw OutputPathError.cannotWrite(path, errno: failure) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// A results CSV that runs append to: header once, rows appended atomically.
 ///
@@ -174,21 +175,12 @@ package struct ResultsFile: Sendable {
         if original.st_uid != getuid() || original.st_gid != getgid() {
             _ = fchown(fd, original.st_uid, original.st_gid)
         }
-        var ok = true
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    ok = false
-                    return
-                }
-                offset += n
-            }
+        var code: Int32 = 0
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            do throws(Posix.Failure) { try Posix.writeAll(fd, buffer) } catch { code = error.errno }
         }
-        var code = ok ? 0 : errno
+        var ok = code == 0
         if ok && fsync(fd) != 0 {
             ok = false
             code = errno

@@ -991,10 +991,11 @@ package final class RecordFileReader: RecordSource {
         position = 0
         filled = keep
         while filled < n && !atEOF {
-            let got = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw error(recordNumber == 0 ? nil : recordNumber, "cannot read: \(String(cString: strerror(errno)))")
+            let got: Int
+            do {
+                got = try Posix.read(fd, into: buffer.baseAddress! + filled, count: buffer.count - filled)
+            } catch {
+                throw self.error(recordNumber == 0 ? nil : recordNumber, "cannot read: \(error)")
             }
             if got == 0 { atEOF = true }
             filled += got

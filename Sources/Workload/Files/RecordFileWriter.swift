@@ -135,14 +135,10 @@ package struct RecordFileWriter {
     }
 
     private mutating func flush() throws {
-        var offset = 0
-        while offset < out.count {
-            let n = Host.write(fd, out.base + offset, out.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordFileError.cannotWrite(errno)
-            }
-            offset += n
+        do {
+            try Posix.writeAll(fd, UnsafeRawBufferPointer(start: out.base, count: out.count))
+        } catch {
+            throw RecordFileError.cannotWrite(error.errno)
         }
         out.count = 0
     }
