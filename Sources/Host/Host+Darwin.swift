@@ -57,6 +57,13 @@
             Darwin.write(fd, bytes, count)
         }
 
+        /// open(2) and fsync(2), likewise qualified (`Posix` retries them).
+        package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+            Darwin.open(path, flags, mode)
+        }
+
+        package static func syncFile(_ fd: Int32) -> Int32 { Darwin.fsync(fd) }
+
         /// read(2), likewise qualified.
         package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
             Darwin.read(fd, buffer, count)

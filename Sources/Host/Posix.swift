@@ -49,3 +49,24 @@ package enum Posix {
         return signal == 0 ? (true, (status >> 8) & 0xff) : (false, signal)
     }
 }
+
+// MARK: - File descriptors
+
+extension Posix {
+    /// open(2), retried when a signal interrupts it (opening a FIFO waits for the other end): the
+    /// descriptor, or -1 with `errno` set, as open(2) answers.
+    package static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        while true {
+            let fd = Host.openFile(path, flags, mode)
+            if fd >= 0 || errno != EINTR { return fd }
+        }
+    }
+
+    /// fsync(2), retried when interrupted: 0, or -1 with `errno` set.
+    package static func fsync(_ fd: Int32) -> Int32 {
+        while true {
+            let result = Host.syncFile(fd)
+            if result == 0 || errno != EINTR { return result }
+        }
+    }
+}

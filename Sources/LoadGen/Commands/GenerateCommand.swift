@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import Strategies
 import Workload
@@ -141,7 +142,7 @@ struct OutputTarget {
             throw CommandError(
                 message: "generate: --out \(OutputPathError.notAFile(path))", exitCode: ExitCode.cannotCreate)
         case .stream:
-            fd = open(output.target, O_WRONLY)
+            fd = Posix.open(output.target, O_WRONLY)
             temporary = nil
         case .missing, .regular:
             let folder = URL(fileURLWithPath: output.target).deletingLastPathComponent().path
@@ -151,7 +152,7 @@ struct OutputTarget {
                     exitCode: ExitCode.cannotCreate)
             }
             let tmp = output.target + ".tmp-\(getpid())"
-            fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            fd = Posix.open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             temporary = tmp
         }
         guard fd >= 0 else {
@@ -183,7 +184,7 @@ struct OutputTarget {
 
     func commit() throws {
         guard let temporary else { return }
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, target) == 0 else {
+        guard Posix.fsync(fd) == 0, close(fd) == 0, rename(temporary, target) == 0 else {
             throw RecordFileError.cannotWrite(errno)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 
 /// `loadgen verdict --work FILE --time FILE`: the gate's verdict for a pull request, from the JSON
@@ -52,7 +53,7 @@ enum VerdictCommand {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         // Non-blocking: a FIFO without a writer would hold the open forever.
-        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        let fd = Posix.open(path, O_RDONLY | O_NONBLOCK)
         let why =
             fd < 0
             ? "cannot be read: " + String(cString: strerror(errno))

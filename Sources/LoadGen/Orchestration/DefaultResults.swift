@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Where a run given no `--out` keeps its rows (issue 58, item 6): `results/run-<UTC time>.csv`
 /// under the current folder, or under `LOADGEN_RESULTS`. The README's first command printed a
@@ -23,7 +24,7 @@ enum DefaultResults {
         let stamp = formatter.string(from: now)
         for n in 1...100 {
             let path = folder + "/run-" + stamp + (n == 1 ? "" : "-\(n)") + ".csv"
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = Posix.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
                 close(fd)
                 return path

@@ -23,7 +23,7 @@ enum TemporaryFolders {
         }
         let folder = String(cString: made)
         let owner = ProcessOwner.current.text
-        let fd = open(folder + "/" + ownerFile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = Posix.open(folder + "/" + ownerFile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         let written = fd >= 0 ? owner.withCString { write(fd, $0, strlen($0)) } : -1
         let code = errno
         if fd >= 0 { close(fd) }

@@ -37,7 +37,7 @@ package final class CSVStream {
     /// boundary inside a record). Throws `CSVStreamError.cannotOpen` with the system's reason.
     package init(path: String, chunk: Int = CSVStream.chunk) throws(CSVStreamError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(path, errno: errno) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {

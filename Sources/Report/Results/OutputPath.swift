@@ -75,17 +75,17 @@ package struct OutputPath: Sendable {
     package func replace(with data: Data) throws(OutputPathError) {
         switch kind {
         case .stream:
-            let fd = open(target, O_WRONLY)
+            let fd = Posix.open(target, O_WRONLY)
             guard fd >= 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
             defer { close(fd) }
             try Self.writeAll(data, to: fd, path: path)
         case .missing, .regular:
             let temporary = target + ".tmp-\(getpid())"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o644)
+            let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o644)
             guard fd >= 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
             do throws(OutputPathError) {
                 try Self.writeAll(data, to: fd, path: path)
-                guard fsync(fd) == 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
+                guard Posix.fsync(fd) == 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
             } catch {
                 close(fd)
                 unlink(temporary)

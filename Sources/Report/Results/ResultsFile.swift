@@ -84,7 +84,7 @@ package struct ResultsFile: Sendable {
     /// access(2) says yes to root everywhere; creating (and removing) a file is the real test.
     package static func canCreateFile(in folder: String) -> Bool {
         let probe = folder + "/.loadgen-probe-\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = Posix.open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { return false }
         close(fd)
         unlink(probe)
@@ -95,7 +95,7 @@ package struct ResultsFile: Sendable {
     package func append(_ rows: [[String]]) throws {
         let file = target
         while true {
-            let fd = open(file, O_RDWR | O_CREAT, 0o644)
+            let fd = Posix.open(file, O_RDWR | O_CREAT, 0o644)
             guard fd >= 0 else {
                 throw errno == EISDIR
                     ? ResultsFileError.isFolder(path) : ResultsFileError.cannotOpen(path, errno: errno)
@@ -167,7 +167,7 @@ package struct ResultsFile: Sendable {
     /// and renames it over `file`.
     private func replace(_ file: String, with text: String, keeping original: stat) throws {
         let temporary = file + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw ResultsFileError.cannotWrite(path, errno: errno) }
         // The new file takes the old one's place, so it takes its permissions too (a file kept
         // private stays private). Changing the owner needs privileges; without them it is ours.
@@ -181,7 +181,7 @@ package struct ResultsFile: Sendable {
             do throws(Posix.Failure) { try Posix.writeAll(fd, buffer) } catch { code = error.errno }
         }
         var ok = code == 0
-        if ok && fsync(fd) != 0 {
+        if ok && Posix.fsync(fd) != 0 {
             ok = false
             code = errno
         }

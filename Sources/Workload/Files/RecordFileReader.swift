@@ -166,7 +166,7 @@ package final class RecordFileReader: RecordSource {
     /// than once (its records counted first, then read by each repetition).
     private static func openRegularFile(_ path: String) throws -> Int32 {
         // Non-blocking: a FIFO with no writer would block the open forever.
-        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        let fd = Posix.open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
