@@ -61,6 +61,11 @@
 
         package static func syncFile(_ fd: Int32) -> Int32 { Glibc.fsync(fd) }
 
+        /// Sets a sigaction's handler (a union whose member's name differs between C libraries).
+        static func setHandler(_ handler: @convention(c) (Int32) -> Void, of action: inout sigaction) {
+            action.__sigaction_handler.sa_handler = handler
+        }
+
         /// read(2), likewise qualified.
         package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
             Glibc.read(fd, buffer, count)

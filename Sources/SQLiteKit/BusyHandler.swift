@@ -42,7 +42,7 @@ package final class BusyHandler: Sendable {
         var waited: UInt64 = 0
         for i in 0..<attempt { waited += UInt64(min(10_000, 100 << min(i, 7))) * 1000 }
         guard waited < timeoutNanoseconds else { return false }
-        usleep(UInt32(delay))
+        Posix.sleep(microseconds: UInt32(delay))
         return true
     }
 }

@@ -4,13 +4,7 @@ import Host
 enum FileHandleWriter {
     static func standardError(_ text: String) {
         var copy = text
-        copy.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        // A failed write to standard error has nowhere left to be said.
+        copy.withUTF8 { buffer in _ = try? Posix.writeAll(2, UnsafeRawBufferPointer(buffer)) }
     }
 }

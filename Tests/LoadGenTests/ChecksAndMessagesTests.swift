@@ -107,6 +107,46 @@ import Testing
             g.status == 0
                 && (g.stdout + g.stderr).contains("--add-constraint note: a second uniqueness constraint on Expense"),
             "\(g.stderr)")
+        // The model's own second constraint (LoopKit's syncIdentifier beside its uuid) likewise.
+        let model = ModelCommandTests.model(
+            """
+            <model><entity name="Reading"><attribute name="uuid" attributeType="String"/>\
+            <attribute name="syncIdentifier" attributeType="String"/>\
+            <attribute name="value" optional="YES" attributeType="Double" defaultValueString="0"/>\
+            <uniquenessConstraints><uniquenessConstraint><constraint value="uuid"/></uniquenessConstraint>\
+            <uniquenessConstraint><constraint value="syncIdentifier"/></uniquenessConstraint></uniquenessConstraints>\
+            </entity></model>
+            """, in: dir)
+        let readings = dir + "/readings.ndjson"
+        try """
+        {"uuid": "u1", "syncIdentifier": "s1", "value": 5.5}
+        {"uuid": "u2", "syncIdentifier": "s1", "value": 6.5}
+
+        """.write(toFile: readings, atomically: true, encoding: .utf8)
+        let own = try await CLI.run(
+            [
+                "run", "--model", model, "--entity", "Reading", "--key", "uuid", "--input", readings, "--strategy",
+                "batch",
+            ],
+            tmpdir: dir)
+        #expect(
+            own.status == 65
+                && own.stderr.contains("record 2: has the same syncIdentifier as record 1 under another key"),
+            "\(own.stderr)")
+    }
+
+    /// 18. A verdict file that is there but cannot be read (a link to nothing, a folder) is no
+    /// input (66), not a part that did not run, which would let the gate pass.
+    @Test func aVerdictFileThatCannotBeReadIsNoInput() async throws {
+        let dir = CLI.makeFolder()
+        try FileManager.default.createSymbolicLink(atPath: dir + "/work.json", withDestinationPath: dir + "/gone")
+        let link = try await CLI.run(["verdict", "--work", dir + "/work.json"])
+        #expect(link.status == 66 && link.stderr.contains("--work \(dir)/work.json cannot be read"), "\(link.stderr)")
+        let folder = try await CLI.run(["verdict", "--time", dir])
+        #expect(folder.status == 66 && folder.stderr.contains("--time \(dir) is a folder"), "\(folder.stderr)")
+        // Nothing there at all is a part that did not run: the comment says so, and exits 0.
+        let absent = try await CLI.run(["verdict", "--work", dir + "/none.json"])
+        #expect(absent.status == 0 && !absent.stdout.isEmpty, "\(absent.stderr)")
     }
 
     /// 20. Two many-to-manys in one flag are refused saying a run takes one, not read as one

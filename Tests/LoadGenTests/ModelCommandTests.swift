@@ -67,6 +67,12 @@ import Testing
         #expect(
             none.status == 64 && none.stderr.contains("nothing to run: batch needs a uniqueness constraint"),
             "\(none.stderr)")
+        // Issue 55, item 20: the refusal leads somewhere: the what-if that measures it, and the
+        // idioms that need no constraint (it said "add one to the model").
+        #expect(
+            none.stderr.contains("--add-constraint slug measures it as if the model had one")
+                && none.stderr.contains("find-or-create and find-or-create-per-row deduplicate without one"),
+            "\(none.stderr)")
     }
 
     /// Roles the model leaves open, a model that is not there or not readable: one line each,

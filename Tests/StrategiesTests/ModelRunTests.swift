@@ -112,7 +112,8 @@ import Workload
         var c = RunConfiguration()
         c.model.path = path
         #expect { try ImportSource.resolve(c).shape(c.shapeOptions) } throws: {
-            "\($0)".contains("Item.label and Item.title are both read from the member \"name\"")
+            "\($0)".contains(
+                "\(path)/contents:5: Item.title and Item.label (line 6) are both read from the member \"name\"")
         }
         c.model.members = ["title": "heading"]
         #expect(throws: Never.self) { try ImportSource.resolve(c).shape(c.shapeOptions) }

@@ -53,6 +53,14 @@ enum ABCommand {
                 throw CommandError(message: "ab: --out \(out): \(error)", exitCode: ExitCode.cannotCreate)
             }
         }
+        // --json too, before the first round: a loop of links or a file of another tool's is said
+        // now, not after minutes of rounds.
+        let json = a.string("--json").map { ReportFile(path: $0, signature: GateVerdict.signature("ab")) }
+        if let json {
+            do { try json.check() } catch let error as ResultsFileError {
+                throw CommandError(message: "ab: --json \(error)", exitCode: error.exitCode)
+            }
+        }
         var context = PairedReport.Context()
         // Typed by the user, printed in ab.md's heading and tables.
         context.base = MarkdownText.inline(a.string("--base-label") ?? "base")
@@ -71,11 +79,8 @@ enum ABCommand {
         let text = PairedReport.render(comparison, context: context)
         try page.write(text)
         print(text, terminator: "")
-        if let json = a.string("--json") {
-            try ReportFile(path: json, signature: GateVerdict.signature("ab"))
-                .write(
-                    GateVerdict.json(comparison, status: status, notJudged: context.notJudged, rounds: context.rounds))
-        }
+        try json?.write(
+            GateVerdict.json(comparison, status: status, notJudged: context.notJudged, rounds: context.rounds))
         return status
     }
 
@@ -85,7 +90,7 @@ enum ABCommand {
         guard let base = a.string("--base") else {
             throw CommandError.usage("ab: --base BINARY is required (or --judge DIR)")
         }
-        guard access(base, X_OK) == 0 else {
+        guard Posix.access(base, X_OK) == 0 else {
             throw CommandError(message: "ab: --base \(base) is not an executable loadgen", exitCode: ExitCode.noInput)
         }
         guard let suite = a.string("--suite") else { throw CommandError.usage("ab: --suite FILE is required") }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// What `plot` and `report` wrote into a charts folder, kept in the folder (`.loadgen-charts`,
 /// one relative path a line), so that a later run replaces or removes only those files: a
@@ -32,7 +33,7 @@ struct ChartManifest {
     /// Removes `relative` when loadgen wrote it (and forgets it); leaves anything else.
     mutating func removeOwned(_ relative: String) {
         guard owns(relative) else { return }
-        unlink(folder + relative)
+        Posix.unlink(folder + relative)
         files.remove(relative)
     }
 

@@ -223,14 +223,14 @@ enum ChildCommand {
     /// Ends this process if the parent dies, removing `paths` first: a killed `loadgen run`
     /// must not leave a child writing a store, nor the store, that nobody will remove.
     private static func watchParent(removingWhenOrphaned paths: [String]) throws(ThreadStartError) {
-        let parent = getppid()
+        let parent = Posix.parentProcessID
         let started = DispatchSemaphore(value: 0)
         try BackgroundThread.start(name: "loadgen.parent-watch") {
             WorkCounters.excludeCallingThread()
             started.signal()
-            while getppid() == parent { usleep(100_000) }
+            while Posix.parentProcessID == parent { Posix.sleep(microseconds: 100_000) }
             for path in paths { try? FileManager.default.removeItem(atPath: path) }
-            _exit(ExitCode.interrupted)
+            Posix.exitImmediately(ExitCode.interrupted)
         }
         // A starting thread allocates (its Foundation state): let it finish before anything is
         // measured, or those allocations would land in a window now and then.

@@ -128,15 +128,17 @@ enum CompareCommand {
 
     /// `file` once it can be written, or the reason with its flag.
     private static func checked(_ flag: String, _ file: ReportFile) throws -> ReportFile {
+        // The error's own status: 64 for a name without room, 73 for a loop, a folder or a file
+        // loadgen did not write (one table for every command: ExitCode.documented).
         do { try file.check() } catch let error as ResultsFileError {
-            throw CommandError.usage("compare: \(flag) \(error)")
+            throw CommandError(message: "compare: \(flag) \(error)", exitCode: error.exitCode)
         }
         return file
     }
 
     private static func written(_ flag: String, _ file: ReportFile, _ text: String) throws {
         do { try file.write(text) } catch let error as ResultsFileError {
-            throw CommandError.usage("compare: \(flag) \(error)")
+            throw CommandError(message: "compare: \(flag) \(error)", exitCode: error.exitCode)
         }
     }
 }

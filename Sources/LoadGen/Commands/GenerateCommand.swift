@@ -151,7 +151,7 @@ struct OutputTarget {
                     message: "generate: --out folder \(folder) does not exist; create it or choose another path",
                     exitCode: ExitCode.cannotCreate)
             }
-            let tmp = output.target + ".tmp-\(getpid())"
+            let tmp = output.target + ".tmp-\(Posix.processID)"
             fd = Posix.open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             temporary = tmp
         }
@@ -170,7 +170,7 @@ struct OutputTarget {
         guard path != "-", let output = try? OutputPath(path), output.kind == .regular else { return }
         let file = output.target
         var info = stat()
-        guard stat(file, &info) == 0, info.st_size > 0 else { return }
+        guard Posix.stat(file, &info) == 0, info.st_size > 0 else { return }
         let names = Set(shape.fields.map { $0.flatName ?? $0.container!.name })
         if let header = try? RecordFileReader.header(of: file), !header.firstMembers.isEmpty,
             header.firstMembers.allSatisfy(names.contains), header.arrayName.map({ $0 == shape.arrayName }) ?? true
@@ -184,14 +184,14 @@ struct OutputTarget {
 
     func commit() throws {
         guard let temporary else { return }
-        guard Posix.fsync(fd) == 0, close(fd) == 0, rename(temporary, target) == 0 else {
+        guard Posix.fsync(fd) == 0, Posix.close(fd) == 0, Posix.rename(temporary, target) == 0 else {
             throw RecordFileError.cannotWrite(errno)
         }
     }
 
     func abandon() {
         guard let temporary else { return }
-        close(fd)
-        unlink(temporary)
+        Posix.close(fd)
+        Posix.unlink(temporary)
     }
 }

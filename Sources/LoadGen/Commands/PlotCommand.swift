@@ -125,7 +125,7 @@ struct Charts {
         for name in imageNames { manifest.removeOwned(name) }
         let staged = try stageData(in: folder, manifest: &manifest)
         for file in staged {
-            guard rename(file.temporary, folder + file.name) == 0 else {
+            guard Posix.rename(file.temporary, folder + file.name) == 0 else {
                 throw CommandError(
                     message: "cannot write \(folder + file.name): \(String(cString: strerror(errno)))",
                     exitCode: ExitCode.ioError)
@@ -172,7 +172,7 @@ struct Charts {
             }
             staged.append((try stage(data.variables, as: "data/vars.gp", in: folder), "data/vars.gp"))
         } catch {
-            for file in staged { unlink(file.temporary) }
+            for file in staged { Posix.unlink(file.temporary) }
             throw error
         }
         return staged
@@ -181,11 +181,11 @@ struct Charts {
     /// Writes `text` beside `name` (a temporary name in the same folder), for a rename once
     /// every file is written. A failed write removes its own partial file.
     private func stage(_ text: String, as name: String, in folder: String) throws -> String {
-        let temporary = folder + name + ".partial-\(getpid())"
+        let temporary = folder + name + ".partial-\(Posix.processID)"
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         } catch {
-            unlink(temporary)
+            Posix.unlink(temporary)
             throw CommandError(
                 message: "cannot write \(folder + name): \((error as NSError).localizedFailureReason ?? "\(error)"); "
                     + "is the disk full? (the earlier data is untouched)", exitCode: ExitCode.ioError)
@@ -207,7 +207,7 @@ struct Charts {
                 }
                 continue
             }
-            guard mkdir(made, 0o755) == 0 || errno == EEXIST else {
+            guard Posix.mkdir(made, 0o755) == 0 || errno == EEXIST else {
                 throw CommandError(
                     message: "cannot create \(path): \(String(cString: strerror(errno)))",
                     exitCode: ExitCode.cannotCreate)
@@ -229,7 +229,7 @@ struct Charts {
                 : String(decoding: data.suffix(64), as: UTF8.self).contains("</svg>")
             if !whole {
                 broken.append("\(path) (\(data.count) bytes)")
-                unlink(path)
+                Posix.unlink(path)
             }
         }
         guard broken.isEmpty else {
@@ -253,22 +253,22 @@ struct Charts {
             return
         }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        guard Posix.pipe(&fds) == 0 else {
             throw CommandError(
                 message: "\(command): cannot open a pipe to gnuplot: \(String(cString: strerror(errno)))",
                 exitCode: ExitCode.osError)
         }
         let pid: pid_t
         do { pid = try Self.start(gnuplot, [variables, "/dev/stdin"], command: command, input: fds) } catch {
-            close(fds[0])
-            close(fds[1])
+            Posix.close(fds[0])
+            Posix.close(fds[1])
             throw error
         }
-        close(fds[0])
+        Posix.close(fds[0])
         // gnuplot may end before it reads it all (a bad -e): a failed write is its status's to say.
-        signal(SIGPIPE, SIG_IGN)
+        Posix.ignore(SIGPIPE)
         PackageResources.plots_gnuplot.withUnsafeBytes { bytes in _ = try? Posix.writeAll(fds[1], bytes) }
-        close(fds[1])
+        Posix.close(fds[1])
         try Self.wait(pid, script, command)
     }
 
@@ -325,7 +325,7 @@ struct Charts {
 
     static var gnuplot: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/gnuplot" }.first { access($0, X_OK) == 0 }
+        return path.split(separator: ":").map { "\($0)/gnuplot" }.first { Posix.access($0, X_OK) == 0 }
     }
 
     /// `--script FILE`, or the script compiled into loadgen.

@@ -51,20 +51,20 @@ enum VerdictCommand {
     static func read(_ path: String?, tool: String, flag: String) throws -> [String: Any]? {
         guard let path else { return nil }
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+        guard Posix.lstat(path, &info) == 0 else { return nil }
         // Non-blocking: a FIFO without a writer would hold the open forever.
         let fd = Posix.open(path, O_RDONLY | O_NONBLOCK)
         let why =
             fd < 0
             ? "cannot be read: " + String(cString: strerror(errno))
-            : fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? "is a folder" : nil
+            : Posix.fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? "is a folder" : nil
         if let why {
-            if fd >= 0 { close(fd) }
+            if fd >= 0 { Posix.close(fd) }
             throw CommandError(
                 message: "verdict: \(flag) \(path) \(why); give the file 'loadgen \(tool) --json' wrote",
                 exitCode: ExitCode.noInput)
         }
-        _ = fcntl(fd, F_SETFL, 0)
+        Posix.setStatusFlags(fd, 0)
         let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
         guard let object = GateVerdict.read(data, tool: tool) else {
             throw CommandError(

@@ -19,7 +19,9 @@ enum ChildProcess {
     static func run(_ task: ChildTask, callgrindOutput: String? = nil, deadline: Double? = nil) throws -> Outcome {
         let json = String(decoding: try JSONEncoder().encode(task), as: UTF8.self)
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw CommandError(message: "cannot create a pipe", exitCode: ExitCode.ioError) }
+        guard Posix.pipe(&fds) == 0 else {
+            throw CommandError(message: "cannot create a pipe", exitCode: ExitCode.ioError)
+        }
         let pid: pid_t
         if let callgrindOutput {
             guard Host.valgrindRuns else {
@@ -42,11 +44,11 @@ enum ChildProcess {
             pid = try spawn(
                 Host.spawnableSelf, arguments: ["loadgen", ChildCommand.name, json], stdoutFD: fds[1], closeFD: fds[0])
         }
-        close(fds[1])
+        Posix.close(fds[1])
         Interrupts.shared.setChild(pid)
         let watchdog = try deadline.map { try Watchdog(pid: pid, after: $0) }
         let output = readAll(fds[0])
-        close(fds[0])
+        Posix.close(fds[0])
         watchdog?.cancel()
         let status = wait(pid)
         Interrupts.shared.setChild(0)
@@ -139,7 +141,7 @@ private final class Watchdog: Sendable {
                 firedFlag.store(true, ordering: .sequentiallyConsistent)
                 // The child is not reaped yet (the parent waits for it after this), so its pid
                 // cannot name another process.
-                kill(pid, SIGKILL)
+                Posix.send(SIGKILL, to: pid)
             }
         }
     }
@@ -156,7 +158,7 @@ enum Callgrind {
     /// valgrind on PATH, or nil.
     static let executable: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/valgrind" }.first { access($0, X_OK) == 0 }
+        return path.split(separator: ":").map { "\($0)/valgrind" }.first { Posix.access($0, X_OK) == 0 }
     }()
 
     static func options(output: String) -> [String] {

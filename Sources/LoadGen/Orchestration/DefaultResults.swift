@@ -26,7 +26,7 @@ enum DefaultResults {
             let path = folder + "/run-" + stamp + (n == 1 ? "" : "-\(n)") + ".csv"
             let fd = Posix.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
-                close(fd)
+                Posix.close(fd)
                 return path
             }
             guard errno == EEXIST else {
@@ -44,7 +44,7 @@ enum DefaultResults {
     /// Removes the file `create` made when no row was written into it.
     static func removeIfEmpty(_ path: String) {
         var info = stat()
-        if stat(path, &info) == 0, info.st_size == 0 { unlink(path) }
+        if Posix.stat(path, &info) == 0, info.st_size == 0 { Posix.unlink(path) }
     }
 
     /// The last lines of a run that chose its file: where the rows are and what to do next.

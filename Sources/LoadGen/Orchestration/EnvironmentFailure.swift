@@ -54,9 +54,8 @@ struct EnvironmentFailure: Equatable {
 
     /// This process's address-space limit in bytes (`ulimit -v`), nil when unlimited.
     static var addressSpaceLimit: UInt64? {
-        var limit = rlimit()
         // RLIM_INFINITY is all ones (a C macro of -1, which Swift cannot import as unsigned).
-        guard getrlimit(Host.number(of: .addressSpace), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        guard let limit = Posix.limit(of: .addressSpace), limit.rlim_cur != rlim_t.max else { return nil }
         return UInt64(limit.rlim_cur)
     }
 }

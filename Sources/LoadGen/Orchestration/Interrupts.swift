@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Host
 import Synchronization
 
 /// Ctrl-C and SIGTERM handling for the parent process.
@@ -22,25 +23,20 @@ final class Interrupts: Sendable {
             guard sources.isEmpty else { return }
             // A parent may have started us with these signals blocked (test runners do); then
             // they would never arrive. Unblock them on this (the main) thread, which receives them.
-            var unblock = sigset_t()
-            sigemptyset(&unblock)
-            sigaddset(&unblock, SIGINT)
-            sigaddset(&unblock, SIGTERM)
-            sigaddset(&unblock, SIGHUP)
-            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+            Posix.unblock([SIGINT, SIGTERM, SIGHUP])
             // A reader that stops early (`loadgen run … | head -1`) must not kill the run between
             // a repetition and its cleanup: writes to the closed pipe fail (EPIPE, and the
             // summary is lost), the run finishes, its results and its --store are kept.
-            signal(SIGPIPE, SIG_IGN)
+            Posix.ignore(SIGPIPE)
             // SIGHUP too: a closed terminal stops a run or a generate as Ctrl-C does, cleaning up.
             for sig in [SIGINT, SIGTERM, SIGHUP] {
-                signal(sig, SIG_IGN)
+                Posix.ignore(sig)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler { [self] in
                     _ = signalNumber.compareExchange(expected: 0, desired: sig, ordering: .sequentiallyConsistent)
                     interrupted.store(true, ordering: .sequentiallyConsistent)
                     let pid = child.load(ordering: .sequentiallyConsistent)
-                    if pid > 0 { kill(pid, SIGINT) }
+                    if pid > 0 { Posix.send(SIGINT, to: pid) }
                 }
                 source.resume()
                 sources.append(source)
@@ -53,24 +49,10 @@ final class Interrupts: Sendable {
     /// source may never see a signal its parent left ignored (a background job's SIGINT), since
     /// an ignored signal is discarded where it arrives; a handler replaces the disposition.
     func installHandlers() {
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            sigaddset(&unblock, sig)
-            var action = sigaction()
-            #if os(Linux)
-                action.__sigaction_handler.sa_handler = { caught in
-                    _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent)
-                }
-            #else
-                action.__sigaction_u.__sa_handler = { caught in
-                    _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent)
-                }
-            #endif
-            sigemptyset(&action.sa_mask)
-            sigaction(sig, &action, nil)
+        Posix.handle([SIGINT, SIGTERM, SIGHUP]) { caught in
+            _ = caughtSignal.compareExchange(expected: 0, desired: caught, ordering: .sequentiallyConsistent)
         }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        Posix.unblock([SIGINT, SIGTERM, SIGHUP])
     }
 
     /// True once Ctrl-C or SIGTERM has arrived.
@@ -97,7 +79,7 @@ final class Interrupts: Sendable {
     func setChild(_ pid: Int32) {
         child.store(pid, ordering: .sequentiallyConsistent)
         // A signal that arrived between spawn and now would otherwise be lost.
-        if pid > 0 && wasInterrupted { kill(pid, SIGINT) }
+        if pid > 0 && wasInterrupted { Posix.send(SIGINT, to: pid) }
     }
 }
 

@@ -15,20 +15,18 @@ enum ProcessLimits {
     /// ignores SIGXFSZ so that a file-size limit (`ulimit -f`) makes writes fail with EFBIG,
     /// which every writer reports, instead of killing the process without a word.
     static func prepare() {
-        signal(SIGXFSZ, SIG_IGN)
-        var limit = rlimit()
-        guard getrlimit(Host.number(of: .openFiles), &limit) == 0 else { return }
+        Posix.ignore(SIGXFSZ)
+        guard var limit = Posix.limit(of: .openFiles) else { return }
         let wanted = min(limit.rlim_max, 4_096)
         if limit.rlim_cur < wanted {
             limit.rlim_cur = wanted
-            _ = setrlimit(Host.number(of: .openFiles), &limit)
+            Posix.setLimit(of: .openFiles, to: limit)
         }
     }
 
     /// Throws when fewer files than a run needs may be open, naming the limit and the fix.
     static func checkForRun() throws {
-        var limit = rlimit()
-        guard getrlimit(Host.number(of: .openFiles), &limit) == 0, limit.rlim_cur < minimumOpenFiles else { return }
+        guard let limit = Posix.limit(of: .openFiles), limit.rlim_cur < minimumOpenFiles else { return }
         throw CommandError(
             message: "run: only \(limit.rlim_cur) files may be open (ulimit -n); a run needs at least "
                 + "\(minimumOpenFiles): raise the limit (ulimit -n 1024) and run again",

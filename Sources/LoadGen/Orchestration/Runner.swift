@@ -327,7 +327,7 @@ struct Runner {
         let timelinePart = timeline && plan.timeline != nil ? location.folder + "/timeline.csv" : nil
         let point = plan.label(of: configuration)
         let display = "\(configuration.strategy)" + (point.isEmpty ? "" : " [\(point)]") + "  \(label)" + eta()
-        if plan.progress == .lines || (plan.progress == .auto && isatty(2) == 0 && !plan.quiet) {
+        if plan.progress == .lines || (plan.progress == .auto && !Posix.isTerminal(2) && !plan.quiet) {
             FileHandle.standardError.write(Data("loadgen: \(display)\n".utf8))
         }
         var task = ChildTask(

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import ObjectGraph
 import Report
 import Strategies
@@ -74,7 +75,7 @@ struct StoreLocation {
         guard let given = keptPath, let kept = keptTarget else { return }
         try Self.check(given)
         for file in Self.files(of: kept).dropFirst() where FileManager.default.fileExists(atPath: file) {
-            guard unlink(file) == 0 else {
+            guard Posix.unlink(file) == 0 else {
                 throw CommandError(
                     message: "run: cannot replace \(file): \(String(cString: strerror(errno)))",
                     exitCode: ExitCode.cannotCreate)
@@ -83,7 +84,7 @@ struct StoreLocation {
         // The child closed every connection, so the WAL was merged and removed; if one is left
         // it belongs to the new store and moves with it.
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: options.path + suffix) {
-            guard rename(options.path + suffix, kept + suffix) == 0 else {
+            guard Posix.rename(options.path + suffix, kept + suffix) == 0 else {
                 throw CommandError(
                     message: "run: cannot move the store to \(kept + suffix): \(String(cString: strerror(errno)))",
                     exitCode: ExitCode.cannotCreate)
@@ -107,7 +108,7 @@ struct StoreLocation {
         guard FileManager.default.fileExists(atPath: built) else { return }
         // Without its mark a later run would refuse to replace the folder, never remove it: no harm.
         _ = FileManager.default.createFile(atPath: built + "/" + Self.supportMark, contents: Data())
-        guard rename(built, target) == 0 else {
+        guard Posix.rename(built, target) == 0 else {
             throw CommandError(
                 message: "run: cannot move the store's external data to \(target): \(String(cString: strerror(errno)))",
                 exitCode: ExitCode.cannotCreate)
@@ -150,7 +151,7 @@ struct StoreLocation {
                 message: "run: --store folder \(folder) does not exist; create it or choose another path",
                 exitCode: ExitCode.cannotCreate)
         }
-        guard access(folder, W_OK) == 0, ResultsFile.canCreateFile(in: folder) else {
+        guard Posix.access(folder, W_OK) == 0, ResultsFile.canCreateFile(in: folder) else {
             throw CommandError(
                 message: "run: --store folder \(folder) is not writable; choose another path",
                 exitCode: ExitCode.cannotCreate)

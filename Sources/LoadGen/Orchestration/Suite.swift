@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import Strategies
 
@@ -29,7 +30,7 @@ enum Suite {
     /// text (65, with the byte), in `command`'s words.
     static func text(of path: String, command: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let why = access(path, R_OK) == 0 ? "not a file" : String(cString: strerror(errno))
+            let why = Posix.access(path, R_OK) == 0 ? "not a file" : String(cString: strerror(errno))
             throw CommandError(
                 message: "\(command): --suite \(path) cannot be read (\(why))", exitCode: ExitCode.noInput)
         }

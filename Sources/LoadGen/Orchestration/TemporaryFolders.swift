@@ -15,21 +15,20 @@ enum TemporaryFolders {
 
     /// Creates a new folder owned by this process.
     static func make() throws -> String {
-        var template = Array((NSTemporaryDirectory() + prefix + "XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        guard let folder = Posix.makeTemporaryFolder(NSTemporaryDirectory() + prefix + "XXXXXX") else {
             throw CommandError(
                 message: "run: cannot create a temporary folder in \(NSTemporaryDirectory()): "
                     + String(cString: strerror(errno)), exitCode: ExitCode.cannotCreate)
         }
-        let folder = String(cString: made)
         let owner = ProcessOwner.current.text
         let fd = Posix.open(folder + "/" + ownerFile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        let written = fd >= 0 ? owner.withCString { write(fd, $0, strlen($0)) } : -1
+        var text = owner
+        let written = fd >= 0 && text.withUTF8 { (try? Posix.writeAll(fd, UnsafeRawBufferPointer($0))) != nil }
         let code = errno
-        if fd >= 0 { close(fd) }
-        guard written == owner.utf8.count else {
-            unlink(folder + "/" + ownerFile)
-            rmdir(folder)
+        if fd >= 0 { Posix.close(fd) }
+        guard written else {
+            Posix.unlink(folder + "/" + ownerFile)
+            Posix.rmdir(folder)
             throw CommandError(
                 message: "run: cannot write in the temporary folder \(NSTemporaryDirectory()): "
                     + String(cString: strerror(code)), exitCode: ExitCode.cannotCreate)

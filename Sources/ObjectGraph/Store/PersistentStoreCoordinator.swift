@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import SQLiteKit
 import Synchronization
 
@@ -118,7 +119,7 @@ package final class PersistentStoreCoordinator: Sendable {
                 retriedTransactions.wrappingAdd(1, ordering: .relaxed)
                 // A lock that outlasted the busy handler, or a shared-cache deadlock: let the
                 // other side finish before trying again.
-                usleep(UInt32(1_000 * attempt))
+                Posix.sleep(microseconds: UInt32(1_000 * attempt))
                 attempt += 1
             } catch {
                 if connection.db.isInTransaction { try? connection.execute("ROLLBACK") }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import SQLiteKit
 
 /// Where a store lives and how durable its writes are: the run parameters that change what
@@ -94,7 +95,7 @@ package struct StoreOptions: Sendable, Equatable, Codable {
     private var isNewFile: Bool {
         if isInMemory { return true }
         var info = stat()
-        return Database.withCPath(path) { stat($0, &info) } != 0 || info.st_size == 0
+        return Database.withCPath(path) { Posix.stat($0, &info) } != 0 || info.st_size == 0
     }
 
     /// The page size Core Data gives a new store (`connect`: 4096, unless the app's pragmas say

@@ -5,9 +5,7 @@ package enum Clock {
     /// Nanoseconds since an arbitrary fixed point.
     @inline(__always)
     package static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+        Posix.monotonicNanoseconds()
     }
 
     /// Seconds elapsed since `start` (a `nanoseconds()` reading).

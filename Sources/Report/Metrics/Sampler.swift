@@ -50,7 +50,7 @@ package final class Sampler: Sendable {
             running.signal()
             while !stopping.load(ordering: .acquiring) {
                 sample()
-                usleep(interval)
+                Posix.sleep(microseconds: interval)
             }
             sample()
             finished.signal()

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Synchronization
 
 /// Progress on stderr: a live bar on a terminal, a plain line every few seconds otherwise.
@@ -15,7 +16,7 @@ package final class ProgressDisplay: Sendable {
 
     /// Nil when nothing should be shown (`none`, or `--quiet`).
     package init?(style: Style, label: String, total: Int) {
-        let resolved: Style = style == .auto ? (isatty(2) == 1 ? .bar : .lines) : style
+        let resolved: Style = style == .auto ? (Posix.isTerminal(2) ? .bar : .lines) : style
         guard resolved != .none else { return nil }
         self.style = resolved
         self.label = label

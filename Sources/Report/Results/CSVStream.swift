@@ -40,15 +40,15 @@ package final class CSVStream {
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(path, errno: errno) }
         var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
+        if Posix.fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            Posix.close(fd)
             throw .cannotOpen(path, errno: EISDIR)
         }
         self.fd = fd
         buffer = [UInt8](repeating: 0, count: max(1, chunk))
     }
 
-    deinit { close(fd) }
+    deinit { Posix.close(fd) }
 
     // MARK: Records
 

@@ -38,7 +38,7 @@ package struct OutputPath: Sendable {
         var current = path
         for _ in 0...Self.maximumHops {
             var info = stat()
-            guard lstat(current, &info) == 0 else {
+            guard Posix.lstat(current, &info) == 0 else {
                 (target, kind) = (current, .missing)
                 return
             }
@@ -77,24 +77,24 @@ package struct OutputPath: Sendable {
         case .stream:
             let fd = Posix.open(target, O_WRONLY)
             guard fd >= 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
-            defer { close(fd) }
+            defer { Posix.close(fd) }
             try Self.writeAll(data, to: fd, path: path)
         case .missing, .regular:
-            let temporary = target + ".tmp-\(getpid())"
+            let temporary = target + ".tmp-\(Posix.processID)"
             let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o644)
             guard fd >= 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
             do throws(OutputPathError) {
                 try Self.writeAll(data, to: fd, path: path)
                 guard Posix.fsync(fd) == 0 else { throw OutputPathError.cannotWrite(path, errno: errno) }
             } catch {
-                close(fd)
-                unlink(temporary)
+                Posix.close(fd)
+                Posix.unlink(temporary)
                 throw error
             }
-            close(fd)
-            guard rename(temporary, target) == 0 else {
+            Posix.close(fd)
+            guard Posix.rename(temporary, target) == 0 else {
                 let code = errno
-                unlink(temporary)
+                Posix.unlink(temporary)
                 throw OutputPathError.cannotWrite(path, errno: code)
             }
         case .folder:

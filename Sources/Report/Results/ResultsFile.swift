@@ -40,11 +40,11 @@ package struct ResultsFile: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ResultsFileError.missingFolder(folder)
         }
-        guard access(folder, W_OK) == 0, Self.canCreateFile(in: folder) else {
+        guard Posix.access(folder, W_OK) == 0, Self.canCreateFile(in: folder) else {
             throw ResultsFileError.notWritable(folder)
         }
         if FileManager.default.fileExists(atPath: file) {
-            guard access(file, R_OK | W_OK) == 0 else { throw ResultsFileError.notWritable(path) }
+            guard Posix.access(file, R_OK | W_OK) == 0 else { throw ResultsFileError.notWritable(path) }
             _ = try checkedContent(try readContent(file))
             try checkEveryRow(file)
         }
@@ -76,18 +76,18 @@ package struct ResultsFile: Sendable {
     /// replace the device).
     package var isStream: Bool {
         var info = stat()
-        guard stat(target, &info) == 0 else { return false }
+        guard Posix.stat(target, &info) == 0 else { return false }
         let kind = info.st_mode & S_IFMT
         return kind == S_IFCHR || kind == S_IFIFO
     }
 
     /// access(2) says yes to root everywhere; creating (and removing) a file is the real test.
     package static func canCreateFile(in folder: String) -> Bool {
-        let probe = folder + "/.loadgen-probe-\(getpid())"
+        let probe = folder + "/.loadgen-probe-\(Posix.processID)"
         let fd = Posix.open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { return false }
-        close(fd)
-        unlink(probe)
+        Posix.close(fd)
+        Posix.unlink(probe)
         return true
     }
 
@@ -100,12 +100,12 @@ package struct ResultsFile: Sendable {
                 throw errno == EISDIR
                     ? ResultsFileError.isFolder(path) : ResultsFileError.cannotOpen(path, errno: errno)
             }
-            defer { close(fd) }
-            guard flock(fd, LOCK_EX) == 0 else { throw ResultsFileError.cannotOpen(path, errno: errno) }
+            defer { Posix.close(fd) }
+            guard Posix.flock(fd, LOCK_EX) == 0 else { throw ResultsFileError.cannotOpen(path, errno: errno) }
             // Another writer may have renamed a new file over the one we locked: start again.
             var locked = stat()
             var current = stat()
-            guard fstat(fd, &locked) == 0, stat(file, &current) == 0 else { continue }
+            guard Posix.fstat(fd, &locked) == 0, Posix.stat(file, &current) == 0 else { continue }
             if locked.st_ino != current.st_ino { continue }
 
             var text = try checkedContent(try readContent(file))
@@ -166,13 +166,13 @@ package struct ResultsFile: Sendable {
     /// Writes `text` to a temporary file beside `file` with `file`'s mode and owner, syncs it
     /// and renames it over `file`.
     private func replace(_ file: String, with text: String, keeping original: stat) throws {
-        let temporary = file + ".tmp-\(getpid())"
+        let temporary = file + ".tmp-\(Posix.processID)"
         let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw ResultsFileError.cannotWrite(path, errno: errno) }
         // The new file takes the old one's place, so it takes its permissions too (a file kept
         // private stays private). Changing the owner needs privileges; without them it is ours.
-        fchmod(fd, original.st_mode & 0o7777)
-        if original.st_uid != getuid() || original.st_gid != getgid() {
+        Posix.fchmod(fd, original.st_mode & 0o7777)
+        if original.st_uid != Posix.userID || original.st_gid != Posix.groupID {
             _ = fchown(fd, original.st_uid, original.st_gid)
         }
         var code: Int32 = 0
@@ -185,10 +185,10 @@ package struct ResultsFile: Sendable {
             ok = false
             code = errno
         }
-        close(fd)
-        guard ok, rename(temporary, file) == 0 else {
+        Posix.close(fd)
+        guard ok, Posix.rename(temporary, file) == 0 else {
             if code == 0 { code = errno }
-            unlink(temporary)
+            Posix.unlink(temporary)
             throw ResultsFileError.cannotWrite(path, errno: code)
         }
     }

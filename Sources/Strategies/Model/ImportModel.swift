@@ -130,19 +130,38 @@ package struct ImportModel: Sendable {
 
     /// Two attributes a feed would fill from one member (the same `mappedKeyName`, or a `--map`
     /// that gives one attribute's member to another): MagicalRecord fills both, loadgen reads a
-    /// member into one field, so the model is refused naming both and the way out (issue 55,
-    /// item 14) rather than one left silently empty.
-    private static func checkMembers(_ fields: [FieldSpec], of entity: String) throws {
+    /// member into one field, so the model is refused naming both, their lines (`ImportSource`
+    /// adds them) and the way out (issue 55, item 14) rather than one left silently empty.
+    private static func checkMembers(_ fields: [FieldSpec], of entity: String) throws(SharedMember) {
         var byMember: [String: String] = [:]
         for f in fields {
             let member = f.memberPath
             if let other = byMember[member] {
-                throw ImportModelError(
-                    "model: \(entity).\(other) and \(entity).\(f.name) are both read from the member \"\(member)\" "
-                        + "(their mappedKeyName or --map): give one of them its own member (--map \(f.name)=MEMBER)",
-                    kind: .malformed)
+                throw SharedMember(entity: entity, first: other, second: f.name, member: member)
             }
             byMember[member] = f.name
+        }
+    }
+
+    /// Two attributes of `entity` read from one member of the feed.
+    struct SharedMember: Error {
+        let entity: String
+        let first: String
+        let second: String
+        let member: String
+
+        /// The refusal at the model's lines when they are known: `path:line` of the first in the
+        /// file, and the other's line.
+        func refusal(in file: ModelFile) -> ImportModelError {
+            let both = [first, second].map { (name: $0, line: file.line(ofAttribute: $0, in: entity)) }
+                .sorted { ($0.line ?? .max) < ($1.line ?? .max) }
+            let place = both[0].line.map { "\(file.path):\($0): " } ?? ""
+            let otherLine = both[1].line.map { " (line \($0))" } ?? ""
+            return ImportModelError(
+                "model: \(place)\(entity).\(both[0].name) and \(entity).\(both[1].name)\(otherLine) are both read from "
+                    + "the member \"\(member)\" (their mappedKeyName or --map): give one of them its own member "
+                    + "(--map \(both[1].name)=MEMBER)",
+                kind: .malformed)
         }
     }
 

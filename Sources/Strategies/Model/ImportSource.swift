@@ -82,9 +82,13 @@ package struct ImportSource: Sendable {
 
     /// The records' shape: the same whatever a strategy does to the key's protection.
     package func shape(_ options: ShapeOptions) throws -> RecordShape {
-        try ImportModel.shape(
-            file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)),
-            members: roles.memberEntity.flatMap(file.entity(named:)), roles, options)
+        do {
+            return try ImportModel.shape(
+                file.entity(named: roles.entity)!, roles.parentEntity.flatMap(file.entity(named:)),
+                members: roles.memberEntity.flatMap(file.entity(named:)), roles, options)
+        } catch let shared as ImportModel.SharedMember {
+            throw shared.refusal(in: file)
+        }
     }
 
     private struct CacheKey: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import ObjectGraph
 import Report
 import SQLiteKit
@@ -57,7 +58,7 @@ package enum PrefilledStore {
             }
             try JSONEncoder().encode(target).write(to: URL(fileURLWithPath: targetsPath(template)))
             // Last: a template exists only once everything beside it does.
-            guard rename(partial, template) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            guard Posix.rename(partial, template) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             for path in [partial, targetsPath(template), ExternalStorage.supportDirectory(forStore: template)] {
                 try? FileManager.default.removeItem(atPath: path)

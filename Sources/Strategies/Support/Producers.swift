@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import SQLiteKit
 import Workload
 
@@ -46,7 +47,7 @@ struct Producers {
     func simulateFetch(_ i: Int) {
         guard latencyMicroseconds > 0 else { return }
         let jitter = 0.5 + Mixing.unit(Mixing.hash(seed ^ 0x1A7E_0C1, UInt64(i)))
-        usleep(UInt32(Double(latencyMicroseconds) * jitter))
+        Posix.sleep(microseconds: UInt32(Double(latencyMicroseconds) * jitter))
     }
 
     /// Runs `body(p)` on K threads at once and joins all of them, so nothing they captured

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import Report
 import Workload
 
@@ -91,7 +92,7 @@ final class RecordStream: @unchecked Sendable {
         while true {
             let now = Clock.nanoseconds()
             guard due > now else { break }
-            usleep(UInt32(max(1, min(1_000_000, (due - now) / 1000))))
+            Posix.sleep(microseconds: UInt32(max(1, min(1_000_000, (due - now) / 1000))))
         }
         latency?.took()
     }

@@ -158,7 +158,7 @@ package final class RecordFileReader: RecordSource {
     }
 
     deinit {
-        close(fd)
+        Posix.close(fd)
         buffer.deallocate()
     }
 
@@ -169,8 +169,8 @@ package final class RecordFileReader: RecordSource {
         let fd = Posix.open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw ImportFileError(path: path, errno: errno) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
+        guard Posix.fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Posix.close(fd)
             if info.st_mode & S_IFMT == S_IFDIR {
                 throw ImportFileError(
                     path: path, errno: 0, why: "is a folder; give the import file in it (a .json or .ndjson file)")
@@ -181,7 +181,7 @@ package final class RecordFileReader: RecordSource {
                     + "records counted first, then read by each repetition): save it to a file (… > feed.ndjson) and give that"
             )
         }
-        _ = fcntl(fd, F_SETFL, 0)   // a regular file: back to blocking reads
+        Posix.setStatusFlags(fd, 0)   // a regular file: back to blocking reads
         return fd
     }
 
@@ -350,7 +350,7 @@ package final class RecordFileReader: RecordSource {
     /// Splits `file#/a/b` into the file and the pointer's members (`~1` is `/`, `~0` is `~`); a
     /// path that names a file as it is has no pointer.
     package static func location(_ input: String) throws -> (path: String, pointer: [String]) {
-        guard let hash = input.firstIndex(of: "#"), access(input, F_OK) != 0 else { return (input, []) }
+        guard let hash = input.firstIndex(of: "#"), Posix.access(input, F_OK) != 0 else { return (input, []) }
         let path = String(input[..<hash])
         let fragment = String(input[input.index(after: hash)...])
         guard fragment.hasPrefix("/"), fragment.count > 1 else {

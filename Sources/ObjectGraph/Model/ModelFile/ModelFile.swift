@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// A Core Data model read from the files Xcode writes: a `.xcdatamodeld` folder (its current
 /// version, named by `.xccurrentversion`), one `.xcdatamodel` version folder, or the XML file
@@ -105,6 +106,17 @@ package struct ModelFile: Sendable {
     }
 }
 
+extension ModelFile {
+    /// The line of `entity`'s attribute `name` in the XML read, for a refusal that points at it
+    /// (read again: only a refusal asks, and the model's entities keep no lines).
+    package func line(ofAttribute name: String, in entity: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let root = try? ModelXML.parse(text)
+        else { return nil }
+        let element = root.children(named: "entity").first { $0["name"] == entity }
+        return element?.children(named: "attribute").first { $0["name"] == name }?.line
+    }
+}
+
 /// A model file that cannot be read or honoured: where, and what.
 package struct ModelFileError: Error, Sendable, Equatable, CustomStringConvertible {
     package var path: String
@@ -137,7 +149,7 @@ extension ModelFile {
     /// file without read permission: each says so).
     static func contents(of file: String) throws(ModelFileError) -> Data {
         var info = stat()
-        guard stat(file, &info) == 0 else {
+        guard Posix.stat(file, &info) == 0 else {
             throw ModelFileError(
                 path: file, message: "cannot be read: \(String(cString: strerror(errno)))", isMissing: true)
         }
@@ -167,11 +179,11 @@ extension ModelFile {
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isFolder) else {
             var link = stat()
-            if lstat(trimmed, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            if Posix.lstat(trimmed, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
                 // The name is there, but following it fails: a loop, or a link to nothing.
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: trimmed)) ?? "?"
                 let why =
-                    stat(trimmed, &link) != 0 && errno == ELOOP
+                    Posix.stat(trimmed, &link) != 0 && errno == ELOOP
                     ? "a loop of symbolic links" : "a symbolic link to \(target), which does not exist"
                 throw ModelFileError(path: path, message: "is \(why)", isMissing: true)
             }
