@@ -16,6 +16,7 @@ with open(source, newline="") as f:
 header, rows = records[0], records[1:]
 run_id, started = header.index("run_id"), header.index("started_at")
 first = datetime.datetime(2025, 12, 1, 2, 0, 0)
+runs: dict[str, int] = {}
 with open(out, "w", newline="") as f:
     writer = csv.writer(f, lineterminator="\r\n")
     writer.writerow(header)
@@ -24,7 +25,11 @@ with open(out, "w", newline="") as f:
         day = first + datetime.timedelta(days=night)
         for k, row in enumerate(rows):
             row = list(row)
-            row[run_id] = f"{night:08x}-{k + 1}"
+            # One id per source run and night, its repetition suffix kept: rows of two runs
+            # (two command lines) under one id are refused as edited.
+            prefix, _, suffix = row[run_id].rpartition("-")
+            run = runs.setdefault(prefix, len(runs))
+            row[run_id] = f"{night:05x}{run:03x}-{suffix or k + 1}"
             row[started] = (day + datetime.timedelta(seconds=10 * k)).strftime("%Y-%m-%dT%H:%M:%SZ")
             writer.writerow(row)
         night += 1
