@@ -304,7 +304,7 @@ enum DryRun {
                 + "as calibrated); at most \(Format.duration(worst)) (\(most) rounds) if the order stays unclear until --budget"
         }
         let capped = estimates.flatMap(\.capped).map(\.strategy).uniqued()
-        if !capped.isEmpty { text += "; capped in its first repetition: \(capped.joined(separator: ", "))" }
+        if !capped.isEmpty { text += "; stopped at the cap: \(capped.joined(separator: ", "))" }
         text +=
             " (each of the \(configurations) configuration\(configurations == 1 ? "" : "s") run here at up to "
             + "\(Calibration.firstRows) × \(Calibration.growth)ⁿ rows and extrapolated, in \(Format.duration(spent)); wall time "

@@ -19,7 +19,8 @@ struct RunEstimate {
     let worst: Double
     /// Under `--repeat auto`: the rounds of the expected and of the worst case.
     let rounds: (expected: Int, worst: Int)?
-    /// Configurations the cap is expected to stop in their first repetition.
+    /// Configurations the cap is expected to stop (in their first repetition, or in a later round
+    /// once a faster one has set the cap).
     let capped: [RunConfiguration]
 
     /// The spread (standard deviation) of a pair's paired log ratios assumed for the expected
