@@ -19,6 +19,18 @@ import Testing
         #expect(try tuned.scalarInt("PRAGMA cache_size") == -4000)
     }
 
+    /// The model's fingerprint spells each column's kind without printing it (printing an enum
+    /// reflects on it: a quarter of a million instructions each time a container opened its store),
+    /// and spells it as printing did, so a store made before still opens.
+    @Test func theFingerprintSpellsEachColumnAsPrintingDid() {
+        var kinds: [EntityDescription.Column.Kind] = AttributeType.allCases.map { .attribute($0) }
+        kinds += [
+            .toOne(destination: "Category"), .entityKey(relationship: "owner"), .orderKey(relationship: "items"),
+            .toOne(destination: "Ünï \"quoted\" \\ tab\t"),
+        ]
+        for kind in kinds { #expect(kind.fingerprint == "\(kind)") }
+    }
+
     @Test func expensesLayoutIsCoreDatas() {
         let sql = StoreSchema.createStatements(for: BundledModels.expenses(key: .none))
         #expect(

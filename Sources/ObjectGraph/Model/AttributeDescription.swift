@@ -8,6 +8,25 @@ package enum AttributeType: String, Sendable, Codable, CaseIterable {
     case string = "String", boolean = "Boolean", date = "Date", binary = "Binary"
     case uuid = "UUID", uri = "URI", transformable = "Transformable"
 
+    /// The case's name as Swift prints it (`integer16`), without reflection.
+    var caseName: String {
+        switch self {
+        case .integer16: return "integer16"
+        case .integer32: return "integer32"
+        case .integer64: return "integer64"
+        case .decimal: return "decimal"
+        case .double: return "double"
+        case .float: return "float"
+        case .string: return "string"
+        case .boolean: return "boolean"
+        case .date: return "date"
+        case .binary: return "binary"
+        case .uuid: return "uuid"
+        case .uri: return "uri"
+        case .transformable: return "transformable"
+        }
+    }
+
     /// The declared column type in the store, as Core Data writes it: integers and booleans
     /// INTEGER, floating point FLOAT, decimals DECIMAL, strings and URIs VARCHAR, dates TIMESTAMP,
     /// and bytes (binary data, UUIDs as their 16 bytes, transformables as their archive) BLOB.

@@ -150,3 +150,19 @@ package struct EntityDescription: Sendable, Codable {
     /// property, before any quoting. Two names that give the same stored name collide in the store.
     package static func storedName(_ name: String) -> String { "Z" + name.uppercased() }
 }
+
+extension EntityDescription.Column.Kind {
+    /// The kind as the model's fingerprint (`ManagedObjectModel.versionHash`) spells it: what
+    /// `"\(kind)"` printed when the fingerprint was defined, written out, since printing an
+    /// enum reflects on it (four conformance look-ups per value: a quarter of a million
+    /// instructions each time a container opened its store). `StoreSchemaTests` holds the two
+    /// spellings equal, so stores made before keep opening.
+    package var fingerprint: String {
+        switch self {
+        case .attribute(let type): return "attribute(ObjectGraph.AttributeType.\(type.caseName))"
+        case .toOne(let destination): return "toOne(destination: \(destination.debugDescription))"
+        case .entityKey(let relationship): return "entityKey(relationship: \(relationship.debugDescription))"
+        case .orderKey(let relationship): return "orderKey(relationship: \(relationship.debugDescription))"
+        }
+    }
+}

@@ -14,6 +14,10 @@ package final class ManagedObjectModel: Sendable {
     /// Entities' property lists read while the inheritance orders were worked out: at most one
     /// per entity and kind of property, so a deep hierarchy loads in linear work.
     package let inheritanceListsRead: Int
+    /// A fingerprint of the layout, stored in `Z_METADATA`: opening a store with a different
+    /// model fails instead of reading columns that mean something else. Computed once here, with
+    /// the model: every container checks it when it opens its store, inside the measured window.
+    package let versionHash: String
     private let byName: [String: Int]
 
     /// Builds a model; fails when a relationship names a missing entity or inverse, or a
@@ -55,6 +59,7 @@ package final class ManagedObjectModel: Sendable {
         self.runtime = sorted.map { Entity($0, byName: descriptions, all: sorted) }
         hasOrderKeys = runtime.contains(where: \.hasOrderKeys)
         inheritanceListsRead = descriptions.listsRead
+        versionHash = Self.versionHash(of: sorted)
     }
 
     /// A root's table holds the columns of every entity of its hierarchy: past SQLite's limit
@@ -114,13 +119,12 @@ package final class ManagedObjectModel: Sendable {
         entities[entityID - 1]
     }
 
-    /// A fingerprint of the layout, stored in `Z_METADATA`: opening a store with a different
-    /// model fails instead of reading columns that mean something else.
-    package var versionHash: String {
+    /// `versionHash` of `entities`, laid out.
+    private static func versionHash(of entities: [EntityDescription]) -> String {
         var text = ""
         for e in entities {
             text += "\(e.entityID):\(e.tableName)("
-            text += e.columns.map { "\($0.name) \($0.kind)" }.joined(separator: ",")
+            text += e.columns.map { $0.name + " " + $0.kind.fingerprint }.joined(separator: ",")
             text += ") idx[" + e.attributes.filter(\.isIndexed).map(\.name).joined(separator: ",")
             text += "] uniq[" + e.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(separator: ";") + "]"
             // Only when there are some, so the models without them keep the hash their stores carry.
