@@ -27,8 +27,8 @@ package struct BatchDeleteStrategy: WriteStrategy {
             + "\"Delete rule is not supported for batch deletes\"); fetch-delete deletes through a context, which applies it"
     }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FilledStore.runBatchRequest(job, worker: "deleter") { worker, store, resultType in
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FilledStore<Store>.runBatchRequest(job, worker: "deleter") { worker, store, resultType in
             var request = BatchDeleteRequest(entityName: store.expense, predicate: store.target.predicate)
             request.resultType = resultType
             return try worker.execute(request)

@@ -36,9 +36,9 @@ package struct BatchInsertOnlyStrategy: WriteStrategy {
                 + "needs, or batch-upsert (ON CONFLICT DO UPDATE)"
     }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let mapping = try job.importModel()
-        let container = try job.makeContainer(mapping.model)
+        let container = try job.makeContainer(mapping.model, as: engine)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "batch-importer")
         let batchSize = job.batchSize(for: self)

@@ -23,7 +23,7 @@ package struct BatchStrategy: WriteStrategy {
     package var repeatedKey: RepeatedKey { .first }
     package var defaultBatchSize: Int? { 5_000 }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try BatchImport(batchSize: job.batchSize(for: self), policy: .error).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try BatchImport(batchSize: job.batchSize(for: self), policy: .error).run(job, on: engine)
     }
 }

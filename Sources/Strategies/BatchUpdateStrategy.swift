@@ -20,8 +20,8 @@ package struct BatchUpdateStrategy: WriteStrategy {
     package var defaultBatchSize: Int? { nil }
     package var operation: Operation { .update }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FilledStore.runBatchRequest(job, worker: "updater") { worker, store, resultType in
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FilledStore<Store>.runBatchRequest(job, worker: "updater") { worker, store, resultType in
             var request = BatchUpdateRequest(
                 entityName: store.expense, predicate: store.target.predicate,
                 propertiesToUpdate: [store.noteAttribute!: .string(OperationTarget.updatedNote)])

@@ -20,7 +20,7 @@ package struct BatchUpsertStrategy: WriteStrategy {
     package var repeatedKey: RepeatedKey { .last }
     package var defaultBatchSize: Int? { 5_000 }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try BatchImport(batchSize: job.batchSize(for: self), policy: .mergeByPropertyObjectTrump).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try BatchImport(batchSize: job.batchSize(for: self), policy: .mergeByPropertyObjectTrump).run(job, on: engine)
     }
 }

@@ -13,8 +13,8 @@ package struct ContextNoResetStrategy: WriteStrategy {
     package var idiom: String { "background context import that saves every N but never resets" }
     package var keyNeed: KeyNeed { .uniqueness }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: false, lookup: .refetchAfterReset).run(
-            job)
+            job, on: engine)
     }
 }

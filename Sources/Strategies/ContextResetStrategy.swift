@@ -15,8 +15,8 @@ package struct ContextResetStrategy: WriteStrategy {
     package var idiom: String { "background context import, save + reset() every N (seed 000)" }
     package var keyNeed: KeyNeed { .uniqueness }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .refetchAfterReset).run(
-            job)
+            job, on: engine)
     }
 }

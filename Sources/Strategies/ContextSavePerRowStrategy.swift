@@ -14,8 +14,8 @@ package struct ContextSavePerRowStrategy: WriteStrategy {
     package var idiom: String { "saving too frequently: one save (and transaction) per object" }
     package var keyNeed: KeyNeed { .uniqueness }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, saveEvery: 1, lookup: .keepIDs)
-            .run(job)
+            .run(job, on: engine)
     }
 }

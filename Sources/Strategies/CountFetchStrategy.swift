@@ -11,7 +11,7 @@ package struct CountFetchStrategy: ReadStrategy {
     package var purpose: String? { "a count" }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FilledStore.count(job) { context, all in try context.fetch(all).count }
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FilledStore<Store>.count(job) { context, all in try context.fetch(all).count }
     }
 }

@@ -16,8 +16,8 @@ package struct FetchDeleteStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .delete }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let store = try FilledStore(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        let store = try FilledStore<Store>(job)
         let context = store.container.newBackgroundContext(name: "deleter")
         var clock = SaveClock()
         try context.performAndWait {
@@ -32,8 +32,8 @@ package struct FetchDeleteStrategy: WriteStrategy {
                 job.progress.add(batch.count)
             }
         }
-        var counters = clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
-        FilledStore.reportScreen(job, into: &counters)
+        var counters = clock.counters(contexts: [context], stores: [store.container])
+        FilledStore<Store>.reportScreen(job, into: &counters)
         return counters
     }
 }

@@ -16,8 +16,8 @@ package struct FetchUpdateStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .update }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let store = try FilledStore(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        let store = try FilledStore<Store>(job)
         let context = store.container.newBackgroundContext(name: "updater")
         var clock = SaveClock()
         try context.performAndWait {
@@ -33,8 +33,8 @@ package struct FetchUpdateStrategy: WriteStrategy {
                 job.progress.add(chunk.count)
             }
         }
-        var counters = clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
-        FilledStore.reportScreen(job, into: &counters)
+        var counters = clock.counters(contexts: [context], stores: [store.container])
+        FilledStore<Store>.reportScreen(job, into: &counters)
         return counters
     }
 }

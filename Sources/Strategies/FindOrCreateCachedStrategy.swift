@@ -14,7 +14,7 @@ package struct FindOrCreateCachedStrategy: WriteStrategy {
     package var idiom: String { "find-or-create through a key cache fetched up front (no constraint needed)" }
     package var keyNeed: KeyNeed { .key }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .cached).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .cached).run(job, on: engine)
     }
 }

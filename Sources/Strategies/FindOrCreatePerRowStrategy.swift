@@ -11,7 +11,7 @@ package struct FindOrCreatePerRowStrategy: WriteStrategy {
     package var idiom: String { "find-or-create by fetching each record's key (no constraint needed)" }
     package var keyNeed: KeyNeed { .index }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .perRecord).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .perRecord).run(job, on: engine)
     }
 }

@@ -17,7 +17,7 @@ package struct FindOrCreateStrategy: WriteStrategy {
     }
     package var keyNeed: KeyNeed { .index }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .batched).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FindOrCreateImport(batchSize: job.batchSize(for: self), lookup: .batched).run(job, on: engine)
     }
 }

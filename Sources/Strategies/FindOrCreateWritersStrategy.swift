@@ -30,7 +30,7 @@ package struct FindOrCreateWritersStrategy: WriteStrategy {
                 + "policy (many-writers-constrained; --add-constraint measures it on your model)")
     }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try FindOrCreateWriters(batchSize: job.batchSize(for: self)).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try FindOrCreateWriters(batchSize: job.batchSize(for: self)).run(job, on: engine)
     }
 }

@@ -24,11 +24,10 @@ package struct HistoryConsumerStrategy: WriteStrategy {
     package var defaultBatchSize: Int? { 5_000 }
     package var requiresHistory: Bool { true }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         var job = job
         job.store.persistentHistoryTracking = true
-        return try BatchImport(batchSize: job.batchSize(for: self), policy: .error) { container, mapping in
-            try HistoryConsumer(container: container, mapping: mapping)
-        }.run(job)
+        return try BatchImport(batchSize: job.batchSize(for: self), policy: .error, consumesHistory: true)
+            .run(job, on: engine)
     }
 }

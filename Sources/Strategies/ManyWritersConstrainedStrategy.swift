@@ -15,7 +15,7 @@ package struct ManyWritersConstrainedStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .uniqueness }
     package var usesWriters: Bool { true }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ManyWriters().run(job, batchSize: job.batchSize(for: self))
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ManyWriters().run(job, on: engine, batchSize: job.batchSize(for: self))
     }
 }

@@ -29,7 +29,7 @@ package struct ManyWritersStrategy: WriteStrategy {
                 + "constraint with a merge policy)")
     }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ManyWriters().run(job, batchSize: job.batchSize(for: self))
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ManyWriters().run(job, on: engine, batchSize: job.batchSize(for: self))
     }
 }

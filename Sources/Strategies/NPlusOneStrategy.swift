@@ -14,7 +14,8 @@ package struct NPlusOneStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .uniqueness }
     package var resolvesRelatedObjects: Bool { true }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .fetchPerRecord).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .fetchPerRecord).run(
+            job, on: engine)
     }
 }

@@ -23,9 +23,9 @@ package struct OneWriterStrategy: WriteStrategy {
     /// One writer context, one coordinator: `--coordinators` means nothing here.
     package var usesCoordinators: Bool { false }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let mapping = try job.importModel()
-        let container = try job.makeContainer(mapping.model)
+        let container = try job.makeContainer(mapping.model, as: engine)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let writer = container.newBackgroundContext(name: "writer")
         let producers = try Producers(job: job)
@@ -59,19 +59,19 @@ package struct OneWriterStrategy: WriteStrategy {
         }
         feeding.join()
         if let error = failure.withLock({ $0 }) { throw error }
-        var counters = clock.counters(contexts: [writer], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [writer], stores: [container])
         screen?.report(into: &counters)
         return counters
     }
 
     /// The one writer: takes what the producers queued, a batch at a time, finds-or-creates
     /// each record and saves.
-    private func write(
-        to writer: ManagedObjectContext, from queue: BoundedQueue<Record>, mapping: ImportModel,
+    private func write<Context: ObjectContext>(
+        to writer: Context, from queue: BoundedQueue<Record>, mapping: ImportModel,
         job: StrategyJob, batchSize: Int, clock: inout SaveClock
     ) throws {
         try writer.performAndWait {
-            let upsert = try FindOrCreate(mapping: mapping, context: writer, job: job)
+            let upsert = try FindOrCreate<Context>(mapping: mapping, context: writer, job: job)
             // Room for a whole batch up front: grown by appends, the array's allocations followed how
             // many records each take found, which the threads' scheduling decides (the nightly's
             // one-writer allocated 28,996,544 bytes, or 29,291,920 with three more allocations when

@@ -16,7 +16,8 @@ package struct PrefetchStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .uniqueness }
     package var resolvesRelatedObjects: Bool { true }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .keepIDs).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ContextImport(batchSize: job.batchSize(for: self), resetsAfterSave: true, lookup: .keepIDs).run(
+            job, on: engine)
     }
 }

@@ -27,7 +27,7 @@ package struct RawSQLiteStrategy: WriteStrategy {
     }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         try RawImport(batchSize: job.batchSize(for: self)).run(job)
     }
 }

@@ -18,7 +18,7 @@ package struct RawSQLiteUniqueStrategy: WriteStrategy {
     package var repeatedKey: RepeatedKey { .first }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         try RawImport(batchSize: job.batchSize(for: self)).run(job)
     }
 }

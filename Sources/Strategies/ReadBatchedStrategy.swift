@@ -10,7 +10,7 @@ package struct ReadBatchedStrategy: ReadStrategy {
     package var summary: String { "fetchBatchSize = --batch-size over every expense, walked to the end" }
     package var idiom: String { "fetchBatchSize: keys first, rows a batch at a time (seed 004)" }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ReadList(batchSize: job.batchSize(for: self)).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ReadList(batchSize: job.batchSize(for: self)).run(job, on: engine)
     }
 }

@@ -19,8 +19,8 @@ package struct ReadDictionariesStrategy: ReadStrategy {
     }
     package var neverDelivers: Set<Requirement> { [.objects] }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ListScreen.run(job) { screen, context, store in
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ListScreen<Store>.run(job) { screen, context, store in
             // The related object's key through its relationship: `category.name`.
             let key = store.categoryRelationship.flatMap { r in store.categoryNameAttribute.map { "\(r).\($0)" } }
             var request = FetchRequest(entityName: store.expense)

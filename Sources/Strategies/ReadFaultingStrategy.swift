@@ -11,5 +11,7 @@ package struct ReadFaultingStrategy: ReadStrategy {
     package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters { try ReadList().run(job) }
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ReadList().run(job, on: engine)
+    }
 }

@@ -14,9 +14,9 @@ package struct ReadIDsStrategy: ReadStrategy {
     }
     package var resolvesRelatedObjects: Bool { true }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let size = job.batchSize(for: self)
-        return try ListScreen.run(job) { screen, context, store in
+        return try ListScreen<Store>.run(job) { screen, context, store in
             let ids = try context.fetchObjectIDs(FetchRequest(entityName: store.expense))
             for visible in ids.chunks(of: size) {
                 let rows = try context.fetch(

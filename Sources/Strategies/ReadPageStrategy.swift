@@ -10,9 +10,9 @@ package struct ReadPageStrategy: ReadStrategy {
     package var summary: String { "fetchLimit = --batch-size pages with a growing fetchOffset, walked to the end" }
     package var idiom: String { "fetchLimit + fetchOffset pages of an infinite-scroll list (seed 004)" }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let size = job.batchSize(for: self)
-        return try ListScreen.run(job) { screen, context, store in
+        return try ListScreen<Store>.run(job) { screen, context, store in
             var request = FetchRequest(entityName: store.expense)
             // A page needs a stable order: the key's (its uniqueness index serves it).
             request.sortDescriptors = store.keyAttribute.map { [SortDescriptor(key: $0)] } ?? []

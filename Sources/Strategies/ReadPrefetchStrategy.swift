@@ -11,7 +11,7 @@ package struct ReadPrefetchStrategy: ReadStrategy {
     package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ReadList(prefetchesCategories: true).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ReadList(prefetchesCategories: true).run(job, on: engine)
     }
 }

@@ -12,8 +12,8 @@ package struct ReadPropertiesStrategy: ReadStrategy {
     package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ListScreen.run(job) { screen, context, store in
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ListScreen<Store>.run(job) { screen, context, store in
             var request = FetchRequest(entityName: store.expense)
             request.propertiesToFetch = [store.noteAttribute, store.categoryRelationship].compactMap { $0 }
             for expense in try context.fetch(request) {

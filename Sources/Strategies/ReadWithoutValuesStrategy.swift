@@ -12,7 +12,7 @@ package struct ReadWithoutValuesStrategy: ReadStrategy {
     package var resolvesRelatedObjects: Bool { true }
     package var defaultBatchSize: Int? { nil }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ReadList(includesPropertyValues: false).run(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ReadList(includesPropertyValues: false).run(job, on: engine)
     }
 }

@@ -170,9 +170,10 @@ package struct StrategyJob: Sendable {
         batchSize ?? strategy.defaultBatchSize ?? Int.max
     }
 
-    /// A container on the job's store with `model`, counting into the job's counters.
-    package func makeContainer(_ model: ManagedObjectModel) throws -> PersistentContainer {
-        try PersistentContainer(model: model, options: store, counters: counters, objectWork: objectWork)
+    /// A container of the engine `Store` on the job's store with `model`, counting into the
+    /// job's counters.
+    package func makeContainer<Store: ObjectStore>(_ model: ManagedObjectModel, as engine: Store.Type) throws -> Store {
+        try Store(model: model, options: store, counters: counters, objectWork: objectWork)
     }
 
     /// The object work of the job's contexts since `before`, as the results count it.
@@ -217,8 +218,9 @@ package enum WriterScenario: Sendable, Codable, Equatable {
 package final class PreparedState: @unchecked Sendable {
     // Written by `setUp` before the window, read by `run` on the same thread afterwards.
     package var objectIDs: [ManagedObjectID] = []
-    package var container: PersistentContainer?
-    package var screen: Screen?
+    /// The container the window uses (of the run's engine: `FilledStore` takes it back as its own).
+    package var container: (any ObjectStore)?
+    package var screen: (any ScreenInFront)?
     package init() {}
 }
 

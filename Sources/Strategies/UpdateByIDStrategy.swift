@@ -16,17 +16,17 @@ package struct UpdateByIDStrategy: WriteStrategy {
     package var keyNeed: KeyNeed { .nothing }
     package var operation: Operation { .update }
 
-    package func setUp(_ job: StrategyJob) throws -> PreparedState? {
+    package func setUp<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> PreparedState? {
         var job = job
-        let state = try FilledStore.prepared(job)
+        let state = try FilledStore<Store>.prepared(job)
         job.prepared = state   // the IDs are found on the container the window uses
-        let store = try FilledStore(job)
+        let store = try FilledStore<Store>(job)
         state.objectIDs = try store.targetIDs(in: store.container.newBackgroundContext(name: "ids"))
         return state
     }
 
-    package func run(_ job: StrategyJob) throws -> StrategyCounters {
-        let store = try FilledStore(job)
+    package func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        let store = try FilledStore<Store>(job)
         let ids = job.prepared?.objectIDs ?? []
         let context = store.container.newBackgroundContext(name: "updater")
         var clock = SaveClock()
@@ -40,8 +40,8 @@ package struct UpdateByIDStrategy: WriteStrategy {
                 job.progress.add(chunk.count)
             }
         }
-        var counters = clock.counters(contexts: [context], coordinators: [store.container.persistentStoreCoordinator])
-        FilledStore.reportScreen(job, into: &counters)
+        var counters = clock.counters(contexts: [context], stores: [store.container])
+        FilledStore<Store>.reportScreen(job, into: &counters)
         return counters
     }
 }

@@ -73,12 +73,22 @@ package protocol WriteStrategy: Sendable {
     func refusal(on source: ImportSource) -> String?
 
     /// Writes every record of `job` into the store at `job.store` (which does not exist yet), or
-    /// for another operation works on the store filled before. Throws when the work cannot be
-    /// completed; what was written stays for the verifier.
-    func run(_ job: StrategyJob) throws -> StrategyCounters
+    /// for another operation works on the store filled before, through the engine `Store`
+    /// (decision 0047: a strategy names only the protocols, never the engine's classes). Throws
+    /// when the work cannot be completed; what was written stays for the verifier.
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters
 
     /// Untimed preparation before the window (object IDs known up front, a screen already
-    /// showing the records). Most strategies need none.
+    /// showing the records), on the engine `Store`. Most strategies need none.
+    func setUp<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> PreparedState?
+
+    /// `run(_:on:)` on the engine of the run (`Engine`). A requirement, not only an extension,
+    /// so that each strategy's witness calls its own `run(_:on:)` with the engine known: the
+    /// compiler specialises the whole strategy for it, and no per-record call goes through a
+    /// protocol's witness table. Never implemented by a strategy.
+    func run(_ job: StrategyJob) throws -> StrategyCounters
+
+    /// `setUp(_:on:)` on the engine of the run, likewise.
     func setUp(_ job: StrategyJob) throws -> PreparedState?
 }
 
@@ -86,9 +96,11 @@ extension WriteStrategy {
     package var usesWriters: Bool { false }
     package var operation: Operation { .import }
     /// An update or delete opens the store and shows the run's screen before the window.
-    package func setUp(_ job: StrategyJob) throws -> PreparedState? {
-        operation == .update || operation == .delete ? try FilledStore.prepared(job) : nil
+    package func setUp<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> PreparedState? {
+        operation == .update || operation == .delete ? try FilledStore<Store>.prepared(job) : nil
     }
+    package func run(_ job: StrategyJob) throws -> StrategyCounters { try run(job, on: Engine.self) }
+    package func setUp(_ job: StrategyJob) throws -> PreparedState? { try setUp(job, on: Engine.self) }
     package var usesCoordinators: Bool { usesWriters }
     package var defaultBatchSize: Int? { 1_000 }
     package var expectations: StoreExpectations { .complete }

@@ -129,6 +129,32 @@ import Testing
         return false
     }
 
+    /// Strategies reach the engine through its protocols alone (issue 57, item 2, decision 0047):
+    /// no strategy or Support file names one of the engine's classes, so a second conformance
+    /// (Apple's Core Data) runs them unchanged. `Engine.swift` is the one place that picks it.
+    @Test func strategiesNameOnlyTheEnginesProtocols() throws {
+        let folder = Self.sources + "/Strategies"
+        let files =
+            FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && $0 != "Engine.swift" } ?? []
+        #expect(files.count > 50, "the walk found \(files.count) files under \(folder)")
+        let classes = [
+            "PersistentContainer", "ManagedObjectContext", "ManagedObject", "FetchedResultsController",
+            "PersistentStoreCoordinator",
+        ]
+        var found: [String] = []
+        for file in files {
+            let lines = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+            for (n, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                let code = line.components(separatedBy: "//")[0]
+                for name in classes where Self.names(code, name) {
+                    found.append("\(file):\(n + 1): \(line)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "use ObjectStore, ObjectContext, StoredObject:\n\(found.joined(separator: "\n"))")
+    }
+
     @Test func noFunctionIsLongerThanSixtyLines() throws {
         let long = try Self.longDeclarations(limit: Self.limit)
         #expect(

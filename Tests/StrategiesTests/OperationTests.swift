@@ -84,7 +84,7 @@ import Workload
         // table (one SELECT), and the merge re-read the screen's targets (one IN query per 500):
         // they show the new note; the others are untouched.
         #expect(o.sql.select == 2)
-        let screen = try #require(o.job.prepared?.screen)
+        let screen = try #require(o.job.prepared?.screen as? Screen<Engine>)
         let notes = screen.withShownObjects { $0.map { $0.value(forKey: "note") } }
         #expect(notes.count == 1_000)
         #expect(notes.filter { $0 == .string(OperationTarget.updatedNote) }.count == o.target.expected)
@@ -99,7 +99,7 @@ import Workload
     @Test func fetchUpdateKeepsTheSameScreenCurrent() throws {
         let o = try run(FetchUpdateStrategy(), keepPrepared: true, screen: .list(1_000))
         #expect(o.problems.isEmpty, "\(o.problems)")
-        let screen = try #require(o.job.prepared?.screen)
+        let screen = try #require(o.job.prepared?.screen as? Screen<Engine>)
         let notes = screen.withShownObjects { $0.map { $0.isFault ? nil : $0.value(forKey: "note") } }
         #expect(notes.count == 1_000)
         #expect(
@@ -129,7 +129,7 @@ import Workload
         let o = try run(BatchDeleteStrategy(), keepPrepared: true, screen: .controller(nil))
         #expect(o.problems.isEmpty, "\(o.problems)")
         #expect(o.sql.delete == 1 && o.sql.update == 0)
-        let screen = try #require(o.job.prepared?.screen)
+        let screen = try #require(o.job.prepared?.screen as? Screen<Engine>)
         // The deleted expenses left the screen, and their categories' expenses (loaded now, from
         // the store and the screen's memory) no longer hold them.
         let (expenses, members) = screen.withShownObjects { shown -> (Int, Int) in

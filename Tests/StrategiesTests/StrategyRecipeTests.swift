@@ -20,11 +20,11 @@ import Workload
         var idiom: String { "background context import that saves twice per reset" }
         var keyNeed: KeyNeed { .uniqueness }
 
-        func run(_ job: StrategyJob) throws -> StrategyCounters {
+        func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
             let size = job.batchSize(for: self)
             return try ContextImport(
                 batchSize: size, resetsAfterSave: true, saveEvery: max(1, size / 2), lookup: .refetchAfterReset
-            ).run(job)
+            ).run(job, on: engine)
         }
     }
 

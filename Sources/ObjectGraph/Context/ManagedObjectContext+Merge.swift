@@ -166,20 +166,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// What a batch request changed, by object ID, for `mergeChanges(fromRemoteContextSave:into:)`.
-    package struct RemoteChanges: Sendable {
-        package var inserted: [ManagedObjectID] = []
-        package var updated: [ManagedObjectID] = []
-        package var deleted: [ManagedObjectID] = []
-
-        package init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = [])
-        {
-            self.inserted = inserted
-            self.updated = updated
-            self.deleted = deleted
-        }
-    }
-
     /// Merges changes known by object ID only (batch requests, persistent history): registered
     /// objects among `updated` are read again (one query per entity per 500 objects), `deleted`
     /// ones are forgotten, and `inserted` objects of an entity a results controller watches are
@@ -233,5 +219,18 @@ extension ManagedObjectContext {
     func follow(_ controller: FetchedResultsController) {
         followers.removeAll { $0.controller == nil }
         if !followers.contains(where: { $0.controller === controller }) { followers.append(WeakController(controller)) }
+    }
+}
+
+/// What a batch request changed, by object ID, for `mergeChanges(fromRemoteContextSave:into:)`.
+package struct RemoteChanges: Sendable {
+    package var inserted: [ManagedObjectID] = []
+    package var updated: [ManagedObjectID] = []
+    package var deleted: [ManagedObjectID] = []
+
+    package init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
     }
 }

@@ -25,24 +25,16 @@ struct BatchImport {
         + "history (--history on; see history-consumer) or merge the object IDs it returns into the view context"
     var batchSize: Int
     var policy: MergePolicy
-    /// Builds something that watches the import from another queue (the history consumer),
-    /// on the import's container before the first chunk; told after each chunk commits.
-    var watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)?
+    /// Whether a history consumer watches the import from another queue (`HistoryConsumer`,
+    /// on the import's container before the first chunk; told after each chunk commits).
+    var consumesHistory = false
 
-    init(
-        batchSize: Int, policy: MergePolicy,
-        watcher: ((PersistentContainer, ImportModel) throws -> any ImportWatcher)? = nil
-    ) {
-        self.batchSize = batchSize
-        self.policy = policy
-        self.watcher = watcher
-    }
-
-    func run(_ job: StrategyJob) throws -> StrategyCounters {
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let mapping = try job.importModel()
-        let container = try job.makeContainer(mapping.model)
+        let container = try job.makeContainer(mapping.model, as: engine)
         let screen = try Screen(job: job, container: container, mapping: mapping)
-        let watcher = try self.watcher?(container, mapping)
+        let watcher: (any ImportWatcher)? =
+            consumesHistory ? try HistoryConsumer(container: container, mapping: mapping) : nil
         defer { watcher?.stop() }   // its thread is joined even when the import throws
         let context = container.newBackgroundContext(name: "batch-importer")
         context.mergePolicy = policy
@@ -51,7 +43,7 @@ struct BatchImport {
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
             let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
-            let parents = ParentDirectory(lookup: .keepIDs, mapper: mapper)
+            let parents = ParentDirectory<Store.Context>(lookup: .keepIDs, mapper: mapper)
             let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             let resultType = job.batchResultType(fixUpNeedsIDs: mapper.parentRelationship != nil || members != nil)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { chunk in
@@ -64,19 +56,19 @@ struct BatchImport {
                 watcher?.chunkCommitted()
             }
         }
-        var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], stores: [container])
         screen?.report(into: &counters)
         try watcher?.finish(into: &counters)
         return counters
     }
 
     /// Imports one chunk; returns the IDs of the rows inserted (empty unless `resultType` asks for them).
-    private func importChunk(
-        _ chunk: [Record], context: ManagedObjectContext, mapper: RecordMapper, parents: ParentDirectory?,
-        members: MemberDirectory?, resultType: BatchResultType, clock: inout SaveClock
+    private func importChunk<Context: ObjectContext>(
+        _ chunk: [Record], context: Context, mapper: RecordMapper, parents: ParentDirectory<Context>?,
+        members: MemberDirectory<Context>?, resultType: BatchResultType, clock: inout SaveClock
     ) throws -> [ManagedObjectID] {
         // 1. Categories, as objects with permanent IDs.
-        var parentOf: [Value: (index: Int, object: ManagedObject)] = [:]
+        var parentOf: [Value: (index: Int, object: Context.Object)] = [:]
         if let parents {
             try parents.prepare(for: chunk, in: context)
             for r in chunk {
@@ -116,9 +108,9 @@ struct BatchImport {
     }
 
     /// Points every inserted (or upserted) row's object at its related object and members.
-    private func fixUp(
-        _ inserted: [ManagedObjectID], _ chunk: [Record], _ parentOf: [Value: (index: Int, object: ManagedObject)],
-        context: ManagedObjectContext, mapper: RecordMapper, members: MemberDirectory?
+    private func fixUp<Context: ObjectContext>(
+        _ inserted: [ManagedObjectID], _ chunk: [Record], _ parentOf: [Value: (index: Int, object: Context.Object)],
+        context: Context, mapper: RecordMapper, members: MemberDirectory<Context>?
     ) throws {
         guard !inserted.isEmpty else { return }
         var recordOf: [Value: Record] = [:]

@@ -10,11 +10,11 @@ struct ContextImport {
     var resetsAfterSave: Bool
     /// Records between saves (1 saves after every record); resets still follow `batchSize`.
     var saveEvery: Int? = nil
-    var lookup: ParentDirectory.Lookup
+    var lookup: ParentLookup
 
-    func run(_ job: StrategyJob) throws -> StrategyCounters {
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let mapping = try job.importModel()
-        let container = try job.makeContainer(mapping.model)
+        let container = try job.makeContainer(mapping.model, as: engine)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "importer")
         // As the seed's import: constraint conflicts (repeated keys) merge, in-memory values win.
@@ -23,7 +23,7 @@ struct ContextImport {
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
             let mapper = try RecordMapper(model: mapping, context: context, pool: stream.pool, job: job)
-            let parents = ParentDirectory(lookup: lookup, mapper: mapper)
+            let parents = ParentDirectory<Store.Context>(lookup: lookup, mapper: mapper)
             let members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             // Records are taken a save's worth at a time, so a record waits for the records it
             // is saved with and no more: saving after every record commits each as it arrives
@@ -53,7 +53,7 @@ struct ContextImport {
                 }
             }
         }
-        var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], stores: [container])
         screen?.report(into: &counters)
         return counters
     }

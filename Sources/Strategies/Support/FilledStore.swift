@@ -5,8 +5,8 @@ import Workload
 /// The store an update, delete or read works on, opened as an app would: the model with its
 /// uniqueness constraints (the layout the store was filled with), and the properties the
 /// strategies touch resolved once.
-struct FilledStore {
-    let container: PersistentContainer
+struct FilledStore<Store: ObjectStore> {
+    let container: Store
     let target: OperationTarget
     /// The record entity's name (`Expense`).
     let expense: String
@@ -28,7 +28,7 @@ struct FilledStore {
     init(_ job: StrategyJob) throws {
         guard let target = job.operationTarget else { throw OperationError.notFilled }
         let mapping = try job.importModel()
-        self.container = try job.prepared?.container ?? job.makeContainer(mapping.model)
+        self.container = try job.prepared?.container as? Store ?? job.makeContainer(mapping.model, as: Store.self)
         self.target = target
         expense = mapping.recordEntity.name
         let entity = mapping.model.runtimeEntity(named: mapping.recordEntity.name)!
@@ -52,7 +52,7 @@ struct FilledStore {
     /// An update's or delete's set-up, before the window: the store opened and, when the run
     /// asks for one, the screen showing its list (the same for every strategy of the run).
     static func prepared(_ job: StrategyJob) throws -> PreparedState {
-        let store = try FilledStore(job)
+        let store = try FilledStore<Store>(job)
         let state = PreparedState()
         state.container = store.container
         state.screen = try Screen(job: job, container: store.container, mapping: try job.importModel())
@@ -71,10 +71,10 @@ struct FilledStore {
     /// `mergeChanges(fromRemoteContextSave:into:)`.
     static func runBatchRequest(
         _ job: StrategyJob, worker name: String,
-        _ execute: (ManagedObjectContext, FilledStore, BatchResultType) throws -> BatchResult,
-        merge: (BatchResult) -> ManagedObjectContext.RemoteChanges
+        _ execute: (Store.Context, FilledStore, BatchResultType) throws -> BatchResult,
+        merge: (BatchResult) -> RemoteChanges
     ) throws -> StrategyCounters {
-        let store = try FilledStore(job)
+        let store = try FilledStore<Store>(job)
         let worker = store.container.newBackgroundContext(name: name)
         let result = try worker.performAndWait { try execute(worker, store, job.batchResultType()) }
         job.prepared?.screen?.merge(merge(result))
@@ -85,7 +85,7 @@ struct FilledStore {
     }
 
     /// Object IDs of the targets (one keys-only query; no rows are read).
-    func targetIDs(in context: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func targetIDs(in context: Store.Context) throws -> [ManagedObjectID] {
         var request = targets
         request.fetchBatchSize = 1
         return try context.performAndWait { try context.fetch(request).map(\.objectID) }
@@ -115,10 +115,10 @@ extension Array {
 extension FilledStore {
     /// A count of every record on a context of its own, as the two counting idioms take it: how
     /// `count` says how many there are, and what the context holds after.
-    static func count(_ job: StrategyJob, _ count: (ManagedObjectContext, FetchRequest) throws -> Int) throws
+    static func count(_ job: StrategyJob, _ count: (Store.Context, FetchRequest) throws -> Int) throws
         -> StrategyCounters
     {
-        let store = try FilledStore(job)
+        let store = try FilledStore<Store>(job)
         let context = store.container.newBackgroundContext(name: "counter")
         var counters = StrategyCounters()
         try context.performAndWait {

@@ -4,14 +4,14 @@ import Workload
 /// Find-or-create by key in one context, as the seeds' writers do: fetch the record's key
 /// (`fetchLimit = 1`; the fetch sees the context's unsaved inserts too), create the object when
 /// none is found, then set its values and its category.
-struct FindOrCreate {
+struct FindOrCreate<Context: ObjectContext> {
     let mapper: RecordMapper
-    let parents: ParentDirectory?
-    let members: MemberDirectory?
+    let parents: ParentDirectory<Context>?
+    let members: MemberDirectory<Context>?
 
     /// A writer for `context`, its categories kept as IDs across resets; `pool` is where the
     /// stream's generated binary values point.
-    init(mapping: ImportModel, context: ManagedObjectContext, job: StrategyJob) throws {
+    init(mapping: ImportModel, context: Context, job: StrategyJob) throws {
         mapper = try RecordMapper(
             model: mapping, context: context, pool: PayloadPool(for: mapping.shape, seed: job.workload.seed),
             job: job)
@@ -19,7 +19,7 @@ struct FindOrCreate {
         members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
     }
 
-    func upsert(_ record: Record, in context: ManagedObjectContext) throws {
+    func upsert(_ record: Record, in context: Context) throws {
         var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: mapper.keyPredicate(record))
         request.fetchLimit = 1
         let object = try context.fetch(request).first ?? context.insert(mapper.recordEntity)
@@ -33,7 +33,7 @@ struct FindOrCreate {
     /// Ends a writer's batch: saves (timed), notes the records durable, resets the context and
     /// reports the records done.
     func finishBatch(
-        _ records: [Record], in context: ManagedObjectContext, clock: inout SaveClock,
+        _ records: [Record], in context: Context, clock: inout SaveClock,
         job: StrategyJob
     ) throws {
         try clock.save(context)

@@ -22,21 +22,22 @@ struct FindOrCreateImport {
     var batchSize: Int
     var lookup: Lookup
 
-    func run(_ job: StrategyJob) throws -> StrategyCounters {
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let mapping = try job.importModel()
-        let container = try job.makeContainer(mapping.model)
+        let container = try job.makeContainer(mapping.model, as: engine)
         let screen = try Screen(job: job, container: container, mapping: mapping)
         let context = container.newBackgroundContext(name: "importer")
         var clock = SaveClock()
         try context.performAndWait {
             let stream = try job.makeStream(mapping.shape)
-            var importer = try Importer(lookup: lookup, mapping: mapping, context: context, pool: stream.pool, job: job)
+            var importer = try Importer<Store.Context>(
+                lookup: lookup, mapping: mapping, context: context, pool: stream.pool, job: job)
             try stream.forEachBatch(of: batchSize, progress: job.progress) { group in
                 try importer.find(group)
                 try importer.save(group, clock: &clock)
             }
         }
-        var counters = clock.counters(contexts: [context], coordinators: [container.persistentStoreCoordinator])
+        var counters = clock.counters(contexts: [context], stores: [container])
         screen?.report(into: &counters)
         return counters
     }
@@ -44,25 +45,26 @@ struct FindOrCreateImport {
     /// One context's find-or-create, a batch at a time: `find` gives each record its object
     /// (found or inserted) and its values and relationships; `save` saves and resets. Apart so
     /// that concurrent writers can all have found before any saves (`FindOrCreateWriters`).
-    struct Importer {
+    struct Importer<Context: ObjectContext> {
         let lookup: Lookup
-        let context: ManagedObjectContext
+        let context: Context
         let job: StrategyJob
         let mapper: RecordMapper
-        let parents: ParentDirectory?
-        let members: MemberDirectory?
+        let parents: ParentDirectory<Context>?
+        let members: MemberDirectory<Context>?
         /// Every stored key's object ID (`cached`), kept across resets.
         private var cache: [Value: ManagedObjectID] = [:]
-        private var objects: [ManagedObject] = []
+        private var objects: [Context.Object] = []
 
-        init(lookup: Lookup, mapping: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, job: StrategyJob)
+        init(lookup: Lookup, mapping: ImportModel, context: Context, pool: PayloadPool?, job: StrategyJob)
             throws
         {
             self.lookup = lookup
             self.context = context
             self.job = job
             mapper = try RecordMapper(model: mapping, context: context, pool: pool, job: job)
-            parents = ParentDirectory(lookup: lookup == .perRecord ? .fetchPerRecord : .keepIDs, mapper: mapper)
+            parents = ParentDirectory<Context>(
+                lookup: lookup == .perRecord ? .fetchPerRecord : .keepIDs, mapper: mapper)
             members = try MemberDirectory(shape: mapping.shape, spec: job.workload, context: context)
             if lookup == .cached { cache = try FindOrCreateImport.storedKeys(mapper, context) }
         }
@@ -108,8 +110,8 @@ struct FindOrCreateImport {
     /// The guide's walk: keys sorted, one `IN` fetch sorted the same way, the two lists walked
     /// together. A key of several attributes has no one order: one fetch with an `IN` per
     /// attribute (a superset), matched by the whole key.
-    static func findBatched(_ group: [Record], _ mapper: RecordMapper, _ context: ManagedObjectContext) throws
-        -> [ManagedObject]
+    static func findBatched<Context: ObjectContext>(_ group: [Record], _ mapper: RecordMapper, _ context: Context)
+        throws -> [Context.Object]
     {
         let keys = group.map { mapper.keyLookup(of: $0) }
         guard mapper.key.count == 1 else { return try findByKeys(group, keys, mapper, context) }
@@ -120,9 +122,9 @@ struct FindOrCreateImport {
             entityName: mapper.recordEntity.name, predicate: .in(mapper.keyAttributes[0], distinct))
         request.sortDescriptors = [SortDescriptor(key: mapper.keyAttributes[0])]
         let found = try context.fetch(request)
-        var objects = [ManagedObject?](repeating: nil, count: group.count)
+        var objects = [Context.Object?](repeating: nil, count: group.count)
         var j = 0
-        var last: (key: Value, object: ManagedObject)?
+        var last: (key: Value, object: Context.Object)?
         for i in order {
             while j < found.count, mapper.keyLookup(of: found[j]).sortsBefore(keys[i]) { j += 1 }
             if let last, last.key == keys[i] {
@@ -138,14 +140,14 @@ struct FindOrCreateImport {
         return objects.map { $0! }
     }
 
-    private static func findByKeys(
+    private static func findByKeys<Context: ObjectContext>(
         _ group: [Record], _ keys: [Value], _ mapper: RecordMapper,
-        _ context: ManagedObjectContext
-    ) throws -> [ManagedObject] {
+        _ context: Context
+    ) throws -> [Context.Object] {
         let parts = mapper.keyAttributes.indices.map { a in
             Predicate.in(mapper.keyAttributes[a], Array(Set(group.map { mapper.value(mapper.shape.key[a], of: $0) })))
         }
-        var byKey: [Value: ManagedObject] = [:]
+        var byKey: [Value: Context.Object] = [:]
         for object in try context.fetch(FetchRequest(entityName: mapper.recordEntity.name, predicate: .and(parts))) {
             byKey[mapper.keyLookup(of: object)] = object
         }
@@ -158,14 +160,16 @@ struct FindOrCreateImport {
     }
 
     /// One fetch per record; it sees the context's unsaved inserts, so a repeat finds its first copy.
-    static func findOne(_ r: Record, _ mapper: RecordMapper, _ context: ManagedObjectContext) throws -> ManagedObject {
+    static func findOne<Context: ObjectContext>(_ r: Record, _ mapper: RecordMapper, _ context: Context) throws
+        -> Context.Object
+    {
         var request = FetchRequest(entityName: mapper.recordEntity.name, predicate: mapper.keyPredicate(r))
         request.fetchLimit = 1
         return try context.fetch(request).first ?? context.insert(mapper.recordEntity)
     }
 
     /// Every stored key and its object ID, one dictionary fetch.
-    static func storedKeys(_ mapper: RecordMapper, _ context: ManagedObjectContext) throws -> [Value: ManagedObjectID] {
+    static func storedKeys(_ mapper: RecordMapper, _ context: some ObjectContext) throws -> [Value: ManagedObjectID] {
         var request = FetchRequest(entityName: mapper.recordEntity.name)
         request.propertiesToFetch = mapper.keyAttributes
         var cache: [Value: ManagedObjectID] = [:]
@@ -178,11 +182,11 @@ struct FindOrCreateImport {
     }
 
     /// Found by the cache (a fault by its ID), by the batch's own new objects, or inserted.
-    static func findCached(
-        _ group: [Record], _ mapper: RecordMapper, _ context: ManagedObjectContext,
+    static func findCached<Context: ObjectContext>(
+        _ group: [Record], _ mapper: RecordMapper, _ context: Context,
         _ cache: [Value: ManagedObjectID]
-    ) -> [ManagedObject] {
-        var batch: [Value: ManagedObject] = [:]
+    ) -> [Context.Object] {
+        var batch: [Value: Context.Object] = [:]
         return group.map { r in
             let key = mapper.keyLookup(of: r)
             if let object = batch[key] { return object }

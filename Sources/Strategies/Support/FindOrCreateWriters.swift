@@ -11,11 +11,11 @@ import Workload
 struct FindOrCreateWriters {
     var batchSize: Int
 
-    func run(_ job: StrategyJob) throws -> StrategyCounters {
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
         let mapping = try job.importModel()
-        let first = try job.makeContainer(mapping.model)
+        let first = try job.makeContainer(mapping.model, as: engine)
         let screen = try Screen(job: job, container: first, mapping: mapping)
-        let (contexts, coordinators) = try ManyWriters.writerContexts(job, mapping: mapping, first: first)
+        let (contexts, stores) = try ManyWriters.writerContexts(job, mapping: mapping, first: first)
         let producers = try Producers(job: job)
         // The race scenario: every writer has found its first batch before any saves.
         let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
@@ -26,7 +26,7 @@ struct FindOrCreateWriters {
             var clock = SaveClock()
             try context.performAndWait {
                 let feed = try producers.records(for: p)
-                var importer = try FindOrCreateImport.Importer(
+                var importer = try FindOrCreateImport.Importer<Store.Context>(
                     lookup: .batched, mapping: mapping, context: context,
                     pool: feed.stream.pool, job: job)
                 var record = Record()
@@ -52,7 +52,7 @@ struct FindOrCreateWriters {
             }
             clocks.withLock { $0.merge(clock) }
         }
-        var counters = clocks.withLock { $0 }.counters(contexts: contexts, coordinators: coordinators)
+        var counters = clocks.withLock { $0 }.counters(contexts: contexts, stores: stores)
         screen?.report(into: &counters)
         return counters
     }

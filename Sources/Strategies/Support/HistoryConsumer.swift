@@ -25,12 +25,12 @@ protocol ImportWatcher: AnyObject, Sendable {
 /// `@unchecked Sendable`: each results controller is confined to its context's queue; `token`,
 /// `lags`, `waiting` and `peakBacklog` belong to the consumer thread until `stop()` has joined it; `wakeUps` and
 /// `stopping` are a lock and an atomic.
-final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
-    private let reader: ManagedObjectContext
-    private let view: ManagedObjectContext
-    private let screen: FetchedResultsController
-    private let autoMerged: ManagedObjectContext
-    private let autoScreen: FetchedResultsController
+final class HistoryConsumer<Store: ObjectStore>: ImportWatcher, @unchecked Sendable {
+    private let reader: Store.Context
+    private let view: Store.Context
+    private let screen: Store.Context.Controller
+    private let autoMerged: Store.Context
+    private let autoScreen: Store.Context.Controller
     private let recordEntity: String
     private let wakeUps = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
@@ -42,7 +42,7 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
     private var peakBacklog = 0
     private var failure: Error?
 
-    init(container: PersistentContainer, mapping: ImportModel) throws {
+    init(container: Store, mapping: ImportModel) throws {
         recordEntity = mapping.recordEntity.name
         reader = container.newBackgroundContext(name: "history-consumer")
         // The seed's view context; --view-context keeps its own.
@@ -55,9 +55,9 @@ final class HistoryConsumer: ImportWatcher, @unchecked Sendable {
         thread = JoinedThread(name: "history") { [self] in consume() }
     }
 
-    private static func list(of entity: String, in context: ManagedObjectContext) throws -> FetchedResultsController {
+    private static func list(of entity: String, in context: Store.Context) throws -> Store.Context.Controller {
         try context.performAndWait {
-            let controller = try FetchedResultsController(
+            let controller = try Store.Context.Controller(
                 fetchRequest: FetchRequest(entityName: entity), managedObjectContext: context)
             try controller.performFetch()
             return controller

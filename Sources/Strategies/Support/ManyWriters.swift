@@ -6,13 +6,15 @@ import Workload
 /// One context per producer, each finding-or-creating by key and saving every `--batch-size`:
 /// the buggy downloader, with or without a uniqueness constraint to save it.
 struct ManyWriters {
-    func run(_ job: StrategyJob, batchSize: Int) throws -> StrategyCounters {
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type, batchSize: Int) throws
+        -> StrategyCounters
+    {
         let mapping = try job.importModel()
-        let first = try job.makeContainer(mapping.model)
+        let first = try job.makeContainer(mapping.model, as: engine)
         // The screen watches the first coordinator: with per-writer coordinators it sees only
         // that writer's saves, as an app misses its extension's without persistent history.
         let screen = try Screen(job: job, container: first, mapping: mapping)
-        let (contexts, coordinators) = try Self.writerContexts(job, mapping: mapping, first: first)
+        let (contexts, stores) = try Self.writerContexts(job, mapping: mapping, first: first)
         let producers = try Producers(job: job)
         let barrier = job.writerScenario == .sameKeysForEveryWriter ? Barrier(parties: job.writers) : nil
         let clocks = Protected(SaveClock())
@@ -21,7 +23,7 @@ struct ManyWriters {
             let context = contextsToRun[p]
             var clock = SaveClock()
             try context.performAndWait {
-                let upsert = try FindOrCreate(mapping: mapping, context: context, job: job)
+                let upsert = try FindOrCreate<Store.Context>(mapping: mapping, context: context, job: job)
                 let feed = try producers.records(for: p)
                 var record = Record()
                 var pending: [Record] = []
@@ -46,21 +48,23 @@ struct ManyWriters {
             }
             clocks.withLock { $0.merge(clock) }
         }
-        var counters = clocks.withLock { $0 }.counters(contexts: contexts, coordinators: coordinators)
+        var counters = clocks.withLock { $0 }.counters(contexts: contexts, stores: stores)
         screen?.report(into: &counters)
         return counters
     }
 
     /// A context per writer, each on the first container or (per-writer coordinators) a container
-    /// of its own on the same file, as an app and its extension; and every coordinator used.
-    static func writerContexts(_ job: StrategyJob, mapping: ImportModel, first: PersistentContainer) throws
-        -> (contexts: [ManagedObjectContext], coordinators: [PersistentStoreCoordinator])
+    /// of its own on the same file, as an app and its extension; and every container used (each
+    /// is a coordinator).
+    static func writerContexts<Store: ObjectStore>(_ job: StrategyJob, mapping: ImportModel, first: Store) throws
+        -> (contexts: [Store.Context], stores: [Store])
     {
-        var coordinators = [first.persistentStoreCoordinator]
-        var contexts: [ManagedObjectContext] = []
+        var stores = [first]
+        var contexts: [Store.Context] = []
         for p in 0..<job.writers {
-            let container = p == 0 || job.coordinators == .shared ? first : try job.makeContainer(mapping.model)
-            if container !== first { coordinators.append(container.persistentStoreCoordinator) }
+            let container =
+                p == 0 || job.coordinators == .shared ? first : try job.makeContainer(mapping.model, as: Store.self)
+            if container !== first { stores.append(container) }
             let context = container.newBackgroundContext(name: "writer-\(p)")
             // Object-trump in both variants: writers that update the same rows (a repeated key
             // found in the store) merge instead of failing, so nothing is lost; what differs is
@@ -68,6 +72,6 @@ struct ManyWriters {
             context.mergePolicy = .mergeByPropertyObjectTrump
             contexts.append(context)
         }
-        return (contexts, coordinators)
+        return (contexts, stores)
     }
 }

@@ -9,18 +9,18 @@ import Workload
 /// SQL), the others created with their generated attributes. A record that was already stored
 /// (a find-or-create's update) has its members read first (the to-many fault fires, one query, as
 /// Core Data's does when a set is assigned) and only the missing ones are added.
-final class MemberDirectory {
+final class MemberDirectory<Context: ObjectContext> {
     let relationship: String
     private let entity: Entity
     private let generator: Generator
     private let shape: RecordShape.Members
     private let keyAttribute: Int
     private let fieldAttributes: [Int]
-    private var objects: [Int: ManagedObject] = [:]
+    private var objects: [Int: Context.Object] = [:]
     private var ids: [Int: ManagedObjectID] = [:]
 
     /// Nil when the records relate to nothing through a many-to-many.
-    init?(shape recordShape: RecordShape, spec: WorkloadSpec, context: ManagedObjectContext) throws {
+    init?(shape recordShape: RecordShape, spec: WorkloadSpec, context: Context) throws {
         guard let shape = recordShape.members, shape.perRecord > 0 else { return nil }
         self.shape = shape
         relationship = shape.relationship
@@ -33,7 +33,7 @@ final class MemberDirectory {
 
     /// Before a batch's records are related: the members they name that this context has no
     /// object or ID for are fetched (one query), the known ones turned into faults.
-    func prepare(for batch: [Record], in context: ManagedObjectContext) throws {
+    func prepare(for batch: [Record], in context: Context) throws {
         var unknown: [Int] = []
         for r in batch {
             for i in generator.members(ofKey: r.keyIndex) where objects[i] == nil {
@@ -55,7 +55,7 @@ final class MemberDirectory {
     }
 
     /// Relates `object` (the record's) to each of its members, creating the ones not found.
-    func relate(_ record: Record, to object: ManagedObject, in context: ManagedObjectContext) throws {
+    func relate(_ record: Record, to object: Context.Object, in context: Context) throws {
         let wanted = generator.members(ofKey: record.keyIndex).map { member($0, in: context) }
         let present = object.isInserted ? [] : object.objects(forKey: relationship)
         for m in wanted where !present.contains(m) { try object.addObject(m, forKey: relationship) }
@@ -64,7 +64,7 @@ final class MemberDirectory {
     func didSave() { for (i, o) in objects where !o.objectID.isTemporaryID { ids[i] = o.objectID } }
     func didReset() { objects.removeAll(keepingCapacity: true) }
 
-    private func member(_ i: Int, in context: ManagedObjectContext) -> ManagedObject {
+    private func member(_ i: Int, in context: Context) -> Context.Object {
         if let o = objects[i] { return o }
         let o = context.insert(entity)
         var values = RecordValues()

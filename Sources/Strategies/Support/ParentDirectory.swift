@@ -4,21 +4,12 @@ import Workload
 /// Finds or creates the related object (a category, an album) a record names by its key, the way
 /// the strategy's idiom does it. Keys are compared as bytes (`InlineText`), so looking one up
 /// allocates nothing.
-final class ParentDirectory {
-    enum Lookup {
-        /// The seed's import: one `name IN (…)` fetch of every name seen so far, again after each
-        /// reset (objects do not survive a reset).
-        case refetchAfterReset
-        /// Object IDs survive a reset: after one, `object(with:)` gives a fault for a known name
-        /// (no SQL); only names never seen cost an `IN` query, once per batch.
-        case keepIDs
-        /// One fetch by name per record (the N+1 pattern).
-        case fetchPerRecord
-    }
+final class ParentDirectory<Context: ObjectContext> {
+    typealias Lookup = ParentLookup
 
     let lookup: Lookup
     let mapper: RecordMapper
-    private var objects: [InlineText: ManagedObject] = [:]
+    private var objects: [InlineText: Context.Object] = [:]
     private var ids: [InlineText: ManagedObjectID] = [:]
     /// Every key seen (with its values), for the refetch after a reset.
     private var keys: [InlineText: [Value]] = [:]
@@ -38,7 +29,7 @@ final class ParentDirectory {
     }
 
     /// Prepares for a batch of records (before any of them is resolved).
-    func prepare(for batch: [Record], in context: ManagedObjectContext) throws {
+    func prepare(for batch: [Record], in context: Context) throws {
         switch lookup {
         case .fetchPerRecord:
             objects.removeAll(keepingCapacity: true)
@@ -63,7 +54,7 @@ final class ParentDirectory {
     }
 
     /// The parent object for `record` in `context`, fetched or created as the lookup says.
-    func parent(for record: Record, in context: ManagedObjectContext) throws -> ManagedObject {
+    func parent(for record: Record, in context: Context) throws -> Context.Object {
         if lookup == .fetchPerRecord {
             let values = mapper.parentKeyValues(of: record)
             let parts = keyAttributes.indices.map { Predicate.equal(keyAttributes[$0], values[$0]) }
@@ -84,7 +75,7 @@ final class ParentDirectory {
 
     func didReset() { objects.removeAll(keepingCapacity: true) }
 
-    private func create(_ record: Record, in context: ManagedObjectContext) -> ManagedObject {
+    private func create(_ record: Record, in context: Context) -> Context.Object {
         let object = context.insert(parentEntity)
         let values = mapper.parentKeyValues(of: record)
         for (i, index) in keyIndexes.enumerated() { object.setValue(values[i], at: index) }
@@ -98,7 +89,7 @@ final class ParentDirectory {
     /// Fetches the related objects of `wanted` keys: `key IN (…)`, or for a key of several
     /// attributes an IN per attribute (a superset, as an app would write it; the objects are
     /// then told apart by their whole key).
-    private func fetch(_ wanted: [[Value]], into context: ManagedObjectContext) throws {
+    private func fetch(_ wanted: [[Value]], into context: Context) throws {
         let several = keyAttributes.count > 1
         let parts = keyAttributes.indices.map { i in
             Predicate.in(keyAttributes[i], several ? Self.distinct(wanted.map { $0[i] }) : wanted.map { $0[i] })
@@ -117,4 +108,16 @@ final class ParentDirectory {
         var seen = Set<Value>()
         return values.filter { seen.insert($0).inserted }
     }
+}
+
+/// How a `ParentDirectory` finds the related objects, as the strategy's idiom does.
+enum ParentLookup {
+    /// The seed's import: one `name IN (…)` fetch of every name seen so far, again after each
+    /// reset (objects do not survive a reset).
+    case refetchAfterReset
+    /// Object IDs survive a reset: after one, `object(with:)` gives a fault for a known name
+    /// (no SQL); only names never seen cost an `IN` query, once per batch.
+    case keepIDs
+    /// One fetch by name per record (the N+1 pattern).
+    case fetchPerRecord
 }

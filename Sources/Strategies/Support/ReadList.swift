@@ -4,16 +4,16 @@ import Report
 /// A list screen of every record with its related object's key (an expense's note and its
 /// category's name): what each cell shows is added to a `ShownDigest`, and what the context
 /// holds is sampled, so every read strategy reports the same figures the same way.
-struct ListScreen {
-    let store: FilledStore
-    let context: ManagedObjectContext
+struct ListScreen<Store: ObjectStore> {
+    let store: FilledStore<Store>
+    let context: Store.Context
     private let progress: ProgressCounter
     private(set) var shown = ShownDigest()
     private(set) var peak = 0
 
     /// Opens the filled store, shows what `body` fetches on the screen's queue, and returns the
     /// read's figures: every read strategy's frame, its idiom in `body`.
-    static func run(_ job: StrategyJob, _ body: (inout ListScreen, ManagedObjectContext, FilledStore) throws -> Void)
+    static func run(_ job: StrategyJob, _ body: (inout ListScreen, Store.Context, FilledStore<Store>) throws -> Void)
         throws
         -> StrategyCounters
     {
@@ -27,14 +27,14 @@ struct ListScreen {
     }
 
     init(_ job: StrategyJob) throws {
-        store = try FilledStore(job)
+        store = try FilledStore<Store>(job)
         context = store.container.newBackgroundContext(name: "screen")
         progress = job.progress
     }
 
     /// Shows an object in a cell: its note, and its related object's key (a fault fired when
     /// the related object is not registered yet).
-    mutating func show(_ record: ManagedObject) {
+    mutating func show(_ record: Store.Context.Object) {
         let note = store.note.map { record.value(at: $0) }
         var key: Value?
         if let category = store.category, let name = store.categoryName {
@@ -77,8 +77,8 @@ struct ReadList {
     var batchSize = 0
     var includesPropertyValues = true
 
-    func run(_ job: StrategyJob) throws -> StrategyCounters {
-        try ListScreen.run(job) { screen, context, store in
+    func run<Store: ObjectStore>(_ job: StrategyJob, on engine: Store.Type) throws -> StrategyCounters {
+        try ListScreen<Store>.run(job) { screen, context, store in
             var request = FetchRequest(entityName: store.expense)
             if prefetchesCategories, let relationship = store.categoryRelationship {
                 request.relationshipKeyPathsForPrefetching = [relationship]
@@ -96,7 +96,7 @@ struct ReadList {
     }
 }
 
-extension ManagedObjectContext {
+extension ObjectContext {
     /// Time this context spent merging, in milliseconds.
     var mergeMilliseconds: Double {
         Double(mergeTime.components.seconds) * 1000 + Double(mergeTime.components.attoseconds) / 1e15

@@ -31,7 +31,7 @@ struct RecordMapper {
     /// What a nested feed says of the related objects, over the generated values.
     private let feedParents: FeedParents?
 
-    init(model: ImportModel, context: ManagedObjectContext, pool: PayloadPool?, job: StrategyJob) throws {
+    init(model: ImportModel, context: some ObjectContext, pool: PayloadPool?, job: StrategyJob) throws {
         let spec = job.workload
         let record = try context.entity(named: model.recordEntity.name)
         let parent = try model.parentEntity.map { try context.entity(named: $0.name) }
@@ -59,7 +59,7 @@ struct RecordMapper {
     /// Sets a new related object's other attributes, made from its index.
     /// A related object created from a nested feed gets what the feed says of it (a member it
     /// does not give keeps the default), else generated values.
-    func applyParentValues(_ record: Record, to object: ManagedObject) {
+    func applyParentValues(_ record: Record, to object: some StoredObject) {
         guard let parentValues else { return }
         if let feedParents {
             guard let values = feedParents.values(of: record.parentIndex) else { return }
@@ -78,7 +78,7 @@ struct RecordMapper {
 
     /// Sets every attribute of `object` a record gives (a null field keeps the default).
     @inline(__always)
-    func apply(_ record: Record, to object: ManagedObject) {
+    func apply(_ record: Record, to object: some StoredObject) {
         for (attribute, field, type) in fields where !record.values.isNull(field) {
             object.setValue(Self.value(record.values, field, type: type, pool: pool), at: attribute)
         }
@@ -112,7 +112,7 @@ struct RecordMapper {
 
     /// Inserts a new object for `record` into `context` (attributes only).
     @inline(__always)
-    func insert(_ record: Record, into context: ManagedObjectContext) -> ManagedObject {
+    func insert<Context: ObjectContext>(_ record: Record, into context: Context) -> Context.Object {
         let object = context.insert(recordEntity)
         apply(record, to: object)
         return object
@@ -138,7 +138,7 @@ struct RecordMapper {
     }
 
     /// The same for a stored object.
-    func keyLookup(of object: ManagedObject) -> Value {
+    func keyLookup(of object: some StoredObject) -> Value {
         key.count == 1
             ? object.value(at: key[0])
             : .string(key.map { object.value(at: $0).description }.joined(separator: "\u{1F}"))
@@ -169,7 +169,7 @@ struct RecordMapper {
     }
 
     /// The same bytes for a related object's stored key (nil when a part of it is missing).
-    func parentName(of object: ManagedObject) -> InlineText? {
+    func parentName(of object: some StoredObject) -> InlineText? {
         guard parentKeyIndexes.count > 1 else { return parentKey.flatMap { parentName(of: object.value(at: $0)) } }
         var name = InlineText()
         for index in parentKeyIndexes {

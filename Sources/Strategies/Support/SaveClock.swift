@@ -8,7 +8,7 @@ struct SaveClock {
     var peakRegistered = 0
 
     /// Saves `context`, timing it; notes how many objects it held just before.
-    mutating func save(_ context: ManagedObjectContext) throws {
+    mutating func save(_ context: some ObjectContext) throws {
         peakRegistered = max(peakRegistered, context.registeredObjectCount)
         guard context.hasChanges else { return }
         let start = Clock.nanoseconds()
@@ -16,8 +16,8 @@ struct SaveClock {
         durations.record(nanoseconds: Clock.nanoseconds() &- start)
     }
 
-    /// The counters for a run whose contexts and coordinators are given.
-    func counters(contexts: [ManagedObjectContext], coordinators: [PersistentStoreCoordinator]) -> StrategyCounters {
+    /// The counters for a run whose contexts and stores (each with its coordinator) are given.
+    func counters<Store: ObjectStore>(contexts: [Store.Context], stores: [Store]) -> StrategyCounters {
         var c = StrategyCounters()
         c.setSaves(durations)
         c.saves = contexts.reduce(0) { total, context in total + context.performAndWait { context.saveCount } }
@@ -25,7 +25,7 @@ struct SaveClock {
         c.saveRetries = contexts.reduce(0) { total, context in
             total + context.performAndWait { context.failedSaveAttempts }
         }
-        c.busyRetries = coordinators.reduce(0) { $0 + $1.busyRetries }
+        c.busyRetries = stores.reduce(0) { $0 + $1.busyRetries }
         c.peakRegisteredObjects = peakRegistered
         return c
     }

@@ -9,17 +9,17 @@ import Report
 ///
 /// This is the cost WWDC20 session 10017 found dominating an import by regular saves; a batch
 /// request posts no notification, so it pays for the IDs it must return instead.
-package final class Screen: @unchecked Sendable {
+package final class Screen<Store: ObjectStore>: ScreenInFront, @unchecked Sendable {
     // `controller` and `held` are confined to `context`'s queue.
-    private let context: ManagedObjectContext
-    private let controller: FetchedResultsController?
+    private let context: Store.Context
+    private let controller: Store.Context.Controller?
     /// A list's objects, held as its cells hold them (a controller holds its own).
-    private var held: [ManagedObject] = []
+    private var held: [Store.Context.Object] = []
     package let kind: ScreenKind
 
     /// The screen the job asks for on `container`, showing its list already; nil when it asks
     /// for none.
-    init?(job: StrategyJob, container: PersistentContainer, mapping: ImportModel) throws {
+    init?(job: StrategyJob, container: Store, mapping: ImportModel) throws {
         guard let kind = job.screen else { return nil }
         self.kind = kind
         let context = container.viewContext
@@ -32,8 +32,8 @@ package final class Screen: @unchecked Sendable {
         request.fetchLimit = kind.limit ?? 0
         switch kind {
         case .controller:
-            controller = try context.performAndWait { () throws -> FetchedResultsController in
-                let c = try FetchedResultsController(fetchRequest: request, managedObjectContext: context)
+            controller = try context.performAndWait { () throws -> Store.Context.Controller in
+                let c = try Store.Context.Controller(fetchRequest: request, managedObjectContext: context)
                 try c.performFetch()
                 return c
             }
@@ -44,25 +44,36 @@ package final class Screen: @unchecked Sendable {
     }
 
     /// Whether the screen follows inserts (a controller does; a list shows what it fetched).
-    var followsInserts: Bool { controller != nil }
+    package var followsInserts: Bool { controller != nil }
 
     /// A batch request's changes, merged as `mergeChanges(fromRemoteContextSave:into:)` merges
     /// them (timed with the other merges).
-    func merge(_ changes: ManagedObjectContext.RemoteChanges) {
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [context])
+    package func merge(_ changes: RemoteChanges) {
+        Store.Context.mergeChanges(fromRemoteContextSave: changes, into: [context])
     }
 
     /// `body` with the objects the screen shows, on its queue (for checks after the window).
-    func withShownObjects<T>(_ body: ([ManagedObject]) -> T) -> T {
-        context.performAndWait { body(controller?.fetchedObjects ?? held.filter { $0.managedObjectContext != nil }) }
+    func withShownObjects<T>(_ body: ([Store.Context.Object]) -> T) -> T {
+        context.performAndWait { body(controller?.fetchedObjects ?? held.filter(\.isRegistered)) }
     }
 
     /// Waits for the merges already queued, then reports what the screen shows and what merging
     /// cost.
-    func report(into counters: inout StrategyCounters) {
+    package func report(into counters: inout StrategyCounters) {
         counters.viewObjects = context.performAndWait {
-            controller?.count ?? held.reduce(0) { $0 + ($1.managedObjectContext == nil ? 0 : 1) }
+            controller?.count ?? held.reduce(0) { $0 + ($1.isRegistered ? 1 : 0) }
         }
         counters.mergeMillisecondsTotal = context.mergeMilliseconds
     }
+}
+
+/// A screen whatever the engine it shows (`PreparedState` keeps it from `setUp` to the window).
+package protocol ScreenInFront: AnyObject, Sendable {
+    var kind: ScreenKind { get }
+    /// Whether the screen follows inserts (a controller does; a list shows what it fetched).
+    var followsInserts: Bool { get }
+    /// A batch request's changes, merged as `mergeChanges(fromRemoteContextSave:into:)` merges them.
+    func merge(_ changes: RemoteChanges)
+    /// What the screen shows and what merging cost.
+    func report(into counters: inout StrategyCounters)
 }
