@@ -2,16 +2,52 @@ import ObjectGraph
 import Report
 
 /// A way of writing a dataset into a Core Data–style store: one idiom from the design-review
-/// arguments, done for real through the engine (or SQLite itself, for the limit).
+/// arguments, done for real through the engine (or SQLite itself, for the limit). It is what the
+/// catalogue shows of it (`CatalogueEntry`) and what a run does with it (`StrategyBehaviour`).
 ///
 /// Adding a strategy is one file conforming to this protocol and one line in `StrategyRegistry`.
-package protocol WriteStrategy: Sendable {
+package protocol WriteStrategy: CatalogueEntry, StrategyBehaviour {}
+
+/// What `loadgen list`, the summaries and the conclusions show of a strategy: its names and
+/// words, and what a reader of its figures must know (a caveat, a bug it demonstrates, what it
+/// never delivers, the fix Core Data offers). Nothing here changes what a run does.
+package protocol CatalogueEntry: Sendable {
     /// The name on the command line and in CSV (`context-reset`).
     var name: String { get }
     /// One line for `loadgen list`: what it does.
     var summary: String { get }
     /// The Core Data idiom it models, as users would name it.
     var idiom: String { get }
+    /// For a strategy that measures something other than the full idiom: what a reader of its
+    /// numbers must keep in mind (summaries print it as a footnote). Empty for the others.
+    var caveat: String { get }
+    /// True for the yardsticks (`raw-sqlite`, `raw-sqlite-unique`): measured to compare others
+    /// with, so summaries rank the idioms without them.
+    var isLimit: Bool { get }
+    /// What a team does when this strategy's writes do not reach a screen (`--view-context`
+    /// shows rows missing): Core Data's fix, for the summary to give beside the verdict. Nil for
+    /// a strategy whose saves reach the screen.
+    var screenAdvice: String? { get }
+    /// What Core Data offers to close the gap when this idiom's store falls short of what a
+    /// workload needs (duplicated keys, records without their parent, a screen that misses rows):
+    /// the conclusion gives it beside the shortfall. Defaults to `StoreAdvice`'s, the screen's to
+    /// `screenAdvice`.
+    func fix(for requirement: Requirement) -> String?
+    /// What it cannot deliver by what it is, whatever its store holds (`read-dictionaries`: no
+    /// managed objects): short of it wherever a workload needs it.
+    var neverDelivers: Set<Requirement> { get }
+    /// For an idiom in the catalogue to demonstrate a bug (seed 001's downloader): the bug and
+    /// its fix. Such an idiom is measured and shown, never recommended.
+    var demonstratedBug: DemonstratedBug? { get }
+    /// What the strategy's result is when it is not the records themselves (`a count`): it is
+    /// compared only with strategies of the same purpose. Nil for the rest.
+    var purpose: String? { get }
+}
+
+/// What a run does with a strategy: what it needs of the model's store and of the run (a key,
+/// writers, a filled store, history), what the verifier must find when it is done, and the work,
+/// through the engine's protocols.
+package protocol StrategyBehaviour: Sendable {
     /// What the idiom needs the store to have on the record key. The store is always the
     /// model's own (with the what-ifs the run asks for, `--add-constraint`, `--add-index`): a
     /// need the model does not meet refuses the strategy (a uniqueness constraint) or is said in
@@ -33,12 +69,6 @@ package protocol WriteStrategy: Sendable {
     /// What the store holds when it is done: a verifier finding that breaks this fails the
     /// repetition. Everything but the limits and the buggy idioms promises `.complete`.
     var expectations: StoreExpectations { get }
-    /// For a strategy that measures something other than the full idiom: what a reader of its
-    /// numbers must keep in mind (summaries print it as a footnote). Empty for the others.
-    var caveat: String { get }
-    /// True for the yardsticks (`raw-sqlite`, `raw-sqlite-unique`): measured to compare others
-    /// with, so summaries rank the idioms without them.
-    var isLimit: Bool { get }
     /// True for a strategy that issues batch insert, update or delete requests: `--result` says
     /// what they return.
     var issuesBatchRequests: Bool { get }
@@ -48,24 +78,6 @@ package protocol WriteStrategy: Sendable {
     /// True for a strategy whose idiom is finding the related object of each record (N+1,
     /// prefetching): it cannot run on a model whose records relate to nothing.
     var resolvesRelatedObjects: Bool { get }
-    /// What a team does when this strategy's writes do not reach a screen (`--view-context`
-    /// shows rows missing): Core Data's fix, for the summary to give beside the verdict. Nil for
-    /// a strategy whose saves reach the screen.
-    var screenAdvice: String? { get }
-    /// What Core Data offers to close the gap when this idiom's store falls short of what a
-    /// workload needs (duplicated keys, records without their parent, a screen that misses rows):
-    /// the conclusion gives it beside the shortfall. Defaults to `StoreAdvice`'s, the screen's to
-    /// `screenAdvice`.
-    func fix(for requirement: Requirement) -> String?
-    /// What it cannot deliver by what it is, whatever its store holds (`read-dictionaries`: no
-    /// managed objects): short of it wherever a workload needs it.
-    var neverDelivers: Set<Requirement> { get }
-    /// For an idiom in the catalogue to demonstrate a bug (seed 001's downloader): the bug and
-    /// its fix. Such an idiom is measured and shown, never recommended.
-    var demonstratedBug: DemonstratedBug? { get }
-    /// What the strategy's result is when it is not the records themselves (`a count`): it is
-    /// compared only with strategies of the same purpose. Nil for the rest.
-    var purpose: String? { get }
 
     /// Why the idiom cannot run on this model, as Core Data refuses it (`batch-delete` on an entity
     /// whose delete rules a batch delete cannot carry out); nil when it can. The run refuses the
@@ -92,7 +104,7 @@ package protocol WriteStrategy: Sendable {
     func setUp(_ job: StrategyJob) throws -> PreparedState?
 }
 
-extension WriteStrategy {
+extension StrategyBehaviour {
     package var usesWriters: Bool { false }
     package var operation: Operation { .import }
     /// An update or delete opens the store and shows the run's screen before the window.
@@ -105,11 +117,15 @@ extension WriteStrategy {
     package var defaultBatchSize: Int? { 1_000 }
     package var expectations: StoreExpectations { .complete }
     package var repeatedKey: RepeatedKey { usesWriters ? .any : .last }
-    package var caveat: String { "" }
-    package var isLimit: Bool { false }
     package var requiresHistory: Bool { false }
     package var issuesBatchRequests: Bool { false }
     package var resolvesRelatedObjects: Bool { false }
+    package func refusal(on source: ImportSource) -> String? { nil }
+}
+
+extension CatalogueEntry {
+    package var caveat: String { "" }
+    package var isLimit: Bool { false }
     package var screenAdvice: String? { nil }
     package func fix(for requirement: Requirement) -> String? {
         requirement == .screen ? screenAdvice ?? StoreAdvice.fix(for: .screen) : StoreAdvice.fix(for: requirement)
@@ -117,7 +133,6 @@ extension WriteStrategy {
     package var demonstratedBug: DemonstratedBug? { nil }
     package var purpose: String? { nil }
     package var neverDelivers: Set<Requirement> { [] }
-    package func refusal(on source: ImportSource) -> String? { nil }
 }
 
 /// What an idiom needs the store to have on the record key (decision 0039: no strategy adds or
