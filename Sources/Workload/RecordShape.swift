@@ -68,6 +68,22 @@ package struct RecordShape: Sendable, Hashable, Codable {
         self.arrayName = arrayName
     }
 
+    /// Attributes a feed fills from one member (the same `mappedKeyName`, as MagicalRecord fills
+    /// each attribute mapped to a member): the field the reader reads (a key among them, else
+    /// the first) and the fields that take its value. A writer writes the member once. Only
+    /// members at the record's level; `ImportModel` refuses two fields of one member that could
+    /// not share a value (other types, or a member inside an object).
+    package var sharedMembers: [(read: Int, copies: [Int])] {
+        var byMember: [String: [Int]] = [:]
+        for (i, f) in fields.enumerated() where f.container == nil && !parentKey.contains(i) {
+            byMember[f.fileName, default: []].append(i)
+        }
+        return byMember.values.filter { $0.count > 1 }.map { group in
+            let read = group.first { key.contains($0) } ?? group[0]
+            return (read, group.filter { $0 != read })
+        }.sorted { $0.read < $1.read }
+    }
+
     /// The largest generated binary value, for the payload pool.
     package var largestPayload: Int {
         (fields + parentFields + (members?.fields ?? [])).map {
@@ -129,6 +145,16 @@ package struct FieldSpec: Sendable, Hashable, Codable {
             self.only = only
         }
     }
+
+    /// Whether `other` holds what this field holds when a feed gives both from one member: the
+    /// same type, read the same way (cents, units of a numeric date), at the record's level.
+    package func canShareMember(with other: FieldSpec) -> Bool {
+        guard container == nil, other.container == nil, type == other.type, unitsPerSecond == other.unitsPerSecond
+        else { return false }
+        return isCents == other.isCents
+    }
+
+    private var isCents: Bool { if case .cents = generation { true } else { false } }
 
     /// The member a file names it by at the record's level (nil: only inside its container).
     package var flatName: String? { container?.only == true ? nil : fileName }

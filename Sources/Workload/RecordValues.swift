@@ -149,6 +149,14 @@ package struct RecordValues: Sendable {
         setSlot(Self.pooled | UInt64(offset) << 32 | UInt64(length), at: field, bytes: true)
     }
 
+    /// Gives `field` the value of `source` (its bytes shared, not copied): a feed's member that
+    /// fills two attributes.
+    @inline(__always)
+    package mutating func copyValue(of source: Int, to field: Int) {
+        if isNull(source) { return setNull(field) }
+        setSlot(slot(source), at: field, bytes: holdsBytes(source))
+    }
+
     /// Starts a text built in pieces (`appendText`, then `endText`); only one at a time.
     @inline(__always)
     package mutating func beginText() -> Int { used }

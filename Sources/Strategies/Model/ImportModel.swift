@@ -128,18 +128,19 @@ package struct ImportModel: Sendable {
     /// Types a value can be made distinct in, from a key index.
     static func canBeKeyed(_ a: AttributeDescription) -> Bool { a.type != .boolean && a.type != .transformable }
 
-    /// Two attributes a feed would fill from one member (the same `mappedKeyName`, or a `--map`
-    /// that gives one attribute's member to another): MagicalRecord fills both, loadgen reads a
-    /// member into one field, so the model is refused naming both, their lines (`ImportSource`
-    /// adds them) and the way out (issue 55, item 14) rather than one left silently empty.
+    /// Two attributes a feed fills from one member (the same `mappedKeyName`, or a `--map` that
+    /// gives one attribute's member to another): MagicalRecord fills both, and so does the reader
+    /// (`RecordShape.sharedMembers`) when they hold the same type at the record's level. Two of
+    /// other types (or a member inside an object) would need the member read twice, which the
+    /// reader does not: refused naming both, their lines (`ImportSource` adds them) and the way out.
     private static func checkMembers(_ fields: [FieldSpec], of entity: String) throws(SharedMember) {
-        var byMember: [String: String] = [:]
+        var byMember: [String: FieldSpec] = [:]
         for f in fields {
             let member = f.memberPath
-            if let other = byMember[member] {
-                throw SharedMember(entity: entity, first: other, second: f.name, member: member)
+            if let other = byMember[member], !other.canShareMember(with: f) {
+                throw SharedMember(entity: entity, first: other.name, second: f.name, member: member)
             }
-            byMember[member] = f.name
+            byMember[member] = byMember[member] ?? f
         }
     }
 
@@ -159,8 +160,8 @@ package struct ImportModel: Sendable {
             let otherLine = both[1].line.map { " (line \($0))" } ?? ""
             return ImportModelError(
                 "model: \(place)\(entity).\(both[0].name) and \(entity).\(both[1].name)\(otherLine) are both read from "
-                    + "the member \"\(member)\" (their mappedKeyName or --map): give one of them its own member "
-                    + "(--map \(both[1].name)=MEMBER)",
+                    + "the member \"\(member)\" (their mappedKeyName or --map) but hold different types or sit in an "
+                    + "object, so one value cannot fill both: give one of them its own member (--map \(both[1].name)=MEMBER)",
                 kind: .malformed)
         }
     }

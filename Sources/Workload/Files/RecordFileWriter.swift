@@ -44,7 +44,9 @@ package struct RecordFileWriter {
         self.shape = shape
         self.pool = pool
         let fields = shape.fields
-        let flat = fields.indices.filter { fields[$0].flatName != nil }
+        // A member that fills several attributes is written once, with the value the reader reads.
+        let copies = Set(shape.sharedMembers.flatMap(\.copies))
+        let flat = fields.indices.filter { fields[$0].flatName != nil && !copies.contains($0) }
         let objects = fields.indices.filter { fields[$0].flatName == nil }.map { fields[$0].container!.name }
             .uniquedNames()
         let grouped = objects.map { name in
