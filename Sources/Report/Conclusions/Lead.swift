@@ -80,11 +80,20 @@ package struct Lead: Sendable {
     /// Whether these repetitions show that the first is ahead by a difference worth reporting.
     package var toldApart: Bool { (interval?.lowerBound ?? 0) > 1 && ratio >= 1 + minDifference }
 
-    /// How many of the configurations behind the first (their leads in rank order) are tied with
-    /// it: every one ranked above the last one not told apart from the first, so that a tied set
-    /// never leaves out one ranked inside it (issue 44, item 8: the 4th was listed, the 3rd not).
-    package static func tiedFollowers(_ leads: [Lead?]) -> Int {
-        (leads.lastIndex { $0?.toldApart != true }).map { $0 + 1 } ?? 0
+    /// Which of the configurations behind the first (their leads in rank order, by index) are
+    /// not told apart from it: those a tied set lists. One told apart from the first is never in
+    /// it, even ranked above one that is not (issue 56: "use any of them" listed configurations the
+    /// same line called told apart); the conclusion names it apart instead, so that none ranked
+    /// inside the set is left out silently (issue 44, item 8).
+    package static func tiedFollowers(_ leads: [Lead?]) -> [Int] {
+        leads.indices.filter { leads[$0]?.toldApart != true }
+    }
+
+    /// The configurations behind the first that are told apart from it although ranked above the
+    /// last one that is not: named beside a tied set, never in it.
+    package static func apartInside(_ leads: [Lead?]) -> [Int] {
+        guard let last = tiedFollowers(leads).last else { return [] }
+        return (0..<last).filter { leads[$0]?.toldApart == true }
     }
 
     /// Why the two are not told apart ("" when they are).

@@ -30,10 +30,12 @@ package struct Recommendation: Sendable {
     /// The name of `c` in this recommendation.
     package func name(_ c: RunSummary.Configuration) -> String { names[c.parameters] ?? c.strategy }
 
-    /// The first and every configuration ranked down to the last one these repetitions do not
-    /// tell apart from it (`Lead.tiedFollowers`).
+    /// The first and every configuration these repetitions do not tell apart from it
+    /// (`Lead.tiedFollowers`), in rank order.
     package var leaders: [RunSummary.Configuration] {
-        Array(ranked.prefix(1 + Lead.tiedFollowers(ranked.dropFirst().map(\.lead))).map(\.configuration))
+        guard let first = ranked.first else { return [] }
+        return [first.configuration]
+            + Lead.tiedFollowers(ranked.dropFirst().map(\.lead)).map { ranked[$0 + 1].configuration }
     }
 
     /// The configuration to use: the first, when it is told apart from every other.

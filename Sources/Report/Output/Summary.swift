@@ -227,16 +227,17 @@ package enum Summary {
                 + "\(Statistics.minimumForInterval): --repeat \(Statistics.minimumForInterval) or more); measured order: "
                 + ranking.names.joined(separator: ", ")
         }
-        let tied = Array(0..<Lead.tiedFollowers(leads))
-        guard !tied.isEmpty else { return point + ahead(ranking.names[0], leads[0]!, ranking.names[1]) }
+        let tied = Lead.tiedFollowers(leads)
+        guard let last = tied.last else { return point + ahead(ranking.names[0], leads[0]!, ranking.names[1]) }
         let equal = ([0] + tied.map { $0 + 1 }).map { ranking.names[$0] }
-        let last = ranking.names[tied.count]
         var line =
             point + listed(equal) + " are not told apart: "
-            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(whyTied(leads[i]!, last: last)))" }
+            + tied.map { i in "\(ranking.names[i + 1]) \(behind(leads[i]!)) (\(leads[i]!.whyNot))" }
             .joined(separator: "; ")
-        if leads.indices.contains(tied.count), let next = leads[tied.count] {
-            line += "; " + ahead(ranking.names[0], next, ranking.names[tied.count + 1])
+        // Told apart from the first though ranked above one that is not: said, never in the set.
+        for i in Lead.apartInside(leads) { line += "; " + ahead(ranking.names[0], leads[i]!, ranking.names[i + 1]) }
+        if leads.indices.contains(last + 1), let next = leads[last + 1] {
+            line += "; " + ahead(ranking.names[0], next, ranking.names[last + 2])
         }
         return line
     }
@@ -245,12 +246,6 @@ package enum Summary {
     static func ahead(_ first: String, _ lead: Lead, _ other: String) -> String {
         String(format: "%@ is %.2f× %@ %@", first, lead.ratio, lead.comparing, other)
             + (lead.interval.map { String(format: " (95%% CI %.2f … %.2f)", $0.lowerBound, $0.upperBound) } ?? "")
-    }
-
-    /// Why a member of a tied set is in it: its own interval, or, told apart from the first by
-    /// itself, that it ranks above `last`, which is not.
-    static func whyTied(_ lead: Lead, last: String) -> String {
-        lead.toldApart ? "told apart from the first, but ranked above \(last), which is not" : lead.whyNot
     }
 
     /// "3.1 % behind".
@@ -321,13 +316,22 @@ package enum Summary {
             return
                 "use \(r.name(winner)): \(objectiveText(winner, r)), ahead of \(r.name(r.ranked[1].configuration)) by \(next.text)\(stable)"
         }
-        let tied = r.ranked.dropFirst().prefix(r.leaders.count - 1)
-        let last = r.name(r.leaders.last!)
+        let followers = Array(r.ranked.dropFirst())
+        let leads = followers.map(\.lead)
+        let tied = Lead.tiedFollowers(leads).map { followers[$0] }
+        // One told apart from the first, though ranked above one that is not, is never among
+        // those to use: it is named after them as what it is (issue 56).
+        let apart = Lead.apartInside(leads).map { followers[$0] }
         return "not told apart: " + listed(r.leaders.map(r.name)) + " ("
-            + tied.map { entry in
-                "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(whyTied(entry.lead!, last: last))"
-            }.joined(separator: "; ")
+            + tied.map { entry in "\(r.name(entry.configuration)) \(behind(entry.lead!)), \(entry.lead!.whyNot)" }
+            .joined(separator: "; ")
             + ")\(stable): use any of them, or decide by another objective or more repetitions"
+            + apart.map { entry in
+                "; not \(r.name(entry.configuration)), though it ranks above \(r.name(tied.last!.configuration)): "
+                    + "\(behind(entry.lead!)), told apart"
+                    + (entry.lead!.interval.map { String(format: " (CI %.2f … %.2f)", $0.lowerBound, $0.upperBound) }
+                        ?? "")
+            }.joined()
     }
 
     /// Per lead of the first, how much more a managed object may cost on a device than here
