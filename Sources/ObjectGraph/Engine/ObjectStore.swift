@@ -7,9 +7,9 @@ import SQLiteKit
 // `StoredObject` is `NSManagedObject`, `ResultsController` is `NSFetchedResultsController`.
 // Strategies and their Support are generic over `ObjectStore` and never name the engine's classes,
 // so a second conformance (Apple's Core Data, behind `canImport(CoreData)`) runs every strategy
-// without touching one. loadgen's engine is one conformance (`ObjectStore+ObjectGraph.swift`);
-// the run specialises every strategy for it (`WriteStrategy.run(_:)`), so the protocols cost no
-// dynamic dispatch on the per-record path.
+// without touching one. loadgen's engine is one conformance, declared in Strategies' `Engine.swift`
+// (where the specialised strategies can inline its methods); the run specialises every strategy
+// for it (`WriteStrategy.run(_:)`), so the protocols cost no dynamic dispatch on the per-record path.
 //
 // What the protocols pass around is the shared vocabulary, not a conformance's own types: models
 // and entities (`ManagedObjectModel`, `Entity`: loadgen reads `.xcdatamodel` contents as Core
