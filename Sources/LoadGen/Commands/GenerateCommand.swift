@@ -104,7 +104,9 @@ enum GenerateCommand {
             } catch let error as CommandError {
                 throw CommandError.usage(error.message.replacingOccurrences(of: "run: ", with: "generate: "))
             }
-            let shape = try source.shape(configuration.shapeOptions)
+            var options = configuration.shapeOptions
+            options.usesFeed = true   // the file written is read back as a feed
+            let shape = try source.shape(options)
             if let problem = shape.keyProblem { throw ImportModelError(problem, kind: .malformed) }
             return shape
         } catch let error as ImportModelError {

@@ -59,6 +59,7 @@ package struct RunConfiguration: Codable, Hashable, Sendable {
         options.members = model.members
         options.membersPerRecord = workload.members
         options.memberPool = workload.parents
+        options.usesFeed = input != nil
         return options
     }
 

@@ -109,6 +109,11 @@ package struct ShapeOptions: Sendable, Hashable, Codable {
     /// `--parents`).
     package var membersPerRecord = 3
     package var memberPool = 50
+    /// The records are read from a feed (`--input`) or written to one (`generate`): only then do
+    /// members matter, and two attributes of different types under one member cannot both be
+    /// read from it. Core Data loads such a model (a `mappedKeyName` is user info to it), so a run
+    /// of generated records takes it as it is.
+    package var usesFeed = false
 
     /// The member an import file names `property` of `entity` by: `--map`, else the property's
     /// `mappedKeyName`, else its name.

@@ -65,7 +65,7 @@ package struct ImportModel: Sendable {
             field.isConstrained = record.uniquenessConstraints.contains { $0.contains(a.name) }
             fields.append(field)
         }
-        try checkMembers(fields, of: record.name)
+        if options.usesFeed { try checkMembers(fields, of: record.name) }
         let key = roles.key.map { name in fields.firstIndex { $0.name == name }! }
         var shape = RecordShape(
             entity: record.name, fields: fields, key: key,
@@ -132,7 +132,8 @@ package struct ImportModel: Sendable {
     /// gives one attribute's member to another): MagicalRecord fills both, and so does the reader
     /// (`RecordShape.sharedMembers`) when they hold the same type at the record's level. Two of
     /// other types (or a member inside an object) would need the member read twice, which the
-    /// reader does not: refused naming both, their lines (`ImportSource` adds them) and the way out.
+    /// reader does not: a run that reads or writes a feed refuses them naming both, their lines
+    /// (`ImportSource` adds them) and the way out; generated records need no member.
     private static func checkMembers(_ fields: [FieldSpec], of entity: String) throws(SharedMember) {
         var byMember: [String: FieldSpec] = [:]
         for f in fields {
