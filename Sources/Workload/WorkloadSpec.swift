@@ -19,7 +19,8 @@ package struct WorkloadSpec: Sendable, Hashable, Codable {
     package var categories: Int = 50
     /// Number of albums (photos).
     package var albums: Int = 20
-    /// Size of each generated binary value (photos' imageData, a model's binary attributes).
+    /// Size of each generated binary value (photos' imageData, a model's binary attributes and
+    /// Transformables of an app's own class).
     package var payloadBytes: Int = 4096
     /// A size of its own per Binary or Transformable attribute of a model run, by
     /// `Entity.attribute` (or `attribute`, before the run resolves it): `--attribute-bytes`,

@@ -271,6 +271,52 @@ extension ShippedModelTests {
     }
 }
 
+extension ShippedModelTests {
+    /// A Transformable whose model names a Foundation class and an archiving transformer stores
+    /// the keyed archive of a value, a few hundred bytes for a list of IDs, not `--payload-bytes`
+    /// of anything: its generated values take the size of such an archive (three elements). An
+    /// app's own class or another transformer keeps `--payload-bytes`; `--attribute-bytes` is
+    /// over all of them; the store holds values of those sizes.
+    @Test func aTransformableOfAFoundationClassIsTheSizeOfItsArchive() throws {
+        let path = Self.write(
+            """
+            <model><entity name="Product">
+            <attribute name="sku" attributeType="String"/>
+            <attribute name="relatedIDs" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[Int64]"/>
+            <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/>
+            <attribute name="settings" optional="YES" attributeType="Transformable" customClassName="NSDictionary"/>
+            <attribute name="images" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[ProductImage]"/>
+            <attribute name="mapping" optional="YES" attributeType="Transformable" valueTransformerName="MappingTransformer" customClassName="[String]"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="sku"/></uniquenessConstraint></uniquenessConstraints>
+            </entity></model>
+            """)
+        var c = configuration(ContextResetStrategy(), path: path)
+        c.model.entity = "Product"
+        func sizes(_ c: RunConfiguration) throws -> [String: Int] {
+            let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
+            return Dictionary(
+                uniqueKeysWithValues: shape.fields.compactMap { f in
+                    if case .payload(let n) = f.generation { (f.name, n) } else { nil }
+                })
+        }
+        let sized = try sizes(c)
+        // An empty NSArray's archive is 228 bytes; three numbers, three strings or three pairs add tens.
+        for name in ["relatedIDs", "tags", "settings"] {
+            #expect((229...600).contains(sized[name] ?? 0), "\(name): \(sized)")
+        }
+        #expect(sized["tags"]! > sized["relatedIDs"]!, "three strings of 20 characters outweigh three numbers")
+        #expect(sized["images"] == 48 && sized["mapping"] == 48, "an app's class or transformer: --payload-bytes 48")
+        c.workload.attributeBytes = ["Product.relatedIDs": 9]
+        #expect(try sizes(c)["relatedIDs"] == 9)
+        let (_, store) = try run(ContextResetStrategy(), c)
+        let db = try Database(path: store)
+        #expect(
+            try db.scalarInt(
+                "SELECT count(*) FROM ZPRODUCT WHERE length(ZRELATEDIDS) = 9 AND length(ZTAGS) = \(sized["tags"]!) "
+                    + "AND length(ZIMAGES) = 48") == c.workload.uniqueKeys)
+    }
+}
+
 // MARK: Item 12: feeds as apps send them
 
 extension ShippedModelTests {

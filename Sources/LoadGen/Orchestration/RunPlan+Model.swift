@@ -133,7 +133,9 @@ extension RunPlan {
         let each = sizes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) bytes" }.joined(separator: ", ")
         return
             "  assumed: generated Binary/Transformable values: \(each) (--payload-bytes \(payloadBytes) unless the attribute "
-            + "is an indexed Binary, 16, or its Max Length caps it): --attribute-bytes ATTRIBUTE=N sets one to what your app stores"
+            + "is an indexed Binary, 16, a Transformable of a Foundation class, the archive of a value with "
+            + "\(ArchivedValueSize.elements) elements, or its Max Length caps it): --attribute-bytes ATTRIBUTE=N sets one to "
+            + "what your app stores"
     }
 
     /// A many-to-many is filled by imports of generated records with a key: its pairs are matched

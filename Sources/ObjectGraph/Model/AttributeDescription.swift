@@ -91,6 +91,11 @@ package struct AttributeDescription: Sendable, Equatable, Codable {
     /// Xcode's "Allows External Storage": a value past 128 KiB is kept in a file beside the store
     /// (`ExternalStorage`), and the column frames every value.
     package var allowsExternalStorage = false
+    /// A Transformable's value transformer and the class of its values (Xcode's "Transformer"
+    /// and "Custom Class": `NSSecureUnarchiveFromData`, `[Int64]`): what tells the size of the
+    /// archive Core Data stores. The engine stores the bytes given and runs no transformer.
+    package var valueTransformer: String?
+    package var valueClass: String?
 
     package init(
         _ name: String, _ type: AttributeType, indexed: Bool = false, default defaultValue: Value = .null,

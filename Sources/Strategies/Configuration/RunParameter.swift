@@ -345,7 +345,9 @@ extension RunParameter {
         ).scoped(.records(needsModel: true)),
         generatedSize(
             flag: "--payload-bytes", valueName: "N",
-            help: "size of each generated binary value (photos' imageData; a model's Binary attributes)",
+            help:
+                "size of each generated binary value (photos' imageData; a model's Binary attributes and "
+                + "Transformables of an app's own class)",
             defaultText: "4096", column: .payloadBytes,
             applies: { $0.model.path != nil || $0.workload.dataset == .photos },
             value: { String($0.workload.payloadBytes) },
@@ -439,7 +441,9 @@ extension RunParameter {
             flag: "--attribute-bytes", valueName: "ATTRIBUTE=N[,…]",
             help: "with --model: the size of one Binary or Transformable attribute's generated values "
                 + "(Entity.attribute or attribute; over --payload-bytes and the model's user info)",
-            defaultText: "--payload-bytes, or 16 for an indexed Binary attribute (an identifier)",
+            defaultText:
+                "--payload-bytes, or 16 for an indexed Binary attribute (an identifier), or for a Transformable of "
+                + "a Foundation class ([Int64], [String], …) its archive's size",
             sweeps: false, columns: [.attributeBytes],
             render: { c in
                 [

@@ -83,11 +83,15 @@ extension GenerationHints {
     /// The size of a Binary or Transformable attribute's generated values when the run or the
     /// model gives one: `--attribute-bytes`, else 16 bytes for an indexed Binary attribute (an
     /// app indexes bytes it looks records up by: an identifier, as a messenger's
-    /// `remoteIdentifier_data`, not a picture), else nil (`--payload-bytes`); within the
-    /// model's Min and Max Length.
+    /// `remoteIdentifier_data`, not a picture), else the archive of a typical value for a
+    /// Transformable whose model names a Foundation class (`ArchivedValueSize`), else nil
+    /// (`--payload-bytes`); within the model's Min and Max Length.
     static func payloadBytes(_ a: AttributeDescription, entity: String, options: ShapeOptions) -> Int? {
         let named = options.attributeBytes["\(entity).\(a.name)"]
-        let chosen = named ?? (a.type == .binary && a.isIndexed ? identifierBytes : nil)
+        let chosen =
+            named ?? (a.type == .binary && a.isIndexed ? identifierBytes : nil)
+            ?? ArchivedValueSize.bytes(
+                of: a, stringLength: (options.stringLength.lowerBound + options.stringLength.upperBound) / 2)
         let bytes = chosen ?? options.payloadBytes
         let bounded = max(Int(a.minimum ?? 0), a.maximum.map { min(Int($0), bytes) } ?? bytes)
         return chosen == nil && bounded == options.payloadBytes ? nil : bounded

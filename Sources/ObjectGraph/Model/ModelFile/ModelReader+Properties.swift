@@ -42,6 +42,7 @@ extension ModelReader {
             )
         }
         if type == .transformable {
+            (a.valueTransformer, a.valueClass) = (e["valueTransformerName"], e["customClassName"])
             note(
                 e,
                 "\(what) is transformable: stored as the bytes given (no value transformer runs): base64 text "
