@@ -28,7 +28,12 @@ import Testing
             ], tmpdir: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("ranked apart: many-writers-constrained ("), "\(r.stdout)")
-        #expect(r.stdout.contains("its screen (--view-context) misses 1000 of 2000 rows"), "\(r.stdout)")
+        // The screen merges writer 1's saves only, so most of writer 2's 1,000 records are missed;
+        // how many depends on how the two writers' saves interleave (the run's conflicts on the
+        // categories they share, more under load: 882 missed with 50 conflicts in one run).
+        let missed = r.stdout.firstMatch(of: /its screen \(--view-context\) misses (\d+) of 2000 rows/)
+            .flatMap { Int($0.1) }
+        #expect((1...1000).contains(missed ?? 0), "\(r.stdout)")
         #expect(
             r.stdout.contains(
                 "merge what is saved into the screen: automaticallyMergesChangesFromParent on the view context, or "

@@ -131,6 +131,30 @@ import Testing
             "\(rows.map { ($0["strategy"] ?? "", $0["repeat"] ?? "") })")
     }
 
+    /// A configuration that looks records up by a key the store has no index on (each lookup
+    /// scans the table) runs after the others in every auto round, whatever its place in
+    /// `--strategy`: first, nothing would have finished a repetition to cap it against, and the
+    /// cap would be the whole budget.
+    @Test func aConfigurationThatScansRunsLastInEachRound() async throws {
+        let dir = CLI.makeFolder()
+        let out = dir + "/scans.csv"
+        let r = try await CLI.run(
+            [
+                "run", "--model", UsableAnywhereTests.woo, "--entity", "Product", "--key", "productID",
+                "--relationship", "none",
+                "--strategy", "find-or-create-per-row,batch-upsert", "--add-constraint", "none,productID",
+                "--rows", "300", "--no-limit", "--repeat", "auto", "--out", out,
+            ], tmpdir: dir)
+        #expect(r.status == 0 && r.stderr.contains("has no index in Model 117"), "\(r.stderr)")
+        let rows = try CLI.rows(out)
+        let rounds = Dictionary(grouping: rows) { $0["repeat"] ?? "" }
+        #expect(rounds.count >= 3, "\(rows.count) rows")
+        for (round, its) in rounds {
+            let order = its.map { "\($0["strategy"] ?? "") \($0["add_constraint"] ?? "")" }
+            #expect(order.last == "find-or-create-per-row ", "round \(round): \(order)")
+        }
+    }
+
     /// "one repetition here: raw-sqlite 1.29 s, batch 4.36 s, …" as seconds by strategy.
     static func repetitionSeconds(_ page: String) -> [String: Double] {
         guard let line = page.split(separator: "\n").first(where: { $0.contains("one repetition here: ") }) else {

@@ -89,7 +89,8 @@ extension RunEstimate {
                 }
                 let needed = Set(racing.map(RunPlan.limit(of:)))
                 var round = 0.0
-                for c in schedule where limits.contains(c) ? needed.contains(c) || ranked.isEmpty : racing.contains(c) {
+                for c in plan.raceOrder(schedule)
+                where limits.contains(c) ? needed.contains(c) || ranked.isEmpty : racing.contains(c) {
                     var family = c
                     family.strategy = ""
                     var child = (costs[c]?.repetition ?? 0) + (filled.insert(family).inserted ? costs[c]?.fill ?? 0 : 0)

@@ -22,7 +22,11 @@ extension RunPlan {
                 continue
             }
             if let strategy = c.writeStrategy {
-                scans.add(source.scans(for: strategy), model: source.file.name, strategy: c.strategy)
+                let found = source.scans(for: strategy)
+                scans.add(found, model: source.file.name, strategy: c.strategy)
+                // A scan of the records' own table grows with the rows a repetition writes; one of
+                // a parent's table (--parents rows) does not.
+                if found.contains(where: { $0.entity == source.roles.entity }) { scanning.insert(c) }
             }
             let capacity = try ImportModel(source, options: c.shapeOptions).keyCapacity
             if c.uniqueKeys > capacity {

@@ -181,9 +181,8 @@ struct Runner {
         for r in 1...AutoRepeat.maximumRounds {
             let racing = ranked.filter(auto.races)
             let needed = Set(racing.map(RunPlan.limit(of:)))
-            let configurations = schedule.filter {
-                limits.contains($0) ? needed.contains($0) || ranked.isEmpty : auto.races($0)
-            }
+            let configurations = plan.raceOrder(
+                schedule.filter { limits.contains($0) ? needed.contains($0) || ranked.isEmpty : auto.races($0) })
             let roundStart = Clock.nanoseconds()
             var rows = try round(
                 r, of: configurations, plan: plan, recording: false,
