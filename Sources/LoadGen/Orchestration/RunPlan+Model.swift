@@ -13,6 +13,7 @@ extension RunPlan {
         var kept: [RunConfiguration] = []
         var refusedHere: [(strategy: String, reason: String)] = []
         var scans = ScanNotes()
+        scanning = []
         for var c in configurations {
             let (source, shape) = try resolveModel(&c)
             if let strategy = c.writeStrategy, let reason = source.refusal(of: strategy, shape: shape) {
