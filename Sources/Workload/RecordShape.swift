@@ -131,7 +131,9 @@ package struct FieldSpec: Sendable, Hashable, Codable {
     /// objects. Read there as well as under `fileName`.
     package var container: Container?
 
-    /// A relationship's member holding an object, and the member inside it that fills the field.
+    /// A relationship's member holding an object, and the member inside it that fills the field
+    /// (a key path's members below the first, dots between levels: `place.code` in
+    /// `properties.place.code`).
     package struct Container: Sendable, Hashable, Codable {
         package var name: String
         package var member: String

@@ -45,8 +45,22 @@ import Testing
             seconds.status == 65
                 && seconds.stderr.contains("1700000000000, which as seconds since 1970 is in the year 55840")
                 && seconds.stderr.contains("--map ATTRIBUTE=MEMBER:ms"), "\(seconds.stderr)")
-        let deep = try await CLI.run(base + ["--map", "code=properties.ids.code", "--quiet"], tmpdir: dir)
-        #expect(deep.status == 64 && deep.stderr.contains("give at most one dot"), "\(deep.stderr)")
+        // Deeper: the code one object further in, read through both levels.
+        let nested = dir + "/nested.geojson"
+        try String(contentsOfFile: feed, encoding: .utf8)
+            .replacingOccurrences(of: #""code": "q"#, with: #""ids": {"other": 1, "code": "q"#)
+            .replacingOccurrences(of: #"}, "geometry""#, with: #"}}, "geometry""#)
+            .write(toFile: nested, atomically: true, encoding: .utf8)
+        let deeper = map.replacingOccurrences(of: "code=properties.code", with: "code=properties.ids.code")
+        let deep = try await CLI.run(
+            [
+                "run", "--model", model, "--input", nested, "--input-path", "/features", "--strategy", "batch-upsert",
+                "--no-limit", "--map", deeper + ":ms", "--out", dir + "/deep.csv", "--quiet",
+            ], tmpdir: dir)
+        #expect(deep.status == 0, "\(deep.stderr)")
+        #expect(try CLI.rows(dir + "/deep.csv").first?["store_rows"] == "30")
+        let empty = try await CLI.run(base + ["--map", "code=properties..code", "--quiet"], tmpdir: dir)
+        #expect(empty.status == 64 && empty.stderr.contains("give no empty name between dots"), "\(empty.stderr)")
     }
 
     @Test func generateIsDeterministicAcrossProcesses() async throws {

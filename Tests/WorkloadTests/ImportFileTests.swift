@@ -185,6 +185,46 @@ import Testing
             #expect(parse(bad) == nil, "\(bad)")
         }
     }
+
+    /// Key paths as deep as a feed nests its values (`properties.when.time`, `meta.a.b.note`):
+    /// `generate` writes each object once with its members together, and the reader reads the
+    /// values back through every level, skipping what else each object holds.
+    @Test func keyPathsReadAndWriteAtAnyDepth() throws {
+        var shape = Shapes.expenses
+        shape.fields[0].container = .init(name: "properties", member: "mag", only: true)
+        shape.fields[1].container = .init(name: "properties", member: "when.time", only: true)
+        shape.fields[3].container = .init(name: "meta", member: "a.b.note", only: true)
+        let s = spec(rows: 50)
+        let path = try write(s, shape, .json)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let first = try #require(text.split(separator: "\n").dropFirst().first)
+        #expect(
+            first.contains(#""properties": {"mag": "#) && first.contains(#", "when": {"time": "#)
+                && first.contains(#"}}, "meta": {"a": {"b": {"note": "#) && first.hasSuffix("}}}},"),
+            "\(first)")
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any], "well-formed JSON")
+        let reader = try RecordFileReader(path: path, shape: shape)
+        let generator = Generator(spec: s, shape: shape)
+        var r = Record()
+        var n = 0
+        while try reader.next(into: &r) {
+            let g = generator.record(at: n)
+            #expect(r.values.double(0) == g.values.double(0) && r.values.double(1) == g.values.double(1))
+            #expect(r.bytes(3, pool: nil) == g.bytes(3, pool: generator.pool))
+            n += 1
+        }
+        #expect(n == s.rows)
+        let feed = NSTemporaryDirectory() + "deep-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: feed) }
+        try
+            (#"{"expenses": [{"id": "a", "categoryName": "Rent", "meta": {"x": [1, {"note": 2}], "a": {"c": 1, "#
+            + #""b": {"note": "deep", "y": {}}}}, "properties": {"mag": 2.5, "when": {"time": "2020-02-19"}}}]}"#)
+            .write(toFile: feed, atomically: true, encoding: .utf8)
+        let hand = try RecordFileReader(path: feed, shape: shape)
+        #expect(try hand.next(into: &r))
+        #expect(r.text(3) == "deep" && r.values.double(0) == 2.5)
+    }
 }
 
 @Suite struct ZipfTests {

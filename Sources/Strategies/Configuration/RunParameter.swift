@@ -416,7 +416,7 @@ extension RunParameter {
             flag: "--map", valueName: "PROPERTY=MEMBER[,…]",
             help: "with --model: the import file's member for a property (Entity.property or property; "
                 + "over its mappedKeyName): itemID=id reads itemID from \"id\"; a key path reads it from an object "
-                + "the record holds (code=properties.code, as GeoJSON nests it); :ms or :s after a date's member says "
+                + "the record holds, at any depth (code=properties.code, as GeoJSON nests it); :ms or :s after a date's member says "
                 + "the unit of a number (time=properties.time:ms)",
             defaultText: "each property's mappedKeyName, else its name (product_id also fills productID)",
             sweeps: false, columns: [.map],

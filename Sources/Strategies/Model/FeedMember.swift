@@ -2,19 +2,20 @@ import ObjectGraph
 import Workload
 
 /// Where a feed keeps an attribute's value, as `--map` (or `mappedKeyName`) says it: a member of
-/// the record, or a key path into an object it holds (`properties.code`: GeoJSON's
-/// `features[*].properties`, the shape of Apple's large-data-feed sample), and for a date given
-/// as a number its unit (`time=properties.time:ms`, as earthquake feeds count milliseconds).
+/// the record, or a key path into an object it holds, as deep as the feed nests it
+/// (`properties.code`: GeoJSON's `features[*].properties`, the shape of Apple's large-data-feed
+/// sample; `user.address.city`), and for a date given as a number its unit
+/// (`time=properties.time:ms`, as earthquake feeds count milliseconds).
 struct FeedMember {
     /// The member's name, or the key path's (`properties.code`).
     let name: String
-    /// The object holding the value and the member inside it, for a key path.
+    /// The object holding the value and the path inside it (dots between levels), for a key path.
     let container: (object: String, member: String)?
     /// Units per second of a date given as a number (`:ms` 1000, `:s` 1); nil: not said.
     let unitsPerSecond: Double?
 
-    /// Reads `text` for attribute `a` of `entity`; a key path deeper than one object, or a unit on
-    /// an attribute that is no date, is refused naming the mapping.
+    /// Reads `text` for attribute `a` of `entity`; an empty name in a key path, or a unit on an
+    /// attribute that is no date, is refused naming the mapping.
     init(_ text: String, of a: AttributeDescription, in entity: String) throws {
         var path = text
         var unit: Double?
@@ -28,13 +29,13 @@ struct FeedMember {
             unit = perSecond
         }
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard !parts.contains(where: \.isEmpty), parts.count <= 2 else {
+        guard !parts.contains(where: \.isEmpty) else {
             throw ImportModelError(
-                "--map \(a.name)=\(text): loadgen reads a member of the record or of an object it holds "
-                    + "(properties.code); give at most one dot, and point --input-path at the array of records")
+                "--map \(a.name)=\(text): a key path names a member at each level (properties.code, "
+                    + "properties.place.code); give no empty name between dots")
         }
         name = path
-        container = parts.count == 2 ? (parts[0], parts[1]) : nil
+        container = parts.count >= 2 ? (parts[0], parts.dropFirst().joined(separator: ".")) : nil
         unitsPerSecond = unit
     }
 

@@ -91,8 +91,8 @@ package final class RecordFileReader: RecordSource {
     /// Field index by its folded name (`Folded`), for a member no name matches exactly; names two
     /// fields fold to alike are left out.
     private let fieldByFoldedName: [InlineText: Int]
-    /// Relationship members whose object holds fields (the related object's key), by name.
-    private let containerByName: [InlineText: [(member: InlineText, field: Int)]]
+    /// Members whose object holds fields (the related object's key, a key path's value), by name.
+    private let containerByName: [InlineText: ContainerMembers]
     /// Fields whose text must fit an `InlineText` (keys, which strategies look up by their bytes).
     private let keyFields: FieldSet
     /// Each field's type and how messages name it, built once (not per record).
@@ -129,7 +129,7 @@ package final class RecordFileReader: RecordSource {
         collection = nesting.collection.flatMap(InlineText.init)
         collectionPath = nesting.collection.map { "/" + (nesting.pointer + ["*", $0]).joined(separator: "/") } ?? ""
         var byName: [InlineText: Int] = [:]
-        var containers: [InlineText: [(member: InlineText, field: Int)]] = [:]
+        var containers: [InlineText: ContainerMembers] = [:]
         var holderKeys: [InlineText: Int] = [:]
         let shared = shape.sharedMembers
         let copies = Set(shared.flatMap(\.copies))
@@ -143,8 +143,13 @@ package final class RecordFileReader: RecordSource {
                 continue
             }
             if let flat = f.flatName, let name = InlineText(flat) { byName[name] = i }
-            if let c = f.container, let name = InlineText(c.name), let member = InlineText(c.member) {
-                containers[name, default: []].append((member, i))
+            if let c = f.container, let name = InlineText(c.name) {
+                let path = c.member.split(separator: ".", omittingEmptySubsequences: false).map {
+                    InlineText(String($0))
+                }
+                if path.allSatisfy({ $0 != nil }) {
+                    containers[name, default: .init()].add(path.compactMap { $0 }, field: i)
+                }
             }
         }
         fieldByName = byName
@@ -575,12 +580,10 @@ package final class RecordFileReader: RecordSource {
         }
     }
 
-    /// A relationship's member: an object naming the related object (`{"identifier": …}`, its
-    /// other members skipped), or null (no related object).
-    private func readContainer(
-        _ members: [(member: InlineText, field: Int)], seen: inout FieldSet,
-        into v: inout RecordValues
-    ) throws {
+    /// A member holding an object: a relationship's, naming the related object (`{"identifier": …}`),
+    /// or a key path's (`properties.place.code`), its objects read as deep as the path goes and
+    /// their other members skipped; or null (no related object, no value).
+    private func readContainer(_ members: ContainerMembers, seen: inout FieldSet, into v: inout RecordValues) throws {
         let container = field.string
         guard let c = try peek() else { throw error(recordNumber, "the file ends inside the record") }
         if try matchLiteral("null") { return }
@@ -590,8 +593,10 @@ package final class RecordFileReader: RecordSource {
         position += 1
         var first = true
         while try nextMember(&first, what: "a member name", inside: "the record", record: recordNumber) {
-            if let f = members.first(where: { $0.member == field })?.field {
+            if let f = members.leaves.first(where: { $0.member == field })?.field {
                 try readMember(of: f, seen: &seen, into: &v)
+            } else if let inner = members.objects.first(where: { $0.member == field })?.members {
+                try readContainer(inner, seen: &seen, into: &v)
             } else {
                 try skipValue()
             }
@@ -1105,5 +1110,29 @@ extension InlineText {
     static func == (text: InlineText, literal: StaticString) -> Bool {
         guard text.count == literal.utf8CodeUnitCount else { return false }
         return text.withBytes { b in (0..<b.count).allSatisfy { b[$0] == literal.utf8Start[$0] } }
+    }
+}
+
+/// The fields an object of the record holds, as key paths reach them: members that hold a value
+/// (`code` in `properties.code`) and members that hold an object holding more
+/// (`place` in `properties.place.code`), each level built once, not per record.
+struct ContainerMembers {
+    private(set) var leaves: [(member: InlineText, field: Int)] = []
+    private(set) var objects: [(member: InlineText, members: ContainerMembers)] = []
+
+    /// Adds field `field`, reached through `path` inside this object.
+    mutating func add(_ path: [InlineText], field: Int) {
+        guard let first = path.first else { return }
+        guard path.count > 1 else {
+            leaves.append((first, field))
+            return
+        }
+        if let i = objects.firstIndex(where: { $0.member == first }) {
+            objects[i].members.add(Array(path.dropFirst()), field: field)
+        } else {
+            var inner = ContainerMembers()
+            inner.add(Array(path.dropFirst()), field: field)
+            objects.append((first, inner))
+        }
     }
 }

@@ -29,10 +29,10 @@ package struct RecordFileWriter {
     /// copied the spec (its strings and enums) every time, a fifth of the writer's time.
     private let kinds: [Kind]
     /// The order fields are written in: the record's own members first, then each object's
-    /// members together (`"properties": {"code": …, "mag": …}`), and the fields after which an
-    /// object closes.
+    /// members together (`"properties": {"code": …, "mag": …}`, its own objects likewise), and
+    /// how many objects close after each field.
     private let order: [Int]
-    private let closes: FieldSet
+    private let closing: [Int]
 
     private enum Kind { case text, integer, cents, real, date, bool, bytes, uuid }
 
@@ -47,26 +47,48 @@ package struct RecordFileWriter {
         // A member that fills several attributes is written once, with the value the reader reads.
         let copies = Set(shape.sharedMembers.flatMap(\.copies))
         let flat = fields.indices.filter { fields[$0].flatName != nil && !copies.contains($0) }
-        let objects = fields.indices.filter { fields[$0].flatName == nil }.map { fields[$0].container!.name }
-            .uniquedNames()
-        let grouped = objects.map { name in
-            fields.indices.filter { fields[$0].flatName == nil && fields[$0].container!.name == name }
+        let paths = fields.map(Self.path)
+        order = flat + Self.grouped(fields.indices.filter { fields[$0].flatName == nil }, paths: paths)
+        var closing = [Int](repeating: 0, count: fields.count)
+        var each: [[UInt8]] = []
+        for (position, i) in order.enumerated() {
+            let previous = position == 0 ? [] : paths[order[position - 1]]
+            let path = paths[i]
+            let shared = zip(previous.dropLast(), path.dropLast()).prefix { $0 == $1 }.count
+            if position > 0 { closing[order[position - 1]] = previous.count - 1 - shared }
+            let opened = path[shared..<(path.count - 1)].map { "\"\($0)\": {" }.joined()
+            each.append(Array(((position == 0 ? "{" : ", ") + opened + "\"\(path[path.count - 1])\": ").utf8))
         }
-        order = flat + grouped.flatMap { $0 }
-        closes = FieldSet(grouped.compactMap(\.last), count: fields.count)
-        let opens = Set(grouped.compactMap(\.first))
-        let each = order.enumerated().map { position, i in
-            let f = fields[i]
-            let member =
-                f.flatName.map { "\"\($0)\": " }
-                ?? (opens.contains(i)
-                    ? "\"\(f.container!.name)\": {\"\(f.container!.member)\": " : "\"\(f.container!.member)\": ")
-            return Array(((position == 0 ? "{" : ", ") + member).utf8)
-        }
+        if let last = order.last { closing[last] = paths[last].count - 1 }
+        self.closing = closing
         prefixes = each.flatMap { $0 }
         prefixEnds = each.reduce(into: []) { ends, p in ends.append((ends.last ?? 0) + p.count) }
         kinds = fields.map(Self.kind)
         if format == .json { out.put(Array("{\"\(shape.arrayName)\": [\n".utf8)) }
+    }
+
+    /// Where a field is written: its member, or the members down to it (`properties`, `place`,
+    /// `code` for a key path).
+    private static func path(_ spec: FieldSpec) -> [String] {
+        guard spec.flatName == nil, let c = spec.container else { return [spec.fileName] }
+        return [c.name] + c.member.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// `fields` in the order they are written: those inside one object together, and inside it
+    /// those of each object it holds, each in the order its first field comes.
+    private static func grouped(_ fields: [Int], paths: [[String]], depth: Int = 0) -> [Int] {
+        var names: [String] = []
+        var members: [String: [Int]] = [:]
+        for f in fields {
+            let name = paths[f][depth]
+            if members[name] == nil { names.append(name) }
+            members[name, default: []].append(f)
+        }
+        return names.flatMap { name in
+            let inside = members[name] ?? []
+            let leaves = inside.filter { paths[$0].count == depth + 1 }
+            return leaves + grouped(inside.filter { paths[$0].count > depth + 1 }, paths: paths, depth: depth + 1)
+        }
     }
 
     private static func kind(_ spec: FieldSpec) -> Kind {
@@ -90,7 +112,7 @@ package struct RecordFileWriter {
             out.put(prefixes, start, end)
             start = end
             writeValue(r.values, f, kinds[f])
-            if closes.contains(f) { out.byte(125) }   // the object's '}'
+            for _ in 0..<closing[f] { out.byte(125) }   // each object's '}'
         }
         out.put(format == .ndjson ? "}\n" : "}")
         written += 1
@@ -291,13 +313,5 @@ package enum RecordFileError: Error, CustomStringConvertible {
     private var cannotWriteCode: Int32 {
         if case .cannotWrite(let c) = self { return c }
         return 0
-    }
-}
-
-extension Array where Element == String {
-    /// The names in order, each once.
-    fileprivate func uniquedNames() -> [String] {
-        var seen = Set<String>()
-        return filter { seen.insert($0).inserted }
     }
 }
