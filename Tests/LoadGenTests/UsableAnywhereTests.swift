@@ -66,6 +66,13 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let ran = Set(try CLI.rows(out).compactMap { $0["strategy"] })
         #expect(ran == ["find-or-create", "find-or-create-cached", "find-or-create-per-row"], "\(ran)")
+        // Product's five [Int64] Transformables are generated the size of their archive (decision
+        // 0048), said in the notes and, from the rows, on the review page.
+        let sized = r.stderr.firstMatch(of: /Product\.crossSellIDs (\d+) bytes/).flatMap { Int($0.1) }
+        #expect((229...400).contains(sized ?? 0), "\(r.stderr)")
+        #expect(try await CLI.run(["report", out, "--out", dir + "/review", "--no-charts"], tmpdir: dir).status == 0)
+        let page = try String(contentsOfFile: dir + "/review/review.md", encoding: .utf8)
+        #expect(page.contains("Product.variations \(sized ?? 0) bytes"), "\(page.prefix(2000))")
         #expect(
             r.stdout.contains("batch, batch-upsert, context-reset were not run")
                 && r.stdout.contains("--add-constraint productID"),
