@@ -234,6 +234,15 @@ extension ShippedModelTests {
 // MARK: Item 8: sizes per attribute
 
 extension ShippedModelTests {
+    /// The size of each generated Binary or Transformable value of `c`'s records, by attribute.
+    static func payloadSizes(_ c: RunConfiguration) throws -> [String: Int] {
+        let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
+        return Dictionary(
+            uniqueKeysWithValues: shape.fields.compactMap { f in
+                if case .payload(let n) = f.generation { (f.name, n) } else { nil }
+            })
+    }
+
     /// Each Binary or Transformable attribute has a size of its own: an indexed Binary (an
     /// identifier) 16 bytes, the model's user info, `--attribute-bytes` over both; the store
     /// holds values of those sizes.
@@ -251,17 +260,11 @@ extension ShippedModelTests {
             """)
         var c = configuration(ContextResetStrategy(), path: path)
         c.model.entity = "Contact"
-        func sizes(_ c: RunConfiguration) throws -> [String: Int] {
-            let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
-            return Dictionary(
-                uniqueKeysWithValues: shape.fields.compactMap { f in
-                    if case .payload(let n) = f.generation { (f.name, n) } else { nil }
-                })
-        }
         #expect(
-            try sizes(c) == ["photo": 48, "thumbnail": 300, "token_data": 16, "tags": 48], "--payload-bytes is 48 here")
+            try Self.payloadSizes(c) == ["photo": 48, "thumbnail": 300, "token_data": 16, "tags": 48],
+            "--payload-bytes is 48 here")
         c.workload.attributeBytes = ["Contact.thumbnail": 7, "Contact.tags": 64]
-        #expect(try sizes(c) == ["photo": 48, "thumbnail": 7, "token_data": 16, "tags": 64])
+        #expect(try Self.payloadSizes(c) == ["photo": 48, "thumbnail": 7, "token_data": 16, "tags": 64])
         let (_, store) = try run(ContextResetStrategy(), c)
         let db = try Database(path: store)
         #expect(
@@ -292,14 +295,7 @@ extension ShippedModelTests {
             """)
         var c = configuration(ContextResetStrategy(), path: path)
         c.model.entity = "Product"
-        func sizes(_ c: RunConfiguration) throws -> [String: Int] {
-            let shape = try ImportSource.resolve(c).shape(c.shapeOptions)
-            return Dictionary(
-                uniqueKeysWithValues: shape.fields.compactMap { f in
-                    if case .payload(let n) = f.generation { (f.name, n) } else { nil }
-                })
-        }
-        let sized = try sizes(c)
+        let sized = try Self.payloadSizes(c)
         // An empty NSArray's archive is 228 bytes; three numbers, three strings or three pairs add tens.
         for name in ["relatedIDs", "tags", "settings"] {
             #expect((229...600).contains(sized[name] ?? 0), "\(name): \(sized)")
@@ -307,7 +303,7 @@ extension ShippedModelTests {
         #expect(sized["tags"]! > sized["relatedIDs"]!, "three strings of 20 characters outweigh three numbers")
         #expect(sized["images"] == 48 && sized["mapping"] == 48, "an app's class or transformer: --payload-bytes 48")
         c.workload.attributeBytes = ["Product.relatedIDs": 9]
-        #expect(try sizes(c)["relatedIDs"] == 9)
+        #expect(try Self.payloadSizes(c)["relatedIDs"] == 9)
         let (_, store) = try run(ContextResetStrategy(), c)
         let db = try Database(path: store)
         #expect(
