@@ -48,20 +48,43 @@ import Testing
     }
 
     /// 19. A model file that cannot be read is no input (66, as a missing one), not a malformed
-    /// model (65); a folder given as --input is called a folder. Root reads every file: as root
-    /// the run drops to nobody (setpriv) to meet the permission.
+    /// model (65), and one behind a folder that cannot be entered is not called missing; a folder
+    /// given as --input is called a folder. Root reads every file: as root the run drops to nobody
+    /// (setpriv) to meet the permission.
     @Test func anUnreadableModelIsNoInputAndAFolderIsAFolder() async throws {
         let dir = CLI.makeFolder()
+        chmod(dir, 0o755)
         let model = dir + "/Locked.xcdatamodel"
         try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
         try "<model/>".write(toFile: model + "/contents", atomically: true, encoding: .utf8)
-        chmod(dir, 0o755)
         chmod(model + "/contents", 0)
-        let arguments = ["run", "--model", model, "--rows", "10"]
         // A copy of the binary in the test's folder: nobody may not reach the checkout's.
         let binary = dir + "/loadgen"
         try FileManager.default.copyItem(atPath: CLI.binary, toPath: binary)
         chmod(binary, 0o755)
+        let m = try await runAsNobody(binary, ["run", "--model", model, "--rows", "10"])
+        // Where setpriv itself may not switch users (a container without the capability), it
+        // says so and nothing about the model can be learnt here.
+        #expect((m.0 == 66 && m.1.contains("cannot be read: Permission denied")) || m.1.hasPrefix("setpriv:"), "\(m)")
+        if getuid() == 0 {
+            // A folder on the path that nobody may enter: the model is there, only out of reach.
+            let closed = dir + "/closed"
+            try FileManager.default.createDirectory(
+                atPath: closed + "/Hidden.xcdatamodel", withIntermediateDirectories: true)
+            try "<model/>".write(toFile: closed + "/Hidden.xcdatamodel/contents", atomically: true, encoding: .utf8)
+            chmod(closed, 0o700)
+            let h = try await runAsNobody(binary, ["run", "--model", closed + "/Hidden.xcdatamodel", "--rows", "10"])
+            #expect(
+                (h.0 == 66 && h.1.contains("cannot be read: Permission denied") && !h.1.contains("does not exist"))
+                    || h.1.hasPrefix("setpriv:"), "\(h)")
+        }
+        let i = try await CLI.run(["run", "--input", dir, "--strategy", "batch"], tmpdir: dir)
+        #expect(i.status == 66 && i.stderr.contains("is a folder; give the import file in it"), "\(i.stderr)")
+    }
+
+    /// Runs `binary` as nobody when the tests run as root (as itself otherwise): its exit status
+    /// and standard error.
+    private func runAsNobody(_ binary: String, _ arguments: [String]) async throws -> (Int32, String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/bin/setpriv" : binary)
         p.arguments =
@@ -72,12 +95,7 @@ import Testing
         try p.run()
         let text = String(decoding: await CLI.readToEnd(err), as: UTF8.self)
         await CLI.exit(of: p)
-        let m = (p.terminationStatus, text)
-        // Where setpriv itself may not switch users (a container without the capability), it
-        // says so and nothing about the model can be learnt here.
-        #expect((m.0 == 66 && m.1.contains("cannot be read: Permission denied")) || m.1.hasPrefix("setpriv:"), "\(m)")
-        let i = try await CLI.run(["run", "--input", dir, "--strategy", "batch"], tmpdir: dir)
-        #expect(i.status == 66 && i.stderr.contains("is a folder; give the import file in it"), "\(i.stderr)")
+        return (p.terminationStatus, text)
     }
 
     /// 15. A feed repeating a value of a second uniqueness constraint under two keys is refused

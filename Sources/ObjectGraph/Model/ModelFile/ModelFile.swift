@@ -187,6 +187,13 @@ extension ModelFile {
                     ? "a loop of symbolic links" : "a symbolic link to \(target), which does not exist"
                 throw ModelFileError(path: path, message: "is \(why)", isMissing: true)
             }
+            // A folder on the path that may not be entered hides the name without it being gone.
+            let reached = Posix.stat(trimmed, &link) == 0
+            let code = errno
+            if !reached, code != ENOENT, code != ENOTDIR {
+                throw ModelFileError(
+                    path: path, message: "cannot be read: \(String(cString: strerror(code)))", isMissing: true)
+            }
             throw ModelFileError(
                 path: path,
                 message: "does not exist (expected a .xcdatamodeld folder, a .xcdatamodel folder or its contents file)",
