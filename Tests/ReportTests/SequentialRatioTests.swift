@@ -103,4 +103,23 @@ import Testing
         // Equal configurations: a tie once the interval fits within ±5 %, late with this spread.
         #expect((rounds(1.0) ?? .max) > 10 && rounds(1.0, spread: 0.01) == 3)
     }
+
+    /// A pair a calibration reads closer to 1 than it can tell (±20 %) settles anywhere between
+    /// the reading pushed 20 % further apart and a tie; a farther pair keeps one round.
+    @Test func aNearPairSettlesWithinARange() {
+        func range(_ ratio: Double) -> (earliest: Int?, latest: Int?) {
+            SequentialRatio.roundsToSettle(
+                calibrated: log(ratio), noise: 0.2, spread: 0.05, minDifference: 0.05, maximum: 100)
+        }
+        func rounds(_ logRatio: Double) -> Int? {
+            SequentialRatio.roundsToSettle(logRatio: logRatio, spread: 0.05, minDifference: 0.05, maximum: 100)
+        }
+        let near = range(1.08)
+        #expect(near.earliest != nil && near.earliest == rounds(log(1.08) + 0.2), "\(near)")
+        #expect(near.latest == rounds(0) && (near.latest ?? .max) > near.earliest!, "\(near)")
+        // Read the other way round (the follower first), the same range.
+        #expect(range(1 / 1.08).earliest == near.earliest && range(1 / 1.08).latest == near.latest)
+        let far = range(1.5)
+        #expect(far.earliest == rounds(log(1.5)) && far.latest == far.earliest && far.earliest == 3, "\(far)")
+    }
 }
