@@ -166,12 +166,13 @@ import Testing
         var out: [String: Double] = [:]
         let list = line.components(separatedBy: "one repetition here: ")[1].components(separatedBy: ";")[0]
         for part in list.components(separatedBy: ", ") {
-            // Format.duration: "85.2 ms", "1.42 s", "3 min 5 s".
+            // Format.duration: "85.2 ms", "1.42 s", "3 min 5 s", "4 h 47 min".
             let words = part.split(separator: " ").map(String.init)
             guard words.count >= 3, let value = Double(words[1]) else { continue }
             switch words[2] {
             case "ms": out[words[0]] = value / 1000
             case "min": out[words[0]] = value * 60 + (words.count > 3 ? Double(words[3]) ?? 0 : 0)
+            case "h": out[words[0]] = value * 3600 + (words.count > 3 ? (Double(words[3]) ?? 0) * 60 : 0)
             default: out[words[0]] = value
             }
         }

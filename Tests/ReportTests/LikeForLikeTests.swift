@@ -405,6 +405,28 @@ import Testing
         #expect(lead.contains("batch is 1.25× faster than context-reset"), "\(lead)")
     }
 
+    /// Issue 56, item 1: a run that stopped when its order was clear (`--repeat auto`) is judged
+    /// by the sequential interval alone; the bootstrap's "first in N % of resamples", read at the
+    /// stop, is left out (it said 100 % beside "not told apart" in the batch-size sweep), while
+    /// the same rows of a fixed `--repeat` keep it.
+    @Test func anAutoRunSaysNoResampledStability() throws {
+        func rows(auto: Bool) -> [ResultRow] {
+            let near: [Double] = [139_000, 131_000, 140_000, 128_000, 138_000, 133_000, 141_000, 130_000]
+            let all =
+                LikeForLikeTests.rows("context-reset", 8, rate: LikeForLikeTests.steady(139_000))
+                + LikeForLikeTests.rows("batch", 8) { k in near[k - 1] }
+            return all.map { row -> ResultRow in
+                var row = row
+                if auto { row.repetitions = 0 }
+                return row
+            }
+        }
+        let fixed = Summary.recommendations(LikeForLikeTests.summary(rows(auto: false)))
+        #expect(fixed.contains("resamples of the rounds") && !fixed.contains("sequential"), "\(fixed)")
+        let auto = Summary.recommendations(LikeForLikeTests.summary(rows(auto: true)))
+        #expect(auto.contains("sequential 95% CI") && !auto.contains("resamples"), "\(auto)")
+    }
+
     /// Issue 44, item 5: a store whose records are unique but whose related objects are not (two
     /// writers each created "Food") falls short of unique keys and is never recommended.
     @Test func duplicatedRelatedObjectsFallShortOfUniqueKeys() throws {

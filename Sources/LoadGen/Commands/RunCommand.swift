@@ -303,7 +303,8 @@ enum DryRun {
             let most = auto.map(\.worst).max() ?? 0
             text +=
                 " (--repeat auto: \(fewest == rounds ? "\(rounds)" : "\(fewest) to \(rounds)") rounds if repetitions vary by "
-                + "\(Int(RunEstimate.spread * 100)) % and the ratios are as calibrated\(nearPairs(plans, estimates))); "
+                + "\(Int(RunEstimate.spread * 100)) % and the ratios are as calibrated"
+                + (low == high ? "" : nearPairs(plans, estimates)) + "); "
                 + "at most \(Format.duration(worst)) (\(most) rounds) if the order stays unclear until --budget"
         }
         let capped = estimates.flatMap(\.capped).map(\.strategy).uniqued()
@@ -315,8 +316,8 @@ enum DryRun {
         return text + perRepetition(plans, costs)
     }
 
-    /// "; a range: batch size 1000 and 10000 calibrate 1.08× apart, …": why the expected case is
-    /// a range, or nothing when no pair is near.
+    /// "; a range: context-reset [batch_size=1000] and context-reset [batch_size=10000] 1.13×
+    /// apart, …": why the expected case is a range.
     private static func nearPairs(_ plans: [RunPlan], _ estimates: [RunEstimate]) -> String {
         let pairs = zip(plans, estimates).flatMap { plan, estimate in
             estimate.near.map { leader, follower, ratio in

@@ -9,11 +9,12 @@ package enum Format {
         return String(format: "%.0f rows/s", rowsPerSecond)
     }
 
-    /// "85.2 ms", "1.42 s", "3 min 5 s".
+    /// "85.2 ms", "1.42 s", "3 min 5 s", "4 h 47 min" (a plan's estimate read "286 min 54 s").
     package static func duration(_ seconds: Double) -> String {
         if seconds < 1 { return String(format: "%.1f ms", seconds * 1000) }
         if seconds < 120 { return String(format: "%.2f s", seconds) }
-        return "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
+        if seconds < 7200 { return "\(Int(seconds) / 60) min \(Int(seconds) % 60) s" }
+        return "\(Int(seconds) / 3600) h \(Int(seconds) % 3600 / 60) min"
     }
 
     /// "12.3 MB" (decimal megabytes, as the targets are written).
