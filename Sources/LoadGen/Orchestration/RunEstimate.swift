@@ -160,7 +160,9 @@ extension RunEstimate {
                     let range = SequentialRatio.roundsToSettle(
                         calibrated: log(ratio), noise: RunEstimate.calibrationNoise, spread: RunEstimate.spread,
                         minDifference: plan.conclusions.minDifference, maximum: AutoRepeat.maximumRounds)
-                    if log(ratio) < RunEstimate.calibrationNoise { near.append((leader, c, ratio)) }
+                    if SequentialRatio.isNear(log(ratio), noise: RunEstimate.calibrationNoise) {
+                        near.append((leader, c, ratio))
+                    }
                     let n = (reading == .latest ? range.latest : range.earliest) ?? Int.max
                     settle[c] = n
                     last = max(last, n)

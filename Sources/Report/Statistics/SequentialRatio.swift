@@ -87,9 +87,13 @@ package struct SequentialRatio: Sendable, Equatable {
         let rounds = { (lead: Double) in
             roundsToSettle(logRatio: lead, spread: spread, minDifference: minDifference, maximum: maximum)
         }
-        guard lead < noise else { return (rounds(lead), rounds(lead)) }
+        guard isNear(logRatio, noise: noise) else { return (rounds(lead), rounds(lead)) }
         return (rounds(lead + noise), rounds(0))
     }
+
+    /// Whether a calibrated log ratio is nearer 1 than a calibration that reads within ±`noise`
+    /// can tell from a tie.
+    package static func isNear(_ logRatio: Double, noise: Double) -> Bool { abs(logRatio) < noise }
 
     package enum Verdict: Sendable, Equatable {
         /// Told apart, the first ahead by at least the minimum difference (or the second).
