@@ -33,14 +33,18 @@ extension Posix {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Installs `handler` for each of `signals` (sigaction(2), no flags: an interrupted call
-    /// returns EINTR, which `Posix` retries). The handler may only do what a signal handler may:
-    /// store to an atomic.
-    package static func handle(_ signals: [Int32], with handler: @convention(c) (Int32) -> Void) {
+    /// Installs `handler` for each of `signals` (sigaction(2)). Without `restarting` an
+    /// interrupted call returns EINTR, which `Posix` retries; with it (SA_RESTART) the kernel
+    /// restarts most calls itself, including those made outside Host (Foundation's). The handler
+    /// may only do what a signal handler may: atomics and async-signal-safe calls (kill).
+    package static func handle(
+        _ signals: [Int32], restarting: Bool = false, with handler: @convention(c) (Int32) -> Void
+    ) {
         for signal in signals {
             var action = sigaction()
             Host.setHandler(handler, of: &action)
             sigemptyset(&action.sa_mask)
+            if restarting { action.sa_flags = SA_RESTART }
             sigaction(signal, &action, nil)
         }
     }

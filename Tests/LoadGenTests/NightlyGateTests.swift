@@ -649,6 +649,27 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/real/ab.md", encoding: .utf8).contains("the base does not know it"))
     }
 
+    /// Issue 55, item 9, for `ab`: under `ulimit -v 100000` it starts both sides through Host's
+    /// posix_spawn (Foundation's `Process` crashed there); a side whose repetitions cannot run
+    /// under the limit leaves the pair "not judged" (2) with the child's limit named, or the
+    /// start itself fails naming the limit (71): never a crash of ab.
+    @Test func abUnderAMemoryLimitSaysSoInsteadOfCrashing() async throws {
+        let dir = CLI.makeFolder()
+        let suite = dir + "/limit.suite"
+        try "--strategy batch --rows 200 --no-limit\n".write(toFile: suite, atomically: true, encoding: .utf8)
+        let r = try await CLI.run(
+            ["ab", "--base", CLI.binary, "--suite", suite, "--out", dir + "/o", "--rounds", "1"], tmpdir: dir,
+            limits: ["--as=102400000"])
+        #expect([0, 2, 71].contains(r.status), "\(r.status) \(r.stderr)")
+        if r.status == 2 {
+            // Not judged, and why: the repetitions' own failure, the limit named.
+            #expect(r.stderr.contains("ab: nothing was paired"), "\(r.stderr)")
+            #expect(r.stdout.contains("no pair where both repetitions were ok (the base: failed, "), "\(r.stdout)")
+            #expect(r.stdout.contains("ulimit -v"), "\(r.stdout)")
+        }
+        if r.status == 71 { #expect(r.stderr.contains("ulimit -v"), "\(r.stderr)") }
+    }
+
     /// Bad input to `ab` is one line naming the flag, exit 64 (66 for a base that is not there),
     /// and nothing is written.
     @Test func abRefusesBadInputWithTheFlagNamed() async throws {

@@ -48,7 +48,7 @@ enum GenerateCommand {
         if !a.flag("--force") { try OutputTarget.checkReplaceable(out, shape: shape) }
         // Ctrl-C, SIGTERM or SIGHUP stop the writing and remove the partial file (issue 55, item
         // 22): watched before the file exists, so no signal falls between the two.
-        Interrupts.shared.installHandlers()
+        Interrupts.shared.install()
         let target = try OutputTarget(out)
         let start = Clock.nanoseconds()
         try write(spec, shape, format, to: target, out: out)

@@ -115,7 +115,7 @@ package struct PairedComparison: Sendable {
                             ? Self.newOnly
                             : !s.new
                                 ? "measured by the base only"
-                                : "no pair where both repetitions were ok"
+                                : "no pair where both repetitions were ok" + (s.failure.map { " (\($0))" } ?? "")
                     ))
                 continue
             }
@@ -156,17 +156,17 @@ package struct PairedComparison: Sendable {
     private static func pairs(base: [[ResultRow]], new: [[ResultRow]]) -> (
         order: [ParameterValues],
         pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]],
-        seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)]
+        seen: [ParameterValues: (base: Bool, new: Bool, failure: String?)]
     ) {
         var order: [ParameterValues] = []
         var pairs: [ParameterValues: [(base: ResultRow, new: ResultRow)]] = [:]
-        var seen: [ParameterValues: (base: Bool, new: Bool, failed: Bool)] = [:]
+        var seen: [ParameterValues: (base: Bool, new: Bool, failure: String?)] = [:]
         for (b, n) in zip(base, new) {
             let newByKey = Dictionary(n.map { ($0.parameters, $0) }, uniquingKeysWith: { a, _ in a })
             for row in b {
                 if seen[row.parameters] == nil {
                     order.append(row.parameters)
-                    seen[row.parameters] = (false, false, false)
+                    seen[row.parameters] = (false, false, nil)
                 }
                 seen[row.parameters]!.base = true
                 guard let other = newByKey[row.parameters] else { continue }
@@ -174,14 +174,22 @@ package struct PairedComparison: Sendable {
                 guard row.measurement.status == .ok, other.measurement.status == .ok,
                     row.measurement.rowsPerSecond != nil, other.measurement.rowsPerSecond != nil
                 else {
-                    seen[row.parameters]!.failed = true
+                    // The first reason a side gave, so that "not judged" says why (a memory limit
+                    // that refused every repetition a thread read only "no pair … ok").
+                    let why = [("the base", row), ("the new", other)].first { $0.1.measurement.status != .ok }
+                        .map { side, r in
+                            "\(side): \(r.measurement.status.rawValue)"
+                                + (r.measurement.error.map { ", " + Format.escapingControls(String($0.prefix(200))) }
+                                    ?? "")
+                        }
+                    seen[row.parameters]!.failure = seen[row.parameters]!.failure ?? why
                     continue
                 }
                 pairs[row.parameters, default: []].append((row, other))
             }
             for row in n where seen[row.parameters] == nil {
                 order.append(row.parameters)
-                seen[row.parameters] = (false, true, false)
+                seen[row.parameters] = (false, true, nil)
             }
         }
         return (order, pairs, seen)
