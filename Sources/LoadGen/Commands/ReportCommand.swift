@@ -53,18 +53,24 @@ enum ReportCommand {
                 throw CommandError(message: "report: --out \(charts.out): \(error)", exitCode: error.exitCode)
             }
         }
-        // The summary (its bootstraps) is made while gnuplot draws: one job per core.
+        // The summary (its bootstraps) is made while gnuplot draws: one job per core. Not under
+        // an address-space limit (ulimit -v): there a new thread's first allocation may need an
+        // allocator arena that does not fit, and jemalloc then crashes instead of failing (report
+        // segfaulted under `ulimit -v 100000` where plot said the limit); one thread does it all.
         let rows = charts.rows
-        let summary = try Deferred(name: "summary") { ResultsSummary.make(rows, options: options) }
+        let summary =
+            EnvironmentFailure.addressSpaceLimit == nil
+            ? try Deferred(name: "summary") { ResultsSummary.make(rows, options: options) } : nil
         let drawn: [String]
         do { drawn = try charts.draw() } catch {
-            _ = summary.value()
+            _ = summary?.value()
             throw error
         }
         try Charts.makeFolders(folder)
         let text = render(
             charts, images: drawn.filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }, folder: folder,
-            machines: machines, options: options, asked: asked, summary: summary.value())
+            machines: machines, options: options, asked: asked,
+            summary: summary?.value() ?? ResultsSummary.make(rows, options: options))
         let path = page.path
         do { try page.write(text) } catch let error as ResultsFileError {
             throw CommandError(message: "report: \(error)", exitCode: error.exitCode)
