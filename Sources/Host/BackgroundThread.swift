@@ -52,8 +52,12 @@ package struct ThreadStartError: Error, CustomStringConvertible {
     package let name: String
     package let code: Int32
 
+    /// What the description adds when the system had no memory for the thread, and what tells
+    /// a repetition that failed this way as failed on the environment (`EnvironmentFailure`).
+    package static let memoryHint = " (is a memory limit, ulimit -v, too low?)"
+
     package var description: String {
         "cannot start the \(name) thread: \(String(cString: strerror(code)))"
-            + (code == EAGAIN || code == ENOMEM ? " (is a memory limit, ulimit -v, too low?)" : "")
+            + (code == EAGAIN || code == ENOMEM ? Self.memoryHint : "")
     }
 }

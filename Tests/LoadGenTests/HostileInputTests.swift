@@ -233,7 +233,7 @@ import Testing
         // longer starts Dispatch's threads; the release binary still runs at 100 MB): enough to
         // start, not for the sampler thread's stack on top of the Swift runtime's and jemalloc's
         // reservations. The run must end, and say why the repetition failed.
-        let (p, out, _) = CLI.process(
+        let (p, out, err) = CLI.process(
             ["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--progress", "none"],
             tmpdir: dir, limits: ["--as=110000000"])
         try p.run()
@@ -252,6 +252,20 @@ import Testing
         #expect(
             p.terminationStatus == 0 || summary.contains("cannot start the loadgen.sampler thread")
                 || summary.contains("crashed: child killed by signal"), "\(summary)")
+        // A repetition the limit stopped failed on the environment (71), not on the strategy (1).
+        let stderr = String(decoding: await CLI.readToEnd(err), as: UTF8.self)
+        guard p.terminationStatus != 0 else { return }
+        #expect(
+            p.terminationStatus == 71 && stderr.contains("failed on the environment, not the strategy"),
+            "\(p.terminationStatus) \(stderr.suffix(400))")
+        // Under the same limit the estimate's calibration children fail too: it says so rather
+        // than printing their seconds as an estimate (it read "about 29.6 ms").
+        let dry = try await CLI.run(
+            ["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--dry-run"], tmpdir: dir,
+            limits: ["--as=110000000"])
+        #expect(
+            dry.stdout.contains("estimated duration: unknown (batch (its calibration failed on the environment: "),
+            "\(dry.status) \(dry.stdout.suffix(400)) \(dry.stderr.suffix(300))")
     }
 
     /// 12. report refuses to summarise two machines as one unless told, and then says so.

@@ -104,7 +104,13 @@ struct Calibration {
                     continue
                 }
                 if fits[family(c)] == nil { fits[family(c)] = try fit(largest[family(c)] ?? c, plan: plan) }
-                guard let (fit, fill, _) = fits[family(c)] else { continue }
+                guard let (fit, fill, last) = fits[family(c)] else { continue }
+                // A child the machine stopped (a memory limit, a full disk) timed nothing the run
+                // would: its seconds are not an estimate.
+                if let environment = last.measurement.flatMap(EnvironmentFailure.of) {
+                    unknown.append("\(c.strategy) (its calibration failed on the environment: \(environment.reason))")
+                    continue
+                }
                 let rows = Double(c.workload.rows)
                 costs[c] = Cost(
                     repetition: fit.seconds(at: rows), window: fit.window(at: rows),
@@ -159,7 +165,7 @@ struct Calibration {
     }
 
     /// One child's seconds, start to verified end, its measured window (0 when it measured none)
-    /// and what it measured (nil when it did not finish).
+    /// and what it measured (a crash as status and reason; nil when it was stopped at a cap).
     struct Child {
         let rows: Int
         let seconds: Double
@@ -213,7 +219,14 @@ struct Calibration {
         let outcome = try ChildProcess.run(
             task, callgrindOutput: plan.countsInstructions ? location.folder + "/callgrind.out" : nil)
         guard case .finished(let measurement) = outcome else {
-            return Child(rows: rows, seconds: Clock.seconds(since: started), window: 0, measurement: nil)
+            // A crash is kept as the run keeps it (status and reason), so that one under a
+            // memory limit reads as the environment's.
+            var crashed: RunMeasurement?
+            if case .crashed(let reason) = outcome {
+                crashed = RunMeasurement(status: .crashed)
+                crashed?.error = reason
+            }
+            return Child(rows: rows, seconds: Clock.seconds(since: started), window: 0, measurement: crashed)
         }
         return Child(
             rows: rows, seconds: Clock.seconds(since: started), window: measurement.wallSeconds ?? 0,

@@ -29,15 +29,18 @@ struct EnvironmentFailure: Equatable {
     static let diskCodes: [Int32] = [13, 778, 1034, 1546, 4618, 4874, 5386]
 
     /// What in a repetition's error says it was the environment: SQLite's codes for a full disk
-    /// (`diskCodes`) and for no memory (7 SQLITE_NOMEM), the system's words, and Swift's
-    /// runtime when malloc fails.
+    /// (`diskCodes`) and for no memory (7 SQLITE_NOMEM), the system's words, a thread the system
+    /// had no memory for, and Swift's runtime when malloc fails.
     static func of(_ measurement: RunMeasurement) -> EnvironmentFailure? {
         guard measurement.status != .ok, let error = measurement.error else { return nil }
         let disk =
             diskCodes.map { "SQLite error \($0):" } + [
                 "database or disk is full", "No space left on device", "File too large",
             ]
-        let memory = ["SQLite error 7:", "failed to allocate", "out of memory", "Cannot allocate memory"]
+        let memory = [
+            "SQLite error 7:", "failed to allocate", "out of memory", "Cannot allocate memory",
+            ThreadStartError.memoryHint,
+        ]
         if disk.contains(where: error.contains) { return .diskFull }
         if memory.contains(where: error.contains) { return .memory }
         // Swift's runtime aborts when malloc fails, and only the child's stderr says why: a
