@@ -229,10 +229,10 @@ import Testing
                 "\(r.status) \(r.stderr)")
         }
         // 110 MB of address space (the issue's `ulimit -v 100000`, plus what the debug binary the
-        // tests run has mapped since it reads model files: at 100 MB the debug parent itself no
-        // longer starts Dispatch's threads; the release binary still runs at 100 MB): enough to
-        // start, not for the sampler thread's stack on top of the Swift runtime's and jemalloc's
-        // reservations. The run must end, and say why the repetition failed.
+        // tests run has mapped since it reads model files; at 100 MB the parent hung waiting for
+        // Dispatch's signal thread until decision 0049): enough to start, not for the sampler
+        // thread's stack on top of the Swift runtime's and jemalloc's reservations. The run must
+        // end, and say why the repetition failed.
         let (p, out, err) = CLI.process(
             ["run", "--strategy", "batch", "--rows", "500", "--no-limit", "--progress", "none"],
             tmpdir: dir, limits: ["--as=110000000"])
