@@ -137,6 +137,12 @@ package struct FieldSpec: Sendable, Hashable, Codable {
     package struct Container: Sendable, Hashable, Codable {
         package var name: String
         package var member: String
+
+        /// The members from the record down to the field's value (`properties`, `place`,
+        /// `code`), as the reader reads them and the writer writes them.
+        package var levels: [String] {
+            [name] + member.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        }
         /// `fileName` repeats an attribute's member (`sourceIdentifier` is both `source` +
         /// `identifier` and an attribute): the file gives the key only in the object, and the
         /// flat name belongs to the attribute.

@@ -222,10 +222,7 @@ struct Calibration {
             // A crash is kept as the run keeps it (status and reason), so that one under a
             // memory limit reads as the environment's.
             var crashed: RunMeasurement?
-            if case .crashed(let reason) = outcome {
-                crashed = RunMeasurement(status: .crashed)
-                crashed?.error = reason
-            }
+            if case .crashed(let reason) = outcome { crashed = .crashed(reason) }
             return Child(rows: rows, seconds: Clock.seconds(since: started), window: 0, measurement: crashed)
         }
         return Child(

@@ -342,12 +342,7 @@ struct Runner {
             deadline: cap?.seconds)
         {
         case .finished(let m): measurement = m
-        case .crashed(let reason):
-            measurement = {
-                var m = RunMeasurement(status: .crashed)
-                m.error = reason
-                return m
-            }()
+        case .crashed(let reason): measurement = .crashed(reason)
         case .capped(let seconds):
             // A censored figure: no rate is recorded, and the row says how much slower at least.
             measurement = RunMeasurement(status: .failed)

@@ -235,6 +235,13 @@ package struct RunMeasurement: Codable, Sendable {
 
     package init(status: RunStatus) { self.status = status }
 
+    /// A child that died (a signal, an abort, an exit before its report): the status and why.
+    package static func crashed(_ reason: String) -> RunMeasurement {
+        var m = RunMeasurement(status: .crashed)
+        m.error = reason
+        return m
+    }
+
     /// Marks the repetition failed and adds `reason` to its error (reasons are joined by "; ").
     package mutating func fail(_ reason: String) {
         if status == .ok { status = .failed }

@@ -144,9 +144,7 @@ package final class RecordFileReader: RecordSource {
             }
             if let flat = f.flatName, let name = InlineText(flat) { byName[name] = i }
             if let c = f.container, let name = InlineText(c.name) {
-                let path = c.member.split(separator: ".", omittingEmptySubsequences: false).map {
-                    InlineText(String($0))
-                }
+                let path = c.levels.dropFirst().map(InlineText.init)
                 if path.allSatisfy({ $0 != nil }) {
                     containers[name, default: .init()].add(path.compactMap { $0 }, field: i)
                 }

@@ -71,7 +71,7 @@ package struct RecordFileWriter {
     /// `code` for a key path).
     private static func path(_ spec: FieldSpec) -> [String] {
         guard spec.flatName == nil, let c = spec.container else { return [spec.fileName] }
-        return [c.name] + c.member.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        return c.levels
     }
 
     /// `fields` in the order they are written: those inside one object together, and inside it
